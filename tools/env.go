@@ -1,0 +1,50 @@
+package tools
+
+import "sync"
+
+// Env is the state one session's tools share: the workspace, the current directory that `cd` moves, and
+// where large outputs are kept. It is safe for concurrent use.
+type Env struct {
+	// Workspace is the absolute path of the directory Warden was started in.
+	Workspace string
+	// SessionDir is a directory for this session's files (full outputs of long commands).
+	SessionDir string
+	// Bash holds the bash engine's settings.
+	Bash BashSettings
+
+	mu  sync.Mutex
+	cwd string
+}
+
+// BashSettings tune the bash engine. Zero values mean the defaults.
+type BashSettings struct {
+	TimeoutMS      int
+	MaxTimeoutMS   int
+	MaxOutputChars int
+	// Env lists variable names to pass to or drop from commands: "NAME" passes a variable that would be
+	// removed as a secret, "-NAME" drops one that would be passed.
+	Env []string
+	// AutoBackgroundAfterMS moves a foreground command to the background after this long; 0 is off.
+	AutoBackgroundAfterMS int
+	// Secrets are values that must never reach a child's environment (the API key).
+	Secrets []string
+}
+
+// NewEnv returns an Env rooted at workspace, with the current directory at the workspace.
+func NewEnv(workspace, sessionDir string) *Env {
+	return &Env{Workspace: workspace, SessionDir: sessionDir, cwd: workspace}
+}
+
+// Cwd returns the directory commands run in.
+func (e *Env) Cwd() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.cwd
+}
+
+// SetCwd moves the directory commands run in.
+func (e *Env) SetCwd(dir string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.cwd = dir
+}

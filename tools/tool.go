@@ -1,0 +1,162 @@
+// Package tools owns what Warden can do on the person's machine: the bash engine (processes, streaming,
+// truncation, background tasks), the file tools, and the JSON schemas the model sees for them.
+//
+// It must never import ui, agent, config or permissions: the agent decides whether a call may run (using the
+// Access a tool reports) and only then calls Run. Tools know nothing about who approved them.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// Tool is one capability offered to the model.
+type Tool interface {
+	// Name is the function name the model calls.
+	Name() string
+	// Description is the text the model reads to decide when to use the tool.
+	Description() string
+	// Schema is the JSON schema of the tool's parameters.
+	Schema() json.RawMessage
+	// Access reports what a call with this input would touch, so that the permission engine can decide
+	// before anything runs. An input that does not decode is an error the model will read.
+	Access(env *Env, input json.RawMessage) (Access, error)
+	// Run performs the call. Errors the model should read are returned as a Result with IsError set;
+	// a Go error is reserved for failures of Warden itself and is also shown to the model.
+	Run(ctx context.Context, env *Env, call Call) Result
+}
+
+// AccessKind says what a tool call does to the machine.
+type AccessKind int
+
+const (
+	// AccessExec runs a shell command (Access.Command).
+	AccessExec AccessKind = iota
+	// AccessRead reads files under Access.Path; it changes nothing.
+	AccessRead
+	// AccessEdit changes an existing file at Access.Path.
+	AccessEdit
+	// AccessWrite creates or replaces a file at Access.Path.
+	AccessWrite
+	// AccessNone touches nothing on the machine (reading a background task's output, for example).
+	AccessNone
+)
+
+func (k AccessKind) String() string {
+	switch k {
+	case AccessExec:
+		return "exec"
+	case AccessRead:
+		return "read"
+	case AccessEdit:
+		return "edit"
+	case AccessWrite:
+		return "write"
+	case AccessNone:
+		return "none"
+	}
+	return fmt.Sprintf("AccessKind(%d)", int(k))
+}
+
+// Access describes what one tool call would touch.
+type Access struct {
+	Kind AccessKind
+	// Command is the shell command for AccessExec.
+	Command string
+	// Path is the file or directory for read, edit and write access, as the model gave it.
+	Path string
+	// Cwd is the directory the call is resolved against.
+	Cwd string
+	// Summary is a one-line description of the call for panels and the history ("ls -la", "src/main.go").
+	Summary string
+	// Diff is a unified diff of a proposed file change, shown in the approval modal.
+	Diff string
+}
+
+// Call is one invocation of a tool.
+type Call struct {
+	ID    string
+	Input json.RawMessage
+	// Output receives live output as it is produced (already cleaned for display). It may be nil.
+	// It is called from the tool's goroutine and must not block for long.
+	Output func(chunk string)
+}
+
+// Result splits what a call produced into the content for the model and metadata for the person.
+type Result struct {
+	// Output is exactly what the model receives.
+	Output  string
+	IsError bool
+	// ExitCode is set for commands that ran to an exit status.
+	ExitCode *int
+	// Signal names the signal that ended the command, if any.
+	Signal       string
+	TimedOut     bool
+	Interrupted  bool
+	Truncated    bool
+	BackgroundID string
+	// OutputPath is the file holding the full output when Output was shortened.
+	OutputPath string
+	// Display is the text the person sees in the tool panel when it differs from Output (a diff, say).
+	Display string
+}
+
+// Errorf builds an error result for the model.
+func Errorf(format string, args ...any) Result {
+	return Result{Output: fmt.Sprintf(format, args...), IsError: true}
+}
+
+// Registry holds the tools offered to the model, by name.
+type Registry struct {
+	byName map[string]Tool
+}
+
+// NewRegistry returns a registry of the given tools. A duplicate name is a programming error and panics.
+func NewRegistry(ts ...Tool) *Registry {
+	r := &Registry{byName: make(map[string]Tool, len(ts))}
+	for _, t := range ts {
+		if _, dup := r.byName[t.Name()]; dup {
+			panic("tools: duplicate tool " + t.Name())
+		}
+		r.byName[t.Name()] = t
+	}
+	return r
+}
+
+// Get returns the tool with the given name.
+func (r *Registry) Get(name string) (Tool, bool) {
+	t, ok := r.byName[name]
+	return t, ok
+}
+
+// Names returns the registered tool names, sorted.
+func (r *Registry) Names() []string {
+	names := make([]string, 0, len(r.byName))
+	for n := range r.byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Tools returns the registered tools sorted by name.
+func (r *Registry) Tools() []Tool {
+	out := make([]Tool, 0, len(r.byName))
+	for _, n := range r.Names() {
+		out = append(out, r.byName[n])
+	}
+	return out
+}
+
+// Subset returns a registry with only the named tools that exist in r.
+func (r *Registry) Subset(names ...string) *Registry {
+	s := &Registry{byName: map[string]Tool{}}
+	for _, n := range names {
+		if t, ok := r.byName[n]; ok {
+			s.byName[n] = t
+		}
+	}
+	return s
+}
