@@ -1,0 +1,406 @@
+// Package config merges Warden's settings files, environment and flags into one typed Config, and keeps the
+// record of which workspaces the person trusts.
+//
+// Later sources win: user settings, then the project's shared file, then the personal project file, then the
+// environment, then flags. List settings (rules, directories, env names) add up instead of replacing.
+// It must never import other Warden packages.
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Settings is the shape of one settings file. Pointer fields tell "not set" from zero.
+type Settings struct {
+	Model         *string             `json:"model,omitempty"`
+	BaseURL       *string             `json:"base_url,omitempty"`
+	APIKeyEnv     *string             `json:"api_key_env,omitempty"`
+	ContextWindow *int                `json:"context_window,omitempty"`
+	MaxSteps      *int                `json:"max_steps,omitempty"`
+	Permissions   PermissionsSettings `json:"permissions,omitzero"`
+	Bash          BashSettings        `json:"bash,omitzero"`
+	Sandbox       SandboxSettings     `json:"sandbox,omitzero"`
+	UI            UISettings          `json:"ui,omitzero"`
+}
+
+// PermissionsSettings is the "permissions" object.
+type PermissionsSettings struct {
+	Mode                  *string  `json:"mode,omitempty"`
+	Allow                 []string `json:"allow,omitempty"`
+	Deny                  []string `json:"deny,omitempty"`
+	Ask                   []string `json:"ask,omitempty"`
+	AdditionalDirectories []string `json:"additional_directories,omitempty"`
+}
+
+// BashSettings is the "bash" object.
+type BashSettings struct {
+	TimeoutMS             *int         `json:"timeout_ms,omitempty"`
+	MaxTimeoutMS          *int         `json:"max_timeout_ms,omitempty"`
+	MaxOutputChars        *int         `json:"max_output_chars,omitempty"`
+	Env                   []string     `json:"env,omitempty"`
+	AutoBackgroundAfterMS *int         `json:"auto_background_after_ms,omitempty"`
+	Limits                *LimitValues `json:"limits,omitempty"`
+}
+
+// LimitValues are resource limits for every command. Zero means "no limit set here".
+type LimitValues struct {
+	MemoryMB   int `json:"memory_mb,omitempty"`
+	Processes  int `json:"processes,omitempty"`
+	CPUSeconds int `json:"cpu_seconds,omitempty"`
+	FileSizeMB int `json:"file_size_mb,omitempty"`
+}
+
+// SandboxSettings is the "sandbox" object.
+type SandboxSettings struct {
+	Enabled  *bool    `json:"enabled,omitempty"`
+	Network  *bool    `json:"network,omitempty"`
+	Writable []string `json:"writable,omitempty"`
+}
+
+// UISettings is the "ui" object.
+type UISettings struct {
+	Theme *string `json:"theme,omitempty"`
+}
+
+// Config is the merged result that the rest of Warden reads.
+type Config struct {
+	Model         string
+	BaseURL       string
+	APIKey        string
+	APIKeyEnv     string
+	ContextWindow int
+	MaxSteps      int
+
+	Mode                  string
+	Allow, Deny, Ask      []string
+	AdditionalDirectories []string
+
+	BashTimeoutMS             int
+	BashMaxTimeoutMS          int
+	BashMaxOutputChars        int
+	BashEnv                   []string
+	BashAutoBackgroundAfterMS int
+	Limits                    LimitValues
+
+	SandboxEnabled  bool
+	SandboxNetwork  bool
+	SandboxWritable []string
+
+	Theme string
+
+	// Workspace is the absolute directory Warden works in.
+	Workspace string
+	// Files lists the settings files that were read, in order.
+	Files []string
+	// Untrusted describes loosening project settings that were ignored because the workspace is not trusted.
+	Untrusted []string
+	// ProjectLoosens is true when the project's files would loosen permissions (whether or not trusted).
+	ProjectLoosens bool
+	// Trusted reports whether the workspace is trusted.
+	Trusted bool
+}
+
+// Defaults applied when no source sets a value.
+const (
+	DefaultMaxSteps       = 50
+	DefaultContextWindow  = 128000
+	DefaultTimeoutMS      = 120_000
+	DefaultMaxTimeoutMS   = 600_000
+	DefaultMaxOutputChars = 30_000
+	DefaultAPIKeyEnv      = "OPENAI_API_KEY"
+)
+
+// Overrides are the flags given on the command line; empty or nil means "not given".
+type Overrides struct {
+	Model, BaseURL, Mode string
+	Allow, Deny          []string
+	Sandbox              *bool
+	// Trust trusts the workspace for this run (headless --trust).
+	Trust bool
+}
+
+// Sources says where to read settings from. Zero fields take the usual places.
+type Sources struct {
+	Workspace string
+	// UserFile defaults to $XDG_CONFIG_HOME/warden/settings.json.
+	UserFile string
+	// Getenv defaults to os.Getenv.
+	Getenv func(string) string
+}
+
+// Load reads every settings source and merges them.
+func Load(src Sources, ov Overrides) (*Config, error) {
+	getenv := src.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	ws, err := filepath.Abs(src.Workspace)
+	if err != nil {
+		return nil, fmt.Errorf("resolving workspace: %w", err)
+	}
+	userFile := src.UserFile
+	if userFile == "" {
+		userFile = filepath.Join(ConfigDir(getenv), "settings.json")
+	}
+
+	cfg := &Config{Workspace: ws}
+	trusted := ov.Trust
+	if !trusted {
+		trusted, err = IsTrusted(getenv, ws)
+		if err != nil {
+			return nil, err
+		}
+	}
+	cfg.Trusted = trusted
+
+	files := []struct {
+		path    string
+		project bool
+	}{
+		{userFile, false},
+		{filepath.Join(ws, ".warden", "settings.json"), true},
+		{filepath.Join(ws, ".warden", "settings.local.json"), true},
+	}
+	for _, f := range files {
+		s, err := ReadFile(f.path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		cfg.Files = append(cfg.Files, f.path)
+		if f.project {
+			if loose := loosening(s); len(loose) > 0 {
+				cfg.ProjectLoosens = true
+				if !trusted {
+					for _, l := range loose {
+						cfg.Untrusted = append(cfg.Untrusted, fmt.Sprintf("%s: %s", f.path, l))
+					}
+					s.Permissions.Allow = nil
+					s.Permissions.Mode = nil
+					s.Permissions.AdditionalDirectories = nil
+				}
+			}
+		}
+		cfg.apply(s)
+	}
+
+	if v := getenv("WARDEN_MODEL"); v != "" {
+		cfg.Model = v
+	}
+	if v := getenv("OPENAI_BASE_URL"); v != "" {
+		cfg.BaseURL = v
+	}
+	if cfg.APIKeyEnv == "" {
+		cfg.APIKeyEnv = DefaultAPIKeyEnv
+	}
+	cfg.APIKey = getenv(cfg.APIKeyEnv)
+
+	if ov.Model != "" {
+		cfg.Model = ov.Model
+	}
+	if ov.BaseURL != "" {
+		cfg.BaseURL = ov.BaseURL
+	}
+	if ov.Mode != "" {
+		cfg.Mode = ov.Mode
+	}
+	cfg.Allow = append(cfg.Allow, ov.Allow...)
+	cfg.Deny = append(cfg.Deny, ov.Deny...)
+	if ov.Sandbox != nil {
+		cfg.SandboxEnabled = *ov.Sandbox
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	cfg.fillDefaults()
+	return cfg, cfg.validate()
+}
+
+// loosening lists what a project file would loosen: allow rules, a mode other than default, extra directories.
+func loosening(s *Settings) []string {
+	var out []string
+	if len(s.Permissions.Allow) > 0 {
+		out = append(out, fmt.Sprintf("allow rules %s", strings.Join(s.Permissions.Allow, ", ")))
+	}
+	if s.Permissions.Mode != nil && *s.Permissions.Mode != "default" {
+		out = append(out, fmt.Sprintf("permission mode %q", *s.Permissions.Mode))
+	}
+	if len(s.Permissions.AdditionalDirectories) > 0 {
+		out = append(out, fmt.Sprintf("additional directories %s", strings.Join(s.Permissions.AdditionalDirectories, ", ")))
+	}
+	return out
+}
+
+func (c *Config) apply(s *Settings) {
+	setStr(&c.Model, s.Model)
+	setStr(&c.BaseURL, s.BaseURL)
+	setStr(&c.APIKeyEnv, s.APIKeyEnv)
+	setInt(&c.ContextWindow, s.ContextWindow)
+	setInt(&c.MaxSteps, s.MaxSteps)
+	setStr(&c.Mode, s.Permissions.Mode)
+	c.Allow = append(c.Allow, s.Permissions.Allow...)
+	c.Deny = append(c.Deny, s.Permissions.Deny...)
+	c.Ask = append(c.Ask, s.Permissions.Ask...)
+	c.AdditionalDirectories = append(c.AdditionalDirectories, s.Permissions.AdditionalDirectories...)
+	setInt(&c.BashTimeoutMS, s.Bash.TimeoutMS)
+	setInt(&c.BashMaxTimeoutMS, s.Bash.MaxTimeoutMS)
+	setInt(&c.BashMaxOutputChars, s.Bash.MaxOutputChars)
+	c.BashEnv = append(c.BashEnv, s.Bash.Env...)
+	setInt(&c.BashAutoBackgroundAfterMS, s.Bash.AutoBackgroundAfterMS)
+	if l := s.Bash.Limits; l != nil {
+		if l.MemoryMB != 0 {
+			c.Limits.MemoryMB = l.MemoryMB
+		}
+		if l.Processes != 0 {
+			c.Limits.Processes = l.Processes
+		}
+		if l.CPUSeconds != 0 {
+			c.Limits.CPUSeconds = l.CPUSeconds
+		}
+		if l.FileSizeMB != 0 {
+			c.Limits.FileSizeMB = l.FileSizeMB
+		}
+	}
+	if s.Sandbox.Enabled != nil {
+		c.SandboxEnabled = *s.Sandbox.Enabled
+	}
+	if s.Sandbox.Network != nil {
+		c.SandboxNetwork = *s.Sandbox.Network
+	}
+	c.SandboxWritable = append(c.SandboxWritable, s.Sandbox.Writable...)
+	setStr(&c.Theme, s.UI.Theme)
+}
+
+func (c *Config) fillDefaults() {
+	defInt(&c.MaxSteps, DefaultMaxSteps)
+	defInt(&c.ContextWindow, DefaultContextWindow)
+	defInt(&c.BashTimeoutMS, DefaultTimeoutMS)
+	defInt(&c.BashMaxTimeoutMS, DefaultMaxTimeoutMS)
+	defInt(&c.BashMaxOutputChars, DefaultMaxOutputChars)
+	if c.Mode == "" {
+		c.Mode = "default"
+	}
+}
+
+func (c *Config) validate() error {
+	switch c.Mode {
+	case "default", "accept-edits", "plan", "yolo":
+	default:
+		return fmt.Errorf("unknown permission mode %q: use default, accept-edits, plan or yolo", c.Mode)
+	}
+	if c.MaxSteps < 1 {
+		return fmt.Errorf("max_steps must be at least 1, not %d", c.MaxSteps)
+	}
+	if c.BashTimeoutMS > c.BashMaxTimeoutMS {
+		return fmt.Errorf("bash.timeout_ms (%d) is above bash.max_timeout_ms (%d)", c.BashTimeoutMS, c.BashMaxTimeoutMS)
+	}
+	return nil
+}
+
+// ReadFile parses one settings file. A syntax error names the file, line and column; an unknown key is an
+// error too, so that a misspelt setting is never silently ignored.
+func ReadFile(path string) (*Settings, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("reading settings: %w", err)
+	}
+	s := &Settings{}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return s, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(s); err != nil {
+		return nil, settingsError(path, data, dec, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		line, col := position(data, dec.InputOffset())
+		return nil, fmt.Errorf("%s:%d:%d: unexpected content after the settings object", path, line, col)
+	}
+	return s, nil
+}
+
+func settingsError(path string, data []byte, dec *json.Decoder, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		// The offset counts the offending byte itself; point at it.
+		line, col := position(data, max(syn.Offset-1, 0))
+		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", path, line, col, syn)
+	case errors.As(err, &typ):
+		line, col := position(data, typ.Offset)
+		return fmt.Errorf("%s:%d:%d: %q must be %s, not %s", path, line, col, typ.Field, typ.Type, typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		line, col := position(data, int64(len(data)))
+		return fmt.Errorf("%s:%d:%d: invalid JSON: unexpected end of file", path, line, col)
+	}
+	line, col := position(data, dec.InputOffset())
+	if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return fmt.Errorf("%s:%d:%d: unknown setting %s; see the README for the keys", path, line, col, field)
+	}
+	return fmt.Errorf("%s:%d:%d: %v", path, line, col, err)
+}
+
+// position turns a byte offset into a 1-based line and column.
+func position(data []byte, off int64) (line, col int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+// ConfigDir is $XDG_CONFIG_HOME/warden, or ~/.config/warden.
+func ConfigDir(getenv func(string) string) string {
+	return xdgDir(getenv, "XDG_CONFIG_HOME", ".config")
+}
+
+// StateDir is $XDG_STATE_HOME/warden, or ~/.local/state/warden.
+func StateDir(getenv func(string) string) string {
+	return xdgDir(getenv, "XDG_STATE_HOME", filepath.Join(".local", "state"))
+}
+
+func xdgDir(getenv func(string) string, name, fallback string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if d := getenv(name); filepath.IsAbs(d) {
+		return filepath.Join(d, "warden")
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, fallback, "warden")
+}
+
+func setStr(dst *string, v *string) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func setInt(dst *int, v *int) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func defInt(dst *int, v int) {
+	if *dst == 0 {
+		*dst = v
+	}
+}

@@ -1,0 +1,185 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+type fixture struct {
+	ws, user string
+	env      map[string]string
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	root := t.TempDir()
+	f := &fixture{ws: filepath.Join(root, "ws"), user: filepath.Join(root, "user.json"),
+		env: map[string]string{"HOME": root, "XDG_STATE_HOME": filepath.Join(root, "state")}}
+	if err := os.MkdirAll(filepath.Join(f.ws, ".warden"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *fixture) load(t *testing.T, ov Overrides) (*Config, error) {
+	t.Helper()
+	return Load(Sources{Workspace: f.ws, UserFile: f.user, Getenv: func(k string) string { return f.env[k] }}, ov)
+}
+
+func TestLoadMergesFilesEnvAndFlagsInOrder(t *testing.T) {
+	f := newFixture(t)
+	f.write(t, f.user, `{"model":"user-model","base_url":"http://user/v1","permissions":{"deny":["Bash(rm:*)"]},"bash":{"timeout_ms":5000}}`)
+	f.write(t, filepath.Join(f.ws, ".warden", "settings.json"), `{"model":"project-model","permissions":{"deny":["Bash(curl:*)"],"ask":["Bash(git push:*)"]}}`)
+	f.write(t, filepath.Join(f.ws, ".warden", "settings.local.json"), `{"bash":{"max_output_chars":1000}}`)
+
+	cfg, err := f.load(t, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Model != "project-model" || cfg.BaseURL != "http://user/v1" {
+		t.Errorf("model %q base %q", cfg.Model, cfg.BaseURL)
+	}
+	if !slices.Equal(cfg.Deny, []string{"Bash(rm:*)", "Bash(curl:*)"}) || !slices.Equal(cfg.Ask, []string{"Bash(git push:*)"}) {
+		t.Errorf("deny %v ask %v", cfg.Deny, cfg.Ask)
+	}
+	if cfg.BashTimeoutMS != 5000 || cfg.BashMaxOutputChars != 1000 || cfg.BashMaxTimeoutMS != DefaultMaxTimeoutMS || cfg.MaxSteps != DefaultMaxSteps {
+		t.Errorf("bash settings %+v", cfg)
+	}
+	if len(cfg.Files) != 3 {
+		t.Errorf("files %v", cfg.Files)
+	}
+
+	f.env["WARDEN_MODEL"] = "env-model"
+	f.env["OPENAI_BASE_URL"] = "http://env/v1/"
+	f.env["OPENAI_API_KEY"] = "sk-test"
+	cfg, err = f.load(t, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Model != "env-model" || cfg.BaseURL != "http://env/v1" || cfg.APIKey != "sk-test" {
+		t.Errorf("env not applied: %q %q %q", cfg.Model, cfg.BaseURL, cfg.APIKey)
+	}
+
+	cfg, err = f.load(t, Overrides{Model: "flag-model", BaseURL: "http://flag/v1", Mode: "plan", Deny: []string{"Bash(x)"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Model != "flag-model" || cfg.BaseURL != "http://flag/v1" || cfg.Mode != "plan" || cfg.Deny[len(cfg.Deny)-1] != "Bash(x)" {
+		t.Errorf("flags not applied: %+v", cfg)
+	}
+}
+
+func TestAPIKeyEnvNamesTheVariable(t *testing.T) {
+	f := newFixture(t)
+	f.write(t, f.user, `{"api_key_env":"MY_KEY"}`)
+	f.env["MY_KEY"] = "sk-mine"
+	f.env["OPENAI_API_KEY"] = "sk-other"
+	cfg, err := f.load(t, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.APIKey != "sk-mine" || cfg.APIKeyEnv != "MY_KEY" {
+		t.Errorf("key %q from %q", cfg.APIKey, cfg.APIKeyEnv)
+	}
+}
+
+func TestBadSettingsNameFileLineAndColumn(t *testing.T) {
+	cases := []struct{ content, want string }{
+		{"{\n  \"model\": \"x\",\n  \"base_url\" \"y\"\n}", ":3:14: invalid JSON"},
+		{"{\n  \"model\": 5\n}", ":2:13: \"model\" must be string"},
+		{"{\n  \"modle\": \"x\"\n}", "unknown setting \"modle\""},
+		{"{\"model\": \"x\"", ":1:14: invalid JSON: unexpected end of file"},
+		{"{} {}", "unexpected content after the settings object"},
+		{"{\"permissions\": {\"mode\": \"sometimes\"}}", "unknown permission mode \"sometimes\""},
+	}
+	for _, tc := range cases {
+		f := newFixture(t)
+		f.write(t, f.user, tc.content)
+		_, err := f.load(t, Overrides{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: err = %v, want it to contain %q", tc.content, err, tc.want)
+			continue
+		}
+		if !strings.Contains(tc.want, "permission mode") && !strings.HasPrefix(err.Error(), f.user) {
+			t.Errorf("error does not name the file: %v", err)
+		}
+	}
+}
+
+func TestUntrustedProjectCannotLoosen(t *testing.T) {
+	f := newFixture(t)
+	f.write(t, filepath.Join(f.ws, ".warden", "settings.json"),
+		`{"permissions":{"mode":"yolo","allow":["Bash"],"deny":["Bash(rm:*)"]}}`)
+	cfg, err := f.load(t, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Mode != "default" || len(cfg.Allow) != 0 {
+		t.Errorf("untrusted project loosened: mode %q allow %v", cfg.Mode, cfg.Allow)
+	}
+	if !slices.Equal(cfg.Deny, []string{"Bash(rm:*)"}) {
+		t.Errorf("tightening rules must apply even untrusted: %v", cfg.Deny)
+	}
+	if len(cfg.Untrusted) != 2 || !cfg.ProjectLoosens {
+		t.Errorf("untrusted report %v", cfg.Untrusted)
+	}
+
+	cfg, err = f.load(t, Overrides{Trust: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Mode != "yolo" || len(cfg.Allow) != 1 || len(cfg.Untrusted) != 0 {
+		t.Errorf("--trust did not apply: %+v", cfg)
+	}
+
+	getenv := func(k string) string { return f.env[k] }
+	if err := Trust(getenv, f.ws); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err = f.load(t, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Mode != "yolo" || !cfg.Trusted {
+		t.Errorf("recorded trust did not apply: %+v", cfg)
+	}
+}
+
+func TestAddProjectAllowKeepsOtherSettings(t *testing.T) {
+	f := newFixture(t)
+	local := filepath.Join(f.ws, ".warden", "settings.local.json")
+	f.write(t, local, `{"model":"m","permissions":{"deny":["Bash(rm:*)"]}}`)
+	getenv := func(k string) string { return f.env[k] }
+	for range 2 {
+		if err := AddProjectAllow(getenv, f.ws, "Bash(npm test:*)"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := ReadFile(local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *s.Model != "m" || !slices.Equal(s.Permissions.Allow, []string{"Bash(npm test:*)"}) || len(s.Permissions.Deny) != 1 {
+		t.Errorf("settings after grant: %+v", s)
+	}
+	if data, err := os.ReadFile(filepath.Join(f.ws, ".warden", ".gitignore")); err != nil || !strings.Contains(string(data), "settings.local.json") {
+		t.Errorf(".gitignore: %q %v", data, err)
+	}
+	cfg, err := f.load(t, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(cfg.Allow, "Bash(npm test:*)") {
+		t.Errorf("saved grant not loaded: %v (untrusted: %v)", cfg.Allow, cfg.Untrusted)
+	}
+}
