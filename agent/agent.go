@@ -1,0 +1,293 @@
+// Package agent runs the conversation: it streams the model's answers through go-openai, dispatches tool
+// calls, asks the permission engine and, when it says so, the person (through an Approver), and reports
+// everything that happens as Events.
+//
+// It knows nothing of Bubble Tea and must never import ui. The UI and the headless runner are two
+// implementations of the same seams: a Sink for events and an Approver for questions.
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/tools"
+)
+
+// Streamer is the model behind the agent. *Provider is the real one.
+type Streamer interface {
+	Stream(ctx context.Context, msgs []openai.ChatCompletionMessage, tls []openai.Tool, onDelta DeltaFunc) (*Completion, error)
+	Model() string
+}
+
+// Options configure an Agent. Provider, Tools, Env, Engine, Approver and Sink are required.
+type Options struct {
+	Provider Streamer
+	Tools    *tools.Registry
+	Env      *tools.Env
+	Engine   *permissions.Engine
+	Approver Approver
+	Sink     Sink
+	// System is the system prompt; see SystemPrompt.
+	System string
+	// MaxSteps caps model turns per request.
+	MaxSteps int
+	// Home is the person's home directory, for path rules.
+	Home string
+	// SaveProjectRule persists an "always allow (project)" rule; nil means project grants are kept for
+	// the session only.
+	SaveProjectRule func(rule string) error
+}
+
+// Agent holds one conversation. Run may be called again after it returns to continue the conversation;
+// it must not be called concurrently.
+type Agent struct {
+	opts     Options
+	messages []openai.ChatCompletionMessage
+	usage    Usage
+	running  sync.Mutex
+}
+
+// New returns an agent with the system prompt as its first message.
+func New(opts Options) (*Agent, error) {
+	switch {
+	case opts.Provider == nil, opts.Tools == nil, opts.Env == nil, opts.Engine == nil, opts.Approver == nil, opts.Sink == nil:
+		return nil, errors.New("agent: Provider, Tools, Env, Engine, Approver and Sink are required")
+	}
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = 50
+	}
+	a := &Agent{opts: opts}
+	if opts.System != "" {
+		a.messages = append(a.messages, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: opts.System})
+	}
+	return a, nil
+}
+
+// Messages returns a copy of the conversation so far.
+func (a *Agent) Messages() []openai.ChatCompletionMessage {
+	return append([]openai.ChatCompletionMessage(nil), a.messages...)
+}
+
+// Engine returns the permission engine (the UI changes its mode).
+func (a *Agent) Engine() *permissions.Engine { return a.opts.Engine }
+
+// Run sends one request from the person and works on it until the model answers without tools, the step
+// cap is reached, an error ends it, or ctx is cancelled. It always ends with a TurnDone event, which it also
+// returns.
+func (a *Agent) Run(ctx context.Context, prompt string) TurnDone {
+	a.running.Lock()
+	defer a.running.Unlock()
+	a.messages = append(a.messages, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: prompt})
+	done := a.loop(ctx)
+	done.Usage = a.usage
+	a.opts.Sink(done)
+	return done
+}
+
+func (a *Agent) loop(ctx context.Context) TurnDone {
+	schemas := toolSchemas(a.opts.Tools)
+	var last string
+	for step := 1; step <= a.opts.MaxSteps; step++ {
+		if ctx.Err() != nil {
+			return TurnDone{Text: last, Interrupted: true, Turns: step - 1}
+		}
+		comp, err := a.opts.Provider.Stream(ctx, a.messages, schemas, func(text, reasoning string) {
+			if text != "" {
+				a.opts.Sink(TextDelta{Text: text})
+			}
+			if reasoning != "" {
+				a.opts.Sink(ReasoningDelta{Text: reasoning})
+			}
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return TurnDone{Text: last, Interrupted: true, Turns: step}
+			}
+			a.opts.Sink(Notice{Message: err.Error()})
+			return TurnDone{Text: err.Error(), IsError: true, Turns: step}
+		}
+		a.addUsage(comp)
+		msg := openai.ChatCompletionMessage{
+			Role:             openai.ChatMessageRoleAssistant,
+			Content:          comp.Text,
+			ReasoningContent: comp.Reasoning,
+			ToolCalls:        comp.ToolCalls,
+		}
+		a.messages = append(a.messages, msg)
+		if comp.Text != "" || comp.Reasoning != "" {
+			a.opts.Sink(AssistantText{Text: comp.Text, Reasoning: comp.Reasoning})
+		}
+		if comp.Text != "" {
+			last = comp.Text
+		}
+		if len(comp.ToolCalls) == 0 {
+			return TurnDone{Text: comp.Text, Turns: step}
+		}
+		a.runCalls(ctx, comp.ToolCalls)
+		if ctx.Err() != nil {
+			return TurnDone{Text: last, Interrupted: true, Turns: step}
+		}
+	}
+	msg := fmt.Sprintf("Stopped after %d steps without a final answer (the per-request cap, setting max_steps). Send another message to let it continue.", a.opts.MaxSteps)
+	a.opts.Sink(Notice{Message: msg})
+	return TurnDone{Text: msg, IsError: true, Turns: a.opts.MaxSteps}
+}
+
+func (a *Agent) addUsage(c *Completion) {
+	if c.Usage == nil {
+		return
+	}
+	a.usage.PromptTokens += c.Usage.PromptTokens
+	a.usage.CompletionTokens += c.Usage.CompletionTokens
+	a.opts.Sink(UsageUpdated{Last: *c.Usage, Total: a.usage})
+}
+
+// runCalls runs one turn's tool calls in order and appends a result for every call, so that the
+// conversation stays valid even when the person interrupts half-way.
+func (a *Agent) runCalls(ctx context.Context, calls []openai.ToolCall) {
+	for _, tc := range calls {
+		var res tools.Result
+		if ctx.Err() != nil {
+			res = tools.Result{Output: "Interrupted by the user before this call ran.", IsError: true, Interrupted: true}
+			a.opts.Sink(ToolFinished{ID: tc.ID, Name: tc.Function.Name, Result: res})
+		} else {
+			res = a.runCall(ctx, tc)
+		}
+		a.messages = append(a.messages, openai.ChatCompletionMessage{
+			Role: openai.ChatMessageRoleTool, ToolCallID: tc.ID, Name: tc.Function.Name, Content: res.Output,
+		})
+	}
+}
+
+func (a *Agent) runCall(ctx context.Context, tc openai.ToolCall) tools.Result {
+	input := json.RawMessage(tc.Function.Arguments)
+	start := time.Now()
+	finish := func(res tools.Result) tools.Result {
+		a.opts.Sink(ToolFinished{ID: tc.ID, Name: tc.Function.Name, Result: res, Duration: time.Since(start)})
+		return res
+	}
+	tool, ok := a.opts.Tools.Get(tc.Function.Name)
+	if !ok {
+		a.opts.Sink(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: input,
+			Access: tools.Access{Kind: tools.AccessNone, Summary: tc.Function.Name}})
+		return finish(tools.Errorf("Unknown tool %q. Available tools: %s.", tc.Function.Name,
+			strings.Join(a.opts.Tools.Names(), ", ")))
+	}
+	if !json.Valid(input) {
+		a.opts.Sink(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: jsonString(tc.Function.Arguments),
+			Access: tools.Access{Kind: tools.AccessNone, Summary: tc.Function.Name}})
+		return finish(tools.Errorf("The arguments for %s are not valid JSON: %.200q. Call the tool again with a JSON object that matches its schema.",
+			tc.Function.Name, tc.Function.Arguments))
+	}
+	access, err := tool.Access(a.opts.Env, input)
+	if err != nil {
+		a.opts.Sink(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: input,
+			Access: tools.Access{Kind: tools.AccessNone, Summary: tc.Function.Name}})
+		return finish(tools.Errorf("Invalid arguments for %s: %v.", tc.Function.Name, err))
+	}
+	a.opts.Sink(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: input, Access: access})
+
+	allowed, denial := a.authorize(ctx, tc, input, access)
+	if !allowed {
+		return finish(tools.Result{Output: denial, IsError: true})
+	}
+	res := tool.Run(ctx, a.opts.Env, tools.Call{ID: tc.ID, Input: input, Output: func(chunk string) {
+		a.opts.Sink(ToolOutput{ID: tc.ID, Chunk: chunk})
+	}})
+	return finish(res)
+}
+
+// authorize decides a call: by the engine, and by the person when the engine says ask. It reports the
+// decision as an event and, for a denial, returns the text the model reads.
+func (a *Agent) authorize(ctx context.Context, tc openai.ToolCall, input json.RawMessage, access tools.Access) (bool, string) {
+	v := a.opts.Engine.Decide(permissionRequest(access))
+	if v.Decision == permissions.Ask {
+		ap, err := a.opts.Approver.Approve(ctx, ApprovalRequest{
+			CallID: tc.ID, Tool: tc.Function.Name, Input: input, Access: access, Verdict: v,
+		})
+		switch {
+		case err != nil && ctx.Err() != nil:
+			a.opts.Sink(PermissionDecided{ID: tc.ID, Decision: permissions.Deny, By: "user", Reason: "interrupted while waiting for approval"})
+			return false, "Interrupted by the user while waiting for approval."
+		case err != nil:
+			// The approver could not ask (headless policy): that is a denial by policy.
+			a.opts.Sink(PermissionDecided{ID: tc.ID, Decision: permissions.Deny, By: "policy", Reason: err.Error()})
+			return false, fmt.Sprintf("Permission denied: %s. %s", err.Error(), deniedAdvice)
+		case !ap.Allow:
+			reason := "denied by the user"
+			a.opts.Sink(PermissionDecided{ID: tc.ID, Decision: permissions.Deny, By: "user", Reason: reason})
+			text := "The user denied this call. " + deniedAdvice
+			if ap.Message != "" {
+				text = fmt.Sprintf("The user denied this call and said: %q. Follow their instruction.", ap.Message)
+			}
+			return false, text
+		}
+		a.grant(ap)
+		a.opts.Sink(PermissionDecided{ID: tc.ID, Decision: permissions.Allow, By: "user", Reason: "approved by the user", Rule: ap.Rule})
+		return true, ""
+	}
+	a.opts.Sink(PermissionDecided{ID: tc.ID, Decision: v.Decision, By: v.By, Reason: v.Reason, Rule: v.Rule})
+	if v.Decision == permissions.Deny {
+		return false, fmt.Sprintf("Permission denied: %s. %s", v.Reason, deniedAdvice)
+	}
+	return true, ""
+}
+
+const deniedAdvice = "Do not retry the same call or work around the denial with another command; " +
+	"continue with what is allowed, or explain what you need and ask the user."
+
+func (a *Agent) grant(ap Approval) {
+	if ap.Rule == "" || ap.Scope == Once {
+		return
+	}
+	if err := a.opts.Engine.AddAllow(ap.Rule); err != nil {
+		a.opts.Sink(Notice{Message: fmt.Sprintf("could not add rule %s: %v", ap.Rule, err)})
+		return
+	}
+	if ap.Scope == ForProject && a.opts.SaveProjectRule != nil {
+		if err := a.opts.SaveProjectRule(ap.Rule); err != nil {
+			a.opts.Sink(Notice{Message: fmt.Sprintf("could not save rule %s to the project settings: %v (it applies for this session)", ap.Rule, err)})
+		}
+	}
+}
+
+func permissionRequest(ac tools.Access) permissions.Request {
+	req := permissions.Request{Command: ac.Command, Path: ac.Path, Cwd: ac.Cwd}
+	switch ac.Kind {
+	case tools.AccessExec:
+		req.Kind = permissions.Exec
+	case tools.AccessRead:
+		req.Kind = permissions.Read
+	case tools.AccessEdit:
+		req.Kind = permissions.Edit
+	case tools.AccessWrite:
+		req.Kind = permissions.Write
+	default:
+		req.Kind = permissions.None
+	}
+	return req
+}
+
+func toolSchemas(r *tools.Registry) []openai.Tool {
+	var out []openai.Tool
+	for _, t := range r.Tools() {
+		out = append(out, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name: t.Name(), Description: t.Description(), Parameters: t.Schema(),
+		}})
+	}
+	return out
+}
+
+// jsonString wraps text that is not JSON as a JSON string, so events always carry valid JSON input.
+func jsonString(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
+}

@@ -1,0 +1,146 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/warden-cli/warden/tools"
+)
+
+// Output formats of a headless run.
+const (
+	FormatText       = "text"
+	FormatJSON       = "json"
+	FormatStreamJSON = "stream-json"
+)
+
+// HeadlessApprover never blocks on a person: a call that would ask is denied, and the model is told why.
+type HeadlessApprover struct{}
+
+// ErrHeadless is the reason a headless run gives for a call that needed approval.
+type ErrHeadless struct{}
+
+func (ErrHeadless) Error() string {
+	return "this call needs approval and the run is headless, with no one to ask " +
+		"(allow it with --allow RULE, a settings rule, or --permission-mode)"
+}
+
+// Approve denies.
+func (HeadlessApprover) Approve(ctx context.Context, _ ApprovalRequest) (Approval, error) {
+	return Approval{}, ErrHeadless{}
+}
+
+// Printer writes a headless run's events in one of the output formats. It is a Sink.
+type Printer struct {
+	mu     sync.Mutex
+	w      io.Writer
+	errW   io.Writer
+	format string
+	err    error
+}
+
+// NewPrinter prints to w; notices in text format go to errW.
+func NewPrinter(w, errW io.Writer, format string) *Printer {
+	return &Printer{w: w, errW: errW, format: format}
+}
+
+// Err returns the first write error, if any.
+func (p *Printer) Err() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// Sink handles one event.
+func (p *Printer) Sink(ev Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch p.format {
+	case FormatStreamJSON:
+		if obj := StreamJSON(ev); obj != nil {
+			p.writeJSON(obj)
+		}
+	case FormatJSON:
+		if d, ok := ev.(TurnDone); ok {
+			p.writeJSON(StreamJSON(d))
+		}
+	default:
+		switch e := ev.(type) {
+		case Notice:
+			p.write(p.errW, "warden: "+e.Message+"\n")
+		case TurnDone:
+			if !e.IsError && e.Text != "" {
+				p.write(p.w, e.Text+"\n")
+			}
+		}
+	}
+}
+
+func (p *Printer) writeJSON(obj any) {
+	b, err := json.Marshal(obj)
+	if err != nil {
+		p.err = fmt.Errorf("encoding event: %w", err)
+		return
+	}
+	p.write(p.w, string(b)+"\n")
+}
+
+func (p *Printer) write(w io.Writer, s string) {
+	if _, err := io.WriteString(w, s); err != nil && p.err == nil {
+		p.err = err
+	}
+}
+
+// StreamJSON returns the stream-json object for an event (DESIGN.md §3), or nil for events the format
+// leaves out (deltas and live output).
+func StreamJSON(ev Event) any {
+	switch e := ev.(type) {
+	case SessionStarted:
+		return map[string]any{"type": "session", "id": e.ID, "cwd": e.Cwd, "model": e.Model}
+	case AssistantText:
+		if e.Text == "" {
+			return nil
+		}
+		return map[string]any{"type": "text", "text": e.Text}
+	case ToolCallStarted:
+		var input any = map[string]any{}
+		if json.Valid(e.Input) {
+			input = e.Input
+		}
+		return map[string]any{"type": "tool_call", "id": e.ID, "name": e.Name, "input": input}
+	case PermissionDecided:
+		m := map[string]any{"type": "permission", "id": e.ID, "decision": string(e.Decision), "by": e.By, "reason": e.Reason}
+		if e.Rule != "" {
+			m["rule"] = e.Rule
+		}
+		return m
+	case ToolFinished:
+		return toolResultJSON(e.ID, e.Result, e.Duration.Milliseconds())
+	case Notice:
+		return map[string]any{"type": "error", "message": e.Message, "retrying": e.Retrying}
+	case TurnDone:
+		return map[string]any{"type": "result", "text": e.Text, "is_error": e.IsError, "turns": e.Turns,
+			"usage": e.Usage}
+	}
+	return nil
+}
+
+func toolResultJSON(id string, r tools.Result, durationMS int64) map[string]any {
+	m := map[string]any{"type": "tool_result", "id": id, "output": r.Output, "is_error": r.IsError, "duration_ms": durationMS}
+	if r.ExitCode != nil {
+		m["exit_code"] = *r.ExitCode
+	}
+	if r.TimedOut {
+		m["timed_out"] = true
+	}
+	if r.Truncated {
+		m["truncated"] = true
+	}
+	if r.BackgroundID != "" {
+		m["background_id"] = r.BackgroundID
+	}
+	return m
+}

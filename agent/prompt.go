@@ -1,0 +1,71 @@
+package agent
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/warden-cli/warden/tools"
+)
+
+// PromptInfo is what the system prompt tells the model about where it works.
+type PromptInfo struct {
+	Cwd   string
+	Tools *tools.Registry
+	Now   time.Time
+	// Instructions is the content of the project's instruction files, if any.
+	Instructions string
+}
+
+// SystemPrompt builds the system prompt: who the model is working for, its tools, the working directory,
+// the OS, the date, whether the directory is a git repository, and what to do when a call is denied.
+func SystemPrompt(info PromptInfo) string {
+	var b strings.Builder
+	b.WriteString("You are Warden, a coding agent working in a developer's terminal. You help with software tasks by " +
+		"reading code, running commands and editing files through your tools. Be concise: the person reads your answers " +
+		"in a terminal. Prefer doing over describing; when you finish, say briefly what you did and what you found.\n\n")
+	fmt.Fprintf(&b, "Working directory: %s\n", info.Cwd)
+	fmt.Fprintf(&b, "Operating system: %s/%s\n", runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(&b, "Date: %s\n", info.Now.Format("Monday 2 January 2006"))
+	fmt.Fprintf(&b, "Git repository: %s\n\n", yesNo(isGitRepo(info.Cwd)))
+	b.WriteString("Tools:\n")
+	for _, t := range info.Tools.Tools() {
+		first, _, _ := strings.Cut(t.Description(), "\n")
+		fmt.Fprintf(&b, "- %s: %s\n", t.Name(), first)
+	}
+	b.WriteString("\nEach bash call runs in a fresh non-interactive shell: there is no stdin, no pager and no editor, " +
+		"so use non-interactive flags (git commit -m, --yes, --no-pager). A `cd` carries over to the next call.\n\n" +
+		"Permissions: read-only commands run at once. Anything else is shown to the person, who may allow or deny it, " +
+		"and some calls are denied by policy. When a call is denied, do not retry it and do not try to reach the same " +
+		"effect another way: continue with what you can do, or say what you need and why, and let the person decide.\n")
+	if info.Instructions != "" {
+		b.WriteString("\nProject instructions (from the repository):\n")
+		b.WriteString(info.Instructions)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// isGitRepo reports whether dir or one of its parents holds a .git entry.
+func isGitRepo(dir string) bool {
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return false
+		}
+		d = parent
+	}
+}

@@ -1,0 +1,427 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Provider streams chat completions from an OpenAI-compatible server through go-openai.
+//
+// Servers differ in many small ways (see ECOSYSTEM.md's provider notes), so Provider reads raw chunks and
+// decodes them itself: a turn counts as complete only when a finish_reason arrived; tool-call deltas are
+// assembled by id when they have one and by index or position when they do not; an empty value never
+// overwrites a filled one; arguments may come as a string in pieces, as a JSON object, or not at all.
+type Provider struct {
+	client *openai.Client
+	model  string
+}
+
+// NewProvider returns a provider for the server at baseURL (ending in /v1) using model.
+func NewProvider(baseURL, apiKey, model string) *Provider {
+	cfg := openai.DefaultConfig(apiKey)
+	if baseURL != "" {
+		cfg.BaseURL = baseURL
+	}
+	cfg.HTTPClient = &sseDoer{client: &http.Client{}}
+	// Comment lines (": keep-alive") are filtered before go-openai sees them, but some servers also send
+	// empty data lines; never give up on a live stream because of them.
+	cfg.EmptyMessagesLimit = 1 << 30
+	return &Provider{client: openai.NewClientWithConfig(cfg), model: model}
+}
+
+// Model returns the model name requests use.
+func (p *Provider) Model() string { return p.model }
+
+// Completion is one assembled model turn.
+type Completion struct {
+	Text         string
+	Reasoning    string
+	ToolCalls    []openai.ToolCall
+	FinishReason string
+	Usage        *Usage
+}
+
+// DeltaFunc receives text and reasoning as they stream.
+type DeltaFunc func(text, reasoning string)
+
+// Stream sends one chat request and assembles the streamed answer.
+func (p *Provider) Stream(ctx context.Context, msgs []openai.ChatCompletionMessage, tls []openai.Tool, onDelta DeltaFunc) (*Completion, error) {
+	info := &responseInfo{}
+	ctx = context.WithValue(ctx, responseInfoKey{}, info)
+	req := openai.ChatCompletionRequest{
+		Model:         p.model,
+		Messages:      msgs,
+		Tools:         tls,
+		Stream:        true,
+		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
+	}
+	stream, err := p.client.CreateChatCompletionStream(ctx, req)
+	if err != nil {
+		return nil, classify(ctx, err, info)
+	}
+	defer stream.Close()
+
+	var asm assembler
+	for {
+		raw, err := stream.RecvRaw()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, classify(ctx, err, info)
+		}
+		if err := asm.add(raw, onDelta); err != nil {
+			return nil, err
+		}
+	}
+	return asm.finish()
+}
+
+// assembler builds a Completion from raw stream chunks.
+type assembler struct {
+	text, reasoning strings.Builder
+	calls           []*pendingCall
+	byIndex         map[int]*pendingCall
+	finishReason    string
+	usage           *Usage
+}
+
+type pendingCall struct {
+	id, name string
+	args     strings.Builder
+	// argsObject is set when a server sent the arguments as a JSON object rather than a string.
+	argsObject bool
+}
+
+type rawChunk struct {
+	Choices []struct {
+		Delta struct {
+			Content          *string `json:"content"`
+			ReasoningContent *string `json:"reasoning_content"`
+			Reasoning        *string `json:"reasoning"`
+			ToolCalls        []struct {
+				Index    *int   `json:"index"`
+				ID       string `json:"id"`
+				Function struct {
+					Name      string          `json:"name"`
+					Arguments json.RawMessage `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+func (a *assembler) add(raw []byte, onDelta DeltaFunc) error {
+	var c rawChunk
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return &ProviderError{Kind: ErrBadResponse, Message: fmt.Sprintf("the server sent a chunk that is not JSON: %.120q", raw)}
+	}
+	if len(c.Error) > 0 && string(c.Error) != "null" {
+		return streamError(c.Error)
+	}
+	if c.Usage != nil {
+		a.usage = &Usage{PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens}
+	}
+	for _, ch := range c.Choices {
+		d := ch.Delta
+		var text, reasoning string
+		if d.Content != nil {
+			text = *d.Content
+		}
+		if d.ReasoningContent != nil {
+			reasoning = *d.ReasoningContent
+		} else if d.Reasoning != nil {
+			reasoning = *d.Reasoning
+		}
+		a.text.WriteString(text)
+		a.reasoning.WriteString(reasoning)
+		if (text != "" || reasoning != "") && onDelta != nil {
+			onDelta(text, reasoning)
+		}
+		for _, tc := range d.ToolCalls {
+			call := a.callFor(tc.Index, tc.ID)
+			if tc.Function.Name != "" && call.name == "" {
+				call.name = tc.Function.Name
+			}
+			appendArgs(call, tc.Function.Arguments)
+		}
+		if ch.FinishReason != nil && *ch.FinishReason != "" {
+			a.finishReason = *ch.FinishReason
+		}
+	}
+	return nil
+}
+
+// callFor finds the call a tool-call delta continues, or starts a new one.
+func (a *assembler) callFor(index *int, id string) *pendingCall {
+	if a.byIndex == nil {
+		a.byIndex = map[int]*pendingCall{}
+	}
+	if id != "" {
+		for _, c := range a.calls {
+			if c.id == id {
+				return c
+			}
+		}
+	}
+	var cur *pendingCall
+	if index != nil {
+		cur = a.byIndex[*index]
+	} else if len(a.calls) > 0 {
+		cur = a.calls[len(a.calls)-1]
+	}
+	switch {
+	case cur == nil:
+	case id == "":
+		return cur
+	case cur.id == "":
+		cur.id = id
+		return cur
+	}
+	// A new id at an index already taken by another id is a second call, not a continuation.
+	c := &pendingCall{id: id}
+	a.calls = append(a.calls, c)
+	if index != nil {
+		a.byIndex[*index] = c
+	}
+	return c
+}
+
+func appendArgs(c *pendingCall, raw json.RawMessage) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		if c.argsObject {
+			return
+		}
+		c.args.WriteString(s)
+		return
+	}
+	// An object (or any other JSON value) is the whole argument list, sent at once.
+	c.args.Reset()
+	c.args.Write(raw)
+	c.argsObject = true
+}
+
+func (a *assembler) finish() (*Completion, error) {
+	if a.finishReason == "" {
+		return nil, &ProviderError{Kind: ErrCutStream, Retryable: true,
+			Message: "the server's stream ended before the model finished its answer (connection cut)"}
+	}
+	out := &Completion{Text: a.text.String(), Reasoning: a.reasoning.String(), FinishReason: a.finishReason, Usage: a.usage}
+	for i, c := range a.calls {
+		id := c.id
+		if id == "" {
+			id = fmt.Sprintf("call_%d", i+1)
+		}
+		args := strings.TrimSpace(c.args.String())
+		if args == "" {
+			args = "{}"
+		}
+		out.ToolCalls = append(out.ToolCalls, openai.ToolCall{
+			ID: id, Type: openai.ToolTypeFunction,
+			Function: openai.FunctionCall{Name: c.name, Arguments: args},
+		})
+	}
+	return out, nil
+}
+
+// ErrKind names a class of provider failure.
+type ErrKind string
+
+// The classes of provider failure.
+const (
+	ErrAuth          ErrKind = "auth"
+	ErrRateLimit     ErrKind = "rate_limit"
+	ErrServer        ErrKind = "server"
+	ErrNetwork       ErrKind = "network"
+	ErrCutStream     ErrKind = "cut_stream"
+	ErrContextLength ErrKind = "context_length"
+	ErrBadRequest    ErrKind = "bad_request"
+	ErrBadResponse   ErrKind = "bad_response"
+	ErrNotFound      ErrKind = "not_found"
+)
+
+// ProviderError is a failure talking to the model, worded for the person.
+type ProviderError struct {
+	Kind       ErrKind
+	Status     int
+	Message    string
+	Retryable  bool
+	RetryAfter time.Duration
+}
+
+func (e *ProviderError) Error() string { return e.Message }
+
+// classify turns what go-openai returned into a ProviderError with advice.
+func classify(ctx context.Context, err error, info *responseInfo) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var pe *ProviderError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	status, msg := 0, err.Error()
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	switch {
+	case errors.As(err, &apiErr):
+		status, msg = apiErr.HTTPStatusCode, apiErr.Message
+	case errors.As(err, &reqErr):
+		status = reqErr.HTTPStatusCode
+		msg = strings.TrimSpace(string(reqErr.Body))
+		if len(msg) > 200 {
+			msg = msg[:200] + "…"
+		}
+		if msg == "" {
+			msg = reqErr.HTTPStatus
+		}
+	}
+	if status == 0 {
+		status = info.status
+	}
+	e := &ProviderError{Status: status, RetryAfter: info.retryAfter}
+	switch {
+	case status == 0 && isNetwork(err):
+		e.Kind, e.Retryable = ErrNetwork, true
+		e.Message = fmt.Sprintf("cannot reach the model server (%v); check that it is running and that --base-url/OPENAI_BASE_URL points at it", rootCause(err))
+	case status == 0:
+		e.Kind, e.Retryable = ErrBadResponse, true
+		e.Message = fmt.Sprintf("the model server sent an answer Warden cannot read (%v)", rootCause(err))
+	case status == 401 || status == 403:
+		e.Kind = ErrAuth
+		e.Message = fmt.Sprintf("the model server refused the API key (HTTP %d: %s); set a valid key in OPENAI_API_KEY", status, msg)
+	case status == 404:
+		e.Kind = ErrNotFound
+		e.Message = fmt.Sprintf("the model server answered 404 (%s); check --model and --base-url (it usually ends in /v1)", msg)
+	case status == 429:
+		e.Kind, e.Retryable = ErrRateLimit, true
+		e.Message = fmt.Sprintf("rate limited by the model server (HTTP 429: %s)", msg)
+	case status >= 500:
+		e.Kind, e.Retryable = ErrServer, true
+		e.Message = fmt.Sprintf("the model server failed (HTTP %d: %s)", status, msg)
+	case IsContextLengthMessage(msg):
+		e.Kind = ErrContextLength
+		e.Message = fmt.Sprintf("the conversation is longer than the model's context window (%s)", msg)
+	default:
+		e.Kind = ErrBadRequest
+		e.Message = fmt.Sprintf("the model server rejected the request (HTTP %d: %s)", status, msg)
+	}
+	return e
+}
+
+// streamError decodes an error object sent inside a 200 stream.
+func streamError(raw json.RawMessage) error {
+	var obj struct {
+		Message string `json:"message"`
+		Code    any    `json:"code"`
+		Type    string `json:"type"`
+	}
+	msg := string(raw)
+	if err := json.Unmarshal(raw, &obj); err == nil && obj.Message != "" {
+		msg = obj.Message
+	} else {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			msg = s
+		}
+	}
+	e := &ProviderError{Kind: ErrServer, Retryable: true, Message: "the model server reported an error mid-stream: " + msg}
+	if IsContextLengthMessage(msg) {
+		e.Kind, e.Retryable = ErrContextLength, false
+	}
+	return e
+}
+
+// IsContextLengthMessage recognises the many ways servers say the prompt is too long.
+func IsContextLengthMessage(msg string) bool {
+	m := strings.ToLower(msg)
+	for _, s := range []string{"context length", "context_length", "context window", "maximum context",
+		"too many tokens", "prompt is too long", "exceeds the model's", "reduce the length", "input is too long",
+		"token limit"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func isNetwork(err error) bool {
+	m := err.Error()
+	for _, s := range []string{"connection refused", "no such host", "connection reset", "i/o timeout",
+		"EOF", "network is unreachable", "dial tcp", "broken pipe", "server closed", "http2:"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func rootCause(err error) error {
+	for {
+		u := errors.Unwrap(err)
+		if u == nil {
+			return err
+		}
+		err = u
+	}
+}
+
+type responseInfoKey struct{}
+
+// responseInfo carries what go-openai's errors drop: the status and the Retry-After header.
+type responseInfo struct {
+	status     int
+	retryAfter time.Duration
+}
+
+// sseDoer wraps the HTTP client so that go-openai sees only the SSE data lines of a stream, and so that
+// the status and Retry-After of a failed response are kept for the retry logic.
+type sseDoer struct{ client *http.Client }
+
+func (d *sseDoer) Do(req *http.Request) (*http.Response, error) {
+	resp, err := d.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if info, ok := req.Context().Value(responseInfoKey{}).(*responseInfo); ok {
+		info.status = resp.StatusCode
+		info.retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	}
+	if resp.StatusCode < 300 && strings.Contains(resp.Header.Get("Content-Type"), "text/event-stream") {
+		resp.Body = newDataLineReader(resp.Body)
+	}
+	return resp, nil
+}
+
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
+		return time.Duration(secs * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
