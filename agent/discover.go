@@ -48,10 +48,11 @@ func Discover(ctx context.Context, host string, servers []LocalServer) string {
 func ListModels(ctx context.Context, baseURL, apiKey string) ([]string, error) {
 	cfg := openai.DefaultConfig(apiKey)
 	cfg.BaseURL = baseURL
-	cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
-	list, err := openai.NewClientWithConfig(cfg).ListModels(ctx)
+	cfg.HTTPClient = &sseDoer{client: &http.Client{Timeout: 10 * time.Second}}
+	info := &responseInfo{}
+	list, err := openai.NewClientWithConfig(cfg).ListModels(context.WithValue(ctx, responseInfoKey{}, info))
 	if err != nil {
-		return nil, classify(ctx, err, &responseInfo{})
+		return nil, classify(ctx, err, info)
 	}
 	ids := make([]string, 0, len(list.Models))
 	for _, m := range list.Models {

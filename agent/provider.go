@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -279,24 +280,29 @@ func classify(ctx context.Context, err error, info *responseInfo) error {
 	if errors.As(err, &pe) {
 		return pe
 	}
-	status, msg := 0, err.Error()
+	status, msg := info.status, err.Error()
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
 	switch {
 	case errors.As(err, &apiErr):
-		status, msg = apiErr.HTTPStatusCode, apiErr.Message
-	case errors.As(err, &reqErr):
-		status = reqErr.HTTPStatusCode
-		msg = strings.TrimSpace(string(reqErr.Body))
-		if len(msg) > 200 {
-			msg = msg[:200] + "…"
+		if apiErr.Message != "" {
+			msg = apiErr.Message
 		}
-		if msg == "" {
-			msg = reqErr.HTTPStatus
+		if status == 0 {
+			status = apiErr.HTTPStatusCode
+		}
+	case errors.As(err, &reqErr) && status == 0:
+		status = reqErr.HTTPStatusCode
+		if info.body == nil {
+			info.body = reqErr.Body
 		}
 	}
-	if status == 0 {
-		status = info.status
+	if status >= 200 && status < 300 {
+		// The request was accepted; what failed is the stream itself.
+		return streamFailure(err, msg)
+	}
+	if status >= 300 {
+		msg = errorBodyMessage(info.body, msg)
 	}
 	e := &ProviderError{Status: status, RetryAfter: info.retryAfter}
 	switch {
@@ -328,6 +334,60 @@ func classify(ctx context.Context, err error, info *responseInfo) error {
 	return e
 }
 
+// streamFailure classifies an error that ended a stream the server had accepted.
+func streamFailure(err error, msg string) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || isNetwork(err) {
+		return &ProviderError{Kind: ErrCutStream, Retryable: true,
+			Message: fmt.Sprintf("the server's stream broke before the model finished its answer (connection cut: %v)", rootCause(err))}
+	}
+	msg = strings.TrimPrefix(msg, "error, ")
+	e := &ProviderError{Kind: ErrServer, Retryable: true, Message: "the model server reported an error mid-stream: " + oneLine(msg)}
+	if IsContextLengthMessage(msg) {
+		e.Kind, e.Retryable = ErrContextLength, false
+		e.Message = fmt.Sprintf("the conversation is longer than the model's context window (%s)", oneLine(msg))
+	}
+	return e
+}
+
+// errorBodyMessage finds the human message in an error body, whatever its shape: {"error": {"message"}},
+// {"error": "text"}, {"message": "text"}, {"detail": "text"}, or plain text.
+func errorBodyMessage(body []byte, fallback string) string {
+	var obj struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  any             `json:"detail"`
+	}
+	if json.Unmarshal(body, &obj) == nil {
+		var inner struct {
+			Message string `json:"message"`
+		}
+		var text string
+		switch {
+		case json.Unmarshal(obj.Error, &inner) == nil && inner.Message != "":
+			return oneLine(inner.Message)
+		case json.Unmarshal(obj.Error, &text) == nil && text != "":
+			return oneLine(text)
+		case obj.Message != "":
+			return oneLine(obj.Message)
+		case obj.Detail != nil:
+			return oneLine(fmt.Sprint(obj.Detail))
+		}
+	}
+	if t := strings.TrimSpace(string(body)); t != "" {
+		return oneLine(t)
+	}
+	return oneLine(fallback)
+}
+
+// oneLine flattens a message to a single line of bounded length.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 300 {
+		s = string(r[:300]) + "…"
+	}
+	return s
+}
+
 // streamError decodes an error object sent inside a 200 stream.
 func streamError(raw json.RawMessage) error {
 	var obj struct {
@@ -355,7 +415,7 @@ func streamError(raw json.RawMessage) error {
 func IsContextLengthMessage(msg string) bool {
 	m := strings.ToLower(msg)
 	for _, s := range []string{"context length", "context_length", "context window", "maximum context",
-		"too many tokens", "prompt is too long", "exceeds the model's", "reduce the length", "input is too long",
+		"too many tokens", "context size", "prompt is too long", "exceeds the model's", "reduce the length", "input is too long",
 		"token limit"} {
 		if strings.Contains(m, s) {
 			return true
@@ -391,6 +451,8 @@ type responseInfoKey struct{}
 type responseInfo struct {
 	status     int
 	retryAfter time.Duration
+	// body is the start of an error response's body.
+	body []byte
 }
 
 // sseDoer wraps the HTTP client so that go-openai sees only the SSE data lines of a stream, and so that
@@ -405,8 +467,16 @@ func (d *sseDoer) Do(req *http.Request) (*http.Response, error) {
 	if info, ok := req.Context().Value(responseInfoKey{}).(*responseInfo); ok {
 		info.status = resp.StatusCode
 		info.retryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+		if resp.StatusCode >= 300 {
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+			resp.Body.Close()
+			info.body = body
+			resp.Body = io.NopCloser(bytes.NewReader(body))
+		}
 	}
-	if resp.StatusCode < 300 && strings.Contains(resp.Header.Get("Content-Type"), "text/event-stream") {
+	// Filter every successful streaming answer, whatever its Content-Type claims: some servers label
+	// their event streams wrongly, and a body that is not a stream at all is reported by the filter.
+	if resp.StatusCode < 300 && strings.Contains(req.Header.Get("Accept"), "text/event-stream") {
 		resp.Body = newDataLineReader(resp.Body)
 	}
 	return resp, nil

@@ -3,6 +3,7 @@ package agent
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 )
 
@@ -16,6 +17,9 @@ type dataLineReader struct {
 	pending    []byte
 	errorEvent bool
 	err        error
+	// sawData and garbage tell a stream that ended early from a body that was never a stream.
+	sawData bool
+	garbage []byte
 }
 
 func newDataLineReader(src io.ReadCloser) *dataLineReader {
@@ -28,14 +32,17 @@ func (r *dataLineReader) Read(p []byte) (int, error) {
 			return 0, r.err
 		}
 		line, err := r.br.ReadBytes('\n')
+		// A final line without its newline is still a line.
+		if len(line) > 0 {
+			r.pending = r.filter(line)
+		}
 		if err != nil {
 			r.err = err
-			// A final line without its newline is still a line.
-			if len(line) == 0 {
-				continue
+			if err == io.EOF && !r.sawData && r.garbage != nil {
+				r.err = &ProviderError{Kind: ErrBadResponse, Retryable: true,
+					Message: fmt.Sprintf("the model server sent an answer Warden cannot read, not an event stream: %.120q", r.garbage)}
 			}
 		}
-		r.pending = r.filter(line)
 	}
 	n := copy(p, r.pending)
 	r.pending = r.pending[n:]
@@ -54,10 +61,14 @@ func (r *dataLineReader) filter(line []byte) []byte {
 			payload = append(append([]byte(`{"error":`), payload...), '}')
 		}
 		r.errorEvent = false
+		r.sawData = true
 		out := make([]byte, 0, len(payload)+8)
 		out = append(out, "data: "...)
 		out = append(out, payload...)
 		return append(out, '\n')
+	case len(trimmed) > 0 && trimmed[0] != ':' && !bytes.HasPrefix(trimmed, []byte("id:")) &&
+		!bytes.HasPrefix(trimmed, []byte("retry:")) && r.garbage == nil:
+		r.garbage = append([]byte(nil), trimmed...)
 	}
 	return nil
 }
