@@ -41,6 +41,8 @@ type Options struct {
 	MaxSteps int
 	// Home is the person's home directory, for path rules.
 	Home string
+	// Retry is the policy for failed requests; zero means DefaultRetry.
+	Retry RetryPolicy
 	// SaveProjectRule persists an "always allow (project)" rule; nil means project grants are kept for
 	// the session only.
 	SaveProjectRule func(rule string) error
@@ -99,7 +101,7 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 		if ctx.Err() != nil {
 			return TurnDone{Text: last, Interrupted: true, Turns: step - 1}
 		}
-		comp, err := a.opts.Provider.Stream(ctx, a.messages, schemas, func(text, reasoning string) {
+		comp, err := a.streamWithRetry(ctx, schemas, func(text, reasoning string) {
 			if text != "" {
 				a.opts.Sink(TextDelta{Text: text})
 			}

@@ -99,6 +99,7 @@ func newHarness(t *testing.T, mode permissions.Mode, approver Approver) *harness
 		Sink:     h.rec.sink,
 		System:   "system prompt",
 		MaxSteps: 5,
+		Retry:    RetryPolicy{Attempts: 3, Base: 10 * time.Millisecond, Max: 50 * time.Millisecond, MaxRetryAfter: 5 * time.Second},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -476,5 +477,69 @@ func TestStreamJSONEventShapes(t *testing.T) {
 	}
 	if StreamJSON(TextDelta{Text: "x"}) != nil || StreamJSON(ToolOutput{}) != nil {
 		t.Error("deltas must not be printed")
+	}
+}
+
+func (h *harness) notices() []Notice {
+	var out []Notice
+	for _, ev := range h.rec.all() {
+		if n, ok := ev.(Notice); ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func TestRateLimitsAreRetriedHonouringRetryAfter(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, nil)
+	h.server.Reply(fakeapi.RateLimited(time.Second), fakeapi.RateLimited(time.Second), fakeapi.Text("finally"))
+	start := time.Now()
+	done := h.run("hi")
+	if done.IsError || done.Text != "finally" {
+		t.Fatalf("done = %+v", done)
+	}
+	if el := time.Since(start); el < 2*time.Second {
+		t.Errorf("finished after %v: Retry-After: 1 was not honoured twice", el)
+	}
+	n := h.notices()
+	if len(n) != 2 || !n[0].Retrying || !strings.Contains(n[0].Message, "retrying in 1s") || !strings.Contains(n[0].Message, "rate limited") {
+		t.Errorf("notices = %+v", n)
+	}
+}
+
+func TestCutStreamIsRetried(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, nil)
+	h.server.Reply(fakeapi.Text("a long answer that breaks").Chunk(3).CutAfter(2), fakeapi.Text("whole answer"))
+	done := h.run("hi")
+	if done.IsError || done.Text != "whole answer" {
+		t.Fatalf("done = %+v", done)
+	}
+	if len(h.server.Requests()) != 2 {
+		t.Errorf("requests = %d", len(h.server.Requests()))
+	}
+}
+
+func TestServerErrorStormEndsInAClearError(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, nil)
+	h.server.Reply(fakeapi.HTTPError(500, "boom"), fakeapi.HTTPError(502, "bad gateway"), fakeapi.HTTPError(503, "overloaded"))
+	done := h.run("hi")
+	if !done.IsError || !strings.Contains(done.Text, "HTTP 503") || !strings.Contains(done.Text, "gave up after 3 attempts") {
+		t.Fatalf("done = %+v", done)
+	}
+	if n := h.server.Pending(); n != 0 {
+		t.Errorf("%d scripted responses unused", n)
+	}
+	notices := h.notices()
+	if len(notices) != 3 || notices[2].Retrying {
+		t.Errorf("notices = %+v", notices)
+	}
+}
+
+func TestAuthErrorsAreNotRetried(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, nil)
+	h.server.Reply(fakeapi.Unauthorized(), fakeapi.Text("never"))
+	h.run("hi")
+	if len(h.server.Requests()) != 1 {
+		t.Errorf("a refused key was retried: %d requests", len(h.server.Requests()))
 	}
 }
