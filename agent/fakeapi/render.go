@@ -249,28 +249,26 @@ func (r *Response) completion(id, model string) string {
 	return mustJSON(body)
 }
 
-// sleep waits d or until ctx is done, and reports whether the full time passed.
-func sleep(ctx context.Context, d time.Duration) bool {
+// wait waits d. When the request's context ends first (the client went away or the server is closing) it
+// drops the connection, so that a client still reading sees a cut stream and not a clean end.
+func wait(ctx context.Context, d time.Duration) {
 	if d <= 0 {
-		return ctx.Err() == nil
+		return
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return false
+		panic(http.ErrAbortHandler)
 	case <-t.C:
-		return true
 	}
 }
 
-// serve writes r as the answer to a request. It returns early, without finishing the body, when the request's
-// context ends (client gone or server closed), so that no test ever waits on a stalled fake.
+// serve writes r as the answer to a request. Every wait ends when the request's context does, so that no test
+// ever waits on a stalled fake.
 func (r *Response) serve(w http.ResponseWriter, req *http.Request, stream bool, id, model string) {
 	ctx := req.Context()
-	if !sleep(ctx, r.stall) {
-		return
-	}
+	wait(ctx, r.stall)
 	for k, vs := range r.header {
 		w.Header()[k] = vs
 	}
@@ -283,8 +281,8 @@ func (r *Response) serve(w http.ResponseWriter, req *http.Request, stream bool, 
 	case kindRaw:
 		w.WriteHeader(r.status)
 		for i, l := range r.lines {
-			if i > 0 && !sleep(ctx, r.delay) {
-				return
+			if i > 0 {
+				wait(ctx, r.delay)
 			}
 			io.WriteString(w, l+"\n")
 			rc.Flush()
@@ -314,8 +312,8 @@ func (r *Response) serve(w http.ResponseWriter, req *http.Request, stream bool, 
 			}
 		}
 		rc.Flush()
-		if r.stallAfter == n && !sleep(ctx, r.stallFor) {
-			return false
+		if r.stallAfter == n {
+			wait(ctx, r.stallFor)
 		}
 		if r.cutAfter == n {
 			// The server drops the connection without the chunked body's terminator.
@@ -327,17 +325,13 @@ func (r *Response) serve(w http.ResponseWriter, req *http.Request, stream bool, 
 	for _, f := range r.frames(id, model) {
 		switch {
 		case !f.data: // a keep-alive: the server pings while it "thinks"
-			if !sleep(ctx, r.keepAliveEvery) {
-				return
-			}
+			wait(ctx, r.keepAliveEvery)
 		case sent == 0:
 			if !after(0) {
 				return
 			}
 		default:
-			if !sleep(ctx, r.delay) {
-				return
-			}
+			wait(ctx, r.delay)
 		}
 		io.WriteString(w, f.text)
 		rc.Flush()

@@ -81,7 +81,7 @@ type SpecCall struct {
 func LoadScript(path string) (*Script, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("fakeapi: %w", err)
+		return nil, err
 	}
 	sc, err := ParseScript(data)
 	if err != nil {

@@ -39,7 +39,7 @@ func New() *Server {
 func Listen(addr string) (*Server, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("fakeapi: listen on %s: %w", addr, err)
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
 	s := &Server{changed: make(chan struct{}), models: []string{"fake-model"}}
 	mux := http.NewServeMux()

@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -21,11 +22,19 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+	case errors.Is(err, errUsage):
+		os.Exit(2) // the flag package has said what was wrong
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "fakeapi:", err)
-		os.Exit(2)
+		os.Exit(1)
 	}
 }
+
+// errUsage reports a command line the flag package has already complained about.
+var errUsage = errors.New("usage")
 
 // run serves until ctx ends.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -34,7 +43,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:0", "`host:port` to listen on; port 0 picks a free one")
 	script := fs.String("script", "", "JSON script `file` (format: go doc github.com/warden-cli/warden/agent/fakeapi)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
