@@ -78,7 +78,7 @@ func split(s string, n int) []string {
 }
 
 // args returns the value of a call's "arguments" field when sent whole, and whether to send it at all.
-func (r *Response) args(c Call) (any, bool) {
+func (r *Response) args(c call) (any, bool) {
 	if c.Args == "" {
 		return nil, false
 	}
@@ -96,7 +96,7 @@ func (r *Response) callIndex(i int) int {
 }
 
 // wholeCall is a tool call complete in one delta.
-func (r *Response) wholeCall(i int, c Call) map[string]any {
+func (r *Response) wholeCall(i int, c call) map[string]any {
 	fn := map[string]any{"name": c.Name}
 	if a, ok := r.args(c); ok {
 		fn["arguments"] = a

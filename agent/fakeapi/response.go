@@ -26,7 +26,7 @@ type Response struct {
 	content        string
 	reasoning      string
 	reasoningField string
-	calls          []Call
+	calls          []call
 	finish         string
 	usage          *Usage
 	streamErr      *string
@@ -65,8 +65,8 @@ type insert struct {
 	text  string
 }
 
-// Call is one tool call of a scripted response.
-type Call struct {
+// call is one tool call of a scripted response.
+type call struct {
 	ID   string
 	Name string
 	// Args is the arguments' JSON text. Empty means the arguments field is never sent, as some servers do for
@@ -218,7 +218,7 @@ func (r *Response) ReasoningField(name string) *Response { r.reasoningField = na
 
 // ToolCall appends a tool call; several make parallel calls, streamed one after the other.
 func (r *Response) ToolCall(id, name, argsJSON string) *Response {
-	r.calls = append(r.calls, Call{ID: id, Name: name, Args: argsJSON})
+	r.calls = append(r.calls, call{ID: id, Name: name, Args: argsJSON})
 	return r
 }
 
