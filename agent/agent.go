@@ -41,6 +41,10 @@ type Options struct {
 	MaxSteps int
 	// Home is the person's home directory, for path rules.
 	Home string
+	// Store records the session; nil records nothing.
+	Store *Store
+	// History is the conversation of a resumed session, without a system prompt.
+	History []openai.ChatCompletionMessage
 	// Retry is the policy for failed requests; zero means DefaultRetry.
 	Retry RetryPolicy
 	// SaveProjectRule persists an "always allow (project)" rule; nil means project grants are kept for
@@ -68,8 +72,10 @@ func New(opts Options) (*Agent, error) {
 	}
 	a := &Agent{opts: opts}
 	if opts.System != "" {
+		// The system prompt is rebuilt at every start, so it is not recorded.
 		a.messages = append(a.messages, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: opts.System})
 	}
+	a.messages = append(a.messages, opts.History...)
 	return a, nil
 }
 
@@ -87,10 +93,10 @@ func (a *Agent) Engine() *permissions.Engine { return a.opts.Engine }
 func (a *Agent) Run(ctx context.Context, prompt string) TurnDone {
 	a.running.Lock()
 	defer a.running.Unlock()
-	a.messages = append(a.messages, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: prompt})
+	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: prompt})
 	done := a.loop(ctx)
 	done.Usage = a.usage
-	a.opts.Sink(done)
+	a.emit(done)
 	return done
 }
 
@@ -103,17 +109,17 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 		}
 		comp, err := a.streamWithRetry(ctx, schemas, func(text, reasoning string) {
 			if text != "" {
-				a.opts.Sink(TextDelta{Text: text})
+				a.emit(TextDelta{Text: text})
 			}
 			if reasoning != "" {
-				a.opts.Sink(ReasoningDelta{Text: reasoning})
+				a.emit(ReasoningDelta{Text: reasoning})
 			}
 		})
 		if err != nil {
 			if ctx.Err() != nil {
 				return TurnDone{Text: last, Interrupted: true, Turns: step}
 			}
-			a.opts.Sink(Notice{Message: err.Error()})
+			a.emit(Notice{Message: err.Error()})
 			return TurnDone{Text: err.Error(), IsError: true, Turns: step}
 		}
 		a.addUsage(comp)
@@ -123,9 +129,9 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 			ReasoningContent: comp.Reasoning,
 			ToolCalls:        comp.ToolCalls,
 		}
-		a.messages = append(a.messages, msg)
+		a.addMessage(msg)
 		if comp.Text != "" || comp.Reasoning != "" {
-			a.opts.Sink(AssistantText{Text: comp.Text, Reasoning: comp.Reasoning})
+			a.emit(AssistantText{Text: comp.Text, Reasoning: comp.Reasoning})
 		}
 		if comp.Text != "" {
 			last = comp.Text
@@ -139,8 +145,26 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 		}
 	}
 	msg := fmt.Sprintf("Stopped after %d steps without a final answer (the per-request cap, setting max_steps). Send another message to let it continue.", a.opts.MaxSteps)
-	a.opts.Sink(Notice{Message: msg})
+	a.emit(Notice{Message: msg})
 	return TurnDone{Text: msg, IsError: true, Turns: a.opts.MaxSteps}
+}
+
+// addMessage extends the conversation and records it, synced: a message is a unit that must survive a crash.
+func (a *Agent) addMessage(m openai.ChatCompletionMessage) {
+	a.messages = append(a.messages, m)
+	a.opts.Store.Append(Record{Type: RecMessage, Message: &m}, true)
+}
+
+// emit records an event that matters for the history and passes it to the sink.
+func (a *Agent) emit(ev Event) {
+	if r, ok := eventRecord(ev); ok {
+		wasOK := a.opts.Store.Err() == nil
+		a.opts.Store.Append(r, r.Type == RecToolResult)
+		if err := a.opts.Store.Err(); wasOK && err != nil {
+			a.opts.Sink(Notice{Message: fmt.Sprintf("the session is no longer being saved: %v", err)})
+		}
+	}
+	a.opts.Sink(ev)
 }
 
 func (a *Agent) addUsage(c *Completion) {
@@ -149,7 +173,7 @@ func (a *Agent) addUsage(c *Completion) {
 	}
 	a.usage.PromptTokens += c.Usage.PromptTokens
 	a.usage.CompletionTokens += c.Usage.CompletionTokens
-	a.opts.Sink(UsageUpdated{Last: *c.Usage, Total: a.usage})
+	a.emit(UsageUpdated{Last: *c.Usage, Total: a.usage})
 }
 
 // runCalls runs one turn's tool calls in order and appends a result for every call, so that the
@@ -159,11 +183,11 @@ func (a *Agent) runCalls(ctx context.Context, calls []openai.ToolCall) {
 		var res tools.Result
 		if ctx.Err() != nil {
 			res = tools.Result{Output: "Interrupted by the user before this call ran.", IsError: true, Interrupted: true}
-			a.opts.Sink(ToolFinished{ID: tc.ID, Name: tc.Function.Name, Result: res})
+			a.emit(ToolFinished{ID: tc.ID, Name: tc.Function.Name, Result: res})
 		} else {
 			res = a.runCall(ctx, tc)
 		}
-		a.messages = append(a.messages, openai.ChatCompletionMessage{
+		a.addMessage(openai.ChatCompletionMessage{
 			Role: openai.ChatMessageRoleTool, ToolCallID: tc.ID, Name: tc.Function.Name, Content: res.Output,
 		})
 	}
@@ -173,36 +197,36 @@ func (a *Agent) runCall(ctx context.Context, tc openai.ToolCall) tools.Result {
 	input := json.RawMessage(tc.Function.Arguments)
 	start := time.Now()
 	finish := func(res tools.Result) tools.Result {
-		a.opts.Sink(ToolFinished{ID: tc.ID, Name: tc.Function.Name, Result: res, Duration: time.Since(start)})
+		a.emit(ToolFinished{ID: tc.ID, Name: tc.Function.Name, Result: res, Duration: time.Since(start)})
 		return res
 	}
 	tool, ok := a.opts.Tools.Get(tc.Function.Name)
 	if !ok {
-		a.opts.Sink(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: input,
+		a.emit(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: input,
 			Access: tools.Access{Kind: tools.AccessNone, Summary: tc.Function.Name}})
 		return finish(tools.Errorf("Unknown tool %q. Available tools: %s.", tc.Function.Name,
 			strings.Join(a.opts.Tools.Names(), ", ")))
 	}
 	if !json.Valid(input) {
-		a.opts.Sink(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: jsonString(tc.Function.Arguments),
+		a.emit(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: jsonString(tc.Function.Arguments),
 			Access: tools.Access{Kind: tools.AccessNone, Summary: tc.Function.Name}})
 		return finish(tools.Errorf("The arguments for %s are not valid JSON: %.200q. Call the tool again with a JSON object that matches its schema.",
 			tc.Function.Name, tc.Function.Arguments))
 	}
 	access, err := tool.Access(a.opts.Env, input)
 	if err != nil {
-		a.opts.Sink(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: input,
+		a.emit(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: input,
 			Access: tools.Access{Kind: tools.AccessNone, Summary: tc.Function.Name}})
 		return finish(tools.Errorf("Invalid arguments for %s: %v.", tc.Function.Name, err))
 	}
-	a.opts.Sink(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: input, Access: access})
+	a.emit(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: input, Access: access})
 
 	allowed, denial := a.authorize(ctx, tc, input, access)
 	if !allowed {
 		return finish(tools.Result{Output: denial, IsError: true})
 	}
 	res := tool.Run(ctx, a.opts.Env, tools.Call{ID: tc.ID, Input: input, Output: func(chunk string) {
-		a.opts.Sink(ToolOutput{ID: tc.ID, Chunk: chunk})
+		a.emit(ToolOutput{ID: tc.ID, Chunk: chunk})
 	}})
 	return finish(res)
 }
@@ -217,15 +241,15 @@ func (a *Agent) authorize(ctx context.Context, tc openai.ToolCall, input json.Ra
 		})
 		switch {
 		case err != nil && ctx.Err() != nil:
-			a.opts.Sink(PermissionDecided{ID: tc.ID, Decision: permissions.Deny, By: "user", Reason: "interrupted while waiting for approval"})
+			a.emit(PermissionDecided{ID: tc.ID, Decision: permissions.Deny, By: "user", Reason: "interrupted while waiting for approval"})
 			return false, "Interrupted by the user while waiting for approval."
 		case err != nil:
 			// The approver could not ask (headless policy): that is a denial by policy.
-			a.opts.Sink(PermissionDecided{ID: tc.ID, Decision: permissions.Deny, By: "policy", Reason: err.Error()})
+			a.emit(PermissionDecided{ID: tc.ID, Decision: permissions.Deny, By: "policy", Reason: err.Error()})
 			return false, fmt.Sprintf("Permission denied: %s. %s", err.Error(), deniedAdvice)
 		case !ap.Allow:
 			reason := "denied by the user"
-			a.opts.Sink(PermissionDecided{ID: tc.ID, Decision: permissions.Deny, By: "user", Reason: reason})
+			a.emit(PermissionDecided{ID: tc.ID, Decision: permissions.Deny, By: "user", Reason: reason})
 			text := "The user denied this call. " + deniedAdvice
 			if ap.Message != "" {
 				text = fmt.Sprintf("The user denied this call and said: %q. Follow their instruction.", ap.Message)
@@ -233,10 +257,10 @@ func (a *Agent) authorize(ctx context.Context, tc openai.ToolCall, input json.Ra
 			return false, text
 		}
 		a.grant(ap)
-		a.opts.Sink(PermissionDecided{ID: tc.ID, Decision: permissions.Allow, By: "user", Reason: "approved by the user", Rule: ap.Rule})
+		a.emit(PermissionDecided{ID: tc.ID, Decision: permissions.Allow, By: "user", Reason: "approved by the user", Rule: ap.Rule})
 		return true, ""
 	}
-	a.opts.Sink(PermissionDecided{ID: tc.ID, Decision: v.Decision, By: v.By, Reason: v.Reason, Rule: v.Rule})
+	a.emit(PermissionDecided{ID: tc.ID, Decision: v.Decision, By: v.By, Reason: v.Reason, Rule: v.Rule})
 	if v.Decision == permissions.Deny {
 		return false, fmt.Sprintf("Permission denied: %s. %s", v.Reason, deniedAdvice)
 	}
@@ -251,12 +275,12 @@ func (a *Agent) grant(ap Approval) {
 		return
 	}
 	if err := a.opts.Engine.AddAllow(ap.Rule); err != nil {
-		a.opts.Sink(Notice{Message: fmt.Sprintf("could not add rule %s: %v", ap.Rule, err)})
+		a.emit(Notice{Message: fmt.Sprintf("could not add rule %s: %v", ap.Rule, err)})
 		return
 	}
 	if ap.Scope == ForProject && a.opts.SaveProjectRule != nil {
 		if err := a.opts.SaveProjectRule(ap.Rule); err != nil {
-			a.opts.Sink(Notice{Message: fmt.Sprintf("could not save rule %s to the project settings: %v (it applies for this session)", ap.Rule, err)})
+			a.emit(Notice{Message: fmt.Sprintf("could not save rule %s to the project settings: %v (it applies for this session)", ap.Rule, err)})
 		}
 	}
 }

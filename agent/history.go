@@ -1,0 +1,103 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// HistoryEntry is one tool call of a session as the history view and `warden history` show it.
+type HistoryEntry struct {
+	Time     time.Time       `json:"time"`
+	ID       string          `json:"id"`
+	Tool     string          `json:"tool"`
+	Summary  string          `json:"summary"`
+	Input    json.RawMessage `json:"input,omitempty"`
+	Agent    string          `json:"agent,omitempty"`
+	Decision string          `json:"decision,omitempty"`
+	By       string          `json:"by,omitempty"`
+	Reason   string          `json:"reason,omitempty"`
+	Rule     string          `json:"rule,omitempty"`
+	// Status is running, ok, error, denied, timed_out, interrupted or background.
+	Status       string `json:"status"`
+	ExitCode     *int   `json:"exit_code,omitempty"`
+	DurationMS   int64  `json:"duration_ms"`
+	Output       string `json:"output,omitempty"`
+	OutputPath   string `json:"output_path,omitempty"`
+	BackgroundID string `json:"background_id,omitempty"`
+}
+
+// History joins a session's tool call, permission and result records into one entry per call, in order.
+func History(l *Loaded) []HistoryEntry {
+	var out []HistoryEntry
+	index := map[string]int{}
+	for _, r := range l.Records {
+		switch r.Type {
+		case RecToolCall:
+			index[r.CallID] = len(out)
+			out = append(out, HistoryEntry{Time: r.Time, ID: r.CallID, Tool: r.Name, Summary: r.Summary, Input: r.Input,
+				Agent: r.Agent, Status: "running"})
+		case RecPermission:
+			if i, ok := index[r.CallID]; ok {
+				e := &out[i]
+				e.Decision, e.By, e.Reason, e.Rule = r.Decision, r.By, r.Reason, r.Rule
+			}
+		case RecToolResult:
+			i, ok := index[r.CallID]
+			if !ok {
+				continue
+			}
+			e := &out[i]
+			e.ExitCode, e.DurationMS, e.OutputPath, e.BackgroundID = r.ExitCode, r.DurationMS, r.OutputPath, r.BackgroundID
+			if r.Output != nil {
+				e.Output = *r.Output
+			}
+			e.Status = resultStatus(e.Decision, r)
+		}
+	}
+	return out
+}
+
+func resultStatus(decision string, r Record) string {
+	switch {
+	case decision == "deny":
+		return "denied"
+	case r.Interrupted:
+		return "interrupted"
+	case r.TimedOut:
+		return "timed_out"
+	case r.BackgroundID != "":
+		return "background"
+	case r.IsError:
+		return "error"
+	}
+	return "ok"
+}
+
+// ResumeSession reopens the session file at path to continue it. It returns the session, the conversation
+// to continue from, and a store that appends to the same file. Calls the previous run never finished are
+// closed with an "interrupted" result, and that closing is recorded too, so the file stays a valid
+// conversation.
+func ResumeSession(path string) (*Loaded, []openai.ChatCompletionMessage, *Store, error) {
+	l, err := ReadSession(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	msgs, closed := l.Conversation()
+	st, err := OpenStore(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	for _, c := range closed {
+		out := c.Content
+		st.Append(Record{Type: RecToolResult, CallID: c.ToolCallID, Name: c.Name, Output: &out, IsError: true, Interrupted: true}, false)
+		st.Append(Record{Type: RecMessage, Message: &c}, true)
+	}
+	if err := st.Err(); err != nil {
+		st.Close()
+		return nil, nil, nil, fmt.Errorf("closing interrupted calls: %w", err)
+	}
+	return l, msgs, st, nil
+}

@@ -1,0 +1,385 @@
+package agent
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// A session is an append-only JSONL file, <id>.jsonl, in the sessions directory; the full outputs of its
+// commands live in the directory <id>/ beside it. Each line is one Record. Records are written as things
+// happen and the file is synced after every completed message and tool result, so a crash or kill -9 loses
+// nothing that was on the screen.
+//
+// Two kinds of record share the file: "message" records hold the conversation exactly as the model saw it
+// (this is what a resumed session is rebuilt from), and the other types record what happened around it for
+// the history view and an audit (tool calls with their input, permission decisions, results).
+
+// Record types.
+const (
+	RecSession    = "session"
+	RecMessage    = "message"
+	RecToolCall   = "tool_call"
+	RecPermission = "permission"
+	RecToolResult = "tool_result"
+	RecNotice     = "notice"
+	RecTurn       = "turn"
+)
+
+// Record is one line of a session file.
+type Record struct {
+	Type string    `json:"type"`
+	Time time.Time `json:"time"`
+
+	// session
+	ID    string `json:"id,omitempty"`
+	Cwd   string `json:"cwd,omitempty"`
+	Model string `json:"model,omitempty"`
+
+	// message
+	Message *openai.ChatCompletionMessage `json:"message,omitempty"`
+
+	// tool_call, permission, tool_result (ID above is the session id; CallID is the tool call's)
+	CallID  string          `json:"call_id,omitempty"`
+	Name    string          `json:"name,omitempty"`
+	Input   json.RawMessage `json:"input,omitempty"`
+	Summary string          `json:"summary,omitempty"`
+	Agent   string          `json:"agent,omitempty"`
+
+	Decision string `json:"decision,omitempty"`
+	By       string `json:"by,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Rule     string `json:"rule,omitempty"`
+
+	Output       *string `json:"output,omitempty"`
+	IsError      bool    `json:"is_error,omitempty"`
+	ExitCode     *int    `json:"exit_code,omitempty"`
+	Signal       string  `json:"signal,omitempty"`
+	TimedOut     bool    `json:"timed_out,omitempty"`
+	Interrupted  bool    `json:"interrupted,omitempty"`
+	Truncated    bool    `json:"truncated,omitempty"`
+	BackgroundID string  `json:"background_id,omitempty"`
+	OutputPath   string  `json:"output_path,omitempty"`
+	DurationMS   int64   `json:"duration_ms,omitempty"`
+
+	// notice, turn
+	Text     string `json:"text,omitempty"`
+	Retrying bool   `json:"retrying,omitempty"`
+	Usage    *Usage `json:"usage,omitempty"`
+}
+
+// Store appends records to one session file.
+type Store struct {
+	mu   sync.Mutex
+	f    *os.File
+	path string
+	err  error
+}
+
+// SessionPath is the file of session id in dir.
+func SessionPath(dir, id string) string { return filepath.Join(dir, id+".jsonl") }
+
+// CreateStore starts a new session file and writes its session record.
+func CreateStore(dir, id, cwd, model string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating the sessions directory: %w", err)
+	}
+	path := SessionPath(dir, id)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("creating the session file: %w", err)
+	}
+	s := &Store{f: f, path: path}
+	s.Append(Record{Type: RecSession, ID: id, Cwd: cwd, Model: model}, true)
+	return s, s.Err()
+}
+
+// OpenStore reopens an existing session file to append to it.
+func OpenStore(path string) (*Store, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening the session file: %w", err)
+	}
+	// A crash can leave half a line at the end; start on a fresh line so the next record stays readable.
+	if !endsWithNewline(path) {
+		if _, err := f.Write([]byte("\n")); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("repairing the session file: %w", err)
+		}
+	}
+	return &Store{f: f, path: path}, nil
+}
+
+// Path returns the session file's path.
+func (s *Store) Path() string { return s.path }
+
+// Append writes one record; sync forces it to disk. A write error is kept (see Err) and later appends
+// are skipped: the session goes on, but the person is told once that it is no longer being saved.
+func (s *Store) Append(r Record, sync bool) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return
+	}
+	if r.Time.IsZero() {
+		r.Time = time.Now().UTC()
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		s.err = fmt.Errorf("encoding a session record: %w", err)
+		return
+	}
+	if _, err := s.f.Write(append(b, '\n')); err != nil {
+		s.err = fmt.Errorf("writing the session file: %w", err)
+		return
+	}
+	if sync {
+		if err := s.f.Sync(); err != nil {
+			s.err = fmt.Errorf("syncing the session file: %w", err)
+		}
+	}
+}
+
+// Err returns the first write error.
+func (s *Store) Err() error {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// Close closes the file.
+func (s *Store) Close() error {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.f.Close()
+}
+
+// Loaded is a session read back from its file.
+type Loaded struct {
+	Path    string
+	ID      string
+	Cwd     string
+	Model   string
+	Started time.Time
+	Records []Record
+	// Warnings describe lines that could not be read (a line cut by a crash, say); they were skipped.
+	Warnings []string
+}
+
+// ReadSession reads a session file. Lines that do not decode are skipped with a warning, never fatal.
+func ReadSession(path string) (*Loaded, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening session: %w", err)
+	}
+	defer f.Close()
+	l := &Loaded{Path: path}
+	br := bufio.NewReaderSize(f, 64<<10)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var r Record
+			if jerr := json.Unmarshal(line, &r); jerr != nil {
+				l.Warnings = append(l.Warnings, fmt.Sprintf("%s: line %d is damaged and was skipped (%v)", path, n, jerr))
+			} else {
+				if r.Type == RecSession && l.ID == "" {
+					l.ID, l.Cwd, l.Model, l.Started = r.ID, r.Cwd, r.Model, r.Time
+				}
+				l.Records = append(l.Records, r)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading session %s: %w", path, err)
+		}
+	}
+	if l.ID == "" {
+		return nil, fmt.Errorf("%s is not a Warden session (no session record)", path)
+	}
+	return l, nil
+}
+
+// Conversation rebuilds the messages of a loaded session, without its system prompt (a resumed session
+// gets a fresh one). Tool calls that never got a result (the process was killed mid-call) are closed with
+// an "interrupted" result, returned separately so the caller can record them.
+func (l *Loaded) Conversation() (msgs []openai.ChatCompletionMessage, closed []openai.ChatCompletionMessage) {
+	for _, r := range l.Records {
+		if r.Type != RecMessage || r.Message == nil || r.Message.Role == openai.ChatMessageRoleSystem {
+			continue
+		}
+		msgs = append(msgs, *r.Message)
+	}
+	answered := map[string]bool{}
+	for _, m := range msgs {
+		if m.Role == openai.ChatMessageRoleTool {
+			answered[m.ToolCallID] = true
+		}
+	}
+	var out []openai.ChatCompletionMessage
+	for i := 0; i < len(msgs); i++ {
+		m := msgs[i]
+		out = append(out, m)
+		if m.Role != openai.ChatMessageRoleAssistant || len(m.ToolCalls) == 0 {
+			continue
+		}
+		// Results must follow their assistant message directly: copy the ones there, then close the rest.
+		for i+1 < len(msgs) && msgs[i+1].Role == openai.ChatMessageRoleTool {
+			i++
+			out = append(out, msgs[i])
+		}
+		for _, tc := range m.ToolCalls {
+			if answered[tc.ID] {
+				continue
+			}
+			c := openai.ChatCompletionMessage{Role: openai.ChatMessageRoleTool, ToolCallID: tc.ID, Name: tc.Function.Name,
+				Content: InterruptedResult}
+			out = append(out, c)
+			closed = append(closed, c)
+			answered[tc.ID] = true
+		}
+	}
+	return out, closed
+}
+
+// InterruptedResult is what the model reads for a call cut off by a crash or kill.
+const InterruptedResult = "Interrupted: Warden stopped before this call finished; its effects, if any, are unknown."
+
+// SessionInfo describes a saved session for listings.
+type SessionInfo struct {
+	ID      string    `json:"id"`
+	Path    string    `json:"path"`
+	Cwd     string    `json:"cwd"`
+	Model   string    `json:"model"`
+	Started time.Time `json:"started"`
+	Updated time.Time `json:"updated"`
+	// Prompt is the first request of the session, shortened.
+	Prompt string `json:"prompt"`
+}
+
+// ListSessions returns the sessions in dir whose workspace is cwd, newest first.
+func ListSessions(dir, cwd string) ([]SessionInfo, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing sessions: %w", err)
+	}
+	var out []SessionInfo
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		info, ok := peekSession(path)
+		if !ok || info.Cwd != cwd {
+			continue
+		}
+		out = append(out, info)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
+	return out, nil
+}
+
+// peekSession reads the session record and the first prompt without loading the whole file.
+func peekSession(path string) (SessionInfo, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return SessionInfo{}, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return SessionInfo{}, false
+	}
+	info := SessionInfo{Path: path, Updated: st.ModTime()}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for i := 0; i < 50 && sc.Scan(); i++ {
+		var r Record
+		if json.Unmarshal(sc.Bytes(), &r) != nil {
+			continue
+		}
+		switch {
+		case r.Type == RecSession:
+			info.ID, info.Cwd, info.Model, info.Started = r.ID, r.Cwd, r.Model, r.Time
+		case r.Type == RecMessage && r.Message != nil && r.Message.Role == openai.ChatMessageRoleUser:
+			info.Prompt = oneLine(r.Message.Content)
+			if len([]rune(info.Prompt)) > 80 {
+				info.Prompt = string([]rune(info.Prompt)[:80]) + "…"
+			}
+			return info, info.ID != ""
+		}
+	}
+	return info, info.ID != ""
+}
+
+// eventRecord turns the events the history needs into records.
+func eventRecord(ev Event) (Record, bool) {
+	switch e := ev.(type) {
+	case ToolCallStarted:
+		return Record{Type: RecToolCall, CallID: e.ID, Name: e.Name, Input: validJSON(e.Input), Summary: e.Access.Summary, Agent: e.Agent}, true
+	case PermissionDecided:
+		return Record{Type: RecPermission, CallID: e.ID, Decision: string(e.Decision), By: e.By, Reason: e.Reason, Rule: e.Rule}, true
+	case ToolFinished:
+		r := e.Result
+		out := r.Output
+		return Record{Type: RecToolResult, CallID: e.ID, Name: e.Name, Output: &out, IsError: r.IsError, ExitCode: r.ExitCode,
+			Signal: r.Signal, TimedOut: r.TimedOut, Interrupted: r.Interrupted, Truncated: r.Truncated,
+			BackgroundID: r.BackgroundID, OutputPath: r.OutputPath, DurationMS: e.Duration.Milliseconds()}, true
+	case Notice:
+		return Record{Type: RecNotice, Text: e.Message, Retrying: e.Retrying}, true
+	case TurnDone:
+		u := e.Usage
+		return Record{Type: RecTurn, Text: e.Text, IsError: e.IsError, Interrupted: e.Interrupted, Usage: &u}, true
+	}
+	return Record{}, false
+}
+
+func validJSON(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 || !json.Valid(b) {
+		s, _ := json.Marshal(string(b))
+		return s
+	}
+	return b
+}
+
+// endsWithNewline reports whether the file is empty or ends in a newline, reading only its last byte.
+func endsWithNewline(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return true
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, st.Size()-1); err != nil {
+		return true
+	}
+	return last[0] == '\n'
+}
