@@ -69,3 +69,33 @@ func isGitRepo(dir string) bool {
 		d = parent
 	}
 }
+
+// instructionFiles are read from the workspace root, in this order, into the system prompt.
+var instructionFiles = []string{"AGENTS.md", "WARDEN.md"}
+
+// maxInstructionBytes bounds each instruction file, so a huge file cannot crowd out the conversation.
+const maxInstructionBytes = 32 << 10
+
+// LoadInstructions returns the project's instruction files, each under a heading with its name. Missing
+// files are skipped; a file that cannot be read is reported in warnings, never fatal.
+func LoadInstructions(workspace string) (text string, warnings []string) {
+	var b strings.Builder
+	for _, name := range instructionFiles {
+		path := filepath.Join(workspace, name)
+		data, err := os.ReadFile(path)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("could not read %s: %v", path, err))
+			continue
+		}
+		note := ""
+		if len(data) > maxInstructionBytes {
+			data = data[:maxInstructionBytes]
+			note = fmt.Sprintf("\n[%s was cut at %d KB]", name, maxInstructionBytes>>10)
+		}
+		fmt.Fprintf(&b, "## %s\n%s%s\n", name, strings.TrimSpace(string(data)), note)
+	}
+	return strings.TrimSpace(b.String()), warnings
+}
