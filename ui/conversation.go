@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// streamThrottle is how often a streaming message is re-rendered as Markdown at most; deltas arriving in
+// between are shown by the next render.
+const streamThrottle = 80 * time.Millisecond
+
+type itemKind int
+
+const (
+	itemUser itemKind = iota
+	itemAssistant
+	itemNotice
+	itemError
+	itemInterrupted
+	itemPanel
+)
+
+// item is one entry of the transcript with its render cache. Only the streaming message and running
+// panels are re-rendered while things happen; every other item renders once per width.
+type item struct {
+	kind      itemKind
+	text      string
+	reasoning string
+	streaming bool
+	panel     *panel
+
+	version    int // bumped by every change
+	key        itemKey
+	lines      []string
+	renderedAt time.Time
+}
+
+type itemKey struct {
+	version, width, theme int
+	showReasoning         bool
+	focused               bool
+}
+
+// renderCtx is what rendering needs from the root model.
+type renderCtx struct {
+	st            *styles
+	md            *markdown
+	mdStyle       string
+	theme         int
+	now           time.Time
+	showReasoning bool
+	focused       *panel
+}
+
+// conversation is the transcript: items in order and how far it is scrolled.
+type conversation struct {
+	items  []*item
+	scroll int // lines scrolled up from the end; 0 follows new output
+	// top is the largest useful scroll, known once a view has reached the first item (-1: not known).
+	top     int
+	version int // bumped whenever anything visible may have changed
+
+	cacheKey   convKey
+	cacheLines []string
+}
+
+type convKey struct {
+	version, width, height, scroll, theme int
+	showReasoning                         bool
+	focused                               *panel
+	frame                                 int64
+}
+
+func (c *conversation) add(it *item) *item {
+	c.items = append(c.items, it)
+	c.version++
+	return it
+}
+
+// changed marks an item as changed.
+func (c *conversation) changed(it *item) {
+	it.version++
+	c.version++
+}
+
+// streamingItem returns the assistant message being streamed, starting one if there is none.
+func (c *conversation) streamingItem() *item {
+	if n := len(c.items); n > 0 {
+		if last := c.items[n-1]; last.kind == itemAssistant && last.streaming {
+			return last
+		}
+	}
+	return c.add(&item{kind: itemAssistant, streaming: true})
+}
+
+// view returns exactly height lines of the transcript ending scroll lines above its end. Only the items
+// that are visible are rendered, walking back from the end.
+func (c *conversation) view(rc *renderCtx, width, height int, running bool) []string {
+	key := convKey{version: c.version, width: width, height: height, scroll: c.scroll, theme: rc.theme,
+		showReasoning: rc.showReasoning, focused: rc.focused}
+	if running {
+		key.frame = rc.now.UnixMilli() / 100
+	}
+	if key == c.cacheKey && c.cacheLines != nil {
+		return c.cacheLines
+	}
+	need := height + c.scroll
+	var chunks [][]string
+	total := 0
+	for i := len(c.items) - 1; i >= 0 && total < need; i-- {
+		lines := c.itemLines(rc, c.items[i], width)
+		chunks = append(chunks, lines)
+		total += len(lines) + 1 // a blank line between items
+	}
+	scroll := c.scroll
+	c.top = -1
+	if total < need {
+		// At the top: never scroll past the first line.
+		c.top = max(total-height, 0)
+		scroll = min(scroll, c.top)
+	}
+	all := make([]string, 0, total)
+	for i := len(chunks) - 1; i >= 0; i-- {
+		all = append(all, chunks[i]...)
+		all = append(all, "")
+	}
+	end := len(all) - scroll
+	start := max(end-height, 0)
+	out := make([]string, 0, height)
+	if pad := height - (end - start); pad > 0 {
+		for range pad {
+			out = append(out, "")
+		}
+	}
+	out = append(out, all[start:end]...)
+	c.cacheKey, c.cacheLines = key, out
+	return out
+}
+
+func (c *conversation) itemLines(rc *renderCtx, it *item, width int) []string {
+	key := itemKey{version: it.version, width: width, theme: rc.theme, showReasoning: rc.showReasoning}
+	if it.kind == itemPanel {
+		key.focused = it.panel == rc.focused
+		if it.panel.active() {
+			// Spinner and elapsed time: panels of running calls change with the clock.
+			return it.panel.render(rc, width, key.focused)
+		}
+		key.version = it.panel.out.version*16 + int(it.panel.state)
+		if it.panel.expanded {
+			key.version = -key.version - 1
+		}
+	}
+	if key == it.key && it.lines != nil {
+		return it.lines
+	}
+	if it.streaming && it.lines != nil && key.width == it.key.width && rc.now.Sub(it.renderedAt) < streamThrottle {
+		return it.lines
+	}
+	it.lines = strings.Split(c.render(rc, it, width), "\n")
+	it.key, it.renderedAt = key, rc.now
+	return it.lines
+}
+
+func (c *conversation) render(rc *renderCtx, it *item, width int) string {
+	st := rc.st
+	switch it.kind {
+	case itemUser:
+		body := wrap(st.user.Render(it.text), width-2)
+		return prefixLines(st.userMark.Render("❯ "), "  ", body)
+	case itemAssistant:
+		var parts []string
+		if it.reasoning != "" {
+			parts = append(parts, reasoningView(rc, it, width))
+		}
+		if it.text != "" {
+			parts = append(parts, rc.md.render(it.text, rc.mdStyle, width))
+		}
+		return strings.Join(parts, "\n")
+	case itemNotice:
+		return prefixLines(st.notice.Render("⚠ "), "  ", wrap(st.notice.Render(it.text), width-2))
+	case itemError:
+		return prefixLines(st.errText.Render("✗ "), "  ", wrap(st.errText.Render(it.text), width-2))
+	case itemInterrupted:
+		return st.warn.Render("⏹ " + it.text)
+	case itemPanel:
+		return strings.Join(it.panel.render(rc, width, it.panel == rc.focused), "\n")
+	}
+	return ""
+}
+
+func reasoningView(rc *renderCtx, it *item, width int) string {
+	st := rc.st
+	lines := strings.Split(strings.TrimSpace(it.reasoning), "\n")
+	if !rc.showReasoning {
+		head := st.reasoning.Render(fmt.Sprintf("✻ Thought for %s (ctrl+r to show)", plural(len(lines), "line", "lines")))
+		if it.streaming && it.text == "" {
+			head = st.reasoning.Render("✻ Thinking…") + "\n" +
+				prefixLines("  ", "  ", wrap(st.reasoning.Render(lines[len(lines)-1]), width-2))
+		}
+		return head
+	}
+	return st.reasoning.Render("✻ Thinking (ctrl+r to hide)") + "\n" +
+		prefixLines("  ", "  ", wrap(st.reasoning.Render(strings.Join(lines, "\n")), width-2))
+}
+
+// prefixLines puts first before the first line and rest before the others.
+func prefixLines(first, rest, s string) string {
+	lines := strings.Split(s, "\n")
+	for i := range lines {
+		if i == 0 {
+			lines[i] = first + lines[i]
+		} else {
+			lines[i] = rest + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// scrollBy moves the view up (positive) or down by n lines.
+func (c *conversation) scrollBy(n int) {
+	c.scroll = max(c.scroll+n, 0)
+	if c.top >= 0 {
+		c.scroll = min(c.scroll, c.top)
+	}
+	c.version++
+}

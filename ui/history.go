@@ -1,0 +1,247 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+)
+
+// maxPagerBytes caps how much of a full-output file the pager loads; the file itself stays on disk.
+const maxPagerBytes = 16 << 20
+
+// historyOverlay is the table of every tool call of the session (Ctrl+T), built from the same panels as
+// the transcript.
+type historyOverlay struct {
+	selected  int
+	filter    textinput.Model
+	filtering bool
+}
+
+func newHistoryOverlay(m *Model) *historyOverlay {
+	f := textinput.New()
+	f.Prompt = "/"
+	f.Placeholder = "filter by tool, command, decision or exit"
+	return &historyOverlay{filter: f, selected: len(m.panels) - 1}
+}
+
+func (h *historyOverlay) fullScreen() bool { return true }
+
+func (h *historyOverlay) rows(m *Model) []*panel {
+	q := strings.ToLower(strings.TrimSpace(h.filter.Value()))
+	if q == "" {
+		return m.panels
+	}
+	var out []*panel
+	for _, p := range m.panels {
+		if strings.Contains(strings.ToLower(strings.Join(historyCells(p), " ")), q) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// historyCells are a call's columns: time, tool, command or path, decision and who, exit, duration.
+func historyCells(p *panel) []string {
+	decision := "pending"
+	switch {
+	case p.decision != "":
+		decision = string(p.decision) + " · " + p.by
+	case p.state == stateAsking:
+		decision = "asking"
+	case p.state == stateInterrupted:
+		decision = "interrupted"
+	}
+	dur := "-"
+	if !p.active() && p.duration > 0 {
+		dur = shortDuration(p.duration)
+	}
+	target := p.target()
+	if p.agent != "" {
+		target = p.agent + " › " + target
+	}
+	return []string{p.started.Format("15:04:05"), p.tool, target, decision, p.exitText(), dur}
+}
+
+func (h *historyOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if h.filtering {
+		if ok {
+			switch k.String() {
+			case "enter":
+				h.filtering = false
+				h.filter.Blur()
+				return nil
+			case "esc":
+				h.filtering = false
+				h.filter.Blur()
+				h.filter.SetValue("")
+				return nil
+			}
+		}
+		var cmd tea.Cmd
+		h.filter, cmd = h.filter.Update(msg)
+		h.selected = len(h.rows(m)) - 1
+		return cmd
+	}
+	if !ok {
+		return nil
+	}
+	rows := h.rows(m)
+	keys := m.keys
+	switch {
+	case key.Matches(k, keys.Back), k.String() == "q":
+		return m.pop(h)
+	case key.Matches(k, keys.Filter):
+		h.filtering = true
+		return h.filter.Focus()
+	case key.Matches(k, keys.Up):
+		h.selected = max(h.selected-1, 0)
+	case key.Matches(k, keys.Down):
+		h.selected = min(h.selected+1, len(rows)-1)
+	case k.String() == "pgup":
+		h.selected = max(h.selected-10, 0)
+	case k.String() == "pgdown":
+		h.selected = min(h.selected+10, len(rows)-1)
+	case key.Matches(k, keys.Open):
+		h.selected = min(max(h.selected, 0), len(rows)-1)
+		if h.selected >= 0 && h.selected < len(rows) {
+			m.push(newPager(m, rows[h.selected]))
+		}
+	}
+	return nil
+}
+
+func (h *historyOverlay) view(m *Model, width, height int) string {
+	st := m.st
+	rows := h.rows(m)
+	headers := []string{"TIME", "TOOL", "COMMAND / PATH", "DECISION", "EXIT", "TOOK"}
+	widths := []int{8, 10, 0, 16, 7, 7}
+	fixed := len(widths) - 1
+	for _, w := range widths {
+		fixed += w
+	}
+	widths[2] = max(width-fixed, 10)
+	line := func(cells []string) string {
+		parts := make([]string, len(cells))
+		for i, c := range cells {
+			parts[i] = padRight(fit(c, widths[i]), widths[i])
+		}
+		return strings.Join(parts, " ")
+	}
+	var out []string
+	if h.filtering || h.filter.Value() != "" {
+		out = append(out, h.filter.View())
+	}
+	out = append(out, st.bold.Render(line(headers)))
+	room := max(height-2-len(out), 1)
+	selected := min(max(h.selected, 0), len(rows)-1)
+	offset := max(selected-room+1, 0)
+	if len(rows) == 0 {
+		out = append(out, st.dim.Render("No tool calls yet."))
+	}
+	for i := offset; i < len(rows) && i < offset+room; i++ {
+		text := line(historyCells(rows[i]))
+		if i == selected {
+			text = st.selected.Render(text)
+		} else if rows[i].state == stateDenied || (rows[i].result.ExitCode != nil && *rows[i].result.ExitCode != 0) {
+			text = st.fail.UnsetBold().Render(text)
+		}
+		out = append(out, text)
+	}
+	title := fmt.Sprintf("Tool history · %s", plural(len(m.panels), "call", "calls"))
+	if len(rows) != len(m.panels) {
+		title += fmt.Sprintf(" · %d shown", len(rows))
+	}
+	return frame(m, title, strings.Join(out, "\n"), "↑/↓ select · enter full output · / filter · esc back", width, height)
+}
+
+// pager shows one call's full output.
+type pager struct {
+	title string
+	vp    viewport.Model
+	note  string
+}
+
+func newPager(m *Model, p *panel) *pager {
+	text, note := fullOutput(p)
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = cleanLine(l)
+	}
+	title := fmt.Sprintf("%s · %s · %s", p.tool, fit(p.target(), 60), p.exitText())
+	pg := &pager{title: title, note: note}
+	pg.vp = viewport.New()
+	pg.vp.SetContentLines(lines)
+	pg.resize(m.width, m.height)
+	return pg
+}
+
+// fullOutput is the whole output of a call: the file the engine wrote when the output was long, or what
+// the panel kept. note says where it came from when that matters.
+func fullOutput(p *panel) (text, note string) {
+	if path := p.result.OutputPath; path != "" {
+		f, err := os.Open(path)
+		if err == nil {
+			defer f.Close()
+			b, err := io.ReadAll(io.LimitReader(f, maxPagerBytes+1))
+			if err == nil {
+				note = "full output: " + path
+				if len(b) > maxPagerBytes {
+					b = b[:maxPagerBytes]
+					note += fmt.Sprintf(" (first %d MB shown)", maxPagerBytes>>20)
+				}
+				return strings.TrimRight(string(b), "\n"), note
+			}
+		}
+		note = "could not read " + path + ": " + err.Error() + "; showing what the UI kept"
+	}
+	text = strings.TrimRight(p.out.String(), "\n")
+	if d := p.out.Dropped(); d > 0 {
+		note = fmt.Sprintf("the first %s were not kept", plural(d, "line", "lines"))
+	}
+	if text == "" && p.state == stateDenied {
+		text = "Denied: " + p.reason
+	}
+	return text, note
+}
+
+func (pg *pager) fullScreen() bool { return true }
+
+// resize fits the pager to the screen less its title, hint and the status line.
+func (pg *pager) resize(width, height int) {
+	pg.vp.SetWidth(width)
+	pg.vp.SetHeight(max(height-3, 1))
+}
+
+func (pg *pager) update(m *Model, msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch k.String() {
+		case "esc", "q":
+			return m.pop(pg)
+		case "home", "g":
+			pg.vp.GotoTop()
+			return nil
+		case "end", "G":
+			pg.vp.GotoBottom()
+			return nil
+		}
+	}
+	var cmd tea.Cmd
+	pg.vp, cmd = pg.vp.Update(msg)
+	return cmd
+}
+
+func (pg *pager) view(m *Model, width, height int) string {
+	hint := "↑/↓ pgup/pgdn scroll · g/G top/bottom · esc back"
+	if pg.note != "" {
+		hint = pg.note + " · " + hint
+	}
+	pct := fmt.Sprintf(" %3.0f%%", pg.vp.ScrollPercent()*100)
+	return frame(m, pg.title+m.st.dim.Render(pct), pg.vp.View(), hint, width, height)
+}

@@ -1,0 +1,73 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// keyMap is every binding the program acts on. The help overlay renders it, so what `?` shows can never
+// drift from what the keys do.
+type keyMap struct {
+	Send, Newline, PrevPrompt, NextPrompt key.Binding
+	Interrupt, Quit                       key.Binding
+	History, Expand, Background, Mode     key.Binding
+	ScrollUp, ScrollDown                  key.Binding
+	FocusPrev, FocusNext, Copy, Reasoning key.Binding
+	Help                                  key.Binding
+
+	// The approval modal.
+	Allow, AllowSession, AllowProject, Deny, DenyWithReason, Confirm key.Binding
+
+	// The tool history and the pager.
+	Filter, Open, Back, Up, Down key.Binding
+}
+
+func newKeyMap() keyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return keyMap{
+		Send:       b("enter", "send", "enter"),
+		Newline:    b("shift+enter/ctrl+j", "new line", "shift+enter", "ctrl+j"),
+		PrevPrompt: b("↑", "previous prompt", "up"),
+		NextPrompt: b("↓", "next prompt", "down"),
+		Interrupt:  b("esc", "interrupt", "esc"),
+		Quit:       b("ctrl+c ×2", "quit", "ctrl+c"),
+		History:    b("ctrl+t", "tool history", "ctrl+t"),
+		Expand:     b("ctrl+o", "expand output", "ctrl+o"),
+		Background: b("ctrl+b", "run in background", "ctrl+b"),
+		Mode:       b("shift+tab", "permission mode", "shift+tab"),
+		ScrollUp:   b("pgup", "scroll up", "pgup"),
+		ScrollDown: b("pgdn", "scroll down", "pgdown"),
+		FocusPrev:  b("alt+↑", "previous panel", "alt+up"),
+		FocusNext:  b("alt+↓", "next panel", "alt+down"),
+		Copy:       b("ctrl+y", "copy panel output", "ctrl+y"),
+		Reasoning:  b("ctrl+r", "show/hide reasoning", "ctrl+r"),
+		Help:       b("?", "keys (empty input)", "?"),
+
+		Allow:          b("y", "allow once", "y"),
+		AllowSession:   b("a", "always allow (session)", "a"),
+		AllowProject:   b("p", "always allow (project)", "p"),
+		Deny:           b("n/esc", "deny", "n", "esc"),
+		DenyWithReason: b("d", "deny and say why", "d"),
+		Confirm:        b("enter", "confirm", "enter"),
+
+		Filter: b("/", "filter", "/"),
+		Open:   b("enter", "open output", "enter"),
+		Back:   b("esc", "back", "esc"),
+		Up:     b("↑/k", "up", "up", "k"),
+		Down:   b("↓/j", "down", "down", "j"),
+	}
+}
+
+// ShortHelp is the status line's hint.
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Help, k.History, k.Interrupt}
+}
+
+// FullHelp is the `?` overlay, one column per area.
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Send, k.Newline, k.PrevPrompt, k.NextPrompt, k.ScrollUp, k.ScrollDown, k.Help},
+		{k.Interrupt, k.Background, k.Mode, k.History, k.Expand, k.FocusPrev, k.FocusNext, k.Copy, k.Reasoning, k.Quit},
+		{k.Allow, k.AllowSession, k.AllowProject, k.Deny, k.DenyWithReason, k.Confirm},
+		{k.Filter, k.Open, k.Back, k.Up, k.Down},
+	}
+}

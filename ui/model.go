@@ -1,0 +1,536 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/warden-cli/warden/agent"
+)
+
+const (
+	tickEvery     = 100 * time.Millisecond
+	quitWindow    = 2 * time.Second
+	flashFor      = 3 * time.Second
+	minWidth      = 60
+	minHeight     = 15
+	maxInputShare = 3 // the input grows to at most a third of the screen
+)
+
+// Model is the root of the program: it routes messages to the parts and owns the layout.
+type Model struct {
+	opts  Options
+	send  *sender
+	agent *agent.Agent
+	now   func() time.Time
+
+	keys    keyMap
+	help    help.Model
+	st      styles
+	theme   int // bumped when the styles change, for render caches
+	isDark  bool
+	noColor bool
+	md      markdown
+
+	width, height int
+
+	conv          conversation
+	panels        []*panel
+	byID          map[string]*panel
+	focus         int // index into panels; -1 follows the newest
+	showReasoning bool
+
+	input     textarea.Model
+	prompts   []string
+	promptIdx int
+	draft     string
+
+	overlays []overlay
+
+	run    *run
+	queued []string
+	usage  agent.UsageUpdated
+
+	lastKey    time.Time
+	quitArmed  time.Time
+	flash      string
+	flashUntil time.Time
+	ticking    bool
+}
+
+// run is the request the agent is working on.
+type run struct {
+	cancel      context.CancelFunc
+	done        chan struct{}
+	started     time.Time
+	interrupted bool
+}
+
+type (
+	runEndedMsg struct{ r *run }
+	tickMsg     struct{}
+	// wakeMsg only makes the program render (a modal arming, a flash expiring).
+	wakeMsg struct{}
+)
+
+func newModel(opts Options, now func() time.Time) *Model {
+	m := &Model{
+		opts: opts, send: newSender(), now: now,
+		keys: newKeyMap(), help: help.New(),
+		isDark: true, noColor: os.Getenv("NO_COLOR") != "",
+		byID: map[string]*panel{}, focus: -1, conv: conversation{top: -1},
+		width: 80, height: 24,
+	}
+	m.st = newStyles(m.isDark)
+	m.help.Styles = help.DefaultStyles(m.isDark)
+	m.input = newInput(m.isDark)
+	switch {
+	case opts.SetupError != "":
+		m.push(&setupOverlay{text: opts.SetupError})
+	case len(opts.Untrusted) > 0:
+		m.push(&trustOverlay{items: opts.Untrusted})
+	}
+	return m
+}
+
+// connect builds the agent with the program's sink and approver. The sink only delivers once the
+// program exists (sender.set).
+func (m *Model) connect() error {
+	if m.opts.NewAgent == nil || m.opts.SetupError != "" {
+		return nil
+	}
+	a, err := m.opts.NewAgent(m.send.event, approver{m.send})
+	if err != nil {
+		return err
+	}
+	m.agent = a
+	return nil
+}
+
+// shutdown stops the request in progress and waits a little for the agent to close its calls, then
+// kills whatever the bash engine still runs. Called after the program has ended.
+func (m *Model) shutdown(wait time.Duration) {
+	if m.run != nil {
+		m.run.cancel()
+		select {
+		case <-m.run.done:
+		case <-time.After(wait):
+		}
+	}
+	if k, ok := m.opts.Tasks.(interface{ KillAll() }); ok {
+		k.KillAll()
+	}
+}
+
+// Init asks the terminal for its background colour, to pick light or dark styles.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(tea.RequestBackgroundColor, m.input.Focus())
+}
+
+// Update is the only place the model changes.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.setDark(msg.IsDark())
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.PasteMsg:
+		if len(m.overlays) > 0 {
+			return m, m.top().update(m, msg)
+		}
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		m.layout()
+		return m, cmd
+	case eventMsg:
+		return m, m.event(msg.Event)
+	case approvalMsg:
+		return m, m.ask(msg)
+	case runEndedMsg:
+		return m, m.runEnded(msg.r)
+	case tickMsg:
+		m.ticking = false
+		return m, m.tick()
+	case wakeMsg:
+		return m, nil
+	}
+	if len(m.overlays) > 0 {
+		return m, m.top().update(m, msg)
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return m, cmd
+}
+
+func (m *Model) setDark(dark bool) {
+	m.isDark = dark
+	m.st = newStyles(dark)
+	m.help.Styles = help.DefaultStyles(dark)
+	m.input.SetStyles(inputStyles(dark))
+	m.theme++
+	m.conv.version++
+}
+
+// layout sizes the input for the window; the conversation takes what is left.
+func (m *Model) layout() {
+	m.input.SetWidth(max(m.width, 10))
+	m.input.MaxHeight = max(m.height/maxInputShare, 1)
+	m.input.SetHeight(min(max(m.input.LineCount(), 1), m.input.MaxHeight))
+	m.conv.version++
+}
+
+// key handles a key press: Ctrl+C everywhere, then the top overlay, then the main screen.
+func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
+	now := m.now()
+	defer func() { m.lastKey = now }()
+	if key.Matches(msg, m.keys.Quit) {
+		if !m.quitArmed.IsZero() && now.Sub(m.quitArmed) < quitWindow {
+			return tea.Quit
+		}
+		m.quitArmed = now
+		m.interrupt()
+		return m.setFlash("Press Ctrl+C again to quit")
+	}
+	if len(m.overlays) > 0 {
+		return m.top().update(m, msg)
+	}
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Interrupt):
+		if m.run != nil {
+			m.interrupt()
+			return m.setFlash("Interrupted")
+		}
+		return nil
+	case key.Matches(msg, k.History):
+		m.push(newHistoryOverlay(m))
+		return nil
+	case key.Matches(msg, k.Expand):
+		if p := m.focusedPanel(); p != nil {
+			p.expanded = !p.expanded
+			p.out.version++
+			m.conv.version++
+		}
+		return nil
+	case key.Matches(msg, k.Background):
+		return m.background()
+	case key.Matches(msg, k.Mode):
+		return m.cycleMode()
+	case key.Matches(msg, k.ScrollUp):
+		m.conv.scrollBy(max(m.convHeight()-2, 1))
+		return nil
+	case key.Matches(msg, k.ScrollDown):
+		m.conv.scrollBy(-max(m.convHeight()-2, 1))
+		return nil
+	case key.Matches(msg, k.FocusPrev):
+		m.moveFocus(-1)
+		return nil
+	case key.Matches(msg, k.FocusNext):
+		m.moveFocus(1)
+		return nil
+	case key.Matches(msg, k.Copy):
+		return m.copyFocused()
+	case key.Matches(msg, k.Reasoning):
+		m.showReasoning = !m.showReasoning
+		m.conv.version++
+		return nil
+	case key.Matches(msg, k.Help) && m.input.Value() == "":
+		m.push(&helpOverlay{})
+		return nil
+	case key.Matches(msg, k.Send):
+		return m.submit()
+	case key.Matches(msg, k.PrevPrompt) && m.input.Line() == 0:
+		m.browsePrompts(-1)
+		return nil
+	case key.Matches(msg, k.NextPrompt) && m.input.Line() == m.input.LineCount()-1 && m.promptIdx < len(m.prompts):
+		m.browsePrompts(1)
+		return nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	m.layout()
+	return cmd
+}
+
+// submit sends the input as a request, or queues it behind the one in progress.
+func (m *Model) submit() tea.Cmd {
+	text := strings.TrimSpace(m.input.Value())
+	if text == "" {
+		return nil
+	}
+	if len(m.prompts) == 0 || m.prompts[len(m.prompts)-1] != text {
+		m.prompts = append(m.prompts, text)
+	}
+	m.promptIdx, m.draft = len(m.prompts), ""
+	m.input.Reset()
+	m.layout()
+	m.conv.scroll = 0
+	if m.agent == nil {
+		return m.setFlash("No model server: see the setup screen")
+	}
+	if m.run != nil {
+		m.queued = append(m.queued, text)
+		return m.setFlash("Queued: it is sent when the current request ends")
+	}
+	return m.start(text)
+}
+
+func (m *Model) start(prompt string) tea.Cmd {
+	m.conv.add(&item{kind: itemUser, text: prompt})
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &run{cancel: cancel, done: make(chan struct{}), started: m.now()}
+	m.run = r
+	a := m.agent
+	work := func() tea.Msg {
+		defer close(r.done)
+		a.Run(ctx, prompt)
+		return runEndedMsg{r}
+	}
+	return tea.Batch(work, m.tick())
+}
+
+func (m *Model) runEnded(r *run) tea.Cmd {
+	r.cancel()
+	if m.run != r {
+		return nil
+	}
+	m.run = nil
+	m.conv.version++
+	if len(m.queued) > 0 {
+		next := m.queued[0]
+		m.queued = m.queued[1:]
+		return m.start(next)
+	}
+	return nil
+}
+
+// interrupt cancels the request in progress: the stream and the running command stop, and the approvals
+// it was waiting for are withdrawn (the agent's Approve returns on the cancelled context).
+func (m *Model) interrupt() {
+	if m.run == nil || m.run.interrupted {
+		return
+	}
+	m.run.interrupted = true
+	m.run.cancel()
+	m.queued = nil
+	for _, o := range m.overlays {
+		if md, ok := o.(*modal); ok {
+			md.withdrawAll(m)
+		}
+	}
+}
+
+// tick keeps spinners and elapsed times moving while something runs.
+func (m *Model) tick() tea.Cmd {
+	if m.ticking || !m.busy() {
+		return nil
+	}
+	m.ticking = true
+	return tea.Tick(tickEvery, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m *Model) busy() bool {
+	if m.run != nil {
+		return true
+	}
+	for _, p := range m.panels {
+		if p.active() {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) setFlash(s string) tea.Cmd {
+	m.flash, m.flashUntil = s, m.now().Add(flashFor)
+	return tea.Tick(flashFor, func(time.Time) tea.Msg { return wakeMsg{} })
+}
+
+func (m *Model) browsePrompts(dir int) {
+	if len(m.prompts) == 0 {
+		return
+	}
+	if m.promptIdx == len(m.prompts) {
+		m.draft = m.input.Value()
+	}
+	m.promptIdx = min(max(m.promptIdx+dir, 0), len(m.prompts))
+	if m.promptIdx == len(m.prompts) {
+		m.input.SetValue(m.draft)
+	} else {
+		m.input.SetValue(m.prompts[m.promptIdx])
+	}
+	m.layout()
+}
+
+func (m *Model) focusedPanel() *panel {
+	if len(m.panels) == 0 {
+		return nil
+	}
+	if m.focus < 0 || m.focus >= len(m.panels) {
+		return m.panels[len(m.panels)-1]
+	}
+	return m.panels[m.focus]
+}
+
+func (m *Model) moveFocus(d int) {
+	if len(m.panels) == 0 {
+		return
+	}
+	i := m.focus
+	if i < 0 {
+		i = len(m.panels) - 1
+	}
+	i = min(max(i+d, 0), len(m.panels)-1)
+	m.focus = i
+	if i == len(m.panels)-1 {
+		m.focus = -1 // back at the newest: follow new panels again
+	}
+	m.conv.version++
+}
+
+func (m *Model) background() tea.Cmd {
+	p := m.focusedPanel()
+	if p == nil || p.state != stateRunning {
+		for i := len(m.panels) - 1; i >= 0; i-- {
+			if m.panels[i].state == stateRunning {
+				p = m.panels[i]
+				break
+			}
+		}
+	}
+	if p == nil || p.state != stateRunning {
+		return m.setFlash("No running command to send to the background")
+	}
+	bg, ok := m.opts.Tasks.(backgrounder)
+	if !ok {
+		return m.setFlash("This build cannot move commands to the background")
+	}
+	if !bg.Background(p.id) {
+		return m.setFlash("Could not move it to the background: it has ended, or too many tasks run already")
+	}
+	return m.setFlash("Sent to the background")
+}
+
+func (m *Model) cycleMode() tea.Cmd {
+	e := m.opts.Engine
+	if e == nil {
+		return nil
+	}
+	next := e.Mode().Next()
+	e.SetMode(next)
+	return m.setFlash(fmt.Sprintf("Permission mode: %s", next))
+}
+
+func (m *Model) copyFocused() tea.Cmd {
+	p := m.focusedPanel()
+	if p == nil {
+		return m.setFlash("No tool output to copy")
+	}
+	text, _ := fullOutput(p)
+	return tea.Batch(tea.SetClipboard(text), m.setFlash(fmt.Sprintf("Copied the output of %s (%s) to the clipboard", p.tool, plural(strings.Count(text, "\n")+1, "line", "lines"))))
+}
+
+// event applies one agent event.
+func (m *Model) event(e agent.Event) tea.Cmd {
+	now := m.now()
+	switch e := e.(type) {
+	case agent.SessionStarted:
+		if e.ID != "" {
+			m.opts.SessionID = e.ID
+		}
+		if e.Model != "" {
+			m.opts.Model = e.Model
+		}
+	case agent.TextDelta:
+		it := m.conv.streamingItem()
+		it.text += e.Text
+		m.conv.changed(it)
+	case agent.ReasoningDelta:
+		it := m.conv.streamingItem()
+		it.reasoning += e.Text
+		m.conv.changed(it)
+	case agent.AssistantText:
+		it := m.conv.streamingItem()
+		it.text, it.streaming = e.Text, false
+		if e.Reasoning != "" {
+			it.reasoning = e.Reasoning
+		}
+		m.conv.changed(it)
+	case agent.ToolCallStarted:
+		m.endStreaming()
+		m.addPanel(newPanel(e, now))
+	case agent.PermissionDecided:
+		if p := m.byID[e.ID]; p != nil {
+			p.decided(e, now)
+			m.conv.version++
+		}
+		for _, o := range m.overlays {
+			if md, ok := o.(*modal); ok {
+				md.withdraw(m, e.ID)
+			}
+		}
+	case agent.ToolOutput:
+		if p := m.byID[e.ID]; p != nil {
+			p.out.Write(e.Chunk)
+			m.conv.version++
+		}
+	case agent.ToolFinished:
+		p := m.byID[e.ID]
+		if p == nil {
+			// A call skipped by an interrupt is closed without having started.
+			p = m.addPanel(newPanel(agent.ToolCallStarted{ID: e.ID, Name: e.Name}, now))
+			p.state = stateInterrupted
+		}
+		p.finished(e)
+		m.conv.version++
+	case agent.UsageUpdated:
+		m.usage = e
+	case agent.Notice:
+		kind := itemError
+		if e.Retrying {
+			kind = itemNotice
+		}
+		m.conv.add(&item{kind: kind, text: e.Message})
+	case agent.TurnDone:
+		m.endStreaming()
+		for _, p := range m.panels {
+			if p.active() {
+				p.state = stateInterrupted
+				p.out.version++
+			}
+		}
+		if e.Interrupted {
+			m.conv.add(&item{kind: itemInterrupted, text: "interrupted"})
+		}
+		m.conv.version++
+	}
+	return m.tick()
+}
+
+func (m *Model) addPanel(p *panel) *panel {
+	m.panels = append(m.panels, p)
+	m.byID[p.id] = p
+	m.conv.add(&item{kind: itemPanel, panel: p})
+	return p
+}
+
+func (m *Model) endStreaming() {
+	if n := len(m.conv.items); n > 0 {
+		if it := m.conv.items[n-1]; it.streaming {
+			it.streaming = false
+			m.conv.changed(it)
+		}
+	}
+}

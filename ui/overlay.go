@@ -1,0 +1,166 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// overlay is a screen on top of the conversation. The root keeps them in one stack; the top one gets the
+// keys. A full-screen overlay replaces the conversation and the input; the modal draws over the bottom of
+// the conversation and leaves the rest visible.
+type overlay interface {
+	update(m *Model, msg tea.Msg) tea.Cmd
+	view(m *Model, width, height int) string
+	fullScreen() bool
+}
+
+func (m *Model) push(o overlay) {
+	m.overlays = append(m.overlays, o)
+	m.input.Blur()
+	m.conv.version++
+}
+
+// pop removes o (and anything above it) from the stack.
+func (m *Model) pop(o overlay) tea.Cmd {
+	for i, x := range m.overlays {
+		if x == o {
+			m.overlays = m.overlays[:i]
+			break
+		}
+	}
+	m.conv.version++
+	if len(m.overlays) == 0 {
+		return m.input.Focus()
+	}
+	return nil
+}
+
+func (m *Model) top() overlay {
+	if len(m.overlays) == 0 {
+		return nil
+	}
+	return m.overlays[len(m.overlays)-1]
+}
+
+// frame renders a full-screen overlay: a title line, the body cut to height.
+func frame(m *Model, title, body, hint string, width, height int) string {
+	lines := []string{m.st.overlayTitle.Render(fit(title, width))}
+	bodyLines := strings.Split(body, "\n")
+	room := height - 2
+	if len(bodyLines) > room {
+		bodyLines = bodyLines[:max(room, 0)]
+	}
+	for _, l := range bodyLines {
+		lines = append(lines, fit(l, width))
+	}
+	for len(lines) < height-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, m.st.keyHint.Render(fit(hint, width)))
+	return strings.Join(lines, "\n")
+}
+
+// helpOverlay lists every binding of the key map.
+type helpOverlay struct{}
+
+func (h *helpOverlay) fullScreen() bool { return true }
+
+func (h *helpOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok && (key.Matches(k, m.keys.Back, m.keys.Help) || k.String() == "q") {
+		return m.pop(h)
+	}
+	return nil
+}
+
+func (h *helpOverlay) view(m *Model, width, height int) string {
+	hm := m.help
+	hm.SetWidth(width)
+	groups := m.keys.FullHelp()
+	titles := []string{"Input", "Session", "Approval", "History"}
+	var sb strings.Builder
+	for i, g := range groups {
+		sb.WriteString(m.st.bold.Render(titles[i]))
+		sb.WriteString("\n")
+		for _, b := range g {
+			h := b.Help()
+			sb.WriteString("  " + m.st.accent.Render(padRight(h.Key, 20)) + " " + h.Desc + "\n")
+		}
+	}
+	body := sb.String()
+	if strings.Count(body, "\n") > height-2 {
+		// Too short for one column: the help bubble packs the groups side by side.
+		body = hm.FullHelpView(groups)
+	}
+	return frame(m, "Keys", body, "esc back", width, height)
+}
+
+func padRight(s string, n int) string {
+	if w := len([]rune(s)); w < n {
+		return s + strings.Repeat(" ", n-w)
+	}
+	return s
+}
+
+// setupOverlay is the first screen when there is no model server: what is wrong and what to set.
+type setupOverlay struct{ text string }
+
+func (s *setupOverlay) fullScreen() bool { return true }
+
+func (s *setupOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok && (k.String() == "q" || k.String() == "esc" || k.String() == "enter") {
+		return tea.Quit
+	}
+	return nil
+}
+
+func (s *setupOverlay) view(m *Model, width, height int) string {
+	body := "\n" + wrap(m.st.errText.Render("Warden cannot start a conversation yet."), width) + "\n\n" + wrap(s.text, width) +
+		"\n\n" + wrap(m.st.dim.Render("Then start warden again."), width)
+	return frame(m, "Setup needed", body, "q quit", width, height)
+}
+
+// trustOverlay asks whether to trust a workspace whose project settings loosen permissions (DESIGN §6).
+type trustOverlay struct {
+	items []string
+	err   string
+}
+
+func (t *trustOverlay) fullScreen() bool { return true }
+
+func (t *trustOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	switch k.String() {
+	case "y":
+		if m.opts.Trust != nil {
+			if err := m.opts.Trust(); err != nil {
+				t.err = err.Error()
+				return nil
+			}
+		}
+		m.conv.add(&item{kind: itemNotice, text: "Workspace trusted: its project settings apply from the next start of warden."})
+		return m.pop(t)
+	case "n", "esc":
+		m.conv.add(&item{kind: itemNotice, text: "Workspace not trusted: its project settings that loosen permissions stay ignored."})
+		return m.pop(t)
+	}
+	return nil
+}
+
+func (t *trustOverlay) view(m *Model, width, height int) string {
+	var sb strings.Builder
+	sb.WriteString(wrap("This workspace's project settings would loosen permissions. They are ignored until you trust this workspace:", width))
+	sb.WriteString("\n\n")
+	for _, it := range t.items {
+		sb.WriteString(wrap(m.st.warn.Render("• "+it), width) + "\n")
+	}
+	sb.WriteString("\n" + wrap("Trust it only if you trust everyone who can change these files.", width))
+	if t.err != "" {
+		sb.WriteString("\n\n" + m.st.errText.Render(wrap("Could not save the trust: "+t.err, width)))
+	}
+	return frame(m, "Trust this workspace?", sb.String(), "y trust · n keep ignoring", width, height)
+}

@@ -1,0 +1,264 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/tools"
+)
+
+// panelState is where a tool call is in its life.
+type panelState int
+
+const (
+	statePending panelState = iota // announced, permission not decided yet
+	stateAsking                    // waiting for the person in the modal
+	stateRunning
+	stateDone
+	stateDenied
+	stateInterrupted
+	stateTimedOut
+	stateBackground
+)
+
+// How many output lines a panel shows.
+const (
+	runningTail   = 6
+	collapsedTail = 4
+)
+
+// panel is one tool call: its header, its state and the tail of its output. It is also the row of the
+// tool history, so that the history is built from the same events as the transcript.
+type panel struct {
+	id, tool, agent string
+	desc            string
+	access          tools.Access
+	state           panelState
+	decision        permissions.Decision
+	by, reason      string
+	rule            string
+	result          tools.Result
+	started         time.Time // when the call was announced
+	runStart        time.Time // when it was allowed to run
+	duration        time.Duration
+	out             outBuffer
+	expanded        bool
+
+	// render cache of the body (everything below the header)
+	bodyKey   bodyKey
+	bodyLines []string
+}
+
+type bodyKey struct {
+	version, width int
+	state          panelState
+	expanded       bool
+}
+
+func newPanel(e agent.ToolCallStarted, now time.Time) *panel {
+	p := &panel{id: e.ID, tool: e.Name, agent: e.Agent, access: e.Access, started: now}
+	var in struct {
+		Description string `json:"description"`
+	}
+	if json.Unmarshal(e.Input, &in) == nil {
+		p.desc = in.Description
+	}
+	return p
+}
+
+func (p *panel) decided(e agent.PermissionDecided, now time.Time) {
+	p.decision, p.by, p.reason, p.rule = e.Decision, e.By, e.Reason, e.Rule
+	if e.Decision == permissions.Allow {
+		p.state, p.runStart = stateRunning, now
+		return
+	}
+	p.state = stateDenied
+}
+
+func (p *panel) finished(e agent.ToolFinished) {
+	p.result, p.duration = e.Result, e.Duration
+	r := e.Result
+	switch {
+	case p.state == stateDenied:
+	case r.BackgroundID != "":
+		p.state = stateBackground
+	case r.TimedOut:
+		p.state = stateTimedOut
+	case r.Interrupted:
+		p.state = stateInterrupted
+	default:
+		p.state = stateDone
+	}
+	if p.out.Total() == 0 && p.state != stateDenied {
+		// Tools that do not stream (files, search) show what they returned.
+		text := r.Display
+		if text == "" {
+			text = r.Output
+		}
+		p.out.Write(text)
+	}
+	p.out.version++
+}
+
+func (p *panel) active() bool {
+	return p.state == statePending || p.state == stateAsking || p.state == stateRunning
+}
+
+// header is the summary line: the tool with the model's description, and its state.
+func (p *panel) header(rc *renderCtx, width int) string {
+	st := rc.st
+	title := st.panelTitle.Render(p.tool)
+	if p.agent != "" {
+		title = st.dim.Render(p.agent+" › ") + title
+	}
+	if p.desc != "" {
+		title += st.dim.Render(" · " + cleanLine(p.desc))
+	}
+	return spread(title, p.status(rc), width)
+}
+
+func (p *panel) status(rc *renderCtx) string {
+	st := rc.st
+	switch p.state {
+	case statePending:
+		return st.dim.Render("deciding…")
+	case stateAsking:
+		return st.warn.Render("? waiting for approval")
+	case stateRunning:
+		return st.accent.Render(spinnerFrame(rc.now)) + st.dim.Render(" running "+shortDuration(rc.now.Sub(p.runStart)))
+	case stateDenied:
+		who := p.by
+		if who == "" {
+			who = "policy"
+		}
+		return st.fail.Render("⊘ denied") + st.dim.Render(" by "+who)
+	case stateInterrupted:
+		return st.warn.Render("⏹ interrupted") + p.took(rc)
+	case stateTimedOut:
+		return st.fail.Render("⏱ timed out") + p.took(rc)
+	case stateBackground:
+		return st.accent.Render("⇥ in background") + st.dim.Render(" "+p.result.BackgroundID)
+	}
+	if code := p.result.ExitCode; code != nil {
+		if *code == 0 {
+			return st.ok.Render("✓ exit 0") + p.took(rc)
+		}
+		return st.fail.Render(fmt.Sprintf("✗ exit %d", *code)) + p.took(rc)
+	}
+	if p.result.Signal != "" {
+		return st.fail.Render("✗ "+p.result.Signal) + p.took(rc)
+	}
+	if p.result.IsError {
+		return st.fail.Render("✗ error") + p.took(rc)
+	}
+	return st.ok.Render("✓ done") + p.took(rc)
+}
+
+func (p *panel) took(rc *renderCtx) string {
+	return rc.st.dim.Render(" · " + shortDuration(p.duration))
+}
+
+// exitText is the history's exit column.
+func (p *panel) exitText() string {
+	switch {
+	case p.state == stateDenied:
+		return "-"
+	case p.result.ExitCode != nil:
+		return fmt.Sprint(*p.result.ExitCode)
+	case p.state == stateTimedOut:
+		return "timeout"
+	case p.state == stateInterrupted:
+		return "intr"
+	case p.state == stateBackground:
+		return "bg"
+	case p.active():
+		return "…"
+	case p.result.IsError:
+		return "error"
+	}
+	return "ok"
+}
+
+// target is the command or path the call works on, one line.
+func (p *panel) target() string {
+	s := p.access.Summary
+	if s == "" {
+		s = p.access.Command
+	}
+	if s == "" {
+		s = p.access.Path
+	}
+	s = cleanLine(strings.ReplaceAll(s, "\n", " ⏎ "))
+	if p.access.Kind == tools.AccessExec {
+		return "$ " + s
+	}
+	return s
+}
+
+// render draws the panel at width; focused panels get a highlighted frame.
+func (p *panel) render(rc *renderCtx, width int, focused bool) []string {
+	inner := max(width-4, 1)
+	key := bodyKey{version: p.out.version, width: inner, state: p.state, expanded: p.expanded}
+	if key != p.bodyKey || p.bodyLines == nil {
+		p.bodyLines = p.body(rc, inner)
+		p.bodyKey = key
+	}
+	lines := make([]string, 0, len(p.bodyLines)+2)
+	lines = append(lines, p.header(rc, inner), rc.st.dim.Render(fit(p.target(), inner)))
+	lines = append(lines, p.bodyLines...)
+	border := rc.st.panel
+	if focused {
+		border = rc.st.panelFocus
+	}
+	return box(lines, width, border)
+}
+
+func (p *panel) body(rc *renderCtx, width int) []string {
+	st := rc.st
+	var out []string
+	if p.state == stateDenied {
+		if p.reason != "" {
+			out = append(out, st.dim.Render(fit(cleanLine(p.reason), width)))
+		}
+		return out
+	}
+	n := collapsedTail
+	switch {
+	case p.expanded:
+		n = maxKeptLines
+	case p.active():
+		n = runningTail
+	}
+	tail := p.out.Tail(n)
+	hidden := p.out.Total() - len(tail)
+	if p.expanded && p.out.Dropped() > 0 {
+		out = append(out, st.dim.Render(fmt.Sprintf("… %s not kept here; ctrl+t, enter shows the full output", plural(p.out.Dropped(), "earlier line", "earlier lines"))))
+	}
+	for _, l := range tail {
+		out = append(out, fit(cleanLine(l), width))
+	}
+	if !p.expanded && hidden > 0 {
+		out = append(out, st.dim.Render(fmt.Sprintf("+%s (ctrl+o to expand)", plural(hidden, "line", "lines"))))
+	}
+	return out
+}
+
+func shortDuration(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return d.Round(time.Second).String()
+}
+
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+func spinnerFrame(now time.Time) string {
+	return spinnerFrames[(now.UnixMilli()/100)%int64(len(spinnerFrames))]
+}

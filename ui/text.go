@@ -1,0 +1,139 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// visible makes every character that could hide what a command does visible: control characters become
+// ^X, invisible and direction-changing Unicode characters become <U+XXXX>, and line breaks get a ⏎ mark so
+// that a second line cannot pass for part of the first. The marks are styled with st.
+func visible(s string, st lipgloss.Style) string { return visibleWith(s, st) }
+
+func visibleWith(s string, st interface{ Render(...string) string }) string {
+	var sb strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			sb.WriteString(st.Render("⏎"))
+			sb.WriteByte('\n')
+		case r == '\t':
+			sb.WriteString(st.Render("⇥"))
+			sb.WriteString("   ")
+		case r < 0x20:
+			sb.WriteString(st.Render("^" + string(rune(r+'@'))))
+		case r == 0x7f:
+			sb.WriteString(st.Render("^?"))
+		case r >= 0x80 && r < 0xa0, hiddenRune(r):
+			sb.WriteString(st.Render(fmt.Sprintf("<U+%04X>", r)))
+		default:
+			sb.WriteRune(r)
+		}
+	}
+	return sb.String()
+}
+
+// hiddenRune reports characters that render as nothing or reorder the text around them.
+func hiddenRune(r rune) bool {
+	switch {
+	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2060 && r <= 0x206f, r == 0xfeff,
+		r == 0x00ad, r == 0x061c, r == 0x180e:
+		return true
+	}
+	return unicode.Is(unicode.Cf, r)
+}
+
+// cleanLine prepares one line of tool output for the screen: tabs expand, other control characters and any
+// escape sequences the engine did not strip are dropped, so output can never move the cursor or restyle
+// the UI.
+func cleanLine(s string) string {
+	if isPlain(s) {
+		return s
+	}
+	s = ansi.Strip(s)
+	var sb strings.Builder
+	col := 0
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			n := 4 - col%4
+			sb.WriteString(strings.Repeat(" ", n))
+			col += n
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		default:
+			sb.WriteRune(r)
+			col++
+		}
+	}
+	return sb.String()
+}
+
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// fit cuts a line to width cells, with an ellipsis when it was longer.
+func fit(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	if len(s) <= width && isPlain(s) {
+		return s
+	}
+	return ansi.Truncate(s, width, "…")
+}
+
+// wrap soft-wraps styled text to width cells.
+func wrap(s string, width int) string {
+	if width <= 0 {
+		return s
+	}
+	return ansi.Wrap(s, width, "")
+}
+
+// plural formats a count with its noun.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func stripANSI(s string) string { return ansi.Strip(s) }
+
+// box draws a rounded border around lines, each padded to the inner width; border is the style of the
+// frame. It is hand-rolled rather than a lipgloss border because panels are redrawn on every frame while
+// a command runs, and this costs one width measurement per line.
+func box(lines []string, width int, border lipgloss.Style) []string {
+	inner := max(width-4, 1)
+	out := make([]string, 0, len(lines)+2)
+	out = append(out, border.Render("╭"+strings.Repeat("─", inner+2)+"╮"))
+	side := border.Render("│")
+	for _, l := range lines {
+		l = fit(l, inner)
+		pad := inner - ansi.StringWidth(l)
+		out = append(out, side+" "+l+strings.Repeat(" ", max(pad, 0))+" "+side)
+	}
+	out = append(out, border.Render("╰"+strings.Repeat("─", inner+2)+"╯"))
+	return out
+}
+
+// spread puts left and right on one line of width cells, cutting left first.
+func spread(left, right string, width int) string {
+	rw := ansi.StringWidth(right)
+	if rw >= width {
+		return fit(right, width)
+	}
+	left = fit(left, width-rw-1)
+	gap := width - rw - ansi.StringWidth(left)
+	return left + strings.Repeat(" ", max(gap, 1)) + right
+}

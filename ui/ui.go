@@ -1,0 +1,124 @@
+// Package ui is Warden's Bubble Tea program: the conversation, tool panels, the approval modal, the tool
+// history and the status line. It drives an agent running in its own goroutine through tea messages.
+//
+// Nothing imports ui. It imports agent (and through it the types of tools and permissions) but never
+// changes agent state except through the agent's API. Every change to the model happens in Update: the
+// agent's goroutine reaches the program only through its Sink (Program.Send) and the approver's reply
+// channel.
+package ui
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/permissions"
+)
+
+// Options is everything the TUI needs from main's wiring.
+type Options struct {
+	// NewAgent builds the agent with the UI's sink and approver. It is nil when SetupError is set.
+	NewAgent func(sink agent.Sink, approver agent.Approver) (*agent.Agent, error)
+	// SetupError, when not empty, is shown as the first screen (no model server found, say) instead of
+	// a conversation.
+	SetupError string
+	SessionID  string
+	Model      string
+	Workspace  string
+	Engine     *permissions.Engine
+	// Tasks are the bash engine's background tasks (a *tools.Tasks); nil hides the count.
+	Tasks Tasks
+	// Untrusted lists project settings that were ignored until the workspace is trusted; when not empty
+	// the TUI asks whether to trust the workspace, and calls Trust if the person agrees.
+	Untrusted []string
+	Trust     func() error
+	// ContextWindow is the model's window in tokens, for the status line.
+	ContextWindow int
+}
+
+// Tasks is what the UI needs of the bash engine's task list: the count for the status line, and moving a
+// running foreground call to the background (Ctrl+B).
+type Tasks interface {
+	Running() int
+}
+
+// backgrounder is a Tasks that can move the running foreground command of a tool call to the background;
+// it reports false when there was no such command or no room for another background task.
+type backgrounder interface {
+	Background(callID string) bool
+}
+
+// Run starts the program and returns when the person quits. The terminal is restored on every way out:
+// Bubble Tea restores it on quit, on a panic in Update, View or a command, and on SIGINT/SIGTERM; SIGHUP
+// is turned into a quit here.
+func Run(opts Options) error {
+	m := newModel(opts, time.Now)
+	if err := m.connect(); err != nil {
+		return err
+	}
+	p := tea.NewProgram(m)
+	m.send.set(p.Send)
+
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		if _, ok := <-hup; ok {
+			p.Quit()
+		}
+	}()
+
+	_, err := p.Run()
+	m.shutdown(3 * time.Second)
+	return err
+}
+
+// sender delivers messages to the program once it exists. The agent is built before the program (so
+// that the model is complete when the program starts), and its sink may only be used after set.
+type sender struct {
+	once  sync.Once
+	ready chan struct{}
+	send  func(tea.Msg)
+}
+
+func newSender() *sender { return &sender{ready: make(chan struct{})} }
+
+func (s *sender) set(send func(tea.Msg)) {
+	s.once.Do(func() {
+		s.send = send
+		close(s.ready)
+	})
+}
+
+// Send blocks until the program takes msg, like Program.Send, and is a no-op once the program has ended.
+func (s *sender) Send(msg tea.Msg) {
+	<-s.ready
+	s.send(msg)
+}
+
+// event is the agent's Sink.
+func (s *sender) event(e agent.Event) { s.Send(eventMsg{e}) }
+
+// eventMsg carries an agent event into Update.
+type eventMsg struct{ agent.Event }
+
+// approver is the agent.Approver of the TUI: it hands the request to Update, which shows the modal, and
+// waits for the person's answer or for ctx to end.
+type approver struct{ s *sender }
+
+func (a approver) Approve(ctx context.Context, req agent.ApprovalRequest) (agent.Approval, error) {
+	reply := make(chan agent.Approval, 1)
+	a.s.Send(approvalMsg{req: req, reply: reply})
+	select {
+	case ap := <-reply:
+		return ap, nil
+	case <-ctx.Done():
+		return agent.Approval{}, ctx.Err()
+	}
+}

@@ -1,0 +1,166 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// View composes the screen from the parts' cached renders; it changes no state the program relies on.
+func (m *Model) View() tea.View {
+	var v tea.View
+	v.AltScreen = true
+	v.WindowTitle = "warden"
+	if m.width < minWidth || m.height < minHeight {
+		v.SetContent(m.st.warn.Render(fit(fmt.Sprintf("Warden needs at least %d×%d; this terminal is %d×%d.", minWidth, minHeight, m.width, m.height), max(m.width, 1))))
+		return v
+	}
+	status := m.statusLine()
+	if o := m.top(); o != nil && o.fullScreen() {
+		v.SetContent(o.view(m, m.width, m.height-1) + "\n" + status)
+		return v
+	}
+	inputView := m.input.View()
+	inputH := strings.Count(inputView, "\n") + 1
+	convH := max(m.height-inputH-2, 1)
+	lines := m.conv.view(m.renderCtx(), m.width, convH, m.busy())
+	if o := m.top(); o != nil {
+		modalLines := strings.Split(o.view(m, m.width, convH), "\n")
+		if len(modalLines) > convH {
+			modalLines = modalLines[len(modalLines)-convH:]
+		}
+		lines = append(append([]string(nil), lines[:convH-len(modalLines)]...), modalLines...)
+	}
+	var sb strings.Builder
+	for _, l := range lines {
+		sb.WriteString(l)
+		sb.WriteByte('\n')
+	}
+	sb.WriteString(m.ruleLine())
+	sb.WriteByte('\n')
+	sb.WriteString(inputView)
+	sb.WriteByte('\n')
+	sb.WriteString(status)
+	v.SetContent(sb.String())
+	if len(m.overlays) == 0 {
+		if c := m.input.Cursor(); c != nil {
+			c.Y += convH + 1
+			v.Cursor = c
+		}
+	}
+	return v
+}
+
+// convHeight is the conversation's share of the screen.
+func (m *Model) convHeight() int {
+	return max(m.height-m.input.Height()-2, 1)
+}
+
+func (m *Model) renderCtx() *renderCtx {
+	return &renderCtx{
+		st: &m.st, md: &m.md, mdStyle: markdownStyle(m.isDark, m.noColor), theme: m.theme, now: m.now(),
+		showReasoning: m.showReasoning, focused: m.focusedPanel(),
+	}
+}
+
+// ruleLine separates the conversation from the input; it carries what is happening right now.
+func (m *Model) ruleLine() string {
+	now := m.now()
+	var left string
+	switch {
+	case m.flash != "" && now.Before(m.flashUntil):
+		left = m.st.warn.Render(m.flash)
+	case m.run != nil && m.run.interrupted:
+		left = m.st.warn.Render("interrupting…")
+	case m.run != nil:
+		left = m.st.accent.Render(spinnerFrame(now)) + m.st.dim.Render(" working "+shortDuration(now.Sub(m.run.started))+" · esc to interrupt")
+	}
+	if n := len(m.queued); n > 0 {
+		left += m.st.dim.Render(fmt.Sprintf(" · %s queued", plural(n, "prompt", "prompts")))
+	}
+	if left == "" {
+		return m.st.inputRule.Render(strings.Repeat("─", m.width))
+	}
+	left = fit(left, m.width-4)
+	rest := m.width - 3 - ansi.StringWidth(left)
+	return m.st.inputRule.Render("── ") + left + " " + m.st.inputRule.Render(strings.Repeat("─", max(rest-1, 0)))
+}
+
+// statusLine shows the model, the permission mode, the directory, context use, background tasks and key
+// hints, dropping the least important when the terminal is narrow.
+func (m *Model) statusLine() string {
+	st := m.st
+	sep := st.status.Render(" · ")
+	model := m.opts.Model
+	if model == "" {
+		model = "no model"
+	}
+	left := st.status.Render(model)
+	if e := m.opts.Engine; e != nil {
+		left += sep + st.statusMode.Render(string(e.Mode()))
+	}
+	var right []string
+	if ctx := m.contextUse(); ctx != "" {
+		right = append(right, ctx)
+	}
+	if m.opts.Tasks != nil {
+		if n := m.opts.Tasks.Running(); n > 0 {
+			right = append(right, st.accent.Render(plural(n, "background task", "background tasks")))
+		}
+	}
+	right = append(right, "? keys · ctrl+t history")
+	r := st.status.Render(strings.Join(right, " · "))
+	cwd := shortPath(m.opts.Workspace)
+	room := m.width - ansi.StringWidth(left) - ansi.StringWidth(r) - 4
+	if room > 8 && cwd != "" {
+		left += sep + st.status.Render(fit(cwd, room))
+	}
+	return spread(left, r, m.width)
+}
+
+// contextUse is how full the model's context window is, from the latest UsageUpdated.
+func (m *Model) contextUse() string {
+	used, window := m.usage.Context, m.usage.Window
+	if used == 0 {
+		used = m.usage.Last.PromptTokens + m.usage.Last.CompletionTokens
+	}
+	if window == 0 {
+		window = m.opts.ContextWindow
+	}
+	if used == 0 {
+		return ""
+	}
+	est := ""
+	if m.usage.Estimated {
+		est = "~"
+	}
+	if w := window; w > 0 {
+		pct := used * 100 / w
+		s := fmt.Sprintf("ctx %s%d%%", est, pct)
+		switch {
+		case pct >= 90:
+			return m.st.fail.Render(s)
+		case pct >= 70:
+			return m.st.warn.Render(s)
+		}
+		return s
+	}
+	return fmt.Sprintf("ctx %s%.1fk tokens", est, float64(used)/1000)
+}
+
+// shortPath writes the home directory as ~.
+func shortPath(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") {
+			if rel == "." {
+				return "~"
+			}
+			return "~/" + rel
+		}
+	}
+	return p
+}
