@@ -45,6 +45,8 @@ type Options struct {
 	Store *Store
 	// History is the conversation of a resumed session, without a system prompt.
 	History []openai.ChatCompletionMessage
+	// ContextWindow is the model's window in tokens; 0 turns context management off.
+	ContextWindow int
 	// Retry is the policy for failed requests; zero means DefaultRetry.
 	Retry RetryPolicy
 	// SaveProjectRule persists an "always allow (project)" rule; nil means project grants are kept for
@@ -59,6 +61,8 @@ type Agent struct {
 	messages []openai.ChatCompletionMessage
 	usage    Usage
 	running  sync.Mutex
+	// lastPrompt is the server's count of the last request's prompt, which held lastPromptMsgs messages.
+	lastPrompt, lastPromptMsgs int
 }
 
 // New returns an agent with the system prompt as its first message.
@@ -107,14 +111,7 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 		if ctx.Err() != nil {
 			return TurnDone{Text: last, Interrupted: true, Turns: step - 1}
 		}
-		comp, err := a.streamWithRetry(ctx, schemas, func(text, reasoning string) {
-			if text != "" {
-				a.emit(TextDelta{Text: text})
-			}
-			if reasoning != "" {
-				a.emit(ReasoningDelta{Text: reasoning})
-			}
-		})
+		comp, err := a.request(ctx, schemas)
 		if err != nil {
 			if ctx.Err() != nil {
 				return TurnDone{Text: last, Interrupted: true, Turns: step}
@@ -122,7 +119,6 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 			a.emit(Notice{Message: err.Error()})
 			return TurnDone{Text: err.Error(), IsError: true, Turns: step}
 		}
-		a.addUsage(comp)
 		msg := openai.ChatCompletionMessage{
 			Role:             openai.ChatMessageRoleAssistant,
 			Content:          comp.Text,
@@ -167,13 +163,54 @@ func (a *Agent) emit(ev Event) {
 	a.opts.Sink(ev)
 }
 
-func (a *Agent) addUsage(c *Completion) {
-	if c.Usage == nil {
-		return
+// request sends the conversation to the model, first fitting it into the context window, and once more
+// after shortening it when the server says it is too long anyway.
+func (a *Agent) request(ctx context.Context, schemas []openai.Tool) (*Completion, error) {
+	onDelta := func(text, reasoning string) {
+		if text != "" {
+			a.emit(TextDelta{Text: text})
+		}
+		if reasoning != "" {
+			a.emit(ReasoningDelta{Text: reasoning})
+		}
 	}
-	a.usage.PromptTokens += c.Usage.PromptTokens
-	a.usage.CompletionTokens += c.Usage.CompletionTokens
-	a.emit(UsageUpdated{Last: *c.Usage, Total: a.usage})
+	if err := a.fitContext(ctx, false); err != nil {
+		return nil, err
+	}
+	sent := len(a.messages)
+	comp, err := a.streamWithRetry(ctx, schemas, onDelta)
+	var pe *ProviderError
+	if errors.As(err, &pe) && pe.Kind == ErrContextLength {
+		if ferr := a.fitContext(ctx, true); ferr != nil {
+			return nil, fmt.Errorf("%v; shortening it failed: %w", err, ferr)
+		}
+		sent = len(a.messages)
+		comp, err = a.streamWithRetry(ctx, schemas, onDelta)
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.addUsage(comp, sent)
+	return comp, nil
+}
+
+// addUsage adds a completion's token use to the totals and reports it with the conversation's size.
+func (a *Agent) addUsage(c *Completion, sent int) {
+	ev := UsageUpdated{}
+	if c.Usage != nil {
+		ev.Last = *c.Usage
+		a.lastPrompt, a.lastPromptMsgs = c.Usage.PromptTokens, sent
+	} else {
+		ev.Estimated = true
+		ev.Last = Usage{PromptTokens: estimateTokens(a.messages[:sent]), CompletionTokens: (len(c.Text) + len(c.Reasoning)) / 4}
+		a.lastPrompt, a.lastPromptMsgs = 0, 0
+	}
+	a.usage.PromptTokens += ev.Last.PromptTokens
+	a.usage.CompletionTokens += ev.Last.CompletionTokens
+	ev.Total = a.usage
+	ev.Context = ev.Last.PromptTokens + ev.Last.CompletionTokens
+	ev.Window = a.opts.ContextWindow
+	a.emit(ev)
 }
 
 // runCalls runs one turn's tool calls in order and appends a result for every call, so that the

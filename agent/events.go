@@ -78,6 +78,8 @@ type UsageUpdated struct {
 	Last, Total Usage
 	// Estimated is true when the server sent no usage and the numbers are Warden's estimate.
 	Estimated bool
+	// Context is the size of the conversation in tokens after this request, against Window.
+	Context, Window int
 }
 
 // Notice is an error or warning the person should see. Retrying says whether Warden will try again.

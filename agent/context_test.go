@@ -1,0 +1,115 @@
+package agent
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/warden-cli/warden/agent/fakeapi"
+	"github.com/warden-cli/warden/permissions"
+)
+
+func (h *harness) compactions() []ContextCompacted {
+	var out []ContextCompacted
+	for _, ev := range h.rec.all() {
+		if c, ok := ev.(ContextCompacted); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestOldToolOutputsAreElidedBeforeTheWindowOverflows(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, nil)
+	h.agent.opts.ContextWindow = 3000
+	big := strings.Repeat("y", 6000)
+	h.server.Reply(
+		fakeapi.ToolCall("c1", "echo", `{"text":"`+big+`"}`),
+		fakeapi.ToolCall("c2", "echo", `{"text":"`+big+`"}`),
+		fakeapi.Text("done"),
+	)
+	done := h.run("go")
+	if done.IsError {
+		t.Fatalf("done = %+v", done)
+	}
+	last := h.toolResults(2)
+	if !strings.HasPrefix(last["c1"], elidedPrefix) || !strings.Contains(last["c1"], "6006 characters") {
+		t.Errorf("old output not elided: %.100q", last["c1"])
+	}
+	if last["c2"] != "echo: "+big {
+		t.Errorf("the latest output must stay whole: %.100q", last["c2"])
+	}
+	c := h.compactions()
+	if len(c) != 1 || c[0].Elided != 1 || c[0].After >= c[0].Before {
+		t.Errorf("compactions = %+v", c)
+	}
+}
+
+func TestOlderTurnsAreSummarisedWhenElidingIsNotEnough(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, nil)
+	h.agent.opts.ContextWindow = 400
+	h.server.Reply(fakeapi.Text("first answer " + strings.Repeat("a", 400)))
+	h.run("first request " + strings.Repeat("z", 1000))
+	h.server.Reply(fakeapi.Text("- asked about z"), fakeapi.Text("second answer"))
+	done := h.run("second request")
+	if done.IsError || done.Text != "second answer" {
+		t.Fatalf("done = %+v", done)
+	}
+	reqs := h.server.Requests()
+	summaryReq := reqs[1]
+	if len(summaryReq.Tools) != 0 || !strings.Contains(summaryReq.Messages[0].Content, "summarise") ||
+		!strings.Contains(summaryReq.Messages[1].Content, "first request") {
+		t.Errorf("summary request = %+v", summaryReq.Messages)
+	}
+	final := reqs[2].Messages
+	var joined []string
+	for _, m := range final {
+		joined = append(joined, m.Role+":"+m.Content)
+	}
+	all := strings.Join(joined, "\n")
+	if strings.Contains(all, strings.Repeat("z", 100)) || !strings.Contains(all, "[Summary of the earlier part") ||
+		!strings.Contains(all, "- asked about z") || !strings.HasSuffix(all, "user:second request") {
+		t.Errorf("request after summary:\n%s", all)
+	}
+	if c := h.compactions(); len(c) != 1 || c[0].Summarized != 2 {
+		t.Errorf("compactions = %+v", c)
+	}
+}
+
+func TestContextLengthErrorRecovers(t *testing.T) {
+	for _, flavor := range fakeapi.ContextFlavors() {
+		t.Run(string(flavor), func(t *testing.T) {
+			h := newHarness(t, permissions.ModeDefault, nil)
+			h.agent.opts.ContextWindow = 1_000_000
+			big := strings.Repeat("q", 3000)
+			h.server.Reply(
+				fakeapi.ToolCall("c1", "echo", `{"text":"`+big+`"}`),
+				fakeapi.ToolCall("c2", "echo", `{"text":"small"}`),
+				fakeapi.ContextLengthExceeded(flavor),
+				fakeapi.Text("recovered"),
+			)
+			done := h.run("go")
+			if done.IsError || done.Text != "recovered" {
+				t.Fatalf("done = %+v", done)
+			}
+			if got := h.toolResults(3)["c1"]; !strings.HasPrefix(got, elidedPrefix) {
+				t.Errorf("retry after the context error was not shortened: %.80q", got)
+			}
+		})
+	}
+}
+
+func TestUsageIsEstimatedWhenTheServerSendsNone(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, nil)
+	h.agent.opts.ContextWindow = 1000
+	h.server.Reply(fakeapi.Text(strings.Repeat("w", 400)))
+	h.run(strings.Repeat("p", 400))
+	var u *UsageUpdated
+	for _, ev := range h.rec.all() {
+		if e, ok := ev.(UsageUpdated); ok {
+			u = &e
+		}
+	}
+	if u == nil || !u.Estimated || u.Last.PromptTokens < 100 || u.Last.CompletionTokens != 100 || u.Window != 1000 || u.Context < 200 {
+		t.Errorf("usage = %+v", u)
+	}
+}
