@@ -1,0 +1,192 @@
+package permissions
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxGlobMatches bounds how many file names a glob operand is expanded to for checking; beyond it the
+// operand is not read-only, since Warden could not look at every name.
+const maxGlobMatches = 2000
+
+// call classifies one simple command with its redirections.
+func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *scope) {
+	p := Part{Text: lv.text(s), ReadOnly: true, Static: true}
+	for _, a := range call.Assigns {
+		if a.Index != nil {
+			c.arithm(lv, s, a.Index, sc)
+		}
+		c.wordSubs(lv, a.Value, sc)
+		if a.Array != nil {
+			for _, e := range a.Array.Elems {
+				c.arithm(lv, s, e.Index, sc)
+				c.wordSubs(lv, e.Value, sc)
+			}
+		}
+		if a.Name != nil {
+			if reason := sensitiveVar(a.Name.Value); reason != "" {
+				p.notRO(reason)
+			}
+		}
+	}
+	for _, w := range call.Args {
+		c.wordSubs(lv, w, sc)
+	}
+	var stdin *syntax.Word
+	for _, r := range s.Redirs {
+		if r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc {
+			stdin = r.Hdoc
+			if r.Op == syntax.WordHdoc {
+				stdin = r.Word
+			}
+		}
+	}
+	words := make([]word, len(call.Args))
+	for i, w := range call.Args {
+		words[i] = c.resolve(lv, w, sc)
+	}
+	c.redirects(lv, s.Redirs, sc, &p)
+	if len(words) > 0 {
+		e := &exec{c: c, lv: lv, sc: sc, p: &p, stdin: stdin}
+		e.run(words)
+	}
+	if !p.ReadOnly && p.Reason == "" {
+		p.Reason = fmt.Sprintf("`%s` is not read-only", p.Text)
+	}
+	c.parts = append(c.parts, p)
+}
+
+// notRO marks the part as not read-only, keeping the first reason found.
+func (p *Part) notRO(reason string) {
+	if p.ReadOnly || p.Reason == "" {
+		p.Reason = reason
+	}
+	p.ReadOnly = false
+	p.EditOnly = false
+	p.marks++
+}
+
+// redirects applies a statement's redirections to its part: writes to anything but /dev/null and fd
+// duplications are writes; input redirections are reads.
+func (c *classifier) redirects(lv *level, rs []*syntax.Redirect, sc *scope, p *Part) {
+	for _, r := range rs {
+		c.wordSubs(lv, r.Word, sc)
+		if r.Hdoc != nil {
+			c.wordSubs(lv, r.Hdoc, sc)
+		}
+		if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
+			c.assignName(lv, r, strings.Trim(r.N.Value, "{}"))
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			continue
+		}
+		w := c.resolve(lv, r.Word, sc)
+		switch r.Op {
+		case syntax.RdrIn:
+			if !w.Static || w.Glob {
+				p.notRO(fmt.Sprintf("reads `%s`, only known at run time", w.Value))
+				continue
+			}
+			c.read(p, w.Value, sc)
+		case syntax.DplIn, syntax.DplOut:
+			if w.Static && (isFD(w.Value) || w.Value == "-") {
+				continue
+			}
+			if r.Op == syntax.DplIn {
+				p.notRO(fmt.Sprintf("duplicates from `%s`", w.Value))
+				continue
+			}
+			c.write(p, w, sc)
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+			c.write(p, w, sc)
+		default:
+			p.notRO(fmt.Sprintf("redirection `%s` is not checked", r.Op))
+		}
+	}
+}
+
+// harmlessSinks are the files a redirection may write without changing anything.
+var harmlessSinks = map[string]bool{
+	"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/tty": true,
+	"/dev/fd/1": true, "/dev/fd/2": true,
+}
+
+func (c *classifier) write(p *Part, w word, sc *scope) {
+	if !w.Static || w.Glob {
+		p.notRO(fmt.Sprintf("writes to `%s`, only known at run time", w.Value))
+		p.Writes = append(p.Writes, w.Value)
+		p.redirWrites = append(p.redirWrites, w.Value)
+		return
+	}
+	if harmlessSinks[w.Value] {
+		return
+	}
+	path := c.abs(w.Value, sc)
+	if isBlockDevice(path) {
+		p.Dangerous = true
+		p.notRO(fmt.Sprintf("writes to the disk device `%s`", w.Value))
+		return
+	}
+	p.writeFile(w.Value, path)
+	p.redirWrites = append(p.redirWrites, path)
+}
+
+// read records a file the part reads and whether it is a secret.
+func (c *classifier) read(p *Part, operand string, sc *scope) {
+	path := c.abs(operand, sc)
+	p.Reads = append(p.Reads, path)
+	if isSecretPath(path, c.ctx.Home) || isSecretPath(operand, c.ctx.Home) {
+		if !p.Secret {
+			p.Secret = true
+			if p.ReadOnly {
+				p.Reason = fmt.Sprintf("reads `%s`, which may hold secrets", operand)
+			}
+		}
+	}
+}
+
+func isFD(s string) bool {
+	if s == "" {
+		return false
+	}
+	s = strings.TrimSuffix(s, "-")
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// expandGlob returns what bash would put in place of a glob operand, or the pattern itself when nothing
+// matches (bash's default). ok is false when the matches could not all be listed.
+func (c *classifier) expandGlob(pattern string, sc *scope) (names []string, ok bool) {
+	abs := pattern
+	if !filepath.IsAbs(pattern) {
+		if sc.cwd == "" {
+			return nil, false
+		}
+		abs = filepath.Join(sc.cwd, pattern)
+	}
+	matches, err := filepath.Glob(abs)
+	if err != nil || len(matches) > maxGlobMatches {
+		return nil, false
+	}
+	if len(matches) == 0 {
+		return []string{pattern}, true
+	}
+	return matches, true
+}
+
+// writeFile records a known file write. A part whose only effect so far is writing known files stays
+// EditOnly, so accept-edits mode and Edit/Write rules can allow it.
+func (p *Part) writeFile(shown, path string) {
+	editOnly := p.ReadOnly || p.EditOnly
+	p.notRO(fmt.Sprintf("writes to `%s`", shown))
+	p.EditOnly = editOnly
+	p.Writes = append(p.Writes, path)
+}

@@ -1,0 +1,556 @@
+package permissions
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// MaxCommandLen is the longest command Classify reads. Longer ones are not read-only: nobody reviews a
+// command that long by eye, and a cap keeps the cost of classifying bounded.
+const MaxCommandLen = 16 << 10
+
+// maxNesting bounds how deep `bash -c` bodies and here-documents fed to shells are parsed again.
+const maxNesting = 8
+
+// Context is where a command runs: the directories it resolves relative paths against and the
+// boundaries of the workspace. Empty fields mean "unknown", which only ever makes answers stricter.
+type Context struct {
+	// Cwd is the directory the command starts in; relative paths resolve against it.
+	Cwd string
+	// Workspace is the project root that `cd` may move within.
+	Workspace string
+	// AdditionalDirectories are further roots the person allowed, treated like the workspace.
+	AdditionalDirectories []string
+	// Home is the person's home directory, for `~` and `$HOME`.
+	Home string
+}
+
+// Part is one simple command of a classified command line (or a redirection of a compound command),
+// with what it was found to do.
+type Part struct {
+	// Text is the exact substring of the classified command this part comes from, for highlighting.
+	// A part found inside a `bash -c` body or a here-document carries the text of the outer command.
+	Text string
+	// Args is the argument vector after wrappers are peeled and quotes removed. Words only known at run
+	// time appear as their source text. It is empty for a redirection of a compound command.
+	Args []string
+	// Layers lists the argument vector at each wrapper level, outermost first; the last one is Args.
+	Layers [][]string
+	// Static is true when every word of the part was resolved without running anything.
+	Static bool
+	// ReadOnly is true when the part changes nothing: no writes, no programs Warden cannot see through.
+	ReadOnly bool
+	// Reason says, for a part that is not read-only or that reads a secret, why.
+	Reason string
+	// Reads and Writes are the absolute paths the part is known to read or write. A relative path whose
+	// directory is unknown (after `cd -`, say) is kept relative.
+	Reads, Writes []string
+	// Secret is true when the part reads credentials or keys.
+	Secret bool
+	// Dangerous is true for catastrophic commands: wiping / or home, mkfs, writing block devices, fork bombs.
+	Dangerous bool
+	// Privileged is true when the part runs through sudo or doas; rules for the inner command never allow it.
+	Privileged bool
+	// EditOnly is true when the part's only effect is writing the files in Writes, all of them known.
+	EditOnly bool
+
+	// redirWrites are the files written by redirections, which a Bash allow rule for the program does
+	// not cover on its own.
+	redirWrites []string
+	// opaque is set when a wrapper acts itself (sudo, strace): rules for the inner command do not allow.
+	opaque bool
+	// openTail is set under xargs: more arguments come at run time, so exact rules cannot match.
+	openTail bool
+	// marks counts the times the part was found not read-only.
+	marks int
+	// static says, per word of Args, whether it was resolved without running anything.
+	static []bool
+}
+
+// Classification is what Classify found in a command line.
+type Classification struct {
+	// ReadOnly is true when every part is read-only. A read-only command may still read secrets.
+	ReadOnly bool
+	// Secret is true when some part reads credentials or keys.
+	Secret bool
+	// Dangerous is true when some part is catastrophic.
+	Dangerous bool
+	// Parts are the simple commands found anywhere in the tree, in source order of discovery.
+	Parts []Part
+	// Reason and Part name the first part that is not read-only (or, for a read-only command, the first
+	// that reads a secret); both are empty for a plain read-only command.
+	Reason string
+	Part   string
+}
+
+var parserPool = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
+// Classify parses command as bash and decides, part by part, whether it only reads. It never runs
+// anything and never writes; it may look at the file system to resolve symlinks and expand globs, as bash
+// would right before running the command.
+func Classify(command string, ctx Context) Classification {
+	c := &classifier{ctx: ctx, funcs: map[string]bool{}}
+	sc := &scope{cwd: ctx.Cwd}
+	c.script(command, command, sc, 0)
+	return c.result()
+}
+
+// classifier holds the state of one Classify call.
+type classifier struct {
+	ctx   Context
+	parts []Part
+	// funcs are the functions declared so far; calling one is as read-only as its body was.
+	funcs map[string]bool
+}
+
+// scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.
+type scope struct {
+	cwd string
+}
+
+// level is one parsed source: the original command or a nested `bash -c` body.
+type level struct {
+	src string
+	// anchor is the text in the original command that parts of this level report, when nested.
+	anchor string
+	depth  int
+}
+
+func (c *classifier) result() Classification {
+	out := Classification{ReadOnly: true, Parts: c.parts}
+	for _, p := range c.parts {
+		if p.Dangerous {
+			out.Dangerous = true
+		}
+		if p.Secret {
+			out.Secret = true
+		}
+		if !p.ReadOnly && out.ReadOnly {
+			out.ReadOnly = false
+			out.Reason, out.Part = p.Reason, p.Text
+		}
+	}
+	if out.ReadOnly {
+		for _, p := range c.parts {
+			if p.Secret {
+				out.Reason, out.Part = p.Reason, p.Text
+				break
+			}
+		}
+	}
+	return out
+}
+
+// fail records a part that is not read-only without looking further.
+func (c *classifier) fail(text, reason string) {
+	c.parts = append(c.parts, Part{Text: text, Reason: reason})
+}
+
+// script parses src and classifies every statement in it. anchor is the text parts report.
+func (c *classifier) script(src, anchor string, sc *scope, depth int) {
+	if depth > maxNesting {
+		c.fail(anchor, "commands nested too deeply to check")
+		return
+	}
+	if len(src) > MaxCommandLen {
+		c.fail(anchor, fmt.Sprintf("the command is longer than %d bytes", MaxCommandLen))
+		return
+	}
+	if i := strings.IndexFunc(src, isControl); i >= 0 {
+		c.fail(anchor, fmt.Sprintf("the command contains the control character %q", src[i]))
+		return
+	}
+	p := parserPool.Get().(*syntax.Parser)
+	f, err := p.Parse(strings.NewReader(src), "")
+	parserPool.Put(p)
+	if err != nil {
+		c.fail(anchor, "the command does not parse as bash: "+err.Error())
+		return
+	}
+	lv := &level{src: src, depth: depth}
+	if depth > 0 {
+		lv.anchor = anchor
+	}
+	c.stmts(lv, f.Stmts, sc)
+	if len(f.Stmts) == 0 && depth == 0 && strings.TrimSpace(src) == "" {
+		c.fail(anchor, "the command is empty")
+	}
+}
+
+// isControl reports control characters other than tab and newline: a carriage return or escape sequence
+// can make a command look different on screen from what bash runs.
+func isControl(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' || r == 0x7f || r >= 0x80 && r < 0xa0 ||
+		r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0xfeff
+}
+
+// text is the source a part reports for node n. A statement's text stops before its `;` or `&`.
+func (lv *level) text(n syntax.Node) string {
+	if lv.anchor != "" {
+		return lv.anchor
+	}
+	start, end := n.Pos().Offset(), n.End().Offset()
+	if s, ok := n.(*syntax.Stmt); ok && s.Cmd != nil {
+		end = s.Cmd.End().Offset()
+		for _, r := range s.Redirs {
+			end = max(end, r.End().Offset())
+		}
+	}
+	if start > end || int(end) > len(lv.src) {
+		return lv.src
+	}
+	return lv.src[start:end]
+}
+
+func (c *classifier) stmts(lv *level, list []*syntax.Stmt, sc *scope) {
+	for _, s := range list {
+		c.stmt(lv, s, sc)
+	}
+}
+
+// sub classifies statements that bash runs in a subshell: changes of directory do not leak out.
+func (c *classifier) sub(lv *level, list []*syntax.Stmt, sc *scope) {
+	inner := *sc
+	c.stmts(lv, list, &inner)
+}
+
+// branch runs f on a copy of the scope; if the branch may change directory, what follows runs in an
+// unknown directory, because Warden cannot tell whether the branch ran.
+func (c *classifier) branch(sc *scope, f func(*scope)) {
+	inner := *sc
+	f(&inner)
+	if inner.cwd != sc.cwd {
+		sc.cwd = ""
+	}
+}
+
+func (c *classifier) stmt(lv *level, s *syntax.Stmt, sc *scope) {
+	if s.Coprocess || s.Disown {
+		c.fail(lv.text(s), "coprocesses are not checked")
+		return
+	}
+	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
+		c.call(lv, s, call, sc)
+		return
+	}
+	if s.Cmd != nil {
+		c.command(lv, s.Cmd, sc)
+	}
+	if len(s.Redirs) > 0 {
+		p := Part{Text: lv.text(s), ReadOnly: true, Static: true}
+		c.redirects(lv, s.Redirs, sc, &p)
+		if !p.ReadOnly || p.Secret || len(p.Reads) > 0 {
+			c.parts = append(c.parts, p)
+		}
+	}
+}
+
+// command dispatches on every compound command type the parser knows. A type it does not know is not
+// read-only, so that a parser upgrade can only make Warden ask more.
+func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
+	switch n := cmd.(type) {
+	case *syntax.CallExpr:
+		c.call(lv, &syntax.Stmt{Cmd: n, Position: n.Pos()}, n, sc)
+	case *syntax.BinaryCmd:
+		if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+			c.sub(lv, []*syntax.Stmt{n.X}, sc)
+			c.sub(lv, []*syntax.Stmt{n.Y}, sc)
+			return
+		}
+		c.stmt(lv, n.X, sc)
+		if n.Op == syntax.OrStmt {
+			c.branch(sc, func(inner *scope) { c.stmt(lv, n.Y, inner) })
+			return
+		}
+		c.stmt(lv, n.Y, sc)
+	case *syntax.Block:
+		c.stmts(lv, n.Stmts, sc)
+	case *syntax.Subshell:
+		c.sub(lv, n.Stmts, sc)
+	case *syntax.IfClause:
+		for cl := n; cl != nil; cl = cl.Else {
+			c.branch(sc, func(inner *scope) {
+				c.stmts(lv, cl.Cond, inner)
+				c.stmts(lv, cl.Then, inner)
+			})
+		}
+	case *syntax.WhileClause:
+		c.branch(sc, func(inner *scope) {
+			c.stmts(lv, n.Cond, inner)
+			c.stmts(lv, n.Do, inner)
+		})
+	case *syntax.ForClause:
+		c.branch(sc, func(inner *scope) {
+			switch l := n.Loop.(type) {
+			case *syntax.WordIter:
+				c.assignName(lv, n, l.Name.Value)
+				for _, w := range l.Items {
+					c.wordSubs(lv, w, inner)
+				}
+			case *syntax.CStyleLoop:
+				c.arithm(lv, n, l.Init, inner)
+				c.arithm(lv, n, l.Cond, inner)
+				c.arithm(lv, n, l.Post, inner)
+			default:
+				c.fail(lv.text(n), fmt.Sprintf("unknown loop %T", l))
+			}
+			c.stmts(lv, n.Do, inner)
+		})
+	case *syntax.CaseClause:
+		c.wordSubs(lv, n.Word, sc)
+		for _, item := range n.Items {
+			c.branch(sc, func(inner *scope) {
+				for _, w := range item.Patterns {
+					c.wordSubs(lv, w, inner)
+				}
+				c.stmts(lv, item.Stmts, inner)
+			})
+		}
+	case *syntax.FuncDecl:
+		if n.Name == nil {
+			c.fail(lv.text(n), "anonymous functions are not checked")
+			return
+		}
+		name := n.Name.Value
+		before := len(c.parts)
+		c.sub(lv, []*syntax.Stmt{n.Body}, sc)
+		ok := true
+		for _, p := range c.parts[before:] {
+			if len(p.Args) > 0 && p.Args[0] == name {
+				c.parts = append(c.parts, Part{Text: lv.text(n), Dangerous: true,
+					Reason: fmt.Sprintf("function `%s` calls itself (a fork bomb?)", name)})
+				ok = false
+				break
+			}
+			ok = ok && p.ReadOnly
+		}
+		if ok && name != "" {
+			c.funcs[name] = true
+		}
+	case *syntax.ArithmCmd:
+		c.arithm(lv, n, n.X, sc)
+	case *syntax.TestClause:
+		c.test(lv, n.X, sc)
+	case *syntax.DeclClause:
+		c.decl(lv, n, sc)
+	case *syntax.LetClause:
+		for _, x := range n.Exprs {
+			c.arithm(lv, n, x, sc)
+		}
+	case *syntax.TimeClause:
+		if n.Stmt != nil {
+			c.stmt(lv, n.Stmt, sc)
+		}
+	case *syntax.CoprocClause:
+		c.fail(lv.text(n), "coprocesses are not checked")
+	default:
+		c.fail(lv.text(cmd), fmt.Sprintf("`%T` is a construct Warden does not check", cmd))
+	}
+}
+
+// wordSubs classifies the commands hidden inside a word: command and process substitutions, and the
+// words and arithmetic inside parameter expansions.
+func (c *classifier) wordSubs(lv *level, w *syntax.Word, sc *scope) {
+	if w == nil {
+		return
+	}
+	for _, part := range w.Parts {
+		c.wordPart(lv, part, sc)
+	}
+}
+
+func (c *classifier) wordPart(lv *level, part syntax.WordPart, sc *scope) {
+	switch p := part.(type) {
+	case *syntax.Lit, *syntax.SglQuoted, *syntax.ExtGlob:
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			c.wordPart(lv, q, sc)
+		}
+	case *syntax.CmdSubst:
+		if p.TempFile || p.ReplyVar {
+			c.fail(lv.text(p), "mksh substitutions are not checked")
+			return
+		}
+		c.sub(lv, p.Stmts, sc)
+	case *syntax.ProcSubst:
+		c.sub(lv, p.Stmts, sc)
+	case *syntax.ArithmExp:
+		c.arithm(lv, p, p.X, sc)
+	case *syntax.ParamExp:
+		if p.NestedParam != nil {
+			c.wordPart(lv, p.NestedParam, sc)
+		}
+		if p.Index != nil {
+			c.arithm(lv, p, p.Index, sc)
+		}
+		if p.Slice != nil {
+			c.arithm(lv, p, p.Slice.Offset, sc)
+			c.arithm(lv, p, p.Slice.Length, sc)
+		}
+		if p.Repl != nil {
+			c.wordSubs(lv, p.Repl.Orig, sc)
+			c.wordSubs(lv, p.Repl.With, sc)
+		}
+		if p.Exp != nil {
+			// ${x=value} and ${x:=value} assign.
+			if p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull {
+				if p.Param != nil {
+					c.assignName(lv, p, p.Param.Value)
+				}
+			}
+			c.wordSubs(lv, p.Exp.Word, sc)
+		}
+		if p.Excl && p.Param != nil {
+			// ${!name} reads a variable chosen at run time; harmless by itself.
+			return
+		}
+	case *syntax.BraceExp:
+		for _, e := range p.Elems {
+			c.wordSubs(lv, e, sc)
+		}
+	default:
+		c.fail(lv.text(part), fmt.Sprintf("`%T` is a construct Warden does not check", part))
+	}
+}
+
+var arithAssign = map[syntax.BinAritOperator]bool{
+	syntax.Assgn: true, syntax.AddAssgn: true, syntax.SubAssgn: true, syntax.MulAssgn: true, syntax.QuoAssgn: true,
+	syntax.RemAssgn: true, syntax.AndAssgn: true, syntax.OrAssgn: true, syntax.XorAssgn: true, syntax.ShlAssgn: true,
+	syntax.ShrAssgn: true, syntax.AndBoolAssgn: true, syntax.OrBoolAssgn: true, syntax.XorBoolAssgn: true,
+	syntax.PowAssgn: true,
+}
+
+// arithm walks an arithmetic expression: it may assign variables and hide substitutions in words.
+func (c *classifier) arithm(lv *level, at syntax.Node, x syntax.ArithmExpr, sc *scope) {
+	switch n := x.(type) {
+	case nil:
+	case *syntax.BinaryArithm:
+		if arithAssign[n.Op] {
+			c.arithmTarget(lv, at, n.X)
+		}
+		c.arithm(lv, at, n.X, sc)
+		c.arithm(lv, at, n.Y, sc)
+	case *syntax.UnaryArithm:
+		if n.Op == syntax.Inc || n.Op == syntax.Dec {
+			c.arithmTarget(lv, at, n.X)
+		}
+		c.arithm(lv, at, n.X, sc)
+	case *syntax.ParenArithm:
+		c.arithm(lv, at, n.X, sc)
+	case *syntax.FlagsArithm:
+		c.arithm(lv, at, n.X, sc)
+	case *syntax.Word:
+		c.wordSubs(lv, n, sc)
+	default:
+		c.fail(lv.text(at), fmt.Sprintf("`%T` is an arithmetic construct Warden does not check", x))
+	}
+}
+
+func (c *classifier) arithmTarget(lv *level, at syntax.Node, x syntax.ArithmExpr) {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return
+	}
+	if lit := w.Lit(); lit != "" {
+		c.assignName(lv, at, lit)
+		return
+	}
+	if len(w.Parts) == 1 {
+		if p, ok := w.Parts[0].(*syntax.ParamExp); ok && p.Param != nil {
+			c.assignName(lv, at, p.Param.Value)
+		}
+	}
+}
+
+// assignName records a part when a variable that changes how programs behave is assigned.
+func (c *classifier) assignName(lv *level, at syntax.Node, name string) {
+	if reason := sensitiveVar(name); reason != "" {
+		c.fail(lv.text(at), reason)
+	}
+}
+
+// test walks a [[ ]] expression for substitutions; the test itself only looks at files.
+func (c *classifier) test(lv *level, x syntax.TestExpr, sc *scope) {
+	switch n := x.(type) {
+	case nil:
+	case *syntax.BinaryTest:
+		c.test(lv, n.X, sc)
+		c.test(lv, n.Y, sc)
+	case *syntax.UnaryTest:
+		c.test(lv, n.X, sc)
+	case *syntax.ParenTest:
+		c.test(lv, n.X, sc)
+	case *syntax.Word:
+		c.wordSubs(lv, n, sc)
+	default:
+		c.fail(lv.text(n), fmt.Sprintf("`%T` is a test construct Warden does not check", x))
+	}
+}
+
+// decl handles declare, local, export, readonly, typeset and nameref.
+func (c *classifier) decl(lv *level, n *syntax.DeclClause, sc *scope) {
+	text := lv.text(n)
+	if n.Variant.Value == "nameref" {
+		c.fail(text, "`nameref` makes one variable stand for another")
+		return
+	}
+	for _, a := range n.Args {
+		if a.Index != nil {
+			c.arithm(lv, n, a.Index, sc)
+		}
+		c.wordSubs(lv, a.Value, sc)
+		if a.Array != nil {
+			for _, e := range a.Array.Elems {
+				c.arithm(lv, n, e.Index, sc)
+				c.wordSubs(lv, e.Value, sc)
+			}
+		}
+		if a.Naked && a.Name == nil {
+			// An option or a name given as a word.
+			w := resolveWord(a.Value, "", "")
+			if !w.Static {
+				c.fail(text, "`"+n.Variant.Value+"` with an argument only known at run time")
+				continue
+			}
+			if strings.HasPrefix(w.Value, "-") || strings.HasPrefix(w.Value, "+") {
+				if strings.ContainsAny(w.Value, "n") {
+					c.fail(text, "`"+n.Variant.Value+" -n` makes one variable stand for another")
+				}
+				continue
+			}
+			c.assignName(lv, n, strings.SplitN(w.Value, "=", 2)[0])
+			continue
+		}
+		if a.Name != nil {
+			c.assignName(lv, n, a.Name.Value)
+		}
+	}
+}
+
+// resolve resolves a word in the current scope.
+func (c *classifier) resolve(lv *level, w *syntax.Word, sc *scope) word {
+	v := resolveWord(w, c.ctx.Home, sc.cwd)
+	if !v.Static {
+		v.Value = lv.src[w.Pos().Offset():w.End().Offset()]
+	}
+	return v
+}
+
+// abs makes a path operand absolute against the scope's directory. A relative path in an unknown
+// directory stays relative, which no workspace check and no absolute rule will match.
+func (c *classifier) abs(p string, sc *scope) string {
+	if p == "" {
+		return p
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	if sc.cwd == "" {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(sc.cwd, p)
+}

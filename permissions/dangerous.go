@@ -1,0 +1,172 @@
+package permissions
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// The dangerous list is short on purpose: it is for commands whose mistake cannot be undone and would
+// take the machine or the person's home with it. Everything else is the ordinary ask/allow business.
+
+// systemRoots are directories whose recursive removal or permission change breaks the machine.
+var systemRoots = map[string]bool{
+	"/": true, "/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true,
+	"/lib64": true, "/opt": true, "/proc": true, "/root": true, "/sbin": true, "/sys": true, "/usr": true,
+	"/var": true, "/Users": true, "/System": true, "/Library": true, "/Applications": true, "/srv": true,
+	"/usr/bin": true, "/usr/lib": true, "/usr/local": true, "/var/lib": true,
+}
+
+// isBlockDevice reports whether path names a disk: writing it destroys file systems.
+func isBlockDevice(path string) bool {
+	if !strings.HasPrefix(path, "/dev/") {
+		return false
+	}
+	name := strings.TrimPrefix(path, "/dev/")
+	for _, p := range []string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "loop", "mapper/", "mtd", "sr", "nbd"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// catastrophicTarget reports whether removing or re-permissioning w recursively is catastrophic: /, a
+// system root, the home directory, the workspace root or one of their ancestors, or a path built from a
+// variable that may be empty ("$DIR/" becomes "/").
+func (e *exec) catastrophicTarget(w word) bool {
+	if !w.Static {
+		if w.Param != "" && (w.ParamTail == "/" || w.ParamTail == "/*" || w.ParamTail == "") &&
+			(w.Param == "HOME" || w.ParamTail != "") {
+			return true
+		}
+		return w.Param == "HOME"
+	}
+	v := w.Value
+	if v == "" {
+		return false
+	}
+	home := e.c.ctx.Home
+	if v == "~" || v == "~/" || v == "~/*" {
+		return true
+	}
+	if w.Glob && strings.HasSuffix(v, "*") {
+		// rm -rf /* or * empties the directory the pattern is in.
+		v = strings.TrimSuffix(v, "*")
+		if v == "" {
+			v = "."
+		}
+	}
+	abs := e.c.abs(v, e.scope())
+	if !filepath.IsAbs(abs) {
+		return false
+	}
+	if systemRoots[abs] || home != "" && (abs == filepath.Clean(home) || within(abs, filepath.Clean(home))) {
+		return true
+	}
+	if ws := e.c.ctx.Workspace; ws != "" && within(abs, filepath.Clean(ws)) {
+		return true
+	}
+	return false
+}
+
+// dangerous flags the catastrophic commands. It looks at every wrapper layer, so `sudo rm -rf /` counts.
+func (e *exec) dangerous(name string, words []word) {
+	flag := func(what string) {
+		e.p.Dangerous = true
+		if e.p.ReadOnly || !strings.Contains(e.p.Reason, "catastroph") {
+			e.p.notRO(fmt.Sprintf("`%s` %s", display(words), what))
+		}
+	}
+	args := words[1:]
+	hasShort := func(letters string) bool {
+		for _, w := range args {
+			v := w.Value
+			if v == "--" {
+				return false
+			}
+			if len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v[1:], letters) {
+				return true
+			}
+		}
+		return false
+	}
+	hasLong := func(names ...string) bool {
+		for _, w := range args {
+			for _, n := range names {
+				if w.Value == n {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch name {
+	case "rm":
+		recursive := hasShort("rR") || hasLong("--recursive")
+		if hasLong("--no-preserve-root") {
+			flag("removes everything from the root (catastrophic)")
+			return
+		}
+		if !recursive {
+			return
+		}
+		for _, w := range args {
+			if strings.HasPrefix(w.Value, "-") && w.Static {
+				continue
+			}
+			if e.catastrophicTarget(w) {
+				flag(fmt.Sprintf("removes `%s` recursively (catastrophic)", w.Value))
+				return
+			}
+		}
+	case "chmod", "chown", "chgrp":
+		if !hasShort("R") && !hasLong("--recursive") {
+			return
+		}
+		for _, w := range args {
+			if !strings.HasPrefix(w.Value, "-") && e.catastrophicTarget(w) {
+				flag(fmt.Sprintf("changes `%s` recursively (catastrophic)", w.Value))
+				return
+			}
+		}
+	case "dd":
+		for _, w := range args {
+			if strings.HasPrefix(w.Value, "of=") && isBlockDevice(strings.TrimPrefix(w.Value, "of=")) {
+				flag("writes a disk device (catastrophic)")
+				return
+			}
+		}
+	case "shred", "wipefs", "fdisk", "sfdisk", "cfdisk", "parted", "sgdisk", "gdisk", "blkdiscard", "badblocks", "cryptsetup":
+		for _, w := range args {
+			if isBlockDevice(w.Value) {
+				flag("rewrites a disk device (catastrophic)")
+				return
+			}
+		}
+	case "mv":
+		for _, w := range args[:max(0, len(args)-1)] {
+			if !strings.HasPrefix(w.Value, "-") && e.catastrophicTarget(w) {
+				flag(fmt.Sprintf("moves `%s` away (catastrophic)", w.Value))
+				return
+			}
+		}
+	case "find":
+		if !hasLong("-delete") {
+			return
+		}
+		for _, w := range args {
+			if strings.HasPrefix(w.Value, "-") || w.Value == "(" || w.Value == "!" {
+				break
+			}
+			if e.catastrophicTarget(w) {
+				flag(fmt.Sprintf("deletes everything under `%s` (catastrophic)", w.Value))
+				return
+			}
+		}
+	default:
+		if strings.HasPrefix(name, "mkfs") || name == "mke2fs" || name == "mkswap" || name == "newfs" {
+			flag("creates a file system, erasing what was there (catastrophic)")
+		}
+	}
+}

@@ -1,0 +1,406 @@
+package permissions
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// operandUse says what a command does with its operands.
+type operandUse int
+
+const (
+	// opNone: operands are data (echo's words, seq's numbers), never files.
+	opNone operandUse = iota
+	// opRead: operands are files whose contents are read; reading a secret asks.
+	opRead
+	// opList: operands are files or directories whose names or metadata are shown, not their contents.
+	opList
+)
+
+// spec is the read-only table entry for one command. A command not in the table is not read-only.
+type spec struct {
+	// values are short options that take a value ("k" for sort -k 2); longValues the long ones.
+	values     string
+	longValues []string
+	// bad are short options that write, run programs or change state; longBad the long ones (GNU
+	// abbreviations of them count too).
+	bad     string
+	longBad []string
+	ops     operandUse
+	// maxOps caps the operands: uniq's second operand is an output file. Zero means no cap.
+	maxOps int
+	// noOps means operands change state (hostname NAME, date MMDDhhmm): only the bare command reads.
+	noOps bool
+	// patternFirst: the first operand is a pattern or script, not a file, unless -e/-f gave one.
+	patternFirst bool
+	// dynamic: arguments only known at run time are harmless because the command only prints them.
+	dynamic bool
+	// rawArgs: do not parse options at all (echo prints "-n" style words as it likes).
+	rawArgs bool
+	// check does what a table row cannot: it returns why the command is not read-only, or "".
+	check func(e *exec, a *parsedArgs) string
+	// writes: the command writes its operands (or the last one); editOnly says that is its only effect.
+	writes   writeUse
+	editOnly bool
+}
+
+type writeUse int
+
+const (
+	writesNone writeUse = iota
+	writesAll
+	writesLast
+)
+
+// parsedArgs is a command line split into options and operands following GNU conventions.
+type parsedArgs struct {
+	name     string
+	words    []word
+	flags    []flagArg
+	operands []word
+}
+
+type flagArg struct {
+	// name is "-x" or "--long" (without any =value).
+	name  string
+	value string
+	has   bool
+}
+
+func (a *parsedArgs) has(names ...string) bool {
+	for _, f := range a.flags {
+		for _, n := range names {
+			if f.name == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// parse splits words by the spec's option table. bad receives the first bad option found.
+func (s *spec) parse(words []word) (a *parsedArgs, bad string) {
+	a = &parsedArgs{name: words[0].Value, words: words}
+	rest := words[1:]
+	if s.rawArgs {
+		a.operands = rest
+		return a, ""
+	}
+	for i := 0; i < len(rest); i++ {
+		w := rest[i]
+		v := w.Value
+		if !w.Static {
+			a.operands = append(a.operands, w)
+			continue
+		}
+		switch {
+		case v == "--":
+			a.operands = append(a.operands, rest[i+1:]...)
+			return a, bad
+		case strings.HasPrefix(v, "--"):
+			long, val, hasVal := strings.Cut(v[2:], "=")
+			if matchesLong(long, s.longBad) && bad == "" {
+				bad = "--" + long
+			}
+			if !hasVal && exactOrPrefix(long, s.longValues) && i+1 < len(rest) {
+				i++
+				val, hasVal = rest[i].Value, true
+			}
+			a.flags = append(a.flags, flagArg{name: "--" + long, value: val, has: hasVal})
+		case len(v) > 1 && v[0] == '-':
+			for j := 1; j < len(v); j++ {
+				ch := v[j]
+				if strings.IndexByte(s.bad, ch) >= 0 && bad == "" {
+					bad = "-" + string(ch)
+				}
+				if strings.IndexByte(s.values, ch) >= 0 {
+					val := v[j+1:]
+					if val == "" && i+1 < len(rest) {
+						i++
+						val = rest[i].Value
+					}
+					a.flags = append(a.flags, flagArg{name: "-" + string(ch), value: val, has: true})
+					break
+				}
+				a.flags = append(a.flags, flagArg{name: "-" + string(ch)})
+			}
+		default:
+			a.operands = append(a.operands, w)
+		}
+	}
+	return a, bad
+}
+
+func exactOrPrefix(typed string, names []string) bool {
+	for _, n := range names {
+		if n == typed {
+			return true
+		}
+	}
+	return matchesLong(typed, names)
+}
+
+// check judges a command against its table entry.
+func (e *exec) check(name string, s *spec, words []word) {
+	if name == "cd" || name == "pushd" || name == "popd" {
+		if name == "popd" {
+			e.sc.cwd = ""
+			return
+		}
+		e.cd(words)
+		return
+	}
+	for _, w := range words[1:] {
+		if !w.Static || !w.Glob {
+			continue
+		}
+		names, ok := e.c.expandGlob(w.Value, e.scope())
+		if !ok {
+			e.p.notRO(fmt.Sprintf("`%s` could not be expanded to check it", w.Value))
+			continue
+		}
+		for _, n := range names {
+			if strings.HasPrefix(filepath.Base(n), "-") {
+				e.p.notRO(fmt.Sprintf("`%s` matches `%s`, which %s would take as an option", w.Value, filepath.Base(n), name))
+			}
+		}
+	}
+	if s.writes != writesNone {
+		clean := e.p.ReadOnly || e.p.EditOnly
+		e.p.notRO(fmt.Sprintf("`%s` is not read-only", display(words)))
+		marks := e.p.marks
+		defer func() {
+			// A writer whose only effect is writing known files is an edit, for accept-edits and Edit rules.
+			e.p.EditOnly = clean && s.editOnly && e.p.marks == marks && len(e.p.Writes) > 0
+		}()
+	}
+	a, bad := s.parse(words)
+	if bad != "" {
+		e.p.notRO(fmt.Sprintf("`%s %s` is not read-only", name, bad))
+	}
+	if !s.dynamic {
+		for _, w := range words[1:] {
+			if !w.Static {
+				e.p.notRO(fmt.Sprintf("`%s` gets `%s`, only known at run time", name, w.Value))
+				break
+			}
+		}
+	}
+	if e.unknownTail && (s.bad != "" || len(s.longBad) > 0 || s.check != nil || s.maxOps > 0 || s.noOps) {
+		e.p.notRO(fmt.Sprintf("`xargs %s` gets more arguments Warden cannot see", name))
+	}
+	if s.noOps && len(a.operands) > 0 {
+		e.p.notRO(fmt.Sprintf("`%s` with an operand changes the system", name))
+	}
+	if s.maxOps > 0 && len(a.operands) > s.maxOps {
+		e.p.notRO(fmt.Sprintf("`%s` writes its last operand `%s`", name, a.operands[len(a.operands)-1].Value))
+	}
+	if s.check != nil {
+		if reason := s.check(e, a); reason != "" {
+			e.p.notRO(reason)
+		}
+	}
+	e.operands(name, s, a)
+}
+
+// operands records the files a command reads or writes, expanding globs the way bash will.
+func (e *exec) operands(name string, s *spec, a *parsedArgs) {
+	sc := e.scope()
+	ops := a.operands
+	if s.patternFirst && len(ops) > 0 && !a.has("-e", "-f", "--regexp", "--file") {
+		ops = ops[1:]
+	}
+	for _, f := range a.flags {
+		if f.has && f.value != "" && isSecretPath(f.value, e.c.ctx.Home) {
+			e.c.read(e.p, f.value, sc)
+		}
+	}
+	for i, w := range ops {
+		names := []string{w.Value}
+		if w.Static && w.Glob {
+			var ok bool
+			names, ok = e.c.expandGlob(w.Value, sc)
+			if !ok {
+				continue
+			}
+		}
+		for _, n := range names {
+			switch {
+			case s.writes == writesAll || s.writes == writesLast && i == len(ops)-1:
+				if !w.Static {
+					e.p.notRO(fmt.Sprintf("`%s` writes `%s`, only known at run time", name, w.Value))
+					continue
+				}
+				e.p.Writes = append(e.p.Writes, e.c.abs(n, sc))
+			case (s.ops == opRead || s.writes == writesLast) && w.Static && !w.ProcIn && n != "-":
+				e.c.read(e.p, n, sc)
+			}
+		}
+	}
+}
+
+// table is the read-only table. Commands with more involved rules (git, find, sed, awk, rg...) have
+// entries whose check function lives in their own file.
+var table map[string]*spec
+
+func init() {
+	printing := &spec{dynamic: true, rawArgs: true}
+	info := &spec{noOps: true}
+	reader := &spec{ops: opRead}
+	lister := &spec{ops: opList}
+	table = map[string]*spec{
+		// Builtins and programs that only print.
+		"echo": printing, ":": printing, "true": printing, "false": printing,
+		"printf": {dynamic: true, rawArgs: true, check: checkPrintf},
+		"test":   printing, "[": printing, "expr": printing, "sleep": printing, "seq": printing, "yes": printing,
+		"factor": printing, "basename": printing, "dirname": printing,
+		"pwd": info, "whoami": info, "id": {}, "groups": {}, "uname": info, "nproc": info, "uptime": info,
+		"tty": info, "arch": info, "locale": {}, "logname": info, "users": info, "who": {}, "w": {},
+		"printenv": {}, "getconf": {}, "type": {}, "which": {}, "whereis": {}, "help": {}, "times": {},
+		"dirs": {}, "jobs": {}, "wait": {}, "exit": {}, "return": {}, "break": {}, "continue": {}, "shift": {},
+		"hostname": {noOps: true, bad: "bF", longBad: []string{"boot", "file"}},
+		"date":     {values: "dfr", longValues: []string{"date", "file", "reference"}, bad: "s", longBad: []string{"set"}, check: checkDate},
+		"hash":     {bad: "p", noOps: true},
+		"umask":    {noOps: true},
+		"set":      {rawArgs: true},
+		"shopt":    {rawArgs: true},
+		"unset":    {check: checkUnset},
+		"alias":    {check: checkAlias},
+		"cd":       {}, "pushd": {}, "popd": {},
+		"free": info, "df": lister, "ps": {}, "pgrep": {}, "lsof": {}, "vmstat": {},
+		"ls": lister, "dir": lister, "du": lister, "stat": {values: "c", longValues: []string{"format", "printf"}, ops: opList},
+		"realpath": lister, "readlink": lister, "tree": {ops: opList, values: "LPIo", bad: "oR", longBad: []string{"output"}},
+		"file":   {ops: opRead, values: "mfFeP", bad: "C", longBad: []string{"compile"}},
+		"md5sum": reader, "sha1sum": reader, "sha224sum": reader, "sha256sum": reader, "sha384sum": reader,
+		"sha512sum": reader, "b2sum": reader, "cksum": reader, "sum": reader, "shasum": reader,
+		// Readers of file contents.
+		"cat": reader, "tac": reader, "nl": reader, "rev": reader, "strings": reader, "od": reader,
+		"hexdump": reader, "wc": reader, "fold": reader, "fmt": reader, "expand": reader, "unexpand": reader,
+		"cmp": reader, "comm": reader, "diff": {ops: opRead, values: "xXIFLDC", longValues: []string{"exclude", "exclude-from", "label"}, longBad: []string{"to-file", "from-file"}},
+		"head": {ops: opRead, values: "nc"}, "tail": {ops: opRead, values: "ncs"},
+		"cut":    {ops: opRead, values: "bcdf"},
+		"paste":  {ops: opRead, values: "d"},
+		"join":   {ops: opRead, values: "atejo12"},
+		"column": {ops: opRead, values: "cstoRNEHOWlr"},
+		"base64": {ops: opRead, maxOps: 1, values: "w", bad: "o", longBad: []string{"output"}},
+		"base32": {ops: opRead, maxOps: 1, values: "w"},
+		"xxd":    {ops: opRead, maxOps: 1, values: "cglnos"},
+		"tr":     {ops: opNone},
+		"grep":   grepSpec, "egrep": grepSpec, "fgrep": grepSpec,
+		"sort": {ops: opRead, values: "ktSTy", longValues: []string{"key", "field-separator", "buffer-size", "temporary-directory", "parallel", "files0-from", "random-source", "sort", "batch-size"}, bad: "o", longBad: []string{"output", "compress-program"}},
+		"uniq": {ops: opRead, maxOps: 1, values: "fsw"},
+		"jq":   {ops: opRead, patternFirst: true, values: "fL", longValues: []string{"indent", "from-file"}, check: checkJq},
+		"yq":   {ops: opRead, patternFirst: true, bad: "i", longBad: []string{"inplace", "split-exp"}},
+		"sed":  {check: checkSed},
+		"awk":  {check: checkAwk}, "gawk": {check: checkAwk}, "mawk": {check: checkAwk}, "nawk": {check: checkAwk},
+		"find":   {check: checkFind},
+		"fd":     {ops: opList, values: "ethdEcjSo", longValues: []string{"type", "extension", "exclude", "max-depth", "min-depth", "changed-within", "changed-before", "size", "owner", "color", "threads", "search-path", "base-directory"}, bad: "xX", longBad: []string{"exec", "exec-batch", "base-directory"}},
+		"fdfind": {ops: opList, values: "ethdEcjSo", bad: "xX", longBad: []string{"exec", "exec-batch", "base-directory"}},
+		"rg":     rgSpec,
+		"ag":     {ops: opRead, patternFirst: true, values: "ABCGmg", longBad: []string{"pager"}},
+		"git":    {check: checkGit},
+		"go":     {check: checkGo},
+		"npm":    {check: checkNpm},
+		"docker": {check: checkDocker},
+		// Programs that write the files they are given. They are never read-only; the writes are recorded
+		// so Edit/Write rules and accept-edits can judge them.
+		"tee":      {writes: writesAll, editOnly: true, bad: "p"},
+		"touch":    {writes: writesAll, editOnly: true, values: "dtr"},
+		"mkdir":    {writes: writesAll, editOnly: true, values: "mZ"},
+		"cp":       {writes: writesLast, editOnly: true, values: "St", bad: "t", longBad: []string{"target-directory"}},
+		"mv":       {writes: writesAll, editOnly: true, values: "St", bad: "t", longBad: []string{"target-directory"}},
+		"rm":       {writes: writesAll},
+		"rmdir":    {writes: writesAll},
+		"unlink":   {writes: writesAll},
+		"shred":    {writes: writesAll},
+		"truncate": {writes: writesAll, values: "sr"},
+		"ln":       {writes: writesLast, values: "St"},
+		"chmod":    {writes: writesAll, check: func(*exec, *parsedArgs) string { return "" }},
+		"chown":    {writes: writesAll},
+		"chgrp":    {writes: writesAll},
+	}
+	for _, n := range interpreters {
+		table[n] = &spec{check: checkVersionOnly}
+	}
+}
+
+// interpreters run arbitrary code; only asking them for their version is read-only.
+var interpreters = []string{
+	"python", "python2", "python3", "node", "deno", "bun", "ruby", "perl", "php", "lua", "java", "javac",
+	"rustc", "cargo", "gcc", "g++", "clang", "clang++", "make", "cmake", "tsc", "pip", "pip3", "yarn",
+	"pnpm", "npx", "uv", "poetry", "gradle", "mvn", "dotnet", "swift", "kotlin", "scala", "elixir", "erl",
+	"ghc", "zig", "terraform", "kubectl", "helm", "gh", "rake", "bundle", "composer", "pytest", "tox",
+}
+
+var grepSpec = &spec{
+	ops: opRead, patternFirst: true, values: "efABCDdmX",
+	longValues: []string{"regexp", "file", "after-context", "before-context", "context", "devices", "directories",
+		"max-count", "include", "exclude", "exclude-dir", "exclude-from", "label", "binary-files", "color", "colour"},
+}
+
+var rgSpec = &spec{
+	ops: opRead, patternFirst: true, values: "efABCgtTmMjEr",
+	longValues: []string{"regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "max-columns",
+		"threads", "encoding", "replace", "after-context", "before-context", "context", "max-depth", "type-add",
+		"color", "colors", "sort", "sortr", "max-filesize", "ignore-file", "path-separator", "context-separator",
+		"field-match-separator", "field-context-separator", "engine", "dfa-size-limit", "regex-size-limit"},
+	longBad: []string{"pre", "hostname-bin"},
+}
+
+func checkPrintf(e *exec, a *parsedArgs) string {
+	if len(a.operands) > 0 && a.operands[0].Value == "-v" {
+		if len(a.operands) > 1 {
+			return sensitiveVar(a.operands[1].Value)
+		}
+	}
+	return ""
+}
+
+func checkDate(e *exec, a *parsedArgs) string {
+	for _, o := range a.operands {
+		if !strings.HasPrefix(o.Value, "+") {
+			return fmt.Sprintf("`date %s` sets the clock", o.Value)
+		}
+	}
+	return ""
+}
+
+func checkUnset(e *exec, a *parsedArgs) string {
+	for _, o := range a.operands {
+		if r := sensitiveVar(o.Value); r != "" {
+			return r
+		}
+	}
+	return ""
+}
+
+func checkAlias(e *exec, a *parsedArgs) string {
+	for _, o := range a.operands {
+		if strings.Contains(o.Value, "=") {
+			return "`alias` defines a command"
+		}
+	}
+	return ""
+}
+
+func checkJq(e *exec, a *parsedArgs) string {
+	// jq reads files but never writes; --rawfile and --slurpfile name files to read.
+	for i, w := range a.words {
+		if (w.Value == "--rawfile" || w.Value == "--slurpfile") && i+2 < len(a.words) {
+			e.c.read(e.p, a.words[i+2].Value, e.scope())
+		}
+	}
+	return ""
+}
+
+// checkVersionOnly allows `python3 --version` and the like, nothing else.
+func checkVersionOnly(e *exec, a *parsedArgs) string {
+	if len(a.words) == 2 {
+		switch a.words[1].Value {
+		case "--version", "-V", "-v", "version", "--help", "-h":
+			return ""
+		}
+	}
+	return fmt.Sprintf("`%s` runs code", display(a.words))
+}

@@ -1,0 +1,116 @@
+package permissions
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// sensitiveVars are variables that change which programs run or what they do: assigning them is not
+// read-only even when nothing else happens, because the next program in the same command obeys them.
+var sensitiveVars = map[string]bool{
+	"PATH": true, "IFS": true, "ENV": true, "BASH_ENV": true, "PROMPT_COMMAND": true, "PS4": true,
+	"SHELLOPTS": true, "BASHOPTS": true, "CDPATH": true, "HOME": true, "GLOBIGNORE": true, "SHELL": true,
+	"PAGER": true, "EDITOR": true, "VISUAL": true, "MANPAGER": true, "BROWSER": true, "LESSOPEN": true,
+	"LESSCLOSE": true, "TMPDIR": true, "PWD": true, "OLDPWD": true, "HISTFILE": true, "INPUTRC": true,
+	"NODE_OPTIONS": true, "RUBYOPT": true, "RUBYLIB": true, "PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true,
+	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "CLASSPATH": true,
+	"SSH_ASKPASS": true, "SUDO_ASKPASS": true, "XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "ZDOTDIR": true,
+	"MAKEFLAGS": true, "RIPGREP_CONFIG_PATH": true, "GREP_OPTIONS": true, "TAR_OPTIONS": true,
+	"FPATH": true, "MAILPATH": true, "TERMINFO": true, "LOCPATH": true, "GCONV_PATH": true, "HOSTALIASES": true,
+	"LOCALDOMAIN": true, "RES_OPTIONS": true, "NLSPATH": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true,
+}
+
+// sensitivePrefixes cover families of such variables.
+var sensitivePrefixes = []string{
+	"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "BASH_", "PYTHON", "NODE_", "NPM_CONFIG_", "npm_config_", "CARGO_",
+	"RUSTC", "GO", "CGO_", "LUA_", "PERL", "PHP", "CC", "CXX", "CFLAGS", "LDFLAGS", "MALLOC_",
+}
+
+// sensitiveVar returns why assigning name is not read-only, or "".
+func sensitiveVar(name string) string {
+	if name == "" {
+		return ""
+	}
+	if sensitiveVars[name] {
+		return fmt.Sprintf("sets `%s`, which changes what programs run", name)
+	}
+	for _, p := range sensitivePrefixes {
+		if strings.HasPrefix(name, p) {
+			return fmt.Sprintf("sets `%s`, which changes what programs run", name)
+		}
+	}
+	return ""
+}
+
+// secretNames are file names that hold credentials wherever they are.
+var secretNames = map[string]bool{
+	".netrc": true, "_netrc": true, ".git-credentials": true, ".npmrc": true, ".pypirc": true, ".pgpass": true,
+	".my.cnf": true, ".htpasswd": true, "credentials": true, "credentials.json": true, "credentials.yml": true,
+	".vault-token": true, ".dockercfg": true, "secrets.yml": true, "secrets.yaml": true, "secrets.json": true,
+	"master.key": true, "id_rsa": true, "id_dsa": true, "id_ecdsa": true, "id_ed25519": true, "id_ecdsa_sk": true,
+	"id_ed25519_sk": true, "shadow": true, "gshadow": true, ".boto": true, ".s3cfg": true,
+	"service-account.json": true, "keystore.jks": true, "token.json": true, "auth.json": true,
+	"kubeconfig": true,
+}
+
+// secretExts are extensions of key and certificate stores.
+var secretExts = map[string]bool{
+	".pem": true, ".key": true, ".p12": true, ".pfx": true, ".jks": true, ".keystore": true, ".kdbx": true,
+	".gpg": true, ".ppk": true, ".age": true,
+}
+
+// secretDirs are directories whose every file is a credential.
+var secretDirs = []string{
+	".ssh", ".aws", ".gnupg", ".kube", ".azure", ".password-store", ".docker", ".config/gcloud",
+	".config/gh", ".config/hub", ".terraform.d", ".config/op", ".local/share/keyrings", "Library/Keychains",
+	".cargo/credentials", ".config/rclone", ".oci",
+}
+
+// harmlessEnvFiles are .env variants that by convention hold no real values.
+var harmlessEnvFiles = map[string]bool{
+	".env.example": true, ".env.sample": true, ".env.template": true, ".env.dist": true, ".env.defaults": true,
+}
+
+// isSecretPath reports whether path (absolute or as typed) names credentials: keys, .env files,
+// credential stores, another process's environment.
+func isSecretPath(path, home string) bool {
+	if path == "" {
+		return false
+	}
+	clean := filepath.ToSlash(filepath.Clean(path))
+	base := filepath.Base(clean)
+	lower := strings.ToLower(base)
+	if strings.HasSuffix(lower, ".pub") {
+		return false // public keys are meant to be shared
+	}
+	if secretNames[base] || secretNames[lower] {
+		return true
+	}
+	if strings.HasPrefix(lower, ".env") && !harmlessEnvFiles[lower] && (len(lower) == 4 || lower[4] == '.' || lower[4] == '-' || lower[4] == '_') {
+		return true
+	}
+	if strings.HasPrefix(lower, "id_") && !strings.HasSuffix(lower, ".pub") && (strings.HasPrefix(lower, "id_rsa") ||
+		strings.HasPrefix(lower, "id_ed25519") || strings.HasPrefix(lower, "id_ecdsa") || strings.HasPrefix(lower, "id_dsa")) {
+		return true
+	}
+	if secretExts[strings.ToLower(filepath.Ext(base))] {
+		return true
+	}
+	if strings.HasPrefix(clean, "/proc/") && (base == "environ" || base == "mem") {
+		return true
+	}
+	switch clean {
+	case "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd":
+		return true
+	}
+	if strings.HasPrefix(clean, "/etc/ssl/private") || strings.HasPrefix(clean, "/etc/ssh/ssh_host_") && !strings.HasSuffix(clean, ".pub") {
+		return true
+	}
+	for _, d := range secretDirs {
+		if strings.Contains("/"+clean+"/", "/"+d+"/") {
+			return true
+		}
+	}
+	return false
+}
