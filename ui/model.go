@@ -91,6 +91,7 @@ func newModel(opts Options, now func() time.Time) *Model {
 	m.st = newStyles(m.isDark)
 	m.help.Styles = help.DefaultStyles(m.isDark)
 	m.input = newInput(m.isDark)
+	m.input.Focus()
 	switch {
 	case opts.SetupError != "":
 		m.push(&setupOverlay{text: opts.SetupError})
@@ -131,7 +132,7 @@ func (m *Model) shutdown(wait time.Duration) {
 
 // Init asks the terminal for its background colour, to pick light or dark styles.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, m.input.Focus())
+	return tea.RequestBackgroundColor
 }
 
 // Update is the only place the model changes.
@@ -194,7 +195,7 @@ func (m *Model) layout() {
 // key handles a key press: Ctrl+C everywhere, then the top overlay, then the main screen.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	now := m.now()
-	defer func() { m.lastKey = now }()
+	m.lastKey = now
 	if key.Matches(msg, m.keys.Quit) {
 		if !m.quitArmed.IsZero() && now.Sub(m.quitArmed) < quitWindow {
 			return tea.Quit

@@ -27,13 +27,18 @@ func (m *Model) View() tea.View {
 	inputView := m.input.View()
 	inputH := strings.Count(inputView, "\n") + 1
 	convH := max(m.height-inputH-2, 1)
-	lines := m.conv.view(m.renderCtx(), m.width, convH, m.busy())
+	var lines []string
 	if o := m.top(); o != nil {
+		// The modal takes the bottom of the conversation; the conversation ends just above it, so the
+		// panel asking stays in sight.
 		modalLines := strings.Split(o.view(m, m.width, convH), "\n")
 		if len(modalLines) > convH {
 			modalLines = modalLines[len(modalLines)-convH:]
 		}
-		lines = append(append([]string(nil), lines[:convH-len(modalLines)]...), modalLines...)
+		lines = m.conv.view(m.renderCtx(), m.width, convH-len(modalLines), m.busy())
+		lines = append(append([]string(nil), lines...), modalLines...)
+	} else {
+		lines = m.conv.view(m.renderCtx(), m.width, convH, m.busy())
 	}
 	var sb strings.Builder
 	for _, l := range lines {

@@ -1,0 +1,452 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/tools"
+)
+
+func press(m *Model, keys ...string) {
+	for _, k := range keys {
+		m.Update(keyMsg(k))
+	}
+}
+
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	}
+	if strings.HasPrefix(k, "ctrl+") {
+		return tea.KeyPressMsg{Code: rune(k[len(k)-1]), Mod: tea.ModCtrl}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+func typeText(m *Model, s string) {
+	for _, r := range s {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func touchRequest(id string, suggested string) (approvalMsg, chan agent.Approval) {
+	reply := make(chan agent.Approval, 1)
+	return approvalMsg{reply: reply, req: agent.ApprovalRequest{
+		CallID: id, Tool: "bash",
+		Access: tools.Access{Kind: tools.AccessExec, Command: "touch x", Summary: "touch x", Cwd: "/work/project"},
+		Verdict: permissions.Verdict{Decision: permissions.Ask, Reason: "`touch x` writes files", Part: "touch x",
+			SuggestedRule: suggested},
+	}}, reply
+}
+
+func startCall(m *Model, id, command string) {
+	send(m, agent.ToolCallStarted{ID: id, Name: "bash",
+		Access: tools.Access{Kind: tools.AccessExec, Command: command, Summary: command}})
+}
+
+func answered(t *testing.T, reply chan agent.Approval) agent.Approval {
+	t.Helper()
+	select {
+	case ap := <-reply:
+		return ap
+	default:
+		t.Fatal("the modal did not answer")
+	}
+	return agent.Approval{}
+}
+
+func TestModalAnswersOnlyAfterTypeAheadGuard(t *testing.T) {
+	m, clock := newTestModel(t, 80, 24)
+	typeText(m, "hello") // typing in the input just before the modal opens
+	startCall(m, "c1", "touch x")
+	msg, reply := touchRequest("c1", "Bash(touch:*)")
+	m.Update(msg)
+	press(m, "y")
+	if len(reply) != 0 {
+		t.Fatal("a key typed right after the modal opened answered it")
+	}
+	if !strings.Contains(plain(m), "keys paused") {
+		t.Errorf("the modal does not say its keys are paused:\n%s", plain(m))
+	}
+	clock.t = clock.t.Add(typeAheadGuard + time.Millisecond)
+	press(m, "y")
+	if ap := answered(t, reply); !ap.Allow || ap.Scope != agent.Once {
+		t.Errorf("y answered %+v, want allow once", ap)
+	}
+	if len(m.overlays) != 0 {
+		t.Error("the modal is still open after its only request was answered")
+	}
+}
+
+func TestModalAlwaysAllowShowsRuleBeforeSaving(t *testing.T) {
+	for _, tc := range []struct {
+		key   string
+		scope agent.Scope
+		where string
+	}{{"a", agent.ForSession, "for this session"}, {"p", agent.ForProject, "settings.local.json"}} {
+		m, _ := newTestModel(t, 80, 24)
+		startCall(m, "c1", "touch x")
+		msg, reply := touchRequest("c1", "Bash(touch:*)")
+		m.Update(msg)
+		press(m, tc.key)
+		screen := plain(m)
+		if !strings.Contains(screen, "Bash(touch:*)") || !strings.Contains(screen, tc.where) {
+			t.Errorf("%s: the rule is not shown before saving:\n%s", tc.key, screen)
+		}
+		if len(reply) != 0 {
+			t.Fatalf("%s answered before the rule was confirmed", tc.key)
+		}
+		press(m, "enter")
+		ap := answered(t, reply)
+		if !ap.Allow || ap.Scope != tc.scope || ap.Rule != "Bash(touch:*)" {
+			t.Errorf("%s answered %+v", tc.key, ap)
+		}
+	}
+}
+
+func TestModalWithoutSuggestedRuleRefusesAlwaysAllow(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	startCall(m, "c1", "touch x")
+	msg, reply := touchRequest("c1", "")
+	m.Update(msg)
+	if !strings.Contains(plain(m), "a/p unavailable") {
+		t.Errorf("the hint does not say a/p are unavailable:\n%s", plain(m))
+	}
+	press(m, "a")
+	if len(reply) != 0 {
+		t.Fatal("a answered without a rule")
+	}
+	if !strings.Contains(plain(m), "No rule can be saved") {
+		t.Errorf("pressing a does not explain:\n%s", plain(m))
+	}
+}
+
+func TestModalDenyWithReason(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	startCall(m, "c1", "touch x")
+	msg, reply := touchRequest("c1", "Bash(touch:*)")
+	m.Update(msg)
+	press(m, "d")
+	typeText(m, "use a temp dir")
+	press(m, "enter")
+	if ap := answered(t, reply); ap.Allow || ap.Message != "use a temp dir" {
+		t.Errorf("d answered %+v", ap)
+	}
+}
+
+func TestModalQueuesRequestsOneAtATime(t *testing.T) {
+	m, clock := newTestModel(t, 80, 24)
+	startCall(m, "c1", "touch x")
+	startCall(m, "c2", "touch y")
+	first, r1 := touchRequest("c1", "")
+	second, r2 := touchRequest("c2", "")
+	second.req.Access.Command = "touch y"
+	m.Update(first)
+	m.Update(second)
+	if !strings.Contains(plain(m), "1 of 2") {
+		t.Errorf("the modal does not count the waiting requests:\n%s", plain(m))
+	}
+	press(m, "n")
+	if ap := answered(t, r1); ap.Allow {
+		t.Error("n allowed the first call")
+	}
+	press(m, "y") // the same finger, too soon after the first answer
+	if len(r2) != 0 {
+		t.Fatal("a key meant for the first modal answered the second")
+	}
+	clock.t = clock.t.Add(time.Second)
+	press(m, "y")
+	if ap := answered(t, r2); !ap.Allow {
+		t.Error("y did not allow the second call")
+	}
+}
+
+func TestModalShowsControlCharactersDangerAndDiff(t *testing.T) {
+	m, _ := newTestModel(t, 80, 30)
+	startCall(m, "c1", "x")
+	msg, _ := touchRequest("c1", "")
+	msg.req.Access.Command = "echo safe\x1b[2K\rrm -rf ~ \u202e"
+	msg.req.Verdict.Part = "rm -rf ~"
+	msg.req.Verdict.Dangerous = true
+	m.Update(msg)
+	screen := plain(m)
+	for _, want := range []string{"DANGEROUS", "^[", "^M", "<U+202E>", "rm -rf ~"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("modal lacks %q:\n%s", want, screen)
+		}
+	}
+	m2, _ := newTestModel(t, 80, 30)
+	send(m2, agent.ToolCallStarted{ID: "w1", Name: "write_file",
+		Access: tools.Access{Kind: tools.AccessWrite, Path: "notes.txt", Summary: "notes.txt"}})
+	w, _ := touchRequest("w1", "")
+	w.req.Tool = "write_file"
+	w.req.Verdict.Reason = "writing notes.txt changes a file"
+	w.req.Access = tools.Access{Kind: tools.AccessWrite, Path: "notes.txt", Summary: "notes.txt",
+		Diff: "--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-old line\n+new line\n"}
+	m2.Update(w)
+	screen = plain(m2)
+	for _, want := range []string{"notes.txt", "-old line", "+new line", "@@ -1 +1 @@"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("write modal lacks %q:\n%s", want, screen)
+		}
+	}
+	golden(t, "modal-write-80x30", screen)
+}
+
+func TestPermissionDecidedWithdrawsItsModal(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	startCall(m, "c1", "touch x")
+	msg, _ := touchRequest("c1", "")
+	m.Update(msg)
+	send(m, agent.PermissionDecided{ID: "c1", Decision: permissions.Deny, By: "user", Reason: "interrupted while waiting for approval"})
+	if len(m.overlays) != 0 {
+		t.Error("the modal stayed open for a call the agent stopped waiting on")
+	}
+}
+
+func TestPanelStates(t *testing.T) {
+	m, clock := newTestModel(t, 80, 40)
+	startCall(m, "run", "make")
+	send(m, agent.PermissionDecided{ID: "run", Decision: permissions.Allow, By: "rule", Rule: "Bash(make:*)"},
+		agent.ToolOutput{ID: "run", Chunk: "step 1\nstep 2\n"})
+	clock.t = clock.t.Add(1500 * time.Millisecond)
+	if s := plain(m); !strings.Contains(s, "running 1.5s") || !strings.Contains(s, "step 2") {
+		t.Errorf("a running panel shows no elapsed time or live output:\n%s", s)
+	}
+	send(m, agent.ToolFinished{ID: "run", Result: tools.Result{ExitCode: exit(2)}, Duration: 2 * time.Second})
+	startCall(m, "deny", "rm -rf build")
+	send(m, agent.PermissionDecided{ID: "deny", Decision: permissions.Deny, By: "user", Reason: "denied by the user"},
+		agent.ToolFinished{ID: "deny", Result: tools.Result{IsError: true}})
+	startCall(m, "slow", "sleep 999")
+	send(m, agent.PermissionDecided{ID: "slow", Decision: permissions.Allow, By: "mode"},
+		agent.ToolFinished{ID: "slow", Result: tools.Result{TimedOut: true}, Duration: 120 * time.Second})
+	startCall(m, "bg", "npm run dev")
+	send(m, agent.PermissionDecided{ID: "bg", Decision: permissions.Allow, By: "user"},
+		agent.ToolFinished{ID: "bg", Result: tools.Result{BackgroundID: "task-1"}})
+	s := plain(m)
+	for _, want := range []string{"✗ exit 2", "⊘ denied by user", "⏱ timed out", "⇥ in background task-1"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestLongOutputIsBoundedAndCollapsed(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	startCall(m, "big", "seq 100000")
+	send(m, agent.PermissionDecided{ID: "big", Decision: permissions.Allow, By: "readonly"})
+	var sb strings.Builder
+	for i := range 100_000 {
+		sb.WriteString("line ")
+		sb.WriteString(strings.Repeat("x", i%50))
+		sb.WriteByte('\n')
+		if sb.Len() > 64<<10 {
+			send(m, agent.ToolOutput{ID: "big", Chunk: sb.String()})
+			sb.Reset()
+		}
+	}
+	send(m, agent.ToolOutput{ID: "big", Chunk: sb.String()},
+		agent.ToolFinished{ID: "big", Result: tools.Result{ExitCode: exit(0)}})
+	p := m.byID["big"]
+	if n := len(p.out.lines); n > maxKeptLines+compactionSlop {
+		t.Errorf("panel keeps %d lines", n)
+	}
+	if p.out.Total() != 100_000 {
+		t.Errorf("panel counted %d lines, want 100000", p.out.Total())
+	}
+	if s := plain(m); !strings.Contains(s, "+99,996 lines") && !strings.Contains(s, "+99996 lines") {
+		t.Errorf("collapsed panel does not say how many lines are hidden:\n%s", s)
+	}
+	press(m, "ctrl+o")
+	if !p.expanded {
+		t.Error("ctrl+o did not expand the focused panel")
+	}
+}
+
+func TestEscInterruptsTheRun(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	cancelled := false
+	m.run = &run{cancel: func() { cancelled = true }, done: make(chan struct{}), started: m.now()}
+	startCall(m, "c1", "touch x")
+	msg, _ := touchRequest("c1", "")
+	m.Update(msg)
+	press(m, "ctrl+c")
+	if !cancelled || len(m.overlays) != 0 {
+		t.Fatalf("ctrl+c: cancelled=%v overlays=%d", cancelled, len(m.overlays))
+	}
+	cancelled = false
+	m.run = &run{cancel: func() { cancelled = true }, done: make(chan struct{}), started: m.now()}
+	press(m, "esc")
+	if !cancelled {
+		t.Error("esc did not cancel the run")
+	}
+	send(m, agent.TurnDone{Interrupted: true})
+	if !strings.Contains(plain(m), "interrupted") {
+		t.Errorf("the transcript does not say interrupted:\n%s", plain(m))
+	}
+}
+
+func TestCtrlCTwiceQuits(t *testing.T) {
+	m, clock := newTestModel(t, 80, 24)
+	m.Update(keyMsg("ctrl+c"))
+	if m.quitArmed.IsZero() || !strings.Contains(plain(m), "Press Ctrl+C again") {
+		t.Fatalf("one ctrl+c did not ask for a second:\n%s", plain(m))
+	}
+	clock.t = clock.t.Add(time.Second)
+	_, cmd := m.Update(keyMsg("ctrl+c"))
+	if cmd == nil || !isQuit(cmd) {
+		t.Fatal("the second ctrl+c did not quit")
+	}
+}
+
+func isQuit(cmd tea.Cmd) bool {
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
+
+func TestShiftTabCyclesMode(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	press(m, "shift+tab")
+	if got := m.opts.Engine.Mode(); got != permissions.ModeAcceptEdits {
+		t.Fatalf("mode is %s after shift+tab", got)
+	}
+	if !strings.Contains(plain(m), "accept-edits") {
+		t.Errorf("status line does not show the mode:\n%s", plain(m))
+	}
+}
+
+func TestPromptHistory(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	m.prompts = []string{"first", "second"}
+	m.promptIdx = 2
+	typeText(m, "draft")
+	press(m, "up")
+	if v := m.input.Value(); v != "second" {
+		t.Fatalf("up shows %q", v)
+	}
+	press(m, "up", "down", "down")
+	if v := m.input.Value(); v != "draft" {
+		t.Fatalf("down back to the draft shows %q", v)
+	}
+}
+
+func TestHistoryListsCallsAndFilters(t *testing.T) {
+	m, _ := newTestModel(t, 100, 24)
+	send(m, conversationEvents()...)
+	startCall(m, "c2", "touch x")
+	send(m, agent.PermissionDecided{ID: "c2", Decision: permissions.Deny, By: "user"},
+		agent.ToolFinished{ID: "c2", Result: tools.Result{IsError: true}})
+	startCall(m, "c3", "false")
+	send(m, agent.PermissionDecided{ID: "c3", Decision: permissions.Allow, By: "user"},
+		agent.ToolFinished{ID: "c3", Result: tools.Result{ExitCode: exit(1)}, Duration: 5 * time.Millisecond})
+	press(m, "ctrl+t")
+	s := plain(m)
+	for _, want := range []string{"Tool history · 3 calls", "ls -la", "allow · readonly", "deny · user", "touch x"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("history lacks %q:\n%s", want, s)
+		}
+	}
+	golden(t, "history-100x24", s)
+	press(m, "/")
+	typeText(m, "touch")
+	press(m, "enter")
+	if s := plain(m); strings.Contains(s, "ls -la") || !strings.Contains(s, "1 shown") {
+		t.Errorf("the filter did not narrow the table:\n%s", s)
+	}
+	press(m, "enter")
+	if s := plain(m); !strings.Contains(s, "Denied") {
+		t.Errorf("enter did not open the call's output:\n%s", s)
+	}
+	press(m, "esc", "esc")
+	if len(m.overlays) != 0 {
+		t.Errorf("esc did not return to the conversation: %d overlays", len(m.overlays))
+	}
+}
+
+func TestHelpShowsEveryBinding(t *testing.T) {
+	m, _ := newTestModel(t, 100, 40)
+	press(m, "?")
+	s := plain(m)
+	for _, g := range m.keys.FullHelp() {
+		for _, b := range g {
+			if !strings.Contains(s, b.Help().Desc) {
+				t.Errorf("help lacks %q", b.Help().Desc)
+			}
+		}
+	}
+}
+
+func TestResizeFollowsTheTerminal(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	send(m, conversationEvents()...)
+	for _, size := range [][2]int{{60, 15}, {120, 40}, {61, 17}} {
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		lines := strings.Split(plain(m), "\n")
+		if len(lines) != size[1] {
+			t.Errorf("%v: %d lines", size, len(lines))
+		}
+	}
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 10})
+	if !strings.Contains(plain(m), "at least 60×15") {
+		t.Errorf("a too small terminal is not explained:\n%s", plain(m))
+	}
+}
+
+func TestSetupErrorIsTheFirstScreen(t *testing.T) {
+	m := newModel(Options{SetupError: "No model server configured. Set OPENAI_API_KEY or OPENAI_BASE_URL."}, time.Now)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if s := plain(m); !strings.Contains(s, "Setup needed") || !strings.Contains(s, "OPENAI_BASE_URL") {
+		t.Errorf("setup screen:\n%s", s)
+	}
+}
+
+func TestTrustPrompt(t *testing.T) {
+	trusted := false
+	m := newModel(Options{Untrusted: []string{".warden/settings.json: allow Bash(make:*)"}, Trust: func() error { trusted = true; return nil }}, time.Now)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if s := plain(m); !strings.Contains(s, "Trust this workspace?") || !strings.Contains(s, "Bash(make:*)") {
+		t.Fatalf("trust prompt:\n%s", s)
+	}
+	press(m, "y")
+	if !trusted || len(m.overlays) != 0 {
+		t.Errorf("y: trusted=%v overlays=%d", trusted, len(m.overlays))
+	}
+}
+
+func TestStreamingAndReasoning(t *testing.T) {
+	m, clock := newTestModel(t, 80, 24)
+	send(m, agent.ReasoningDelta{Text: "The user wants files.\nI should run ls."})
+	if s := plain(m); !strings.Contains(s, "Thinking") || !strings.Contains(s, "I should run ls.") {
+		t.Errorf("streaming reasoning is not shown:\n%s", s)
+	}
+	send(m, agent.TextDelta{Text: "Here "})
+	plain(m)
+	clock.t = clock.t.Add(time.Second)
+	send(m, agent.TextDelta{Text: "we go."})
+	if s := plain(m); !strings.Contains(s, "Here we go.") {
+		t.Errorf("streamed text is not shown:\n%s", s)
+	}
+	send(m, agent.AssistantText{Text: "Here we go.", Reasoning: "The user wants files.\nI should run ls."})
+	if s := plain(m); !strings.Contains(s, "Thought for 2 lines") {
+		t.Errorf("finished reasoning is not collapsed:\n%s", s)
+	}
+	press(m, "ctrl+r")
+	if s := plain(m); !strings.Contains(s, "The user wants files.") {
+		t.Errorf("ctrl+r does not show reasoning:\n%s", s)
+	}
+}
