@@ -1,0 +1,485 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// harness runs the real bash tools against a temporary workspace.
+type harness struct {
+	t                  *testing.T
+	tasks              *Tasks
+	env                *Env
+	bash, output, kill Tool
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	tasks := NewTasks()
+	tasks.Grace = 500 * time.Millisecond
+	t.Cleanup(tasks.KillAll)
+	ws, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := NewBash(tasks)
+	return &harness{t: t, tasks: tasks, env: NewEnv(ws, t.TempDir()), bash: tools[0], output: tools[1], kill: tools[2]}
+}
+
+func (h *harness) call(ctx context.Context, tool Tool, id string, params map[string]any, live func(string)) Result {
+	h.t.Helper()
+	in, err := json.Marshal(params)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if _, err := tool.Access(h.env, in); err != nil {
+		return Errorf("access: %v", err)
+	}
+	return tool.Run(ctx, h.env, Call{ID: id, Input: in, Output: live})
+}
+
+func (h *harness) run(command string) Result {
+	h.t.Helper()
+	return h.call(context.Background(), h.bash, "t", map[string]any{"command": command}, nil)
+}
+
+// liveWaiter collects live output and lets a test wait for a piece of it.
+type liveWaiter struct {
+	mu      sync.Mutex
+	text    strings.Builder
+	changed chan struct{}
+}
+
+func newLiveWaiter() *liveWaiter { return &liveWaiter{changed: make(chan struct{}, 1)} }
+
+func (l *liveWaiter) add(s string) {
+	l.mu.Lock()
+	l.text.WriteString(s)
+	l.mu.Unlock()
+	select {
+	case l.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (l *liveWaiter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.text.String()
+}
+
+// waitFor waits until the live output contains s.
+func (l *liveWaiter) waitFor(t *testing.T, s string) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !strings.Contains(l.String(), s) {
+		select {
+		case <-l.changed:
+		case <-deadline:
+			t.Fatalf("live output never showed %q; got %q", s, l.String())
+		}
+	}
+}
+
+// eventually waits until cond holds, checking often, and fails the test after the deadline.
+func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("after %s: %s", within, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// procStat reads a process's state and process group from /proc; ok is false once it is gone.
+func procStat(pid int) (state byte, pgrp int, ok bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, 0, false
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	pgrp, _ = strconv.Atoi(f[2])
+	return f[0][0], pgrp, true
+}
+
+// alive reports whether pid is a process that is not a zombie.
+func alive(pid int) bool {
+	state, _, ok := procStat(pid)
+	return ok && state != 'Z' && state != 'X'
+}
+
+// livePids lists the live processes that match.
+func livePids(match func(pid int) bool) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() || !alive(pid) {
+			continue
+		}
+		if match(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func groupMembers(pgid int) []int {
+	return livePids(func(pid int) bool {
+		_, pg, ok := procStat(pid)
+		return ok && pg == pgid
+	})
+}
+
+func TestOutputAndExitStatus(t *testing.T) {
+	h := newHarness(t)
+	r := h.run("echo out; echo err >&2; echo out2; exit 3")
+	if r.Output != "out\nerr\nout2\n[exit status 3]" {
+		t.Errorf("output %q", r.Output)
+	}
+	if r.ExitCode == nil || *r.ExitCode != 3 || !r.IsError {
+		t.Errorf("exit code %v, is error %v", r.ExitCode, r.IsError)
+	}
+	r = h.run("true")
+	if r.Output != "(no output)" || r.IsError || r.ExitCode == nil || *r.ExitCode != 0 {
+		t.Errorf("true: %+v", r)
+	}
+	r = h.run("kill -KILL $$")
+	if r.Signal != "SIGKILL" || r.ExitCode != nil || !strings.Contains(r.Output, "killed by SIGKILL") {
+		t.Errorf("killed: %+v", r)
+	}
+}
+
+func TestBackgroundChildDoesNotHoldTheCall(t *testing.T) {
+	h := newHarness(t)
+	start := time.Now()
+	r := h.run("sleep 30 & echo started $!")
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("took %s", d)
+	}
+	var pid int
+	if _, err := fmt.Sscanf(r.Output, "started %d", &pid); err != nil {
+		t.Fatalf("output %q", r.Output)
+	}
+	eventually(t, 2*time.Second, "the leftover sleep is still running", func() bool { return !alive(pid) })
+}
+
+func TestTimeoutKillsProcessGroup(t *testing.T) {
+	h := newHarness(t)
+	start := time.Now()
+	r := h.call(context.Background(), h.bash, "t", map[string]any{"command": "echo $$; sleep 100 & sleep 100", "timeout": 1000}, nil)
+	d := time.Since(start)
+	if d < 900*time.Millisecond || d > 3*time.Second {
+		t.Errorf("returned after %s, want about 1s", d)
+	}
+	if !r.TimedOut || !r.IsError || !strings.Contains(r.Output, "timed out after 1s") {
+		t.Errorf("result %+v", r)
+	}
+	pgid, err := strconv.Atoi(strings.SplitN(r.Output, "\n", 2)[0])
+	if err != nil {
+		t.Fatalf("no pid in %q", r.Output)
+	}
+	eventually(t, 2*time.Second, "the group is still alive", func() bool { return len(groupMembers(pgid)) == 0 })
+}
+
+func TestTimeoutKillsWhatIgnoresTerm(t *testing.T) {
+	h := newHarness(t)
+	r := h.call(context.Background(), h.bash, "t", map[string]any{
+		"command": "trap '' TERM; echo $$; echo partial; sleep 100", "timeout": 300}, nil)
+	if !r.TimedOut || !strings.Contains(r.Output, "partial") {
+		t.Fatalf("result %+v", r)
+	}
+	pgid, _ := strconv.Atoi(strings.SplitN(r.Output, "\n", 2)[0])
+	eventually(t, 2*time.Second, "the group is still alive", func() bool { return len(groupMembers(pgid)) == 0 })
+}
+
+func TestCatWithoutInputReturns(t *testing.T) {
+	h := newHarness(t)
+	start := time.Now()
+	r := h.run("cat; read x; echo read=$?")
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("took %s", d)
+	}
+	if r.Output != "read=1" {
+		t.Errorf("output %q", r.Output)
+	}
+}
+
+func TestGitCommitWithoutMessageFailsFast(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	h := newHarness(t)
+	if r := h.run("git init -q && git config user.email t@example.com && git config user.name T && " +
+		"echo x > f && git add f"); r.IsError {
+		t.Fatalf("setup: %s", r.Output)
+	}
+	start := time.Now()
+	r := h.run("git commit")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %s", d)
+	}
+	if !r.IsError || !strings.Contains(r.Output, "no interactive editor") {
+		t.Errorf("result %+v", r)
+	}
+	if r := h.run("git commit -q -m msg && git log --oneline | wc -l"); strings.TrimSpace(r.Output) != "1" {
+		t.Errorf("commit with -m: %q", r.Output)
+	}
+}
+
+func TestInterruptKillsNestedShells(t *testing.T) {
+	h := newHarness(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	live := newLiveWaiter()
+	done := make(chan Result)
+	go func() {
+		done <- h.call(ctx, h.bash, "t", map[string]any{"command": `echo L1 $$; bash -c 'echo L2 $$; bash -c "echo L3 \$\$; sleep 100"'`}, live.add)
+	}()
+	live.waitFor(t, "L3")
+	cancel()
+	var r Result
+	select {
+	case r = <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("cancellation did not end the call")
+	}
+	if !r.Interrupted || !strings.Contains(r.Output, "interrupted") {
+		t.Errorf("result %+v", r)
+	}
+	pids := regexp.MustCompile(`L\d (\d+)`).FindAllStringSubmatch(r.Output, -1)
+	if len(pids) != 3 {
+		t.Fatalf("want three shells in %q", r.Output)
+	}
+	for _, m := range pids {
+		pid, _ := strconv.Atoi(m[1])
+		eventually(t, 2*time.Second, "shell "+m[1]+" is still alive", func() bool { return !alive(pid) })
+	}
+}
+
+func TestHugeOutputKeepsHeadAndTailWithBoundedMemory(t *testing.T) {
+	h := newHarness(t)
+	const n = 5_000_000
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	peak := sampleHeapPeak()
+	var liveBytes int
+	var liveMu sync.Mutex
+	r := h.call(context.Background(), h.bash, "t", map[string]any{"command": fmt.Sprintf("seq 1 %d", n)}, func(s string) {
+		liveMu.Lock()
+		liveBytes += len(s)
+		liveMu.Unlock()
+	})
+	peakHeap := peak()
+	runtime.ReadMemStats(&after)
+
+	if !r.Truncated || r.OutputPath == "" {
+		t.Fatalf("not truncated: %q", r.Output[:min(200, len(r.Output))])
+	}
+	if len(r.Output) > defaultMaxOutput {
+		t.Errorf("model output is %d bytes, limit %d", len(r.Output), defaultMaxOutput)
+	}
+	head, rest, _ := strings.Cut(r.Output, "[… ")
+	marker, tail, _ := strings.Cut(rest, " …]\n")
+	headNums, tailNums := strings.Fields(head), strings.Fields(tail)
+	last, _ := strconv.Atoi(headNums[len(headNums)-1])
+	first, _ := strconv.Atoi(tailNums[0])
+	if headNums[0] != "1" || tailNums[len(tailNums)-1] != strconv.Itoa(n) {
+		t.Errorf("head starts %s, tail ends %s", headNums[0], tailNums[len(tailNums)-1])
+	}
+	omitted := first - last - 1
+	var omittedBytes int
+	for i := last + 1; i < first; i++ {
+		omittedBytes += len(strconv.Itoa(i)) + 1
+	}
+	want := fmt.Sprintf("%s lines (%s) omitted: lines %s–%s of the full output in %s", commas(int64(omitted)),
+		humanBytes(int64(omittedBytes)), commas(int64(last+1)), commas(int64(first-1)), r.OutputPath)
+	if marker != want {
+		t.Errorf("marker\n%q, want\n%q", marker, want)
+	}
+	var total int64
+	for i := 1; i <= n; i++ {
+		total += int64(len(strconv.Itoa(i)) + 1)
+	}
+	if fi, err := os.Stat(r.OutputPath); err != nil || fi.Size() != total {
+		t.Errorf("full output file: %v, size %d, want %d", err, fi.Size(), total)
+	}
+
+	t.Logf("output %d MB; heap peak grew %.1f MB; allocated %.1f MB; live display got %d KB",
+		total>>20, float64(peakHeap-int64(before.HeapAlloc))/1e6, float64(after.TotalAlloc-before.TotalAlloc)/1e6, liveBytes>>10)
+	if grew := peakHeap - int64(before.HeapAlloc); grew > 16<<20 {
+		t.Errorf("heap grew by %d MB for %d MB of output", grew>>20, total>>20)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(total/4) {
+		t.Errorf("allocated %d MB for %d MB of output", alloc>>20, total>>20)
+	}
+	if liveBytes > 4<<20 {
+		t.Errorf("the display was sent %d MB", liveBytes>>20)
+	}
+}
+
+// sampleHeapPeak samples the live heap until the returned function is called, which returns the peak.
+func sampleHeapPeak() func() int64 {
+	stop := make(chan struct{})
+	result := make(chan int64)
+	go func() {
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		var peak int64
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			metrics.Read(s)
+			peak = max(peak, int64(s[0].Value.Uint64()))
+			select {
+			case <-stop:
+				result <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() int64 { close(stop); return <-result }
+}
+
+func TestProgressBarCollapsesAndColoursGo(t *testing.T) {
+	h := newHarness(t)
+	r := h.run(`for i in 10 50 100; do printf '\rprogress %3d%%' $i; done; printf '\n\033[1;32mok\033[0m\n'`)
+	if r.Output != "progress 100%\nok" {
+		t.Errorf("output %q", r.Output)
+	}
+}
+
+func TestBinaryOutputIsSummarised(t *testing.T) {
+	h := newHarness(t)
+	r := h.run("head -c 4096 /dev/urandom")
+	if !strings.HasPrefix(r.Output, "[binary output, 4,096 bytes, saved to ") || r.OutputPath == "" {
+		t.Fatalf("output %q", r.Output)
+	}
+	if fi, err := os.Stat(r.OutputPath); err != nil || fi.Size() != 4096 {
+		t.Errorf("saved file: %v %v", fi, err)
+	}
+}
+
+func TestSecretsDoNotReachCommands(t *testing.T) {
+	h := newHarness(t)
+	t.Setenv("FOO_API_KEY", "planted-secret-1")
+	t.Setenv("WARDEN_TEST_PLAIN", "visible")
+	t.Setenv("WARDEN_TEST_HOLDS_KEY", "the-api-key-value")
+	h.env.Bash.Secrets = []string{"the-api-key-value"}
+	r := h.run("env")
+	for _, leaked := range []string{"FOO_API_KEY", "planted-secret-1", "the-api-key-value"} {
+		if strings.Contains(r.Output, leaked) {
+			t.Errorf("env shows %s", leaked)
+		}
+	}
+	for _, set := range []string{"WARDEN_TEST_PLAIN=visible", "WARDEN=1", "GIT_TERMINAL_PROMPT=0", "PAGER=cat"} {
+		if !strings.Contains(r.Output, set+"\n") {
+			t.Errorf("env lacks %s", set)
+		}
+	}
+}
+
+func TestCdPersists(t *testing.T) {
+	h := newHarness(t)
+	if err := os.Mkdir(filepath.Join(h.env.Workspace, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.run("cd sub")
+	if r := h.run("pwd"); r.Output != filepath.Join(h.env.Workspace, "sub") {
+		t.Errorf("pwd = %q", r.Output)
+	}
+	if r := h.run("cd .. && exit 4"); h.env.Cwd() != h.env.Workspace {
+		t.Errorf("cwd after failing command = %q (%s)", h.env.Cwd(), r.Output)
+	}
+	r := h.run("cd /")
+	if h.env.Cwd() != "/" || !strings.Contains(r.Output, "outside the workspace") {
+		t.Errorf("cd /: cwd %q, output %q", h.env.Cwd(), r.Output)
+	}
+	gone := filepath.Join(h.env.Workspace, "gone")
+	os.Mkdir(gone, 0o755)
+	h.env.SetCwd(gone)
+	os.Remove(gone)
+	r = h.run("pwd")
+	if !strings.Contains(r.Output, "no longer exists") || !strings.HasPrefix(r.Output, h.env.Workspace+"\n") {
+		t.Errorf("removed cwd: %q", r.Output)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	h := newHarness(t)
+	for _, tc := range []struct {
+		params map[string]any
+		want   string
+	}{
+		{map[string]any{"command": ""}, "empty"},
+		{map[string]any{"command": "  \n "}, "empty"},
+		{map[string]any{"command": "echo \u0000"}, "NUL"},
+		{map[string]any{"command": "sleep 1", "timeout": -5}, "out of range"},
+		{map[string]any{"command": "sleep 1", "timeout": 600001}, "out of range"},
+		{map[string]any{"command": "vim x"}, "edit_file"},
+		{map[string]any{}, "missing required argument"},
+	} {
+		r := h.call(context.Background(), h.bash, "t", tc.params, nil)
+		if !r.IsError || !strings.Contains(r.Output, tc.want) {
+			t.Errorf("%v: %+v", tc.params, r)
+		}
+	}
+	if _, err := checkBash(h.env, &bashParams{Command: "echo \xff"}); err == nil || !strings.Contains(err.Error(), "UTF-8") {
+		t.Errorf("invalid UTF-8: %v", err)
+	}
+	noBash := NewTasks()
+	noBash.Shell = "/nonexistent/bash"
+	r := NewBash(noBash)[0].Run(context.Background(), h.env, Call{ID: "t", Input: json.RawMessage(`{"command":"true"}`)})
+	if !r.IsError || !strings.Contains(r.Output, "bash was not found") {
+		t.Errorf("missing bash: %+v", r)
+	}
+}
+
+func TestLiveOutputStreams(t *testing.T) {
+	h := newHarness(t)
+	live := newLiveWaiter()
+	done := make(chan Result)
+	dir := t.TempDir()
+	go func() {
+		// The command waits for the test to see its first line before it finishes.
+		done <- h.call(context.Background(), h.bash, "t", map[string]any{"command": fmt.Sprintf(
+			"echo first; printf 'partial...'; while [ ! -e %s/go ]; do sleep 0.01; done; echo ' done'", dir)}, live.add)
+	}()
+	live.waitFor(t, "first\npartial...")
+	os.WriteFile(filepath.Join(dir, "go"), nil, 0o644)
+	r := <-done
+	if got := live.String(); got != "first\npartial... done\n" {
+		t.Errorf("live %q", got)
+	}
+	if r.Output != "first\npartial... done" {
+		t.Errorf("output %q", r.Output)
+	}
+}
+
+func TestLongOutputLimitFromSettings(t *testing.T) {
+	h := newHarness(t)
+	h.env.Bash.MaxOutputChars = 2000
+	r := h.run("seq 1 2000")
+	if !r.Truncated || len(r.Output) > 2000 || !strings.Contains(r.Output, "omitted") {
+		t.Errorf("%d bytes, truncated %v", len(r.Output), r.Truncated)
+	}
+	content, err := os.ReadFile(r.OutputPath)
+	if err != nil || strings.Count(string(content), "\n") != 2000 {
+		t.Errorf("full output: %v", err)
+	}
+}

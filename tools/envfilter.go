@@ -1,0 +1,82 @@
+package tools
+
+import (
+	"slices"
+	"strings"
+)
+
+// secretWords mark a variable name as holding a secret. They are matched anywhere in the upper-cased name,
+// so OPENAI_API_KEY, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY and DB_PASSWORD are all removed.
+var secretWords = []string{"KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD", "CREDENTIAL"}
+
+// noEditor is what every editor variable points at: git and others run it through the shell, so it prints
+// why and fails at once instead of waiting for a person who is not there.
+const noEditor = `sh -c 'echo "warden: no interactive editor is available to commands; give the text on the command line (git commit -m MESSAGE, git rebase without -i, git merge --no-edit)" >&2; exit 1' warden-editor`
+
+// fixedEnv is set in every command, over what Warden's own environment says. WARDEN=1 lets scripts tell that
+// they run under Warden, the way CI=true tells them they run in CI.
+var fixedEnv = []string{
+	"WARDEN=1",
+	"PAGER=cat", "GIT_PAGER=cat", "MANPAGER=cat", "SYSTEMD_PAGER=cat", "GH_PAGER=cat",
+	"GIT_EDITOR=" + noEditor, "GIT_SEQUENCE_EDITOR=" + noEditor, "EDITOR=" + noEditor, "VISUAL=" + noEditor,
+	"GIT_TERMINAL_PROMPT=0",
+	"DEBIAN_FRONTEND=noninteractive",
+	"TERM=dumb",
+}
+
+// childEnv is the environment of a command: Warden's own minus secrets, with the fixed settings and PWD.
+//
+// A variable is dropped when its name contains a secret word or its value contains one of secrets (the API
+// key, whatever it is called). settings lists exceptions: "NAME" passes a variable despite its name, "-NAME"
+// drops one that would pass. A listed name never brings back a value that contains a secret.
+func childEnv(base []string, settings BashSettings, cwd string) []string {
+	pass, drop := map[string]bool{}, map[string]bool{}
+	for _, n := range settings.Env {
+		if name, ok := strings.CutPrefix(n, "-"); ok {
+			drop[name] = true
+		} else if n != "" {
+			pass[n] = true
+		}
+	}
+	fixed := map[string]bool{"PWD": true}
+	for _, kv := range fixedEnv {
+		name, _, _ := strings.Cut(kv, "=")
+		fixed[name] = true
+	}
+	out := make([]string, 0, len(base)+len(fixedEnv)+1)
+	for _, kv := range base {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || fixed[name] || drop[name] {
+			continue
+		}
+		if secretName(name) && !pass[name] {
+			continue
+		}
+		if containsSecret(value, settings.Secrets) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	out = append(out, fixedEnv...)
+	return append(out, "PWD="+cwd)
+}
+
+func secretName(name string) bool {
+	up := strings.ToUpper(name)
+	return slices.ContainsFunc(secretWords, func(w string) bool { return strings.Contains(up, w) })
+}
+
+// containsSecret reports whether value holds one of the secrets. Very short "secrets" are compared whole,
+// so that a misconfigured one-letter key does not empty the environment.
+func containsSecret(value string, secrets []string) bool {
+	for _, s := range secrets {
+		switch {
+		case s == "":
+		case len(s) < 8 && value == s:
+			return true
+		case len(s) >= 8 && strings.Contains(value, s):
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,45 @@
+package tools
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestChildEnv(t *testing.T) {
+	base := []string{
+		"PATH=/usr/bin", "HOME=/home/u", "FOO_API_KEY=k1", "GITHUB_TOKEN=t", "AWS_SECRET_ACCESS_KEY=s",
+		"DB_PASSWORD=p", "GOOGLE_APPLICATION_CREDENTIALS=/c.json", "MY_CONFIG=sk-the-api-key-123",
+		"HEADER=Bearer sk-the-api-key-123", "KEEP=1", "DROP_ME=1", "PAGER=less", "PWD=/old", "EDITOR=vim",
+	}
+	got := childEnv(base, BashSettings{
+		Secrets: []string{"sk-the-api-key-123"},
+		Env:     []string{"GITHUB_TOKEN", "-DROP_ME", "MY_CONFIG"},
+	}, "/work")
+	vars := map[string]string{}
+	for _, kv := range got {
+		k, v, _ := strings.Cut(kv, "=")
+		if _, dup := vars[k]; dup {
+			t.Errorf("%s set twice", k)
+		}
+		vars[k] = v
+	}
+	for _, gone := range []string{"FOO_API_KEY", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD",
+		"GOOGLE_APPLICATION_CREDENTIALS", "HEADER", "DROP_ME", "MY_CONFIG"} {
+		if _, ok := vars[gone]; ok {
+			t.Errorf("%s reached the child", gone)
+		}
+	}
+	for k, want := range map[string]string{"PATH": "/usr/bin", "KEEP": "1", "GITHUB_TOKEN": "t", "WARDEN": "1",
+		"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "PWD": "/work"} {
+		if vars[k] != want {
+			t.Errorf("%s = %q, want %q", k, vars[k], want)
+		}
+	}
+	if !strings.Contains(vars["EDITOR"], "exit 1") {
+		t.Errorf("EDITOR = %q, want an editor that fails", vars["EDITOR"])
+	}
+	if !slices.Contains(got, "PWD=/work") {
+		t.Errorf("no PWD")
+	}
+}

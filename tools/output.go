@@ -1,0 +1,307 @@
+package tools
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// capture collects one command's output with bounded memory, whatever its volume: the cleaned text goes to a
+// ring holding its last ringSize bytes and, once it outgrows the ring, to a spool file (up to spoolCap). The
+// model's view is built from the two (see view); the display gets the text live, coalesced.
+//
+// Write is called from the goroutine reading the pipe; the other methods from any goroutine.
+type capture struct {
+	mu sync.Mutex
+	cl cleaner
+
+	ring  ring
+	total int64 // bytes of cleaned text
+	lines int64 // newlines in the cleaned text
+
+	binary   bool  // the output turned out to be binary: raw bytes from then on
+	rawBytes int64 // raw bytes received after that
+
+	dir, name   string // where and under which name to create the spool file
+	spool       *os.File
+	spoolPath   string
+	spooled     int64 // bytes written to the spool
+	spoolCap    int64
+	spoolFull   bool  // the cap was reached; later output is not in the file
+	spoolErr    error // the spool could not be written; later output is not in the file
+	finished    bool
+	live        func(string)
+	liveBuf     liveBuffer
+	liveTimer   *time.Timer
+	liveArmed   bool
+	liveEvery   time.Duration
+	binaryShown bool
+}
+
+const (
+	defaultSpoolCap = 64 << 20
+	liveInterval    = 50 * time.Millisecond
+	liveMax         = 32 << 10 // the display gets at most this much per interval; the rest is summarised
+)
+
+func newCapture(ringSize int, dir, name string, live func(string)) *capture {
+	c := &capture{ring: newRing(ringSize), dir: dir, name: name, spoolCap: defaultSpoolCap, live: live,
+		liveEvery: liveInterval}
+	return c
+}
+
+// Write takes raw output from the process. It never fails: output beyond what can be kept is counted.
+func (c *capture) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.finished {
+		return len(p), nil
+	}
+	if !c.binary && looksBinary(p) {
+		// From here on the raw bytes are what the file must keep; the text so far stays as it was.
+		c.cl.Finish(c.commit)
+		c.binary = true
+		c.ensureSpool()
+	}
+	if c.binary {
+		c.rawBytes += int64(len(p))
+		c.spoolWrite(p)
+	} else {
+		c.cl.Write(p, c.commit)
+	}
+	c.liveAdd("", nil)
+	return len(p), nil
+}
+
+// commit receives final cleaned text from the cleaner.
+func (c *capture) commit(text []byte, skip int, nl bool) {
+	c.total += int64(len(text))
+	c.lines += int64(bytes.Count(text, []byte{'\n'}))
+	if c.spool == nil && c.total > int64(c.ring.size()) {
+		c.ensureSpool()
+	}
+	if c.spool != nil {
+		c.spoolWrite(text)
+	}
+	c.ring.Write(text)
+	if c.live != nil {
+		prefix := ""
+		if nl {
+			prefix = "\n"
+		}
+		c.liveAdd(prefix, text[skip:])
+	}
+}
+
+// ensureSpool creates the spool file and writes to it the text so far, all of which is still in the ring.
+func (c *capture) ensureSpool() {
+	if c.spool != nil || c.spoolErr != nil {
+		return
+	}
+	if err := os.MkdirAll(c.dir, 0o700); err != nil {
+		c.spoolErr = err
+		return
+	}
+	f, err := os.CreateTemp(c.dir, c.name+"-*.log")
+	if err != nil {
+		c.spoolErr = err
+		return
+	}
+	c.spool, c.spoolPath = f, f.Name()
+	c.spoolWrite(c.ring.Last(c.ring.Len()))
+}
+
+func (c *capture) spoolWrite(p []byte) {
+	if c.spool == nil || c.spoolFull || c.spoolErr != nil {
+		return
+	}
+	if room := c.spoolCap - c.spooled; int64(len(p)) > room {
+		p = p[:room]
+		c.spoolFull = true
+	}
+	n, err := c.spool.Write(p)
+	c.spooled += int64(n)
+	if err != nil {
+		c.spoolErr = err
+	}
+}
+
+// liveAdd queues text for the display and makes sure a flush is coming.
+func (c *capture) liveAdd(prefix string, text []byte) {
+	if c.live == nil {
+		return
+	}
+	if c.binary && !c.binaryShown {
+		c.binaryShown = true
+		c.liveBuf.add([]byte("\n[binary output; not shown]\n"))
+	}
+	if prefix != "" {
+		c.liveBuf.add([]byte(prefix))
+	}
+	if len(text) > 0 {
+		c.liveBuf.add(text)
+	}
+	if !c.liveArmed && (c.liveBuf.len() > 0 || c.cl.Pending()) {
+		c.liveArmed = true
+		if c.liveTimer == nil {
+			c.liveTimer = time.AfterFunc(c.liveEvery, c.flushLive)
+		} else {
+			c.liveTimer.Reset(c.liveEvery)
+		}
+	}
+}
+
+// flushLive hands the queued text, and the unfinished line if it is stable, to the display.
+func (c *capture) flushLive() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.liveArmed = false
+	c.deliverLive()
+}
+
+func (c *capture) deliverLive() {
+	if c.live == nil {
+		return
+	}
+	if !c.binary {
+		if s := c.cl.ShowPartial(); len(s) > 0 {
+			c.liveBuf.add(s)
+		}
+	}
+	if s := c.liveBuf.take(); s != "" {
+		c.live(s)
+	}
+}
+
+// Finish is called once the pipe is drained: the unfinished line becomes final and the display gets the rest.
+func (c *capture) Finish() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.finished {
+		return
+	}
+	if !c.binary {
+		c.cl.Finish(c.commit)
+	}
+	c.deliverLive()
+	c.finished = true
+	c.live = nil
+	if c.liveTimer != nil {
+		c.liveTimer.Stop()
+	}
+	if c.spool != nil {
+		if err := c.spool.Close(); err != nil && c.spoolErr == nil {
+			c.spoolErr = err
+		}
+		c.spool = nil
+	}
+}
+
+// Detach stops live delivery (the call that showed it has returned) after handing over what is queued.
+func (c *capture) Detach() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.deliverLive()
+	c.live = nil
+}
+
+// cursor is a position in the cleaned text: bytes and newlines before it.
+type cursor struct {
+	off, lines int64
+}
+
+// view is what the model is given of the text after a cursor.
+type view struct {
+	text      string
+	truncated bool
+	path      string // the spool file, when the model needs it
+	binary    bool
+	rawBytes  int64
+	// Every view ends at the text's end; end is that position.
+	end cursor
+}
+
+// View returns the model's view of the text from the cursor on, within budget bytes: the text itself, or its
+// head (from the spool) and tail (from the ring) with a marker that says exactly what was left out and where.
+func (c *capture) View(from cursor, budget int) view {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v := view{end: cursor{c.total, c.lines}, binary: c.binary, rawBytes: c.rawBytes, path: c.spoolPath}
+	in := clipInput{n: c.total - from.off, lines: c.lines - from.lines, startLine: from.lines,
+		budget: budget, ring: &c.ring, path: c.spoolPath}
+	switch {
+	case c.spoolErr != nil:
+		in.spoolNote = "saving the full output failed: " + c.spoolErr.Error()
+	case c.spoolFull:
+		in.spoolNote = "the file holds only the first " + humanBytes(c.spoolCap)
+	}
+	if c.spoolPath != "" && from.off < c.spooled {
+		in.head = func(buf []byte) []byte {
+			f := c.spool
+			if f == nil { // finished: the file is closed
+				var err error
+				if f, err = os.Open(c.spoolPath); err != nil {
+					return nil
+				}
+				defer f.Close()
+			}
+			n, _ := f.ReadAt(buf[:min(int64(len(buf)), c.spooled-from.off)], from.off)
+			return buf[:n]
+		}
+	}
+	v.text, v.truncated = clip(in)
+	return v
+}
+
+// liveBuffer queues text for the display, keeping at most liveMax bytes: when the display falls that far
+// behind, the oldest queued text is dropped and replaced by a note saying how much.
+type liveBuffer struct {
+	buf     []byte
+	dropped int
+}
+
+func (l *liveBuffer) len() int { return len(l.buf) }
+
+func (l *liveBuffer) add(p []byte) {
+	if len(p) >= liveMax {
+		l.dropped += len(l.buf) + len(p) - liveMax
+		l.buf = append(l.buf[:0], p[len(p)-liveMax:]...)
+		return
+	}
+	if over := len(l.buf) + len(p) - liveMax; over > 0 {
+		l.dropped += over
+		l.buf = l.buf[:copy(l.buf, l.buf[over:])]
+	}
+	l.buf = append(l.buf, p...)
+}
+
+func (l *liveBuffer) take() string {
+	if len(l.buf) == 0 {
+		return ""
+	}
+	b := l.buf
+	if l.dropped > 0 {
+		// Start at a line and a rune, so the display does not get half a line after the note.
+		if i := bytes.IndexByte(b, '\n'); i >= 0 && i < len(b)-1 {
+			l.dropped += i + 1
+			b = b[i+1:]
+		}
+		s := fmt.Sprintf("[… %s not shown …]\n%s", humanBytes(int64(l.dropped)), toValidUTF8(b))
+		l.buf, l.dropped = l.buf[:0], 0
+		return s
+	}
+	s := string(b)
+	l.buf = l.buf[:0]
+	return s
+}
+
+// spoolDir is where a session keeps full outputs.
+func spoolDir(env *Env) string {
+	if env.SessionDir != "" {
+		return filepath.Join(env.SessionDir, "bash")
+	}
+	return filepath.Join(os.TempDir(), fmt.Sprintf("warden-%d", os.Getpid()))
+}

@@ -1,0 +1,184 @@
+package tools
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// procSpec is everything needed to start one shell.
+type procSpec struct {
+	bash   string // path of the bash binary
+	script string // the command, already wrapped by wrapScript
+	dir    string
+	env    []string
+	out    io.Writer // receives stdout and stderr, merged in their real order, from one goroutine
+}
+
+// proc is one running `bash -c` and its process group.
+//
+// Its lifecycle: the shell exits (or is told to stop); then whatever is left of its group is killed, the
+// output pipe is drained for at most drainWait, the final directory is read back and only then is the shell
+// reaped. Until it is reaped the shell's pid cannot be reused, so signalling its group can never hit a
+// stranger.
+type proc struct {
+	cmd     *exec.Cmd
+	pgid    int
+	out     *os.File      // read end of stdout+stderr
+	cwdR    *os.File      // read end of the pipe the EXIT trap writes the final directory to
+	exited  chan struct{} // closed once the shell has exited (it stays unreaped until finish)
+	outDone chan struct{} // closed once the output pipe is drained
+}
+
+// drainWait bounds how long output is read after a command's group is gone: a process that left the group
+// (setsid) may keep the pipe open forever, and the command must not wait for it.
+const drainWait = 100 * time.Millisecond
+
+// readBufs recycles the buffers that output is read into.
+var readBufs = sync.Pool{New: func() any { b := make([]byte, 128<<10); return &b }}
+
+// startProc starts the shell. It is the one place processes are created, so that resource limits or a
+// sandbox can be added here.
+func startProc(spec procSpec) (*proc, error) {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cwdR, cwdW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	// A larger pipe means fewer wake-ups for chatty commands; the kernel may refuse, which is fine.
+	_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, outW.Fd(), syscall.F_SETPIPE_SZ, 1<<20)
+	cmd := &exec.Cmd{
+		Path:       spec.bash,
+		Args:       []string{"bash", "-c", spec.script},
+		Dir:        spec.dir,
+		Env:        spec.env,
+		Stdout:     outW,
+		Stderr:     outW,
+		ExtraFiles: []*os.File{cwdW},
+		// A new session: the group can be signalled as one, and without a controlling terminal a program
+		// that opens /dev/tty to ask for a password fails at once instead of stopping the group for good.
+		SysProcAttr: &syscall.SysProcAttr{Setsid: true},
+	}
+	err = cmd.Start()
+	outW.Close()
+	cwdW.Close()
+	if err != nil {
+		outR.Close()
+		cwdR.Close()
+		return nil, err
+	}
+	p := &proc{cmd: cmd, pgid: cmd.Process.Pid, out: outR, cwdR: cwdR,
+		exited: make(chan struct{}), outDone: make(chan struct{})}
+	go p.watchExit()
+	go p.read(spec.out)
+	return p, nil
+}
+
+// watchExit waits for the shell to exit without reaping it.
+func (p *proc) watchExit() {
+	defer close(p.exited)
+	const pPID, wEXITED, wNOWAIT = 1, 4, 0x01000000
+	var info [128]byte // siginfo_t
+	for {
+		_, _, e := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(p.pgid),
+			uintptr(unsafe.Pointer(&info[0])), wEXITED|wNOWAIT, 0, 0)
+		if e != syscall.EINTR {
+			return
+		}
+	}
+}
+
+func (p *proc) read(w io.Writer) {
+	defer close(p.outDone)
+	bp := readBufs.Get().(*[]byte)
+	defer readBufs.Put(bp)
+	buf := *bp
+	for {
+		n, err := p.out.Read(buf)
+		if n > 0 {
+			w.Write(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// signal sends sig to the whole group. It must not be called after finish has reaped the shell.
+func (p *proc) signal(sig syscall.Signal) {
+	_ = syscall.Kill(-p.pgid, sig)
+}
+
+// stop asks the group to end: TERM, then, after grace (or as soon as the shell and every holder of the
+// output are gone), finish's KILL.
+func (p *proc) stop(grace time.Duration) {
+	p.signal(syscall.SIGTERM)
+	p.signal(syscall.SIGCONT) // a stopped process only acts on TERM once it runs
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		// Children may still be cleaning up after their TERM; they hold the pipe until they are done.
+		select {
+		case <-p.outDone:
+		case <-t.C:
+		}
+	case <-t.C:
+	}
+}
+
+// finish kills what is left of the group once the shell has exited, drains the output, reads back the final
+// directory and reaps the shell. It returns the directory ("" if the shell did not report one).
+func (p *proc) finish() (cwd string, state *os.ProcessState) {
+	select {
+	case <-p.exited:
+	default:
+		p.signal(syscall.SIGKILL)
+		<-p.exited
+	}
+	// Leftovers of the command (`server &`) die with it: a finished command never waits for its children.
+	p.signal(syscall.SIGKILL)
+	deadline := time.Now().Add(drainWait)
+	_ = p.out.SetReadDeadline(deadline)
+	_ = p.cwdR.SetReadDeadline(deadline)
+	<-p.outDone
+	b, _ := io.ReadAll(io.LimitReader(p.cwdR, 64<<10))
+	if s := string(b); strings.HasSuffix(s, "\n") {
+		cwd = strings.TrimSuffix(s, "\n")
+	}
+	_ = p.cmd.Wait()
+	p.out.Close()
+	p.cwdR.Close()
+	return cwd, p.cmd.ProcessState
+}
+
+// wrapScript makes the shell report its final directory on fd 3 when it exits, however it exits. The trap
+// is on the command's first line so that bash's line numbers in error messages stay the model's.
+func wrapScript(command string) string {
+	return "trap 'builtin pwd 2>/dev/null >&3' EXIT; " + command
+}
+
+// signalName is the conventional name of a signal ("SIGTERM").
+func signalName(s syscall.Signal) string {
+	names := map[syscall.Signal]string{
+		syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT", syscall.SIGILL: "SIGILL",
+		syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE",
+		syscall.SIGKILL: "SIGKILL", syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV",
+		syscall.SIGUSR2: "SIGUSR2", syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM",
+		syscall.SIGTERM: "SIGTERM", syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ",
+	}
+	if n, ok := names[s]; ok {
+		return n
+	}
+	return s.String()
+}

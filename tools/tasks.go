@@ -1,0 +1,319 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Tasks runs the shell commands of a session and keeps track of every process it started: the foreground
+// calls (so that the person can send one to the background), the background tasks the model reads with
+// bash_output, and the means to stop them all when Warden exits. Use one per session; it is safe for
+// concurrent use.
+type Tasks struct {
+	// MaxBackground limits how many background tasks may run at once; zero means 16.
+	MaxBackground int
+	// Grace is how long a command that is being stopped gets between TERM and KILL; zero means 2 s.
+	Grace time.Duration
+	// Shell is the bash binary; empty means "bash" looked up on PATH.
+	Shell string
+
+	mu       sync.Mutex
+	closed   bool
+	nextID   int
+	fg       map[string]*job // running foreground calls, by call id
+	bg       map[string]*job // background tasks, running or finished, by task id
+	bgOrder  []string        // background task ids, oldest first
+	bashPath string
+}
+
+// NewTasks returns an empty task manager with the default limits.
+func NewTasks() *Tasks {
+	return &Tasks{fg: map[string]*job{}, bg: map[string]*job{}}
+}
+
+const (
+	defaultMaxBackground = 16
+	defaultGrace         = 2 * time.Second
+	// keepFinished bounds how many finished background tasks are remembered for bash_output.
+	keepFinished = 64
+)
+
+// Stop reasons.
+const (
+	stopTimeout   = "timeout"
+	stopInterrupt = "interrupt"
+	stopKill      = "kill_bash"
+	stopShutdown  = "shutdown"
+)
+
+// job is one command: its process, its output and, once it is done, how it ended.
+type job struct {
+	command string
+	started time.Time
+	proc    *proc
+	out     *capture
+
+	done      chan struct{} // closed once the process is reaped and the output complete
+	killOnce  sync.Once
+	killCh    chan struct{}
+	killWhy   string
+	promoteCh chan struct{}
+	promoteMu sync.Once
+
+	// Set before done is closed.
+	stopped string // why Warden stopped it; "" if it ended on its own
+	cwd     string
+	state   *os.ProcessState
+	ended   time.Time
+
+	// Background tasks only, guarded by Tasks.mu.
+	id   string
+	read cursor // what bash_output has returned so far
+}
+
+// kill asks the job to stop; the first reason given is the one reported.
+func (j *job) kill(why string) {
+	j.killOnce.Do(func() {
+		j.killWhy = why
+		close(j.killCh)
+	})
+}
+
+func (j *job) isDone() bool {
+	select {
+	case <-j.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// supervise waits for the shell to exit or for a request to stop it, then cleans up after it.
+func (j *job) supervise(grace time.Duration) {
+	select {
+	case <-j.proc.exited:
+	case <-j.killCh:
+		j.stopped = j.killWhy
+		j.proc.stop(grace)
+	}
+	j.cwd, j.state = j.proc.finish()
+	j.out.Finish()
+	j.ended = time.Now()
+	close(j.done)
+}
+
+// start runs command in the session's directory. name names the spool file; live receives output as it comes.
+// The note, if any, is for the model (the directory had to change).
+func (t *Tasks) start(env *Env, command, name string, live func(string)) (*job, string, error) {
+	bash, err := t.shell()
+	if err != nil {
+		return nil, "", err
+	}
+	cwd, note := env.Cwd(), ""
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		note = fmt.Sprintf("[the working directory %s no longer exists; the command ran in the workspace %s]",
+			cwd, env.Workspace)
+		cwd = env.Workspace
+		env.SetCwd(cwd)
+	}
+	out := newCapture(contentBudget(env), spoolDir(env), name, live)
+	p, err := startProc(procSpec{bash: bash, script: wrapScript(command), dir: cwd,
+		env: childEnv(os.Environ(), env.Bash, cwd), out: out})
+	if err != nil {
+		return nil, "", fmt.Errorf("starting bash: %w", err)
+	}
+	j := &job{command: command, started: time.Now(), proc: p, out: out, done: make(chan struct{}),
+		killCh: make(chan struct{}), promoteCh: make(chan struct{})}
+	go j.supervise(t.grace())
+	return j, note, nil
+}
+
+func (t *Tasks) shell() (string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return "", errors.New("Warden is shutting down; no new commands are started")
+	}
+	if t.bashPath != "" {
+		return t.bashPath, nil
+	}
+	name := t.Shell
+	if name == "" {
+		name = "bash"
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("cannot run commands: bash was not found (%v); install bash or put it on PATH", err)
+	}
+	t.bashPath = p
+	return p, nil
+}
+
+func (t *Tasks) grace() time.Duration {
+	if t.Grace > 0 {
+		return t.Grace
+	}
+	return defaultGrace
+}
+
+func (t *Tasks) maxBackground() int {
+	if t.MaxBackground > 0 {
+		return t.MaxBackground
+	}
+	return defaultMaxBackground
+}
+
+// runningLocked counts the background tasks still running.
+func (t *Tasks) runningLocked() int {
+	n := 0
+	for _, j := range t.bg {
+		if !j.isDone() {
+			n++
+		}
+	}
+	return n
+}
+
+// Running is the number of background tasks still running, for the status line.
+func (t *Tasks) Running() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.runningLocked()
+}
+
+// TaskInfo describes a background task for display.
+type TaskInfo struct {
+	ID       string
+	Command  string
+	Started  time.Time
+	Running  bool
+	ExitCode *int   // when it exited
+	Signal   string // when a signal ended it
+}
+
+// List describes the background tasks, oldest first.
+func (t *Tasks) List() []TaskInfo {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]TaskInfo, 0, len(t.bgOrder))
+	for _, id := range t.bgOrder {
+		j := t.bg[id]
+		info := TaskInfo{ID: id, Command: j.command, Started: j.started, Running: !j.isDone()}
+		if !info.Running {
+			info.ExitCode, info.Signal = exitOf(j.state)
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// Background moves the running foreground call with this id to the background: its bash call returns at
+// once with a task id, and the command keeps running. It reports whether there was such a call and room for
+// another background task.
+func (t *Tasks) Background(callID string) bool {
+	t.mu.Lock()
+	j := t.fg[callID]
+	ok := j != nil && !t.closed && t.runningLocked() < t.maxBackground()
+	t.mu.Unlock()
+	if ok {
+		j.promoteMu.Do(func() { close(j.promoteCh) })
+	}
+	return ok
+}
+
+// KillAll stops every command Warden started, foreground and background, and returns once they are gone.
+// No command starts afterwards. Call it when Warden exits, also on SIGTERM and SIGHUP.
+func (t *Tasks) KillAll() {
+	t.mu.Lock()
+	t.closed = true
+	var jobs []*job
+	for _, j := range t.fg {
+		jobs = append(jobs, j)
+	}
+	for _, j := range t.bg {
+		jobs = append(jobs, j)
+	}
+	t.mu.Unlock()
+	for _, j := range jobs {
+		j.kill(stopShutdown)
+	}
+	for _, j := range jobs {
+		<-j.done
+	}
+}
+
+// addBackgroundLocked registers a background task under a new id.
+func (t *Tasks) addBackgroundLocked(j *job) string {
+	t.nextID++
+	j.id = fmt.Sprintf("b%d", t.nextID)
+	t.bg[j.id] = j
+	t.bgOrder = append(t.bgOrder, j.id)
+	// Forget the oldest finished tasks beyond keepFinished; their files stay in the session directory.
+	finished := 0
+	for i := len(t.bgOrder) - 1; i >= 0; i-- {
+		id := t.bgOrder[i]
+		if t.bg[id].isDone() {
+			finished++
+			if finished > keepFinished {
+				delete(t.bg, id)
+				t.bgOrder = slices.Delete(t.bgOrder, i, i+1)
+			}
+		}
+	}
+	return j.id
+}
+
+// lookup finds a background task, or explains which exist.
+func (t *Tasks) lookup(id string) (*job, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if j, ok := t.bg[strings.TrimSpace(id)]; ok {
+		return j, nil
+	}
+	if len(t.bgOrder) == 0 {
+		return nil, fmt.Errorf("there is no background task %q; no background tasks were started", id)
+	}
+	var known []string
+	for _, k := range t.bgOrder {
+		state := "running"
+		if t.bg[k].isDone() {
+			state = "finished"
+		}
+		known = append(known, k+" ("+state+")")
+	}
+	return nil, fmt.Errorf("there is no background task %q; the tasks are: %s", id, strings.Join(known, ", "))
+}
+
+// exitOf reads how a process ended: its exit code, or the signal that killed it.
+func exitOf(state *os.ProcessState) (*int, string) {
+	if state == nil {
+		return nil, ""
+	}
+	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return nil, signalName(ws.Signal())
+	}
+	code := state.ExitCode()
+	return &code, ""
+}
+
+// insideWorkspace reports whether dir is the workspace or below it, by its path as given or resolved.
+func insideWorkspace(workspace, dir string) bool {
+	within := func(root, d string) bool {
+		rel, err := filepath.Rel(root, d)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	}
+	if workspace == "" || within(workspace, dir) {
+		return true
+	}
+	rw, err1 := filepath.EvalSymlinks(workspace)
+	rd, err2 := filepath.EvalSymlinks(dir)
+	return err1 == nil && err2 == nil && within(rw, rd)
+}

@@ -1,0 +1,213 @@
+package tools
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file is the one place that decides how long output is shortened for the model: the head and the tail
+// are kept, cut at line boundaries when possible, and a marker between them says exactly how many lines and
+// bytes were left out and where the whole text is.
+
+// headShare is the part of the budget given to the head; the tail, where errors and summaries are, gets more.
+const headShare = 0.4
+
+// Truncate shortens s to at most max bytes (plus the marker) keeping its head and tail. path, if not empty, is
+// named as the place holding the whole text.
+func Truncate(s string, max int, path string) string {
+	if len(s) <= max {
+		return s
+	}
+	hb := int(float64(max) * headShare)
+	head := cutHead([]byte(s[:hb]))
+	tail := cutTail([]byte(s[len(s)-(max-hb):]))
+	return joinHeadTail(head, tail, int64(len(s)), int64(strings.Count(s, "\n")), 0, path, "")
+}
+
+// clipInput is text of n bytes (lines newlines) starting at line startLine of the full output, whose tail is
+// in a ring and whose head can be read from the spool file.
+type clipInput struct {
+	n, lines, startLine int64
+	budget              int
+	ring                *ring
+	head                func(buf []byte) []byte // reads up to len(buf) bytes from the text's start
+	path                string                  // the spool file, if any
+	spoolNote           string                  // why the file lacks part of the output, if it does
+}
+
+// clip returns the text itself when it fits the budget, or its head and tail with a marker.
+func clip(in clipInput) (string, bool) {
+	if in.n <= 0 {
+		return "", false
+	}
+	if in.n <= int64(in.budget) && in.n <= int64(in.ring.Len()) {
+		return string(in.ring.Last(int(in.n))), false
+	}
+	hb := int(float64(in.budget) * headShare)
+	tb := in.budget - hb
+	var head []byte
+	if in.head != nil {
+		head = cutHead(in.head(make([]byte, hb)))
+	}
+	tail := cutTail(in.ring.Last(min(tb, in.ring.Len())))
+	return joinHeadTail(head, tail, in.n, in.lines, in.startLine, in.path, in.spoolNote), true
+}
+
+func joinHeadTail(head, tail []byte, n, lines, startLine int64, path, spoolNote string) string {
+	headLines := int64(bytes.Count(head, []byte{'\n'}))
+	omittedBytes := n - int64(len(head)) - int64(len(tail))
+	omittedLines := lines - headLines - int64(bytes.Count(tail, []byte{'\n'}))
+	var b strings.Builder
+	b.Grow(len(head) + len(tail) + 300)
+	b.Write(head)
+	if len(head) > 0 && head[len(head)-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "[… %s lines (%s) omitted", commas(omittedLines), humanBytes(omittedBytes))
+	first := startLine + headLines + 1
+	switch {
+	case path != "" && omittedLines > 0:
+		fmt.Fprintf(&b, ": lines %s–%s of the full output in %s", commas(first), commas(first+omittedLines-1), path)
+	case path != "":
+		fmt.Fprintf(&b, "; the full output is in %s", path)
+	}
+	if spoolNote != "" {
+		fmt.Fprintf(&b, " (%s)", spoolNote)
+	}
+	b.WriteString(" …]\n")
+	b.Write(tail)
+	return b.String()
+}
+
+// cutHead ends b after its last newline if that keeps at least half of it, else at a rune boundary.
+func cutHead(b []byte) []byte {
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 && i >= len(b)/2 {
+		return b[:i+1]
+	}
+	for j := len(b) - 1; j >= 0 && j >= len(b)-utf8.UTFMax; j-- {
+		if utf8.RuneStart(b[j]) {
+			if !utf8.FullRune(b[j:]) {
+				return b[:j]
+			}
+			break
+		}
+	}
+	return b
+}
+
+// cutTail starts b after its first newline if that keeps at least half of it, else at a rune boundary.
+func cutTail(b []byte) []byte {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 && i < len(b)/2 {
+		return b[i+1:]
+	}
+	for k := 0; k < utf8.UTFMax && len(b) > 0 && !utf8.RuneStart(b[0]); k++ {
+		b = b[1:]
+	}
+	return b
+}
+
+// ring keeps the last bytes written to it.
+type ring struct {
+	buf   []byte
+	w     int   // next write position
+	total int64 // bytes ever written
+	out   []byte
+}
+
+func newRing(size int) ring { return ring{buf: make([]byte, size)} }
+
+func (r *ring) size() int { return len(r.buf) }
+
+// Len is how many bytes the ring holds.
+func (r *ring) Len() int { return int(min(r.total, int64(len(r.buf)))) }
+
+func (r *ring) Write(p []byte) {
+	r.total += int64(len(p))
+	if len(p) >= len(r.buf) {
+		copy(r.buf, p[len(p)-len(r.buf):])
+		r.w = 0
+		return
+	}
+	n := copy(r.buf[r.w:], p)
+	if n < len(p) {
+		copy(r.buf, p[n:])
+	}
+	r.w = (r.w + len(p)) % len(r.buf)
+}
+
+// Last returns the last n bytes written (n ≤ Len), in a slice valid until the next call.
+func (r *ring) Last(n int) []byte {
+	start := r.w - n
+	if start >= 0 {
+		return r.buf[start:r.w]
+	}
+	r.out = append(r.out[:0], r.buf[len(r.buf)+start:]...)
+	r.out = append(r.out, r.buf[:r.w]...)
+	return r.out
+}
+
+// looksBinary says whether a chunk of output is binary: more than 30% of it is NUL, control characters no
+// text uses, or invalid UTF-8. Chunks under 16 bytes are too small to tell and count as text.
+func looksBinary(p []byte) bool {
+	if len(p) < 16 {
+		return false
+	}
+	n := plainPrefix(p)
+	if n == len(p) {
+		return false
+	}
+	bad := 0
+	for i := n; i < len(p); {
+		b := p[i]
+		if b < utf8.RuneSelf {
+			if b == 0 || b == 0x7f || (b < 0x20 && !strings.ContainsRune("\t\n\r\b\a\f\v\x1b", rune(b))) {
+				bad++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && size == 1 {
+			if !utf8.FullRune(p[i:]) {
+				break // split across chunks
+			}
+			bad++
+		}
+		i += size
+	}
+	return bad*10 > len(p)*3
+}
+
+// toValidUTF8 is the text of b with any broken rune at its edges replaced.
+func toValidUTF8(b []byte) string { return strings.ToValidUTF8(string(b), "\uFFFD") }
+
+// commas writes n with thousands separators, which a reader (and a model) counts more reliably.
+func commas(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + commas(-n)
+	}
+	var b strings.Builder
+	for i, d := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return b.String()
+}
+
+// humanBytes is n as "812 bytes", "4.2 KB", "38.9 MB".
+func humanBytes(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	case n < 1000*1000*1000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+}

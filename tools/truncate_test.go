@@ -1,0 +1,103 @@
+package tools
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestRingKeepsLastBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	r := newRing(10)
+	var all []byte
+	for range 200 {
+		p := []byte(strings.Repeat(string(rune('a'+rng.IntN(26))), rng.IntN(25)))
+		r.Write(p)
+		all = append(all, p...)
+		n := r.Len()
+		if want := min(len(all), 10); n != want {
+			t.Fatalf("Len = %d, want %d", n, want)
+		}
+		for k := 0; k <= n; k++ {
+			if got, want := string(r.Last(k)), string(all[len(all)-k:]); got != want {
+				t.Fatalf("Last(%d) = %q, want %q", k, got, want)
+			}
+		}
+	}
+}
+
+func TestTruncateKeepsHeadAndTailWithExactCounts(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 1000; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	s := b.String()
+	got := Truncate(s, 200, "/tmp/full.log")
+	head, tail, ok := strings.Cut(got, "[… ")
+	if !ok {
+		t.Fatalf("no marker in %q", got)
+	}
+	marker, tail, _ := strings.Cut(tail, " …]\n")
+	headLines := strings.Count(head, "\n")
+	tailLines := strings.Count(tail, "\n")
+	omitted := 1000 - headLines - tailLines
+	wantMarker := fmt.Sprintf("%d lines", omitted)
+	if !strings.HasPrefix(marker, wantMarker) || !strings.Contains(marker, "/tmp/full.log") {
+		t.Errorf("marker %q, want it to start with %q and name the file", marker, wantMarker)
+	}
+	if !strings.HasPrefix(head, "line 1\n") || !strings.HasSuffix(tail, "line 1000\n") {
+		t.Errorf("head %q / tail %q do not keep the ends", head, tail)
+	}
+	if !strings.HasPrefix(tail, "line ") {
+		t.Errorf("tail does not start at a line: %q", tail)
+	}
+	if len(head)+len(tail) > 200 {
+		t.Errorf("kept %d bytes, budget 200", len(head)+len(tail))
+	}
+	if short := "short\n"; Truncate(short, 200, "") != short {
+		t.Errorf("short text changed")
+	}
+}
+
+func TestCutsKeepRunesWhole(t *testing.T) {
+	s := []byte(strings.Repeat("é", 50)) // no newlines: cut at rune boundaries
+	for n := 1; n < len(s); n++ {
+		if h := cutHead(s[:n]); !utf8ValidString(string(h)) {
+			t.Fatalf("cutHead(%d) = %q", n, h)
+		}
+		if tl := cutTail(s[n:]); !utf8ValidString(string(tl)) {
+			t.Fatalf("cutTail(%d) = %q", n, tl)
+		}
+	}
+}
+
+func TestLooksBinary(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"plain text\n", false},
+		{"tiny\x00\x01", false},
+		{strings.Repeat("héllo wörld ", 10), false},
+		{strings.Repeat("caf\xe9 au lait, ", 10), false}, // Latin-1 text: repaired, not binary
+		{strings.Repeat("\x1b[31mred\x1b[0m\n", 10), false},
+		{strings.Repeat("\x00\x00\x01\x02ELF\xff", 10), true},
+		{strings.Repeat("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", 5), true},
+	} {
+		if got := looksBinary([]byte(tc.in)); got != tc.want {
+			t.Errorf("looksBinary(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestCommasAndHumanBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 4999800: "4,999,800", -1234: "-1,234"} {
+		if got := commas(n); got != want {
+			t.Errorf("commas(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := humanBytes(38888896); got != "38.9 MB" {
+		t.Errorf("humanBytes = %q", got)
+	}
+}
