@@ -17,7 +17,11 @@ import (
 	"github.com/warden-cli/warden/tools"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+// updating reports -update, the flag of x/exp/golden (which teatest brings in) that rewrites golden files.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // fixedClock is a clock tests move by hand.
 type fixedClock struct{ t time.Time }
@@ -50,7 +54,7 @@ func plain(m *Model) string {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
+	if updating() {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}
