@@ -1,0 +1,73 @@
+# Shared by tmux-test.sh and screenshots.sh: build the real binaries, start the fake API server and run
+# warden in a detached tmux session on its own socket. Source it; it sets TMP, WS, URL and SOCK.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TMP=$(mktemp -d)
+SOCK="warden-test-$$"
+WS="$TMP/ws"
+FAKE_PID=""
+
+cleanup() {
+	tmux -L "$SOCK" kill-server 2>/dev/null || true
+	if [[ -n "$FAKE_PID" ]]; then kill "$FAKE_PID" 2>/dev/null || true; fi
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+build() {
+	(cd "$ROOT" && go build -o "$TMP/warden" . && go build -o "$TMP/fakeapi" ./agent/fakeapi/cmd/fakeapi)
+}
+
+start_fakeapi() {
+	"$TMP/fakeapi" -script "$ROOT/scripts/testdata/tui.json" >"$TMP/fakeapi.out" 2>"$TMP/fakeapi.err" &
+	FAKE_PID=$!
+	for _ in $(seq 100); do
+		URL=$(head -n1 "$TMP/fakeapi.out" 2>/dev/null || true)
+		[[ -n "$URL" ]] && return 0
+		sleep 0.05
+	done
+	echo "fakeapi printed no URL: $(cat "$TMP/fakeapi.err")" >&2
+	return 1
+}
+
+# start_warden COLS ROWS [extra env...]: run warden in a fresh workspace inside tmux.
+start_warden() {
+	local cols=$1 rows=$2
+	shift 2
+	mkdir -p "$WS" "$TMP/config" "$TMP/state"
+	printf 'hello\n' >"$WS/hello.txt"
+	printf 'package main\n' >"$WS/main.go"
+	tmux -L "$SOCK" -f /dev/null new-session -d -s warden -x "$cols" -y "$rows" \
+		"cd '$WS' && env -u OPENAI_API_KEY TERM=xterm-256color COLORTERM=truecolor XDG_CONFIG_HOME='$TMP/config' XDG_STATE_HOME='$TMP/state' $* '$TMP/warden' --base-url '$URL' --model fake-model"
+	tmux -L "$SOCK" set-option -t warden remain-on-exit on >/dev/null
+}
+
+screen() { tmux -L "$SOCK" capture-pane -p -t warden; }
+
+keys() { tmux -L "$SOCK" send-keys -t warden "$@"; }
+
+# type_prompt TEXT: type a prompt and send it.
+type_prompt() {
+	keys -l "$1"
+	keys Enter
+}
+
+# wait_for TEXT...: wait until the screen shows every TEXT, or fail with the screen.
+wait_for() {
+	local deadline=$((SECONDS + 20)) s
+	while :; do
+		s=$(screen)
+		local ok=1
+		for want in "$@"; do
+			grep -qF -- "$want" <<<"$s" || ok=0
+		done
+		((ok)) && return 0
+		if ((SECONDS > deadline)); then
+			echo "FAIL: the screen never showed: $*" >&2
+			echo "$s" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# tmux-test.sh runs the real warden binary against the fake API server in tmux and checks what a person
+# would see and what happens on disk: read-only commands run unasked, the modal's y/n/a keys are obeyed,
+# output streams while a command runs, Esc interrupts, Ctrl+T lists the calls, Ctrl+C twice quits and
+# leaves the terminal clean.
+source "$(dirname "$0")/lib.sh"
+
+pass() { echo "ok   $*"; }
+
+build
+start_fakeapi
+start_warden 100 32
+
+wait_for "Ask Warden" "fake-model" "default"
+pass "starts full-screen with the status line"
+
+type_prompt "list files"
+wait_for "✓ exit 0" "Nothing else is there."
+if screen | grep -qF "Allow bash?"; then echo "FAIL: ls asked" >&2; exit 1; fi
+pass "read-only ls runs without a modal"
+
+type_prompt "make x"
+wait_for "Allow bash?" "touch x" "y allow once"
+keys n
+wait_for "denied by user" "Finished: The user denied"
+[[ ! -e "$WS/x" ]] || { echo "FAIL: x exists after n" >&2; exit 1; }
+pass "n denies: no file, the model is told"
+
+type_prompt "make x"
+wait_for "Allow bash?" "y allow once"
+keys y
+wait_for "Finished:"
+for _ in $(seq 50); do [[ -e "$WS/x" ]] && break; sleep 0.1; done
+[[ -e "$WS/x" ]] || { echo "FAIL: x missing after y" >&2; exit 1; }
+pass "y allows: x exists"
+
+type_prompt "make z"
+wait_for "Allow bash?" "y allow once"
+keys a
+wait_for "Bash(touch:*)" "for this session"
+keys Enter
+for _ in $(seq 100); do [[ -e "$WS/z" ]] && break; sleep 0.1; done
+[[ -e "$WS/z" ]] || { echo "FAIL: z missing after a" >&2; exit 1; }
+type_prompt "make w"
+for _ in $(seq 100); do [[ -e "$WS/w" ]] && break; sleep 0.1; done
+[[ -e "$WS/w" ]] || { echo "FAIL: w missing: $(screen)" >&2; exit 1; }
+if screen | grep -qF "Allow bash?"; then echo "FAIL: touch w asked after a" >&2; exit 1; fi
+pass "a saves the shown rule; the next touch runs unasked"
+
+type_prompt "count"
+wait_for "tick 2" "running"
+if screen | grep -qF "tick 12"; then echo "FAIL: output arrived all at once" >&2; exit 1; fi
+wait_for "tick 12" "✓ exit 0"
+pass "output streams while the command runs"
+
+type_prompt "wait"
+wait_for "sleep 30" "running"
+keys Escape
+wait_for "⏹ interrupted"
+pass "Esc interrupts the running command"
+
+keys C-t
+wait_for "Tool history" "deny · user" "allow · user" "allow · rule" "allow · readonly"
+pass "Ctrl+T lists every call with its decision"
+keys Escape
+wait_for "Ask Warden"
+
+keys C-c
+wait_for "Press Ctrl+C again"
+keys C-c
+for _ in $(seq 100); do
+	[[ $(tmux -L "$SOCK" display-message -p -t warden '#{pane_dead}') == 1 ]] && break
+	sleep 0.1
+done
+[[ $(tmux -L "$SOCK" display-message -p -t warden '#{pane_dead}') == 1 ]] || { echo "FAIL: still running after Ctrl+C twice" >&2; exit 1; }
+status=$(tmux -L "$SOCK" display-message -p -t warden '#{pane_dead_status}')
+alt=$(tmux -L "$SOCK" display-message -p -t warden '#{alternate_on}')
+[[ "$status" == 0 ]] || { echo "FAIL: exit status $status" >&2; exit 1; }
+[[ "$alt" == 0 ]] || { echo "FAIL: left the alternate screen on" >&2; exit 1; }
+pass "Ctrl+C twice quits with status 0 and leaves the terminal clean"
+echo "PASS"
