@@ -2,6 +2,7 @@ package permissions
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -35,13 +36,17 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 	for _, w := range call.Args {
 		c.wordSubs(lv, w, sc)
 	}
-	var stdin *syntax.Word
+	var stdin *word
 	for _, r := range s.Redirs {
-		if r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc {
-			stdin = r.Hdoc
-			if r.Op == syntax.WordHdoc {
-				stdin = r.Word
-			}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			w := heredocBody(r)
+			stdin = &w
+		case syntax.WordHdoc:
+			w := resolveWord(r.Word, c.ctx.Home, sc.cwd)
+			stdin = &w
+		case syntax.RdrIn, syntax.DplIn, syntax.RdrInOut:
+			stdin = nil
 		}
 	}
 	words := make([]word, len(call.Args))
@@ -162,8 +167,13 @@ func isFD(s string) bool {
 	return s != ""
 }
 
+// maxGlobReads bounds how many directories one glob operand may make Warden list: a pattern such as
+// /*/*/*/* would otherwise walk the whole machine before every command.
+const maxGlobReads = 64
+
 // expandGlob returns what bash would put in place of a glob operand, or the pattern itself when nothing
-// matches (bash's default). ok is false when the matches could not all be listed.
+// matches (bash's default). ok is false when the matches could not all be listed within the bounds.
+// Unlike bash's default, names starting with a dot match too: `shopt -s dotglob` may be in effect.
 func (c *classifier) expandGlob(pattern string, sc *scope) (names []string, ok bool) {
 	abs := pattern
 	if !filepath.IsAbs(pattern) {
@@ -172,9 +182,45 @@ func (c *classifier) expandGlob(pattern string, sc *scope) (names []string, ok b
 		}
 		abs = filepath.Join(sc.cwd, pattern)
 	}
-	matches, err := filepath.Glob(abs)
-	if err != nil || len(matches) > maxGlobMatches {
-		return nil, false
+	comps := strings.Split(filepath.Clean(abs), "/")[1:]
+	cands := []string{"/"}
+	reads := 0
+	for _, comp := range comps {
+		if !strings.ContainsAny(comp, "*?[") {
+			for i := range cands {
+				cands[i] = filepath.Join(cands[i], comp)
+			}
+			continue
+		}
+		if _, err := filepath.Match(comp, ""); err != nil {
+			return nil, false
+		}
+		var next []string
+		for _, dir := range cands {
+			reads++
+			if reads > maxGlobReads {
+				return nil, false
+			}
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				if m, _ := filepath.Match(comp, e.Name()); m {
+					next = append(next, filepath.Join(dir, e.Name()))
+				}
+			}
+			if len(next) > maxGlobMatches {
+				return nil, false
+			}
+		}
+		cands = next
+	}
+	var matches []string
+	for _, m := range cands {
+		if _, err := os.Lstat(m); err == nil {
+			matches = append(matches, m)
+		}
 	}
 	if len(matches) == 0 {
 		return []string{pattern}, true
@@ -189,4 +235,47 @@ func (p *Part) writeFile(shown, path string) {
 	p.notRO(fmt.Sprintf("writes to `%s`", shown))
 	p.EditOnly = editOnly
 	p.Writes = append(p.Writes, path)
+}
+
+// heredocBody is the text bash feeds from a here-document. With a quoted delimiter the body is literal;
+// otherwise a backslash only escapes $, `, \ and a newline, and any expansion makes the body unknown.
+func heredocBody(r *syntax.Redirect) word {
+	out := word{Static: true}
+	if r.Hdoc == nil {
+		return out
+	}
+	quoted := false
+	for _, p := range r.Word.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			quoted = quoted || strings.Contains(p.Value, `\`)
+		default:
+			quoted = true
+		}
+	}
+	var b strings.Builder
+	for _, p := range r.Hdoc.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			out.Static = false
+			continue
+		}
+		if quoted {
+			b.WriteString(lit.Value)
+			continue
+		}
+		v := lit.Value
+		for i := 0; i < len(v); i++ {
+			if v[i] == '\\' && i+1 < len(v) && strings.IndexByte("$`\\\n", v[i+1]) >= 0 {
+				i++
+				if v[i] != '\n' {
+					b.WriteByte(v[i])
+				}
+				continue
+			}
+			b.WriteByte(v[i])
+		}
+	}
+	out.Value = b.String()
+	return out
 }

@@ -534,8 +534,11 @@ func (c *classifier) decl(lv *level, n *syntax.DeclClause, sc *scope) {
 // resolve resolves a word in the current scope.
 func (c *classifier) resolve(lv *level, w *syntax.Word, sc *scope) word {
 	v := resolveWord(w, c.ctx.Home, sc.cwd)
+	if start, end := w.Pos().Offset(), w.End().Offset(); start <= end && int(end) <= len(lv.src) {
+		v.Raw = lv.src[start:end]
+	}
 	if !v.Static {
-		v.Value = lv.src[w.Pos().Offset():w.End().Offset()]
+		v.Value = v.Raw
 	}
 	return v
 }

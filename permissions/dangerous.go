@@ -116,7 +116,7 @@ func (e *exec) dangerous(name string, words []word) {
 				continue
 			}
 			if e.catastrophicTarget(w) {
-				flag(fmt.Sprintf("removes `%s` recursively (catastrophic)", w.Value))
+				flag(fmt.Sprintf("removes `%s` recursively (catastrophic)", shownWord(w)))
 				return
 			}
 		}
@@ -169,4 +169,12 @@ func (e *exec) dangerous(name string, words []word) {
 			flag("creates a file system, erasing what was there (catastrophic)")
 		}
 	}
+}
+
+// shownWord is a word as the person typed it, as far as that is known: `~` stays `~`.
+func shownWord(w word) string {
+	if w.Raw != "" {
+		return w.Raw
+	}
+	return w.Value
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // exec evaluates one simple command: it peels wrappers layer by layer and checks the program that is
@@ -16,7 +14,7 @@ type exec struct {
 	sc *scope
 	p  *Part
 	// stdin is the here-document or here-string fed to the command, if any.
-	stdin *syntax.Word
+	stdin *word
 	// dir is the directory the program runs in when a wrapper changed it (env -C, git -C); empty means
 	// the scope's directory.
 	dir string
@@ -200,7 +198,7 @@ func (e *exec) shell(name string, words []word) {
 		e.p.notRO(fmt.Sprintf("`%s` runs commands from its input, which Warden cannot see", name))
 		return
 	}
-	doc := resolveWord(e.stdin, e.c.ctx.Home, e.sc.cwd)
+	doc := *e.stdin
 	if !doc.Static {
 		e.p.notRO(fmt.Sprintf("`%s` runs a here-document only known at run time", name))
 		return

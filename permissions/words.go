@@ -13,6 +13,8 @@ import (
 // for display and must never be trusted for a decision.
 type word struct {
 	Value string
+	// Raw is the word's source text, for reasons.
+	Raw string
 	// Static is true when Value is exactly the string bash would pass to the program.
 	Static bool
 	// Glob is true when an unquoted *, ? or [ remains, so bash may replace the word with file names.
