@@ -148,7 +148,11 @@ func (c *classifier) read(p *Part, operand string, sc *scope) {
 		if !p.Secret {
 			p.Secret = true
 			if p.ReadOnly {
-				p.Reason = fmt.Sprintf("reads `%s`, which may hold secrets", operand)
+				shown := operand
+				if h := c.ctx.Home; h != "" && strings.HasPrefix(operand, h+"/") {
+					shown = "~" + strings.TrimPrefix(operand, h)
+				}
+				p.Reason = fmt.Sprintf("reads `%s`, which may hold secrets", shown)
 			}
 		}
 	}

@@ -105,6 +105,8 @@ type classifier struct {
 	parts []Part
 	// funcs are the functions declared so far; calling one is as read-only as its body was.
 	funcs map[string]bool
+	// roots are the resolved workspace and additional directories, computed on first use.
+	roots []string
 }
 
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.

@@ -252,14 +252,17 @@ func (e *exec) cd(words []word) {
 
 // inside reports whether an absolute path lies in the workspace or an additional directory.
 func (c *classifier) inside(path string) bool {
-	if c.ctx.Workspace == "" {
-		return false
+	if c.roots == nil {
+		c.roots = []string{}
+		if c.ctx.Workspace != "" {
+			c.roots = append(c.roots, ResolvePath("/", c.ctx.Workspace, c.ctx.Home))
+			for _, d := range c.ctx.AdditionalDirectories {
+				c.roots = append(c.roots, ResolvePath(c.roots[0], d, c.ctx.Home))
+			}
+		}
 	}
-	if within(ResolvePath("/", c.ctx.Workspace, c.ctx.Home), path) {
-		return true
-	}
-	for _, d := range c.ctx.AdditionalDirectories {
-		if within(ResolvePath(c.ctx.Workspace, d, c.ctx.Home), path) {
+	for _, r := range c.roots {
+		if within(r, path) {
 			return true
 		}
 	}

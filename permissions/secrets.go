@@ -51,7 +51,8 @@ var secretNames = map[string]bool{
 	"master.key": true, "id_rsa": true, "id_dsa": true, "id_ecdsa": true, "id_ed25519": true, "id_ecdsa_sk": true,
 	"id_ed25519_sk": true, "shadow": true, "gshadow": true, ".boto": true, ".s3cfg": true,
 	"service-account.json": true, "keystore.jks": true, "token.json": true, "auth.json": true,
-	"kubeconfig": true,
+	"kubeconfig": true, ".bash_history": true, ".zsh_history": true, ".psql_history": true, ".mysql_history": true,
+	".python_history": true, ".node_repl_history": true,
 }
 
 // secretExts are extensions of key and certificate stores.
