@@ -1,12 +1,16 @@
 package tools
 
 import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -32,11 +36,15 @@ type Tasks struct {
 	bg       map[string]*job // background tasks, running or finished, by task id
 	bgOrder  []string        // background task ids, oldest first
 	bashPath string
+	instance string // the value of instanceVar in every command's environment
 }
 
 // NewTasks returns an empty task manager with the default limits.
 func NewTasks() *Tasks {
-	return &Tasks{fg: map[string]*job{}, bg: map[string]*job{}}
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return &Tasks{fg: map[string]*job{}, bg: map[string]*job{},
+		instance: fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(b))}
 }
 
 const (
@@ -126,7 +134,7 @@ func (t *Tasks) start(env *Env, command, name string, live func(string)) (*job, 
 	}
 	out := newCapture(contentBudget(env), spoolDir(env), name, live)
 	p, err := startProc(procSpec{bash: bash, script: wrapScript(command), dir: cwd,
-		env: childEnv(os.Environ(), env.Bash, cwd), out: out})
+		env: append(childEnv(os.Environ(), env.Bash, cwd), instanceVar+"="+t.instance), out: out})
 	if err != nil {
 		return nil, "", fmt.Errorf("starting bash: %w", err)
 	}
@@ -247,6 +255,35 @@ func (t *Tasks) KillAll() {
 	}
 	for _, j := range jobs {
 		<-j.done
+	}
+	sweep(instanceVar + "=" + t.instance)
+}
+
+// instanceVar marks every process started through one Tasks, so that those that left their process group
+// (setsid, daemons) can still be found when Warden exits.
+const instanceVar = "WARDEN_INSTANCE"
+
+// sweep kills every process of ours whose environment holds mark. Processes that cleared their
+// environment are out of reach; that takes a deliberate effort.
+func sweep(mark string) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	want := []byte("\x00" + mark + "\x00")
+	self := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil {
+			continue
+		}
+		if bytes.Contains(append([]byte{0}, env...), want) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 }
 

@@ -158,6 +158,7 @@ func TestNoProcessOutlivesWarden(t *testing.T) {
 		"sleep 100 | cat",
 		"sleep 100 & echo finished", // ends on its own, leaving a child behind
 		"for i in 1 2 3; do sleep 100 & done; wait",
+		"setsid sleep 100 & sleep 100", // leaves the group: only the exit sweep finds it
 	}
 	var wg sync.WaitGroup
 	for i := range 24 {
