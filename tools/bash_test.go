@@ -19,13 +19,13 @@ import (
 
 // harness runs the real bash tools against a temporary workspace.
 type harness struct {
-	t                  *testing.T
+	t                  testing.TB
 	tasks              *Tasks
 	env                *Env
 	bash, output, kill Tool
 }
 
-func newHarness(t *testing.T) *harness {
+func newHarness(t testing.TB) *harness {
 	t.Helper()
 	tasks := NewTasks()
 	tasks.Grace = 500 * time.Millisecond

@@ -59,8 +59,11 @@ const (
 )
 
 // Write cleans p and emits the text that became final. Plain text passes through without being copied.
-func (c *cleaner) Write(p []byte, emit emitFunc) {
-	if c.st == stGround && !c.cr && c.utfN == 0 && plainPrefix(p) == len(p) {
+func (c *cleaner) Write(p []byte, emit emitFunc) { c.write(p, plainPrefix(p), emit) }
+
+// write is Write for a caller that knows the first plain bytes of p already.
+func (c *cleaner) write(p []byte, plain int, emit emitFunc) {
+	if c.st == stGround && !c.cr && c.utfN == 0 && plain == len(p) {
 		end := bytes.LastIndexByte(p, '\n') + 1
 		if end == 0 && len(c.line)+len(p) <= maxLine {
 			c.line = append(c.line, p...)
@@ -340,21 +343,24 @@ const (
 )
 
 // plainPrefix returns the length of the longest prefix of p made of printable ASCII, tabs and newlines:
-// text the cleaner passes through unchanged. It looks at eight bytes at a time.
+// text the cleaner passes through unchanged. It looks at 32 bytes at a time, eight per word.
 func plainPrefix(p []byte) int {
 	i := 0
+	for ; i+32 <= len(p); i += 32 {
+		q := p[i : i+32]
+		w0, w1 := binary.LittleEndian.Uint64(q), binary.LittleEndian.Uint64(q[8:])
+		w2, w3 := binary.LittleEndian.Uint64(q[16:]), binary.LittleEndian.Uint64(q[24:])
+		if (w0|w1|w2|w3)&hi != 0 || special(w0)|special(w1)|special(w2)|special(w3) != 0 {
+			break
+		}
+	}
 	for ; i+8 <= len(p); i += 8 {
 		w := binary.LittleEndian.Uint64(p[i:])
 		if w&hi != 0 {
 			break
 		}
-		// With every byte below 0x80, adding to a byte cannot carry into the next one.
-		ctl := ^(w + 0x60*ones) & hi // bytes below 0x20
-		del := (w + ones) & hi       // 0x7f
-		nl := ^((w ^ '\n'*ones) + lo7) & hi
-		tab := ^((w ^ '\t'*ones) + lo7) & hi
-		if special := ctl&^(nl|tab) | del; special != 0 {
-			return i + bits.TrailingZeros64(special)/8
+		if sp := special(w); sp != 0 {
+			return i + bits.TrailingZeros64(sp)/8
 		}
 	}
 	for ; i < len(p); i++ {
@@ -364,4 +370,14 @@ func plainPrefix(p []byte) int {
 		}
 	}
 	return i
+}
+
+// special marks (with the top bit of each byte) the bytes of w that are control characters other than
+// newline and tab, or DEL. Every byte of w must be below 0x80, so that no addition carries into the next byte.
+func special(w uint64) uint64 {
+	ctl := ^(w + 0x60*ones) & hi // below 0x20
+	del := (w + ones) & hi       // 0x7f
+	nl := ^((w ^ '\n'*ones) + lo7) & hi
+	tab := ^((w ^ '\t'*ones) + lo7) & hi
+	return ctl&^(nl|tab) | del
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -27,6 +28,7 @@ type capture struct {
 
 	dir, name   string // where and under which name to create the spool file
 	spool       *os.File
+	spoolBuf    *bufio.Writer // large writes: a chatty command's small chunks would cost a system call each
 	spoolPath   string
 	spooled     int64 // bytes written to the spool
 	spoolCap    int64
@@ -60,7 +62,8 @@ func (c *capture) Write(p []byte) (int, error) {
 	if c.finished {
 		return len(p), nil
 	}
-	if !c.binary && looksBinary(p) {
+	plain := plainPrefix(p)
+	if !c.binary && plain < len(p) && looksBinary(p, plain) {
 		// From here on the raw bytes are what the file must keep; the text so far stays as it was.
 		c.cl.Finish(c.commit)
 		c.binary = true
@@ -70,7 +73,7 @@ func (c *capture) Write(p []byte) (int, error) {
 		c.rawBytes += int64(len(p))
 		c.spoolWrite(p)
 	} else {
-		c.cl.Write(p, c.commit)
+		c.cl.write(p, plain, c.commit)
 	}
 	c.liveAdd("", nil)
 	return len(p), nil
@@ -110,7 +113,7 @@ func (c *capture) ensureSpool() {
 		c.spoolErr = err
 		return
 	}
-	c.spool, c.spoolPath = f, f.Name()
+	c.spool, c.spoolPath, c.spoolBuf = f, f.Name(), bufio.NewWriterSize(f, 256<<10)
 	c.spoolWrite(c.ring.Last(c.ring.Len()))
 }
 
@@ -122,10 +125,19 @@ func (c *capture) spoolWrite(p []byte) {
 		p = p[:room]
 		c.spoolFull = true
 	}
-	n, err := c.spool.Write(p)
+	n, err := c.spoolBuf.Write(p)
 	c.spooled += int64(n)
 	if err != nil {
 		c.spoolErr = err
+	}
+}
+
+// flushSpool makes everything written to the spool readable from the file.
+func (c *capture) flushSpool() {
+	if c.spool != nil && c.spoolErr == nil {
+		if err := c.spoolBuf.Flush(); err != nil {
+			c.spoolErr = err
+		}
 	}
 }
 
@@ -192,6 +204,7 @@ func (c *capture) Finish() {
 	if c.liveTimer != nil {
 		c.liveTimer.Stop()
 	}
+	c.flushSpool()
 	if c.spool != nil {
 		if err := c.spool.Close(); err != nil && c.spoolErr == nil {
 			c.spoolErr = err
@@ -229,6 +242,7 @@ type view struct {
 func (c *capture) View(from cursor, budget int) view {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.flushSpool()
 	v := view{end: cursor{c.total, c.lines}, binary: c.binary, rawBytes: c.rawBytes, path: c.spoolPath}
 	in := clipInput{n: c.total - from.off, lines: c.lines - from.lines, startLine: from.lines,
 		budget: budget, ring: &c.ring, path: c.spoolPath}

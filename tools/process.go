@@ -40,7 +40,7 @@ type proc struct {
 const drainWait = 100 * time.Millisecond
 
 // readBufs recycles the buffers that output is read into.
-var readBufs = sync.Pool{New: func() any { b := make([]byte, 128<<10); return &b }}
+var readBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
 
 // startProc starts the shell. It is the one place processes are created, so that resource limits or a
 // sandbox can be added here.
@@ -98,6 +98,7 @@ func (p *proc) watchExit() {
 	}
 }
 
+// read copies the output to w until the pipe is closed or its read deadline passes.
 func (p *proc) read(w io.Writer) {
 	defer close(p.outDone)
 	bp := readBufs.Get().(*[]byte)

@@ -149,13 +149,10 @@ func (r *ring) Last(n int) []byte {
 }
 
 // looksBinary says whether a chunk of output is binary: more than 30% of it is NUL, control characters no
-// text uses, or invalid UTF-8. Chunks under 16 bytes are too small to tell and count as text.
-func looksBinary(p []byte) bool {
-	if len(p) < 16 {
-		return false
-	}
-	n := plainPrefix(p)
-	if n == len(p) {
+// text uses, or invalid UTF-8. Chunks under 16 bytes are too small to tell and count as text. The first n
+// bytes are known to be plain text.
+func looksBinary(p []byte, n int) bool {
+	if len(p) < 16 || n == len(p) {
 		return false
 	}
 	bad := 0

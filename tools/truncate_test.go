@@ -85,7 +85,7 @@ func TestLooksBinary(t *testing.T) {
 		{strings.Repeat("\x00\x00\x01\x02ELF\xff", 10), true},
 		{strings.Repeat("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", 5), true},
 	} {
-		if got := looksBinary([]byte(tc.in)); got != tc.want {
+		if got := looksBinary([]byte(tc.in), plainPrefix([]byte(tc.in))); got != tc.want {
 			t.Errorf("looksBinary(%q) = %v, want %v", tc.in, got, tc.want)
 		}
 	}

@@ -1,0 +1,100 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The benchmarks measure Warden's bash engine against bare bash in the same run, and report the ratio, so
+// that the numbers mean something on any machine. bench/bash.sh runs them and checks the targets.
+
+// BenchmarkBashCallOverhead compares a bash tool call of `true` with exec.Command("bash", "-c", "true").Run().
+// The two alternate, so that drift on a busy machine hits both alike.
+func BenchmarkBashCallOverhead(b *testing.B) {
+	h := newHarness(b)
+	bashPath, err := exec.LookPath("bash")
+	if err != nil {
+		b.Skip("no bash")
+	}
+	in := json.RawMessage(`{"command":"true"}`)
+	ctx := context.Background()
+	var base, ours time.Duration
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		if err := exec.Command(bashPath, "-c", "true").Run(); err != nil {
+			b.Fatal(err)
+		}
+		base += time.Since(start)
+		start = time.Now()
+		if r := h.bash.Run(ctx, h.env, Call{ID: "bench", Input: in}); r.IsError {
+			b.Fatal(r.Output)
+		}
+		ours += time.Since(start)
+	}
+	b.ReportMetric(float64(base.Microseconds())/float64(b.N), "bare-µs/call")
+	b.ReportMetric(float64(ours.Microseconds())/float64(b.N), "warden-µs/call")
+	b.ReportMetric(float64(ours)/float64(base), "ratio")
+}
+
+// BenchmarkBashThroughput sends N MB of output through the engine (clean, count, spool, ring, live display)
+// and compares the time with the same command writing to /dev/null. Peak heap is reported for two sizes so
+// that a reader can see it does not grow with the output.
+func BenchmarkBashThroughput(b *testing.B) {
+	producers := []struct{ name, cmd string }{
+		{"seq", "seq 1 100000000"},
+		{"lines", "yes 'the quick brown fox jumps over the lazy dog 0123456789'"},
+	}
+	for _, p := range producers {
+		for _, mb := range []int{10, 100} {
+			b.Run(fmt.Sprintf("%s/%dMB", p.name, mb), func(b *testing.B) {
+				cmd := fmt.Sprintf("%s | head -c %d", p.cmd, mb*1000*1000)
+				h := newHarness(b)
+				in, _ := json.Marshal(map[string]any{"command": cmd})
+				ctx := context.Background()
+				var base, ours, cpu time.Duration
+				var peak int64
+				b.SetBytes(int64(mb * 1000 * 1000))
+				b.ResetTimer()
+				for range b.N {
+					start := time.Now()
+					if err := exec.Command("bash", "-c", cmd+" > /dev/null").Run(); err != nil {
+						b.Fatal(err)
+					}
+					base += time.Since(start)
+					runtime.GC()
+					stop := sampleHeapPeak()
+					cpu0 := selfCPU()
+					start = time.Now()
+					r := h.bash.Run(ctx, h.env, Call{ID: "bench", Input: in, Output: func(string) {}})
+					ours += time.Since(start)
+					cpu += selfCPU() - cpu0
+					peak = max(peak, stop())
+					if !r.Truncated {
+						b.Fatalf("not truncated: %.200s", r.Output)
+					}
+					os.Remove(r.OutputPath)
+				}
+				b.ReportMetric(float64(base.Milliseconds())/float64(b.N), "bare-ms")
+				b.ReportMetric(float64(ours.Milliseconds())/float64(b.N), "warden-ms")
+				b.ReportMetric(float64(ours)/float64(base), "ratio")
+				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+				b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "warden-cpu-ms")
+			})
+		}
+	}
+}
+
+// selfCPU is the CPU time this process has used (not its children).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
