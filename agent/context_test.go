@@ -21,7 +21,7 @@ func (h *harness) compactions() []ContextCompacted {
 func TestOldToolOutputsAreElidedBeforeTheWindowOverflows(t *testing.T) {
 	h := newHarness(t, permissions.ModeDefault, nil)
 	h.agent.opts.ContextWindow = 3000
-	big := strings.Repeat("y", 6000)
+	big := strings.Repeat("y", 3000)
 	h.server.Reply(
 		fakeapi.ToolCall("c1", "echo", `{"text":"`+big+`"}`),
 		fakeapi.ToolCall("c2", "echo", `{"text":"`+big+`"}`),
@@ -32,7 +32,7 @@ func TestOldToolOutputsAreElidedBeforeTheWindowOverflows(t *testing.T) {
 		t.Fatalf("done = %+v", done)
 	}
 	last := h.toolResults(2)
-	if !strings.HasPrefix(last["c1"], elidedPrefix) || !strings.Contains(last["c1"], "6006 characters") {
+	if !strings.HasPrefix(last["c1"], elidedPrefix) || !strings.Contains(last["c1"], "3006 characters") {
 		t.Errorf("old output not elided: %.100q", last["c1"])
 	}
 	if last["c2"] != "echo: "+big {
