@@ -148,6 +148,10 @@ func (t *Tasks) runBash(ctx context.Context, env *Env, call Call, p *bashParams)
 	}
 	t.mu.Lock()
 	t.fg[call.ID] = j
+	if t.closed {
+		// KillAll ran while this command was starting and did not see it.
+		j.kill(stopShutdown)
+	}
 	t.mu.Unlock()
 	defer func() {
 		t.mu.Lock()

@@ -179,6 +179,26 @@ func TestBackgroundChildDoesNotHoldTheCall(t *testing.T) {
 	eventually(t, 2*time.Second, "the leftover sleep is still running", func() bool { return !alive(pid) })
 }
 
+// A process that leaves the group keeps the output pipe open for good; the call must not wait for it.
+func TestEscapedChildHoldingThePipeDoesNotHoldTheCall(t *testing.T) {
+	h := newHarness(t)
+	start := time.Now()
+	r := h.run("setsid -f sleep 30; echo started")
+	if d := time.Since(start); d > 2*time.Second || r.Output != "started" {
+		t.Fatalf("after %s: %q", d, r.Output)
+	}
+}
+
+func TestZeroTasksIsUsable(t *testing.T) {
+	var tasks Tasks
+	defer tasks.KillAll()
+	env := NewEnv(t.TempDir(), t.TempDir())
+	r := NewBash(&tasks)[0].Run(context.Background(), env, Call{ID: "t", Input: json.RawMessage(`{"command":"echo ok"}`)})
+	if r.Output != "ok" || tasks.Running() != 0 {
+		t.Errorf("%+v", r)
+	}
+}
+
 func TestTimeoutKillsProcessGroup(t *testing.T) {
 	h := newHarness(t)
 	start := time.Now()

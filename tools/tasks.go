@@ -39,12 +39,23 @@ type Tasks struct {
 	instance string // the value of instanceVar in every command's environment
 }
 
-// NewTasks returns an empty task manager with the default limits.
+// NewTasks returns an empty task manager with the default limits. The zero Tasks is ready to use too.
 func NewTasks() *Tasks {
+	t := &Tasks{}
+	t.mu.Lock()
+	t.initLocked()
+	t.mu.Unlock()
+	return t
+}
+
+func (t *Tasks) initLocked() {
+	if t.fg != nil {
+		return
+	}
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
-	return &Tasks{fg: map[string]*job{}, bg: map[string]*job{},
-		instance: fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(b))}
+	t.fg, t.bg = map[string]*job{}, map[string]*job{}
+	t.instance = fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(b))
 }
 
 const (
@@ -125,6 +136,9 @@ func (t *Tasks) start(env *Env, command, name string, live func(string)) (*job, 
 	if err != nil {
 		return nil, "", err
 	}
+	t.mu.Lock()
+	instance := t.instance
+	t.mu.Unlock()
 	cwd, note := env.Cwd(), ""
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		note = fmt.Sprintf("[the working directory %s no longer exists; the command ran in the workspace %s]",
@@ -134,7 +148,7 @@ func (t *Tasks) start(env *Env, command, name string, live func(string)) (*job, 
 	}
 	out := newCapture(contentBudget(env), spoolDir(env), name, live)
 	p, err := startProc(procSpec{bash: bash, script: wrapScript(command), dir: cwd,
-		env: append(childEnv(os.Environ(), env.Bash, cwd), instanceVar+"="+t.instance), out: out})
+		env: append(childEnv(os.Environ(), env.Bash, cwd), instanceVar+"="+instance), out: out})
 	if err != nil {
 		return nil, "", fmt.Errorf("starting bash: %w", err)
 	}
@@ -147,6 +161,7 @@ func (t *Tasks) start(env *Env, command, name string, live func(string)) (*job, 
 func (t *Tasks) shell() (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.initLocked()
 	if t.closed {
 		return "", errors.New("Warden is shutting down; no new commands are started")
 	}
@@ -241,6 +256,7 @@ func (t *Tasks) Background(callID string) bool {
 // No command starts afterwards. Call it when Warden exits, also on SIGTERM and SIGHUP.
 func (t *Tasks) KillAll() {
 	t.mu.Lock()
+	t.initLocked()
 	t.closed = true
 	var jobs []*job
 	for _, j := range t.fg {
