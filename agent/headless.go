@@ -70,7 +70,10 @@ func (p *Printer) Sink(ev Event) {
 	default:
 		switch e := ev.(type) {
 		case Notice:
-			p.write(p.errW, "warden: "+e.Message+"\n")
+			// Retries are reported in stream-json; in text the person gets the outcome, in one line.
+			if !e.Retrying {
+				p.write(p.errW, "warden: "+e.Message+"\n")
+			}
 		case TurnDone:
 			if !e.IsError && e.Text != "" {
 				p.write(p.w, e.Text+"\n")

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/warden-cli/warden/permissions"
+)
+
+// runCheck prints how the current settings would treat each command, one JSON object per line
+// (DESIGN.md §2). It exits 0 even when commands would ask or be denied.
+func runCheck(args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := newFlagSet("check")
+	var common commonFlags
+	common.register(fs)
+	fromStdin := fs.Bool("stdin", false, "read one command per line from stdin (a line starting with \" is a JSON string)")
+	if err := parseFlags(fs, args); err != nil {
+		return helpOr(err, stdout)
+	}
+	if _, err := permissions.ParseMode(common.mode); err != nil {
+		return usageError{err.Error()}
+	}
+	commands := fs.Args()
+	if *fromStdin {
+		lines, err := permissions.ReadCheckLines(stdin)
+		if err != nil {
+			return usageError{fmt.Sprintf("reading commands from stdin: %v", err)}
+		}
+		commands = append(commands, lines...)
+	}
+	if len(commands) == 0 {
+		return usageError{"no command to check: give it after -- or use --stdin"}
+	}
+	cfg, err := loadConfig(&common)
+	if err != nil {
+		return err
+	}
+	engine, err := newEngine(cfg)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	for _, c := range commands {
+		if err := enc.Encode(permissions.Check(engine, c, cfg.Workspace)); err != nil {
+			return fmt.Errorf("writing the result: %w", err)
+		}
+	}
+	return nil
+}

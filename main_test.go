@@ -1,0 +1,389 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/warden-cli/warden/agent/fakeapi"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "warden-bin-")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "warden")
+	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		os.Stderr.Write(out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run is one invocation of the real binary in a fresh workspace with its own HOME and XDG directories.
+type invocation struct {
+	t         *testing.T
+	workspace string
+	env       []string
+	stdin     string
+}
+
+func newRun(t *testing.T) *invocation {
+	t.Helper()
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	for _, d := range []string{ws, filepath.Join(root, "home")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &invocation{t: t, workspace: ws, env: []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + filepath.Join(root, "home"),
+		"XDG_CONFIG_HOME=" + filepath.Join(root, "config"),
+		"XDG_STATE_HOME=" + filepath.Join(root, "state"),
+	}}
+}
+
+func (r *invocation) exec(args ...string) (stdout, stderr string, code int) {
+	r.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = r.workspace
+	cmd.Env = r.env
+	cmd.Stdin = strings.NewReader(r.stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		r.t.Fatalf("warden %v did not finish in time; stderr: %s", args, errb.String())
+	}
+	code = 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		r.t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// events parses stream-json output into generic objects.
+func events(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var evs []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("line is not JSON: %q", sc.Text())
+		}
+		evs = append(evs, m)
+	}
+	return evs
+}
+
+func TestHeadlessRunsBashAndAnswers(t *testing.T) {
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(
+		fakeapi.ToolCall("call_ls", "bash", `{"command":"ls","description":"list files"}`).Chunk(5).Usage(50, 10),
+		fakeapi.Text("There is one file: hello.txt.").Chunk(4).Usage(80, 8),
+	)
+	r := newRun(t)
+	if err := os.WriteFile(filepath.Join(r.workspace, "hello.txt"), []byte("hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := r.exec("-p", "what files are here?", "--base-url", server.URL(), "--model", "fake-model",
+		"--output-format", "stream-json", "--allow", "Bash(ls)")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr: %s\nstdout: %s", code, stderr, out)
+	}
+	evs := events(t, out)
+	var types []string
+	for _, e := range evs {
+		types = append(types, e["type"].(string))
+	}
+	want := "session tool_call permission tool_result text result"
+	if strings.Join(types, " ") != want {
+		t.Fatalf("event types = %v, want %s\n%s", types, want, out)
+	}
+	session, call, perm, result, text, final := evs[0], evs[1], evs[2], evs[3], evs[4], evs[5]
+	if session["cwd"] != r.workspace || session["model"] != "fake-model" || session["id"] == "" {
+		t.Errorf("session = %v", session)
+	}
+	if call["id"] != "call_ls" || call["name"] != "bash" || call["input"].(map[string]any)["command"] != "ls" {
+		t.Errorf("tool_call = %v", call)
+	}
+	if perm["id"] != "call_ls" || perm["decision"] != "allow" || perm["reason"] == "" {
+		t.Errorf("permission = %v", perm)
+	}
+	if result["id"] != "call_ls" || result["is_error"] != false || result["exit_code"] != float64(0) ||
+		!strings.Contains(result["output"].(string), "hello.txt") {
+		t.Errorf("tool_result = %v", result)
+	}
+	if _, ok := result["duration_ms"].(float64); !ok {
+		t.Errorf("tool_result without duration_ms: %v", result)
+	}
+	if text["text"] != "There is one file: hello.txt." {
+		t.Errorf("text = %v", text)
+	}
+	usage := final["usage"].(map[string]any)
+	if final["text"] != "There is one file: hello.txt." || final["is_error"] != false || final["turns"] != float64(2) ||
+		usage["prompt_tokens"] != float64(130) || usage["completion_tokens"] != float64(18) {
+		t.Errorf("result = %v", final)
+	}
+
+	// The model really received the listing, with the call's id.
+	reqs := server.Requests()
+	var toolMsg *fakeapi.Message
+	for i, m := range reqs[1].Messages {
+		if m.Role == "tool" {
+			toolMsg = &reqs[1].Messages[i]
+		}
+	}
+	if toolMsg == nil || toolMsg.ToolCallID != "call_ls" || !strings.Contains(toolMsg.Content, "hello.txt") {
+		t.Errorf("tool message sent to the model = %+v", toolMsg)
+	}
+}
+
+func TestHeadlessOutputFormats(t *testing.T) {
+	server := fakeapi.New()
+	defer server.Close()
+	r := newRun(t)
+
+	server.Reply(fakeapi.Text("plain answer"))
+	out, _, code := r.exec("-p", "hi", "--base-url", server.URL(), "--model", "m")
+	if code != 0 || out != "plain answer\n" {
+		t.Errorf("text: exit %d out %q", code, out)
+	}
+
+	server.Reply(fakeapi.Text("json answer"))
+	out, _, code = r.exec("-p", "hi", "--base-url", server.URL(), "--model", "m", "--output-format", "json")
+	evs := events(t, out)
+	if code != 0 || len(evs) != 1 || evs[0]["type"] != "result" || evs[0]["text"] != "json answer" {
+		t.Errorf("json: exit %d out %q", code, out)
+	}
+
+	server.Reply(fakeapi.Text("from stdin"))
+	r.stdin = "the prompt on stdin\n"
+	out, _, code = r.exec("--base-url", server.URL(), "--model", "m")
+	if code != 0 || out != "from stdin\n" {
+		t.Errorf("stdin: exit %d out %q", code, out)
+	}
+	reqs := server.Requests()
+	if got := reqs[len(reqs)-1].LastUser(); got != "the prompt on stdin" {
+		t.Errorf("prompt sent = %q", got)
+	}
+}
+
+func TestHeadlessDeniesWhatWouldAskAndTellsTheModel(t *testing.T) {
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(fakeapi.ToolCall("c1", "bash", `{"command":"touch made.txt"}`), fakeapi.Text("I could not create it."))
+	r := newRun(t)
+	out, stderr, code := r.exec("-p", "make a file", "--base-url", server.URL(), "--model", "m", "--output-format", "stream-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(r.workspace, "made.txt")); err == nil {
+		t.Fatal("the command ran although nobody approved it")
+	}
+	for _, e := range events(t, out) {
+		if e["type"] == "permission" && (e["decision"] != "deny" || e["by"] != "policy") {
+			t.Errorf("permission = %v", e)
+		}
+	}
+	if msg := server.Requests()[1].Messages; !strings.Contains(msg[len(msg)-1].Content, "headless") {
+		t.Errorf("the model was not told why: %+v", msg[len(msg)-1])
+	}
+
+	// yolo lets it run.
+	server.Reply(fakeapi.ToolCall("c2", "bash", `{"command":"touch made.txt"}`), fakeapi.Text("Created."))
+	if _, stderr, code := r.exec("-p", "make a file", "--base-url", server.URL(), "--model", "m", "--permission-mode", "yolo"); code != 0 {
+		t.Fatalf("yolo exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(r.workspace, "made.txt")); err != nil {
+		t.Errorf("yolo did not run the command: %v", err)
+	}
+}
+
+func TestBadInputIsOneClearLine(t *testing.T) {
+	server := fakeapi.New()
+	defer server.Close()
+	dead := fakeapi.New()
+	deadURL := dead.URL()
+	dead.Close()
+
+	cases := []struct {
+		name  string
+		setup func()
+		args  []string
+		code  int
+		want  string
+	}{
+		{"empty prompt", nil, []string{"-p", "  ", "--base-url", server.URL(), "--model", "m"}, 2, "empty prompt"},
+		{"unknown flag", nil, []string{"--frobnicate"}, 2, "flag provided but not defined: -frobnicate"},
+		{"unknown command", nil, []string{"frobnicate"}, 2, "unknown command"},
+		{"bad output format", nil, []string{"-p", "x", "--output-format", "yaml"}, 2, "--output-format"},
+		{"bad mode", nil, []string{"-p", "x", "--permission-mode", "sometimes", "--base-url", server.URL(), "--model", "m"}, 2, "unknown permission mode"},
+		{"unreachable server", nil, []string{"-p", "x", "--base-url", deadURL, "--model", "m"}, 1, "cannot reach the model server"},
+		{"401", func() { server.Reply(fakeapi.Unauthorized()) }, []string{"-p", "x", "--base-url", server.URL(), "--model", "m"}, 1, "OPENAI_API_KEY"},
+		{"garbage", func() { replyTimes(server, 4, func() *fakeapi.Response { return fakeapi.Garbage("<html>Bad Gateway</html>") }) }, []string{"-p", "x", "--base-url", server.URL(), "--model", "m"}, 1, "cannot read"},
+		{"cut stream", func() { replyTimes(server, 4, func() *fakeapi.Response { return fakeapi.Text("half of it").Chunk(2).CutAfter(2) }) }, []string{"-p", "x", "--base-url", server.URL(), "--model", "m"}, 1, "connection cut"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.setup != nil {
+				tc.setup()
+			}
+			r := newRun(t)
+			out, stderr, code := r.exec(tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tc.code, stderr)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q does not contain %q", stderr, tc.want)
+			}
+			if n := strings.Count(strings.TrimRight(stderr, "\n"), "\n"); n != 0 {
+				t.Errorf("stderr is %d lines: %q", n+1, stderr)
+			}
+			if strings.Contains(stderr+out, "goroutine") || strings.Contains(stderr+out, "panic") {
+				t.Errorf("stack trace leaked: %s", stderr)
+			}
+			if out != "" {
+				t.Errorf("stdout not empty: %q", out)
+			}
+		})
+	}
+}
+
+// replyTimes queues n copies of a failing response, one for each attempt the retry policy makes.
+func replyTimes(s *fakeapi.Server, n int, mk func() *fakeapi.Response) {
+	for range n {
+		s.Reply(mk())
+	}
+}
+
+func TestSettingsErrorNamesFileLineAndColumn(t *testing.T) {
+	r := newRun(t)
+	dir := filepath.Join(r.workspace, ".warden")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(path, []byte("{\n  \"model\": \"m\",,\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := r.exec("-p", "x")
+	if code != 1 || !strings.Contains(stderr, path+":2:16: invalid JSON") {
+		t.Errorf("exit %d stderr %q", code, stderr)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	out, _, code := newRun(t).exec("--version")
+	if code != 0 || !strings.HasPrefix(out, "warden ") {
+		t.Errorf("exit %d out %q", code, out)
+	}
+}
+
+func TestKilledRunResumesAsAValidConversation(t *testing.T) {
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(
+		fakeapi.Text("Starting with a quick one.").ToolCall("fast", "bash", `{"command":"echo quick"}`).ToolCall("slow", "bash", `{"command":"sleep 30"}`),
+	)
+	r := newRun(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "-p", "run both", "--base-url", server.URL(), "--model", "m",
+		"--permission-mode", "yolo", "--output-format", "stream-json")
+	cmd.Dir, cmd.Env = r.workspace, r.env
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), `"type":"tool_call"`) && strings.Contains(sc.Text(), `"slow"`) {
+			break
+		}
+	}
+	// The slow call is running: kill Warden without a chance to clean up.
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	server.Reply(fakeapi.Text("Picking up where we left off."))
+	out, stderr, code := r.exec("--continue", "-p", "go on", "--base-url", server.URL(), "--model", "m", "--output-format", "stream-json")
+	if code != 0 {
+		t.Fatalf("resume exit %d: %s", code, stderr)
+	}
+	if evs := events(t, out); evs[len(evs)-1]["text"] != "Picking up where we left off." {
+		t.Errorf("resumed run output: %s", out)
+	}
+	reqs := server.Requests()
+	msgs := reqs[len(reqs)-1].Messages
+	results := map[string]string{}
+	var sawText, sawPrompt bool
+	for _, m := range msgs {
+		switch {
+		case m.Role == "tool":
+			results[m.ToolCallID] = m.Content
+		case m.Role == "assistant" && m.Content == "Starting with a quick one.":
+			sawText = true
+		case m.Role == "user" && m.Content == "run both":
+			sawPrompt = true
+		}
+	}
+	if !sawText || !sawPrompt {
+		t.Errorf("the transcript lost what was on the screen: %+v", msgs)
+	}
+	if !strings.Contains(results["fast"], "quick") || !strings.Contains(results["slow"], "Interrupted") || len(results) != 2 {
+		t.Errorf("tool results sent after resume = %v", results)
+	}
+
+	// The history names both calls, the cut one as interrupted.
+	out, stderr, code = r.exec("history", "--json")
+	if code != 0 {
+		t.Fatalf("history exit %d: %s", code, stderr)
+	}
+	hist := events(t, out)
+	if len(hist) != 2 || hist[0]["id"] != "fast" || hist[0]["exit_code"] != float64(0) || hist[0]["decision"] != "allow" ||
+		hist[0]["by"] != "readonly" || hist[1]["status"] != "interrupted" {
+		t.Errorf("history = %s", out)
+	}
+	out, _, code = r.exec("sessions")
+	if code != 0 || strings.Count(out, "\n") != 2 || !strings.Contains(out, "run both") {
+		t.Errorf("sessions: exit %d\n%s", code, out)
+	}
+}
+
+func TestResumeUnknownSessionIsAClearError(t *testing.T) {
+	server := fakeapi.New()
+	defer server.Close()
+	_, stderr, code := newRun(t).exec("--resume", "nope", "-p", "x", "--base-url", server.URL(), "--model", "m")
+	if code != 1 || !strings.Contains(stderr, `no session "nope"`) {
+		t.Errorf("exit %d stderr %q", code, stderr)
+	}
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/warden-cli/warden/agent"
+)
+
+// runSessions lists this directory's saved sessions, newest first.
+func runSessions(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("sessions")
+	asJSON := fs.Bool("json", false, "one JSON object per session")
+	if err := parseFlags(fs, args); err != nil {
+		return helpOr(err, stdout)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("finding the current directory: %w", err)
+	}
+	list, err := agent.ListSessions(sessionsDir(), wd)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		for _, s := range list {
+			if err := enc.Encode(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(list) == 0 {
+		fmt.Fprintf(stderr, "warden: no saved sessions in %s\n", wd)
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tUPDATED\tMODEL\tFIRST PROMPT")
+	for _, s := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.Model, s.Prompt)
+	}
+	return tw.Flush()
+}
+
+// runHistory prints the tool calls of one session (the latest in this directory by default).
+func runHistory(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("history")
+	id := fs.String("session", "", "session id (default: the latest in this directory)")
+	asJSON := fs.Bool("json", false, "one JSON object per tool call")
+	if err := parseFlags(fs, args); err != nil {
+		return helpOr(err, stdout)
+	}
+	path := ""
+	if *id != "" {
+		path = agent.SessionPath(sessionsDir(), *id)
+		if _, err := os.Stat(path); err != nil {
+			return fmt.Errorf("no session %q; run warden sessions to see this directory's sessions", *id)
+		}
+	} else {
+		wd, err := os.Getwd()
+		if err != nil {
+			return fmt.Errorf("finding the current directory: %w", err)
+		}
+		list, err := agent.ListSessions(sessionsDir(), wd)
+		if err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			return fmt.Errorf("no saved sessions in %s", wd)
+		}
+		path = list[0].Path
+	}
+	l, err := agent.ReadSession(path)
+	if err != nil {
+		return err
+	}
+	for _, w := range l.Warnings {
+		fmt.Fprintf(stderr, "warden: %s\n", w)
+	}
+	entries := agent.History(l)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		for _, e := range entries {
+			if err := enc.Encode(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	fmt.Fprintf(stdout, "session %s (%s, %s)\n", l.ID, l.Cwd, l.Model)
+	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TIME\tTOOL\tSTATUS\tDECISION\tDURATION\tCOMMAND OR PATH")
+	for _, e := range entries {
+		status := e.Status
+		if e.ExitCode != nil {
+			status = fmt.Sprintf("exit %d", *e.ExitCode)
+		}
+		decision := e.Decision
+		if e.By != "" {
+			decision += " (" + e.By + ")"
+		}
+		summary := strings.ReplaceAll(e.Summary, "\n", "⏎")
+		if r := []rune(summary); len(r) > 80 {
+			summary = string(r[:79]) + "…"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Time.Local().Format("15:04:05"), e.Tool, status, decision,
+			(time.Duration(e.DurationMS) * time.Millisecond).String(), summary)
+	}
+	return tw.Flush()
+}
+
+func helpOr(err error, stdout io.Writer) error {
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(stdout)
+		return nil
+	}
+	return err
+}

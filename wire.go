@@ -1,0 +1,348 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/ui"
+)
+
+func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("warden")
+	var common commonFlags
+	common.register(fs)
+	prompt := fs.String("p", "", "run one request headless")
+	format := fs.String("output-format", agent.FormatText, "text, json or stream-json")
+	headless := false
+	if err := parseFlags(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printUsage(stdout)
+			return nil
+		}
+		return err
+	}
+	if common.version {
+		fmt.Fprintf(stdout, "warden %s\n", version)
+		return nil
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q; give the prompt with -p", fs.Arg(0))}
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "p" {
+			headless = true
+		}
+	})
+	switch *format {
+	case agent.FormatText, agent.FormatJSON, agent.FormatStreamJSON:
+	default:
+		return usageError{fmt.Sprintf("unknown --output-format %q: use text, json or stream-json", *format)}
+	}
+	if _, err := permissions.ParseMode(common.mode); err != nil {
+		return usageError{err.Error()}
+	}
+	if err := notYet(&common); err != nil {
+		return err
+	}
+	if !headless && !isTerminal(stdin) {
+		// Piped input without -p: the prompt comes on stdin.
+		headless = true
+	}
+	if !headless {
+		return runTUI(&common)
+	}
+	text := strings.TrimSpace(*prompt)
+	if text == "" || text == "-" {
+		b, err := io.ReadAll(io.LimitReader(stdin, 10<<20))
+		if err != nil {
+			return fmt.Errorf("reading the prompt from stdin: %w", err)
+		}
+		text = strings.TrimSpace(string(b))
+	}
+	if text == "" {
+		return usageError{"empty prompt: give the request with -p \"PROMPT\" or on stdin"}
+	}
+	return runHeadless(&common, text, *format, stdout, stderr)
+}
+
+// notYet refuses flags whose features this build does not have, rather than ignoring them.
+func notYet(c *commonFlags) error {
+	if c.sandbox.set && c.sandbox.on {
+		return usageError{"--sandbox is not supported by this build yet; commands run unsandboxed"}
+	}
+	if c.cont && c.resume != "" {
+		return usageError{"use either --continue or --resume ID, not both"}
+	}
+	return nil
+}
+
+// session is everything one run of Warden shares.
+type session struct {
+	cfg   *config.Config
+	id    string
+	dir   string
+	store *agent.Store
+	// resumed is the earlier session being continued, if any; history is its conversation.
+	resumed *agent.Loaded
+	history []openai.ChatCompletionMessage
+	// instructions is the project's AGENTS.md / WARDEN.md; warnings say what could not be read.
+	instructions string
+	warnings     []string
+	env          *tools.Env
+	engine       *permissions.Engine
+	reg          *tools.Registry
+	tasks        *tools.Tasks
+}
+
+func loadConfig(c *commonFlags) (*config.Config, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("finding the current directory: %w", err)
+	}
+	return config.Load(config.Sources{Workspace: wd}, config.Overrides{
+		Model: c.model, BaseURL: c.baseURL, Mode: c.mode, Allow: c.allow, Deny: c.deny,
+		Sandbox: c.sandbox.value(), Trust: c.trust,
+	})
+}
+
+func sessionsDir() string { return filepath.Join(config.StateDir(os.Getenv), "sessions") }
+
+// newEngine builds the permission engine the settings describe.
+func newEngine(cfg *config.Config) (*permissions.Engine, error) {
+	mode, err := permissions.ParseMode(cfg.Mode)
+	if err != nil {
+		return nil, err
+	}
+	home, _ := os.UserHomeDir()
+	engine, err := permissions.NewEngine(permissions.Policy{
+		Mode: mode, Allow: cfg.Allow, Deny: cfg.Deny, Ask: cfg.Ask,
+		Workspace: cfg.Workspace, AdditionalDirectories: cfg.AdditionalDirectories, Home: home,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("in the permission rules: %w", err)
+	}
+	return engine, nil
+}
+
+func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
+	engine, err := newEngine(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{cfg: cfg, engine: engine}
+	if err := s.openStore(c); err != nil {
+		return nil, err
+	}
+	s.dir = filepath.Join(sessionsDir(), s.id)
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating the session directory: %w", err)
+	}
+	s.env = tools.NewEnv(cfg.Workspace, s.dir)
+	s.env.Bash = tools.BashSettings{
+		TimeoutMS: cfg.BashTimeoutMS, MaxTimeoutMS: cfg.BashMaxTimeoutMS, MaxOutputChars: cfg.BashMaxOutputChars,
+		Env: cfg.BashEnv, AutoBackgroundAfterMS: cfg.BashAutoBackgroundAfterMS,
+	}
+	if cfg.APIKey != "" {
+		s.env.Bash.Secrets = []string{cfg.APIKey}
+		s.env.Bash.Env = append(s.env.Bash.Env, "-"+cfg.APIKeyEnv)
+	}
+	s.instructions, s.warnings = agent.LoadInstructions(cfg.Workspace)
+	s.tasks = tools.NewTasks()
+	s.reg = tools.NewRegistry(tools.NewBash(s.tasks)...)
+	return s, nil
+}
+
+// openStore starts a new session file, or reopens the one --continue or --resume names.
+func (s *session) openStore(c *commonFlags) error {
+	dir := sessionsDir()
+	path := ""
+	switch {
+	case c.resume != "":
+		path = agent.SessionPath(dir, c.resume)
+		if _, err := os.Stat(path); err != nil {
+			return fmt.Errorf("no session %q; run warden sessions to see this directory's sessions", c.resume)
+		}
+	case c.cont:
+		list, err := agent.ListSessions(dir, s.cfg.Workspace)
+		if err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			return fmt.Errorf("no earlier session in %s to continue; start one without --continue", s.cfg.Workspace)
+		}
+		path = list[0].Path
+	}
+	if path == "" {
+		s.id = newSessionID(time.Now())
+		st, err := agent.CreateStore(dir, s.id, s.cfg.Workspace, s.cfg.Model)
+		s.store = st
+		return err
+	}
+	l, msgs, st, err := agent.ResumeSession(path)
+	if err != nil {
+		return err
+	}
+	s.id, s.store, s.resumed, s.history = l.ID, st, l, msgs
+	return nil
+}
+
+// allWarnings gathers what the person should be told at start.
+func (s *session) allWarnings() []string {
+	w := append([]string(nil), s.warnings...)
+	if s.resumed != nil {
+		w = append(w, s.resumed.Warnings...)
+	}
+	return w
+}
+
+// close ends every process the session started and closes its file.
+func (s *session) close() {
+	s.tasks.KillAll()
+	s.store.Close()
+}
+
+// newSessionID is sortable by time and unique: 20261121-214700-1a2b3c.
+func newSessionID(now time.Time) string {
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return now.Format("20060102-150405") + "-" + hex.EncodeToString(b)
+}
+
+// resolveServer fills in the base URL and model: a local server is looked for when neither a key nor a
+// base URL is set, and the server's first model is used when none is named.
+func resolveServer(ctx context.Context, cfg *config.Config) error {
+	if cfg.BaseURL == "" && cfg.APIKey == "" {
+		cfg.BaseURL = agent.Discover(ctx, "127.0.0.1", agent.LocalServers)
+		if cfg.BaseURL == "" {
+			return errors.New(agent.NoServerHelp())
+		}
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = "https://api.openai.com/v1"
+	}
+	if cfg.Model != "" {
+		return nil
+	}
+	models, err := agent.ListModels(ctx, cfg.BaseURL, cfg.APIKey)
+	if err != nil {
+		return fmt.Errorf("no model set and listing the server's models failed: %w; set --model or WARDEN_MODEL", err)
+	}
+	if len(models) == 0 {
+		return fmt.Errorf("no model set and the server at %s lists none; set --model or WARDEN_MODEL", cfg.BaseURL)
+	}
+	cfg.Model = models[0]
+	return nil
+}
+
+func (s *session) agentOptions(sink agent.Sink, approver agent.Approver) agent.Options {
+	home, _ := os.UserHomeDir()
+	return agent.Options{
+		Provider:      agent.NewProvider(s.cfg.BaseURL, s.cfg.APIKey, s.cfg.Model),
+		Tools:         s.reg,
+		Env:           s.env,
+		Engine:        s.engine,
+		Approver:      approver,
+		Sink:          sink,
+		System:        agent.SystemPrompt(agent.PromptInfo{Cwd: s.cfg.Workspace, Tools: s.reg, Now: time.Now(), Instructions: s.instructions}),
+		MaxSteps:      s.cfg.MaxSteps,
+		Home:          home,
+		Store:         s.store,
+		ContextWindow: s.cfg.ContextWindow,
+		History:       s.history,
+		SaveProjectRule: func(rule string) error {
+			return config.AddProjectAllow(os.Getenv, s.cfg.Workspace, rule)
+		},
+	}
+}
+
+func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return err
+	}
+	for _, u := range cfg.Untrusted {
+		fmt.Fprintf(stderr, "warden: ignoring %s because this workspace is not trusted (pass --trust to use it)\n", u)
+	}
+	if err := resolveServer(ctx, cfg); err != nil {
+		return err
+	}
+	s, err := newSession(cfg, c)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	for _, w := range s.allWarnings() {
+		fmt.Fprintf(stderr, "warden: %s\n", w)
+	}
+	printer := agent.NewPrinter(stdout, stderr, format)
+	a, err := agent.New(s.agentOptions(printer.Sink, agent.HeadlessApprover{}))
+	if err != nil {
+		return err
+	}
+	printer.Sink(agent.SessionStarted{ID: s.id, Cwd: cfg.Workspace, Model: cfg.Model})
+	done := a.Run(ctx, prompt)
+	if err := printer.Err(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	if done.IsError || done.Interrupted {
+		if format == agent.FormatText && done.Interrupted {
+			fmt.Fprintln(stderr, "warden: interrupted")
+		}
+		return exitStatus(exitError)
+	}
+	return nil
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func runTUI(c *commonFlags) error {
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return err
+	}
+	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Untrusted: cfg.Untrusted,
+		Trust: func() error { return config.Trust(os.Getenv, cfg.Workspace) }}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	err = resolveServer(ctx, cfg)
+	cancel()
+	if err != nil {
+		opts.SetupError = err.Error()
+		return ui.Run(opts)
+	}
+	s, err := newSession(cfg, c)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
+	opts.NewAgent = func(sink agent.Sink, approver agent.Approver) (*agent.Agent, error) {
+		return agent.New(s.agentOptions(sink, approver))
+	}
+	return ui.Run(opts)
+}
