@@ -244,8 +244,12 @@ func TestBadInputIsOneClearLine(t *testing.T) {
 		{"bad mode", nil, []string{"-p", "x", "--permission-mode", "sometimes", "--base-url", server.URL(), "--model", "m"}, 2, "unknown permission mode"},
 		{"unreachable server", nil, []string{"-p", "x", "--base-url", deadURL, "--model", "m"}, 1, "cannot reach the model server"},
 		{"401", func() { server.Reply(fakeapi.Unauthorized()) }, []string{"-p", "x", "--base-url", server.URL(), "--model", "m"}, 1, "OPENAI_API_KEY"},
-		{"garbage", func() { replyTimes(server, 4, func() *fakeapi.Response { return fakeapi.Garbage("<html>Bad Gateway</html>") }) }, []string{"-p", "x", "--base-url", server.URL(), "--model", "m"}, 1, "cannot read"},
-		{"cut stream", func() { replyTimes(server, 4, func() *fakeapi.Response { return fakeapi.Text("half of it").Chunk(2).CutAfter(2) }) }, []string{"-p", "x", "--base-url", server.URL(), "--model", "m"}, 1, "connection cut"},
+		{"garbage", func() {
+			replyTimes(server, 4, func() *fakeapi.Response { return fakeapi.Garbage("<html>Bad Gateway</html>") })
+		}, []string{"-p", "x", "--base-url", server.URL(), "--model", "m"}, 1, "cannot read"},
+		{"cut stream", func() {
+			replyTimes(server, 4, func() *fakeapi.Response { return fakeapi.Text("half of it").Chunk(2).CutAfter(2) })
+		}, []string{"-p", "x", "--base-url", server.URL(), "--model", "m"}, 1, "connection cut"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
