@@ -391,3 +391,30 @@ func TestResumeUnknownSessionIsAClearError(t *testing.T) {
 		t.Errorf("exit %d stderr %q", code, stderr)
 	}
 }
+
+func TestCheckHonoursSettingsAndFlags(t *testing.T) {
+	r := newRun(t)
+	os.MkdirAll(filepath.Join(r.workspace, ".warden"), 0o755)
+	os.WriteFile(filepath.Join(r.workspace, ".warden", "settings.json"), []byte(`{"permissions":{"deny":["Bash(curl:*)"]}}`), 0o644)
+	r.stdin = "ls -la\n\"printf 'a\\\\nb' | wc -l\"\ncurl example.com\n"
+	out, stderr, code := r.exec("check", "--stdin", "--allow", "Bash(make test)", "--", "make test", "timeout 5 rm -rf build")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	evs := events(t, out)
+	want := []struct{ command, decision string }{
+		{"make test", "allow"}, {"timeout 5 rm -rf build", "ask"}, {"ls -la", "allow"}, {"printf 'a\\nb' | wc -l", "allow"},
+		{"curl example.com", "deny"},
+	}
+	if len(evs) != len(want) {
+		t.Fatalf("got %d results:\n%s", len(evs), out)
+	}
+	for i, w := range want {
+		if evs[i]["command"] != w.command || evs[i]["decision"] != w.decision {
+			t.Errorf("result %d = %v, want %s → %s", i, evs[i], w.command, w.decision)
+		}
+	}
+	if evs[0]["rule"] != "Bash(make test)" || evs[4]["rule"] != "Bash(curl:*)" || evs[1]["suggested_rule"] == nil {
+		t.Errorf("rules: %v / %v / %v", evs[0], evs[4], evs[1])
+	}
+}
