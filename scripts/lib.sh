@@ -47,10 +47,28 @@ screen() { tmux -L "$SOCK" capture-pane -p -t warden; }
 
 keys() { tmux -L "$SOCK" send-keys -t warden "$@"; }
 
+# esc sends Escape alone: a key sent right after it would reach warden as Alt+key.
+esc() {
+	keys Escape
+	sleep 0.3
+}
+
 # type_prompt TEXT: type a prompt and send it.
 type_prompt() {
 	keys -l "$1"
 	keys Enter
+}
+
+# wait_idle waits until no request is in progress.
+wait_idle() {
+	local deadline=$((SECONDS + 20))
+	while screen | grep -qF "esc to interrupt"; do
+		if ((SECONDS > deadline)); then
+			echo "FAIL: still busy: $(screen)" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
 }
 
 # wait_for TEXT...: wait until the screen shows every TEXT, or fail with the screen.

@@ -55,14 +55,14 @@ pass "output streams while the command runs"
 
 type_prompt "wait"
 wait_for "sleep 30" "running"
-keys Escape
+esc
 wait_for "⏹ interrupted"
 pass "Esc interrupts the running command"
 
 keys C-t
 wait_for "Tool history" "deny · user" "allow · user" "allow · rule" "allow · readonly"
 pass "Ctrl+T lists every call with its decision"
-keys Escape
+esc
 wait_for "Ask Warden"
 
 keys C-c

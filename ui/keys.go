@@ -2,8 +2,8 @@ package ui
 
 import "charm.land/bubbles/v2/key"
 
-// keyMap is every binding the program acts on. The help overlay renders it, so what `?` shows can never
-// drift from what the keys do.
+// keyMap is every binding the program acts on. The help overlay renders FullHelp (the bubbles/help
+// KeyMap shape), so what `?` shows can never drift from what the keys do.
 type keyMap struct {
 	Send, Newline, PrevPrompt, NextPrompt key.Binding
 	Interrupt, Quit                       key.Binding

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
@@ -32,7 +31,6 @@ type Model struct {
 	now   func() time.Time
 
 	keys    keyMap
-	help    help.Model
 	st      styles
 	theme   int // bumped when the styles change, for render caches
 	isDark  bool
@@ -83,13 +81,12 @@ type (
 func newModel(opts Options, now func() time.Time) *Model {
 	m := &Model{
 		opts: opts, send: newSender(), now: now,
-		keys: newKeyMap(), help: help.New(),
+		keys:   newKeyMap(),
 		isDark: true, noColor: os.Getenv("NO_COLOR") != "",
 		byID: map[string]*panel{}, focus: -1, conv: conversation{top: -1},
 		width: 80, height: 24,
 	}
 	m.st = newStyles(m.isDark)
-	m.help.Styles = help.DefaultStyles(m.isDark)
 	m.input = newInput(m.isDark)
 	m.input.Focus()
 	switch {
@@ -178,7 +175,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) setDark(dark bool) {
 	m.isDark = dark
 	m.st = newStyles(dark)
-	m.help.Styles = help.DefaultStyles(dark)
 	m.input.SetStyles(inputStyles(dark))
 	m.theme++
 	m.conv.version++

@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 )
 
 // overlay is a screen on top of the conversation. The root keeps them in one stack; the top one gets the
@@ -75,25 +76,35 @@ func (h *helpOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
 }
 
 func (h *helpOverlay) view(m *Model, width, height int) string {
-	hm := m.help
-	hm.SetWidth(width)
 	groups := m.keys.FullHelp()
-	titles := []string{"Input", "Session", "Approval", "History"}
-	var sb strings.Builder
+	titles := []string{"Input", "Session", "Approval modal", "History"}
+	// One block per group, laid out in as many columns as fit, so every binding shows from 60×15 up.
+	blocks := make([]string, len(groups))
 	for i, g := range groups {
-		sb.WriteString(m.st.bold.Render(titles[i]))
-		sb.WriteString("\n")
+		keyW := 0
 		for _, b := range g {
-			h := b.Help()
-			sb.WriteString("  " + m.st.accent.Render(padRight(h.Key, 20)) + " " + h.Desc + "\n")
+			keyW = max(keyW, lipgloss.Width(b.Help().Key))
 		}
+		lines := []string{m.st.bold.Render(titles[i])}
+		for _, b := range g {
+			lines = append(lines, m.st.accent.Render(padRight(b.Help().Key, keyW))+" "+b.Help().Desc)
+		}
+		blocks[i] = strings.Join(lines, "\n")
 	}
-	body := sb.String()
-	if strings.Count(body, "\n") > height-2 {
-		// Too short for one column: the help bubble packs the groups side by side.
-		body = hm.FullHelpView(groups)
+	var rows []string
+	var row []string
+	rowW := 0
+	for _, b := range blocks {
+		w := lipgloss.Width(b) + 3
+		if len(row) > 0 && rowW+w > width {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+			row, rowW = nil, 0
+		}
+		row = append(row, lipgloss.NewStyle().PaddingRight(3).Render(b))
+		rowW += w
 	}
-	return frame(m, "Keys", body, "esc back", width, height)
+	rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+	return frame(m, "Keys", strings.Join(rows, "\n\n"), "esc back", width, height)
 }
 
 func padRight(s string, n int) string {

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# screenshots.sh regenerates screenshots/*.png from the real binary: it drives warden in tmux against the
+# fake API server, captures the panes with their colours (tmux capture-pane -e) and renders them with
+# freeze, built from scripts/freeze (its own module). Needs rsvg-convert (apt-get install librsvg2-bin
+# fonts-dejavu-core).
+source "$(dirname "$0")/lib.sh"
+
+OUT="$ROOT/screenshots"
+mkdir -p "$OUT"
+(cd "$ROOT/scripts/freeze" && go build -o "$TMP/freeze" github.com/charmbracelet/freeze)
+command -v rsvg-convert >/dev/null || { echo "rsvg-convert is missing: apt-get install librsvg2-bin" >&2; exit 1; }
+
+# shot NAME: capture the pane as it is now and render it to screenshots/NAME.png.
+shot() {
+	tmux -L "$SOCK" capture-pane -p -e -t warden >"$TMP/$1.ansi"
+	"$TMP/freeze" "$TMP/$1.ansi" --language ansi --font.family "DejaVu Sans Mono" --line-height 1.0 \
+		--window --padding 10,20 --margin 0 --background "#1e1e2e" -o "$OUT/$1.png" >/dev/null
+	echo "wrote screenshots/$1.png"
+}
+
+build
+start_fakeapi
+start_warden 100 30
+
+wait_for "Ask Warden"
+type_prompt "list files"
+wait_for "✓ exit 0" "Nothing else is there."
+type_prompt "count"
+wait_for "tick 3" "running"
+shot conversation
+
+wait_for "Finished:"
+wait_idle
+type_prompt "make x"
+wait_for "Allow bash?" "y allow once"
+shot modal
+keys a
+wait_for "Bash(touch:*)"
+shot modal-rule
+esc
+keys n
+wait_for "Finished: The user denied"
+wait_idle
+
+type_prompt "danger"
+wait_for "DANGEROUS" "y allow once"
+shot modal-dangerous
+keys n
+wait_for "denied by user"
+wait_idle
+
+type_prompt "fail"
+wait_for "That failed as expected."
+wait_idle
+keys C-t
+wait_for "Tool history"
+shot history
+keys Enter
+wait_for "esc back"
+esc
+esc
+
+keys '?'
+wait_for "Keys"
+shot help
+esc
