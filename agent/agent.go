@@ -11,9 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
-	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -61,6 +59,7 @@ type Agent struct {
 	messages []openai.ChatCompletionMessage
 	usage    Usage
 	running  sync.Mutex
+	emitMu   sync.Mutex
 	// lastPrompt is the server's count of the last request's prompt, which held lastPromptMsgs messages.
 	lastPrompt, lastPromptMsgs int
 }
@@ -153,6 +152,9 @@ func (a *Agent) addMessage(m openai.ChatCompletionMessage) {
 
 // emit records an event that matters for the history and passes it to the sink.
 func (a *Agent) emit(ev Event) {
+	// Concurrent tool calls emit from their own goroutines; the sink sees one event at a time.
+	a.emitMu.Lock()
+	defer a.emitMu.Unlock()
 	if r, ok := eventRecord(ev); ok {
 		wasOK := a.opts.Store.Err() == nil
 		a.opts.Store.Append(r, r.Type == RecToolResult)
@@ -211,132 +213,6 @@ func (a *Agent) addUsage(c *Completion, sent int) {
 	ev.Context = ev.Last.PromptTokens + ev.Last.CompletionTokens
 	ev.Window = a.opts.ContextWindow
 	a.emit(ev)
-}
-
-// runCalls runs one turn's tool calls in order and appends a result for every call, so that the
-// conversation stays valid even when the person interrupts half-way.
-func (a *Agent) runCalls(ctx context.Context, calls []openai.ToolCall) {
-	for _, tc := range calls {
-		var res tools.Result
-		if ctx.Err() != nil {
-			res = tools.Result{Output: "Interrupted by the user before this call ran.", IsError: true, Interrupted: true}
-			a.emit(ToolFinished{ID: tc.ID, Name: tc.Function.Name, Result: res})
-		} else {
-			res = a.runCall(ctx, tc)
-		}
-		a.addMessage(openai.ChatCompletionMessage{
-			Role: openai.ChatMessageRoleTool, ToolCallID: tc.ID, Name: tc.Function.Name, Content: res.Output,
-		})
-	}
-}
-
-func (a *Agent) runCall(ctx context.Context, tc openai.ToolCall) tools.Result {
-	input := json.RawMessage(tc.Function.Arguments)
-	start := time.Now()
-	finish := func(res tools.Result) tools.Result {
-		a.emit(ToolFinished{ID: tc.ID, Name: tc.Function.Name, Result: res, Duration: time.Since(start)})
-		return res
-	}
-	tool, ok := a.opts.Tools.Get(tc.Function.Name)
-	if !ok {
-		a.emit(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: input,
-			Access: tools.Access{Kind: tools.AccessNone, Summary: tc.Function.Name}})
-		return finish(tools.Errorf("Unknown tool %q. Available tools: %s.", tc.Function.Name,
-			strings.Join(a.opts.Tools.Names(), ", ")))
-	}
-	if !json.Valid(input) {
-		a.emit(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: jsonString(tc.Function.Arguments),
-			Access: tools.Access{Kind: tools.AccessNone, Summary: tc.Function.Name}})
-		return finish(tools.Errorf("The arguments for %s are not valid JSON: %.200q. Call the tool again with a JSON object that matches its schema.",
-			tc.Function.Name, tc.Function.Arguments))
-	}
-	access, err := tool.Access(a.opts.Env, input)
-	if err != nil {
-		a.emit(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: input,
-			Access: tools.Access{Kind: tools.AccessNone, Summary: tc.Function.Name}})
-		return finish(tools.Errorf("Invalid arguments for %s: %v.", tc.Function.Name, err))
-	}
-	a.emit(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: input, Access: access})
-
-	allowed, denial := a.authorize(ctx, tc, input, access)
-	if !allowed {
-		return finish(tools.Result{Output: denial, IsError: true})
-	}
-	res := tool.Run(ctx, a.opts.Env, tools.Call{ID: tc.ID, Input: input, Output: func(chunk string) {
-		a.emit(ToolOutput{ID: tc.ID, Chunk: chunk})
-	}})
-	return finish(res)
-}
-
-// authorize decides a call: by the engine, and by the person when the engine says ask. It reports the
-// decision as an event and, for a denial, returns the text the model reads.
-func (a *Agent) authorize(ctx context.Context, tc openai.ToolCall, input json.RawMessage, access tools.Access) (bool, string) {
-	v := a.opts.Engine.Decide(permissionRequest(access))
-	if v.Decision == permissions.Ask {
-		ap, err := a.opts.Approver.Approve(ctx, ApprovalRequest{
-			CallID: tc.ID, Tool: tc.Function.Name, Input: input, Access: access, Verdict: v,
-		})
-		switch {
-		case err != nil && ctx.Err() != nil:
-			a.emit(PermissionDecided{ID: tc.ID, Decision: permissions.Deny, By: "user", Reason: "interrupted while waiting for approval"})
-			return false, "Interrupted by the user while waiting for approval."
-		case err != nil:
-			// The approver could not ask (headless policy): that is a denial by policy.
-			a.emit(PermissionDecided{ID: tc.ID, Decision: permissions.Deny, By: "policy", Reason: err.Error()})
-			return false, fmt.Sprintf("Permission denied: %s. %s", err.Error(), deniedAdvice)
-		case !ap.Allow:
-			reason := "denied by the user"
-			a.emit(PermissionDecided{ID: tc.ID, Decision: permissions.Deny, By: "user", Reason: reason})
-			text := "The user denied this call. " + deniedAdvice
-			if ap.Message != "" {
-				text = fmt.Sprintf("The user denied this call and said: %q. Follow their instruction.", ap.Message)
-			}
-			return false, text
-		}
-		a.grant(ap)
-		a.emit(PermissionDecided{ID: tc.ID, Decision: permissions.Allow, By: "user", Reason: "approved by the user", Rule: ap.Rule})
-		return true, ""
-	}
-	a.emit(PermissionDecided{ID: tc.ID, Decision: v.Decision, By: v.By, Reason: v.Reason, Rule: v.Rule})
-	if v.Decision == permissions.Deny {
-		return false, fmt.Sprintf("Permission denied: %s. %s", v.Reason, deniedAdvice)
-	}
-	return true, ""
-}
-
-const deniedAdvice = "Do not retry the same call or work around the denial with another command; " +
-	"continue with what is allowed, or explain what you need and ask the user."
-
-func (a *Agent) grant(ap Approval) {
-	if ap.Rule == "" || ap.Scope == Once {
-		return
-	}
-	if err := a.opts.Engine.AddAllow(ap.Rule); err != nil {
-		a.emit(Notice{Message: fmt.Sprintf("could not add rule %s: %v", ap.Rule, err)})
-		return
-	}
-	if ap.Scope == ForProject && a.opts.SaveProjectRule != nil {
-		if err := a.opts.SaveProjectRule(ap.Rule); err != nil {
-			a.emit(Notice{Message: fmt.Sprintf("could not save rule %s to the project settings: %v (it applies for this session)", ap.Rule, err)})
-		}
-	}
-}
-
-func permissionRequest(ac tools.Access) permissions.Request {
-	req := permissions.Request{Command: ac.Command, Path: ac.Path, Cwd: ac.Cwd}
-	switch ac.Kind {
-	case tools.AccessExec:
-		req.Kind = permissions.Exec
-	case tools.AccessRead:
-		req.Kind = permissions.Read
-	case tools.AccessEdit:
-		req.Kind = permissions.Edit
-	case tools.AccessWrite:
-		req.Kind = permissions.Write
-	default:
-		req.Kind = permissions.None
-	}
-	return req
 }
 
 func toolSchemas(r *tools.Registry) []openai.Tool {

@@ -69,7 +69,8 @@ func newHarness(t *testing.T, mode permissions.Mode, approver Approver) *harness
 	t.Helper()
 	h := &harness{t: t, server: fakeapi.New(), rec: &recorder{}}
 	t.Cleanup(h.server.Close)
-	engine, err := permissions.NewEngine(permissions.Policy{Mode: mode, Workspace: t.TempDir()})
+	ws := t.TempDir()
+	engine, err := permissions.NewEngine(permissions.Policy{Mode: mode, Workspace: ws})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,6 @@ func newHarness(t *testing.T, mode permissions.Mode, approver Approver) *harness
 	if approver == nil {
 		approver = HeadlessApprover{}
 	}
-	ws := t.TempDir()
 	a, err := New(Options{
 		Provider: NewProvider(h.server.URL(), "sk-test", "fake-model"),
 		Tools:    tools.NewRegistry(echoTool(), touch),
@@ -541,5 +541,62 @@ func TestAuthErrorsAreNotRetried(t *testing.T) {
 	h.run("hi")
 	if len(h.server.Requests()) != 1 {
 		t.Errorf("a refused key was retried: %d requests", len(h.server.Requests()))
+	}
+}
+
+type slowReadParams struct {
+	Path string `json:"path"`
+}
+
+func TestReadOnlyCallsOfATurnRunConcurrentlyAndInOrder(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, ApproverFunc(func(ctx context.Context, req ApprovalRequest) (Approval, error) {
+		if req.Access.Kind == tools.AccessRead {
+			t.Errorf("a read inside the workspace was asked about: %+v", req.Access)
+		}
+		return Approval{Allow: true}, nil
+	}))
+	var mu sync.Mutex
+	var active, peak int
+	slow := tools.New(tools.Spec[slowReadParams]{
+		Name: "slow_read", Description: "Read slowly.",
+		Access: func(env *tools.Env, p *slowReadParams) (tools.Access, error) {
+			return tools.Access{Kind: tools.AccessRead, Path: p.Path, Cwd: env.Cwd(), Summary: p.Path}, nil
+		},
+		Run: func(ctx context.Context, env *tools.Env, call tools.Call, p *slowReadParams) tools.Result {
+			mu.Lock()
+			active++
+			peak = max(peak, active)
+			mu.Unlock()
+			time.Sleep(200 * time.Millisecond)
+			mu.Lock()
+			active--
+			mu.Unlock()
+			return tools.Result{Output: "read " + p.Path}
+		},
+	})
+	h.agent.opts.Tools = tools.NewRegistry(slow, echoTool(), h.agent.opts.Tools.Subset("touch").Tools()[0])
+	h.server.Reply(
+		fakeapi.ToolCall("r1", "slow_read", `{"path":"a"}`).ToolCall("r2", "slow_read", `{"path":"b"}`).
+			ToolCall("r3", "slow_read", `{"path":"c"}`).ToolCall("w1", "touch", `{"path":"d"}`).
+			ToolCall("r4", "slow_read", `{"path":"e"}`),
+		fakeapi.Text("ok"),
+	)
+	start := time.Now()
+	h.run("read them")
+	elapsed := time.Since(start)
+	if peak != 3 {
+		t.Errorf("at most %d reads ran at once, want the first three together", peak)
+	}
+	if elapsed > 700*time.Millisecond {
+		t.Errorf("took %v: reads did not overlap", elapsed)
+	}
+	var order []string
+	for _, m := range h.server.Requests()[1].Messages {
+		if m.Role == "tool" {
+			order = append(order, m.ToolCallID)
+		}
+	}
+	if strings.Join(order, ",") != "r1,r2,r3,w1,r4" {
+		t.Errorf("results in order %v", order)
 	}
 }

@@ -90,13 +90,13 @@ func (p *Provider) Stream(ctx context.Context, msgs []openai.ChatCompletionMessa
 // assembler builds a Completion from raw stream chunks.
 type assembler struct {
 	text, reasoning strings.Builder
-	calls           []*pendingCall
-	byIndex         map[int]*pendingCall
+	calls           []*partialCall
+	byIndex         map[int]*partialCall
 	finishReason    string
 	usage           *Usage
 }
 
-type pendingCall struct {
+type partialCall struct {
 	id, name string
 	args     strings.Builder
 	// argsObject is set when a server sent the arguments as a JSON object rather than a string.
@@ -169,9 +169,9 @@ func (a *assembler) add(raw []byte, onDelta DeltaFunc) error {
 }
 
 // callFor finds the call a tool-call delta continues, or starts a new one.
-func (a *assembler) callFor(index *int, id string) *pendingCall {
+func (a *assembler) callFor(index *int, id string) *partialCall {
 	if a.byIndex == nil {
-		a.byIndex = map[int]*pendingCall{}
+		a.byIndex = map[int]*partialCall{}
 	}
 	if id != "" {
 		for _, c := range a.calls {
@@ -180,7 +180,7 @@ func (a *assembler) callFor(index *int, id string) *pendingCall {
 			}
 		}
 	}
-	var cur *pendingCall
+	var cur *partialCall
 	if index != nil {
 		cur = a.byIndex[*index]
 	} else if len(a.calls) > 0 {
@@ -195,7 +195,7 @@ func (a *assembler) callFor(index *int, id string) *pendingCall {
 		return cur
 	}
 	// A new id at an index already taken by another id is a second call, not a continuation.
-	c := &pendingCall{id: id}
+	c := &partialCall{id: id}
 	a.calls = append(a.calls, c)
 	if index != nil {
 		a.byIndex[*index] = c
@@ -203,7 +203,7 @@ func (a *assembler) callFor(index *int, id string) *pendingCall {
 	return c
 }
 
-func appendArgs(c *pendingCall, raw json.RawMessage) {
+func appendArgs(c *partialCall, raw json.RawMessage) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return
 	}
