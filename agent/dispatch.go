@@ -192,4 +192,3 @@ func permissionRequest(ac tools.Access) permissions.Request {
 	}
 	return req
 }
-
