@@ -450,3 +450,32 @@ func TestStreamingAndReasoning(t *testing.T) {
 		t.Errorf("ctrl+r does not show reasoning:\n%s", s)
 	}
 }
+
+// fakeTasks stands in for the bash engine's task list.
+type fakeTasks struct {
+	running      int
+	backgrounded []string
+}
+
+func (f *fakeTasks) Running() int { return f.running }
+
+func (f *fakeTasks) Background(callID string) bool {
+	f.backgrounded = append(f.backgrounded, callID)
+	f.running++
+	return true
+}
+
+func TestCtrlBSendsTheRunningCommandToTheBackground(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	tasks := &fakeTasks{}
+	m.opts.Tasks = tasks
+	startCall(m, "c1", "npm run dev")
+	send(m, agent.PermissionDecided{ID: "c1", Decision: permissions.Allow, By: "user"})
+	press(m, "ctrl+b")
+	if len(tasks.backgrounded) != 1 || tasks.backgrounded[0] != "c1" {
+		t.Fatalf("ctrl+b backgrounded %v", tasks.backgrounded)
+	}
+	if !strings.Contains(plain(m), "1 background task") {
+		t.Errorf("the status line does not count the task:\n%s", plain(m))
+	}
+}
