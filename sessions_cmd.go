@@ -111,7 +111,8 @@ func runHistory(args []string, stdout, stderr io.Writer) error {
 		if r := []rune(summary); len(r) > 80 {
 			summary = string(r[:79]) + "…"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Time.Local().Format("15:04:05"), e.Tool, status, decision,
+		tool := strings.Repeat("  ", e.Depth) + e.Tool
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Time.Local().Format("15:04:05"), tool, status, decision,
 			(time.Duration(e.DurationMS) * time.Millisecond).String(), summary)
 	}
 	return tw.Flush()

@@ -33,8 +33,10 @@ type Options struct {
 	Engine   *permissions.Engine
 	Approver Approver
 	Sink     Sink
-	// System is the system prompt; see SystemPrompt.
+	// System is the system prompt. When it is empty and Prompt is set, the prompt is built from Prompt
+	// with the agent's own tools (SystemPrompt).
 	System string
+	Prompt *PromptInfo
 	// MaxSteps caps model turns per request.
 	MaxSteps int
 	// Home is the person's home directory, for path rules.
@@ -47,6 +49,10 @@ type Options struct {
 	ContextWindow int
 	// Retry is the policy for failed requests; zero means DefaultRetry.
 	Retry RetryPolicy
+	// SubAgents offers the task tool, which starts child agents; Depth is this agent's nesting depth
+	// (0 for the main agent).
+	SubAgents bool
+	Depth     int
 	// SaveProjectRule persists an "always allow (project)" rule; nil means project grants are kept for
 	// the session only.
 	SaveProjectRule func(rule string) error
@@ -60,6 +66,8 @@ type Agent struct {
 	usage    Usage
 	running  sync.Mutex
 	emitMu   sync.Mutex
+	// tools are the tools offered to the model: Options.Tools and, with SubAgents, the task tool.
+	tools *tools.Registry
 	// lastPrompt is the server's count of the last request's prompt, which held lastPromptMsgs messages.
 	lastPrompt, lastPromptMsgs int
 }
@@ -73,7 +81,16 @@ func New(opts Options) (*Agent, error) {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = 50
 	}
-	a := &Agent{opts: opts}
+	a := &Agent{opts: opts, tools: opts.Tools}
+	if opts.SubAgents {
+		a.tools = tools.NewRegistry(append(opts.Tools.Tools(), a.taskTool())...)
+	}
+	if opts.System == "" && opts.Prompt != nil {
+		info := *opts.Prompt
+		info.Tools = a.tools
+		opts.System = SystemPrompt(info)
+		a.opts.System = opts.System
+	}
 	if opts.System != "" {
 		// The system prompt is rebuilt at every start, so it is not recorded.
 		a.messages = append(a.messages, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: opts.System})
@@ -86,6 +103,9 @@ func New(opts Options) (*Agent, error) {
 func (a *Agent) Messages() []openai.ChatCompletionMessage {
 	return append([]openai.ChatCompletionMessage(nil), a.messages...)
 }
+
+// Tools returns the tools offered to the model.
+func (a *Agent) Tools() *tools.Registry { return a.tools }
 
 // Engine returns the permission engine (the UI changes its mode).
 func (a *Agent) Engine() *permissions.Engine { return a.opts.Engine }
@@ -104,7 +124,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) TurnDone {
 }
 
 func (a *Agent) loop(ctx context.Context) TurnDone {
-	schemas := toolSchemas(a.opts.Tools)
+	schemas := toolSchemas(a.tools)
 	var last string
 	for step := 1; step <= a.opts.MaxSteps; step++ {
 		if ctx.Err() != nil {

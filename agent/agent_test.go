@@ -574,7 +574,7 @@ func TestReadOnlyCallsOfATurnRunConcurrentlyAndInOrder(t *testing.T) {
 			return tools.Result{Output: "read " + p.Path}
 		},
 	})
-	h.agent.opts.Tools = tools.NewRegistry(slow, echoTool(), h.agent.opts.Tools.Subset("touch").Tools()[0])
+	h.agent.tools = tools.NewRegistry(slow, echoTool(), h.agent.tools.Subset("touch").Tools()[0])
 	h.server.Reply(
 		fakeapi.ToolCall("r1", "slow_read", `{"path":"a"}`).ToolCall("r2", "slow_read", `{"path":"b"}`).
 			ToolCall("r3", "slow_read", `{"path":"c"}`).ToolCall("w1", "touch", `{"path":"d"}`).

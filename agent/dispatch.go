@@ -79,10 +79,10 @@ func (a *Agent) prepare(tc openai.ToolCall) *pendingCall {
 		a.emit(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: p.input, Access: p.access})
 		return p
 	}
-	tool, ok := a.opts.Tools.Get(tc.Function.Name)
+	tool, ok := a.tools.Get(tc.Function.Name)
 	if !ok {
 		return fail(tools.Errorf("Unknown tool %q. Available tools: %s.", tc.Function.Name,
-			strings.Join(a.opts.Tools.Names(), ", ")))
+			strings.Join(a.tools.Names(), ", ")))
 	}
 	p.tool = tool
 	if !json.Valid(p.input) {

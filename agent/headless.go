@@ -124,6 +124,20 @@ func StreamJSON(ev Event) any {
 		return toolResultJSON(e.ID, e.Result, e.Duration.Milliseconds())
 	case Notice:
 		return map[string]any{"type": "error", "message": e.Message, "retrying": e.Retrying}
+	case ChildEvent:
+		// A sub-agent's tool activity is shown with the task call it belongs to; its text is not.
+		switch e.Event.(type) {
+		case ToolCallStarted, PermissionDecided, ToolFinished, ChildEvent:
+		default:
+			return nil
+		}
+		m, _ := StreamJSON(e.Event).(map[string]any)
+		if m != nil {
+			if _, nested := m["parent_id"]; !nested {
+				m["parent_id"], m["agent"] = e.ParentID, e.Agent
+			}
+		}
+		return m
 	case TurnDone:
 		return map[string]any{"type": "result", "text": e.Text, "is_error": e.IsError, "turns": e.Turns,
 			"usage": e.Usage}

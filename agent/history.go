@@ -10,16 +10,19 @@ import (
 
 // HistoryEntry is one tool call of a session as the history view and `warden history` show it.
 type HistoryEntry struct {
-	Time     time.Time       `json:"time"`
-	ID       string          `json:"id"`
-	Tool     string          `json:"tool"`
-	Summary  string          `json:"summary"`
-	Input    json.RawMessage `json:"input,omitempty"`
-	Agent    string          `json:"agent,omitempty"`
-	Decision string          `json:"decision,omitempty"`
-	By       string          `json:"by,omitempty"`
-	Reason   string          `json:"reason,omitempty"`
-	Rule     string          `json:"rule,omitempty"`
+	Time    time.Time       `json:"time"`
+	ID      string          `json:"id"`
+	Tool    string          `json:"tool"`
+	Summary string          `json:"summary"`
+	Input   json.RawMessage `json:"input,omitempty"`
+	Agent   string          `json:"agent,omitempty"`
+	// Parent is the task call whose sub-agent made this call; Depth counts the nesting.
+	Parent   string `json:"parent,omitempty"`
+	Depth    int    `json:"depth,omitempty"`
+	Decision string `json:"decision,omitempty"`
+	By       string `json:"by,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Rule     string `json:"rule,omitempty"`
 	// Status is running, ok, error, denied, timed_out, interrupted or background.
 	Status       string `json:"status"`
 	ExitCode     *int   `json:"exit_code,omitempty"`
@@ -36,9 +39,13 @@ func History(l *Loaded) []HistoryEntry {
 	for _, r := range l.Records {
 		switch r.Type {
 		case RecToolCall:
+			depth := 0
+			if i, ok := index[r.Parent]; ok && r.Parent != "" {
+				depth = out[i].Depth + 1
+			}
 			index[r.CallID] = len(out)
 			out = append(out, HistoryEntry{Time: r.Time, ID: r.CallID, Tool: r.Name, Summary: r.Summary, Input: r.Input,
-				Agent: r.Agent, Status: "running"})
+				Agent: r.Agent, Parent: r.Parent, Depth: depth, Status: "running"})
 		case RecPermission:
 			if i, ok := index[r.CallID]; ok {
 				e := &out[i]

@@ -18,6 +18,8 @@ type PromptInfo struct {
 	Now   time.Time
 	// Instructions is the content of the project's instruction files, if any.
 	Instructions string
+	// SubAgent is set for a child agent started by the task tool.
+	SubAgent bool
 }
 
 // SystemPrompt builds the system prompt: who the model is working for, its tools, the working directory,
@@ -27,6 +29,11 @@ func SystemPrompt(info PromptInfo) string {
 	b.WriteString("You are Warden, a coding agent working in a developer's terminal. You help with software tasks by " +
 		"reading code, running commands and editing files through your tools. Be concise: the person reads your answers " +
 		"in a terminal. Prefer doing over describing; when you finish, say briefly what you did and what you found.\n\n")
+	if info.SubAgent {
+		b.WriteString("You are working as a sub-agent on one task given by the main agent, which sees only your final " +
+			"answer. Do the task with your tools, then answer with a complete, compact report of what you found or did " +
+			"(paths, line numbers, facts), without asking questions back.\n\n")
+	}
 	fmt.Fprintf(&b, "Working directory: %s\n", info.Cwd)
 	fmt.Fprintf(&b, "Operating system: %s/%s\n", runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(&b, "Date: %s\n", info.Now.Format("Monday 2 January 2006"))

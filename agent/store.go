@@ -56,6 +56,8 @@ type Record struct {
 	Input   json.RawMessage `json:"input,omitempty"`
 	Summary string          `json:"summary,omitempty"`
 	Agent   string          `json:"agent,omitempty"`
+	// Parent is the task call that started the sub-agent which made this call.
+	Parent string `json:"parent,omitempty"`
 
 	Decision string `json:"decision,omitempty"`
 	By       string `json:"by,omitempty"`
@@ -336,9 +338,24 @@ func peekSession(path string) (SessionInfo, bool) {
 	return info, info.ID != ""
 }
 
-// eventRecord turns the events the history needs into records.
+// eventRecord turns the events the history needs into records. A sub-agent's tool events are recorded
+// with its label and parent call; its conversation is not, since a resumed session continues the parent.
 func eventRecord(ev Event) (Record, bool) {
 	switch e := ev.(type) {
+	case ChildEvent:
+		switch e.Event.(type) {
+		case ToolCallStarted, PermissionDecided, ToolFinished, ChildEvent:
+		default:
+			return Record{}, false
+		}
+		r, ok := eventRecord(e.Event)
+		if ok && r.Parent == "" {
+			r.Parent = e.ParentID
+			if r.Agent == "" {
+				r.Agent = e.Agent
+			}
+		}
+		return r, ok
 	case ToolCallStarted:
 		return Record{Type: RecToolCall, CallID: e.ID, Name: e.Name, Input: validJSON(e.Input), Summary: e.Access.Summary, Agent: e.Agent}, true
 	case PermissionDecided:

@@ -5,15 +5,21 @@ import "sync"
 // Env is the state one session's tools share: the workspace, the current directory that `cd` moves, and
 // where large outputs are kept. It is safe for concurrent use.
 type Env struct {
+	EnvConfig
+
+	mu  sync.Mutex
+	cwd string
+}
+
+// EnvConfig is the part of an Env that does not change while tools run. Its fields are promoted, so
+// env.Workspace reads as before; a fork copies it whole.
+type EnvConfig struct {
 	// Workspace is the absolute path of the directory Warden was started in.
 	Workspace string
 	// SessionDir is a directory for this session's files (full outputs of long commands).
 	SessionDir string
 	// Bash holds the bash engine's settings.
 	Bash BashSettings
-
-	mu  sync.Mutex
-	cwd string
 }
 
 // BashSettings tune the bash engine. Zero values mean the defaults.
@@ -32,7 +38,13 @@ type BashSettings struct {
 
 // NewEnv returns an Env rooted at workspace, with the current directory at the workspace.
 func NewEnv(workspace, sessionDir string) *Env {
-	return &Env{Workspace: workspace, SessionDir: sessionDir, cwd: workspace}
+	return &Env{EnvConfig: EnvConfig{Workspace: workspace, SessionDir: sessionDir}, cwd: workspace}
+}
+
+// Fork returns an Env with the same configuration and current directory whose `cd`s do not move e's:
+// a sub-agent works beside its parent, not in its place.
+func (e *Env) Fork() *Env {
+	return &Env{EnvConfig: e.EnvConfig, cwd: e.Cwd()}
 }
 
 // Cwd returns the directory commands run in.
