@@ -20,6 +20,11 @@ type EnvConfig struct {
 	SessionDir string
 	// Bash holds the bash engine's settings.
 	Bash BashSettings
+	// Resolve turns a path the model gave into the absolute path it means, relative paths against cwd.
+	// The file tools resolve every path through it and never on their own, so that a path means what the
+	// permission engine decides about (wiring sets it to permissions.ResolvePath with the home directory).
+	// The file tools refuse to run while it is nil.
+	Resolve func(cwd, path string) string
 }
 
 // BashSettings tune the bash engine. Zero values mean the defaults.
