@@ -328,7 +328,8 @@ func TestKilledRunResumesAsAValidConversation(t *testing.T) {
 	}
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {
-		if strings.Contains(sc.Text(), `"type":"tool_call"`) && strings.Contains(sc.Text(), `"slow"`) {
+		// Calls run in order: once the slow one is allowed, the fast one has finished.
+		if strings.Contains(sc.Text(), `"type":"permission"`) && strings.Contains(sc.Text(), `"slow"`) {
 			break
 		}
 	}
