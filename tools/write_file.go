@@ -1,0 +1,114 @@
+package tools
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// write_file creates a file or replaces one whole. Access reads the current content to show the person a
+// diff before anything is written; Run writes through the resolved path, so the file written is the file
+// the permission engine decided about. A file that ends its lines with \r\n keeps doing so when the
+// model sends \n.
+
+type writeFileParams struct {
+	Path    string `json:"path" desc:"The file to write, relative to the current directory or absolute. Missing parent directories are created."`
+	Content string `json:"content" desc:"The complete new content of the file."`
+}
+
+const writeFileDescription = `Writes a file: creates it (and its parent directories) or replaces its whole content.
+
+- To change part of an existing file, use edit_file instead: it is shorter and safer.
+- The user sees a diff against the old content before the write happens.
+- Files that use CRLF line endings keep them.
+- Do not create documentation or example files unless asked.`
+
+// writeMaxOld bounds the existing file write_file reads for the diff and line-ending check.
+const writeMaxOld = 64 << 20
+
+// writePlan is a write worked out without touching the file.
+type writePlan struct {
+	fp      filePath
+	exists  bool
+	old     string
+	content string
+	mode    fs.FileMode
+}
+
+func (ft *FileTools) writeFileTool() Tool {
+	return New(Spec[writeFileParams]{
+		Name:        "write_file",
+		Description: writeFileDescription,
+		Access: func(env *Env, p *writeFileParams) (Access, error) {
+			w, err := planWrite(env, p)
+			if err != nil {
+				return Access{}, err
+			}
+			a := fileAccess(env, AccessWrite, w.fp, "")
+			a.Diff = unifiedDiff(w.fp.Shown, w.old, w.content, !w.exists, nil)
+			return a, nil
+		},
+		Run: ft.runWriteFile,
+	})
+}
+
+func planWrite(env *Env, p *writeFileParams) (writePlan, error) {
+	fp, err := resolveFile(env, p.Path)
+	if err != nil {
+		return writePlan{}, err
+	}
+	w := writePlan{fp: fp, content: p.Content, mode: 0o644}
+	fi, err := os.Stat(fp.Abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return w, nil
+	case err != nil:
+		return writePlan{}, fmt.Errorf("cannot write %s: %v", fp.Shown, unwrapPathError(err))
+	case fi.IsDir():
+		return writePlan{}, fmt.Errorf("%s is a directory; give the path of a file", fp.Shown)
+	case !fi.Mode().IsRegular():
+		return writePlan{}, fmt.Errorf("%s is not a regular file (%s); write_file only writes regular files", fp.Shown, fi.Mode().Type())
+	case fi.Size() > writeMaxOld:
+		return writePlan{}, fmt.Errorf("%s is %s; write_file does not replace files this large", fp.Shown, humanBytes(fi.Size()))
+	}
+	old, err := os.ReadFile(fp.Abs)
+	if err != nil {
+		return writePlan{}, fmt.Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
+	}
+	w.exists, w.old, w.mode = true, string(old), fi.Mode().Perm()
+	if usesCRLF(w.old) && !usesCRLF(w.content) {
+		w.content = toCRLF(w.content)
+	}
+	return w, nil
+}
+
+func (ft *FileTools) runWriteFile(ctx context.Context, env *Env, call Call, p *writeFileParams) Result {
+	w, err := planWrite(env, p)
+	if err != nil {
+		return Errorf("%v", err)
+	}
+	if w.exists && w.old == w.content {
+		ft.remember(w.fp.Abs, sha256.Sum256([]byte(w.content)))
+		return Result{Output: fmt.Sprintf("%s already has this content; nothing changed.", w.fp.Shown)}
+	}
+	if err := os.MkdirAll(filepath.Dir(w.fp.Abs), 0o755); err != nil {
+		return Errorf("cannot create the directory of %s: %v", w.fp.Shown, unwrapPathError(err))
+	}
+	// Writing in place keeps the file's mode, owner and hard links, which a rename over it would not.
+	if err := os.WriteFile(w.fp.Abs, []byte(w.content), w.mode); err != nil {
+		return Errorf("cannot write %s: %v", w.fp.Shown, unwrapPathError(err))
+	}
+	ft.remember(w.fp.Abs, sha256.Sum256([]byte(w.content)))
+	n := commas(int64(lineCount(w.content)))
+	out := ""
+	if w.exists {
+		out = fmt.Sprintf("Wrote %s (%s lines, was %s).", w.fp.Shown, n, commas(int64(lineCount(w.old))))
+	} else {
+		out = fmt.Sprintf("Created %s (%s lines).", w.fp.Shown, n)
+	}
+	return Result{Output: out, Display: out + "\n" + unifiedDiff(w.fp.Shown, w.old, w.content, !w.exists, nil)}
+}
