@@ -419,3 +419,110 @@ func TestCheckHonoursSettingsAndFlags(t *testing.T) {
 		t.Errorf("rules: %v / %v / %v", evs[0], evs[4], evs[1])
 	}
 }
+
+func TestHeadlessReadEditReread(t *testing.T) {
+	script := func(s *fakeapi.Server) {
+		s.Reply(
+			fakeapi.ToolCall("r1", "read_file", `{"path":"greet.go"}`),
+			fakeapi.ToolCall("e1", "edit_file", `{"path":"greet.go","old_string":"Hello","new_string":"Goodbye"}`),
+			fakeapi.ToolCall("r2", "read_file", `{"path":"greet.go"}`),
+			fakeapi.Text("Changed the greeting."),
+		)
+	}
+	const original = "package greet\n\nconst Greeting = \"Hello\"\n"
+	for _, tc := range []struct {
+		mode    string
+		want    string
+		allowed bool
+	}{
+		{"accept-edits", "package greet\n\nconst Greeting = \"Goodbye\"\n", true},
+		{"default", original, false},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			server := fakeapi.New()
+			defer server.Close()
+			script(server)
+			r := newRun(t)
+			path := filepath.Join(r.workspace, "greet.go")
+			if err := os.WriteFile(path, []byte(original), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, stderr, code := r.exec("-p", "say goodbye", "--base-url", server.URL(), "--model", "m",
+				"--permission-mode", tc.mode, "--output-format", "stream-json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			got, _ := os.ReadFile(path)
+			if string(got) != tc.want {
+				t.Errorf("file = %q, want %q", got, tc.want)
+			}
+			decisions := map[string]string{}
+			for _, e := range events(t, out) {
+				if e["type"] == "permission" {
+					decisions[e["id"].(string)] = e["decision"].(string) + "/" + e["by"].(string)
+				}
+			}
+			if decisions["r1"] != "allow/readonly" || decisions["r2"] != "allow/readonly" {
+				t.Errorf("reads: %v", decisions)
+			}
+			wantEdit := "deny/policy"
+			if tc.allowed {
+				wantEdit = "allow/mode"
+			}
+			if decisions["e1"] != wantEdit {
+				t.Errorf("edit decided %q, want %q", decisions["e1"], wantEdit)
+			}
+			reread := server.Requests()[3].Messages
+			last := reread[len(reread)-1].Content
+			if tc.allowed != strings.Contains(last, "Goodbye") {
+				t.Errorf("the re-read saw %q", last)
+			}
+		})
+	}
+}
+
+func TestSubAgentSearchesWithoutAsking(t *testing.T) {
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(
+		fakeapi.ToolCall("t1", "task", `{"description":"find the greeting","prompt":"Which file defines Greeting?"}`),
+		fakeapi.ToolCall("g1", "grep", `{"pattern":"Greeting ="}`),
+		fakeapi.ToolCall("r1", "read_file", `{"path":"greet.go"}`),
+		fakeapi.Text("greet.go defines Greeting on line 3."),
+		fakeapi.Text("It is in greet.go."),
+	)
+	r := newRun(t)
+	os.WriteFile(filepath.Join(r.workspace, "greet.go"), []byte("package greet\n\nconst Greeting = \"Hello\"\n"), 0o644)
+	out, stderr, code := r.exec("-p", "where is the greeting?", "--base-url", server.URL(), "--model", "m", "--output-format", "stream-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var child []map[string]any
+	for _, e := range events(t, out) {
+		if e["parent_id"] == "t1" {
+			child = append(child, e)
+		}
+	}
+	perms := 0
+	for _, e := range child {
+		if e["type"] == "permission" {
+			perms++
+			if e["decision"] != "allow" || e["by"] != "readonly" || e["agent"] != "find the greeting" {
+				t.Errorf("child permission = %v", e)
+			}
+		}
+	}
+	if perms != 2 {
+		t.Errorf("child events = %v", child)
+	}
+	reqs := server.Requests()
+	parent := reqs[len(reqs)-1].Messages
+	result := parent[len(parent)-1].Content
+	if !strings.HasPrefix(result, "greet.go defines Greeting on line 3.") || strings.Contains(result, "package greet") {
+		t.Errorf("the parent received %q", result)
+	}
+	out, _, _ = r.exec("history")
+	if !strings.Contains(out, "  grep") || !strings.Contains(out, "  read_file") {
+		t.Errorf("history does not indent the child's calls:\n%s", out)
+	}
+}

@@ -165,7 +165,10 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	}
 	s.instructions, s.warnings = agent.LoadInstructions(cfg.Workspace)
 	s.tasks = tools.NewTasks()
-	s.reg = tools.NewRegistry(tools.NewBash(s.tasks)...)
+	home, _ := os.UserHomeDir()
+	// One path-resolution function for the whole program: the engine decides on the path the tools use.
+	s.env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, home) }
+	s.reg = tools.NewRegistry(append(tools.NewBash(s.tasks), tools.NewFileTools()...)...)
 	return s, nil
 }
 
@@ -260,7 +263,8 @@ func (s *session) agentOptions(sink agent.Sink, approver agent.Approver) agent.O
 		Engine:        s.engine,
 		Approver:      approver,
 		Sink:          sink,
-		System:        agent.SystemPrompt(agent.PromptInfo{Cwd: s.cfg.Workspace, Tools: s.reg, Now: time.Now(), Instructions: s.instructions}),
+		Prompt:        &agent.PromptInfo{Cwd: s.cfg.Workspace, Now: time.Now(), Instructions: s.instructions},
+		SubAgents:     true,
 		MaxSteps:      s.cfg.MaxSteps,
 		Home:          home,
 		Store:         s.store,
@@ -340,6 +344,7 @@ func runTUI(c *commonFlags) error {
 		return err
 	}
 	defer s.close()
+	opts.Resumed = s.resumed
 	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
 	opts.NewAgent = func(sink agent.Sink, approver agent.Approver) (*agent.Agent, error) {
 		return agent.New(s.agentOptions(sink, approver))

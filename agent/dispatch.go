@@ -44,7 +44,6 @@ func (a *Agent) runCalls(ctx context.Context, calls []openai.ToolCall) {
 	for i, tc := range calls {
 		pending[i] = a.prepare(tc)
 	}
-	results := make([]tools.Result, len(calls))
 	for i := 0; i < len(pending); {
 		j := i + 1
 		if pending[i].concurrent() {
@@ -52,21 +51,25 @@ func (a *Agent) runCalls(ctx context.Context, calls []openai.ToolCall) {
 				j++
 			}
 		}
+		results := make([]tools.Result, j-i)
 		var wg sync.WaitGroup
 		for k := i; k < j; k++ {
 			if j-i == 1 {
-				results[k] = a.execute(ctx, pending[k])
+				results[0] = a.execute(ctx, pending[k])
 				continue
 			}
-			wg.Go(func() { results[k] = a.execute(ctx, pending[k]) })
+			wg.Go(func() { results[k-i] = a.execute(ctx, pending[k]) })
 		}
 		wg.Wait()
+		// Each result joins the conversation (and the session file) as soon as its group is done, so a
+		// crash later in the turn loses none of the calls that finished.
+		for k, res := range results {
+			p := pending[i+k]
+			a.addMessage(openai.ChatCompletionMessage{
+				Role: openai.ChatMessageRoleTool, ToolCallID: p.tc.ID, Name: p.tc.Function.Name, Content: res.Output,
+			})
+		}
 		i = j
-	}
-	for i, p := range pending {
-		a.addMessage(openai.ChatCompletionMessage{
-			Role: openai.ChatMessageRoleTool, ToolCallID: p.tc.ID, Name: p.tc.Function.Name, Content: results[i].Output,
-		})
 	}
 }
 
