@@ -20,8 +20,17 @@ import (
 )
 
 // appScript is what the fake model does for each prompt: call bash once, then report the result.
+// A prompt with "delegate" starts a sub-agent whose prompt says "investigate": the fake server answers a
+// child's requests by the child's own prompt, so the child follows the second rule.
 const appScript = `{
   "rules": [
+    {"match": "delegate", "steps": [
+      {"text": "I'll hand this to a sub-agent.", "tool_calls": [{"name": "task", "arguments": {"description": "look around", "prompt": "investigate the workspace", "tools": ["bash"]}}]},
+      {"text": "Parent done."}]},
+    {"match": "investigate", "steps": [
+      {"text": "Child: listing first.", "tool_calls": [{"name": "bash", "arguments": {"command": "ls"}}]},
+      {"text": "Child: now the write.", "tool_calls": [{"name": "bash", "arguments": {"command": "touch y"}}]},
+      {"text": "Child report: the workspace holds hello.txt."}]},
     {"match": "list files", "steps": [
       {"text": "Looking.", "tool_calls": [{"name": "bash", "arguments": {"command": "ls", "description": "List the files"}}]},
       {"text": "Finished: {{result}}"}]},
@@ -60,9 +69,19 @@ type app struct {
 	wg   sync.WaitGroup
 }
 
-func startApp(t *testing.T) *app {
+// setup is the real agent's world: a workspace with hello.txt, the fake server running appScript, the bash
+// engine and a permission engine.
+type setup struct {
+	dir   string
+	srv   *fakeapi.Server
+	eng   *permissions.Engine
+	tasks *tools.Tasks
+	reg   *tools.Registry
+	env   *tools.Env
+}
+
+func newSetup(t *testing.T) *setup {
 	t.Helper()
-	const w, h = 100, 32
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "hello.txt"), []byte("hi\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -82,15 +101,34 @@ func startApp(t *testing.T) *app {
 	}
 	tasks := tools.NewTasks()
 	t.Cleanup(tasks.KillAll)
-	reg := tools.NewRegistry(tools.NewBash(tasks)...)
-	env := tools.NewEnv(dir, t.TempDir())
-	opts := Options{
-		Model: "fake-model", Workspace: dir, Engine: eng, Tasks: tasks, ContextWindow: 32000,
-		NewAgent: func(sink agent.Sink, ap agent.Approver) (*agent.Agent, error) {
-			return agent.New(agent.Options{Provider: agent.NewProvider(srv.URL(), "", "fake-model"), Tools: reg,
-				Env: env, Engine: eng, Approver: ap, Sink: sink, MaxSteps: 5,
-				Retry: agent.RetryPolicy{Attempts: 1}})
-		},
+	return &setup{dir: dir, srv: srv, eng: eng, tasks: tasks, reg: tools.NewRegistry(tools.NewBash(tasks)...),
+		env: tools.NewEnv(dir, t.TempDir())}
+}
+
+// agentOptions are the agent's options with sub-agents on and quick retries.
+func (s *setup) agentOptions(sink agent.Sink, ap agent.Approver) agent.Options {
+	return agent.Options{Provider: agent.NewProvider(s.srv.URL(), "", "fake-model"), Tools: s.reg,
+		Env: s.env, Engine: s.eng, Approver: ap, Sink: sink, MaxSteps: 5, SubAgents: true,
+		Retry: agent.RetryPolicy{Attempts: 3, Base: 20 * time.Millisecond, Max: 100 * time.Millisecond, MaxRetryAfter: 2 * time.Second}}
+}
+
+func startApp(t *testing.T) *app { return startAppWith(t, newSetup(t), nil, nil) }
+
+// startAppWith runs the program on s; uiOpts and agentOpts, when not nil, adjust the options.
+func startAppWith(t *testing.T, s *setup, uiOpts func(*Options), agentOpts func(*agent.Options)) *app {
+	t.Helper()
+	const w, h = 100, 32
+	dir, srv := s.dir, s.srv
+	opts := Options{Model: "fake-model", Workspace: dir, Engine: s.eng, Tasks: s.tasks, ContextWindow: 32000}
+	opts.NewAgent = func(sink agent.Sink, ap agent.Approver) (*agent.Agent, error) {
+		ao := s.agentOptions(sink, ap)
+		if agentOpts != nil {
+			agentOpts(&ao)
+		}
+		return agent.New(ao)
+	}
+	if uiOpts != nil {
+		uiOpts(&opts)
 	}
 	m := newModel(opts, time.Now)
 	if err := m.connect(); err != nil {
@@ -281,4 +319,134 @@ func TestAppEscInterrupts(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("interrupt took %s", d)
 	}
+}
+
+func TestAppSubAgentRunsNestedAndAsksLabelled(t *testing.T) {
+	a := startApp(t)
+	a.prompt("delegate the look around")
+	s := a.waitFor("Allow bash? — sub-agent: look around", "touch y", "y allow once")
+	for _, want := range []string{"task · look around", "↳ bash $ ls", "✓ exit 0", "↳ bash $ touch y", "? waiting for approval"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the task panel lacks %q while the child asks:\n%s", want, s)
+		}
+	}
+	a.typeKey('y')
+	s = a.waitFor("Parent done.", "▸ 2 tool calls", "Child report: the workspace holds hello.txt.")
+	if !a.exists("y") {
+		t.Error("the child's touch y did not run after y")
+	}
+	for _, leak := range []string{"Child: listing first.", "Child: now the write."} {
+		if strings.Contains(s, leak) {
+			t.Errorf("the child's text %q streamed into the main conversation:\n%s", leak, s)
+		}
+	}
+	if strings.Contains(s, "$ touch y") {
+		t.Errorf("the finished task did not fold its calls:\n%s", s)
+	}
+	// The parent's conversation got the child's report, not the child's tool output.
+	reported := false
+	for _, req := range a.srv.Requests() {
+		// The test agent has no system prompt: the first message is the request.
+		if !strings.Contains(req.Messages[0].Content, "delegate") {
+			continue // a request of the child
+		}
+		for _, msg := range req.Messages {
+			if msg.Role == "tool" {
+				reported = reported || strings.Contains(msg.Content, "Child report")
+				if strings.HasPrefix(msg.Content, "hello.txt") {
+					t.Errorf("the child's ls output reached the parent's conversation")
+				}
+			}
+		}
+	}
+	if !reported {
+		t.Error("the parent was never given the child's report")
+	}
+
+	a.key(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	a.waitFor("↳ bash $ ls", "↳ bash $ touch y", "hello.txt")
+
+	a.key(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
+	s = a.waitFor("Tool history · 3 calls")
+	var rows []string
+	for _, l := range strings.Split(s, "\n")[2:5] {
+		r := []rune(l)
+		rows = append(rows, strings.TrimSpace(string(r[9:23]))+" "+strings.TrimSpace(string(r[24:60])))
+	}
+	want := []string{"task look around", "└ bash $ ls", "└ bash $ touch y"}
+	if strings.Join(rows, "|") != strings.Join(want, "|") {
+		t.Errorf("history rows %q, want %q (the child's calls indented under the task):\n%s", rows, want, s)
+	}
+	if !strings.Contains(s, "$ ls") || !strings.Contains(s, "$ touch y") || !strings.Contains(s, "allow · user") {
+		t.Errorf("the history lacks the child's calls or decisions:\n%s", s)
+	}
+}
+
+func TestAppRetryShowsTheAnswerOnce(t *testing.T) {
+	s := newSetup(t)
+	const answer = "The answer is forty-two, as computed by the deep thought machine."
+	s.srv.Reply(
+		fakeapi.Text(answer).Chunk(5).Delay(5*time.Millisecond).CutAfter(6),
+		fakeapi.RateLimited(time.Second),
+		fakeapi.Text(answer).Chunk(5),
+	)
+	a := startAppWith(t, s, nil, nil)
+	a.prompt("what is the answer")
+	a.waitFor("retrying in 1s (attempt 3 of 3)")
+	scr := a.waitFor(answer)
+	if n := strings.Count(scr, "The answer is"); n != 1 {
+		t.Errorf("the answer shows %d times; the cut attempt's partial text must be dropped:\n%s", n, scr)
+	}
+	// The notice goes once the answer streams again.
+	deadline := time.Now().Add(5 * time.Second)
+	for strings.Contains(a.screen(), "retrying") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the retry notice stayed after the answer arrived:\n%s", a.screen())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestAppResumedSessionShowsEarlierTurns(t *testing.T) {
+	s := newSetup(t)
+	sessions := t.TempDir()
+	st, err := agent.CreateStore(sessions, "s1", s.dir, "fake-model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The earlier run: a plain request, then one whose sub-agent's write is refused by the headless policy.
+	ao := s.agentOptions(func(agent.Event) {}, agent.HeadlessApprover{})
+	ao.Store = st
+	earlier, err := agent.New(ao)
+	if err != nil {
+		t.Fatal(err)
+	}
+	earlier.Run(t.Context(), "list files")
+	earlier.Run(t.Context(), "delegate the look around")
+	st.Close()
+
+	l, msgs, st2, err := agent.ResumeSession(agent.SessionPath(sessions, "s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st2.Close() })
+	l.Warnings = append(l.Warnings, "s1.jsonl: line 9 is damaged and was skipped")
+	a := startAppWith(t, s, func(o *Options) { o.Resumed = l }, func(o *agent.Options) { o.History, o.Store = msgs, st2 })
+	scr := a.waitFor("Finished: hello.txt", "delegate the look around", "task · look around",
+		"▸ 2 tool calls · 1 denied", "Child report: the workspace holds hello.txt.", "Parent done.", "resumed session s1", "line 9 is damaged")
+	if n := strings.Count(scr, "line 9 is damaged"); n != 1 {
+		t.Errorf("the warning shows %d times:\n%s", n, scr)
+	}
+	if strings.Contains(scr, "Tools the sub-agent ran") {
+		t.Errorf("the resumed task panel shows the record meant for the model, not the child's report:\n%s", scr)
+	}
+	a.key(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	a.waitFor("❯ list files", "bash · List the files", "$ ls")
+	a.key(tea.KeyPressMsg{Code: tea.KeyPgDown})
+	a.key(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
+	a.waitFor("Tool history · 4 calls", "└ bash", "deny · policy")
+	a.key(tea.KeyPressMsg{Code: tea.KeyEscape})
+	// The conversation goes on from there.
+	a.prompt("make z")
+	a.waitFor("Allow bash?", "touch z")
 }

@@ -19,6 +19,7 @@ const (
 	itemError
 	itemInterrupted
 	itemPanel
+	itemInfo // a dim line about the session itself (context compacted, session resumed)
 )
 
 // item is one entry of the transcript with its render cache. Only the streaming message and running
@@ -92,6 +93,17 @@ func (c *conversation) streamingItem() *item {
 		}
 	}
 	return c.add(&item{kind: itemAssistant, streaming: true})
+}
+
+// dropStreaming removes the assistant message being streamed, if any.
+func (c *conversation) dropStreaming() {
+	for i := len(c.items) - 1; i >= 0; i-- {
+		if it := c.items[i]; it.kind == itemAssistant && it.streaming {
+			c.items = append(c.items[:i], c.items[i+1:]...)
+			c.version++
+			return
+		}
+	}
 }
 
 // view returns exactly height lines of the transcript ending scroll lines above its end. Only the items
@@ -183,6 +195,8 @@ func (c *conversation) render(rc *renderCtx, it *item, width int) string {
 		return prefixLines(st.errText.Render("✗ "), "  ", wrap(st.errText.Render(it.text), width-2))
 	case itemInterrupted:
 		return st.warn.Render("⏹ " + it.text)
+	case itemInfo:
+		return prefixLines(st.dim.Render("· "), "  ", wrap(st.dim.Render(it.text), width-2))
 	case itemPanel:
 		return strings.Join(it.panel.render(rc, width, it.panel == rc.focused), "\n")
 	}

@@ -16,7 +16,7 @@ import (
 const maxPagerBytes = 16 << 20
 
 // historyOverlay is the table of every tool call of the session (Ctrl+T), built from the same panels as
-// the transcript.
+// the transcript. A sub-agent's calls are listed under the task call that started it, indented.
 type historyOverlay struct {
 	selected  int
 	filter    textinput.Model
@@ -27,19 +27,30 @@ func newHistoryOverlay(m *Model) *historyOverlay {
 	f := textinput.New()
 	f.Prompt = "/"
 	f.Placeholder = "filter by tool, command, decision or exit"
-	return &historyOverlay{filter: f, selected: len(m.panels) - 1}
+	return &historyOverlay{filter: f, selected: len(m.allCalls()) - 1}
+}
+
+// allCalls is every call in tree order: each main-agent call followed by its sub-agent's calls.
+func (m *Model) allCalls() []*panel {
+	out := make([]*panel, 0, len(m.calls))
+	for _, p := range m.panels {
+		out = append(out, p)
+		out = p.descendants(out)
+	}
+	return out
 }
 
 func (h *historyOverlay) fullScreen() bool { return true }
 
 func (h *historyOverlay) rows(m *Model) []*panel {
+	all := m.allCalls()
 	q := strings.ToLower(strings.TrimSpace(h.filter.Value()))
 	if q == "" {
-		return m.panels
+		return all
 	}
 	var out []*panel
-	for _, p := range m.panels {
-		if strings.Contains(strings.ToLower(strings.Join(historyCells(p), " ")), q) {
+	for _, p := range all {
+		if strings.Contains(strings.ToLower(strings.Join(historyCells(p), " ")+" "+p.agent), q) {
 			out = append(out, p)
 		}
 	}
@@ -61,11 +72,11 @@ func historyCells(p *panel) []string {
 	if !p.active() && p.duration > 0 {
 		dur = shortDuration(p.duration)
 	}
-	target := p.target()
-	if p.agent != "" {
-		target = p.agent + " › " + target
+	tool := p.tool
+	if p.depth > 0 {
+		tool = strings.Repeat("  ", p.depth-1) + "└ " + tool
 	}
-	return []string{p.started.Format("15:04:05"), p.tool, target, decision, p.exitText(), dur}
+	return []string{p.started.Format("15:04:05"), tool, p.target(), decision, p.exitText(), dur}
 }
 
 func (h *historyOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
@@ -121,7 +132,7 @@ func (h *historyOverlay) view(m *Model, width, height int) string {
 	st := m.st
 	rows := h.rows(m)
 	headers := []string{"TIME", "TOOL", "COMMAND / PATH", "DECISION", "EXIT", "TOOK"}
-	widths := []int{8, 10, 0, 16, 7, 7}
+	widths := []int{8, 14, 0, 16, 7, 7}
 	fixed := len(widths) - 1
 	for _, w := range widths {
 		fixed += w
@@ -154,8 +165,8 @@ func (h *historyOverlay) view(m *Model, width, height int) string {
 		}
 		out = append(out, text)
 	}
-	title := fmt.Sprintf("Tool history · %s", plural(len(m.panels), "call", "calls"))
-	if len(rows) != len(m.panels) {
+	title := fmt.Sprintf("Tool history · %s", plural(len(m.calls), "call", "calls"))
+	if len(rows) != len(m.calls) {
 		title += fmt.Sprintf(" · %d shown", len(rows))
 	}
 	return frame(m, title, strings.Join(out, "\n"), "↑/↓ select · enter full output · / filter · esc back", width, height)

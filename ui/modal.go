@@ -43,8 +43,9 @@ type modal struct {
 
 // ask shows a request: it opens the modal, or queues behind the one being answered.
 func (m *Model) ask(msg approvalMsg) tea.Cmd {
-	if p := m.byID[msg.req.CallID]; p != nil {
+	if p := m.askedCall(msg.req); p != nil {
 		p.state = stateAsking
+		p.touch()
 		m.conv.version++
 	}
 	for _, o := range m.overlays {
@@ -56,6 +57,17 @@ func (m *Model) ask(msg approvalMsg) tea.Cmd {
 	md := &modal{queue: []approvalMsg{msg}}
 	m.push(md)
 	return md.open(m)
+}
+
+// askedCall finds the panel of the call a request is about. A sub-agent's call ids can repeat the main
+// agent's, so the request's agent label must match too; the newest call that can still ask wins.
+func (m *Model) askedCall(req agent.ApprovalRequest) *panel {
+	for i := len(m.calls) - 1; i >= 0; i-- {
+		if p := m.calls[i]; p.id == req.CallID && p.agent == req.Agent && p.active() {
+			return p
+		}
+	}
+	return nil
 }
 
 // open arms the modal for the request at the head of the queue.
@@ -95,10 +107,11 @@ func (md *modal) next(m *Model) tea.Cmd {
 	return md.open(m)
 }
 
-// withdraw drops a request whose call was decided without the person (its context ended).
-func (md *modal) withdraw(m *Model, callID string) {
+// withdraw drops a request whose call was decided without the person (its context ended); agent is the
+// label of the sub-agent that made the call ("" for the main agent).
+func (md *modal) withdraw(m *Model, agent, callID string) {
 	for i, q := range md.queue {
-		if q.req.CallID != callID {
+		if q.req.CallID != callID || q.req.Agent != agent {
 			continue
 		}
 		if i == 0 {
@@ -193,7 +206,7 @@ func (md *modal) view(m *Model, width, height int) string {
 	}
 	title := "Allow " + req.Tool + "?"
 	if req.Agent != "" {
-		title = req.Agent + " wants to run " + req.Tool + "?"
+		title += " — sub-agent: " + req.Agent
 	}
 	if n := len(md.queue); n > 1 {
 		title += st.dim.Render(fmt.Sprintf("  (1 of %d waiting)", n))

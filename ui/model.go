@@ -39,8 +39,11 @@ type Model struct {
 
 	width, height int
 
-	conv          conversation
+	conv conversation
+	// panels are the main agent's calls, in the transcript; calls are every call, sub-agents' too, in
+	// the order they were announced; byID finds a call by its key (callKey).
 	panels        []*panel
+	calls         []*panel
 	byID          map[string]*panel
 	focus         int // index into panels; -1 follows the newest
 	showReasoning bool
@@ -55,6 +58,8 @@ type Model struct {
 	run    *run
 	queued []string
 	usage  agent.UsageUpdated
+	// retry is the notice of a retry in progress, shown in the rule line until the answer streams again.
+	retry string
 
 	lastKey    time.Time
 	quitArmed  time.Time
@@ -89,11 +94,20 @@ func newModel(opts Options, now func() time.Time) *Model {
 	m.st = newStyles(m.isDark)
 	m.input = newInput(m.isDark)
 	m.input.Focus()
-	switch {
-	case opts.SetupError != "":
+	if opts.Resumed != nil {
+		m.restore(opts.Resumed)
+	}
+	// The first screens, the most pressing on top: without a server nothing else matters, and the
+	// sandbox question comes before the workspace's settings.
+	if opts.SetupError != "" {
 		m.push(&setupOverlay{text: opts.SetupError})
-	case len(opts.Untrusted) > 0:
+		return m
+	}
+	if len(opts.Untrusted) > 0 {
 		m.push(&trustOverlay{items: opts.Untrusted})
+	}
+	if opts.SandboxProblem != "" {
+		m.push(&sandboxOverlay{problem: opts.SandboxProblem})
 	}
 	return m
 }
@@ -342,7 +356,7 @@ func (m *Model) busy() bool {
 	if m.run != nil {
 		return true
 	}
-	for _, p := range m.panels {
+	for _, p := range m.calls {
 		if p.active() {
 			return true
 		}
@@ -399,15 +413,16 @@ func (m *Model) moveFocus(d int) {
 
 func (m *Model) background() tea.Cmd {
 	p := m.focusedPanel()
-	if p == nil || p.state != stateRunning {
-		for i := len(m.panels) - 1; i >= 0; i-- {
-			if m.panels[i].state == stateRunning {
-				p = m.panels[i]
+	if p == nil || p.state != stateRunning || p.sub != nil {
+		// The newest running command, a sub-agent's included.
+		for i := len(m.calls) - 1; i >= 0; i-- {
+			if c := m.calls[i]; c.state == stateRunning && c.sub == nil {
+				p = c
 				break
 			}
 		}
 	}
-	if p == nil || p.state != stateRunning {
+	if p == nil || p.state != stateRunning || p.sub != nil {
 		return m.setFlash("No running command to send to the background")
 	}
 	bg, ok := m.opts.Tasks.(backgrounder)
@@ -441,8 +456,17 @@ func (m *Model) copyFocused() tea.Cmd {
 
 // event applies one agent event.
 func (m *Model) event(e agent.Event) tea.Cmd {
+	m.apply(nil, e)
+	return m.tick()
+}
+
+// apply applies an event of the agent of scope: the main agent when scope is nil, else the sub-agent of
+// the task call scope. Events a sub-agent handles differently are taken by childEvent first.
+func (m *Model) apply(scope *panel, e agent.Event) {
 	now := m.now()
 	switch e := e.(type) {
+	case agent.ChildEvent:
+		m.childEvent(scope, e)
 	case agent.SessionStarted:
 		if e.ID != "" {
 			m.opts.SessionID = e.ID
@@ -451,14 +475,17 @@ func (m *Model) event(e agent.Event) tea.Cmd {
 			m.opts.Model = e.Model
 		}
 	case agent.TextDelta:
+		m.retry = ""
 		it := m.conv.streamingItem()
 		it.text += e.Text
 		m.conv.changed(it)
 	case agent.ReasoningDelta:
+		m.retry = ""
 		it := m.conv.streamingItem()
 		it.reasoning += e.Text
 		m.conv.changed(it)
 	case agent.AssistantText:
+		m.retry = ""
 		it := m.conv.streamingItem()
 		it.text, it.streaming = e.Text, false
 		if e.Reasoning != "" {
@@ -466,61 +493,92 @@ func (m *Model) event(e agent.Event) tea.Cmd {
 		}
 		m.conv.changed(it)
 	case agent.ToolCallStarted:
-		m.endStreaming()
-		m.addPanel(newPanel(e, now))
+		if scope == nil {
+			m.retry = ""
+			m.endStreaming()
+		}
+		m.addCall(scope, newPanel(e, now))
 	case agent.PermissionDecided:
-		if p := m.byID[e.ID]; p != nil {
+		if p := m.call(scope, e.ID); p != nil {
 			p.decided(e, now)
 			m.conv.version++
 		}
+		path := ""
+		if scope != nil {
+			path = scope.sub.path
+		}
 		for _, o := range m.overlays {
 			if md, ok := o.(*modal); ok {
-				md.withdraw(m, e.ID)
+				md.withdraw(m, path, e.ID)
 			}
 		}
 	case agent.ToolOutput:
-		if p := m.byID[e.ID]; p != nil {
+		if p := m.call(scope, e.ID); p != nil {
 			p.out.Write(e.Chunk)
 			m.conv.version++
 		}
 	case agent.ToolFinished:
-		p := m.byID[e.ID]
+		p := m.call(scope, e.ID)
 		if p == nil {
 			// A call skipped by an interrupt is closed without having started.
-			p = m.addPanel(newPanel(agent.ToolCallStarted{ID: e.ID, Name: e.Name}, now))
+			p = m.addCall(scope, newPanel(agent.ToolCallStarted{ID: e.ID, Name: e.Name}, now))
 			p.state = stateInterrupted
 		}
 		p.finished(e)
 		m.conv.version++
 	case agent.UsageUpdated:
 		m.usage = e
+	case agent.ContextCompacted:
+		m.conv.add(&item{kind: itemInfo, text: compactionText(e)})
+		// Until the next request reports it, the conversation's size is the agent's estimate.
+		m.usage.Context, m.usage.Estimated = e.After, true
 	case agent.Notice:
-		kind := itemError
 		if e.Retrying {
-			kind = itemNotice
+			// The retry streams the answer again from its start: the partial one must not stay on screen.
+			m.conv.dropStreaming()
+			m.retry = e.Message
+			return
 		}
-		m.conv.add(&item{kind: kind, text: e.Message})
-	case agent.TurnDone:
+		m.retry = ""
 		m.endStreaming()
-		for _, p := range m.panels {
-			if p.active() {
-				p.state = stateInterrupted
-				p.out.version++
-			}
+		m.conv.add(&item{kind: itemError, text: e.Message})
+	case agent.TurnDone:
+		m.retry = ""
+		m.endStreaming()
+		for _, p := range m.calls {
+			p.stopIfActive()
 		}
 		if e.Interrupted {
 			m.conv.add(&item{kind: itemInterrupted, text: "interrupted"})
 		}
 		m.conv.version++
 	}
-	return m.tick()
 }
 
-func (m *Model) addPanel(p *panel) *panel {
-	m.panels = append(m.panels, p)
-	m.byID[p.id] = p
-	m.conv.add(&item{kind: itemPanel, panel: p})
-	return p
+// compactionText tells the person how the conversation was shortened.
+func compactionText(e agent.ContextCompacted) string {
+	var did []string
+	if e.Elided > 0 {
+		did = append(did, "elided "+plural(e.Elided, "old tool output", "old tool outputs"))
+	}
+	if e.Summarized > 0 {
+		did = append(did, "summarised "+plural(e.Summarized, "message", "messages"))
+	}
+	if len(did) == 0 {
+		did = append(did, "shortened")
+	}
+	return fmt.Sprintf("context: %s (~%s → %s tokens)", strings.Join(did, ", "), tokens(e.Before), tokens(e.After))
+}
+
+// tokens writes a token count the way the status line does: 41k, 1.2M, or the number when small.
+func tokens(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	}
+	return fmt.Sprint(n)
 }
 
 func (m *Model) endStreaming() {

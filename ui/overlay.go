@@ -175,3 +175,39 @@ func (t *trustOverlay) view(m *Model, width, height int) string {
 	}
 	return frame(m, "Trust this workspace?", sb.String(), "y trust · n keep ignoring", width, height)
 }
+
+// sandboxOff is the status line's sandbox label once the person chose to run without one.
+const sandboxOff = "sandbox: off"
+
+// sandboxOverlay asks, before anything runs, whether to go on without the sandbox the person asked for
+// but that cannot be had here.
+type sandboxOverlay struct{ problem string }
+
+func (s *sandboxOverlay) fullScreen() bool { return true }
+
+func (s *sandboxOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	switch k.String() {
+	case "y":
+		if m.opts.RunUnsandboxed != nil {
+			m.opts.RunUnsandboxed()
+		}
+		m.opts.Sandbox = sandboxOff
+		m.conv.add(&item{kind: itemNotice, text: "Running without a sandbox: commands have your full access, limited only by the permission rules."})
+		return m.pop(s)
+	case "n", "esc", "q":
+		return tea.Quit
+	}
+	return nil
+}
+
+func (s *sandboxOverlay) view(m *Model, width, height int) string {
+	body := "\n" + wrap(m.st.errText.Render("The sandbox you asked for cannot be used here."), width) + "\n\n" +
+		wrap(s.problem, width) + "\n\n" +
+		wrap("Without it, commands you allow run with your full access to this machine; the permission rules still decide what runs.", width) +
+		"\n\n" + wrap(m.st.bold.Render("Run without the sandbox?"), width)
+	return frame(m, "No sandbox", body, "y run unsandboxed · n quit", width, height)
+}

@@ -34,6 +34,8 @@ const (
 // panel is one tool call: its header, its state and the tail of its output. It is also the row of the
 // tool history, so that the history is built from the same events as the transcript.
 type panel struct {
+	// key is unique in the UI (see callKey); id is the call's id in its agent's conversation.
+	key             string
 	id, tool, agent string
 	desc            string
 	access          tools.Access
@@ -47,6 +49,13 @@ type panel struct {
 	duration        time.Duration
 	out             outBuffer
 	expanded        bool
+
+	// A sub-agent's call hangs under the task call that started it (parent), depth levels below the
+	// transcript. A task call's own child agent is sub.
+	parent *panel
+	depth  int
+	sub    *subAgent
+	prompt string // a task's prompt, first line
 
 	// render cache of the body (everything below the header)
 	bodyKey   bodyKey
@@ -63,9 +72,14 @@ func newPanel(e agent.ToolCallStarted, now time.Time) *panel {
 	p := &panel{id: e.ID, tool: e.Name, agent: e.Agent, access: e.Access, started: now}
 	var in struct {
 		Description string `json:"description"`
+		Prompt      string `json:"prompt"`
 	}
 	if json.Unmarshal(e.Input, &in) == nil {
 		p.desc = in.Description
+		p.prompt, _, _ = strings.Cut(strings.TrimSpace(in.Prompt), "\n")
+	}
+	if e.Name == "task" {
+		p.sub = &subAgent{}
 	}
 	return p
 }
@@ -203,12 +217,17 @@ func (p *panel) target() string {
 func (p *panel) render(rc *renderCtx, width int, focused bool) []string {
 	inner := max(width-4, 1)
 	key := bodyKey{version: p.out.version, width: inner, state: p.state, expanded: p.expanded}
-	if key != p.bodyKey || p.bodyLines == nil {
+	// A running task's body holds its child's spinners and elapsed times, which change with the clock.
+	if key != p.bodyKey || p.bodyLines == nil || (p.sub != nil && p.active()) {
 		p.bodyLines = p.body(rc, inner)
 		p.bodyKey = key
 	}
 	lines := make([]string, 0, len(p.bodyLines)+2)
-	lines = append(lines, p.header(rc, inner), rc.st.dim.Render(fit(p.target(), inner)))
+	second := p.target()
+	if p.prompt != "" {
+		second = "“" + cleanLine(p.prompt) + "”"
+	}
+	lines = append(lines, p.header(rc, inner), rc.st.dim.Render(fit(second, inner)))
 	lines = append(lines, p.bodyLines...)
 	border := rc.st.panel
 	if focused {
@@ -220,6 +239,9 @@ func (p *panel) render(rc *renderCtx, width int, focused bool) []string {
 func (p *panel) body(rc *renderCtx, width int) []string {
 	st := rc.st
 	var out []string
+	if p.sub != nil && p.state != stateDenied {
+		return p.subBody(rc, width)
+	}
 	if p.state == stateDenied {
 		if p.reason != "" {
 			out = append(out, st.dim.Render(fit(cleanLine(p.reason), width)))

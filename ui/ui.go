@@ -40,6 +40,16 @@ type Options struct {
 	Trust     func() error
 	// ContextWindow is the model's window in tokens, for the status line.
 	ContextWindow int
+	// Resumed is the earlier session this one continues (--continue, --resume), nil for a new session:
+	// its conversation and tool calls are shown at start, and its warnings once.
+	Resumed *agent.Loaded
+	// Sandbox labels how commands are confined, for the status line ("sandbox: bwrap"); "" when they
+	// are not.
+	Sandbox string
+	// SandboxProblem, when not empty, says why the sandbox the person asked for cannot be had. It is
+	// asked about before anything runs: y calls RunUnsandboxed and goes on without it, n quits.
+	SandboxProblem string
+	RunUnsandboxed func()
 }
 
 // Tasks is what the UI needs of the bash engine's task list: the count for the status line, and moving a

@@ -81,6 +81,8 @@ func (m *Model) ruleLine() string {
 		left = m.st.warn.Render(m.flash)
 	case m.run != nil && m.run.interrupted:
 		left = m.st.warn.Render("interrupting…")
+	case m.run != nil && m.retry != "":
+		left = m.st.warn.Render("⟳ "+m.retry) + m.st.dim.Render(" · esc to interrupt")
 	case m.run != nil:
 		left = m.st.accent.Render(spinnerFrame(now)) + m.st.dim.Render(" working "+shortDuration(now.Sub(m.run.started))+" · esc to interrupt")
 	}
@@ -107,6 +109,13 @@ func (m *Model) statusLine() string {
 	left := st.status.Render(model)
 	if e := m.opts.Engine; e != nil {
 		left += sep + st.statusMode.Render(string(e.Mode()))
+	}
+	if sb := m.opts.Sandbox; sb != "" {
+		style := st.status
+		if sb == sandboxOff {
+			style = st.warn
+		}
+		left += sep + style.Render(sb)
 	}
 	var right []string
 	if ctx := m.contextUse(); ctx != "" {

@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/tools"
+)
+
+// restore shows the earlier part of a resumed session: its messages as the transcript held them, and its
+// tool calls, finished, with their output, sub-agents' calls under their task. It runs before the program
+// starts, from the session's records, the same records `warden history` reads.
+func (m *Model) restore(l *agent.Loaded) {
+	// Call ids are unique within one agent's conversation; a later call with the same id (a sub-agent's,
+	// say) is the one later records mean, so the map keeps the newest.
+	calls := map[string]*panel{}
+	for _, r := range l.Records {
+		switch r.Type {
+		case agent.RecMessage:
+			m.restoreMessage(r.Message)
+		case agent.RecToolCall:
+			var scope *panel
+			if r.Parent != "" {
+				if scope = calls[r.Parent]; scope != nil {
+					scope.subAgent(r.Agent)
+				}
+			}
+			access := tools.Access{Kind: tools.AccessNone, Summary: r.Summary}
+			if r.Name == "bash" {
+				access.Kind, access.Command = tools.AccessExec, r.Summary
+			}
+			p := newPanel(agent.ToolCallStarted{ID: r.CallID, Name: r.Name, Input: r.Input, Access: access, Agent: r.Agent}, r.Time)
+			calls[r.CallID] = m.addCall(scope, p)
+		case agent.RecPermission:
+			if p := calls[r.CallID]; p != nil {
+				p.decided(agent.PermissionDecided{ID: r.CallID, Decision: permissions.Decision(r.Decision), By: r.By,
+					Reason: r.Reason, Rule: r.Rule}, r.Time)
+			}
+		case agent.RecToolResult:
+			if p := calls[r.CallID]; p != nil {
+				res := tools.Result{IsError: r.IsError, ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut,
+					Interrupted: r.Interrupted, Truncated: r.Truncated, BackgroundID: r.BackgroundID, OutputPath: r.OutputPath}
+				if r.Output != nil {
+					res.Output = *r.Output
+				}
+				p.finished(agent.ToolFinished{ID: r.CallID, Name: r.Name, Result: res, Duration: time.Duration(r.DurationMS) * time.Millisecond})
+				if p.sub != nil {
+					// The child's messages are not kept, only the task's result for the model, which ends
+					// with a record of the child's calls: those are already in the panel.
+					p.sub.done = true
+					p.sub.answer, _, _ = strings.Cut(res.Output, taskRecordMarker)
+				}
+			}
+		case agent.RecNotice:
+			if !r.Retrying {
+				m.conv.add(&item{kind: itemError, text: r.Text})
+			}
+		case agent.RecTurn:
+			if r.Interrupted {
+				m.conv.add(&item{kind: itemInterrupted, text: "interrupted"})
+			}
+		}
+	}
+	// Calls the earlier run never finished were closed as interrupted when the session was reopened.
+	for _, p := range m.calls {
+		p.stopIfActive()
+	}
+	when := ""
+	if !l.Started.IsZero() {
+		when = ", started " + l.Started.Local().Format("2006-01-02 15:04")
+	}
+	m.conv.add(&item{kind: itemInfo, text: "resumed session " + l.ID + when})
+	for _, w := range l.Warnings {
+		m.conv.add(&item{kind: itemNotice, text: w})
+	}
+	m.promptIdx = len(m.prompts)
+}
+
+// taskRecordMarker starts the list of a sub-agent's calls that the agent appends to a task's result.
+const taskRecordMarker = "\n\nTools the sub-agent ran:"
+
+// restoreMessage adds one recorded message: the person's prompts and the model's answers. Tool results
+// are already in their panels, and the system prompt is not the person's to read.
+func (m *Model) restoreMessage(msg *openai.ChatCompletionMessage) {
+	if msg == nil {
+		return
+	}
+	switch msg.Role {
+	case openai.ChatMessageRoleUser:
+		m.conv.add(&item{kind: itemUser, text: msg.Content})
+		m.prompts = append(m.prompts, msg.Content)
+	case openai.ChatMessageRoleAssistant:
+		if msg.Content != "" || msg.ReasoningContent != "" {
+			m.conv.add(&item{kind: itemAssistant, text: msg.Content, reasoning: msg.ReasoningContent})
+		}
+	}
+}
