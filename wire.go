@@ -168,6 +168,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	home, _ := os.UserHomeDir()
 	// One path-resolution function for the whole program: the engine decides on the path the tools use.
 	s.env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, home) }
+	s.env.Secret = func(p string) bool { return permissions.IsSecretPath(p, home) }
 	s.reg = tools.NewRegistry(append(tools.NewBash(s.tasks), tools.NewFileTools()...)...)
 	return s, nil
 }

@@ -95,7 +95,7 @@ func (a *Agent) prepare(tc openai.ToolCall) *pendingCall {
 	}
 	access, err := tool.Access(a.opts.Env, p.input)
 	if err != nil {
-		return fail(tools.Errorf("Invalid arguments for %s: %v.", tc.Function.Name, err))
+		return fail(tools.Errorf("%s was not run: %v.", tc.Function.Name, err))
 	}
 	p.access = access
 	a.emit(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: p.input, Access: access})

@@ -115,3 +115,8 @@ func isSecretPath(path, home string) bool {
 	}
 	return false
 }
+
+// IsSecretPath reports whether the file at the absolute path may hold secrets (keys, credentials, .env
+// files): reading it asks even though it changes nothing. The file tools use it to keep such files out of
+// directory-wide searches.
+func IsSecretPath(path, home string) bool { return isSecretPath(path, home) }

@@ -25,6 +25,9 @@ type EnvConfig struct {
 	// permission engine decides about (wiring sets it to permissions.ResolvePath with the home directory).
 	// The file tools refuse to run while it is nil.
 	Resolve func(cwd, path string) string
+	// Secret reports whether a file may hold secrets (.env, keys); grep skips such files when it searches a
+	// directory. Wiring sets it to permissions.IsSecretPath; nil skips nothing.
+	Secret func(path string) bool
 }
 
 // BashSettings tune the bash engine. Zero values mean the defaults.
@@ -39,6 +42,10 @@ type BashSettings struct {
 	AutoBackgroundAfterMS int
 	// Secrets are values that must never reach a child's environment (the API key).
 	Secrets []string
+	// Sandbox confines commands (sandbox.go). When it is enabled and cannot be had, commands do not run.
+	Sandbox SandboxConfig
+	// Limits are every command's resource limits (limits.go); the zero value means the defaults.
+	Limits Limits
 }
 
 // NewEnv returns an Env rooted at workspace, with the current directory at the workspace.

@@ -125,13 +125,14 @@ func runGrep(ctx context.Context, env *Env, call Call, p *grepParams) Result {
 	if err != nil {
 		return Errorf("cannot search %s: %v", g.root.Shown, unwrapPathError(err))
 	}
-	dir, files, stopped := g.root.Abs, []string(nil), false
+	dir, files, stopped, skipped := g.root.Abs, []string(nil), false, 0
 	if fi.IsDir() {
 		l, err := listFiles(ctx, dir)
 		if err != nil {
 			return Errorf("cannot list %s: %v", g.root.Shown, unwrapPathError(err))
 		}
 		files, stopped = filterGlob(l.Files, g.glob), l.Stopped
+		files, skipped = withoutSecrets(env, dir, files)
 	} else if fi.Mode().IsRegular() {
 		// A file named on its own is searched even when git ignores it.
 		dir, files = filepath.Dir(g.root.Abs), []string{filepath.Base(g.root.Abs)}
@@ -152,7 +153,27 @@ func runGrep(ctx context.Context, env *Env, call Call, p *grepParams) Result {
 			c.keep[i].file = g.root.Display
 		}
 	}
-	return Result{Output: c.format(g, p, stopped)}
+	out := c.format(g, p, stopped)
+	if skipped > 0 {
+		out += fmt.Sprintf("\n(%d files that may hold secrets were not searched; read one with read_file, which asks the user)", skipped)
+	}
+	return Result{Output: out}
+}
+
+// withoutSecrets drops the files that may hold secrets (.env, keys): searching a directory must not print
+// what reading them would have asked about. A secret file named on its own was decided by the engine.
+func withoutSecrets(env *Env, dir string, files []string) ([]string, int) {
+	if env.Secret == nil {
+		return files, 0
+	}
+	kept := files[:0:0]
+	for _, f := range files {
+		if env.Secret(filepath.Join(dir, filepath.FromSlash(f))) {
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept, len(files) - len(kept)
 }
 
 // filterGlob keeps the files matching glob: against the base name when glob has no slash (as rg and

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"github.com/warden-cli/warden/permissions"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,4 +164,19 @@ func TestGrepFallsBackWhenRgCannotRun(t *testing.T) {
 	rgProgram = saved
 	needRg(t)
 	mustContain(t, h.ok("grep", map[string]any{"pattern": `\Qneedle\E`}), "a.txt:1:needle\n")
+}
+
+func TestGrepOverADirectoryLeavesSecretsOut(t *testing.T) {
+	h := newFileHarness(t)
+	h.env.Secret = func(p string) bool { return permissions.IsSecretPath(p, h.home) }
+	h.write(".env", "API_KEY=sk-live-123\n")
+	h.write("config/prod.pem", "API_KEY in a key file\n")
+	h.write("app.go", "key := os.Getenv(\"API_KEY\")\n")
+	got := h.ok("grep", map[string]any{"pattern": "API_KEY"})
+	if strings.Contains(got, "sk-live") || strings.Contains(got, "prod.pem") {
+		t.Errorf("a directory search printed a secret file:\n%s", got)
+	}
+	mustContain(t, got, "app.go:1:", "2 files that may hold secrets were not searched")
+	// Named on its own, the file was the engine's to decide; grep then searches it.
+	mustContain(t, h.ok("grep", map[string]any{"pattern": "API_KEY", "path": ".env"}), "sk-live-123")
 }

@@ -65,7 +65,8 @@ type Access struct {
 	Kind AccessKind
 	// Command is the shell command for AccessExec.
 	Command string
-	// Path is the file or directory for read, edit and write access, as the model gave it.
+	// Path is the file or directory for read, edit and write access, resolved to an absolute path through
+	// Env.Resolve (the same function the permission engine uses).
 	Path string
 	// Cwd is the directory the call is resolved against.
 	Cwd string
@@ -73,6 +74,9 @@ type Access struct {
 	Summary string
 	// Diff is a unified diff of a proposed file change, shown in the approval modal.
 	Diff string
+	// Unsandboxed is set on an AccessExec whose command asks to run outside the sandbox that is on. The
+	// permission engine must always ask the person for it, whatever the rules and the mode.
+	Unsandboxed bool
 }
 
 // Call is one invocation of a tool.
