@@ -3,14 +3,19 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/creack/pty"
+	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/agent/fakeapi"
 )
 
@@ -124,4 +129,89 @@ func BenchmarkHeadlessRoundTrip(b *testing.B) {
 	b.ReportMetric(float64(warden.Microseconds())/n/1000, "warden-ms")
 	b.ReportMetric(float64(base.Microseconds())/n/1000, "version-ms")
 	b.ReportMetric(float64(warden)/float64(base), "ratio")
+}
+
+// BenchmarkPeakRSS: the TUI resumes a 1,000-message session (with tool calls and outputs) and draws it;
+// the figure is the process's peak resident memory (VmHWM) once the first frame is on screen.
+func BenchmarkPeakRSS(b *testing.B) {
+	server := fakeapi.New()
+	defer server.Close()
+	dir, env := benchEnv(b)
+	state := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "XDG_STATE_HOME="); ok {
+			state = v
+		}
+	}
+	writeLongSession(b, filepath.Join(state, "warden", "sessions"), dir, 1000)
+	var peak float64
+	for b.Loop() {
+		cmd := exec.Command(binary, "--continue", "--base-url", server.URL(), "--model", "m")
+		cmd.Dir, cmd.Env = dir, env
+		f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
+		if err != nil {
+			b.Fatal(err)
+		}
+		waitFor(b, f, "Ask Warden")
+		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, line := range strings.Split(string(status), "\n") {
+			if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+				kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+				peak = max(peak, float64(kb)/1024)
+			}
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+		f.Close()
+	}
+	b.ReportMetric(peak, "peak-rss-MB")
+}
+
+// waitFor reads the terminal until marker appears.
+func waitFor(b *testing.B, f *os.File, marker string) {
+	b.Helper()
+	var seen []byte
+	buf := make([]byte, 64<<10)
+	f.SetReadDeadline(time.Now().Add(20 * time.Second))
+	for !bytes.Contains(seen, []byte(marker)) {
+		n, err := f.Read(buf)
+		seen = append(seen, buf[:n]...)
+		if err != nil {
+			b.Fatalf("never showed %q: %v", marker, err)
+		}
+	}
+}
+
+// writeLongSession writes a session of n messages: questions, answers with markdown, and every tenth
+// answer a tool call with a few kilobytes of output.
+func writeLongSession(b *testing.B, dir, cwd string, n int) {
+	b.Helper()
+	st, err := agent.CreateStore(dir, "20260101-000000-bench", cwd, "m")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	add := func(m openai.ChatCompletionMessage) {
+		st.Append(agent.Record{Type: agent.RecMessage, Message: &m}, false)
+	}
+	output := strings.Repeat("a line of command output, as builds print them\n", 60)
+	for i := 0; i < n; {
+		add(openai.ChatCompletionMessage{Role: "user", Content: fmt.Sprintf("Question %d: what does f%d do?", i, i)})
+		i++
+		if i%10 == 1 {
+			id := fmt.Sprintf("call_%d", i)
+			add(openai.ChatCompletionMessage{Role: "assistant", ToolCalls: []openai.ToolCall{{ID: id, Type: "function",
+				Function: openai.FunctionCall{Name: "bash", Arguments: `{"command":"go build ./..."}`}}}})
+			code := 0
+			st.Append(agent.Record{Type: agent.RecToolCall, CallID: id, Name: "bash", Summary: "go build ./..."}, false)
+			st.Append(agent.Record{Type: agent.RecToolResult, CallID: id, Name: "bash", Output: &output, ExitCode: &code}, false)
+			add(openai.ChatCompletionMessage{Role: "tool", ToolCallID: id, Content: output})
+			i += 2
+		}
+		add(openai.ChatCompletionMessage{Role: "assistant", Content: fmt.Sprintf("Function `f%d` **adds** numbers:\n\n- it takes two ints\n- it returns their sum\n\n```go\nfunc f%d(a, b int) int { return a + b }\n```", i, i)})
+		i++
+	}
 }

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Warden's performance figures, each printed with its target. Every figure that depends on the machine is
+# a ratio against a baseline measured in the same run (bare bash, `warden --version`), so the table reads
+# the same on a fast and a slow machine. The go test benchmarks behind each line live in the package they
+# measure; their raw output is kept in bench/out/ for benchstat:
+#
+#   bench/run.sh            # prints the table (a few minutes on 2 cores)
+#   benchstat bench/out/old.txt bench/out/latest.txt
+#
+# COUNT sets the iterations of the process-level benchmarks (default 20).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count="${COUNT:-20}"
+mkdir -p bench/out
+raw=bench/out/latest.txt
+: >"$raw"
+
+bench() { # bench PKG PATTERN BENCHTIME
+	go test -run '^$' -bench "$2" -benchtime "$3" -benchmem "$1" | tee -a "$raw" | grep '^Benchmark' || true
+}
+
+echo "running benchmarks (raw output in $raw) ..." >&2
+main=$(bench . 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS' "${count}x")
+bash=$(bench ./tools/ 'BashCallOverhead|BashThroughput' "${count}x")
+perm=$(bench ./permissions/ 'Classify' 1s)
+ui=$(bench ./ui/ 'Keystroke|OutputChunk|TokenStream' 1s)
+
+printf '%s\n%s\n%s\n%s\n' "$main" "$bash" "$perm" "$ui" | awk '
+function metric(name,   i) { for (i = 1; i <= NF; i++) if ($(i+1) == name) return $i; return "" }
+function nsop(   i) { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") return $i; return "" }
+function row(what, value, target, ok) { printf "%-44s %-44s %-16s %s\n", what, value, target, ok ? "ok" : "MISSED" }
+BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
+/^BenchmarkStartupFirstFrame/ {
+	row("first frame (TUI in a pseudo-terminal)", sprintf("%.0f ms (%.1fx bash printing)", metric("warden-ms"), metric("ratio")), "< 100 ms", metric("warden-ms") < 100)
+}
+/^BenchmarkVersion/ {
+	row("warden --version", sprintf("%.1f ms (%.1fx bash -c true)", metric("warden-ms"), metric("ratio")), "< 100 ms", metric("warden-ms") < 100)
+}
+/^BenchmarkHeadlessRoundTrip/ {
+	row("headless one-tool round trip", sprintf("%.1f ms (%.2fx warden --version)", metric("warden-ms"), metric("ratio")), "-", 1)
+}
+/^BenchmarkPeakRSS/ {
+	row("peak RSS, TUI with a 1,000-message session", sprintf("%.1f MB", metric("peak-rss-MB")), "< 100 MB", metric("peak-rss-MB") < 100)
+}
+/^BenchmarkBashCallOverhead/ {
+	row("bash per-call overhead", sprintf("%.2fx bare bash -c true", metric("ratio")), "<= 1.2x", metric("ratio") <= 1.2)
+}
+/^BenchmarkBashThroughput/ {
+	split($1, parts, "/"); size = parts[3]; sub(/-[0-9]+$/, "", size)
+	heap[parts[2], size] = metric("peak-heap-MB")
+	if (size == "100MB")
+		row("100 MB output (" parts[2] ")", sprintf("%.2fx > /dev/null, heap %.1f MB", metric("ratio"), metric("peak-heap-MB")), "<= 1.5x", metric("ratio") <= 1.5)
+}
+/^BenchmarkClassify/ {
+	row("classifier per command", sprintf("%.1f µs", metric("ns/command") / 1000), "< 50 µs", metric("ns/command") < 50000)
+}
+/^BenchmarkKeystroke/ {
+	row("keystroke, 1,000 messages + 100k-line output", sprintf("%.2f ms", nsop() / 1e6), "< 5 ms", nsop() < 5e6)
+}
+/^BenchmarkOutputChunk/ {
+	row("output chunk, same session", sprintf("%.2f ms", nsop() / 1e6), "< 5 ms", nsop() < 5e6)
+}
+/^BenchmarkTokenStream/ {
+	row("token streaming at 2,000 tokens/s", sprintf("%.0f%% of one core, %.0f frames/s", metric("cpu-%"), metric("frames/s")), "< 25% core", metric("cpu-%") < 25)
+}
+END {
+	for (k in heap) { split(k, p, SUBSEP); if (p[2] == "10MB") small[p[1]] = heap[k]; else big[p[1]] = heap[k] }
+	for (p in big)
+		row("heap, 10 MB vs 100 MB output (" p ")", sprintf("%.1f MB vs %.1f MB", small[p], big[p]), "independent", big[p] < 4 * (small[p] + 1))
+}'
