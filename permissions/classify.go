@@ -61,6 +61,9 @@ type Part struct {
 	// redirWrites are the files written by redirections, which a Bash allow rule for the program does
 	// not cover on its own.
 	redirWrites []string
+	// fromFind is set for the command of find -exec: its {} stands for every file found, so no rule
+	// written from its words would mean what the person saw.
+	fromFind bool
 	// opaque is set when a wrapper acts itself (sudo, strace): rules for the inner command do not allow.
 	opaque bool
 	// openTail is set under xargs: more arguments come at run time, so exact rules cannot match.

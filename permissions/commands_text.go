@@ -378,7 +378,7 @@ func checkFind(e *exec, a *parsedArgs) string {
 
 // findExec classifies the command of a find -exec as a part of its own, so its rules and reasons apply.
 func (e *exec) findExec(inner []word) {
-	sub := &exec{c: e.c, lv: e.lv, sc: e.sc, dir: e.dir, p: &Part{Text: e.p.Text, ReadOnly: true, Static: true}}
+	sub := &exec{c: e.c, lv: e.lv, sc: e.sc, dir: e.dir, p: &Part{Text: e.p.Text, ReadOnly: true, Static: true, fromFind: true}}
 	sub.run(inner)
 	if !sub.p.ReadOnly && sub.p.Reason == "" {
 		sub.p.Reason = fmt.Sprintf("`%s` is not read-only", display(inner))

@@ -52,6 +52,11 @@ func SuggestRule(command string, ctx Context) string {
 			continue
 		}
 		r := suggestForPart(p, ctx)
+		if p.openTail && !strings.HasSuffix(r, ":*)") {
+			// Under xargs more arguments come at run time: an exact rule would never match again, and
+			// would read as allowing far less than the command does.
+			r = ""
+		}
 		if r == "" || suggestion != "" && r != suggestion {
 			return ""
 		}
@@ -73,7 +78,7 @@ func suggestForPart(p *Part, ctx Context) string {
 		// A read-only program writing one file through a redirection: allow that file.
 		return suggestPathRule(Write, p.Writes[0], ctx.Workspace, ctx.Home)
 	}
-	if !p.Static || p.opaque || p.Privileged || p.Secret || len(p.Args) == 0 || len(p.redirWrites) > 0 {
+	if !p.Static || p.opaque || p.fromFind || p.Privileged || p.Secret || len(p.Args) == 0 || len(p.redirWrites) > 0 {
 		return ""
 	}
 	args := p.Args
