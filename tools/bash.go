@@ -21,6 +21,8 @@ type bashParams struct {
 	// Description is for the person watching; the model is asked for it so that panels read well.
 	Description     string `json:"description,omitempty" desc:"What the command does, in 5-10 words, shown to the user."`
 	RunInBackground bool   `json:"run_in_background,omitempty" desc:"Start the command in the background and return its task id at once; read its output later with bash_output."`
+	// DangerouslyUnsandboxed always asks the person (Access.Unsandboxed), whatever the rules and mode say.
+	DangerouslyUnsandboxed bool `json:"dangerously_unsandboxed,omitempty" desc:"Run outside the sandbox. Only when the sandbox is on and a command failed because of it (the result says so); the user is always asked to approve."`
 }
 
 type taskParams struct {
@@ -50,7 +52,8 @@ func NewBash(tasks *Tasks) []Tool {
 				if _, err := checkBash(env, p); err != nil {
 					return Access{}, err
 				}
-				return Access{Kind: AccessExec, Command: p.Command, Cwd: env.Cwd(), Summary: summarize(p.Command)}, nil
+				return Access{Kind: AccessExec, Command: p.Command, Cwd: env.Cwd(), Summary: summarize(p.Command),
+					Unsandboxed: p.DangerouslyUnsandboxed && env.Bash.Sandbox.Enabled}, nil
 			},
 			Run: tasks.runBash,
 		}),
@@ -140,9 +143,9 @@ func (t *Tasks) runBash(ctx context.Context, env *Env, call Call, p *bashParams)
 		return Errorf("%v", err)
 	}
 	if p.RunInBackground {
-		return t.startBackground(env, p.Command)
+		return t.startBackground(env, p.Command, p.DangerouslyUnsandboxed)
 	}
-	j, note, err := t.start(env, p.Command, "call-"+safeName(call.ID), call.Output)
+	j, note, err := t.start(env, p.Command, "call-"+safeName(call.ID), p.DangerouslyUnsandboxed, call.Output)
 	if err != nil {
 		return Errorf("%v", err)
 	}
@@ -218,7 +221,7 @@ func (t *Tasks) promote(env *Env, j *job, note, why string) (Result, bool) {
 	return Result{Output: b.String(), BackgroundID: id, Truncated: v.truncated, OutputPath: viewPath(v)}, true
 }
 
-func (t *Tasks) startBackground(env *Env, command string) Result {
+func (t *Tasks) startBackground(env *Env, command string, unsandboxed bool) Result {
 	t.mu.Lock()
 	if n := t.runningLocked(); n >= t.maxBackground() {
 		t.mu.Unlock()
@@ -227,7 +230,7 @@ func (t *Tasks) startBackground(env *Env, command string) Result {
 	}
 	id := fmt.Sprintf("b%d", t.nextID+1)
 	t.mu.Unlock()
-	j, note, err := t.start(env, command, id, nil)
+	j, note, err := t.start(env, command, id, unsandboxed, nil)
 	if err != nil {
 		return Errorf("%v", err)
 	}
@@ -296,6 +299,7 @@ func (t *Tasks) taskResult(env *Env, j *job, note string) Result {
 		r.ExitCode, r.Signal = exitOf(j.state)
 		r.IsError = r.Signal != "" || (r.ExitCode != nil && *r.ExitCode != 0)
 		writeNote(&b, fmt.Sprintf("[task %s %s after %s]", j.id, endedHow(j), roundDuration(j.ended.Sub(j.started))))
+		writeNote(&b, j.confinementNote(v.text, r.ExitCode, r.Signal))
 	}
 	r.Output = strings.TrimRight(b.String(), "\n")
 	return r
@@ -330,6 +334,7 @@ func (t *Tasks) finalResult(env *Env, j *job, timeout time.Duration, note string
 			writeNote(&b, fmt.Sprintf("[exit status %d]", *r.ExitCode))
 		}
 	}
+	writeNote(&b, j.confinementNote(v.text, r.ExitCode, r.Signal))
 	if j.cwd != "" && j.cwd != env.Cwd() {
 		env.SetCwd(j.cwd)
 		if !insideWorkspace(env.Workspace, j.cwd) {

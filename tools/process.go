@@ -18,6 +18,9 @@ type procSpec struct {
 	dir    string
 	env    []string
 	out    io.Writer // receives stdout and stderr, merged in their real order, from one goroutine
+	limits Limits
+	// sandbox confines the command; nil runs it unconfined.
+	sandbox *sandboxPlan
 }
 
 // proc is one running `bash -c` and its process group.
@@ -33,6 +36,9 @@ type proc struct {
 	cwdR    *os.File      // read end of the pipe the EXIT trap writes the final directory to
 	exited  chan struct{} // closed once the shell has exited (it stays unreaped until finish)
 	outDone chan struct{} // closed once the output pipe is drained
+	limits  *limitPlan
+	sandbox *sandboxPlan
+	pidsHit bool // set by finish: the command's pids cgroup refused a fork
 }
 
 // drainWait bounds how long output is read after a command's group is gone: a process that left the group
@@ -42,29 +48,45 @@ const drainWait = 100 * time.Millisecond
 // readBufs recycles the buffers that output is read into.
 var readBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
 
-// startProc starts the shell. It is the one place processes are created, so that resource limits or a
-// sandbox can be added here.
+// startProc starts the shell. It is the one place processes are created: the resource limits are the
+// first statements of the script (see limits.go), and a sandbox, if any, wraps bash (see sandbox.go).
 func startProc(spec procSpec) (*proc, error) {
+	lim := planLimits(spec.limits)
+	script := lim.prefix + spec.script
+	path, args := spec.bash, []string{"bash", "-c", script}
+	if spec.sandbox != nil {
+		var err error
+		if path, args, err = spec.sandbox.command(spec.bash, script, spec.dir); err != nil {
+			lim.release()
+			return nil, err
+		}
+	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
+		lim.release()
 		return nil, err
 	}
 	cwdR, cwdW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
+		lim.release()
 		return nil, err
 	}
 	// A larger pipe means fewer wake-ups for chatty commands; the kernel may refuse, which is fine.
 	_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, outW.Fd(), syscall.F_SETPIPE_SZ, 1<<20)
+	extra := []*os.File{cwdW}
+	if lim.procs != nil {
+		extra = append(extra, lim.procs) // fd 4, for the shell to join its pids cgroup
+	}
 	cmd := &exec.Cmd{
-		Path:       spec.bash,
-		Args:       []string{"bash", "-c", spec.script},
+		Path:       path,
+		Args:       args,
 		Dir:        spec.dir,
 		Env:        spec.env,
 		Stdout:     outW,
 		Stderr:     outW,
-		ExtraFiles: []*os.File{cwdW},
+		ExtraFiles: extra,
 		// A new session: the group can be signalled as one, and without a controlling terminal a program
 		// that opens /dev/tty to ask for a password fails at once instead of stopping the group for good.
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true},
@@ -72,13 +94,15 @@ func startProc(spec procSpec) (*proc, error) {
 	err = cmd.Start()
 	outW.Close()
 	cwdW.Close()
+	lim.closeProcs()
 	if err != nil {
 		outR.Close()
 		cwdR.Close()
+		lim.release()
 		return nil, err
 	}
 	p := &proc{cmd: cmd, pgid: cmd.Process.Pid, out: outR, cwdR: cwdR,
-		exited: make(chan struct{}), outDone: make(chan struct{})}
+		exited: make(chan struct{}), outDone: make(chan struct{}), limits: lim, sandbox: spec.sandbox}
 	go p.watchExit()
 	go p.read(spec.out)
 	return p, nil
@@ -158,6 +182,7 @@ func (p *proc) finish() (cwd string, state *os.ProcessState) {
 		cwd = strings.TrimSuffix(s, "\n")
 	}
 	_ = p.cmd.Wait()
+	p.pidsHit = p.limits.release()
 	p.out.Close()
 	p.cwdR.Close()
 	return cwd, p.cmd.ProcessState

@@ -129,9 +129,10 @@ func (j *job) supervise(grace time.Duration) {
 	close(j.done)
 }
 
-// start runs command in the session's directory. name names the spool file; live receives output as it comes.
+// start runs command in the session's directory, in the sandbox if the settings ask for one and the call
+// did not ask to run outside it. name names the spool file; live receives output as it comes.
 // The note, if any, is for the model (the directory had to change).
-func (t *Tasks) start(env *Env, command, name string, live func(string)) (*job, string, error) {
+func (t *Tasks) start(env *Env, command, name string, unsandboxed bool, live func(string)) (*job, string, error) {
 	bash, err := t.shell()
 	if err != nil {
 		return nil, "", err
@@ -146,9 +147,17 @@ func (t *Tasks) start(env *Env, command, name string, live func(string)) (*job, 
 		cwd = env.Workspace
 		env.SetCwd(cwd)
 	}
+	var sandbox *sandboxPlan
+	if env.Bash.Sandbox.Enabled && !unsandboxed {
+		// Fail closed: a sandbox that was asked for and cannot be had stops the command.
+		if sandbox, err = planSandbox(env.Bash.Sandbox, env.Workspace); err != nil {
+			return nil, "", fmt.Errorf("%v. The command did not run", err)
+		}
+	}
 	out := newCapture(contentBudget(env), spoolDir(env), name, live)
 	p, err := startProc(procSpec{bash: bash, script: wrapScript(command), dir: cwd,
-		env: append(childEnv(os.Environ(), env.Bash, cwd), instanceVar+"="+instance), out: out})
+		env: append(childEnv(os.Environ(), env.Bash, cwd), instanceVar+"="+instance), out: out,
+		limits: env.Bash.Limits, sandbox: sandbox})
 	if err != nil {
 		return nil, "", fmt.Errorf("starting bash: %w", err)
 	}

@@ -1,0 +1,362 @@
+package tools
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Resource limits keep a runaway command (a fork bomb, an allocation loop, a file that never stops growing)
+// from taking the person's machine down. They are set for every command, sandboxed or not, by the shell
+// itself before it parses the command: the first statements of the script Warden hands to `bash -c` are
+// `ulimit` builtins, so no process of the command ever runs without them (no race, unlike prlimit(2) on a
+// child that is already running) and no extra process is needed.
+//
+// What each limit is, and what truly holds:
+//   - memory is RLIMIT_DATA, not RLIMIT_AS: since Linux 4.7 DATA counts every private writable mapping
+//     (heap, anonymous mmap), which is what a runaway allocation grows, while AS also counts address space
+//     that is only reserved (V8 and WebAssembly guard regions, the JVM's heap reservation, Go's arenas),
+//     so an AS limit breaks ordinary tools long before memory is short. The limit is per process.
+//   - processes is RLIMIT_NPROC, which the kernel counts per user, over all of the user's threads, and
+//     never enforces for root. So: as a normal user the limit is set to the number of threads on the
+//     machine now plus the allowance (a command can add that many, whatever else the person runs); as root,
+//     where NPROC does nothing, the command is put into a pids cgroup of its own (pids.max = the allowance)
+//     when a writable pids controller is found (cgroup v1 "pids", or v2 with pids enabled below Warden's
+//     cgroup); the shell joins it through an inherited descriptor before it runs anything. If neither
+//     holds, the limit is reported as not enforced (LimitStatus).
+//   - cpu_seconds is RLIMIT_CPU (SIGXCPU), per process; off by default since builds legitimately burn CPU.
+//   - file_size_mb is RLIMIT_FSIZE (SIGXFSZ, or EFBIG when ignored), per file written.
+//
+// The limits are a safety net against accidents, not a security boundary: a command may lower them
+// further, and root may raise them again.
+
+// Limits are the resource limits of every command. A zero field means the default; a negative one, none.
+type Limits struct {
+	MemoryMB   int
+	Processes  int
+	CPUSeconds int
+	FileSizeMB int
+}
+
+// The defaults are generous: they only stop what would otherwise hurt the machine.
+const (
+	DefaultMemoryMB   = 8 << 10  // 8 GB of private writable memory per process
+	DefaultProcesses  = 4096     // processes and threads per command
+	DefaultFileSizeMB = 16 << 10 // 16 GB per file
+	// DefaultCPUSeconds is 0: no CPU limit unless one is set.
+	DefaultCPUSeconds = 0
+)
+
+// Effective returns l with defaults filled in and "none" as 0.
+func (l Limits) Effective() Limits {
+	pick := func(v, def int) int {
+		switch {
+		case v < 0:
+			return 0
+		case v == 0:
+			return def
+		}
+		return v
+	}
+	return Limits{
+		MemoryMB:   pick(l.MemoryMB, DefaultMemoryMB),
+		Processes:  pick(l.Processes, DefaultProcesses),
+		CPUSeconds: pick(l.CPUSeconds, DefaultCPUSeconds),
+		FileSizeMB: pick(l.FileSizeMB, DefaultFileSizeMB),
+	}
+}
+
+// LimitStatus describes how the limits are enforced on this machine, for the person (a line at start or in
+// a status view). It names a limit that cannot be enforced.
+func LimitStatus(l Limits) string {
+	e := l.Effective()
+	var parts []string
+	if e.MemoryMB > 0 {
+		parts = append(parts, "memory "+sizeMB(e.MemoryMB))
+	}
+	if e.Processes > 0 {
+		switch {
+		case os.Geteuid() != 0:
+			parts = append(parts, fmt.Sprintf("processes %d", e.Processes))
+		case pidsCgroupBase() != "":
+			parts = append(parts, fmt.Sprintf("processes %d (pids cgroup)", e.Processes))
+		default:
+			parts = append(parts, fmt.Sprintf("processes %d NOT ENFORCED (running as root and no writable pids cgroup)",
+				e.Processes))
+		}
+	}
+	if e.CPUSeconds > 0 {
+		parts = append(parts, fmt.Sprintf("cpu %d s", e.CPUSeconds))
+	}
+	if e.FileSizeMB > 0 {
+		parts = append(parts, "file size "+sizeMB(e.FileSizeMB))
+	}
+	if len(parts) == 0 {
+		return "no resource limits"
+	}
+	return "limits: " + strings.Join(parts, ", ")
+}
+
+// sizeMB writes a size in MB the way a person reads it ("8 GB", "512 MB").
+func sizeMB(mb int) string {
+	if mb >= 1024 && mb%1024 == 0 {
+		return fmt.Sprintf("%d GB", mb/1024)
+	}
+	return fmt.Sprintf("%d MB", mb)
+}
+
+// limitPlan is what one command's limits turned into.
+type limitPlan struct {
+	limits Limits   // effective
+	prefix string   // shell statements that set them, ending in "; "
+	cgroup string   // the command's pids cgroup directory, if any
+	procs  *os.File // cgroup.procs of it, opened for the shell to join through fd 4
+}
+
+// planLimits prepares the limits of one command. The caller must call release once the command is over.
+func planLimits(l Limits) *limitPlan {
+	e := l.Effective()
+	p := &limitPlan{limits: e}
+	var b strings.Builder
+	set := func(flag string, res int, value uint64) bool {
+		var cur syscall.Rlimit
+		if syscall.Getrlimit(res, &cur) == nil && value >= cur.Cur {
+			return false // what Warden runs under already is at least as tight
+		}
+		fmt.Fprintf(&b, "builtin ulimit -%s %d 2>/dev/null; ", flag, value)
+		return true
+	}
+	if e.MemoryMB > 0 {
+		// bash counts -d in KiB; the rlimit itself is in bytes.
+		set("d", syscall.RLIMIT_DATA, uint64(e.MemoryMB)<<10)
+	}
+	if e.Processes > 0 {
+		if os.Geteuid() != 0 {
+			set("u", rlimitNPROC, uint64(e.Processes+threadsNow()))
+		} else if dir, f := newPidsCgroup(e.Processes); f != nil {
+			p.cgroup, p.procs = dir, f
+			// Writing 0 moves the writer itself; the descriptor was opened outside any sandbox.
+			b.WriteString("builtin echo 0 >&4 2>/dev/null; exec 4>&-; ")
+		}
+	}
+	if e.CPUSeconds > 0 {
+		// The hard limit a second later: at the soft one the process gets SIGXCPU, which says why; at the
+		// hard one, SIGKILL, which does not.
+		if set("t", syscall.RLIMIT_CPU, uint64(e.CPUSeconds)+1) {
+			fmt.Fprintf(&b, "builtin ulimit -S -t %d 2>/dev/null; ", e.CPUSeconds)
+		}
+	}
+	if e.FileSizeMB > 0 {
+		// -f is in 1024-byte blocks (512 in POSIX mode, where the limit would be half as large).
+		set("f", syscall.RLIMIT_FSIZE, uint64(e.FileSizeMB)<<10)
+	}
+	p.prefix = b.String()
+	return p
+}
+
+const rlimitNPROC = 6 // RLIMIT_NPROC on Linux; package syscall does not name it
+
+// threadsNow is the number of threads on the machine, from /proc/loadavg ("0.00 0.01 0.05 2/345 6789").
+// It bounds the user's own count from above, so that NPROC leaves the command its whole allowance.
+func threadsNow() int {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 4 {
+		return 0
+	}
+	_, total, _ := strings.Cut(f[3], "/")
+	n, _ := strconv.Atoi(total)
+	return n
+}
+
+// The pids cgroup, for root. Each command gets a child cgroup named after Warden's pid and a counter.
+var (
+	cgroupOnce sync.Once
+	cgroupBase string
+	cgroupSeq  atomic.Int64
+)
+
+// pidsCgroupBase finds a directory in which Warden can create pids cgroups, or "".
+func pidsCgroupBase() string {
+	cgroupOnce.Do(func() { cgroupBase = findPidsCgroup() })
+	return cgroupBase
+}
+
+func findPidsCgroup() string {
+	if os.Geteuid() != 0 {
+		return ""
+	}
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		return ""
+	}
+	var candidates []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		switch {
+		case parts[0] == "0" && parts[1] == "":
+			candidates = append(candidates, filepath.Join("/sys/fs/cgroup", parts[2]))
+		case hasWord(parts[1], "pids"):
+			candidates = append(candidates, filepath.Join("/sys/fs/cgroup/pids", parts[2]))
+		}
+	}
+	for i := len(candidates) - 1; i >= 0; i-- { // v1 pids first: it needs no delegation
+		base := candidates[i]
+		dir := filepath.Join(base, fmt.Sprintf("warden-probe-%d", os.Getpid()))
+		if os.Mkdir(dir, 0o755) != nil {
+			continue
+		}
+		_, err := os.Stat(filepath.Join(dir, "pids.max"))
+		_ = os.Remove(dir)
+		if err == nil {
+			return base
+		}
+	}
+	return ""
+}
+
+func hasWord(list, w string) bool {
+	for _, f := range strings.Split(list, ",") {
+		if f == w {
+			return true
+		}
+	}
+	return false
+}
+
+// newPidsCgroup makes a pids cgroup allowing max tasks and opens its cgroup.procs; nil if it cannot.
+func newPidsCgroup(max int) (string, *os.File) {
+	base := pidsCgroupBase()
+	if base == "" {
+		return "", nil
+	}
+	dir := filepath.Join(base, fmt.Sprintf("warden-%d-%d", os.Getpid(), cgroupSeq.Add(1)))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return "", nil
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.Itoa(max)), 0); err != nil {
+		_ = os.Remove(dir)
+		return "", nil
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "cgroup.procs"), os.O_WRONLY, 0)
+	if err != nil {
+		_ = os.Remove(dir)
+		return "", nil
+	}
+	return dir, f
+}
+
+// closeProcs closes Warden's copy of the cgroup.procs descriptor once the child has its own.
+func (p *limitPlan) closeProcs() {
+	if p.procs != nil {
+		p.procs.Close()
+		p.procs = nil
+	}
+}
+
+// release kills whatever is left in the command's cgroup (processes that left its process group, too) and
+// removes the cgroup. It reports whether the cgroup's pids limit was hit.
+func (p *limitPlan) release() (pidsHit bool) {
+	p.closeProcs()
+	if p.cgroup == "" {
+		return false
+	}
+	if b, err := os.ReadFile(filepath.Join(p.cgroup, "pids.events")); err == nil {
+		f := strings.Fields(string(b))
+		pidsHit = len(f) == 2 && f[0] == "max" && f[1] != "0"
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		b, _ := os.ReadFile(filepath.Join(p.cgroup, "cgroup.procs"))
+		pids := strings.Fields(string(b))
+		for _, s := range pids {
+			if pid, err := strconv.Atoi(s); err == nil && pid > 0 {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		// rmdir succeeds once the last task is gone, zombies included, so this also waits for them.
+		if os.Remove(p.cgroup) == nil || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	p.cgroup = ""
+	return pidsHit
+}
+
+// limitNote recognises a command that ended because of a limit and says so, for the model. output is
+// what the model sees of the command's output; exit and sig are how the shell ended.
+func limitNote(l Limits, output string, exit *int, sig string, pidsHit bool) string {
+	failed := sig != "" || (exit != nil && *exit != 0)
+	if !failed && !pidsHit {
+		return ""
+	}
+	low := strings.ToLower(output)
+	code := -1
+	if exit != nil {
+		code = *exit
+	}
+	var hit []string
+	if l.CPUSeconds > 0 && (sig == "SIGXCPU" || code == 128+int(syscall.SIGXCPU) ||
+		strings.Contains(low, "cpu time limit exceeded")) {
+		hit = append(hit, fmt.Sprintf("cpu (%d s of CPU time per process; bash.limits.cpu_seconds)", l.CPUSeconds))
+	}
+	if l.FileSizeMB > 0 && (sig == "SIGXFSZ" || code == 128+int(syscall.SIGXFSZ) ||
+		strings.Contains(low, "file size limit exceeded") || strings.Contains(low, "file too large")) {
+		hit = append(hit, fmt.Sprintf("file size (%s per file; bash.limits.file_size_mb)", sizeMB(l.FileSizeMB)))
+	}
+	if l.MemoryMB > 0 && containsAny(low, "cannot allocate memory", "memoryerror", "memory exhausted",
+		"out of memory", "bad_alloc", "failed to allocate", "allocation failed", "not enough memory") {
+		hit = append(hit, fmt.Sprintf("memory (%s per process; bash.limits.memory_mb)", sizeMB(l.MemoryMB)))
+	}
+	if l.Processes > 0 && (pidsHit || forkFailed(low)) {
+		hit = append(hit, fmt.Sprintf("processes (%d; bash.limits.processes)", l.Processes))
+	}
+	if len(hit) == 0 {
+		return ""
+	}
+	return "[limit reached: " + strings.Join(hit, "; ") + ". Warden limits every command so that a runaway one " +
+		"cannot take the machine down; do the work in smaller pieces, or ask the user to raise the limit in " +
+		"the settings.]"
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// forkFailed recognises "could not create a process or thread" in the usual wordings (bash, coreutils,
+// Python, Go, glibc).
+func forkFailed(low string) bool {
+	for _, line := range strings.Split(low, "\n") {
+		if strings.Contains(line, "resource temporarily unavailable") &&
+			containsAny(line, "fork", "thread", "spawn", "clone", "exec", "errno 11") {
+			return true
+		}
+	}
+	return false
+}
+
+// confinementNote explains a failure that came from a limit or from the sandbox, if it looks like one.
+func (j *job) confinementNote(output string, exit *int, sig string) string {
+	if n := limitNote(j.proc.limits.limits, output, exit, sig, j.proc.pidsHit); n != "" {
+		return n
+	}
+	return sandboxNote(j.proc.sandbox, output, exit, sig)
+}

@@ -1,0 +1,136 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// confinements are the ways a command runs: limits hold in each.
+func confinements(t *testing.T) map[string]SandboxConfig {
+	t.Helper()
+	out := map[string]SandboxConfig{"unsandboxed": {}}
+	for _, b := range []SandboxBackend{BackendBubblewrap, BackendLandlock} {
+		if _, err := ProbeSandbox(SandboxConfig{Backend: b}); err == nil {
+			out[string(b)] = SandboxConfig{Enabled: true, Backend: b}
+		}
+	}
+	return out
+}
+
+// requireProcessLimit skips when a processes limit would not hold: a fork bomb must never run unbounded.
+func requireProcessLimit(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() == 0 && pidsCgroupBase() == "" {
+		t.Skip("running as root without a writable pids cgroup: a processes limit would not hold")
+	}
+}
+
+func TestForkBombHitsTheProcessLimit(t *testing.T) {
+	requireProcessLimit(t)
+	for name, sb := range confinements(t) {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.env.Bash.Sandbox = sb
+			h.env.Bash.Limits = Limits{Processes: 40}
+			// Bounded even if the limit failed: at most 2^10 shells, and a 2 s timeout.
+			bomb := `f() { [ "$1" -gt 0 ] || { sleep 30; return; }; f $(($1-1)) & f $(($1-1)) & wait; }; f 10`
+			in, _ := json.Marshal(map[string]any{"command": bomb, "timeout": 2000})
+			done := make(chan Result, 1)
+			go func() { done <- h.bash.Run(context.Background(), h.env, Call{ID: "bomb", Input: in}) }()
+
+			// Warden stays responsive: another command runs meanwhile.
+			other := newHarness(t)
+			start := time.Now()
+			if r := other.run("echo alive"); r.IsError || !strings.Contains(r.Output, "alive") {
+				t.Errorf("a command beside the bomb failed: %s", r.Output)
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("a command beside the bomb took %s", d)
+			}
+			var r Result
+			select {
+			case r = <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("the fork bomb call did not end")
+			}
+			if !strings.Contains(r.Output, "[limit reached: processes (40") {
+				t.Errorf("no processes limit note: %s", r.Output)
+			}
+		})
+	}
+}
+
+func TestHugeAllocationHitsTheMemoryLimit(t *testing.T) {
+	alloc := `python3 -c 'b = bytearray(100 * 2**30)'`
+	small := `python3 -c 'b = bytearray(2 * 2**30)'`
+	if _, err := exec.LookPath("python3"); err != nil {
+		// tail keeps a line until it ends; this one never does.
+		alloc = `head -c 100G /dev/zero | tail -c 1`
+		small = `head -c 2G /dev/zero | tail -c 1`
+	}
+	for name, sb := range confinements(t) {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.env.Bash.Sandbox = sb
+			// The default limit stops 100 GB.
+			r := h.run(alloc)
+			if !r.IsError || !strings.Contains(r.Output, "[limit reached: memory (8 GB") {
+				t.Errorf("100 GB: %s", r.Output)
+			}
+			// 2 GB fits the machine, so only the limit stops it.
+			h.env.Bash.Limits = Limits{MemoryMB: 512}
+			r = h.run(small)
+			if !r.IsError || !strings.Contains(r.Output, "[limit reached: memory (512 MB") {
+				t.Errorf("2 GB under 512 MB: %s", r.Output)
+			}
+		})
+	}
+}
+
+func TestCPUAndFileSizeLimits(t *testing.T) {
+	h := newHarness(t)
+	h.env.Bash.Limits = Limits{CPUSeconds: 1, FileSizeMB: 1}
+	r := h.run("head -c 2000000 /dev/zero > big")
+	if !r.IsError || !strings.Contains(r.Output, "[limit reached: file size (1 MB") {
+		t.Errorf("file size: %s", r.Output)
+	}
+	r = h.run("while :; do :; done")
+	if !r.IsError || !strings.Contains(r.Output, "[limit reached: cpu (1 s") {
+		t.Errorf("cpu: %s", r.Output)
+	}
+}
+
+func TestLimitsCanBeTurnedOff(t *testing.T) {
+	h := newHarness(t)
+	h.env.Bash.Limits = Limits{MemoryMB: -1, Processes: -1, FileSizeMB: -1}
+	r := h.run("ulimit -d; ulimit -f")
+	var cur [2]string
+	for i, flag := range []string{"-d", "-f"} {
+		out, _ := exec.Command("bash", "-c", "ulimit "+flag).Output()
+		cur[i] = strings.TrimSpace(string(out))
+	}
+	if want := cur[0] + "\n" + cur[1]; strings.TrimSpace(r.Output) != want {
+		t.Errorf("limits off: got %q, want Warden's own %q", r.Output, want)
+	}
+	h.env.Bash.Limits = Limits{}
+	r = h.run("ulimit -d; ulimit -f")
+	if want := "8388608\n16777216"; strings.TrimSpace(r.Output) != want {
+		t.Errorf("defaults: got %q, want %q", r.Output, want)
+	}
+}
+
+func TestLimitNoteIsQuietOnSuccess(t *testing.T) {
+	zero := 0
+	if n := limitNote(Limits{MemoryMB: 1}.Effective(), "MemoryError", &zero, "", false); n != "" {
+		t.Errorf("note on success: %s", n)
+	}
+	one := 1
+	if n := limitNote(Limits{}.Effective(), "bash: fork: retry: Resource temporarily unavailable", &one, "", false); !strings.Contains(n, "processes (4096") {
+		t.Errorf("fork failure not recognised: %q", n)
+	}
+}

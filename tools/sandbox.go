@@ -1,0 +1,371 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+)
+
+// The sandbox is an operating-system boundary under the permission prompt: even a command that was
+// approved too quickly, or classified wrongly, can write only inside the workspace, the temporary
+// directories and the paths the person listed, cannot change .git or .warden, and reaches no network unless
+// allowed. Two backends:
+//
+//   - bubblewrap, when `bwrap` is on PATH: a read-only view of the whole file system with the writable
+//     paths bound over it, .git and .warden bound read-only again inside the workspace, a fresh /tmp,
+//     /dev and /proc, a network namespace with only loopback (unless network is allowed), a pid namespace
+//     (so that nothing the command starts outlives it), and --die-with-parent.
+//   - Landlock, otherwise: Warden re-executes itself as a small helper (SandboxHelperMain) that restricts
+//     itself and then execs bash. File rules: read everywhere, write in the writable paths; TCP bind and
+//     connect denied when network is off (ABI 4 and later). Landlock cannot take back a right below a
+//     directory it granted, so when the workspace holds .git or .warden the workspace's own top level is
+//     not writable: its other entries are (recursively), but new files cannot be created directly in
+//     the workspace root, nor entries there deleted. Landlock cannot give a private /tmp either.
+//
+// A sandbox that cannot be had is an error, never a silent fallback: ProbeSandbox says why.
+
+// SandboxConfig says whether and how commands are confined.
+type SandboxConfig struct {
+	Enabled bool
+	// Network lets commands reach the network. Off, they have none (bubblewrap) or no TCP (Landlock).
+	Network bool
+	// Writable lists more paths commands may write, besides the workspace and the temporary directories.
+	// Relative paths are taken against the workspace, "~/" against the home directory.
+	Writable []string
+	// Backend forces one backend; empty picks bubblewrap when it works, else Landlock.
+	Backend SandboxBackend
+	// Helper is the executable that runs SandboxHelperMain when given the helper's marker (Warden itself);
+	// empty means os.Executable(). Only Landlock uses it.
+	Helper string
+}
+
+// SandboxBackend names a way of confining commands.
+type SandboxBackend string
+
+const (
+	BackendBubblewrap SandboxBackend = "bubblewrap"
+	BackendLandlock   SandboxBackend = "landlock"
+)
+
+// SandboxInfo says how commands will be confined, for the status line.
+type SandboxInfo struct {
+	Backend SandboxBackend
+	// Notes are limitations of this backend on this machine, one short sentence each.
+	Notes []string
+}
+
+// String is the short form for a status line: "sandbox: bubblewrap, no network".
+func (s SandboxInfo) String() string {
+	return "sandbox: " + string(s.Backend)
+}
+
+// ProbeSandbox finds out which backend would confine commands with cfg (Enabled is not looked at), trying
+// each once and caching the answer. The error, when no backend works, explains why in a sentence the
+// person can act on.
+func ProbeSandbox(cfg SandboxConfig) (SandboxInfo, error) {
+	b, err := probe(cfg)
+	if err != nil {
+		return SandboxInfo{}, err
+	}
+	info := SandboxInfo{Backend: b.backend}
+	switch b.backend {
+	case BackendBubblewrap:
+		if !b.pidNS {
+			info.Notes = append(info.Notes, "no pid namespace (bwrap --unshare-pid does not work here)")
+		}
+	case BackendLandlock:
+		info.Notes = append(info.Notes, fmt.Sprintf("Landlock ABI %d", b.abi),
+			"/tmp is shared with the machine",
+			"files cannot be created directly in the workspace root (nor in a writable directory above it) "+
+				"while it has .git or .warden")
+		if cfg.Network {
+			break
+		}
+		info.Notes = append(info.Notes, "only TCP is blocked (UDP, like DNS, still works)")
+	}
+	return info, nil
+}
+
+// backendProbe is what probing found.
+type backendProbe struct {
+	backend SandboxBackend
+	bwrap   string // path
+	pidNS   bool   // --unshare-pid --proc /proc works
+	helper  string // path of the Landlock helper
+	abi     int
+}
+
+var (
+	probeMu    sync.Mutex
+	probeCache = map[string]probeAnswer{}
+)
+
+type probeAnswer struct {
+	b   backendProbe
+	err error
+}
+
+func probe(cfg SandboxConfig) (backendProbe, error) {
+	key := fmt.Sprintf("%s|%v|%s|%s", cfg.Backend, cfg.Network, cfg.Helper, os.Getenv("PATH"))
+	probeMu.Lock()
+	defer probeMu.Unlock()
+	if a, ok := probeCache[key]; ok {
+		return a.b, a.err
+	}
+	b, err := probeNow(cfg)
+	probeCache[key] = probeAnswer{b, err}
+	return b, err
+}
+
+func probeNow(cfg SandboxConfig) (backendProbe, error) {
+	var why []string
+	if cfg.Backend == "" || cfg.Backend == BackendBubblewrap {
+		b, err := probeBwrap(cfg.Network)
+		if err == nil {
+			return b, nil
+		}
+		why = append(why, err.Error())
+	}
+	if cfg.Backend == "" || cfg.Backend == BackendLandlock {
+		b, err := probeLandlock(cfg)
+		if err == nil {
+			return b, nil
+		}
+		why = append(why, err.Error())
+	}
+	if len(why) == 0 {
+		return backendProbe{}, fmt.Errorf("unknown sandbox backend %q: use bubblewrap or landlock", cfg.Backend)
+	}
+	return backendProbe{}, fmt.Errorf("no sandbox is available: %s", strings.Join(why, "; "))
+}
+
+func probeBwrap(network bool) (backendProbe, error) {
+	path, err := exec.LookPath("bwrap")
+	if err != nil {
+		return backendProbe{}, errors.New("bubblewrap is not installed (bwrap is not on PATH; apt install bubblewrap)")
+	}
+	try := func(pidNS bool) error {
+		args := bwrapBase(network, pidNS)
+		args = append(args, "--", "/bin/sh", "-c", "exit 0")
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, path, args...).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("%v: %s", err, bytes.TrimSpace(out))
+		}
+		return nil
+	}
+	if try(true) == nil {
+		return backendProbe{backend: BackendBubblewrap, bwrap: path, pidNS: true}, nil
+	}
+	if err := try(false); err != nil {
+		return backendProbe{}, fmt.Errorf("bubblewrap does not work here (%v)", err)
+	}
+	return backendProbe{backend: BackendBubblewrap, bwrap: path}, nil
+}
+
+func probeLandlock(cfg SandboxConfig) (backendProbe, error) {
+	abi, err := llsys.LandlockGetABIVersion()
+	if err != nil || abi < 1 {
+		return backendProbe{}, errors.New("Landlock is not enabled in this kernel")
+	}
+	if !cfg.Network && abi < 4 {
+		return backendProbe{}, fmt.Errorf("Landlock ABI %d cannot block the network (needs 4, Linux 6.7); "+
+			"allow the network in the sandbox settings or install bubblewrap", abi)
+	}
+	helper := cfg.Helper
+	if helper == "" {
+		if helper, err = os.Executable(); err != nil {
+			return backendProbe{}, fmt.Errorf("Landlock needs Warden's own executable: %v", err)
+		}
+	}
+	// The helper must answer the marker; a binary without the hook would do something else entirely.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, helper, helperMarker, "probe").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "ok" {
+		return backendProbe{}, fmt.Errorf("the sandbox helper %s does not answer (%v)", helper, err)
+	}
+	return backendProbe{backend: BackendLandlock, helper: helper, abi: abi}, nil
+}
+
+// bwrapBase are the options every sandboxed command gets, before the paths.
+func bwrapBase(network, pidNS bool) []string {
+	a := []string{"--ro-bind", "/", "/", "--dev", "/dev"}
+	if pidNS {
+		a = append(a, "--unshare-pid", "--proc", "/proc")
+	}
+	a = append(a, "--tmpfs", "/tmp", "--die-with-parent", "--unshare-ipc")
+	if !network {
+		a = append(a, "--unshare-net")
+	}
+	return a
+}
+
+// sandboxPlan is how one command is confined.
+type sandboxPlan struct {
+	probe    backendProbe
+	network  bool
+	writable []string // existing absolute paths, workspace included
+	readOnly []string // existing protected paths inside writable ones (.git, .warden)
+}
+
+// protectedNames are entries of the workspace that stay read-only in the sandbox: git hooks and config,
+// and Warden's own settings, run or are read outside the sandbox later.
+var protectedNames = []string{".git", ".warden"}
+
+// planSandbox resolves which paths a command may write.
+func planSandbox(cfg SandboxConfig, workspace string) (*sandboxPlan, error) {
+	b, err := probe(cfg)
+	if err != nil {
+		return nil, err
+	}
+	p := &sandboxPlan{probe: b, network: cfg.Network}
+	home, _ := os.UserHomeDir()
+	add := func(path string) {
+		if path == "" {
+			return
+		}
+		if rest, ok := strings.CutPrefix(path, "~/"); ok && home != "" {
+			path = filepath.Join(home, rest)
+		} else if !filepath.IsAbs(path) {
+			path = filepath.Join(workspace, path)
+		}
+		path = filepath.Clean(path)
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			path = real
+		} else {
+			return // a path that does not exist cannot be bound, and need not be
+		}
+		if !slices.Contains(p.writable, path) {
+			p.writable = append(p.writable, path)
+		}
+	}
+	add(workspace)
+	if t := os.Getenv("TMPDIR"); t != "" {
+		add(t)
+	}
+	add(os.TempDir())
+	for _, w := range cfg.Writable {
+		add(w)
+	}
+	if ws, err := filepath.EvalSymlinks(workspace); err == nil {
+		for _, n := range protectedNames {
+			if _, err := os.Lstat(filepath.Join(ws, n)); err == nil {
+				p.readOnly = append(p.readOnly, filepath.Join(ws, n))
+			}
+		}
+	}
+	return p, nil
+}
+
+// command returns the program and arguments that run `bash -c script` confined.
+func (p *sandboxPlan) command(bash, script, dir string) (string, []string, error) {
+	switch p.probe.backend {
+	case BackendBubblewrap:
+		a := []string{"bwrap"}
+		a = append(a, bwrapBase(p.network, p.probe.pidNS)...)
+		for _, w := range p.writable {
+			if w == "/tmp" {
+				continue // a fresh one already
+			}
+			a = append(a, "--bind", w, w)
+		}
+		for _, r := range p.readOnly {
+			a = append(a, "--ro-bind", r, r)
+		}
+		a = append(a, "--chdir", dir, "--", bash, "-c", script)
+		return p.probe.bwrap, a, nil
+	case BackendLandlock:
+		spec, err := json.Marshal(p.landlockSpec())
+		if err != nil {
+			return "", nil, err
+		}
+		return p.probe.helper, []string{"warden-sandbox", helperMarker, string(spec), bash, "-c", script}, nil
+	}
+	return "", nil, fmt.Errorf("unknown sandbox backend %q", p.probe.backend)
+}
+
+// landlockSpec lists the Landlock rules. A Landlock right granted on a directory holds for everything
+// below it, so a writable directory that holds a protected path (at any depth) is granted entry by entry
+// instead, down the way to the protected path, which is left out.
+func (p *sandboxPlan) landlockSpec() helperSpec {
+	s := helperSpec{Network: p.network, WriteFiles: []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty"},
+		WriteDirs: []string{"/dev/shm"}}
+	holds := func(dir string) (self, below bool) {
+		for _, r := range p.readOnly {
+			if r == dir {
+				self = true
+			} else if strings.HasPrefix(r, dir+"/") || dir == "/" {
+				below = true
+			}
+		}
+		return self, below
+	}
+	var grant func(path string, isDir bool)
+	grant = func(path string, isDir bool) {
+		self, below := holds(path)
+		switch {
+		case self:
+		case !isDir:
+			s.WriteFiles = append(s.WriteFiles, path)
+		case !below:
+			s.WriteDirs = append(s.WriteDirs, path)
+		default:
+			entries, _ := os.ReadDir(path)
+			for _, e := range entries {
+				// Symbolic links are left out: a rule follows them, and would grant their target.
+				if e.IsDir() || e.Type().IsRegular() {
+					grant(filepath.Join(path, e.Name()), e.IsDir())
+				}
+			}
+		}
+	}
+	for _, w := range p.writable {
+		fi, err := os.Stat(w)
+		if err == nil {
+			grant(w, fi.IsDir())
+		}
+	}
+	return s
+}
+
+// sandboxNote recognises a command that probably failed because of the sandbox and tells the model what
+// it may do about it.
+func sandboxNote(p *sandboxPlan, output string, exit *int, sig string) string {
+	if p == nil || (sig == "" && (exit == nil || *exit == 0)) {
+		return ""
+	}
+	low := strings.ToLower(output)
+	var what string
+	switch {
+	case containsAny(low, "read-only file system", "permission denied", "operation not permitted"):
+		what = "writing is allowed only in " + strings.Join(p.writable, ", ")
+		if len(p.readOnly) > 0 {
+			what += " (except " + strings.Join(p.readOnly, ", ") + ", which are read-only)"
+		}
+		if p.probe.backend == BackendLandlock && len(p.readOnly) > 0 {
+			what += "; under Landlock new files cannot be created directly in the workspace root"
+		}
+	case !p.network && containsAny(low, "network is unreachable", "could not resolve", "temporary failure in name resolution",
+		"name or service not known", "connection refused", "no route to host", "failed to connect", "couldn't connect",
+		"dial tcp", "getaddrinfo"):
+		what = "the network is off"
+	default:
+		return ""
+	}
+	return "[this may have failed because of the sandbox (" + string(p.probe.backend) + "): " + what + ". If the " +
+		"command really needs more, run it again with \"dangerously_unsandboxed\": true; the user will be asked " +
+		"to approve running it outside the sandbox.]"
+}

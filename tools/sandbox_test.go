@@ -1,0 +1,257 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary act as the Landlock helper, the way main does for Warden.
+func TestMain(m *testing.M) {
+	if IsSandboxHelper(os.Args) {
+		os.Exit(SandboxHelperMain(os.Args))
+	}
+	os.Exit(m.Run())
+}
+
+// backends are the sandbox backends this machine has; a missing one is skipped, not failed, so that the
+// tests say which ran.
+func backends(t *testing.T) []SandboxBackend {
+	t.Helper()
+	var out []SandboxBackend
+	for _, b := range []SandboxBackend{BackendBubblewrap, BackendLandlock} {
+		if _, err := ProbeSandbox(SandboxConfig{Backend: b}); err != nil {
+			t.Logf("%s: %v", b, err)
+			continue
+		}
+		out = append(out, b)
+	}
+	if len(out) == 0 {
+		t.Skip("no sandbox backend on this machine")
+	}
+	return out
+}
+
+// sandboxed returns a harness whose commands run in the sandbox, in a workspace with .git, .warden and a
+// subdirectory.
+func sandboxed(t *testing.T, b SandboxBackend, network bool) *harness {
+	t.Helper()
+	h := newHarness(t)
+	h.env.Bash.Sandbox = SandboxConfig{Enabled: true, Backend: b, Network: network}
+	for _, d := range []string{".git", ".warden", "sub"} {
+		if err := os.Mkdir(filepath.Join(h.env.Workspace, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(h.env.Workspace, ".git", "config"), []byte("[core]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func mustFail(t *testing.T, r Result, what string) {
+	t.Helper()
+	if !r.IsError {
+		t.Errorf("%s succeeded in the sandbox: %s", what, r.Output)
+	}
+}
+
+func mustSucceed(t *testing.T, r Result, what string) {
+	t.Helper()
+	if r.IsError {
+		t.Errorf("%s failed: %s", what, r.Output)
+	}
+}
+
+func TestSandboxConfinesWrites(t *testing.T) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Skip("no home directory")
+	}
+	for _, b := range backends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			// Landlock cannot make /tmp writable when the workspace (and its .git) is in it; real
+			// workspaces are not in /tmp.
+			t.Setenv("TMPDIR", t.TempDir())
+			h := sandboxed(t, b, false)
+			ws := h.env.Workspace
+			token := fmt.Sprintf("warden-sandbox-%d-%s", os.Getpid(), b)
+			for _, outside := range []string{"/etc/" + token, filepath.Join(home, token)} {
+				r := h.run("echo x > " + outside)
+				if _, err := os.Stat(outside); err == nil {
+					os.Remove(outside)
+					t.Errorf("wrote %s from the sandbox", outside)
+				}
+				mustFail(t, r, "writing "+outside)
+				if !strings.Contains(r.Output, "because of the sandbox") ||
+					!strings.Contains(r.Output, "dangerously_unsandboxed") {
+					t.Errorf("the failure is not explained as the sandbox's: %s", r.Output)
+				}
+			}
+
+			mustSucceed(t, h.run("echo ok > sub/file && mkdir -p sub/a/b && mv sub/file sub/a/b/ && cat sub/a/b/file"),
+				"writing in the workspace")
+			if got, _ := os.ReadFile(filepath.Join(ws, "sub/a/b/file")); string(got) != "ok\n" {
+				t.Errorf("the workspace write did not land: %q", got)
+			}
+			mustSucceed(t, h.run("echo t > \"${TMPDIR:-/tmp}/x\" && cat \"${TMPDIR:-/tmp}/x\""), "writing a temporary file")
+
+			for _, cmd := range []string{"echo evil >> .git/config", "rm -f .git/config", "mv .git/config x",
+				"echo evil > .git/hooks-pre-commit", "echo '{}' > .warden/settings.json"} {
+				mustFail(t, h.run(cmd), cmd)
+			}
+			if got, _ := os.ReadFile(filepath.Join(ws, ".git/config")); string(got) != "[core]\n" {
+				t.Errorf(".git/config changed: %q", got)
+			}
+
+			// Files directly in the root: bubblewrap can have them; Landlock cannot while .git is there.
+			r := h.run("echo new > toplevel.txt")
+			switch b {
+			case BackendBubblewrap:
+				mustSucceed(t, r, "creating a file in the workspace root")
+			case BackendLandlock:
+				mustFail(t, r, "creating a file in the workspace root under Landlock")
+			}
+		})
+	}
+}
+
+func TestLandlockWorkspaceWithoutGitIsWritable(t *testing.T) {
+	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendLandlock}); err != nil {
+		t.Skip(err)
+	}
+	h := newHarness(t)
+	h.env.Bash.Sandbox = SandboxConfig{Enabled: true, Backend: BackendLandlock}
+	mustSucceed(t, h.run("echo new > toplevel.txt && rm toplevel.txt"), "creating a file in the workspace root")
+	mustFail(t, h.run("touch /etc/warden-landlock-test"), "writing /etc")
+}
+
+func TestSandboxNetwork(t *testing.T) {
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("hello\n"))
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	cmd := fmt.Sprintf("exec 5<>/dev/tcp/127.0.0.1/%d && head -n1 <&5", port)
+	for _, b := range backends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			off := sandboxed(t, b, false).run(cmd)
+			mustFail(t, off, "connecting with the network off")
+			if !strings.Contains(off.Output, "the network is off") && !strings.Contains(off.Output, "because of the sandbox") {
+				t.Errorf("the failure is not explained: %s", off.Output)
+			}
+			on := sandboxed(t, b, true).run(cmd)
+			mustSucceed(t, on, "connecting with the network on")
+			if !strings.Contains(on.Output, "hello") {
+				t.Errorf("no greeting: %s", on.Output)
+			}
+		})
+	}
+}
+
+func TestSandboxLeaksNoProcesses(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			h := sandboxed(t, b, false)
+			if b == BackendLandlock && pidsCgroupBase() == "" {
+				t.Skip("Landlock has no pid namespace; without a pids cgroup, escaped processes live until KillAll")
+			}
+			// A duration no other process uses marks the sleepers.
+			mark := fmt.Sprintf("%d.%d", 900+os.Getpid()%99, time.Now().UnixNano()%1000)
+			r := h.run(fmt.Sprintf("sleep %s & setsid sleep %s & nohup sleep %s >/dev/null 2>&1 & echo started", mark, mark, mark))
+			mustSucceed(t, r, "starting sleepers")
+			eventually(t, 5*time.Second, "the sleepers are gone", func() bool {
+				return len(livePids(func(pid int) bool {
+					b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+					return strings.Contains(string(b), mark)
+				})) == 0
+			})
+		})
+	}
+}
+
+func TestSandboxKeepsTheWorkingDirectory(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			h := sandboxed(t, b, false)
+			mustSucceed(t, h.run("cd sub"), "cd")
+			r := h.run("pwd")
+			if want := filepath.Join(h.env.Workspace, "sub"); strings.TrimSpace(r.Output) != want {
+				t.Errorf("pwd = %q, want %q", r.Output, want)
+			}
+		})
+	}
+}
+
+func TestUnsandboxedCallAsksAndRunsOutside(t *testing.T) {
+	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendBubblewrap}); err != nil {
+		t.Skip(err)
+	}
+	h := sandboxed(t, BackendBubblewrap, false)
+	outside := t.TempDir() // under the real /tmp, which the sandbox replaces with a fresh one
+	cmd := "echo x > " + filepath.Join(outside, "f")
+	in, _ := json.Marshal(map[string]any{"command": cmd, "dangerously_unsandboxed": true})
+	acc, err := h.bash.Access(h.env, in)
+	if err != nil || !acc.Unsandboxed || acc.Kind != AccessExec {
+		t.Fatalf("Access = %+v, %v; want an unsandboxed exec", acc, err)
+	}
+	mustFail(t, h.run(cmd), "writing outside in the sandbox")
+	r := h.bash.Run(context.Background(), h.env, Call{ID: "u", Input: in})
+	mustSucceed(t, r, "writing outside unsandboxed")
+	if _, err := os.Stat(filepath.Join(outside, "f")); err != nil {
+		t.Error("the unsandboxed command did not write")
+	}
+
+	h.env.Bash.Sandbox.Enabled = false
+	if acc, _ := h.bash.Access(h.env, in); acc.Unsandboxed {
+		t.Error("Unsandboxed is reported while no sandbox is on")
+	}
+}
+
+func TestSandboxUnavailableRefusesToRun(t *testing.T) {
+	h := newHarness(t)
+	h.env.Bash.Sandbox = SandboxConfig{Enabled: true, Backend: BackendLandlock, Helper: "/bin/true"}
+	if _, err := ProbeSandbox(h.env.Bash.Sandbox); err == nil {
+		t.Fatal("a helper that does not answer was accepted")
+	}
+	mark := filepath.Join(h.env.Workspace, "ran")
+	r := h.run("touch " + mark)
+	if !r.IsError || !strings.Contains(r.Output, "did not run") {
+		t.Errorf("result = %s", r.Output)
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Error("the command ran without the sandbox that was asked for")
+	}
+}
+
+func TestProbeFallsBackToLandlockWithoutBwrap(t *testing.T) {
+	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendLandlock}); err != nil {
+		t.Skip(err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	info, err := ProbeSandbox(SandboxConfig{})
+	if err != nil || info.Backend != BackendLandlock {
+		t.Fatalf("ProbeSandbox = %v, %v; want landlock", info, err)
+	}
+	if _, err := exec.LookPath("bwrap"); err == nil {
+		t.Fatal("bwrap is still on PATH")
+	}
+}
