@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/warden-cli/warden/tools"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -22,6 +24,10 @@ const (
 )
 
 func main() {
+	// Warden re-executes itself as the Landlock sandbox helper; that must happen before anything else.
+	if tools.IsSandboxHelper(os.Args) {
+		os.Exit(tools.SandboxHelperMain(os.Args))
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
