@@ -526,3 +526,45 @@ func TestSubAgentSearchesWithoutAsking(t *testing.T) {
 		t.Errorf("history does not indent the child's calls:\n%s", out)
 	}
 }
+
+func TestSandboxBoundsCommandsAndAutoAllowsInsideIt(t *testing.T) {
+	server := fakeapi.New()
+	defer server.Close()
+	r := newRun(t)
+	userCfg := filepath.Join(r.env[2][len("XDG_CONFIG_HOME="):], "warden")
+	os.MkdirAll(userCfg, 0o755)
+	os.WriteFile(filepath.Join(userCfg, "settings.json"), []byte(`{"sandbox":{"auto_allow":true}}`), 0o644)
+	outside := filepath.Join(t.TempDir(), "escaped.txt")
+	server.Reply(
+		fakeapi.ToolCall("in", "bash", `{"command":"touch inside.txt"}`).
+			ToolCall("out", "bash", `{"command":"touch `+outside+`"}`).
+			ToolCall("esc", "bash", `{"command":"touch `+outside+`","dangerously_unsandboxed":true}`),
+		fakeapi.Text("done"),
+	)
+	out, stderr, code := r.exec("-p", "make files", "--base-url", server.URL(), "--model", "m", "--sandbox", "--output-format", "stream-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(r.workspace, "inside.txt")); err != nil {
+		t.Errorf("the write inside the workspace did not happen: %v", err)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Errorf("a sandboxed command wrote outside the workspace")
+	}
+	decided := map[string]string{}
+	results := map[string]string{}
+	for _, e := range events(t, out) {
+		switch e["type"] {
+		case "permission":
+			decided[e["id"].(string)] = e["decision"].(string) + "/" + e["by"].(string)
+		case "tool_result":
+			results[e["id"].(string)] = e["output"].(string)
+		}
+	}
+	if decided["in"] != "allow/sandbox" || decided["out"] != "allow/sandbox" || decided["esc"] != "deny/policy" {
+		t.Errorf("decisions = %v", decided)
+	}
+	if !strings.Contains(results["out"], "sandbox") {
+		t.Errorf("the failed write was not explained: %q", results["out"])
+	}
+}

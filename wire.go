@@ -82,11 +82,8 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return runHeadless(&common, text, *format, stdout, stderr)
 }
 
-// notYet refuses flags whose features this build does not have, rather than ignoring them.
+// notYet refuses flag combinations that make no sense, rather than ignoring one.
 func notYet(c *commonFlags) error {
-	if c.sandbox.set && c.sandbox.on {
-		return usageError{"--sandbox is not supported by this build yet; commands run unsandboxed"}
-	}
 	if c.cont && c.resume != "" {
 		return usageError{"use either --continue or --resume ID, not both"}
 	}
@@ -102,13 +99,16 @@ type session struct {
 	// resumed is the earlier session being continued, if any; history is its conversation.
 	resumed *agent.Loaded
 	history []openai.ChatCompletionMessage
-	// instructions is the project's AGENTS.md / WARDEN.md; warnings say what could not be read.
+	// instructions is the project's AGENTS.md / WARDEN.md; warnings are told to the person at start.
 	instructions string
 	warnings     []string
-	env          *tools.Env
-	engine       *permissions.Engine
-	reg          *tools.Registry
-	tasks        *tools.Tasks
+	// sandboxLabel describes the working sandbox for the status line; sandboxProblem says why the sandbox
+	// the person asked for cannot be had.
+	sandboxLabel, sandboxProblem string
+	env                          *tools.Env
+	engine                       *permissions.Engine
+	reg                          *tools.Registry
+	tasks                        *tools.Tasks
 }
 
 func loadConfig(c *commonFlags) (*config.Config, error) {
@@ -126,6 +126,12 @@ func sessionsDir() string { return filepath.Join(config.StateDir(os.Getenv), "se
 
 // newEngine builds the permission engine the settings describe.
 func newEngine(cfg *config.Config) (*permissions.Engine, error) {
+	return newEngineSandboxed(cfg, false)
+}
+
+// newEngineSandboxed builds the engine for a session whose commands run in a working sandbox (sandboxed):
+// only then may sandbox.auto_allow let commands run unasked, and only without network.
+func newEngineSandboxed(cfg *config.Config, sandboxed bool) (*permissions.Engine, error) {
 	mode, err := permissions.ParseMode(cfg.Mode)
 	if err != nil {
 		return nil, err
@@ -134,6 +140,7 @@ func newEngine(cfg *config.Config) (*permissions.Engine, error) {
 	engine, err := permissions.NewEngine(permissions.Policy{
 		Mode: mode, Allow: cfg.Allow, Deny: cfg.Deny, Ask: cfg.Ask,
 		Workspace: cfg.Workspace, AdditionalDirectories: cfg.AdditionalDirectories, Home: home,
+		SandboxAutoAllow: sandboxed && cfg.SandboxAutoAllow && !cfg.SandboxNetwork,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("in the permission rules: %w", err)
@@ -142,11 +149,29 @@ func newEngine(cfg *config.Config) (*permissions.Engine, error) {
 }
 
 func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
-	engine, err := newEngine(cfg)
+	sandbox := tools.SandboxConfig{Enabled: cfg.SandboxEnabled, Network: cfg.SandboxNetwork, Writable: cfg.SandboxWritable}
+	s := &session{cfg: cfg}
+	if sandbox.Enabled {
+		info, err := tools.ProbeSandbox(sandbox)
+		if err != nil {
+			s.sandboxProblem = err.Error()
+		} else {
+			s.sandboxLabel = info.String()
+			if sandbox.Network {
+				s.sandboxLabel += ", network"
+			} else {
+				s.sandboxLabel += ", no network"
+			}
+			for _, n := range info.Notes {
+				s.warnings = append(s.warnings, "sandbox: "+n)
+			}
+		}
+	}
+	engine, err := newEngineSandboxed(cfg, sandbox.Enabled && s.sandboxProblem == "")
 	if err != nil {
 		return nil, err
 	}
-	s := &session{cfg: cfg, engine: engine}
+	s.engine = engine
 	if err := s.openStore(c); err != nil {
 		return nil, err
 	}
@@ -158,12 +183,17 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	s.env.Bash = tools.BashSettings{
 		TimeoutMS: cfg.BashTimeoutMS, MaxTimeoutMS: cfg.BashMaxTimeoutMS, MaxOutputChars: cfg.BashMaxOutputChars,
 		Env: cfg.BashEnv, AutoBackgroundAfterMS: cfg.BashAutoBackgroundAfterMS,
+		Sandbox: sandbox, Limits: tools.Limits(cfg.Limits),
+	}
+	if st := tools.LimitStatus(s.env.Bash.Limits); strings.Contains(st, "NOT ENFORCED") {
+		s.warnings = append(s.warnings, "resource limits: "+st)
 	}
 	if cfg.APIKey != "" {
 		s.env.Bash.Secrets = []string{cfg.APIKey}
 		s.env.Bash.Env = append(s.env.Bash.Env, "-"+cfg.APIKeyEnv)
 	}
-	s.instructions, s.warnings = agent.LoadInstructions(cfg.Workspace)
+	instructions, warnings := agent.LoadInstructions(cfg.Workspace)
+	s.instructions, s.warnings = instructions, append(s.warnings, warnings...)
 	s.tasks = tools.NewTasks()
 	home, _ := os.UserHomeDir()
 	// One path-resolution function for the whole program: the engine decides on the path the tools use.
@@ -295,6 +325,9 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 		return err
 	}
 	defer s.close()
+	if s.sandboxProblem != "" {
+		return fmt.Errorf("the sandbox cannot be had: %s; pass --sandbox=off to run without it", s.sandboxProblem)
+	}
 	for _, w := range s.allWarnings() {
 		fmt.Fprintf(stderr, "warden: %s\n", w)
 	}
@@ -347,6 +380,12 @@ func runTUI(c *commonFlags) error {
 	defer s.close()
 	opts.Resumed = s.resumed
 	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
+	opts.Sandbox, opts.SandboxProblem = s.sandboxLabel, s.sandboxProblem
+	opts.RunUnsandboxed = func() {
+		// Called before anything runs, from the UI's loop.
+		s.env.Bash.Sandbox.Enabled = false
+		s.engine.SetSandboxAutoAllow(false)
+	}
 	opts.NewAgent = func(sink agent.Sink, approver agent.Approver) (*agent.Agent, error) {
 		return agent.New(s.agentOptions(sink, approver))
 	}

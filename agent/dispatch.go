@@ -180,7 +180,7 @@ func (a *Agent) grant(ap Approval) {
 }
 
 func permissionRequest(ac tools.Access) permissions.Request {
-	req := permissions.Request{Command: ac.Command, Path: ac.Path, Cwd: ac.Cwd}
+	req := permissions.Request{Command: ac.Command, Path: ac.Path, Cwd: ac.Cwd, Unsandboxed: ac.Unsandboxed}
 	switch ac.Kind {
 	case tools.AccessExec:
 		req.Kind = permissions.Exec

@@ -62,6 +62,9 @@ type SandboxSettings struct {
 	Enabled  *bool    `json:"enabled,omitempty"`
 	Network  *bool    `json:"network,omitempty"`
 	Writable []string `json:"writable,omitempty"`
+	// AutoAllow lets commands that are not read-only run without asking while the sandbox (without
+	// network) bounds them.
+	AutoAllow *bool `json:"auto_allow,omitempty"`
 }
 
 // UISettings is the "ui" object.
@@ -89,9 +92,10 @@ type Config struct {
 	BashAutoBackgroundAfterMS int
 	Limits                    LimitValues
 
-	SandboxEnabled  bool
-	SandboxNetwork  bool
-	SandboxWritable []string
+	SandboxEnabled   bool
+	SandboxNetwork   bool
+	SandboxWritable  []string
+	SandboxAutoAllow bool
 
 	Theme string
 
@@ -187,6 +191,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 					s.Permissions.Allow = nil
 					s.Permissions.Mode = nil
 					s.Permissions.AdditionalDirectories = nil
+					s.Sandbox.AutoAllow, s.Sandbox.Network, s.Sandbox.Writable = nil, nil, nil
 				}
 			}
 		}
@@ -223,7 +228,8 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 	return cfg, cfg.validate()
 }
 
-// loosening lists what a project file would loosen: allow rules, a mode other than default, extra directories.
+// loosening lists what a project file would loosen: allow rules, a mode other than default, extra
+// directories, and a sandbox made more permissive.
 func loosening(s *Settings) []string {
 	var out []string
 	if len(s.Permissions.Allow) > 0 {
@@ -234,6 +240,15 @@ func loosening(s *Settings) []string {
 	}
 	if len(s.Permissions.AdditionalDirectories) > 0 {
 		out = append(out, fmt.Sprintf("additional directories %s", strings.Join(s.Permissions.AdditionalDirectories, ", ")))
+	}
+	if s.Sandbox.AutoAllow != nil && *s.Sandbox.AutoAllow {
+		out = append(out, "sandbox.auto_allow")
+	}
+	if s.Sandbox.Network != nil && *s.Sandbox.Network {
+		out = append(out, "sandbox.network")
+	}
+	if len(s.Sandbox.Writable) > 0 {
+		out = append(out, fmt.Sprintf("sandbox.writable %s", strings.Join(s.Sandbox.Writable, ", ")))
 	}
 	return out
 }
@@ -275,6 +290,9 @@ func (c *Config) apply(s *Settings) {
 		c.SandboxNetwork = *s.Sandbox.Network
 	}
 	c.SandboxWritable = append(c.SandboxWritable, s.Sandbox.Writable...)
+	if s.Sandbox.AutoAllow != nil {
+		c.SandboxAutoAllow = *s.Sandbox.AutoAllow
+	}
 	setStr(&c.Theme, s.UI.Theme)
 }
 

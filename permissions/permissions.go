@@ -10,6 +10,7 @@ package permissions
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -79,6 +80,8 @@ type Request struct {
 	Path string
 	// Cwd is the directory the command runs in or the path resolves against.
 	Cwd string
+	// Unsandboxed marks a command the model asked to run outside the OS sandbox: it always asks.
+	Unsandboxed bool
 }
 
 // Verdict is the engine's answer with everything the person and the transcript need to understand it.
@@ -110,6 +113,9 @@ type Policy struct {
 	AdditionalDirectories []string
 	// Home is the person's home directory, for `~` in paths and rules.
 	Home string
+	// SandboxAutoAllow lets commands that are not read-only run without asking because an OS sandbox
+	// bounds them (writes only in the workspace, no network). Set it only while such a sandbox is on.
+	SandboxAutoAllow bool
 }
 
 // Engine decides requests under a policy. It is safe for concurrent use; grants and mode changes made while
@@ -209,12 +215,21 @@ func (e *Engine) Context(cwd string) Context {
 type snapshot struct {
 	mode             Mode
 	allow, deny, ask []Rule
+	sandboxAuto      bool
 }
 
 func (e *Engine) snapshot() snapshot {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	return snapshot{mode: e.policy.Mode, allow: e.allow, deny: e.deny, ask: e.ask}
+	return snapshot{mode: e.policy.Mode, allow: e.allow, deny: e.deny, ask: e.ask, sandboxAuto: e.policy.SandboxAutoAllow}
+}
+
+// SetSandboxAutoAllow turns the sandbox's auto-allow on or off, for example when the person chooses to run
+// without a sandbox after all.
+func (e *Engine) SetSandboxAutoAllow(on bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.policy.SandboxAutoAllow = on
 }
 
 // Decide returns the verdict for one request, in the order of DESIGN.md §5: a deny rule matching any part
@@ -470,6 +485,15 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 		v.Reason = cls.Reason + "; plan mode only reads"
 		return v
 	}
+	if req.Unsandboxed {
+		// Leaving the sandbox is the person's call every time: no mode, rule or grant answers for them.
+		v.Decision, v.By, v.Part = Ask, "policy", req.Command
+		v.Reason = "runs OUTSIDE the sandbox, as the model asked"
+		if cls.Dangerous {
+			v.Reason += "; " + cls.Reason
+		}
+		return v
+	}
 	if cls.Dangerous {
 		v.Decision, v.By = Ask, "policy"
 		for _, p := range cls.Parts {
@@ -524,6 +548,12 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 			}
 		}
 		v.Decision, v.By = Allow, "mode"
+		return v
+	}
+	// The sandbox bounds writes and the network, not reading: a secret read still goes to the model.
+	if s.sandboxAuto && !slices.ContainsFunc(uncovered, func(p *Part) bool { return p.Secret }) {
+		v.Decision, v.By = Allow, "sandbox"
+		v.Reason = fmt.Sprintf("%s, but the sandbox bounds it (writes only in the workspace, no network)", first.Reason)
 		return v
 	}
 	if s.mode == ModeAcceptEdits {

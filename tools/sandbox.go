@@ -358,6 +358,8 @@ func sandboxNote(p *sandboxPlan, output string, exit *int, sig string) string {
 		if p.probe.backend == BackendLandlock && len(p.readOnly) > 0 {
 			what += "; under Landlock new files cannot be created directly in the workspace root"
 		}
+	case p.probe.backend == BackendBubblewrap && strings.Contains(low, "no such file or directory") && strings.Contains(output, "/tmp/"):
+		what = "the sandbox has a fresh, empty /tmp of its own; the machine's /tmp is not visible inside it"
 	case !p.network && containsAny(low, "network is unreachable", "could not resolve", "temporary failure in name resolution",
 		"name or service not known", "connection refused", "no route to host", "failed to connect", "couldn't connect",
 		"dial tcp", "getaddrinfo"):
