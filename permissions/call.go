@@ -25,11 +25,17 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 			for _, e := range a.Array.Elems {
 				c.arithm(lv, s, e.Index, sc)
 				c.wordSubs(lv, e.Value, sc)
+				if !safeValue(e.Value) {
+					c.taint("an array is assigned a value only known at run time")
+				}
 			}
 		}
 		if a.Name != nil {
 			if reason := sensitiveVar(a.Name.Value); reason != "" {
 				p.notRO(reason)
+			}
+			if !safeValue(a.Value) {
+				c.taint(fmt.Sprintf("`%s` is assigned a value only known at run time", a.Name.Value))
 			}
 		}
 	}

@@ -99,6 +99,7 @@ func Classify(command string, ctx Context) Classification {
 	c := &classifier{ctx: ctx, funcs: map[string]bool{}}
 	sc := &scope{cwd: ctx.Cwd}
 	c.script(command, command, sc, 0)
+	c.arithVerdict()
 	return c.result()
 }
 
@@ -110,6 +111,10 @@ type classifier struct {
 	funcs map[string]bool
 	// roots are the resolved workspace and additional directories, computed on first use.
 	roots []string
+	// arithRefs are the variables arithmetic reads; tainted says why some variable may hold an array
+	// subscript (see arith.go).
+	arithRefs []arithUse
+	tainted   string
 }
 
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.
@@ -293,8 +298,14 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 			switch l := n.Loop.(type) {
 			case *syntax.WordIter:
 				c.assignName(lv, n, l.Name.Value)
+				if n.Select || !l.InPos.IsValid() {
+					c.taint(fmt.Sprintf("`%s` takes values only known at run time", l.Name.Value))
+				}
 				for _, w := range l.Items {
 					c.wordSubs(lv, w, inner)
+					if v := resolveWord(w, "", ""); !safeValue(w) || v.Glob {
+						c.taint(fmt.Sprintf("`%s` takes values only known at run time", l.Name.Value))
+					}
 				}
 			case *syntax.CStyleLoop:
 				c.arithm(lv, n, l.Init, inner)
@@ -406,12 +417,18 @@ func (c *classifier) wordPart(lv *level, part syntax.WordPart, sc *scope) {
 				if p.Param != nil {
 					c.assignName(lv, p, p.Param.Value)
 				}
+				if !safeValue(p.Exp.Word) {
+					c.taint("a variable is assigned a value only known at run time")
+				}
+			}
+			if p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.Contains(p.Exp.Word.Lit(), "P") {
+				c.fail(lv.text(p), "`${...@P}` expands the value like a prompt, which runs the commands in it")
 			}
 			c.wordSubs(lv, p.Exp.Word, sc)
 		}
-		if p.Excl && p.Param != nil {
-			// ${!name} reads a variable chosen at run time; harmless by itself.
-			return
+		if p.Excl && p.Param != nil && p.Names == 0 && !isAllIndex(p.Index) {
+			// ${!name} reads the variable named by name's value; a subscript in it is evaluated.
+			c.arithRef(lv, p, p.Param.Value)
 		}
 	case *syntax.BraceExp:
 		for _, e := range p.Elems {
@@ -449,6 +466,7 @@ func (c *classifier) arithm(lv *level, at syntax.Node, x syntax.ArithmExpr, sc *
 	case *syntax.FlagsArithm:
 		c.arithm(lv, at, n.X, sc)
 	case *syntax.Word:
+		c.arithOperand(lv, at, n)
 		c.wordSubs(lv, n, sc)
 	default:
 		c.fail(lv.text(at), fmt.Sprintf("`%T` is an arithmetic construct Warden does not check", x))
@@ -483,9 +501,21 @@ func (c *classifier) test(lv *level, x syntax.TestExpr, sc *scope) {
 	switch n := x.(type) {
 	case nil:
 	case *syntax.BinaryTest:
+		if n.Op >= syntax.TsEql && n.Op <= syntax.TsGtr {
+			for _, x := range []syntax.TestExpr{n.X, n.Y} {
+				if w, ok := x.(*syntax.Word); ok {
+					c.arithTestOperand(lv, n, w, sc)
+				}
+			}
+		}
 		c.test(lv, n.X, sc)
 		c.test(lv, n.Y, sc)
 	case *syntax.UnaryTest:
+		if w, ok := n.X.(*syntax.Word); ok && (n.Op == syntax.TsVarSet || n.Op == syntax.TsRefVar) {
+			if r := varNameOperand(c.resolve(lv, w, sc)); r != "" {
+				c.fail(lv.text(n), r)
+			}
+		}
 		c.test(lv, n.X, sc)
 	case *syntax.ParenTest:
 		c.test(lv, n.X, sc)
@@ -503,6 +533,20 @@ func (c *classifier) decl(lv *level, n *syntax.DeclClause, sc *scope) {
 		c.fail(text, "`nameref` makes one variable stand for another")
 		return
 	}
+	// Options come first: -i makes every value assigned to the names arithmetic, -a and -A re-read a
+	// quoted "(...)" value as an array assignment.
+	integer, array := false, false
+	for _, a := range n.Args {
+		if a.Naked && a.Name == nil {
+			if w := resolveWord(a.Value, "", ""); w.Static && (strings.HasPrefix(w.Value, "-") || strings.HasPrefix(w.Value, "+")) {
+				integer = integer || strings.ContainsRune(w.Value, 'i')
+				array = array || strings.ContainsAny(w.Value, "aA")
+			}
+		}
+	}
+	if integer {
+		c.arithRefs = append(c.arithRefs, arithUse{text: text, name: n.Variant.Value + " -i"})
+	}
 	for _, a := range n.Args {
 		if a.Index != nil {
 			c.arithm(lv, n, a.Index, sc)
@@ -512,6 +556,9 @@ func (c *classifier) decl(lv *level, n *syntax.DeclClause, sc *scope) {
 			for _, e := range a.Array.Elems {
 				c.arithm(lv, n, e.Index, sc)
 				c.wordSubs(lv, e.Value, sc)
+				if !safeValue(e.Value) {
+					c.taint("an array is assigned a value only known at run time")
+				}
 			}
 		}
 		if a.Naked && a.Name == nil {
@@ -527,8 +574,31 @@ func (c *classifier) decl(lv *level, n *syntax.DeclClause, sc *scope) {
 				}
 				continue
 			}
-			c.assignName(lv, n, strings.SplitN(w.Value, "=", 2)[0])
+			name, value, hasValue := strings.Cut(w.Value, "=")
+			if r := varNameOperand(word{Value: strings.TrimSuffix(name, "+"), Static: true}); r != "" {
+				c.fail(text, r)
+			}
+			if hasValue {
+				if strings.HasPrefix(value, "(") {
+					c.fail(text, "`"+n.Variant.Value+"` reads a quoted `(...)` as an array assignment")
+				}
+				if strings.ContainsRune(value, '[') {
+					c.taint("a variable is assigned a value with a subscript")
+				}
+			}
+			c.assignName(lv, n, name)
 			continue
+		}
+		if a.Value != nil && !safeValue(a.Value) {
+			c.taint(fmt.Sprintf("`%s` is assigned a value only known at run time", a.Name.Value))
+			if array {
+				c.fail(text, "`"+n.Variant.Value+"` may read a value only known at run time as an array assignment")
+			}
+		}
+		if array && a.Value != nil {
+			if v := resolveWord(a.Value, "", ""); v.Static && strings.HasPrefix(v.Value, "(") {
+				c.fail(text, "`"+n.Variant.Value+"` reads a quoted `(...)` as an array assignment")
+			}
 		}
 		if a.Name != nil {
 			c.assignName(lv, n, a.Name.Value)

@@ -202,6 +202,25 @@ var corpus = func() []corpusCase {
 		ask(""), ask("   "), ask("ls '"), ask("ls )"), ask("echo $("), ask("ls\rrm x"), ask("ls\x1b[2Krm x"), ask("ls\x00rm"),
 		ask("ls\u202erm"), ask(strings.Repeat("ls ", 6000)), ask("ls;;"), ask("if"), ask("ls |"), ask("&& ls"),
 	)
+	// Arithmetic evaluates variables' values again, and an array subscript in them runs commands:
+	// x='a[$(rm y)]'; echo $((x)) runs rm. So do names given to builtins, ${!x} and ${x@P}.
+	cs = append(cs,
+		ask("x='a[$(rm y)]'; echo $((x))"), ask("x='a[$(rm y)]'; (( x ))"), ask("x='a[$(rm y)]'; [[ $x -eq 1 ]]"),
+		ask("[[ x -eq 'a[$(rm y)]' ]]"), ask("let 'a[$(rm y)]'"), ask("echo $(( 'a[$(rm y)]' ))"), ask("echo $(( '$(rm y)' ))"),
+		ask("printf -v 'a[$(rm y)]' x"), ask("declare 'a[$(rm y)]=1'"), ask("test -v 'a[$(rm y)]'"), ask("[ -v 'a[$(rm y)]' ]"),
+		ask("[[ -v 'a[$(rm y)]' ]]"), ask("unset 'a[$(rm y)]'"), ask("sleep 0 & wait -n -p 'a[$(rm y)]'"),
+		ask("x='$(rm y)'; echo ${x@P}"), ask("x='a[$(rm y)]'; echo ${!x}"), ask("declare -i x; x='a[$(rm y)]'"),
+		ask("declare -a 'a=($(rm y))'"), ask("declare -a x='($(rm y))'"), ask("a=1; echo ${a['$(rm y)']}"),
+		ask("a=(); a['$(rm y)']=1"), ask("x=abc; echo ${x:'a[$(rm y)]'}"), ask("x=abc; y='a[$(rm z)]'; echo ${x:y}"),
+		ask("[[ 'a[$(rm y)]' =~ (.*) ]]; echo $((BASH_REMATCH[1]))"), ask("echo 'a[$(rm y)]' >/dev/null; echo $((_))"),
+		ask("x='a[$(rm y)]'; echo ${a[$x]}"), ask("set -- 'a[$(rm y)]'; echo $(($1))"), ask("bash -c 'echo $(($1))' _ 'a[$(rm y)]'"),
+		ask("for x in 'a[$(rm y)]'; do echo $((x)); done"), ask("for x in *; do echo $((x)); done"), ask("y=$(cat f); echo $((y))"),
+		ask("[[ $(cat f) -gt 1 ]]"), ask("env 'x=a[$(rm y)]' bash -c 'echo $((x))'"), ask("export x='a[$(rm y)]'; bash -c 'echo $((x))'"),
+		ask(": ${x:='a[$(rm y)]'}; echo $((x))"), ask("printf -v x '%s' 'a[$(rm y)]'; echo $((x))"),
+		allow("for i in 1 2 3; do echo $((i*2)); done"), allow("for ((i=0;i<3;i++)); do echo $i; done"), allow("x=5; echo $((x+1))"),
+		allow("i=0; while [ $i -lt 3 ]; do i=$((i+1)); done"), allow("[[ $# -eq 0 ]] && echo none"), allow("echo ${a[0]} ${a[@]} ${!a[@]}"),
+		allow("test -v HOME"), allow("declare -a arr=(1 2 3); echo ${arr[1]}"), allow("declare -i n=5"), allow("printf -v x '%s' y"),
+	)
 	// Secrets ask even though reading changes nothing.
 	cs = append(cs,
 		ask("cat .env"), ask("cat .env.local"), ask("cat .env.production"), ask("grep KEY .env"), ask("head .env"),

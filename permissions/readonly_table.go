@@ -253,12 +253,13 @@ func init() {
 		// Builtins and programs that only print.
 		"echo": printing, ":": printing, "true": printing, "false": printing,
 		"printf": {dynamic: true, rawArgs: true, check: checkPrintf},
-		"test":   printing, "[": printing, "expr": printing, "sleep": printing, "seq": printing, "yes": printing,
+		"test":   {dynamic: true, rawArgs: true, check: checkTest}, "[": {dynamic: true, rawArgs: true, check: checkTest},
+		"expr": printing, "sleep": printing, "seq": printing, "yes": printing,
 		"factor": printing, "basename": printing, "dirname": printing,
 		"pwd": info, "whoami": info, "id": {}, "groups": {}, "uname": info, "nproc": info, "uptime": info,
 		"tty": info, "arch": info, "locale": {}, "logname": info, "users": info, "who": {}, "w": {},
 		"printenv": {}, "getconf": {}, "type": {}, "which": {}, "whereis": {}, "help": {}, "times": {},
-		"dirs": {}, "jobs": {}, "wait": {}, "exit": {}, "return": {}, "break": {}, "continue": {}, "shift": {},
+		"dirs": {}, "jobs": {}, "wait": {values: "p", check: checkWait}, "exit": {}, "return": {}, "break": {}, "continue": {}, "shift": {},
 		"hostname": {noOps: true, bad: "bF", longBad: []string{"boot", "file"}},
 		"date":     {values: "dfr", longValues: []string{"date", "file", "reference"}, bad: "s", longBad: []string{"set"}, check: checkDate},
 		"hash":     {bad: "p", noOps: true},
@@ -350,8 +351,38 @@ var rgSpec = &spec{
 
 func checkPrintf(e *exec, a *parsedArgs) string {
 	if len(a.operands) > 0 && a.operands[0].Value == "-v" {
-		if len(a.operands) > 1 {
-			return sensitiveVar(a.operands[1].Value)
+		if len(a.operands) < 2 {
+			return "`printf -v` without a name"
+		}
+		e.c.taint("`printf -v` assigns a value only known at run time")
+		if r := varNameOperand(a.operands[1]); r != "" {
+			return r
+		}
+		return sensitiveVar(a.operands[1].Value)
+	}
+	return ""
+}
+
+// checkTest: `test -v NAME` evaluates a subscript in NAME.
+func checkTest(e *exec, a *parsedArgs) string {
+	for i, w := range a.operands {
+		if (w.Value == "-v" || w.Value == "-R") && i+1 < len(a.operands) {
+			if r := varNameOperand(a.operands[i+1]); r != "" {
+				return r
+			}
+		}
+	}
+	return ""
+}
+
+// checkWait: `wait -p NAME` assigns NAME, evaluating a subscript in it.
+func checkWait(e *exec, a *parsedArgs) string {
+	for _, f := range a.flags {
+		if f.name == "-p" {
+			if r := varNameOperand(word{Value: f.value, Static: true}); r != "" {
+				return r
+			}
+			return sensitiveVar(f.value)
 		}
 	}
 	return ""
@@ -369,6 +400,9 @@ func checkDate(e *exec, a *parsedArgs) string {
 func checkUnset(e *exec, a *parsedArgs) string {
 	for _, o := range a.operands {
 		if r := sensitiveVar(o.Value); r != "" {
+			return r
+		}
+		if r := varNameOperand(o); r != "" {
 			return r
 		}
 	}

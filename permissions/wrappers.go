@@ -174,6 +174,9 @@ func envAssigns(e *exec, words []word, i int) []word {
 		if reason := sensitiveVar(name); reason != "" {
 			e.p.notRO(reason)
 		}
+		if _, value, _ := strings.Cut(words[i].Value, "="); !words[i].Static || strings.ContainsRune(value, '[') {
+			e.c.taint(fmt.Sprintf("`env` gives `%s` a value only known at run time", name))
+		}
 	}
 	if i >= len(words) {
 		return nil
