@@ -221,6 +221,14 @@ var corpus = func() []corpusCase {
 		allow("i=0; while [ $i -lt 3 ]; do i=$((i+1)); done"), allow("[[ $# -eq 0 ]] && echo none"), allow("echo ${a[0]} ${a[@]} ${!a[@]}"),
 		allow("test -v HOME"), allow("declare -a arr=(1 2 3); echo ${arr[1]}"), allow("declare -i n=5"), allow("printf -v x '%s' y"),
 	)
+	// set and shopt options that change what later words mean.
+	cs = append(cs,
+		ask("set -k; git diff GIT_EXTERNAL_DIFF=./x"), ask("set -o keyword; git diff GIT_EXTERNAL_DIFF=./x"), ask("builtin set -k"),
+		ask("shopt -s lastpipe; true | cd secrets; cat a.txt"), ask("shopt -s cdable_vars; d=/etc; cd d"), ask("set -H"),
+		ask("shopt -s lastpipe"), ask("shopt -so keyword"), ask("set -o history"), ask("set -eok pipefail"),
+		allow("set -euo pipefail; ls"), allow("set -x"), allow("set +e"), allow("set -o"), allow("set"), allow("set -- a b"),
+		allow("shopt -s nullglob globstar; ls"), allow("shopt"), allow("shopt -p"), allow("shopt lastpipe"), allow("shopt -q extglob"),
+	)
 	// Secrets ask even though reading changes nothing.
 	cs = append(cs,
 		ask("cat .env"), ask("cat .env.local"), ask("cat .env.production"), ask("grep KEY .env"), ask("head .env"),

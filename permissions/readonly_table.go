@@ -264,8 +264,8 @@ func init() {
 		"date":     {values: "dfr", longValues: []string{"date", "file", "reference"}, bad: "s", longBad: []string{"set"}, check: checkDate},
 		"hash":     {bad: "p", noOps: true},
 		"umask":    {noOps: true},
-		"set":      {rawArgs: true},
-		"shopt":    {rawArgs: true},
+		"set":      {rawArgs: true, check: checkSet},
+		"shopt":    {rawArgs: true, check: checkShopt},
 		"unset":    {check: checkUnset},
 		"alias":    {check: checkAlias},
 		"cd":       {}, "pushd": {}, "popd": {},
@@ -359,6 +359,75 @@ func checkPrintf(e *exec, a *parsedArgs) string {
 			return r
 		}
 		return sensitiveVar(a.operands[1].Value)
+	}
+	return ""
+}
+
+// setLetters are the `set` options that only make the shell stricter or louder. Others change what later
+// words mean: -k takes NAME=VALUE words anywhere as environment (`set -k; git diff GIT_EXTERNAL_DIFF=x`).
+const setLetters = "abeufhmnvxBCEPTt"
+
+// setNames are the `set -o` names allowed, the long forms of setLetters and pipefail.
+var setNames = map[string]bool{
+	"allexport": true, "notify": true, "errexit": true, "nounset": true, "noglob": true, "hashall": true,
+	"monitor": true, "noexec": true, "verbose": true, "xtrace": true, "braceexpand": true, "noclobber": true,
+	"errtrace": true, "physical": true, "functrace": true, "onecmd": true, "pipefail": true, "ignoreeof": true,
+}
+
+// shoptNames are the `shopt` options allowed to be set or unset: they change how globs match and little
+// else. cdable_vars (cd NAME goes to $NAME), lastpipe (the end of a pipeline runs in this shell, so its cd
+// stays) and the rest change what Warden saw.
+var shoptNames = map[string]bool{
+	"nullglob": true, "globstar": true, "extglob": true, "dotglob": true, "nocaseglob": true, "nocasematch": true,
+	"failglob": true, "globasciiranges": true, "xpg_echo": true, "inherit_errexit": true, "expand_aliases": true,
+}
+
+func checkSet(e *exec, a *parsedArgs) string {
+	ops := a.operands
+	for i := 0; i < len(ops); i++ {
+		v := ops[i].Value
+		if !ops[i].Static {
+			return "`set` with an argument only known at run time"
+		}
+		if v == "--" || v == "-" || len(v) < 2 || v[0] != '-' && v[0] != '+' {
+			return "" // the rest are positional parameters
+		}
+		for _, ch := range v[1:] {
+			if ch == 'o' {
+				if i+1 < len(ops) && !strings.HasPrefix(ops[i+1].Value, "-") && !strings.HasPrefix(ops[i+1].Value, "+") {
+					i++
+					if !setNames[ops[i].Value] {
+						return fmt.Sprintf("`set -o %s` changes how the shell reads what follows", ops[i].Value)
+					}
+				}
+				continue
+			}
+			if !strings.ContainsRune(setLetters, ch) {
+				return fmt.Sprintf("`set -%c` changes how the shell reads what follows", ch)
+			}
+		}
+	}
+	return ""
+}
+
+func checkShopt(e *exec, a *parsedArgs) string {
+	change, setOpts := false, false
+	for _, w := range a.operands {
+		v := w.Value
+		if !w.Static {
+			return "`shopt` with an argument only known at run time"
+		}
+		if strings.HasPrefix(v, "-") {
+			change = change || strings.ContainsAny(v, "su")
+			setOpts = setOpts || strings.ContainsRune(v, 'o')
+			continue
+		}
+		if !change {
+			continue // shopt NAME only prints
+		}
+		if setOpts && !setNames[v] || !setOpts && !shoptNames[v] {
+			return fmt.Sprintf("`shopt %s` changes how the shell runs what follows", v)
+		}
 	}
 	return ""
 }
