@@ -10,7 +10,7 @@ import (
 var gitInertConfig = []string{
 	"color.", "core.quotepath", "core.abbrev", "log.", "diff.noprefix", "diff.mnemonicprefix", "diff.renames",
 	"diff.algorithm", "diff.context", "diff.indentheuristic", "status.", "column.", "format.pretty", "i18n.",
-	"core.precomposeunicode", "grep.linenumber", "grep.patterntype", "blame.", "safe.directory",
+	"core.precomposeunicode", "grep.linenumber", "grep.patterntype", "blame.",
 }
 
 // gitReadSub says which git subcommands are read-only and how their arguments are vetted. The function
@@ -23,15 +23,15 @@ var gitReadSub = map[string]func(args []word) string{
 	"merge-base": gitOpts(nil), "name-rev": gitOpts(nil), "count-objects": gitOpts(nil), "diff-tree": gitOpts(nil),
 	"diff-files": gitOpts(nil), "diff-index": gitOpts(nil), "range-diff": gitOpts(nil), "check-ignore": gitOpts(nil),
 	"check-attr": gitOpts(nil), "var": gitOpts(nil), "cherry": gitOpts(nil), "show-branch": gitOpts(nil),
-	"version": gitOpts(nil), "ls-remote": gitOpts([]string{"--upload-pack", "-u"}),
+	"version": gitOpts(nil),
 	"grep": gitOpts([]string{"-O", "--open-files-in-pager"}),
 	"branch": gitListOnly([]string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force",
 		"-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "--track", "-t", "--no-track", "--create-reflog"},
-		[]string{"--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--format", "--sort"}),
+		[]string{"--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}),
 	"tag": gitListOnly([]string{"-d", "--delete", "-a", "--annotate", "-s", "--sign", "-u", "--local-user", "-f",
 		"--force", "-m", "--message", "-F", "--file", "-e", "--edit", "--create-reflog"},
-		[]string{"--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--format", "--sort", "-n"}),
-	"remote":   gitSubSub(map[string]bool{"": true, "-v": true, "--verbose": true, "show": true, "get-url": true}),
+		[]string{"--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-n"}),
+	"remote":   gitRemote,
 	"stash":    gitSubSub(map[string]bool{"list": true, "show": true}),
 	"worktree": gitSubSub(map[string]bool{"list": true}),
 	"reflog":   gitSubSub(map[string]bool{"": true, "show": true}),
@@ -113,6 +113,28 @@ func gitSubSub(ok map[string]bool) func(args []word) string {
 	}
 }
 
+// gitRemote lists remotes; `git remote show NAME` asks the remote over the network unless -n is given.
+func gitRemote(args []word) string {
+	if r := gitSubSub(map[string]bool{"": true, "-v": true, "--verbose": true, "show": true, "get-url": true})(args); r != "" {
+		return r
+	}
+	show, offline, names := false, false, 0
+	for _, w := range args {
+		switch {
+		case w.Value == "show":
+			show = true
+		case w.Value == "-n":
+			offline = true
+		case show && !strings.HasPrefix(w.Value, "-"):
+			names++
+		}
+	}
+	if show && names > 0 && !offline {
+		return "`git remote show` contacts the remote over the network"
+	}
+	return ""
+}
+
 func gitConfig(args []word) string {
 	for _, w := range args {
 		switch w.Value {
@@ -174,6 +196,12 @@ sub:
 	for _, w := range rest {
 		v := w.Value
 		if strings.HasPrefix(v, "-") {
+			// An option's value may name a file: -f~/.aws/credentials, --contents=.env.
+			if _, val, ok := strings.Cut(v, "="); ok && isSecretPath(val, e.c.ctx.Home) {
+				e.c.read(e.p, val, e.scope())
+			} else if !strings.HasPrefix(v, "--") && len(v) > 2 && isSecretPath(v[2:], e.c.ctx.Home) {
+				e.c.read(e.p, v[2:], e.scope())
+			}
 			continue
 		}
 		if _, path, ok := strings.Cut(v, ":"); ok && path != "" {
