@@ -24,7 +24,7 @@ var gitReadSub = map[string]func(args []word) string{
 	"diff-files": gitOpts(nil), "diff-index": gitOpts(nil), "range-diff": gitOpts(nil), "check-ignore": gitOpts(nil),
 	"check-attr": gitOpts(nil), "var": gitOpts(nil), "cherry": gitOpts(nil), "show-branch": gitOpts(nil),
 	"version": gitOpts(nil),
-	"grep": gitOpts([]string{"-O", "--open-files-in-pager"}),
+	"grep":    gitOpts([]string{"-O", "--open-files-in-pager"}),
 	"branch": gitListOnly([]string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force",
 		"-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "--track", "-t", "--no-track", "--create-reflog"},
 		[]string{"--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}),
