@@ -155,6 +155,10 @@ func (m *Model) contextUse() string {
 	if w := window; w > 0 {
 		pct := used * 100 / w
 		s := fmt.Sprintf("ctx %s%d%%", est, pct)
+		if pct < 10 {
+			// A fresh conversation would read 0% for a long while; a decimal shows it growing.
+			s = fmt.Sprintf("ctx %s%.1f%%", est, float64(used)*100/float64(w))
+		}
 		switch {
 		case pct >= 90:
 			return m.st.fail.Render(s)
