@@ -31,16 +31,29 @@ start_fakeapi() {
 	return 1
 }
 
-# start_warden COLS ROWS [extra env...]: run warden in a fresh workspace inside tmux.
+# start_warden COLS ROWS [extra env...]: run warden in a fresh workspace inside tmux; WARDEN_ARGS adds
+# flags (--continue, say). A pane left from an earlier run is closed first. Warden's exit status is written
+# to $TMP/warden.exit by the pane's shell: tmux's own pane_dead_status is not always filled in here.
 start_warden() {
 	local cols=$1 rows=$2
 	shift 2
 	mkdir -p "$WS" "$TMP/config" "$TMP/state"
 	printf 'hello\n' >"$WS/hello.txt"
 	printf 'package main\n' >"$WS/main.go"
+	tmux -L "$SOCK" kill-session -t warden 2>/dev/null || true
+	rm -f "$TMP/warden.exit"
 	tmux -L "$SOCK" -f /dev/null new-session -d -s warden -x "$cols" -y "$rows" \
-		"cd '$WS' && env -u OPENAI_API_KEY TERM=xterm-256color COLORTERM=truecolor XDG_CONFIG_HOME='$TMP/config' XDG_STATE_HOME='$TMP/state' $* '$TMP/warden' --base-url '$URL' --model fake-model"
+		"cd '$WS' && env -u OPENAI_API_KEY TERM=xterm-256color COLORTERM=truecolor XDG_CONFIG_HOME='$TMP/config' XDG_STATE_HOME='$TMP/state' $* '$TMP/warden' --base-url '$URL' --model fake-model ${WARDEN_ARGS:-}; echo \$? >'$TMP/warden.exit'"
 	tmux -L "$SOCK" set-option -t warden remain-on-exit on >/dev/null
+}
+
+# wait_exit waits for warden to end and sets EXIT to its status ("" if it never ended).
+wait_exit() {
+	EXIT=""
+	for _ in $(seq 100); do
+		[[ -s "$TMP/warden.exit" ]] && { EXIT=$(cat "$TMP/warden.exit"); return 0; }
+		sleep 0.1
+	done
 }
 
 screen() { tmux -L "$SOCK" capture-pane -p -t warden; }

@@ -64,3 +64,20 @@ keys '?'
 wait_for "Keys"
 shot help
 esc
+
+# A fresh screen for the sub-agent: the task panel lists the child's calls live, then its write asks.
+start_warden 100 30
+wait_for "Ask Warden"
+type_prompt "delegate the search"
+wait_for "task · Find the entry point" "↳ read_file" "scanning hello.txt"
+shot subagent
+wait_for "Allow bash? — sub-agent: Find the entry point" "y allow once"
+shot modal-subagent
+keys y
+wait_for "▸ 5 tool calls" "The sub-agent found it"
+wait_idle
+shot subagent-done
+keys C-t
+wait_for "Tool history" "└ read_file"
+shot history-subagent
+esc

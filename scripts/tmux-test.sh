@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tmux-test.sh runs the real warden binary against the fake API server in tmux and checks what a person
 # would see and what happens on disk: read-only commands run unasked, the modal's y/n/a keys are obeyed,
-# output streams while a command runs, Esc interrupts, Ctrl+T lists the calls, Ctrl+C twice quits and
-# leaves the terminal clean.
+# output streams while a command runs, Esc interrupts, a sub-agent's calls show inside its task's panel and
+# its write asks in a modal that names it, Ctrl+T lists the calls, Ctrl+C twice quits and leaves the
+# terminal clean, and --continue shows the earlier conversation.
 source "$(dirname "$0")/lib.sh"
 
 pass() { echo "ok   $*"; }
@@ -59,23 +60,41 @@ esc
 wait_for "⏹ interrupted"
 pass "Esc interrupts the running command"
 
+type_prompt "delegate the search"
+wait_for "task · Find the entry point" "↳ grep" "↳ bash \$ ls" "↳ read_file" "scanning"
+pass "a sub-agent's calls show live inside the task panel"
+wait_for "Allow bash? — sub-agent: Find the entry point" "notes.txt" "y allow once"
+keys y
+wait_for "▸ 5 tool calls" "The sub-agent found it"
+for _ in $(seq 50); do [[ -e "$WS/notes.txt" ]] && break; sleep 0.1; done
+[[ -e "$WS/notes.txt" ]] || { echo "FAIL: notes.txt missing after y" >&2; exit 1; }
+if screen | grep -qF "Looking for the main package"; then echo "FAIL: the sub-agent's text reached the transcript: $(screen)" >&2; exit 1; fi
+if screen | grep -qF "↳ grep"; then echo "FAIL: the finished task did not fold its calls: $(screen)" >&2; exit 1; fi
+pass "the sub-agent's write asks in a modal naming it; the finished task folds to a summary"
+wait_idle
+
 keys C-t
-wait_for "Tool history" "deny · user" "allow · user" "allow · rule" "allow · readonly"
-pass "Ctrl+T lists every call with its decision"
+wait_for "Tool history" "deny · user" "allow · user" "allow · rule" "allow · readonly" "└ grep" "└ read_file"
+pass "Ctrl+T lists every call with its decision, a sub-agent's indented under its task"
 esc
 wait_for "Ask Warden"
 
 keys C-c
 wait_for "Press Ctrl+C again"
 keys C-c
-for _ in $(seq 100); do
-	[[ $(tmux -L "$SOCK" display-message -p -t warden '#{pane_dead}') == 1 ]] && break
-	sleep 0.1
-done
-[[ $(tmux -L "$SOCK" display-message -p -t warden '#{pane_dead}') == 1 ]] || { echo "FAIL: still running after Ctrl+C twice" >&2; exit 1; }
-status=$(tmux -L "$SOCK" display-message -p -t warden '#{pane_dead_status}')
+wait_exit
+[[ -n "$EXIT" ]] || { echo "FAIL: still running after Ctrl+C twice" >&2; exit 1; }
+[[ "$EXIT" == 0 ]] || { echo "FAIL: exit status $EXIT" >&2; exit 1; }
 alt=$(tmux -L "$SOCK" display-message -p -t warden '#{alternate_on}')
-[[ "$status" == 0 ]] || { echo "FAIL: exit status $status" >&2; exit 1; }
 [[ "$alt" == 0 ]] || { echo "FAIL: left the alternate screen on" >&2; exit 1; }
 pass "Ctrl+C twice quits with status 0 and leaves the terminal clean"
+
+WARDEN_ARGS=--continue start_warden 100 32
+wait_for "resumed session" "The sub-agent found it" "task · Find the entry point" "▸ 5 tool calls"
+keys C-t
+wait_for "└ read_file" "allow · readonly"
+esc
+pass "--continue shows the earlier conversation and its calls"
+keys C-c
+keys C-c
 echo "PASS"
