@@ -59,7 +59,9 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 	for i, w := range call.Args {
 		words[i] = c.resolve(lv, w, sc)
 	}
+	c.execFDs = len(words) == 1 && words[0].Static && words[0].Value == "exec"
 	c.redirects(lv, s.Redirs, sc, &p)
+	c.execFDs = false
 	if len(words) > 0 {
 		e := &exec{c: c, lv: lv, sc: sc, p: &p, stdin: stdin}
 		e.run(words)
@@ -83,7 +85,24 @@ func (p *Part) notRO(reason string) {
 // redirects applies a statement's redirections to its part: writes to anything but /dev/null and fd
 // duplications are writes; input redirections are reads.
 func (c *classifier) redirects(lv *level, rs []*syntax.Redirect, sc *scope, p *Part) {
+	// opened are the descriptors earlier redirections of this command set; `exec 3>&1` keeps them for
+	// the rest of the command.
+	opened := map[string]bool{}
+	prev := ""
+	defer func() {
+		opened[prev] = true
+		if c.execFDs {
+			for n := range opened {
+				c.fds[n] = true
+			}
+		}
+	}()
 	for _, r := range rs {
+		opened[prev] = true
+		prev = ""
+		if r.N != nil {
+			prev = r.N.Value
+		}
 		c.wordSubs(lv, r.Word, sc)
 		if r.Hdoc != nil {
 			c.wordSubs(lv, r.Hdoc, sc)
@@ -102,9 +121,23 @@ func (c *classifier) redirects(lv *level, rs []*syntax.Redirect, sc *scope, p *P
 				p.notRO(fmt.Sprintf("reads `%s`, only known at run time", w.Value))
 				continue
 			}
+			if isNetPath(c.abs(w.Value, sc)) {
+				p.notRO(fmt.Sprintf("`< %s` opens a network connection", w.Value))
+				continue
+			}
 			c.read(p, w.Value, sc)
 		case syntax.DplIn, syntax.DplOut:
-			if w.Static && (isFD(w.Value) || w.Value == "-") {
+			if w.Static && w.Value == "-" {
+				continue
+			}
+			if w.Static && isFD(w.Value) {
+				// Descriptors 0-2 are the command's own; a higher one this command did not open is one
+				// Warden's shell holds (it reports the final directory on fd 3).
+				if n := strings.TrimSuffix(w.Value, "-"); len(n) > 1 || n[0] > '2' {
+					if !opened[n] && !c.fds[n] {
+						p.notRO(fmt.Sprintf("uses file descriptor %s, which the command did not open", n))
+					}
+				}
 				continue
 			}
 			if r.Op == syntax.DplIn {
@@ -113,6 +146,10 @@ func (c *classifier) redirects(lv *level, rs []*syntax.Redirect, sc *scope, p *P
 			}
 			c.write(p, w, sc)
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
+			if w.Static && isNetPath(c.abs(w.Value, sc)) {
+				p.notRO(fmt.Sprintf("`%s %s` opens a network connection", r.Op, w.Value))
+				continue
+			}
 			c.write(p, w, sc)
 		default:
 			p.notRO(fmt.Sprintf("redirection `%s` is not checked", r.Op))
@@ -162,6 +199,11 @@ func (c *classifier) read(p *Part, operand string, sc *scope) {
 			}
 		}
 	}
+}
+
+// isNetPath reports whether bash opens a socket for a redirection to path.
+func isNetPath(path string) bool {
+	return strings.HasPrefix(path, "/dev/tcp/") || strings.HasPrefix(path, "/dev/udp/")
 }
 
 func isFD(s string) bool {

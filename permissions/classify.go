@@ -96,7 +96,7 @@ var parserPool = sync.Pool{New: func() any { return syntax.NewParser(syntax.Vari
 // anything and never writes; it may look at the file system to resolve symlinks and expand globs, as bash
 // would right before running the command.
 func Classify(command string, ctx Context) Classification {
-	c := &classifier{ctx: ctx, funcs: map[string]bool{}}
+	c := &classifier{ctx: ctx, funcs: map[string]bool{}, fds: map[string]bool{}}
 	sc := &scope{cwd: ctx.Cwd}
 	c.script(command, command, sc, 0)
 	c.arithVerdict()
@@ -115,6 +115,9 @@ type classifier struct {
 	// subscript (see arith.go).
 	arithRefs []arithUse
 	tainted   string
+	// fds are the descriptors `exec N>...` opened; execFDs is set while such a redirection is read.
+	fds     map[string]bool
+	execFDs bool
 }
 
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.

@@ -247,9 +247,11 @@ func checkAwk(e *exec, a *parsedArgs) string {
 		return fmt.Sprintf("`%s` without a program", a.name)
 	}
 	p := prog.Value
-	for _, bad := range []string{"system", "|", ">", "getline", "close", "fflush", "@load", "@include", "PROCINFO", "ENVIRON"} {
+	// ARGV names the files awk reads (ARGV[1]=".env"); @name() calls the function named by a variable in
+	// gawk, builtins such as system included.
+	for _, bad := range []string{"system", "|", ">", "getline", "close", "fflush", "@", "PROCINFO", "ENVIRON", "ARGV"} {
 		if strings.Contains(p, bad) {
-			if bad == ">" && !strings.Contains(stripAwkStrings(p), ">") {
+			if (bad == ">" || bad == "@") && !strings.Contains(stripAwkStrings(p), bad) {
 				continue
 			}
 			return fmt.Sprintf("the `%s` program uses `%s`", a.name, bad)

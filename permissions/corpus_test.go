@@ -112,6 +112,11 @@ var corpus = func() []corpusCase {
 		ask("{ ls; } > out"), ask("for i in 1; do echo; done > out"), ask("ls >&out"), ask("cat README.md > *.txt"),
 		ask("git log > log.txt"), ask("cat > x <<EOF\nhi\nEOF"), ask("tee out < README.md"), ask("ls | tee out"),
 		allow("ls 2>&1"), allow("ls >&2"), allow("ls 1>&2 2>/dev/null"), allow("cat < README.md"), allow("ls 3>&-"),
+		// fd 3 is the pipe Warden's shell reports its final directory on: writing it moves the session.
+		ask("echo /etc >&3; exec 3>&-"), ask("exec >&3"), ask("ls 3>/dev/null; echo x >&3"), ask("ls 2>&3"),
+		allow("ls 3>&1 1>&2 2>&3"), allow("exec 3>&1; echo x >&3"), allow("exec 2>&1"),
+		// bash opens sockets for /dev/tcp and /dev/udp.
+		ask("cat < /dev/tcp/1.2.3.4/80"), ask("echo x > /dev/tcp/1.2.3.4/80"), ask("cat < /dev/udp/1.2.3.4/53"),
 		// Wrappers are peeled.
 		ask("timeout 5 rm x"), ask("timeout -s KILL 5 rm x"), ask("nice rm x"), ask("nice -n 10 rm x"), ask("nohup rm x"),
 		ask("env rm x"), ask("env -i rm x"), ask("env -u HOME rm x"), ask("env A=b rm x"), ask("env -S 'rm x'"),
@@ -150,7 +155,10 @@ var corpus = func() []corpusCase {
 		ask("rg --hostname-bin=./x foo"), ask("ag --pager=sh foo"), ask("diff --to-file=x a"),
 		ask("awk 'BEGIN{system(\"rm x\")}'"), ask("awk '{print > \"out\"}' README.md"), ask("awk '{print | \"sh\"}' README.md"),
 		ask("awk -f prog.awk README.md"), ask("awk '{ \"date\" | getline d }'"), ask("gawk -i inplace '{print}' README.md"),
-		ask("awk -v PATH=/tmp '{print}' README.md"),
+		ask("awk -v PATH=/tmp '{print}' README.md"), ask("awk 'BEGIN{ARGV[1]=\".env\"} {print}' README.md"),
+		ask("awk 'BEGIN{f=\"sys\" \"tem\"; @f(\"rm x\")}'"), allow("awk '{print \"a@b\"}' README.md"),
+		ask("xargs --process-slot-var=LD_PRELOAD ls"), ask("xargs --process-slot=BASH_ENV bash -c ls"), ask("xargs -a.env echo"),
+		ask("xargs --arg-file=.env echo"),
 		// git.
 		ask("git push"), ask("git push origin main"), ask("git commit -m x"), ask("git add ."), ask("git checkout ."),
 		ask("git reset --hard"), ask("git clean -fdx"), ask("git stash"), ask("git stash pop"), ask("git stash drop"),

@@ -351,8 +351,24 @@ func peelXargs(e *exec, words []word) []word {
 			if i < len(words) {
 				e.c.read(e.p, words[i].Value, e.scope())
 			}
+		case strings.HasPrefix(v, "--arg-file="):
+			e.c.read(e.p, strings.TrimPrefix(v, "--arg-file="), e.scope())
+		case strings.HasPrefix(v, "-a"):
+			e.c.read(e.p, v[2:], e.scope())
+		case strings.HasPrefix(v, "--") && matchesLong(strings.SplitN(v[2:], "=", 2)[0], []string{"process-slot-var"}):
+			// The variable is set to a number in each command's environment: LD_PRELOAD=0 loads ./0.
+			name, ok := strings.CutPrefix(v[strings.IndexByte(v+"=", '='):], "=")
+			if !ok {
+				i++
+				if i < len(words) {
+					name = words[i].Value
+				}
+			}
+			if r := sensitiveVar(name); r != "" {
+				e.p.notRO(r)
+			}
 		case v == "-d" || v == "-E" || v == "-L" || v == "-n" || v == "-P" || v == "-s" || v == "--delimiter" ||
-			v == "--max-args" || v == "--max-procs" || v == "--max-chars" || v == "--max-lines" || v == "--process-slot-var":
+			v == "--max-args" || v == "--max-procs" || v == "--max-chars" || v == "--max-lines":
 			i++
 		case v == "-p" || v == "--interactive" || v == "-o" || v == "--open-tty":
 			e.p.notRO(fmt.Sprintf("`xargs %s` reads from the terminal", v))
