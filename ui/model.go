@@ -97,6 +97,9 @@ func newModel(opts Options, now func() time.Time) *Model {
 	if opts.Resumed != nil {
 		m.restore(opts.Resumed)
 	}
+	for _, w := range opts.Warnings {
+		m.conv.add(&item{kind: itemNotice, text: w})
+	}
 	// The first screens, the most pressing on top: without a server nothing else matters, and the
 	// sandbox question comes before the workspace's settings.
 	if opts.SetupError != "" {

@@ -235,3 +235,11 @@ func TestSandboxProblemAsksFirst(t *testing.T) {
 		t.Errorf("the status line does not show the sandbox:\n%s", s)
 	}
 }
+
+func TestWarningsShowOnce(t *testing.T) {
+	m := newModel(Options{Warnings: []string{"AGENTS.md: permission denied"}}, time.Now)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if s := plain(m); strings.Count(s, "AGENTS.md: permission denied") != 1 {
+		t.Errorf("the warning does not show exactly once:\n%s", s)
+	}
+}

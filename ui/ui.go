@@ -40,6 +40,9 @@ type Options struct {
 	Trust     func() error
 	// ContextWindow is the model's window in tokens, for the status line.
 	ContextWindow int
+	// Warnings are shown once at start (project instructions that could not be read, say); a resumed
+	// session's own warnings come with Resumed and must not be repeated here.
+	Warnings []string
 	// Resumed is the earlier session this one continues (--continue, --resume), nil for a new session:
 	// its conversation and tool calls are shown at start, and its warnings once.
 	Resumed *agent.Loaded
