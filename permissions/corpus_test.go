@@ -252,6 +252,9 @@ var corpus = func() []corpusCase {
 		ask("sed -n p .env"), ask("awk '{print}' .env"), ask("rg KEY .env"), ask("cat ~/.kube/config"), ask("cat ~/.docker/config.json"),
 		ask("cat ~/.config/gh/hosts.yml"), ask("cat ~/.gnupg/secring.gpg"), ask("jq . credentials.json"), ask("cat id_rsa"),
 		ask("diff .env .env.example"), ask("cd src && cat ../.env"), ask("cat $HOME/.ssh/id_rsa"), ask("strings ~/.ssh/id_ed25519"),
+		ask("cat /run/secrets/db"), ask("cat /var/run/secrets/kubernetes.io/serviceaccount/token"), ask("cat .envrc"),
+		ask("cat terraform.tfstate"), ask("cat prod.env"), ask("cat ~/.cargo/credentials.toml"), ask("cat ~/.m2/settings.xml"),
+		ask("cat ~/.gradle/gradle.properties"), ask("cat /dev/sda"), ask("strings /dev/nvme0n1 | grep KEY"), ask("cat /proc/kcore"),
 		allow("cat .env.example"), allow("ls ~/.ssh"), allow("cat ~/.ssh/id_rsa.pub"), allow("find ~/.ssh -name '*.pub'"),
 	)
 	// Catastrophic commands: even yolo asks.

@@ -52,20 +52,21 @@ var secretNames = map[string]bool{
 	"id_ed25519_sk": true, "shadow": true, "gshadow": true, ".boto": true, ".s3cfg": true,
 	"service-account.json": true, "keystore.jks": true, "token.json": true, "auth.json": true,
 	"kubeconfig": true, ".bash_history": true, ".zsh_history": true, ".psql_history": true, ".mysql_history": true,
-	".python_history": true, ".node_repl_history": true,
+	".python_history": true, ".node_repl_history": true, ".envrc": true, "terraform.tfstate": true,
+	"terraform.tfstate.backup": true, "credentials.toml": true,
 }
 
 // secretExts are extensions of key and certificate stores.
 var secretExts = map[string]bool{
 	".pem": true, ".key": true, ".p12": true, ".pfx": true, ".jks": true, ".keystore": true, ".kdbx": true,
-	".gpg": true, ".ppk": true, ".age": true,
+	".gpg": true, ".ppk": true, ".age": true, ".env": true, ".tfstate": true,
 }
 
 // secretDirs are directories whose every file is a credential.
 var secretDirs = []string{
 	".ssh", ".aws", ".gnupg", ".kube", ".azure", ".password-store", ".docker", ".config/gcloud",
 	".config/gh", ".config/hub", ".terraform.d", ".config/op", ".local/share/keyrings", "Library/Keychains",
-	".cargo/credentials", ".config/rclone", ".oci",
+	".cargo/credentials", ".config/rclone", ".oci", ".m2/settings.xml", ".gradle/gradle.properties",
 }
 
 // harmlessEnvFiles are .env variants that by convention hold no real values.
@@ -103,6 +104,14 @@ func isSecretPath(path, home string) bool {
 	}
 	switch clean {
 	case "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd":
+		return true
+	}
+	// Container and orchestrator secrets, and raw disks and memory, which hold every file.
+	if within("/run/secrets", clean) || within("/var/run/secrets", clean) || isBlockDevice(clean) {
+		return true
+	}
+	switch clean {
+	case "/dev/mem", "/dev/kmem", "/dev/port", "/proc/kcore":
 		return true
 	}
 	if strings.HasPrefix(clean, "/etc/ssl/private") || strings.HasPrefix(clean, "/etc/ssh/ssh_host_") && !strings.HasSuffix(clean, ".pub") {
