@@ -186,6 +186,10 @@ func (c *classifier) write(p *Part, w word, sc *scope) {
 // read records a file the part reads and whether it is a secret.
 func (c *classifier) read(p *Part, operand string, sc *scope) {
 	path := c.abs(operand, sc)
+	if !filepath.IsAbs(path) && operand != "-" && operand != "" {
+		// Read rules could not be matched against it (after popd, or a cd in a branch that may not run).
+		p.notRO(fmt.Sprintf("reads `%s` in a directory Warden lost track of", operand))
+	}
 	p.Reads = append(p.Reads, path)
 	if isSecretPath(path, c.ctx.Home) || isSecretPath(operand, c.ctx.Home) {
 		if !p.Secret {

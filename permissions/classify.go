@@ -90,7 +90,9 @@ type Classification struct {
 	Part   string
 }
 
-var parserPool = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+var parserPool = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
+}}
 
 // Classify parses command as bash and decides, part by part, whether it only reads. It never runs
 // anything and never writes; it may look at the file system to resolve symlinks and expand globs, as bash
@@ -182,6 +184,19 @@ func (c *classifier) script(src, anchor string, sc *scope, depth int) {
 	parserPool.Put(p)
 	if err != nil {
 		c.fail(anchor, "the command does not parse as bash: "+err.Error())
+		return
+	}
+	// A comment ends at the newline for bash even after a backslash, but the parser continues it onto the
+	// next line and drops that line: `ls # \` then `rm x` would hide rm.
+	hidden := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if cm, ok := n.(*syntax.Comment); ok && (strings.Contains(cm.Text, "\n") || strings.HasSuffix(cm.Text, `\`)) {
+			hidden = true
+		}
+		return !hidden
+	})
+	if hidden {
+		c.fail(anchor, "a comment ends in a backslash, which bash and Warden read differently")
 		return
 	}
 	lv := &level{src: src, depth: depth}

@@ -209,10 +209,14 @@ var corpus = func() []corpusCase {
 		ask("cd /tmp && ls"), ask("cd .. && ls"), ask("cd ~ && ls"), ask("cd"), ask("cd - && ls"), ask("cd $X"),
 		ask("cd link-out && ls"), allow("cd sub && cd .. && ls"), allow("cd ./src"), ask("cd sub && rm x"),
 		ask("cd sub && cat ../.env"), allow("cd src && cat ../../outside"), allow("cd src && cat ../README.md"),
+		ask("pushd secrets; pushd ..; popd; cat a.txt").denying("Read(./secrets/**)").expect(Ask),
+		ask("pushd secrets; pushd ..; pushd +1; cat a.txt").denying("Read(./secrets/**)").expect(Ask),
+		ask("[ -d x ] || cd secrets; cat a.txt").denying("Read(./secrets/**)").expect(Ask),
+		allow("pushd src && cat main.go && popd"), allow("cd src || exit 1; cat main.go"),
 		ask("cd ~/.ssh && cat id_rsa"), ask("cd /etc && cat shadow"), ask("(cd /) && ls"),
 		// Odd input.
 		ask(""), ask("   "), ask("ls '"), ask("ls )"), ask("echo $("), ask("ls\rrm x"), ask("ls\x1b[2Krm x"), ask("ls\x00rm"),
-		ask("ls\u202erm"), ask(strings.Repeat("ls ", 6000)), ask("ls;;"), ask("if"), ask("ls |"), ask("&& ls"),
+		ask("ls\u202erm"), ask("ls # \\\nrm x"), ask("# \\\nrm x"), allow("ls # ok\nls"), ask("jobs -x rm x"), allow("jobs -l"), ask(strings.Repeat("ls ", 6000)), ask("ls;;"), ask("if"), ask("ls |"), ask("&& ls"),
 	)
 	// Arithmetic evaluates variables' values again, and an array subscript in them runs commands:
 	// x='a[$(rm y)]'; echo $((x)) runs rm. So do names given to builtins, ${!x} and ${x@P}.

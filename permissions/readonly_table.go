@@ -148,6 +148,14 @@ func (e *exec) check(name string, s *spec, words []word) {
 			e.sc.cwd = ""
 			return
 		}
+		if name == "pushd" {
+			// pushd alone, pushd +N/-N and pushd -n rotate the directory stack or leave the directory:
+			// where the shell ends up is not tracked.
+			if len(words) < 2 || strings.HasPrefix(words[1].Value, "+") || strings.HasPrefix(words[1].Value, "-") && words[1].Value != "--" {
+				e.sc.cwd = ""
+				return
+			}
+		}
 		e.cd(words)
 		return
 	}
@@ -259,7 +267,7 @@ func init() {
 		"pwd": info, "whoami": info, "id": {}, "groups": {}, "uname": info, "nproc": info, "uptime": info,
 		"tty": info, "arch": info, "locale": {}, "logname": info, "users": info, "who": {}, "w": {},
 		"printenv": {}, "getconf": {}, "type": {}, "which": {}, "whereis": {}, "help": {}, "times": {},
-		"dirs": {}, "jobs": {}, "wait": {values: "p", check: checkWait}, "exit": {}, "return": {}, "break": {}, "continue": {}, "shift": {},
+		"dirs": {}, "jobs": {bad: "x"}, "wait": {values: "p", check: checkWait}, "exit": {}, "return": {}, "break": {}, "continue": {}, "shift": {},
 		"hostname": {noOps: true, bad: "bF", longBad: []string{"boot", "file"}},
 		"date":     {values: "dfr", longValues: []string{"date", "file", "reference"}, bad: "s", longBad: []string{"set"}, check: checkDate},
 		"hash":     {bad: "p", noOps: true},
