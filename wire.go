@@ -380,7 +380,7 @@ func runTUI(c *commonFlags) error {
 	defer s.close()
 	opts.Resumed = s.resumed
 	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
-	opts.Sandbox, opts.SandboxProblem = s.sandboxLabel, s.sandboxProblem
+	opts.Sandbox, opts.SandboxProblem, opts.Warnings = s.sandboxLabel, s.sandboxProblem, s.warnings
 	opts.RunUnsandboxed = func() {
 		// Called before anything runs, from the UI's loop.
 		s.env.Bash.Sandbox.Enabled = false

@@ -56,7 +56,7 @@ func (a *Agent) streamWithRetry(ctx context.Context, schemas []openai.Tool, onDe
 			return nil, err
 		}
 		wait := policy.delay(attempt+1, pe)
-		a.opts.Sink(Notice{Message: fmt.Sprintf("retrying in %s (attempt %d of %d): %s", roundWait(wait), attempt+1, policy.Attempts, pe.Message), Retrying: true})
+		a.emit(Notice{Message: fmt.Sprintf("retrying in %s (attempt %d of %d): %s", roundWait(wait), attempt+1, policy.Attempts, pe.Message), Retrying: true})
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
