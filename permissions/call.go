@@ -32,7 +32,9 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 		}
 		if a.Name != nil {
 			if reason := sensitiveVar(a.Name.Value); reason != "" {
+				// A rule for the program does not cover it running with another PATH or LD_PRELOAD.
 				p.notRO(reason)
+				p.opaque = true
 			}
 			if !safeValue(a.Value) {
 				c.taint(fmt.Sprintf("`%s` is assigned a value only known at run time", a.Name.Value))

@@ -319,6 +319,9 @@ var corpus = func() []corpusCase {
 		ask("echo x > out.txt").allowing("Edit(./*.txt)").expect(Allow), ask("echo x > src/out.txt").allowing("Edit(./*.txt)"),
 		ask("cat .env").allowing("Read(./.env)").expect(Allow), ask("cat .env.local").allowing("Read(./.env)"),
 		ask("touch src/a.go").allowing("Edit(./src/**)").expect(Allow), ask("rm src/a.go").allowing("Edit(./src/**)"),
+		ask("LD_PRELOAD=./x.so npm test").allowing("Bash(npm test)"), ask("PATH=/tmp npm test").allowing("Bash(npm test:*)"),
+		ask("env PATH=. npm test").allowing("Bash(npm test)"), ask("env NODE_OPTIONS=--require=./x npm test").allowing("Bash(npm test:*)"),
+		ask("FOO=1 npm test").allowing("Bash(npm test)").expect(Allow), ask("env FOO=1 npm test").allowing("Bash(npm test)").expect(Allow),
 		ask("./build.sh").allowing("Bash(./build.sh:*)").expect(Allow), ask("./build.sh; rm x").allowing("Bash(./build.sh:*)"),
 		// Ask rules.
 		ask("git status").asking("Bash(git status)"), ask("ls && git status").asking("Bash(git status:*)"),

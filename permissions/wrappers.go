@@ -173,6 +173,7 @@ func envAssigns(e *exec, words []word, i int) []word {
 		}
 		if reason := sensitiveVar(name); reason != "" {
 			e.p.notRO(reason)
+			e.p.opaque = true
 		}
 		if _, value, _ := strings.Cut(words[i].Value, "="); !words[i].Static || strings.ContainsRune(value, '[') {
 			e.c.taint(fmt.Sprintf("`env` gives `%s` a value only known at run time", name))
