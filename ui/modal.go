@@ -204,6 +204,9 @@ func (md *modal) view(m *Model, width, height int) string {
 	if req.Verdict.Dangerous {
 		lines = append(lines, st.banner.Render(fit("⚠ DANGEROUS: this command can destroy data or the system", inner-2)))
 	}
+	if req.Access.Unsandboxed {
+		lines = append(lines, st.banner.Render(fit("⚠ OUTSIDE THE SANDBOX: this command runs unconfined", inner-2)))
+	}
 	title := "Allow " + req.Tool + "?"
 	if req.Agent != "" {
 		title += " — sub-agent: " + req.Agent

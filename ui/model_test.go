@@ -190,6 +190,14 @@ func TestModalShowsControlCharactersDangerAndDiff(t *testing.T) {
 			t.Errorf("modal lacks %q:\n%s", want, screen)
 		}
 	}
+	m3, _ := newTestModel(t, 80, 30)
+	startCall(m3, "c3", "x")
+	u, _ := touchRequest("c3", "")
+	u.req.Access.Unsandboxed = true
+	m3.Update(u)
+	if screen := plain(m3); !strings.Contains(screen, "OUTSIDE THE SANDBOX") {
+		t.Errorf("an unsandboxed command is not flagged:\n%s", screen)
+	}
 	m2, _ := newTestModel(t, 80, 30)
 	send(m2, agent.ToolCallStarted{ID: "w1", Name: "write_file",
 		Access: tools.Access{Kind: tools.AccessWrite, Path: "notes.txt", Summary: "notes.txt"}})
