@@ -243,8 +243,17 @@ func checkGo(e *exec, a *parsedArgs) string {
 		return ""
 	case "list":
 		for _, w := range rest {
-			if strings.HasPrefix(w.Value, "-toolexec") || strings.HasPrefix(w.Value, "-exec") || w.Value == "-export" || w.Value == "-compiled" {
+			v := strings.Replace(w.Value, "--", "-", 1)
+			if strings.HasPrefix(v, "-toolexec") || strings.HasPrefix(v, "-exec") || v == "-export" || v == "-compiled" {
 				return "`go list " + w.Value + "` runs tools"
+			}
+			// -mod=mod updates go.mod and go.sum; -modfile names another one; -versions, -u, -retracted
+			// and module@version ask a module proxy or a repository over the network.
+			if strings.HasPrefix(v, "-mod=") && v != "-mod=readonly" && v != "-mod=vendor" || strings.HasPrefix(v, "-modfile") {
+				return "`go list " + w.Value + "` may change go.mod"
+			}
+			if v == "-versions" || v == "-u" || v == "-retracted" || !strings.HasPrefix(v, "-") && strings.Contains(v, "@") {
+				return "`go list " + w.Value + "` asks the network"
 			}
 		}
 		return ""
@@ -256,6 +265,12 @@ func checkGo(e *exec, a *parsedArgs) string {
 func checkNpm(e *exec, a *parsedArgs) string {
 	if len(a.words) < 2 {
 		return "`npm` without a command"
+	}
+	// Another registry or proxy sends the request, names included, wherever it points.
+	for _, w := range a.words[2:] {
+		if v := w.Value; strings.HasPrefix(v, "-") && (strings.Contains(v, "registry") || strings.Contains(v, "proxy") || strings.Contains(v, "config")) {
+			return fmt.Sprintf("`npm %s` with another registry or configuration", a.words[1].Value)
+		}
 	}
 	switch sub := a.words[1].Value; sub {
 	case "ls", "list", "ll", "la", "view", "info", "show", "outdated", "--version", "-v", "version", "help", "why", "explain", "prefix", "root", "bin":

