@@ -70,6 +70,8 @@ type Part struct {
 	openTail bool
 	// marks counts the times the part was found not read-only.
 	marks int
+	// trees are the directories the part reads recursively.
+	trees []treeRead
 	// static says, per word of Args, whether it was resolved without running anything.
 	static []bool
 }
@@ -120,6 +122,8 @@ type classifier struct {
 	// fds are the descriptors `exec N>...` opened; execFDs is set while such a redirection is read.
 	fds     map[string]bool
 	execFDs bool
+	// walked counts the entries looked at below recursively read directories.
+	walked int
 }
 
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.

@@ -435,6 +435,14 @@ func (e *Engine) partPaths(rules []Rule, p *Part) (Rule, string, bool) {
 			return r, path, true
 		}
 	}
+	// A recursive read (grep -r, rg) reads what a rule names below its directory.
+	for _, t := range p.trees {
+		for _, r := range pathRules(rules, Read) {
+			if r.mayMatchUnder(t) {
+				return r, t.dir, true
+			}
+		}
+	}
 	return Rule{}, "", false
 }
 

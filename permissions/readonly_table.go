@@ -40,6 +40,8 @@ type spec struct {
 	rawArgs bool
 	// check does what a table row cannot: it returns why the command is not read-only, or "".
 	check func(e *exec, a *parsedArgs) string
+	// walk records the directories the command reads recursively (see trees.go).
+	walk func(e *exec, a *parsedArgs)
 	// writes: the command writes its operands (or the last one); editOnly says that is its only effect.
 	writes   writeUse
 	editOnly bool
@@ -209,6 +211,9 @@ func (e *exec) check(name string, s *spec, words []word) {
 			e.p.notRO(reason)
 		}
 	}
+	if s.walk != nil {
+		s.walk(e, a)
+	}
 	e.operands(name, s, a)
 }
 
@@ -343,13 +348,13 @@ var interpreters = []string{
 }
 
 var grepSpec = &spec{
-	ops: opRead, patternFirst: true, values: "efABCDdmX",
+	ops: opRead, patternFirst: true, values: "efABCDdmX", walk: walkGrep,
 	longValues: []string{"regexp", "file", "after-context", "before-context", "context", "devices", "directories",
 		"max-count", "include", "exclude", "exclude-dir", "exclude-from", "label", "binary-files", "color", "colour"},
 }
 
 var rgSpec = &spec{
-	ops: opRead, patternFirst: true, values: "efABCgtTmMjEr",
+	ops: opRead, patternFirst: true, values: "efABCgtTmMjEr", walk: walkRg,
 	longValues: []string{"regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "max-columns",
 		"threads", "encoding", "replace", "after-context", "before-context", "context", "max-depth", "type-add",
 		"color", "colors", "sort", "sortr", "max-filesize", "ignore-file", "path-separator", "context-separator",

@@ -1,0 +1,196 @@
+package permissions
+
+import (
+	"io/fs"
+	"path/filepath"
+	"strings"
+)
+
+// treeRead is a directory a command reads recursively (grep -r, rg): every file below it is read, so a
+// secret below it is read and a Read rule naming a file below it applies.
+type treeRead struct {
+	dir string
+	// hidden is true when files and directories whose names start with a dot are read too.
+	hidden bool
+	// include, if not empty, limits the files read to base names matching one of these globs; exclude
+	// and excludeDir leave files and directories out.
+	include, exclude, excludeDir []string
+}
+
+// maxTreeWalk bounds how many entries Warden looks at below recursively read directories, per command, to
+// find secrets. A secret deeper in a bigger tree is not seen: the bound keeps classifying fast.
+const maxTreeWalk = 4000
+
+// treeRead records a recursive read of root and looks below it for files that hold secrets.
+func (e *exec) treeRead(root string, t treeRead) {
+	sc := e.scope()
+	path := e.c.abs(root, sc)
+	if !filepath.IsAbs(path) {
+		e.p.notRO("reads `" + root + "` in a directory Warden lost track of")
+		return
+	}
+	path = ResolvePath("/", path, e.c.ctx.Home)
+	t.dir = path
+	e.p.trees = append(e.p.trees, t)
+	if e.p.Secret {
+		return
+	}
+	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		e.c.walked++
+		if err != nil || e.c.walked > maxTreeWalk {
+			return fs.SkipAll
+		}
+		name := d.Name()
+		if p != path && (!t.hidden && strings.HasPrefix(name, ".") || d.IsDir() && (name == ".git" || matchAny(t.excludeDir, name))) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || matchAny(t.exclude, name) || len(t.include) > 0 && !matchAny(t.include, name) {
+			return nil
+		}
+		if isSecretPath(p, e.c.ctx.Home) {
+			e.c.read(e.p, p, sc)
+			return fs.SkipAll
+		}
+		return nil
+	})
+}
+
+func matchAny(globs []string, name string) bool {
+	for _, g := range globs {
+		if ok, _ := filepath.Match(g, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// mayMatchUnder reports whether a path rule may name a file that a recursive read of t reads.
+func (r *Rule) mayMatchUnder(t treeRead) bool {
+	if r.pathGlob == "" {
+		return false
+	}
+	if r.matchPath(t.dir) {
+		return true
+	}
+	// The literal start of the pattern, up to its first wildcard.
+	var b strings.Builder
+	wild := false
+	for i := 0; i < len(r.pathGlob); i++ {
+		c := r.pathGlob[i]
+		if c == '\\' && i+1 < len(r.pathGlob) {
+			i++
+			b.WriteByte(r.pathGlob[i])
+			continue
+		}
+		if strings.IndexByte("*?[{", c) >= 0 {
+			wild = true
+			break
+		}
+		b.WriteByte(c)
+	}
+	lit := b.String()
+	if wild {
+		lit = filepath.Dir(lit + "x")
+	}
+	lit = filepath.Clean(lit)
+	if !within(t.dir, lit) && !within(lit, t.dir) {
+		return false
+	}
+	if rel, err := filepath.Rel(t.dir, lit); err == nil && !t.hidden {
+		for _, comp := range strings.Split(rel, "/") {
+			if strings.HasPrefix(comp, ".") && comp != "." && comp != ".." {
+				return false
+			}
+		}
+	}
+	if base := filepath.Base(r.pathGlob); !wild && len(t.include) > 0 && !matchAny(t.include, base) {
+		return false
+	}
+	return true
+}
+
+// walkGrep finds the directories grep reads recursively.
+func walkGrep(e *exec, a *parsedArgs) {
+	recursive := false
+	var t treeRead
+	t.hidden = true
+	for _, f := range a.flags {
+		switch f.name {
+		case "-r", "-R", "--recursive", "--dereference-recursive":
+			recursive = true
+		case "-d", "--directories":
+			recursive = recursive || f.value == "recurse"
+		case "--include":
+			t.include = append(t.include, f.value)
+		case "--exclude":
+			t.exclude = append(t.exclude, f.value)
+		case "--exclude-dir":
+			t.excludeDir = append(t.excludeDir, f.value)
+		}
+	}
+	if recursive {
+		e.trees(a, t)
+	}
+}
+
+// walkRg: rg always recurses, skipping hidden files unless told otherwise.
+func walkRg(e *exec, a *parsedArgs) {
+	var t treeRead
+	for _, f := range a.flags {
+		switch {
+		case f.name == "--hidden" || f.name == "-." || f.name == "--unrestricted":
+			t.hidden = true
+		case f.name == "-u":
+			// -u is --no-ignore; -uu adds --hidden.
+			n := 0
+			for _, g := range a.flags {
+				if g.name == "-u" {
+					n++
+				}
+			}
+			t.hidden = t.hidden || n >= 2
+		case f.name == "-g" || f.name == "--glob" || f.name == "--iglob":
+			switch {
+			case strings.HasPrefix(f.value, "!"):
+				t.exclude = append(t.exclude, strings.TrimPrefix(f.value, "!"))
+			case strings.Contains(f.value, "/"):
+				t.include = append(t.include, "*")
+			default:
+				t.include = append(t.include, f.value)
+			}
+		}
+	}
+	if !a.has("--files", "--type-list") {
+		e.trees(a, t)
+	}
+}
+
+// trees records the recursive reads of a search command's operands after the pattern, or of `.`.
+func (e *exec) trees(a *parsedArgs, t treeRead) {
+	ops := a.operands
+	if len(ops) > 0 && !a.has("-e", "-f", "--regexp", "--file") {
+		ops = ops[1:]
+	}
+	if len(ops) == 0 {
+		e.treeRead(".", t)
+		return
+	}
+	for _, o := range ops {
+		if !o.Static || o.Value == "-" {
+			continue
+		}
+		names := []string{o.Value}
+		if o.Glob {
+			var ok bool
+			if names, ok = e.c.expandGlob(o.Value, e.scope()); !ok {
+				continue
+			}
+		}
+		for _, n := range names {
+			e.treeRead(n, t)
+		}
+	}
+}
