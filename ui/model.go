@@ -39,6 +39,12 @@ type Model struct {
 
 	width, height int
 
+	// inputCache is the input's last render and inputCacheKey what it was drawn from; inputGen counts the
+	// messages the textarea handled (see inputView).
+	inputCache    string
+	inputCacheKey inputKey
+	inputGen      int
+
 	conv conversation
 	// panels are the main agent's calls, in the transcript; calls are every call, sub-agents' too, in
 	// the order they were announced; byID finds a call by its key (callKey).
@@ -167,6 +173,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
+		m.inputGen++
 		m.layout()
 		return m, cmd
 	case eventMsg:
@@ -186,6 +193,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
+	m.inputGen++
 	return m, cmd
 }
 
@@ -274,6 +282,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
+	m.inputGen++
 	m.layout()
 	return cmd
 }

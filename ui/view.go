@@ -24,7 +24,7 @@ func (m *Model) View() tea.View {
 		v.SetContent(o.view(m, m.width, m.height-1) + "\n" + status)
 		return v
 	}
-	inputView := m.input.View()
+	inputView := m.inputView()
 	inputH := strings.Count(inputView, "\n") + 1
 	convH := max(m.height-inputH-2, 1)
 	var lines []string
@@ -58,6 +58,25 @@ func (m *Model) View() tea.View {
 		}
 	}
 	return v
+}
+
+// inputKey is everything the input's render depends on. View runs after every message, streamed tokens
+// included, and the textarea redraws itself from scratch each time, so its render is kept until one of
+// these changes. gen counts the messages the textarea itself handled (typing, cursor blink, selection).
+type inputKey struct {
+	gen, width, height, line, col, theme int
+	focused                              bool
+	value                                string
+}
+
+// inputView is the input's render, cached on inputKey.
+func (m *Model) inputView() string {
+	k := inputKey{gen: m.inputGen, width: m.input.Width(), height: m.input.Height(), line: m.input.Line(),
+		col: m.input.Column(), theme: m.theme, focused: m.input.Focused(), value: m.input.Value()}
+	if k != m.inputCacheKey || m.inputCache == "" {
+		m.inputCache, m.inputCacheKey = m.input.View(), k
+	}
+	return m.inputCache
 }
 
 // convHeight is the conversation's share of the screen.
