@@ -115,8 +115,8 @@ func sizeMB(mb int) string {
 type limitPlan struct {
 	limits Limits   // effective
 	prefix string   // shell statements that set them, ending in "; "
-	cgroup string   // the command's pids cgroup directory, if any
-	procs  *os.File // cgroup.procs of it, opened for the shell to join through fd 4
+	cgroup *pidsCgroup // the command's pids cgroup, if any
+	procs  *os.File    // cgroup.procs of it, opened for the shell to join through fd 4
 }
 
 // planLimits prepares the limits of one command. The caller must call release once the command is over.
@@ -139,8 +139,8 @@ func planLimits(l Limits) *limitPlan {
 	if e.Processes > 0 {
 		if os.Geteuid() != 0 {
 			set("u", rlimitNPROC, uint64(e.Processes+threadsNow()))
-		} else if dir, f := newPidsCgroup(e.Processes); f != nil {
-			p.cgroup, p.procs = dir, f
+		} else if cg, f := newPidsCgroup(e.Processes); f != nil {
+			p.cgroup, p.procs = cg, f
 			// Writing 0 moves the writer itself; the descriptor was opened outside any sandbox.
 			b.WriteString("builtin echo 0 >&4 2>/dev/null; exec 4>&-; ")
 		}
@@ -178,17 +178,67 @@ func threadsNow() int {
 	return n
 }
 
-// The pids cgroup, for root. Each command gets a child cgroup named after Warden's pid and a counter.
+// The pids cgroup, for root. Each command runs in a child cgroup named after Warden's pid and a counter.
+// Making and removing a cgroup costs a good part of a short command's run, so emptied cgroups are kept in
+// a small pool and reused; the pool is emptied when Warden ends its tasks (Tasks.KillAll), and cgroups a
+// Warden that died left behind are removed the first time the base is found.
 var (
 	cgroupOnce sync.Once
 	cgroupBase string
 	cgroupSeq  atomic.Int64
+
+	cgroupPoolMu sync.Mutex
+	cgroupPool   []*pidsCgroup
 )
+
+// cgroupPoolSize bounds the emptied cgroups kept for reuse.
+const cgroupPoolSize = 8
+
+// pidsCgroup is one command's cgroup: its directory, the pids.max written to it, and how many forks it had
+// refused (pids.events) when the command started, so that a hit is told from an earlier command's.
+type pidsCgroup struct {
+	dir     string
+	max     int
+	refused int
+}
 
 // pidsCgroupBase finds a directory in which Warden can create pids cgroups, or "".
 func pidsCgroupBase() string {
-	cgroupOnce.Do(func() { cgroupBase = findPidsCgroup() })
+	cgroupOnce.Do(func() {
+		cgroupBase = findPidsCgroup()
+		if cgroupBase != "" {
+			removeStaleCgroups(cgroupBase)
+		}
+	})
 	return cgroupBase
+}
+
+// removeStaleCgroups removes the empty cgroups of Wardens that are no longer running.
+func removeStaleCgroups(base string) {
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		var pid, n int
+		if _, err := fmt.Sscanf(e.Name(), "warden-%d-%d", &pid, &n); err != nil || pid == os.Getpid() {
+			continue
+		}
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err == nil {
+			continue
+		}
+		_ = os.Remove(filepath.Join(base, e.Name())) // fails, harmlessly, if something still runs in it
+	}
+}
+
+// releaseCgroupPool removes the pooled cgroups.
+func releaseCgroupPool() {
+	cgroupPoolMu.Lock()
+	defer cgroupPoolMu.Unlock()
+	for _, cg := range cgroupPool {
+		_ = os.Remove(cg.dir)
+	}
+	cgroupPool = nil
 }
 
 func findPidsCgroup() string {
@@ -236,26 +286,53 @@ func hasWord(list, w string) bool {
 	return false
 }
 
-// newPidsCgroup makes a pids cgroup allowing max tasks and opens its cgroup.procs; nil if it cannot.
-func newPidsCgroup(max int) (string, *os.File) {
+// newPidsCgroup gives a pids cgroup allowing max tasks, from the pool or new, and opens its cgroup.procs;
+// nil if it cannot.
+func newPidsCgroup(max int) (*pidsCgroup, *os.File) {
 	base := pidsCgroupBase()
 	if base == "" {
-		return "", nil
+		return nil, nil
 	}
-	dir := filepath.Join(base, fmt.Sprintf("warden-%d-%d", os.Getpid(), cgroupSeq.Add(1)))
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		return "", nil
+	cgroupPoolMu.Lock()
+	var cg *pidsCgroup
+	if n := len(cgroupPool); n > 0 {
+		cg, cgroupPool = cgroupPool[n-1], cgroupPool[:n-1]
 	}
-	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.Itoa(max)), 0); err != nil {
-		_ = os.Remove(dir)
-		return "", nil
+	cgroupPoolMu.Unlock()
+	if cg == nil {
+		cg = &pidsCgroup{dir: filepath.Join(base, fmt.Sprintf("warden-%d-%d", os.Getpid(), cgroupSeq.Add(1)))}
+		if err := os.Mkdir(cg.dir, 0o755); err != nil {
+			return nil, nil
+		}
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "cgroup.procs"), os.O_WRONLY, 0)
+	if cg.max != max {
+		if err := os.WriteFile(filepath.Join(cg.dir, "pids.max"), []byte(strconv.Itoa(max)), 0); err != nil {
+			_ = os.Remove(cg.dir)
+			return nil, nil
+		}
+		cg.max = max
+	}
+	cg.refused = cg.refusals()
+	f, err := os.OpenFile(filepath.Join(cg.dir, "cgroup.procs"), os.O_WRONLY, 0)
 	if err != nil {
-		_ = os.Remove(dir)
-		return "", nil
+		_ = os.Remove(cg.dir)
+		return nil, nil
 	}
-	return dir, f
+	return cg, f
+}
+
+// refusals is the number of forks the cgroup's limit has refused so far ("max N" in pids.events).
+func (cg *pidsCgroup) refusals() int {
+	b, err := os.ReadFile(filepath.Join(cg.dir, "pids.events"))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) != 2 || f[0] != "max" {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[1])
+	return n
 }
 
 // closeProcs closes Warden's copy of the cgroup.procs descriptor once the child has its own.
@@ -266,33 +343,43 @@ func (p *limitPlan) closeProcs() {
 	}
 }
 
-// release kills whatever is left in the command's cgroup (processes that left its process group, too) and
-// removes the cgroup. It reports whether the cgroup's pids limit was hit.
+// release kills whatever is left in the command's cgroup (processes that left its process group, too)
+// and returns the emptied cgroup to the pool, or removes it. It reports whether the cgroup's pids limit
+// was hit while the command ran.
 func (p *limitPlan) release() (pidsHit bool) {
 	p.closeProcs()
-	if p.cgroup == "" {
+	cg := p.cgroup
+	if cg == nil {
 		return false
 	}
-	if b, err := os.ReadFile(filepath.Join(p.cgroup, "pids.events")); err == nil {
-		f := strings.Fields(string(b))
-		pidsHit = len(f) == 2 && f[0] == "max" && f[1] != "0"
-	}
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		b, _ := os.ReadFile(filepath.Join(p.cgroup, "cgroup.procs"))
+	p.cgroup = nil
+	pidsHit = cg.refusals() > cg.refused
+	procs := filepath.Join(cg.dir, "cgroup.procs")
+	empty := false
+	for deadline := time.Now().Add(2 * time.Second); ; {
+		b, _ := os.ReadFile(procs)
 		pids := strings.Fields(string(b))
+		if len(pids) == 0 {
+			empty = true
+			break
+		}
 		for _, s := range pids {
 			if pid, err := strconv.Atoi(s); err == nil && pid > 0 {
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 			}
 		}
-		// rmdir succeeds once the last task is gone, zombies included, so this also waits for them.
-		if os.Remove(p.cgroup) == nil || time.Now().After(deadline) {
+		if time.Now().After(deadline) {
 			break
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(time.Millisecond)
 	}
-	p.cgroup = ""
+	cgroupPoolMu.Lock()
+	defer cgroupPoolMu.Unlock()
+	if empty && len(cgroupPool) < cgroupPoolSize {
+		cgroupPool = append(cgroupPool, cg)
+		return pidsHit
+	}
+	_ = os.Remove(cg.dir)
 	return pidsHit
 }
 

@@ -282,6 +282,7 @@ func (t *Tasks) KillAll() {
 		<-j.done
 	}
 	sweep(instanceVar + "=" + t.instance)
+	releaseCgroupPool()
 }
 
 // instanceVar marks every process started through one Tasks, so that those that left their process group
