@@ -113,8 +113,8 @@ func sizeMB(mb int) string {
 
 // limitPlan is what one command's limits turned into.
 type limitPlan struct {
-	limits Limits   // effective
-	prefix string   // shell statements that set them, ending in "; "
+	limits Limits      // effective
+	prefix string      // shell statements that set them, ending in "; "
 	cgroup *pidsCgroup // the command's pids cgroup, if any
 	procs  *os.File    // cgroup.procs of it, opened for the shell to join through fd 4
 }
