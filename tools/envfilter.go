@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -22,12 +23,25 @@ var fixedEnv = []string{
 	"GIT_TERMINAL_PROMPT=0",
 	"DEBIAN_FRONTEND=noninteractive",
 	"TERM=dumb",
+	// A bare repository inside the workspace (a test fixture, a vendored .git) may carry config that runs
+	// programs on a read-only git command; git must not pick one up unless it is named explicitly.
+	"GIT_CONFIG_PARAMETERS='safe.bareRepository'='explicit'",
 }
+
+// shellEnv are variables that change how bash reads or runs a command (CDPATH moves `cd`, BASH_ENV and ENV
+// run a file first, SHELLOPTS and BASHOPTS set options). The permission engine judged the command as plain
+// bash would run it, so these are never passed on unless listed in bash.env.
+var shellEnv = map[string]bool{"CDPATH": true, "BASH_ENV": true, "ENV": true, "SHELLOPTS": true, "BASHOPTS": true,
+	"GLOBIGNORE": true, "PROMPT_COMMAND": true, "BASH_XTRACEFD": true, "PS4": true}
+
+// urlCredentials finds a user and password inside a URL (postgres://user:secret@host), which a variable
+// such as DATABASE_URL carries under a name that says nothing of it.
+var urlCredentials = regexp.MustCompile(`://[^/@\s:]+:[^/@\s]+@`)
 
 // childEnv is the environment of a command: Warden's own minus secrets, with the fixed settings and PWD.
 //
-// A variable is dropped when its name contains a secret word or its value contains one of secrets (the API
-// key, whatever it is called). settings lists exceptions: "NAME" passes a variable despite its name, "-NAME"
+// A variable is dropped when its name contains a secret word, its value is a URL with a password in it, it
+// is one of shellEnv, or its value contains one of secrets (the API key, whatever it is called). settings lists exceptions: "NAME" passes a variable despite its name, "-NAME"
 // drops one that would pass. A listed name never brings back a value that contains a secret.
 func childEnv(base []string, settings BashSettings, cwd string) []string {
 	pass, drop := map[string]bool{}, map[string]bool{}
@@ -49,7 +63,7 @@ func childEnv(base []string, settings BashSettings, cwd string) []string {
 		if !ok || fixed[name] || drop[name] {
 			continue
 		}
-		if secretName(name) && !pass[name] {
+		if (secretName(name) || shellEnv[name] || urlCredentials.MatchString(value)) && !pass[name] {
 			continue
 		}
 		if containsSecret(value, settings.Secrets) {

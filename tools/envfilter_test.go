@@ -11,6 +11,8 @@ func TestChildEnv(t *testing.T) {
 		"PATH=/usr/bin", "HOME=/home/u", "FOO_API_KEY=k1", "GITHUB_TOKEN=t", "AWS_SECRET_ACCESS_KEY=s",
 		"DB_PASSWORD=p", "GOOGLE_APPLICATION_CREDENTIALS=/c.json", "MY_CONFIG=sk-the-api-key-123",
 		"HEADER=Bearer sk-the-api-key-123", "KEEP=1", "DROP_ME=1", "PAGER=less", "PWD=/old", "EDITOR=vim",
+		"DATABASE_URL=postgres://app:hunter2@db:5432/app", "SITE_URL=https://example.com/a@b", "CDPATH=/etc",
+		"BASH_ENV=/tmp/evil.sh", "SHELLOPTS=xtrace",
 	}
 	got := childEnv(base, BashSettings{
 		Secrets: []string{"sk-the-api-key-123"},
@@ -25,13 +27,15 @@ func TestChildEnv(t *testing.T) {
 		vars[k] = v
 	}
 	for _, gone := range []string{"FOO_API_KEY", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD",
-		"GOOGLE_APPLICATION_CREDENTIALS", "HEADER", "DROP_ME", "MY_CONFIG"} {
+		"GOOGLE_APPLICATION_CREDENTIALS", "HEADER", "DROP_ME", "MY_CONFIG", "DATABASE_URL", "CDPATH", "BASH_ENV",
+		"SHELLOPTS"} {
 		if _, ok := vars[gone]; ok {
 			t.Errorf("%s reached the child", gone)
 		}
 	}
 	for k, want := range map[string]string{"PATH": "/usr/bin", "KEEP": "1", "GITHUB_TOKEN": "t", "WARDEN": "1",
-		"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "PWD": "/work"} {
+		"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0", "PWD": "/work",
+		"SITE_URL": "https://example.com/a@b"} {
 		if vars[k] != want {
 			t.Errorf("%s = %q, want %q", k, vars[k], want)
 		}
