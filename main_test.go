@@ -568,3 +568,21 @@ func TestSandboxBoundsCommandsAndAutoAllowsInsideIt(t *testing.T) {
 		t.Errorf("the failed write was not explained: %q", results["out"])
 	}
 }
+
+// TestTmuxScript drives the real binary in tmux against the fake server (scripts/tmux-test.sh): the
+// conversation, the modal, streaming, interrupt, sub-agents, the history, quitting and resuming, as a
+// person at a terminal sees them.
+func TestTmuxScript(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is needed for this test: install it (bash .ci/run does)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "bash", "scripts/tmux-test.sh").CombinedOutput()
+	if err != nil {
+		t.Fatalf("scripts/tmux-test.sh failed: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "PASS") {
+		t.Fatalf("scripts/tmux-test.sh did not pass:\n%s", out)
+	}
+}
