@@ -49,7 +49,7 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 	split($1, parts, "/"); size = parts[3]; sub(/-[0-9]+$/, "", size)
 	heap[parts[2], size] = metric("peak-heap-MB")
 	if (size == "100MB")
-		row("100 MB output (" parts[2] ")", sprintf("%.2fx > /dev/null, heap %.1f MB", metric("ratio"), metric("peak-heap-MB")), "<= 1.5x", metric("ratio") <= 1.5)
+		row("100 MB output (" parts[2] ")", sprintf("%.2fx > /dev/null (| cat > file: %.2fx)", metric("ratio"), metric("cat-file-ratio")), "<= 1.5x", metric("ratio") <= 1.5)
 }
 /^BenchmarkClassify/ {
 	row("classifier per command", sprintf("%.1f µs", metric("ns/command") / 1000), "< 50 µs", metric("ns/command") < 50000)
@@ -64,7 +64,7 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 	row("token streaming at 2,000 tokens/s", sprintf("%.0f%% of one core, %.0f frames/s", metric("cpu-%"), metric("frames/s")), "< 25% core", metric("cpu-%") < 25)
 }
 END {
-	for (k in heap) { split(k, p, SUBSEP); if (p[2] == "10MB") small[p[1]] = heap[k]; else big[p[1]] = heap[k] }
-	for (p in big)
-		row("heap, 10 MB vs 100 MB output (" p ")", sprintf("%.1f MB vs %.1f MB", small[p], big[p]), "independent", big[p] < 4 * (small[p] + 1))
+	for (k in heap) { split(k, kp, SUBSEP); if (kp[2] == "10MB") small[kp[1]] = heap[k]; else big[kp[1]] = heap[k] }
+	for (prod in big)
+		row("heap, 10 MB vs 100 MB output (" prod ")", sprintf("%.1f MB vs %.1f MB", small[prod], big[prod]), "independent", big[prod] < 4 * (small[prod] + 1))
 }'
