@@ -44,6 +44,9 @@ type Model struct {
 	inputCache    string
 	inputCacheKey inputKey
 	inputGen      int
+	// statusCache is the status line's last render, drawn from statusCacheKey.
+	statusCache    string
+	statusCacheKey statusKey
 
 	conv conversation
 	// panels are the main agent's calls, in the transcript; calls are every call, sub-agents' too, in

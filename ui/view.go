@@ -119,6 +119,28 @@ func (m *Model) ruleLine() string {
 // statusLine shows the model, the permission mode, the directory, context use, background tasks and key
 // hints, dropping the least important when the terminal is narrow.
 func (m *Model) statusLine() string {
+	// View runs for every streamed token; the status line changes far less often, so its render is kept
+	// until one of the things it shows changes.
+	k := statusKey{width: m.width, theme: m.theme, context: m.contextUse(), sandbox: m.opts.Sandbox}
+	if e := m.opts.Engine; e != nil {
+		k.mode = string(e.Mode())
+	}
+	if m.opts.Tasks != nil {
+		k.tasks = m.opts.Tasks.Running()
+	}
+	if k != m.statusCacheKey || m.statusCache == "" {
+		m.statusCache, m.statusCacheKey = m.renderStatus(k), k
+	}
+	return m.statusCache
+}
+
+// statusKey is everything the status line shows that can change while Warden runs.
+type statusKey struct {
+	width, theme, tasks    int
+	mode, context, sandbox string
+}
+
+func (m *Model) renderStatus(k statusKey) string {
 	st := m.st
 	sep := st.status.Render(" · ")
 	model := m.opts.Model
@@ -126,10 +148,10 @@ func (m *Model) statusLine() string {
 		model = "no model"
 	}
 	left := st.status.Render(model)
-	if e := m.opts.Engine; e != nil {
-		left += sep + st.statusMode.Render(string(e.Mode()))
+	if k.mode != "" {
+		left += sep + st.statusMode.Render(k.mode)
 	}
-	if sb := m.opts.Sandbox; sb != "" {
+	if sb := k.sandbox; sb != "" {
 		style := st.status
 		if sb == sandboxOff {
 			style = st.warn
@@ -137,13 +159,11 @@ func (m *Model) statusLine() string {
 		left += sep + style.Render(sb)
 	}
 	var right []string
-	if ctx := m.contextUse(); ctx != "" {
-		right = append(right, ctx)
+	if k.context != "" {
+		right = append(right, k.context)
 	}
-	if m.opts.Tasks != nil {
-		if n := m.opts.Tasks.Running(); n > 0 {
-			right = append(right, st.accent.Render(plural(n, "background task", "background tasks")))
-		}
+	if k.tasks > 0 {
+		right = append(right, st.accent.Render(plural(k.tasks, "background task", "background tasks")))
 	}
 	right = append(right, "? keys · ctrl+t history")
 	r := st.status.Render(strings.Join(right, " · "))
