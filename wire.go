@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -237,6 +238,33 @@ func (s *session) openStore(c *commonFlags) error {
 	return nil
 }
 
+// trust records the workspace as trusted and applies what its project settings loosen that can change
+// while Warden runs: allow rules and the permission mode (unless a flag chose the mode).
+func (s *session) trust(c *commonFlags) error {
+	if err := config.Trust(os.Getenv, s.cfg.Workspace); err != nil {
+		return err
+	}
+	trusted, err := loadConfig(c)
+	if err != nil {
+		return err
+	}
+	for _, r := range trusted.Allow {
+		if !slices.Contains(s.cfg.Allow, r) {
+			if err := s.engine.AddAllow(r); err != nil {
+				return err
+			}
+		}
+	}
+	if c.mode == "" && trusted.Mode != s.cfg.Mode {
+		mode, err := permissions.ParseMode(trusted.Mode)
+		if err != nil {
+			return err
+		}
+		s.engine.SetMode(mode)
+	}
+	return nil
+}
+
 // allWarnings gathers what the person should be told at start.
 func (s *session) allWarnings() []string {
 	w := append([]string(nil), s.warnings...)
@@ -364,8 +392,7 @@ func runTUI(c *commonFlags) error {
 	if err != nil {
 		return err
 	}
-	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Untrusted: cfg.Untrusted,
-		Trust: func() error { return config.Trust(os.Getenv, cfg.Workspace) }}
+	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Untrusted: cfg.Untrusted}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	err = resolveServer(ctx, cfg)
 	cancel()
@@ -381,6 +408,7 @@ func runTUI(c *commonFlags) error {
 	opts.Resumed = s.resumed
 	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
 	opts.Sandbox, opts.SandboxProblem, opts.Warnings = s.sandboxLabel, s.sandboxProblem, s.warnings
+	opts.Trust = func() error { return s.trust(c) }
 	opts.RunUnsandboxed = func() {
 		// Called before anything runs, from the UI's loop.
 		s.env.Bash.Sandbox.Enabled = false

@@ -153,7 +153,7 @@ func (t *trustOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
 				return nil
 			}
 		}
-		m.conv.add(&item{kind: itemNotice, text: "Workspace trusted: its project settings apply from the next start of warden."})
+		m.conv.add(&item{kind: itemNotice, text: "Workspace trusted: its allow rules and permission mode apply now, its other settings from the next start of warden."})
 		return m.pop(t)
 	case "n", "esc":
 		m.conv.add(&item{kind: itemNotice, text: "Workspace not trusted: its project settings that loosen permissions stay ignored."})
