@@ -13,23 +13,30 @@ import (
 // operand is not read-only, since Warden could not look at every name.
 const maxGlobMatches = 2000
 
+// assignSubs classifies what an assignment runs while it is evaluated: its subscript, its value and the
+// elements of an array value. A `declare` and a plain `x=1` share it.
+func (c *classifier) assignSubs(lv *level, n syntax.Node, a *syntax.Assign, sc *scope) {
+	if a.Index != nil {
+		c.arithm(lv, n, a.Index, sc)
+	}
+	c.wordSubs(lv, a.Value, sc)
+	if a.Array == nil {
+		return
+	}
+	for _, e := range a.Array.Elems {
+		c.arithm(lv, n, e.Index, sc)
+		c.wordSubs(lv, e.Value, sc)
+		if !safeValue(e.Value) {
+			c.taint("an array is assigned a value only known at run time")
+		}
+	}
+}
+
 // call classifies one simple command with its redirections.
 func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *scope) {
 	p := Part{Text: lv.text(s), ReadOnly: true, Static: true}
 	for _, a := range call.Assigns {
-		if a.Index != nil {
-			c.arithm(lv, s, a.Index, sc)
-		}
-		c.wordSubs(lv, a.Value, sc)
-		if a.Array != nil {
-			for _, e := range a.Array.Elems {
-				c.arithm(lv, s, e.Index, sc)
-				c.wordSubs(lv, e.Value, sc)
-				if !safeValue(e.Value) {
-					c.taint("an array is assigned a value only known at run time")
-				}
-			}
-		}
+		c.assignSubs(lv, s, a, sc)
 		if a.Name != nil {
 			if reason := sensitiveVar(a.Name.Value); reason != "" {
 				// A rule for the program does not cover it running with another PATH or LD_PRELOAD.

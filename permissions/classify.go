@@ -570,19 +570,7 @@ func (c *classifier) decl(lv *level, n *syntax.DeclClause, sc *scope) {
 		c.arithRefs = append(c.arithRefs, arithUse{text: text, name: n.Variant.Value + " -i"})
 	}
 	for _, a := range n.Args {
-		if a.Index != nil {
-			c.arithm(lv, n, a.Index, sc)
-		}
-		c.wordSubs(lv, a.Value, sc)
-		if a.Array != nil {
-			for _, e := range a.Array.Elems {
-				c.arithm(lv, n, e.Index, sc)
-				c.wordSubs(lv, e.Value, sc)
-				if !safeValue(e.Value) {
-					c.taint("an array is assigned a value only known at run time")
-				}
-			}
-		}
+		c.assignSubs(lv, n, a, sc)
 		if a.Naked && a.Name == nil {
 			// An option or a name given as a word.
 			w := resolveWord(a.Value, "", "")
