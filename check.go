@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -40,12 +39,9 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
+	results := make([]permissions.CheckResult, 0, len(commands))
 	for _, c := range commands {
-		if err := enc.Encode(permissions.Check(engine, c, cfg.Workspace)); err != nil {
-			return fmt.Errorf("writing the result: %w", err)
-		}
+		results = append(results, permissions.Check(engine, c, cfg.Workspace))
 	}
-	return nil
+	return writeJSONLines(stdout, results)
 }

@@ -30,13 +30,7 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		for _, s := range list {
-			if err := enc.Encode(s); err != nil {
-				return err
-			}
-		}
-		return nil
+		return writeJSONLines(stdout, list)
 	}
 	if len(list) == 0 {
 		fmt.Fprintf(stderr, "warden: no saved sessions in %s\n", wd)
@@ -87,13 +81,7 @@ func runHistory(args []string, stdout, stderr io.Writer) error {
 	}
 	entries := agent.History(l)
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		for _, e := range entries {
-			if err := enc.Encode(e); err != nil {
-				return err
-			}
-		}
-		return nil
+		return writeJSONLines(stdout, entries)
 	}
 	fmt.Fprintf(stdout, "session %s (%s, %s)\n", l.ID, l.Cwd, l.Model)
 	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
@@ -116,6 +104,18 @@ func runHistory(args []string, stdout, stderr io.Writer) error {
 			(time.Duration(e.DurationMS) * time.Millisecond).String(), summary)
 	}
 	return tw.Flush()
+}
+
+// writeJSONLines prints one JSON object per line, with shell text such as `>` and `&` left as it is.
+func writeJSONLines[T any](w io.Writer, items []T) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, it := range items {
+		if err := enc.Encode(it); err != nil {
+			return fmt.Errorf("writing the result: %w", err)
+		}
+	}
+	return nil
 }
 
 func helpOr(err error, stdout io.Writer) error {
