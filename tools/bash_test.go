@@ -242,7 +242,7 @@ func TestCatWithoutInputReturns(t *testing.T) {
 
 func TestGitCommitWithoutMessageFailsFast(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
+		needOrSkip(t, "git not installed")
 	}
 	h := newHarness(t)
 	if r := h.run("git init -q && git config user.email t@example.com && git config user.name T && " +

@@ -34,7 +34,7 @@ func backends(t *testing.T) []SandboxBackend {
 		out = append(out, b)
 	}
 	if len(out) == 0 {
-		t.Skip("no sandbox backend on this machine")
+		needOrSkip(t, "no sandbox backend on this machine")
 	}
 	return out
 }
@@ -73,7 +73,7 @@ func mustSucceed(t *testing.T, r Result, what string) {
 func TestSandboxConfinesWrites(t *testing.T) {
 	home, err := os.UserHomeDir()
 	if err != nil {
-		t.Skip("no home directory")
+		needOrSkip(t, "no home directory")
 	}
 	for _, b := range backends(t) {
 		t.Run(string(b), func(t *testing.T) {
@@ -125,7 +125,7 @@ func TestSandboxConfinesWrites(t *testing.T) {
 
 func TestLandlockWorkspaceWithoutGitIsWritable(t *testing.T) {
 	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendLandlock}); err != nil {
-		t.Skip(err)
+		needOrSkip(t, err)
 	}
 	h := newHarness(t)
 	h.env.Bash.Sandbox = SandboxConfig{Enabled: true, Backend: BackendLandlock}
@@ -172,7 +172,7 @@ func TestSandboxLeaksNoProcesses(t *testing.T) {
 		t.Run(string(b), func(t *testing.T) {
 			h := sandboxed(t, b, false)
 			if b == BackendLandlock && pidsCgroupBase() == "" {
-				t.Skip("Landlock has no pid namespace; without a pids cgroup, escaped processes live until KillAll")
+				needOrSkip(t, "Landlock has no pid namespace; without a pids cgroup, escaped processes live until KillAll")
 			}
 			// A duration no other process uses marks the sleepers.
 			mark := fmt.Sprintf("%d.%d", 900+os.Getpid()%99, time.Now().UnixNano()%1000)
@@ -203,7 +203,7 @@ func TestSandboxKeepsTheWorkingDirectory(t *testing.T) {
 
 func TestUnsandboxedCallAsksAndRunsOutside(t *testing.T) {
 	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendBubblewrap}); err != nil {
-		t.Skip(err)
+		needOrSkip(t, err)
 	}
 	h := sandboxed(t, BackendBubblewrap, false)
 	outside := t.TempDir() // under the real /tmp, which the sandbox replaces with a fresh one
@@ -244,7 +244,7 @@ func TestSandboxUnavailableRefusesToRun(t *testing.T) {
 
 func TestProbeFallsBackToLandlockWithoutBwrap(t *testing.T) {
 	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendLandlock}); err != nil {
-		t.Skip(err)
+		needOrSkip(t, err)
 	}
 	t.Setenv("PATH", t.TempDir())
 	info, err := ProbeSandbox(SandboxConfig{})
