@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/base64"
 	"io"
 	"os"
 	"path/filepath"
@@ -64,7 +65,9 @@ type app struct {
 	dir string
 
 	// mu orders writes to the emulator and reads of its screen: SafeEmulator does not lock String.
-	mu   sync.Mutex
+	mu sync.Mutex
+	// raw is everything the program wrote, for sequences the emulator does not show (OSC 52).
+	raw  strings.Builder
 	stop chan struct{}
 	wg   sync.WaitGroup
 }
@@ -159,6 +162,7 @@ func (a *app) pump() {
 		if n > 0 {
 			a.mu.Lock()
 			_, _ = a.emu.Write([]byte(strings.ReplaceAll(string(buf[:n]), "\n", "\r\n")))
+			a.raw.Write(buf[:n])
 			a.mu.Unlock()
 			continue
 		}
@@ -449,4 +453,42 @@ func TestAppResumedSessionShowsEarlierTurns(t *testing.T) {
 	// The conversation goes on from there.
 	a.prompt("make z")
 	a.waitFor("Allow bash?", "touch z")
+}
+
+func TestAppCtrlBSendsTheRealCommandToTheBackground(t *testing.T) {
+	a := startApp(t)
+	a.prompt("wait")
+	a.waitFor("$ sleep 30", "running")
+	start := time.Now()
+	a.key(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
+	a.waitFor("Finished:", "background")
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the call took %s to return after ctrl+b", d)
+	}
+	if r := a.lastToolResult(); !strings.Contains(r, "b1") {
+		t.Errorf("the model was not given the task id: %q", r)
+	}
+	// The command goes on: it is a running background task in the status line.
+	a.waitFor("1 background task")
+}
+
+func TestAppCtrlYCopiesTheFocusedOutput(t *testing.T) {
+	a := startApp(t)
+	a.prompt("list files")
+	a.waitFor("Finished:", "✓ exit 0")
+	a.key(tea.KeyPressMsg{Code: 'y', Mod: tea.ModCtrl})
+	a.waitFor("Copied the output of bash")
+	a.mu.Lock()
+	raw := a.raw.String()
+	a.mu.Unlock()
+	_, after, ok := strings.Cut(raw, "\x1b]52;c;")
+	if !ok {
+		t.Fatalf("no OSC 52 sequence was written")
+	}
+	enc, _, _ := strings.Cut(after, "\x07")
+	enc, _, _ = strings.Cut(enc, "\x1b\\")
+	got, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil || !strings.Contains(string(got), "hello.txt") {
+		t.Errorf("the clipboard got %q (%v), want the listing", got, err)
+	}
 }
