@@ -117,10 +117,23 @@ func (a *Agent) Run(ctx context.Context, prompt string) TurnDone {
 	a.running.Lock()
 	defer a.running.Unlock()
 	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: prompt})
-	done := a.loop(ctx)
+	done := a.safeLoop(ctx)
 	done.Usage = a.usage
 	a.emit(done)
 	return done
+}
+
+// safeLoop runs the loop and turns a bug that panics into an error the person can read: the session, the
+// terminal and the other requests survive it.
+func (a *Agent) safeLoop(ctx context.Context) (done TurnDone) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg := fmt.Sprintf("internal error in Warden (%v); the request was stopped, the session goes on", r)
+			a.emit(Notice{Message: msg})
+			done = TurnDone{Text: msg, IsError: true}
+		}
+	}()
+	return a.loop(ctx)
 }
 
 func (a *Agent) loop(ctx context.Context) TurnDone {

@@ -603,3 +603,27 @@ func TestReadOnlyCallsOfATurnRunConcurrentlyAndInOrder(t *testing.T) {
 		t.Errorf("results in order %v", order)
 	}
 }
+
+type boomParams struct{}
+
+func TestAPanickingToolFailsItsCallNotTheSession(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, nil)
+	boom := tools.New(tools.Spec[boomParams]{
+		Name: "boom", Description: "Panics.",
+		Access: func(env *tools.Env, p *boomParams) (tools.Access, error) {
+			return tools.Access{Kind: tools.AccessNone}, nil
+		},
+		Run: func(ctx context.Context, env *tools.Env, call tools.Call, p *boomParams) tools.Result {
+			panic("kaboom")
+		},
+	})
+	h.agent.tools = tools.NewRegistry(boom)
+	h.server.Reply(fakeapi.ToolCall("b1", "boom", `{}`), fakeapi.Text("survived"))
+	done := h.run("go")
+	if done.IsError || done.Text != "survived" {
+		t.Fatalf("done = %+v", done)
+	}
+	if got := h.toolResults(1)["b1"]; !strings.Contains(got, "kaboom") || !strings.Contains(got, "bug in Warden") {
+		t.Errorf("result = %q", got)
+	}
+}

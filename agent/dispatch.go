@@ -119,10 +119,19 @@ func (a *Agent) execute(ctx context.Context, p *pendingCall) tools.Result {
 		return finish(tools.Result{Output: denial, IsError: true})
 	}
 	p.start = time.Now()
-	res := p.tool.Run(ctx, a.opts.Env, tools.Call{ID: p.tc.ID, Input: p.input, Output: func(chunk string) {
+	return finish(a.runTool(ctx, p))
+}
+
+// runTool runs a call's tool; a tool that panics fails its call, not the session.
+func (a *Agent) runTool(ctx context.Context, p *pendingCall) (res tools.Result) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = tools.Errorf("%s failed inside Warden (%v); this is a bug in Warden, not in your call", p.tc.Function.Name, r)
+		}
+	}()
+	return p.tool.Run(ctx, a.opts.Env, tools.Call{ID: p.tc.ID, Input: p.input, Output: func(chunk string) {
 		a.emit(ToolOutput{ID: p.tc.ID, Chunk: chunk})
 	}})
-	return finish(res)
 }
 
 // authorize decides a call: by the engine, and by the person when the engine says ask. It reports the
