@@ -36,7 +36,14 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	// A bug must not greet the person with a stack trace: one line, and the exit status of an error.
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "warden: internal error: %v (this is a bug in Warden; please report it)\n", r)
+			code = exitError
+		}
+	}()
 	cmd := ""
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
