@@ -1,0 +1,421 @@
+package permissions
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// The decision for one request, in the order of DESIGN.md §5, for commands (decideExec) and for the file
+// tools' paths (decidePath).
+
+// Decide returns the verdict for one request, in the order of DESIGN.md §5: a deny rule matching any part
+// denies; an ask rule asks; plan mode denies what is not read-only; what is read-only or allowed by rules
+// is allowed; yolo allows the rest (but asks for dangerous commands); accept-edits allows file edits inside
+// the workspace; everything else asks.
+func (e *Engine) Decide(req Request) Verdict {
+	s := e.snapshot()
+	switch req.Kind {
+	case None:
+		return Verdict{Decision: Allow, By: "policy", Reason: "changes nothing", ReadOnly: true}
+	case Read, Edit, Write:
+		return e.decidePath(s, req)
+	case Exec:
+		return e.decideExec(s, req)
+	}
+	return Verdict{Decision: Ask, By: "policy", Reason: fmt.Sprintf("unknown kind of request %d", req.Kind)}
+}
+
+// protected reports whether a write to abs must ask even in accept-edits: the repository's internals and
+// Warden's own settings, which could otherwise grant themselves more.
+func (e *Engine) protected(abs string) bool {
+	s := "/" + filepath.ToSlash(abs) + "/"
+	return strings.Contains(s, "/.git/") || strings.Contains(s, "/.warden/") ||
+		e.home != "" && within(filepath.Join(e.home, ".config", "warden"), abs)
+}
+
+// inside reports whether abs is in the workspace or an additional directory.
+func (e *Engine) inside(abs string) bool {
+	if within(e.workspace, abs) {
+		return true
+	}
+	for _, d := range e.dirs {
+		if within(d, abs) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathRulesFor returns the rules of list that govern requests of kind k: Read rules govern reads; Edit and
+// Write rules both govern any change to a file.
+func pathRules(list []Rule, k Kind) []Rule {
+	var out []Rule
+	for _, r := range list {
+		switch {
+		case k == Read && r.Tool == "Read", (k == Edit || k == Write) && (r.Tool == "Edit" || r.Tool == "Write"):
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func firstPathMatch(rules []Rule, abs string) (Rule, bool) {
+	for _, r := range rules {
+		if r.matchPath(abs) {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+func (e *Engine) decidePath(s snapshot, req Request) Verdict {
+	cwd := req.Cwd
+	if cwd == "" {
+		cwd = e.workspace
+	}
+	abs := ResolvePath(cwd, req.Path, e.home)
+	verb := map[Kind]string{Read: "reads", Edit: "edits", Write: "writes"}[req.Kind]
+	shown := req.Path
+	v := Verdict{Part: req.Path}
+	if r, ok := firstPathMatch(pathRules(s.deny, req.Kind), abs); ok {
+		v.Decision, v.By, v.Rule = Deny, "rule", r.Raw
+		v.Reason = fmt.Sprintf("%s `%s`, denied by `%s`", verb, shown, r.Raw)
+		return v
+	}
+	if r, ok := firstPathMatch(pathRules(s.ask, req.Kind), abs); ok {
+		v.Decision, v.By, v.Rule = Ask, "rule", r.Raw
+		v.Reason = fmt.Sprintf("%s `%s`, which `%s` asks about", verb, shown, r.Raw)
+		return v
+	}
+	inside := e.inside(abs)
+	secret := isSecretPath(abs, e.home) || isSecretPath(req.Path, e.home)
+	allowRule, allowed := firstPathMatch(pathRules(s.allow, req.Kind), abs)
+	if req.Kind == Read {
+		v.ReadOnly = true
+		switch {
+		case allowed:
+			v.Decision, v.By, v.Rule = Allow, "rule", allowRule.Raw
+			v.Reason = fmt.Sprintf("reads `%s`, allowed by `%s`", shown, allowRule.Raw)
+			return v
+		case secret:
+			v.Reason = fmt.Sprintf("reads `%s`, which may hold secrets", shown)
+		case inside:
+			v.Decision, v.By, v.Part = Allow, "readonly", ""
+			v.Reason = fmt.Sprintf("reads `%s` inside the workspace", shown)
+			return v
+		default:
+			v.Reason = fmt.Sprintf("reads `%s`, outside the workspace", shown)
+		}
+		if s.mode == ModeYolo {
+			v.Decision, v.By = Allow, "mode"
+			return v
+		}
+		v.Decision, v.By = Ask, "policy"
+		v.SuggestedRule = suggestPathRule(req.Kind, abs, e.workspace, e.home)
+		return v
+	}
+	switch {
+	case s.mode == ModePlan:
+		v.Decision, v.By = Deny, "mode"
+		v.Reason = fmt.Sprintf("%s `%s`; plan mode only reads", verb, shown)
+		return v
+	case allowed:
+		v.Decision, v.By, v.Rule = Allow, "rule", allowRule.Raw
+		v.Reason = fmt.Sprintf("%s `%s`, allowed by `%s`", verb, shown, allowRule.Raw)
+		return v
+	case s.mode == ModeYolo:
+		v.Decision, v.By = Allow, "mode"
+		v.Reason = fmt.Sprintf("%s `%s`; yolo mode allows it", verb, shown)
+		return v
+	case s.mode == ModeAcceptEdits && inside && !e.protected(abs):
+		v.Decision, v.By = Allow, "mode"
+		v.Reason = fmt.Sprintf("%s `%s`; accept-edits allows edits in the workspace", verb, shown)
+		return v
+	}
+	v.Decision, v.By = Ask, "policy"
+	switch {
+	case e.protected(abs):
+		v.Reason = fmt.Sprintf("%s `%s`, part of the repository's or Warden's own settings", verb, shown)
+	case !inside:
+		v.Reason = fmt.Sprintf("%s `%s`, outside the workspace", verb, shown)
+	default:
+		v.Reason = fmt.Sprintf("%s `%s`", verb, shown)
+	}
+	v.SuggestedRule = suggestPathRule(req.Kind, abs, e.workspace, e.home)
+	return v
+}
+
+// bashMatch finds the first Bash rule matching a part. For deny and ask every wrapper layer is tried, with
+// the program's directory dropped too (`/bin/rm` is `rm`); for allow only the innermost command (unless a
+// wrapper acts itself) or the whole command as written may match, and the words the rule names must be
+// known before running.
+func bashMatch(rules []Rule, p *Part, allow bool) (Rule, bool) {
+	for _, r := range rules {
+		if r.Tool != "Bash" {
+			continue
+		}
+		if !allow {
+			for _, layer := range p.Layers {
+				if r.matchArgs(layer) {
+					return r, true
+				}
+				if len(layer) > 0 && strings.Contains(layer[0], "/") {
+					alt := append([]string{filepath.Base(layer[0])}, layer[1:]...)
+					if r.matchArgs(alt) {
+						return r, true
+					}
+				}
+			}
+			if r.any && len(p.Layers) == 0 && len(p.Args) == 0 {
+				return r, true
+			}
+			continue
+		}
+		if len(p.Args) == 0 {
+			continue
+		}
+		need := len(p.static)
+		if r.prefix {
+			need = min(r.literalWords(), need)
+		} else if p.openTail {
+			continue
+		}
+		known := true
+		for _, st := range p.static[:need] {
+			known = known && st
+		}
+		if !known && !r.any {
+			continue
+		}
+		if !p.opaque && r.matchArgs(p.Args) {
+			return r, true
+		}
+		if len(p.Layers) > 1 && p.Static && r.matchArgs(p.Layers[0]) {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+// partPaths returns the rule matching any of the part's reads (for Read rules) or writes (Edit/Write).
+func (e *Engine) partPaths(rules []Rule, p *Part) (Rule, string, bool) {
+	for _, path := range p.Reads {
+		abs := e.absFor(path)
+		if r, ok := firstPathMatch(pathRules(rules, Read), abs); ok {
+			return r, path, true
+		}
+	}
+	for _, path := range p.Writes {
+		abs := e.absFor(path)
+		if r, ok := firstPathMatch(pathRules(rules, Write), abs); ok {
+			return r, path, true
+		}
+	}
+	// A recursive read (grep -r, rg) reads what a rule names below its directory.
+	for _, t := range p.trees {
+		for _, r := range pathRules(rules, Read) {
+			if r.mayMatchUnder(t) {
+				return r, t.dir, true
+			}
+		}
+	}
+	return Rule{}, "", false
+}
+
+func (e *Engine) absFor(path string) string {
+	if !filepath.IsAbs(path) {
+		return path
+	}
+	return ResolvePath("/", path, e.home)
+}
+
+func (e *Engine) decideExec(s snapshot, req Request) Verdict {
+	cwd := req.Cwd
+	if cwd == "" {
+		cwd = e.workspace
+	}
+	cls := Classify(req.Command, e.Context(cwd))
+	v := Verdict{ReadOnly: cls.ReadOnly, Dangerous: cls.Dangerous}
+	for i := range cls.Parts {
+		p := &cls.Parts[i]
+		if r, ok := bashMatch(s.deny, p, false); ok {
+			v.Decision, v.By, v.Rule, v.Part = Deny, "rule", r.Raw, p.Text
+			v.Reason = fmt.Sprintf("`%s` is denied by `%s`", partName(p), r.Raw)
+			return v
+		}
+		if r, path, ok := e.partPaths(s.deny, p); ok {
+			v.Decision, v.By, v.Rule, v.Part = Deny, "rule", r.Raw, p.Text
+			v.Reason = fmt.Sprintf("`%s` touches `%s`, denied by `%s`", partName(p), path, r.Raw)
+			return v
+		}
+	}
+	for i := range cls.Parts {
+		p := &cls.Parts[i]
+		r, ok := bashMatch(s.ask, p, false)
+		if !ok {
+			var path string
+			r, path, ok = e.partPaths(s.ask, p)
+			_ = path
+		}
+		if ok {
+			v.Decision, v.By, v.Rule, v.Part = Ask, "rule", r.Raw, p.Text
+			v.Reason = fmt.Sprintf("`%s` matches `%s`, which asks", partName(p), r.Raw)
+			v.SuggestedRule = SuggestRule(req.Command, e.Context(cwd))
+			return v
+		}
+	}
+	if s.mode == ModePlan && !cls.ReadOnly {
+		v.Decision, v.By, v.Part = Deny, "mode", cls.Part
+		v.Reason = cls.Reason + "; plan mode only reads"
+		return v
+	}
+	if req.Unsandboxed {
+		// Leaving the sandbox is the person's call every time: no mode, rule or grant answers for them.
+		v.Decision, v.By, v.Part = Ask, "policy", req.Command
+		v.Reason = "runs OUTSIDE the sandbox, as the model asked"
+		if cls.Dangerous {
+			v.Reason += "; " + cls.Reason
+		}
+		return v
+	}
+	if cls.Dangerous {
+		v.Decision, v.By = Ask, "policy"
+		for _, p := range cls.Parts {
+			if p.Dangerous {
+				v.Part, v.Reason = p.Text, p.Reason
+				break
+			}
+		}
+		return v
+	}
+	// Coverage: every part read-only (and not a secret) or allowed by rules.
+	var uncovered []*Part
+	var used string
+	allReadOnly := true
+	for i := range cls.Parts {
+		p := &cls.Parts[i]
+		if p.ReadOnly && !p.Secret {
+			continue
+		}
+		allReadOnly = false
+		if r, ok := e.coveredByRules(s.allow, p); ok {
+			if used == "" {
+				used = r
+			}
+			continue
+		}
+		uncovered = append(uncovered, p)
+	}
+	if len(uncovered) == 0 {
+		v.Decision = Allow
+		if allReadOnly {
+			v.By, v.Reason = "readonly", "read-only"
+			if len(cls.Parts) > 0 {
+				v.Reason = fmt.Sprintf("`%s` only reads", partName(&cls.Parts[0]))
+			}
+			return v
+		}
+		v.By, v.Rule = "rule", used
+		v.Reason = fmt.Sprintf("allowed by `%s`", used)
+		return v
+	}
+	first := uncovered[0]
+	v.Part, v.Reason = first.Text, first.Reason
+	if s.mode == ModeYolo {
+		if e.hasBashDenyOrAsk {
+			for _, p := range cls.Parts {
+				if !p.Static {
+					v.Decision, v.By, v.Part = Ask, "policy", p.Text
+					v.Reason = fmt.Sprintf("`%s` is only known at run time, so your deny rules cannot be checked", partName(&p))
+					return v
+				}
+			}
+		}
+		v.Decision, v.By = Allow, "mode"
+		return v
+	}
+	// The sandbox bounds writes and the network, not reading: a secret read still goes to the model.
+	if s.sandboxAuto && !slices.ContainsFunc(uncovered, func(p *Part) bool { return p.Secret }) {
+		v.Decision, v.By = Allow, "sandbox"
+		v.Reason = fmt.Sprintf("%s, but the sandbox bounds it (writes only in the workspace, no network)", first.Reason)
+		return v
+	}
+	if s.mode == ModeAcceptEdits {
+		ok := true
+		for _, p := range uncovered {
+			if !p.EditOnly || p.Secret {
+				ok = false
+				break
+			}
+			for _, w := range p.Writes {
+				abs := e.absFor(w)
+				if !e.inside(abs) || e.protected(abs) {
+					ok = false
+				}
+			}
+		}
+		if ok {
+			v.Decision, v.By = Allow, "mode"
+			v.Reason = "accept-edits allows edits in the workspace"
+			return v
+		}
+	}
+	v.Decision, v.By = Ask, "policy"
+	v.SuggestedRule = SuggestRule(req.Command, e.Context(cwd))
+	return v
+}
+
+// coveredByRules reports whether allow rules cover everything a part does that is not read-only.
+func (e *Engine) coveredByRules(allow []Rule, p *Part) (string, bool) {
+	used := ""
+	// Secrets need a Read rule naming them.
+	if p.Secret {
+		for _, path := range p.Reads {
+			if !isSecretPath(path, e.home) {
+				continue
+			}
+			r, ok := firstPathMatch(pathRules(allow, Read), e.absFor(path))
+			if !ok {
+				return "", false
+			}
+			used = r.Raw
+		}
+		if p.ReadOnly {
+			return used, true
+		}
+	}
+	if r, ok := bashMatch(allow, p, true); ok {
+		// The program is allowed; files its redirections write still need their own rule.
+		for _, w := range p.redirWrites {
+			if _, ok := firstPathMatch(pathRules(allow, Write), e.absFor(w)); !ok {
+				return "", false
+			}
+		}
+		return r.Raw, true
+	}
+	if p.EditOnly && len(p.Writes) > 0 {
+		for _, w := range p.Writes {
+			r, ok := firstPathMatch(pathRules(allow, Write), e.absFor(w))
+			if !ok {
+				return "", false
+			}
+			used = r.Raw
+		}
+		return used, true
+	}
+	return "", false
+}
+
+// partName is how reasons name a part: its program and subcommand, or its text.
+func partName(p *Part) string {
+	if len(p.Args) > 0 {
+		ws := make([]word, len(p.Args))
+		for i, a := range p.Args {
+			ws[i] = word{Value: a}
+		}
+		return display(ws)
+	}
+	return p.Text
+}
