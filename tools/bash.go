@@ -308,7 +308,7 @@ func (t *Tasks) taskResult(env *Env, j *job, note string) Result {
 // finalResult is a foreground call's result once its job is done.
 func (t *Tasks) finalResult(env *Env, j *job, timeout time.Duration, note string) Result {
 	v := j.out.View(cursor{}, contentBudget(env))
-	r := Result{Truncated: v.truncated, OutputPath: viewPath(v)}
+	r := Result{Truncated: v.truncated, OutputPath: viewPath(v), Lines: v.end.lines}
 	r.ExitCode, r.Signal = exitOf(j.state)
 	var b strings.Builder
 	writeText(&b, v.text)

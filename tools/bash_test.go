@@ -311,6 +311,9 @@ func TestHugeOutputKeepsHeadAndTailWithBoundedMemory(t *testing.T) {
 	if !r.Truncated || r.OutputPath == "" {
 		t.Fatalf("not truncated: %q", r.Output[:min(200, len(r.Output))])
 	}
+	if r.Lines != n {
+		t.Errorf("the result counts %d lines, the command printed %d", r.Lines, n)
+	}
 	if len(r.Output) > defaultMaxOutput {
 		t.Errorf("model output is %d bytes, limit %d", len(r.Output), defaultMaxOutput)
 	}

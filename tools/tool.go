@@ -103,6 +103,9 @@ type Result struct {
 	BackgroundID string
 	// OutputPath is the file holding the full output when Output was shortened.
 	OutputPath string
+	// Lines is how many lines a command printed in all, including those neither the model nor the live
+	// display was given; 0 when not counted.
+	Lines int64
 	// Display is the text the person sees in the tool panel when it differs from Output (a diff, say).
 	Display string
 }

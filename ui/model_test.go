@@ -487,3 +487,15 @@ func TestCtrlBSendsTheRunningCommandToTheBackground(t *testing.T) {
 		t.Errorf("the status line does not count the task:\n%s", plain(m))
 	}
 }
+
+func TestPanelCountsLinesTheLiveOutputLeftOut(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	startCall(m, "big", "seq 1 3000000")
+	send(m, agent.ToolOutput{ID: "big", Chunk: "1\n2\n[… 20 MB not shown …]\n2999999\n3000000\n"})
+	send(m, agent.ToolFinished{ID: "big", Name: "bash", Result: tools.Result{ExitCode: exit(0), Lines: 3000000,
+		Truncated: true, OutputPath: "/state/sessions/s/bash-1.log"}})
+	s := plain(m)
+	if !strings.Contains(s, "+2999996 lines; all of it: ctrl+t, enter") {
+		t.Errorf("the panel does not say how much the command printed:\n%s", s)
+	}
+}

@@ -256,14 +256,19 @@ func (p *panel) body(rc *renderCtx, width int) []string {
 		n = runningTail
 	}
 	tail := p.out.Tail(n)
-	hidden := p.out.Total() - len(tail)
+	// A long command's live output was sampled on its way here; the result counts every line it printed.
+	total := max(int64(p.out.Total()), p.result.Lines)
+	hidden := int(total) - len(tail)
 	if p.expanded && p.out.Dropped() > 0 {
 		out = append(out, st.dim.Render(fmt.Sprintf("… %s not kept here; ctrl+t, enter shows the full output", plural(p.out.Dropped(), "earlier line", "earlier lines"))))
 	}
 	for _, l := range tail {
 		out = append(out, fit(cleanLine(l), width))
 	}
-	if !p.expanded && hidden > 0 {
+	switch {
+	case !p.expanded && int64(p.out.Total()) < p.result.Lines && p.result.OutputPath != "":
+		out = append(out, st.dim.Render(fit(fmt.Sprintf("+%s; all of it: ctrl+t, enter", plural(hidden, "line", "lines")), width)))
+	case !p.expanded && hidden > 0:
 		out = append(out, st.dim.Render(fmt.Sprintf("+%s (ctrl+o to expand)", plural(hidden, "line", "lines"))))
 	}
 	return out
