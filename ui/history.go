@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +14,9 @@ import (
 )
 
 // maxPagerBytes caps how much of a full-output file the pager loads; the file itself stays on disk.
-const maxPagerBytes = 16 << 20
+// maxPagerBytes bounds what the pager loads of a long output: its head and, mostly, its tail (where errors
+// are), so that paging through a command that printed hundreds of megabytes stays light.
+const maxPagerBytes = 4 << 20
 
 // historyOverlay is the table of every tool call of the session (Ctrl+T), built from the same panels as
 // the transcript. A sub-agent's calls are listed under the task call that started it, indented.
@@ -197,18 +200,9 @@ func newPager(m *Model, p *panel) *pager {
 // the panel kept. note says where it came from when that matters.
 func fullOutput(p *panel) (text, note string) {
 	if path := p.result.OutputPath; path != "" {
-		f, err := os.Open(path)
+		text, err := readHeadTail(path, maxPagerBytes)
 		if err == nil {
-			defer f.Close()
-			b, err := io.ReadAll(io.LimitReader(f, maxPagerBytes+1))
-			if err == nil {
-				note = "full output: " + path
-				if len(b) > maxPagerBytes {
-					b = b[:maxPagerBytes]
-					note += fmt.Sprintf(" (first %d MB shown)", maxPagerBytes>>20)
-				}
-				return strings.TrimRight(string(b), "\n"), note
-			}
+			return strings.TrimRight(text, "\n"), "full output: " + path
 		}
 		note = "could not read " + path + ": " + err.Error() + "; showing what the UI kept"
 	}
@@ -220,6 +214,55 @@ func fullOutput(p *panel) (text, note string) {
 		text = "Denied: " + p.reason
 	}
 	return text, note
+}
+
+// readHeadTail reads a file whole when it is at most limit bytes, else its first quarter of limit and its
+// last three quarters with a line saying how much lies between.
+func readHeadTail(path string, limit int64) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	if st.Size() <= limit {
+		b, err := io.ReadAll(f)
+		return string(b), err
+	}
+	head := make([]byte, limit/4)
+	if _, err := io.ReadFull(f, head); err != nil {
+		return "", err
+	}
+	tail := make([]byte, limit-limit/4)
+	if _, err := f.ReadAt(tail, st.Size()-int64(len(tail))); err != nil && err != io.EOF {
+		return "", err
+	}
+	// Cut both at line boundaries so that no line is shown in half.
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+		head = head[:i+1]
+	}
+	if i := bytes.IndexByte(tail, '\n'); i >= 0 {
+		tail = tail[i+1:]
+	}
+	skipped := st.Size() - int64(len(head)) - int64(len(tail))
+	return fmt.Sprintf("%s[… %s not shown here; the whole output is in the file named below …]\n%s",
+		head, humanSize(skipped), tail), nil
+}
+
+// humanSize writes a byte count the way a person reads it.
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func (pg *pager) fullScreen() bool { return true }

@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -497,5 +500,34 @@ func TestPanelCountsLinesTheLiveOutputLeftOut(t *testing.T) {
 	s := plain(m)
 	if !strings.Contains(s, "+2999996 lines; all of it: ctrl+t, enter") {
 		t.Errorf("the panel does not say how much the command printed:\n%s", s)
+	}
+}
+
+func TestPagerLoadsTheHeadAndTailOfAHugeOutput(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.log")
+	var b strings.Builder
+	for i := range 1_000_000 {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readHeadTail(path, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) > 1<<20+200 {
+		t.Errorf("loaded %d bytes, limit 1 MB", len(got))
+	}
+	for _, want := range []string{"line 0\n", "line 999999\n", "not shown here"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	// No line is cut in half at either seam.
+	for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		if !strings.HasPrefix(l, "line ") && !strings.HasPrefix(l, "[… ") {
+			t.Errorf("a cut line: %q", l)
+		}
 	}
 }
