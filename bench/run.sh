@@ -21,7 +21,7 @@ bench() { # bench PKG PATTERN BENCHTIME
 
 echo "running benchmarks (raw output in $raw) ..." >&2
 main=$(bench . 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS' "${count}x")
-bash=$(bench ./tools/ 'BashCallOverhead|BashThroughput' "${count}x")
+bash=$(bench ./tools/ 'BashCallOverhead|BashThroughput|SandboxOverhead' "${count}x")
 perm=$(bench ./permissions/ 'Classify' 1s)
 ui=$(bench ./ui/ 'Keystroke|OutputChunk|TokenStream' 1s)
 
@@ -50,6 +50,12 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 	heap[parts[2], size] = metric("peak-heap-MB")
 	if (size == "100MB")
 		row("100 MB output (" parts[2] ")", sprintf("%.2fx > /dev/null (| cat > file: %.2fx)", metric("ratio"), metric("cat-file-ratio")), "<= 1.5x", metric("ratio") <= 1.5)
+}
+/^BenchmarkSandboxOverhead/ {
+	for (i = 1; i <= NF; i++) if ($i ~ /-ratio$/) {
+		name = $i; sub(/-ratio$/, "", name)
+		row("sandbox per-call cost (" name ")", sprintf("%.1fx the unsandboxed call (%s µs)", $(i-1), metric(name "-µs/call")), "reported", 1)
+	}
 }
 /^BenchmarkClassify/ {
 	row("classifier per command", sprintf("%.1f µs", metric("ns/command") / 1000), "< 50 µs", metric("ns/command") < 50000)
