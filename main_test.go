@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -585,4 +586,74 @@ func TestTmuxScript(t *testing.T) {
 	if !strings.Contains(string(out), "PASS") {
 		t.Fatalf("scripts/tmux-test.sh did not pass:\n%s", out)
 	}
+}
+
+// pidAlive reports whether the process in the workspace file name is still running.
+func pidAlive(t *testing.T, path string) bool {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no pid file: %v", err)
+	}
+	pid := strings.TrimSpace(string(b))
+	st, err := os.ReadFile("/proc/" + pid + "/stat")
+	// A zombie waiting for its parent is gone for our purpose.
+	return err == nil && !strings.Contains(string(st), ") Z ")
+}
+
+func TestNothingOutlivesWarden(t *testing.T) {
+	t.Run("exit with a background task running", func(t *testing.T) {
+		server := fakeapi.New()
+		defer server.Close()
+		server.Reply(
+			fakeapi.ToolCall("bg", "bash", `{"command":"sleep 300 & echo $! > bg.pid; wait","run_in_background":true}`),
+			// The answer comes once the task has surely started.
+			fakeapi.Text("Started it.").Stall(500*time.Millisecond),
+		)
+		r := newRun(t)
+		if _, stderr, code := r.exec("-p", "start a server", "--base-url", server.URL(), "--model", "m", "--permission-mode", "yolo"); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for pidAlive(t, filepath.Join(r.workspace, "bg.pid")) {
+			if time.Now().After(deadline) {
+				t.Fatal("the background task's process outlived warden")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+	t.Run("SIGTERM during a command", func(t *testing.T) {
+		server := fakeapi.New()
+		defer server.Close()
+		server.Reply(fakeapi.ToolCall("fg", "bash", `{"command":"sleep 300 & echo $! > fg.pid; wait"}`))
+		r := newRun(t)
+		cmd := exec.Command(binary, "-p", "wait", "--base-url", server.URL(), "--model", "m", "--permission-mode", "yolo")
+		cmd.Dir, cmd.Env = r.workspace, r.env
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		pidFile := filepath.Join(r.workspace, "fg.pid")
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if b, err := os.ReadFile(pidFile); err == nil && len(strings.TrimSpace(string(b))) > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the command never started")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatal("warden did not exit on SIGTERM")
+		}
+		if pidAlive(t, pidFile) {
+			t.Error("the command's process outlived warden")
+		}
+	})
 }
