@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -146,6 +147,7 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 		comp, err := a.request(ctx, schemas)
 		if err != nil {
 			if ctx.Err() != nil {
+				a.keepPartial(comp)
 				return TurnDone{Text: last, Interrupted: true, Turns: step}
 			}
 			a.emit(Notice{Message: err.Error()})
@@ -175,6 +177,16 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 	msg := fmt.Sprintf("Stopped after %d steps without a final answer (the per-request cap, setting max_steps). Send another message to let it continue.", a.opts.MaxSteps)
 	a.emit(Notice{Message: msg})
 	return TurnDone{Text: msg, IsError: true, Turns: a.opts.MaxSteps}
+}
+
+// keepPartial records the part of an answer that streamed before the person interrupted it: they saw it,
+// so the transcript keeps it, and the model learns where it was stopped.
+func (a *Agent) keepPartial(c *Completion) {
+	if c == nil || strings.TrimSpace(c.Text) == "" {
+		return
+	}
+	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant,
+		Content: c.Text + "\n\n[interrupted by the user]"})
 }
 
 // addMessage extends the conversation and records it, synced: a message is a unit that must survive a crash.
@@ -223,7 +235,7 @@ func (a *Agent) request(ctx context.Context, schemas []openai.Tool) (*Completion
 		comp, err = a.streamWithRetry(ctx, schemas, onDelta)
 	}
 	if err != nil {
-		return nil, err
+		return comp, err
 	}
 	a.addUsage(comp, sent)
 	return comp, nil

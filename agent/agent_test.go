@@ -427,6 +427,12 @@ func TestInterruptWhileStreamingEndsTheTurn(t *testing.T) {
 	if time.Since(start) > 3*time.Second {
 		t.Errorf("interrupt took %v", time.Since(start))
 	}
+	// What streamed before the interrupt was on the screen: the conversation keeps it.
+	msgs := h.agent.Messages()
+	last := msgs[len(msgs)-1]
+	if last.Role != "assistant" || !strings.HasPrefix(last.Content, "s") || !strings.HasSuffix(last.Content, "[interrupted by the user]") {
+		t.Errorf("last message = %+v", last)
+	}
 }
 
 func TestInterruptDuringApprovalClosesEveryCall(t *testing.T) {

@@ -54,7 +54,8 @@ type Completion struct {
 // DeltaFunc receives text and reasoning as they stream.
 type DeltaFunc func(text, reasoning string)
 
-// Stream sends one chat request and assembles the streamed answer.
+// Stream sends one chat request and assembles the streamed answer. When ctx is cancelled mid-stream, it
+// returns the text received so far together with ctx's error.
 func (p *Provider) Stream(ctx context.Context, msgs []openai.ChatCompletionMessage, tls []openai.Tool, onDelta DeltaFunc) (*Completion, error) {
 	info := &responseInfo{}
 	ctx = context.WithValue(ctx, responseInfoKey{}, info)
@@ -78,6 +79,10 @@ func (p *Provider) Stream(ctx context.Context, msgs []openai.ChatCompletionMessa
 			break
 		}
 		if err != nil {
+			if ctx.Err() != nil {
+				// Interrupted: what was already shown to the person is returned with the error.
+				return &Completion{Text: asm.text.String(), Reasoning: asm.reasoning.String()}, ctx.Err()
+			}
 			return nil, classify(ctx, err, info)
 		}
 		if err := asm.add(raw, onDelta); err != nil {

@@ -47,8 +47,11 @@ func (a *Agent) streamWithRetry(ctx context.Context, schemas []openai.Tool, onDe
 		if err == nil {
 			return comp, nil
 		}
+		if ctx.Err() != nil {
+			return comp, err // the partial answer, if any
+		}
 		var pe *ProviderError
-		if ctx.Err() != nil || !errors.As(err, &pe) || !pe.Retryable || attempt >= policy.Attempts {
+		if !errors.As(err, &pe) || !pe.Retryable || attempt >= policy.Attempts {
 			if pe != nil && pe.Retryable && attempt > 1 {
 				return nil, &ProviderError{Kind: pe.Kind, Status: pe.Status,
 					Message: fmt.Sprintf("%s (gave up after %d attempts)", pe.Message, attempt)}
