@@ -233,33 +233,41 @@ func (l *Loaded) Conversation() (msgs []openai.ChatCompletionMessage, closed []o
 		}
 		msgs = append(msgs, *r.Message)
 	}
-	answered := map[string]bool{}
-	for _, m := range msgs {
-		if m.Role == openai.ChatMessageRoleTool {
-			answered[m.ToolCallID] = true
-		}
-	}
 	var out []openai.ChatCompletionMessage
 	for i := 0; i < len(msgs); i++ {
 		m := msgs[i]
+		if m.Role == openai.ChatMessageRoleTool {
+			// A result with no call before it (its assistant line was damaged) would make the server
+			// reject every later request.
+			continue
+		}
 		out = append(out, m)
 		if m.Role != openai.ChatMessageRoleAssistant || len(m.ToolCalls) == 0 {
 			continue
 		}
-		// Results must follow their assistant message directly: copy the ones there, then close the rest.
+		// Results must follow their assistant message directly and answer its calls: ids are matched
+		// within this message only, since servers (and Warden, for servers that send none) reuse ids
+		// across turns.
+		open := map[string]int{}
+		for _, tc := range m.ToolCalls {
+			open[tc.ID]++
+		}
 		for i+1 < len(msgs) && msgs[i+1].Role == openai.ChatMessageRoleTool {
 			i++
-			out = append(out, msgs[i])
+			if open[msgs[i].ToolCallID] > 0 {
+				open[msgs[i].ToolCallID]--
+				out = append(out, msgs[i])
+			}
 		}
 		for _, tc := range m.ToolCalls {
-			if answered[tc.ID] {
+			if open[tc.ID] == 0 {
 				continue
 			}
+			open[tc.ID]--
 			c := openai.ChatCompletionMessage{Role: openai.ChatMessageRoleTool, ToolCallID: tc.ID, Name: tc.Function.Name,
 				Content: InterruptedResult}
 			out = append(out, c)
 			closed = append(closed, c)
-			answered[tc.ID] = true
 		}
 	}
 	return out, closed

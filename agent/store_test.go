@@ -119,3 +119,47 @@ func TestListSessionsNewestFirstForThisWorkspace(t *testing.T) {
 		t.Errorf("list = %+v", list)
 	}
 }
+
+// Servers that omit tool-call ids get call_1, call_2... from Warden on every turn, so an id can repeat
+// across turns; a later call cut off by a crash must still be closed.
+func TestResumeClosesACutCallWhoseIDAnEarlierTurnUsed(t *testing.T) {
+	call := func(id, cmd string) openai.ChatCompletionMessage {
+		return openai.ChatCompletionMessage{Role: "assistant", ToolCalls: []openai.ToolCall{
+			{ID: id, Type: "function", Function: openai.FunctionCall{Name: "bash", Arguments: `{"command":"` + cmd + `"}`}},
+		}}
+	}
+	msgs := []openai.ChatCompletionMessage{
+		{Role: "user", Content: "two steps"},
+		call("call_1", "true"),
+		{Role: "tool", ToolCallID: "call_1", Content: "ok"},
+		call("call_1", "sleep 100"),
+	}
+	l := &Loaded{}
+	for _, m := range msgs {
+		l.Records = append(l.Records, Record{Type: RecMessage, Message: &m})
+	}
+	out, closed := l.Conversation()
+	if len(closed) != 1 || len(out) != 5 || out[4].Role != "tool" || out[4].ToolCallID != "call_1" || out[4].Content != InterruptedResult {
+		t.Fatalf("closed = %+v\nout = %+v", closed, out)
+	}
+}
+
+// A tool result whose assistant message was lost (a damaged line) would make the API reject every later
+// request; it is dropped instead.
+func TestResumeDropsToolResultsWithoutTheirCall(t *testing.T) {
+	msgs := []openai.ChatCompletionMessage{
+		{Role: "user", Content: "hi"},
+		{Role: "tool", ToolCallID: "lost", Content: "orphan"},
+		{Role: "assistant", Content: "hello"},
+	}
+	l := &Loaded{}
+	for _, m := range msgs {
+		l.Records = append(l.Records, Record{Type: RecMessage, Message: &m})
+	}
+	out, _ := l.Conversation()
+	for _, m := range out {
+		if m.Role == "tool" {
+			t.Fatalf("orphan tool result kept: %+v", out)
+		}
+	}
+}
