@@ -35,24 +35,34 @@ type HistoryEntry struct {
 // History joins a session's tool call, permission and result records into one entry per call, in order.
 func History(l *Loaded) []HistoryEntry {
 	var out []HistoryEntry
-	index := map[string]int{}
+	// Call ids are unique only within one agent's conversation (a child's call_1 is not its parent's),
+	// so records are matched by the task call that started the agent and the call id.
+	type key struct{ parent, id string }
+	index := map[key]int{}
 	for _, r := range l.Records {
+		k := key{r.Parent, r.CallID}
 		switch r.Type {
 		case RecToolCall:
 			depth := 0
-			if i, ok := index[r.Parent]; ok && r.Parent != "" {
-				depth = out[i].Depth + 1
+			if r.Parent != "" {
+				// The task call that started this agent is the latest task call with that id.
+				for i := len(out) - 1; i >= 0; i-- {
+					if out[i].ID == r.Parent && out[i].Tool == "task" {
+						depth = out[i].Depth + 1
+						break
+					}
+				}
 			}
-			index[r.CallID] = len(out)
+			index[k] = len(out)
 			out = append(out, HistoryEntry{Time: r.Time, ID: r.CallID, Tool: r.Name, Summary: r.Summary, Input: r.Input,
 				Agent: r.Agent, Parent: r.Parent, Depth: depth, Status: "running"})
 		case RecPermission:
-			if i, ok := index[r.CallID]; ok {
+			if i, ok := index[k]; ok {
 				e := &out[i]
 				e.Decision, e.By, e.Reason, e.Rule = r.Decision, r.By, r.Reason, r.Rule
 			}
 		case RecToolResult:
-			i, ok := index[r.CallID]
+			i, ok := index[k]
 			if !ok {
 				continue
 			}

@@ -203,3 +203,32 @@ func TestChildCallsAreRecordedUnderTheParent(t *testing.T) {
 	}
 	_ = tools.Result{}
 }
+
+// Servers number calls per conversation (call_1, call_2...), so a child's call can carry the id of the
+// parent's task call; the history must still put each record on its own call.
+func TestChildCallWithTheParentsCallIDKeepsBothInTheHistory(t *testing.T) {
+	dir := t.TempDir()
+	st, err := CreateStore(dir, "s", "/ws", "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := subHarness(t, nil)
+	h.agent.opts.Store = st
+	h.server.Reply(
+		fakeapi.ToolCall("call_1", "task", `{"description":"look","prompt":"look","tools":["echo"]}`),
+		fakeapi.ToolCall("call_1", "echo", `{"text":"x"}`),
+		fakeapi.Text("seen"),
+		fakeapi.Text("ok"),
+	)
+	h.run("go")
+	st.Close()
+	l, err := ReadSession(SessionPath(dir, "s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist := History(l)
+	if len(hist) != 2 || hist[0].Tool != "task" || hist[0].Status != "ok" || hist[0].Depth != 0 ||
+		hist[1].Tool != "echo" || hist[1].Status != "ok" || hist[1].Depth != 1 || hist[1].Output != "echo: x" {
+		t.Errorf("history = %+v", hist)
+	}
+}
