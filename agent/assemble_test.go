@@ -102,6 +102,33 @@ func TestAssembleToolCallQuirks(t *testing.T) {
 			want: []call{{"p0", "bash", `{"command":"ls"}`}, {"p1", "bash", `{"command":"pwd"}`}},
 		},
 		{
+			name: "two calls with the same id at different indexes stay two calls with distinct ids",
+			chunks: []string{
+				`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"x","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}]}}]}`,
+				`{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"x","function":{"name":"bash","arguments":"{\"command\":\"pwd\"}"}}]}}]}`,
+				`{"choices":[{"finish_reason":"tool_calls","delta":{}}]}`,
+			},
+			want: []call{{"x", "bash", `{"command":"ls"}`}, {"x_2", "bash", `{"command":"pwd"}`}},
+		},
+		{
+			name: "the id repeated on every delta of one call continues it",
+			chunks: []string{
+				`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"r","function":{"name":"bash","arguments":"{\"command\""}}]}}]}`,
+				`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"r","function":{"arguments":":\"ls\"}"}}]}}]}`,
+				`{"choices":[{"finish_reason":"tool_calls","delta":{}}]}`,
+			},
+			want: []call{{"r", "bash", `{"command":"ls"}`}},
+		},
+		{
+			name: "a generated id never repeats one the server sent",
+			chunks: []string{
+				`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":"bash","arguments":"{}"}}]}}]}`,
+				`{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"call_1","function":{"name":"bash","arguments":"{}"}}]}}]}`,
+				`{"choices":[{"finish_reason":"tool_calls","delta":{}}]}`,
+			},
+			want: []call{{"call_1_2", "bash", `{}`}, {"call_1", "bash", `{}`}},
+		},
+		{
 			name: "missing id gets one",
 			chunks: []string{
 				`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":"bash","arguments":"{}"}}]}}]}`,

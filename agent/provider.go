@@ -103,6 +103,8 @@ type assembler struct {
 
 type partialCall struct {
 	id, name string
+	// index is the index the server gave the call, if any.
+	index *int
 	args     strings.Builder
 	// argsObject is set when a server sent the arguments as a JSON object rather than a string.
 	argsObject bool
@@ -180,7 +182,9 @@ func (a *assembler) callFor(index *int, id string) *partialCall {
 	}
 	if id != "" {
 		for _, c := range a.calls {
-			if c.id == id {
+			// The id repeated on a continuation delta. At an index other than its call's, it is another
+			// call that reuses the id (finish gives it one of its own).
+			if c.id == id && (index == nil || c.index == nil || *c.index == *index) {
 				return c
 			}
 		}
@@ -200,7 +204,7 @@ func (a *assembler) callFor(index *int, id string) *partialCall {
 		return cur
 	}
 	// A new id at an index already taken by another id is a second call, not a continuation.
-	c := &partialCall{id: id}
+	c := &partialCall{id: id, index: index}
 	a.calls = append(a.calls, c)
 	if index != nil {
 		a.byIndex[*index] = c
@@ -232,11 +236,31 @@ func (a *assembler) finish() (*Completion, error) {
 			Message: "the server's stream ended before the model finished its answer (connection cut)"}
 	}
 	out := &Completion{Text: a.text.String(), Reasoning: a.reasoning.String(), FinishReason: a.finishReason, Usage: a.usage}
+	// Every call of a turn needs an id of its own, or its result cannot be told from another's: the
+	// server's ids are kept where they are unique, and the others are made so.
+	ids := make([]string, len(a.calls))
+	taken := map[string]bool{}
 	for i, c := range a.calls {
-		id := c.id
-		if id == "" {
-			id = fmt.Sprintf("call_%d", i+1)
+		if c.id != "" && !taken[c.id] {
+			ids[i], taken[c.id] = c.id, true
 		}
+	}
+	for i, c := range a.calls {
+		if ids[i] != "" {
+			continue
+		}
+		base := c.id
+		if base == "" {
+			base = fmt.Sprintf("call_%d", i+1)
+		}
+		id := base
+		for n := 2; taken[id]; n++ {
+			id = fmt.Sprintf("%s_%d", base, n)
+		}
+		ids[i], taken[id] = id, true
+	}
+	for i, c := range a.calls {
+		id := ids[i]
 		args := strings.TrimSpace(c.args.String())
 		if args == "" {
 			args = "{}"
