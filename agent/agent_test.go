@@ -470,6 +470,10 @@ func TestStreamJSONEventShapes(t *testing.T) {
 		{SessionStarted{ID: "s", Cwd: "/w", Model: "m"}, `{"cwd":"/w","id":"s","model":"m","type":"session"}`},
 		{AssistantText{Text: "hi"}, `{"text":"hi","type":"text"}`},
 		{ToolCallStarted{ID: "c", Name: "bash", Input: json.RawMessage(`{"command":"ls"}`)}, `{"id":"c","input":{"command":"ls"},"name":"bash","type":"tool_call"}`},
+		// Arguments that are not a JSON object (the model's mistake) still give an object, as §3 says.
+		{ToolCallStarted{ID: "c", Name: "bash", Input: json.RawMessage(`"{\"command\":"`)}, `{"id":"c","input":{},"name":"bash","type":"tool_call"}`},
+		{ToolCallStarted{ID: "c", Name: "bash", Input: json.RawMessage(`[1]`)}, `{"id":"c","input":{},"name":"bash","type":"tool_call"}`},
+		{ToolCallStarted{ID: "c", Name: "bash", Input: json.RawMessage(`null`)}, `{"id":"c","input":{},"name":"bash","type":"tool_call"}`},
 		{PermissionDecided{ID: "c", Decision: permissions.Allow, By: "readonly", Reason: "r"}, `{"by":"readonly","decision":"allow","id":"c","reason":"r","type":"permission"}`},
 		{ToolFinished{ID: "c", Result: tools.Result{Output: "o", ExitCode: &exit}, Duration: 5 * time.Millisecond}, `{"duration_ms":5,"exit_code":0,"id":"c","is_error":false,"output":"o","type":"tool_result"}`},
 		{Notice{Message: "m", Retrying: true}, `{"message":"m","retrying":true,"type":"error"}`},

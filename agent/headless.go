@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -109,8 +110,9 @@ func StreamJSON(ev Event) any {
 		}
 		return map[string]any{"type": "text", "text": e.Text}
 	case ToolCallStarted:
+		// §3 promises an object; arguments the model got wrong are quoted in the call's tool_result.
 		var input any = map[string]any{}
-		if json.Valid(e.Input) {
+		if t := bytes.TrimSpace(e.Input); len(t) > 0 && t[0] == '{' && json.Valid(t) {
 			input = e.Input
 		}
 		return map[string]any{"type": "tool_call", "id": e.ID, "name": e.Name, "input": input}
