@@ -105,7 +105,7 @@ type partialCall struct {
 	id, name string
 	// index is the index the server gave the call, if any.
 	index *int
-	args     strings.Builder
+	args  strings.Builder
 	// argsObject is set when a server sent the arguments as a JSON object rather than a string.
 	argsObject bool
 }
