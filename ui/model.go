@@ -208,11 +208,12 @@ func (m *Model) setDark(dark bool) {
 	m.conv.version++
 }
 
-// layout sizes the input for the window; the conversation takes what is left.
+// layout sizes the input for the window; the conversation takes what is left. The input's height is
+// its text's rows as wrapped at this width (the textarea's DynamicHeight, recomputed by SetWidth), up to
+// a third of the screen: counting lines instead would hide all but the last row of a long prompt.
 func (m *Model) layout() {
-	m.input.SetWidth(max(m.width, 10))
 	m.input.MaxHeight = max(m.height/maxInputShare, 1)
-	m.input.SetHeight(min(max(m.input.LineCount(), 1), m.input.MaxHeight))
+	m.input.SetWidth(max(m.width, 10))
 	m.conv.version++
 }
 

@@ -531,3 +531,16 @@ func TestPagerLoadsTheHeadAndTailOfAHugeOutput(t *testing.T) {
 		}
 	}
 }
+
+func TestInputGrowsWithWrappedText(t *testing.T) {
+	m, _ := newTestModel(t, 60, 15)
+	typeText(m, strings.Repeat("word ", 30)+"end")
+	lines := strings.Split(plain(m), "\n")
+	if len(lines) != 15 {
+		t.Fatalf("the screen has %d lines, want 15", len(lines))
+	}
+	// The input sits between the rule line and the status line; every word typed must be on screen.
+	if s := plain(m); strings.Count(s, "word") != 30 || !strings.Contains(s, "end") {
+		t.Errorf("a prompt that wraps is not shown whole: the input did not grow:\n%s", s)
+	}
+}
