@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/permissions"
@@ -542,5 +543,25 @@ func TestInputGrowsWithWrappedText(t *testing.T) {
 	// The input sits between the rule line and the status line; every word typed must be on screen.
 	if s := plain(m); strings.Count(s, "word") != 30 || !strings.Contains(s, "end") {
 		t.Errorf("a prompt that wraps is not shown whole: the input did not grow:\n%s", s)
+	}
+}
+
+func TestOutputDropsInvisibleAndDirectionCharacters(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	startCall(m, "c1", "cat notes")
+	send(m, agent.PermissionDecided{ID: "c1", Decision: permissions.Allow, By: "readonly"},
+		agent.ToolOutput{ID: "c1", Chunk: "family 👨\u200d👩\u200d👧 done\n\u202eevil\u202c tail\nsoft\u00adhyphen\n"},
+		agent.ToolFinished{ID: "c1", Result: tools.Result{ExitCode: exit(0)}})
+	s := m.View().Content
+	// A right-to-left override would make a bidi terminal draw the rest of the line, border included,
+	// backwards; a zero-width joiner makes the terminal's width of the line differ from the one measured
+	// (one emoji to the measure, three to most terminals), pushing the panel's border off the line.
+	for _, r := range []rune{'\u202e', '\u202c', '\u200d', '\u00ad'} {
+		if strings.ContainsRune(s, r) {
+			t.Errorf("the panel passes %U through to the terminal", r)
+		}
+	}
+	if p := ansi.Strip(s); !strings.Contains(p, "evil tail") || !strings.Contains(p, "👨👩👧 done") {
+		t.Errorf("the output's visible text is lost:\n%s", p)
 	}
 }

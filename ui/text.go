@@ -49,7 +49,9 @@ func hiddenRune(r rune) bool {
 
 // cleanLine prepares one line of tool output for the screen: tabs expand, other control characters and any
 // escape sequences the engine did not strip are dropped, so output can never move the cursor or restyle
-// the UI.
+// the UI. Invisible and direction-changing characters (hiddenRune) are dropped too: a right-to-left
+// override would reverse the rest of the line, border included, on a bidi terminal, and a zero-width
+// joiner makes terminals draw a line wider than it measures, pushing the border off the screen.
 func cleanLine(s string) string {
 	if isPlain(s) {
 		return s
@@ -63,7 +65,7 @@ func cleanLine(s string) string {
 			n := 4 - col%4
 			sb.WriteString(strings.Repeat(" ", n))
 			col += n
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0), hiddenRune(r):
 		default:
 			sb.WriteRune(r)
 			col++
