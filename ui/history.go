@@ -156,7 +156,10 @@ func (h *historyOverlay) view(m *Model, width, height int) string {
 	room := max(height-2-len(out), 1)
 	selected := min(max(h.selected, 0), len(rows)-1)
 	offset := max(selected-room+1, 0)
-	if len(rows) == 0 {
+	switch {
+	case len(rows) == 0 && len(m.calls) > 0:
+		out = append(out, st.dim.Render(fmt.Sprintf("No call matches %q.", strings.TrimSpace(h.filter.Value()))))
+	case len(rows) == 0:
 		out = append(out, st.dim.Render("No tool calls yet."))
 	}
 	for i := offset; i < len(rows) && i < offset+room; i++ {
@@ -212,6 +215,9 @@ func fullOutput(p *panel) (text, note string) {
 	}
 	if text == "" && p.state == stateDenied {
 		text = "Denied: " + p.reason
+		if p.told != "" {
+			text += "\nYou told the model: " + p.told
+		}
 	}
 	return text, note
 }

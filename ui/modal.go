@@ -159,7 +159,11 @@ func (md *modal) update(m *Model, msg tea.Msg) tea.Cmd {
 	case stageReason:
 		switch k.String() {
 		case "enter":
-			return md.answer(m, agent.Approval{Allow: false, Message: strings.TrimSpace(md.reason.Value())})
+			msg := strings.TrimSpace(md.reason.Value())
+			if p := m.askedCall(req); p != nil {
+				p.told = strings.ReplaceAll(msg, "\n", " ")
+			}
+			return md.answer(m, agent.Approval{Allow: false, Message: msg})
 		case "esc":
 			md.stage = stageChoose
 			return nil

@@ -565,3 +565,36 @@ func TestOutputDropsInvisibleAndDirectionCharacters(t *testing.T) {
 		t.Errorf("the output's visible text is lost:\n%s", p)
 	}
 }
+
+func TestHistoryFilterWithoutMatchesSaysSo(t *testing.T) {
+	m, _ := newTestModel(t, 100, 24)
+	send(m, conversationEvents()...)
+	press(m, "ctrl+t", "/")
+	typeText(m, "zzz")
+	s := plain(m)
+	if strings.Contains(s, "No tool calls yet") || !strings.Contains(s, `No call matches "zzz"`) {
+		t.Errorf("a filter without matches reads as an empty history:\n%s", s)
+	}
+}
+
+func TestDenialReasonTheyTypedIsShown(t *testing.T) {
+	m, clock := newTestModel(t, 80, 24)
+	startCall(m, "c1", "touch x")
+	msg, reply := touchRequest("c1", "")
+	m.Update(msg)
+	clock.t = clock.t.Add(time.Second)
+	press(m, "d")
+	typeText(m, "use a temp dir")
+	press(m, "enter")
+	answered(t, reply)
+	// The agent reports the denial without the person's words; they went to the model.
+	send(m, agent.PermissionDecided{ID: "c1", Decision: permissions.Deny, By: "user", Reason: "denied by the user"},
+		agent.ToolFinished{ID: "c1", Result: tools.Result{IsError: true}})
+	if s := plain(m); !strings.Contains(s, "use a temp dir") {
+		t.Errorf("the panel does not show what the person told the model:\n%s", s)
+	}
+	press(m, "ctrl+t", "enter")
+	if s := plain(m); !strings.Contains(s, "use a temp dir") {
+		t.Errorf("the history's pager does not show what the person told the model:\n%s", s)
+	}
+}

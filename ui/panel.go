@@ -43,12 +43,15 @@ type panel struct {
 	decision        permissions.Decision
 	by, reason      string
 	rule            string
-	result          tools.Result
-	started         time.Time // when the call was announced
-	runStart        time.Time // when it was allowed to run
-	duration        time.Duration
-	out             outBuffer
-	expanded        bool
+	// told is what the person told the model when they denied the call (d in the modal); the agent
+	// passes it to the model, not back in its PermissionDecided.
+	told     string
+	result   tools.Result
+	started  time.Time // when the call was announced
+	runStart time.Time // when it was allowed to run
+	duration time.Duration
+	out      outBuffer
+	expanded bool
 
 	// A sub-agent's call hangs under the task call that started it (parent), depth levels below the
 	// transcript. A task call's own child agent is sub.
@@ -245,6 +248,9 @@ func (p *panel) body(rc *renderCtx, width int) []string {
 	if p.state == stateDenied {
 		if p.reason != "" {
 			out = append(out, st.dim.Render(fit(cleanLine(p.reason), width)))
+		}
+		if p.told != "" {
+			out = append(out, st.dim.Render(fit("you said: “"+cleanLine(p.told)+"”", width)))
 		}
 		return out
 	}
