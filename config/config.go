@@ -8,12 +8,14 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -182,7 +184,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		}
 		cfg.Files = append(cfg.Files, f.path)
 		if f.project {
-			if loose := loosening(s); len(loose) > 0 {
+			if loose := loosening(s, cfg); len(loose) > 0 {
 				cfg.ProjectLoosens = true
 				if !trusted {
 					for _, l := range loose {
@@ -192,6 +194,9 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 					s.Permissions.Mode = nil
 					s.Permissions.AdditionalDirectories = nil
 					s.Sandbox.AutoAllow, s.Sandbox.Network, s.Sandbox.Writable = nil, nil, nil
+					s.Sandbox.Enabled = nil
+					s.BaseURL, s.APIKeyEnv = nil, nil
+					s.Bash.Env = slices.DeleteFunc(s.Bash.Env, passesVariable)
 				}
 			}
 		}
@@ -228,10 +233,24 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 	return cfg, cfg.validate()
 }
 
-// loosening lists what a project file would loosen: allow rules, a mode other than default, extra
-// directories, and a sandbox made more permissive.
-func loosening(s *Settings) []string {
+// loosening lists what a project file would loosen over the settings read before it (cur): allow rules, a
+// mode other than default, extra directories, a sandbox made more permissive or switched off, variables
+// passed to commands despite looking secret, and another server or key variable, which would send the
+// person's key (or whatever variable the file names) to a server the repository chose.
+func loosening(s *Settings, cur *Config) []string {
 	var out []string
+	if s.BaseURL != nil && strings.TrimRight(*s.BaseURL, "/") != strings.TrimRight(cur.BaseURL, "/") {
+		out = append(out, fmt.Sprintf("base_url %q", *s.BaseURL))
+	}
+	if s.APIKeyEnv != nil && *s.APIKeyEnv != cmp.Or(cur.APIKeyEnv, DefaultAPIKeyEnv) {
+		out = append(out, fmt.Sprintf("api_key_env %q", *s.APIKeyEnv))
+	}
+	if s.Sandbox.Enabled != nil && !*s.Sandbox.Enabled && cur.SandboxEnabled {
+		out = append(out, "sandbox.enabled false")
+	}
+	if pass := slices.DeleteFunc(slices.Clone(s.Bash.Env), func(n string) bool { return !passesVariable(n) }); len(pass) > 0 {
+		out = append(out, fmt.Sprintf("bash.env passing %s", strings.Join(pass, ", ")))
+	}
 	if len(s.Permissions.Allow) > 0 {
 		out = append(out, fmt.Sprintf("allow rules %s", strings.Join(s.Permissions.Allow, ", ")))
 	}
@@ -252,6 +271,10 @@ func loosening(s *Settings) []string {
 	}
 	return out
 }
+
+// passesVariable reports whether a bash.env entry passes a variable to commands ("NAME") rather than
+// dropping one ("-NAME").
+func passesVariable(n string) bool { return n != "" && !strings.HasPrefix(n, "-") }
 
 func (c *Config) apply(s *Settings) {
 	setStr(&c.Model, s.Model)
