@@ -172,6 +172,7 @@ func (md *modal) update(m *Model, msg tea.Msg) tea.Cmd {
 		md.reason, cmd = md.reason.Update(msg)
 		return cmd
 	}
+	md.note = ""
 	switch {
 	case key.Matches(k, keys.Allow):
 		return md.answer(m, agent.Approval{Allow: true, Scope: agent.Once})
@@ -194,6 +195,9 @@ func (md *modal) update(m *Model, msg tea.Msg) tea.Cmd {
 		md.reason.SetWidth(max(m.width-12, 10))
 		md.stage = stageReason
 		return md.reason.Focus()
+	default:
+		// Shift+Tab, Ctrl+T and the rest wait until the request is answered; say so rather than do nothing.
+		md.note = fmt.Sprintf("%s does nothing here: answer first with y, a, p, n/esc or d.", k.String())
 	}
 	return nil
 }

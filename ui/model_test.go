@@ -598,3 +598,18 @@ func TestDenialReasonTheyTypedIsShown(t *testing.T) {
 		t.Errorf("the history's pager does not show what the person told the model:\n%s", s)
 	}
 }
+
+func TestModalExplainsKeysItIgnores(t *testing.T) {
+	m, clock := newTestModel(t, 80, 24)
+	startCall(m, "c1", "touch x")
+	msg, reply := touchRequest("c1", "Bash(touch:*)")
+	m.Update(msg)
+	clock.t = clock.t.Add(time.Second)
+	press(m, "shift+tab")
+	if len(reply) != 0 || m.opts.Engine.Mode() != permissions.ModeDefault {
+		t.Fatal("shift+tab answered the modal or changed the mode behind it")
+	}
+	if s := plain(m); !strings.Contains(s, "shift+tab does nothing here") {
+		t.Errorf("a key the modal ignores gives no hint:\n%s", s)
+	}
+}
