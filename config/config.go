@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -368,6 +369,9 @@ func ReadFile(path string) (*Settings, error) {
 		line, col := position(data, dec.InputOffset())
 		return nil, fmt.Errorf("%s:%d:%d: unexpected content after the settings object", path, line, col)
 	}
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	return s, nil
 }
 
@@ -381,7 +385,10 @@ func settingsError(path string, data []byte, dec *json.Decoder, err error) error
 		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", path, line, col, syn)
 	case errors.As(err, &typ):
 		line, col := position(data, typ.Offset)
-		return fmt.Errorf("%s:%d:%d: %q must be %s, not %s", path, line, col, typ.Field, typ.Type, typ.Value)
+		if typ.Field == "" {
+			return fmt.Errorf("%s:%d:%d: settings must be a JSON object, not %s", path, line, col, jsonKind(typ.Value))
+		}
+		return fmt.Errorf("%s:%d:%d: %q must be %s, not %s", path, line, col, typ.Field, goKind(typ.Type), jsonKind(typ.Value))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		line, col := position(data, int64(len(data)))
 		return fmt.Errorf("%s:%d:%d: invalid JSON: unexpected end of file", path, line, col)
@@ -391,6 +398,67 @@ func settingsError(path string, data []byte, dec *json.Decoder, err error) error
 		return fmt.Errorf("%s:%d:%d: unknown setting %s; see the README for the keys", path, line, col, field)
 	}
 	return fmt.Errorf("%s:%d:%d: %v", path, line, col, err)
+}
+
+// goKind names what a settings field holds in JSON words, not Go's.
+func goKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int64:
+		return "a whole number"
+	}
+	return t.String()
+}
+
+// jsonKind names a JSON value kind as encoding/json reports it ("array", "number -5.5").
+func jsonKind(v string) string {
+	switch v {
+	case "array", "object":
+		return "an " + v
+	case "string", "bool":
+		return "a " + v
+	}
+	if strings.HasPrefix(v, "number") {
+		return "a " + v
+	}
+	return v
+}
+
+// check finds values that parse but make no sense, so that they are reported with the file rather than
+// silently replaced by a default.
+func (s *Settings) check() error {
+	if m := s.Permissions.Mode; m != nil {
+		switch *m {
+		case "default", "accept-edits", "plan", "yolo":
+		default:
+			return fmt.Errorf("permissions.mode: unknown permission mode %q: use default, accept-edits, plan or yolo", *m)
+		}
+	}
+	ints := []struct {
+		name string
+		v    *int
+	}{
+		{"context_window", s.ContextWindow}, {"max_steps", s.MaxSteps},
+		{"bash.timeout_ms", s.Bash.TimeoutMS}, {"bash.max_timeout_ms", s.Bash.MaxTimeoutMS},
+		{"bash.max_output_chars", s.Bash.MaxOutputChars}, {"bash.auto_background_after_ms", s.Bash.AutoBackgroundAfterMS},
+	}
+	// (A negative resource limit is allowed: it removes that limit.)
+	for _, f := range ints {
+		if f.v != nil && *f.v < 0 {
+			return fmt.Errorf("%s must not be negative, not %d", f.name, *f.v)
+		}
+	}
+	return nil
 }
 
 // position turns a byte offset into a 1-based line and column.

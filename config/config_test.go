@@ -96,11 +96,16 @@ func TestAPIKeyEnvNamesTheVariable(t *testing.T) {
 func TestBadSettingsNameFileLineAndColumn(t *testing.T) {
 	cases := []struct{ content, want string }{
 		{"{\n  \"model\": \"x\",\n  \"base_url\" \"y\"\n}", ":3:14: invalid JSON"},
-		{"{\n  \"model\": 5\n}", ":2:13: \"model\" must be string"},
+		{"{\n  \"model\": 5\n}", ":2:13: \"model\" must be a string, not a number"},
 		{"{\n  \"modle\": \"x\"\n}", "unknown setting \"modle\""},
 		{"{\"model\": \"x\"", ":1:14: invalid JSON: unexpected end of file"},
 		{"{} {}", "unexpected content after the settings object"},
-		{"{\"permissions\": {\"mode\": \"sometimes\"}}", "unknown permission mode \"sometimes\""},
+		{"{\"permissions\": {\"mode\": \"sometimes\"}}", "user.json: permissions.mode: unknown permission mode \"sometimes\""},
+		{"[]", "settings must be a JSON object, not an array"},
+		{"{\"permissions\": [\"Bash\"]}", "\"permissions\" must be an object, not an array"},
+		{"{\"bash\": {\"timeout_ms\": \"5s\"}}", "\"bash.timeout_ms\" must be a whole number, not a string"},
+		{"{\"bash\": {\"max_output_chars\": -5}}", "bash.max_output_chars must not be negative"},
+		{"{\"context_window\": -1}", "context_window must not be negative"},
 	}
 	for _, tc := range cases {
 		f := newFixture(t)
@@ -110,7 +115,7 @@ func TestBadSettingsNameFileLineAndColumn(t *testing.T) {
 			t.Errorf("%q: err = %v, want it to contain %q", tc.content, err, tc.want)
 			continue
 		}
-		if !strings.Contains(tc.want, "permission mode") && !strings.HasPrefix(err.Error(), f.user) {
+		if !strings.HasPrefix(err.Error(), f.user) {
 			t.Errorf("error does not name the file: %v", err)
 		}
 	}
