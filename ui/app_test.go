@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -490,5 +491,24 @@ func TestAppCtrlYCopiesTheFocusedOutput(t *testing.T) {
 	got, err := base64.StdEncoding.DecodeString(enc)
 	if err != nil || !strings.Contains(string(got), "hello.txt") {
 		t.Errorf("the clipboard got %q (%v), want the listing", got, err)
+	}
+}
+
+func TestAppHugePasteIsSentWhole(t *testing.T) {
+	a := startApp(t)
+	var sb strings.Builder
+	for i := 1; i <= 12000; i++ {
+		sb.WriteString("pasted row ")
+		sb.WriteString(strconv.Itoa(i))
+		sb.WriteByte('\n')
+	}
+	a.tm.Send(tea.PasteMsg{Content: sb.String()})
+	a.waitFor("[pasted text #1: 12000 lines]")
+	a.prompt(" list files")
+	a.waitFor("Finished:")
+	msgs := a.srv.Requests()[0].Messages
+	got := msgs[len(msgs)-1].Content
+	if !strings.HasPrefix(got, "pasted row 1\n") || !strings.HasSuffix(got, "pasted row 12000\n list files") {
+		t.Errorf("the request did not carry the whole paste: %d bytes, ends %q", len(got), got[max(len(got)-60, 0):])
 	}
 }

@@ -21,6 +21,9 @@ const (
 	minWidth      = 60
 	minHeight     = 15
 	maxInputShare = 3 // the input grows to at most a third of the screen
+	// A paste longer than this goes into the prompt as a placeholder (see paste).
+	pasteMaxLines = 100
+	pasteMaxBytes = 16 << 10
 )
 
 // Model is the root of the program: it routes messages to the parts and owns the layout.
@@ -57,8 +60,10 @@ type Model struct {
 	focus         int // index into panels; -1 follows the newest
 	showReasoning bool
 
-	input     textarea.Model
-	prompts   []string
+	input   textarea.Model
+	prompts []string
+	// pastes are the long pastes of the session, each shown in the prompt as its label.
+	pastes    []pasted
 	promptIdx int
 	draft     string
 
@@ -174,11 +179,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if len(m.overlays) > 0 {
 			return m, m.top().update(m, msg)
 		}
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		m.inputGen++
-		m.layout()
-		return m, cmd
+		return m, m.paste(msg)
 	case eventMsg:
 		return m, m.event(msg.Event)
 	case approvalMsg:
@@ -287,8 +288,40 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
 	m.inputGen++
-	m.layout()
 	return cmd
+}
+
+// pasted is a long paste kept out of the editor: the prompt holds label, and text replaces it when the
+// prompt is sent.
+type pasted struct{ label, text string }
+
+// paste puts pasted text into the prompt. The editor rewraps and redraws every line of its text on each
+// key and keeps at most 10,000 lines, so a long paste (a log, a file) is kept here instead and shown in
+// the prompt as a label like "[pasted text #1: 2500 lines]", which is replaced by the whole text when the
+// prompt is sent; the prompt history keeps the label.
+func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
+	text := strings.ReplaceAll(msg.Content, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	lines := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
+	if lines <= pasteMaxLines && len(text) <= pasteMaxBytes {
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		m.inputGen++
+		return cmd
+	}
+	p := pasted{label: fmt.Sprintf("[pasted text #%d: %s]", len(m.pastes)+1, plural(lines, "line", "lines")), text: text}
+	m.pastes = append(m.pastes, p)
+	m.input.InsertString(p.label)
+	m.inputGen++
+	return m.setFlash("Long paste: it is sent whole in place of its label")
+}
+
+// expandPastes replaces the labels of long pastes in a prompt by their text.
+func (m *Model) expandPastes(s string) string {
+	for _, p := range m.pastes {
+		s = strings.ReplaceAll(s, p.label, p.text)
+	}
+	return s
 }
 
 // submit sends the input as a request, or queues it behind the one in progress.
@@ -307,6 +340,7 @@ func (m *Model) submit() tea.Cmd {
 	if m.agent == nil {
 		return m.setFlash("No model server: see the setup screen")
 	}
+	text = m.expandPastes(text)
 	if m.run != nil {
 		m.queued = append(m.queued, text)
 		return m.setFlash("Queued: it is sent when the current request ends")

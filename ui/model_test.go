@@ -613,3 +613,31 @@ func TestModalExplainsKeysItIgnores(t *testing.T) {
 		t.Errorf("a key the modal ignores gives no hint:\n%s", s)
 	}
 }
+
+func TestHugePasteIsKeptWholeOutsideTheEditor(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	var sb strings.Builder
+	for i := 1; i <= 20000; i++ {
+		fmt.Fprintf(&sb, "paste line %d\r\n", i)
+	}
+	m.Update(tea.PasteMsg{Content: sb.String()})
+	// The editor redraws and rewraps every line on every key: with the paste in it, each key took half a
+	// second, and it kept only its first 10,000 lines.
+	if n := m.input.LineCount(); n > 1 {
+		t.Fatalf("the paste went into the editor: %d lines", n)
+	}
+	if s := plain(m); !strings.Contains(s, "[pasted text #1: 20000 lines]") {
+		t.Errorf("the input does not show the paste's placeholder:\n%s", s)
+	}
+	typeText(m, " summarise it")
+	got := m.expandPastes(m.input.Value())
+	if !strings.HasPrefix(got, "paste line 1\npaste line 2\n") || !strings.Contains(got, "paste line 20000\n summarise it") {
+		t.Errorf("the prompt sent is not the whole paste followed by the typed text: %q…%q", got[:40], got[len(got)-40:])
+	}
+	// A short paste is text to edit, as before.
+	m.input.Reset()
+	m.Update(tea.PasteMsg{Content: "one\ntwo"})
+	if v := m.input.Value(); v != "one\ntwo" {
+		t.Errorf("a short paste reads %q", v)
+	}
+}
