@@ -166,10 +166,14 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 		if comp.Text != "" {
 			last = comp.Text
 		}
+		cut := comp.FinishReason == "length"
+		if cut {
+			a.emit(Notice{Message: "the model's answer reached its output limit and was cut off (finish_reason \"length\")"})
+		}
 		if len(comp.ToolCalls) == 0 {
 			return TurnDone{Text: comp.Text, Turns: step}
 		}
-		a.runCalls(ctx, comp.ToolCalls)
+		a.runCalls(ctx, comp.ToolCalls, cut)
 		if ctx.Err() != nil {
 			return TurnDone{Text: last, Interrupted: true, Turns: step}
 		}

@@ -637,3 +637,24 @@ func TestAPanickingToolFailsItsCallNotTheSession(t *testing.T) {
 		t.Errorf("result = %q", got)
 	}
 }
+
+// finish_reason "length" means the server cut the answer at its output limit: the person is told, and a
+// call whose arguments were cut tells the model why, so that it can send less rather than retry the same.
+func TestAnswerCutAtTheOutputLimitIsReported(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, nil)
+	h.server.Reply(
+		fakeapi.ToolCall("c1", "echo", `{"text":"a very long te`).Finish("length"),
+		fakeapi.Text("I was saying that the answ").Finish("length"),
+	)
+	done := h.run("go")
+	if got := h.toolResults(1)["c1"]; !strings.Contains(got, "output limit") {
+		t.Errorf("result for the cut call = %q", got)
+	}
+	ns := h.notices()
+	if len(ns) != 2 || !strings.Contains(ns[0].Message, "output limit") || !strings.Contains(ns[1].Message, "output limit") {
+		t.Errorf("notices = %+v", ns)
+	}
+	if done.Text != "I was saying that the answ" {
+		t.Errorf("done = %+v", done)
+	}
+}

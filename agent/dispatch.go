@@ -39,10 +39,11 @@ func (p *pendingCall) concurrent() bool {
 		(p.access.Kind == tools.AccessRead || p.access.Kind == tools.AccessNone)
 }
 
-func (a *Agent) runCalls(ctx context.Context, calls []openai.ToolCall) {
+// cut says the answer ended at the model's output limit, so the last call's arguments may be incomplete.
+func (a *Agent) runCalls(ctx context.Context, calls []openai.ToolCall, cut bool) {
 	pending := make([]*pendingCall, len(calls))
 	for i, tc := range calls {
-		pending[i] = a.prepare(tc)
+		pending[i] = a.prepare(tc, cut)
 	}
 	for i := 0; i < len(pending); {
 		j := i + 1
@@ -74,7 +75,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []openai.ToolCall) {
 }
 
 // prepare decodes a call, announces it and takes the engine's verdict. It runs nothing.
-func (a *Agent) prepare(tc openai.ToolCall) *pendingCall {
+func (a *Agent) prepare(tc openai.ToolCall, cut bool) *pendingCall {
 	p := &pendingCall{tc: tc, input: json.RawMessage(tc.Function.Arguments), start: time.Now()}
 	fail := func(res tools.Result) *pendingCall {
 		p.early = &res
@@ -90,6 +91,10 @@ func (a *Agent) prepare(tc openai.ToolCall) *pendingCall {
 	p.tool = tool
 	if !json.Valid(p.input) {
 		p.input = jsonString(tc.Function.Arguments)
+		if cut {
+			return fail(tools.Errorf("Your answer reached the output limit while writing the arguments for %s, so they are incomplete and it was not run. "+
+				"Make the call again with less in it: write a large file in parts, or edit it piece by piece.", tc.Function.Name))
+		}
 		return fail(tools.Errorf("The arguments for %s are not valid JSON: %.200q. Call the tool again with a JSON object that matches its schema.",
 			tc.Function.Name, tc.Function.Arguments))
 	}
