@@ -237,8 +237,16 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Interrupt):
 		if m.run != nil {
+			flash := "Interrupted"
+			if n := len(m.queued); n > 0 && !m.run.interrupted {
+				them := "it"
+				if n > 1 {
+					them = "them"
+				}
+				flash += fmt.Sprintf("; %s not sent (↑ recalls %s)", plural(n, "queued prompt", "queued prompts"), them)
+			}
 			m.interrupt()
-			return m.setFlash("Interrupted")
+			return m.setFlash(flash)
 		}
 		return nil
 	case key.Matches(msg, k.History):

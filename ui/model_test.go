@@ -641,3 +641,17 @@ func TestHugePasteIsKeptWholeOutsideTheEditor(t *testing.T) {
 		t.Errorf("a short paste reads %q", v)
 	}
 }
+
+func TestInterruptSaysQueuedPromptsWereDropped(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	m.run = &run{cancel: func() {}, done: make(chan struct{}), started: m.now()}
+	m.prompts, m.promptIdx = []string{"first", "then this"}, 2
+	m.queued = []string{"then this"}
+	press(m, "esc")
+	if len(m.queued) != 0 {
+		t.Fatal("the queued prompt survived the interrupt")
+	}
+	if s := plain(m); !strings.Contains(s, "1 queued prompt not sent") {
+		t.Errorf("the interrupt dropped a queued prompt without a word:\n%s", s)
+	}
+}
