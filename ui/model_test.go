@@ -655,3 +655,12 @@ func TestInterruptSaysQueuedPromptsWereDropped(t *testing.T) {
 		t.Errorf("the interrupt dropped a queued prompt without a word:\n%s", s)
 	}
 }
+
+func TestStatusLineFollowsTheModelName(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	plain(m) // fills the status line's cache
+	send(m, agent.SessionStarted{ID: "s2", Model: "other-model"})
+	if s := plain(m); !strings.Contains(s, "other-model") {
+		t.Errorf("the status line kept the old model name:\n%s", s)
+	}
+}

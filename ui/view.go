@@ -121,7 +121,7 @@ func (m *Model) ruleLine() string {
 func (m *Model) statusLine() string {
 	// View runs for every streamed token; the status line changes far less often, so its render is kept
 	// until one of the things it shows changes.
-	k := statusKey{width: m.width, theme: m.theme, context: m.contextUse(), sandbox: m.opts.Sandbox}
+	k := statusKey{width: m.width, theme: m.theme, context: m.contextUse(), sandbox: m.opts.Sandbox, model: m.opts.Model}
 	if e := m.opts.Engine; e != nil {
 		k.mode = string(e.Mode())
 	}
@@ -136,14 +136,14 @@ func (m *Model) statusLine() string {
 
 // statusKey is everything the status line shows that can change while Warden runs.
 type statusKey struct {
-	width, theme, tasks    int
-	mode, context, sandbox string
+	width, theme, tasks           int
+	mode, context, sandbox, model string
 }
 
 func (m *Model) renderStatus(k statusKey) string {
 	st := m.st
 	sep := st.status.Render(" · ")
-	model := m.opts.Model
+	model := k.model
 	if model == "" {
 		model = "no model"
 	}
