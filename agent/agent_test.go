@@ -658,3 +658,44 @@ func TestAnswerCutAtTheOutputLimitIsReported(t *testing.T) {
 		t.Errorf("done = %+v", done)
 	}
 }
+
+type chdirParams struct {
+	Dir string `json:"dir"`
+}
+
+// A call is decided where it will run: after an earlier call of the same turn moved the working directory
+// out of the workspace, a relative write is outside it too, and accept-edits must not allow it.
+func TestCallsAreDecidedAfterTheCallsBeforeThemRan(t *testing.T) {
+	h := newHarness(t, permissions.ModeAcceptEdits, nil)
+	outside := t.TempDir()
+	chdir := tools.New(tools.Spec[chdirParams]{
+		Name: "chdir", Description: "Change directory.",
+		Access: func(env *tools.Env, p *chdirParams) (tools.Access, error) {
+			return tools.Access{Kind: tools.AccessNone, Summary: p.Dir}, nil
+		},
+		Run: func(ctx context.Context, env *tools.Env, call tools.Call, p *chdirParams) tools.Result {
+			env.SetCwd(p.Dir)
+			return tools.Result{Output: "now in " + p.Dir}
+		},
+	})
+	opts := h.agent.opts
+	opts.Tools = tools.NewRegistry(append(opts.Tools.Tools(), chdir)...)
+	a, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.agent = a
+	h.server.Reply(
+		fakeapi.ToolCall("c1", "chdir", `{"dir":"`+outside+`"}`).ToolCall("c2", "touch", `{"path":"x"}`),
+		fakeapi.Text("done"),
+	)
+	h.run("go")
+	if len(h.ran) != 0 {
+		t.Errorf("a write outside the workspace ran unasked: %v", h.ran)
+	}
+	for _, ev := range h.rec.all() {
+		if p, ok := ev.(PermissionDecided); ok && p.ID == "c2" && (p.Decision != permissions.Deny || p.By != "policy") {
+			t.Errorf("c2 decided %+v", p)
+		}
+	}
+}

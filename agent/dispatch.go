@@ -16,7 +16,8 @@ import (
 
 // Tool calls of one model turn are dispatched in three steps. First every call is prepared in order: its
 // arguments decoded, what it touches reported (ToolCallStarted) and the engine's verdict taken, so the
-// person sees the whole turn at once. Then the calls run in order; a run of consecutive calls that only
+// person sees the whole turn at once. Then the calls run in order, each decided again just before it runs,
+// since an earlier call may have changed the directory it runs in; a run of consecutive calls that only
 // read files or touch nothing, and that the engine allows without asking, runs concurrently. Shell
 // commands always run one at a time, even read-only ones, because a `cd` in one would race with another.
 // Every call gets exactly one result, in the order the model sent them.
@@ -120,11 +121,29 @@ func (a *Agent) execute(ctx context.Context, p *pendingCall) tools.Result {
 	case ctx.Err() != nil:
 		return finish(tools.Result{Output: "Interrupted by the user before this call ran.", IsError: true, Interrupted: true})
 	}
+	// The calls before this one may have moved the working directory (a `cd`), so what it touches, and
+	// the engine's verdict on that, are taken again where it will really run.
+	access, err := a.toolAccess(p)
+	if err != nil {
+		return finish(tools.Errorf("%s was not run: %v.", p.tc.Function.Name, err))
+	}
+	p.access, p.verdict = access, a.opts.Engine.Decide(permissionRequest(access))
 	if allowed, denial := a.authorize(ctx, p); !allowed {
 		return finish(tools.Result{Output: denial, IsError: true})
 	}
 	p.start = time.Now()
 	return finish(a.runTool(ctx, p))
+}
+
+// toolAccess asks a call's tool what the call touches; it may run in a goroutine of a concurrent group,
+// where a panic would not reach the loop's recovery, so it fails the call instead.
+func (a *Agent) toolAccess(p *pendingCall) (access tools.Access, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("it failed inside Warden (%v); this is a bug in Warden, not in your call", r)
+		}
+	}()
+	return p.tool.Access(a.opts.Env, p.input)
 }
 
 // runTool runs a call's tool; a tool that panics fails its call, not the session.
