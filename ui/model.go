@@ -228,7 +228,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		m.quitArmed = now
 		m.interrupt()
-		return m.setFlash("Press Ctrl+C again to quit")
+		// The hint lasts exactly as long as a second Ctrl+C would quit.
+		return m.setFlashFor("Press Ctrl+C again to quit", quitWindow)
 	}
 	if len(m.overlays) > 0 {
 		return m.top().update(m, msg)
@@ -422,9 +423,11 @@ func (m *Model) busy() bool {
 	return false
 }
 
-func (m *Model) setFlash(s string) tea.Cmd {
-	m.flash, m.flashUntil = s, m.now().Add(flashFor)
-	return tea.Tick(flashFor, func(time.Time) tea.Msg { return wakeMsg{} })
+func (m *Model) setFlash(s string) tea.Cmd { return m.setFlashFor(s, flashFor) }
+
+func (m *Model) setFlashFor(s string, d time.Duration) tea.Cmd {
+	m.flash, m.flashUntil = s, m.now().Add(d)
+	return tea.Tick(d, func(time.Time) tea.Msg { return wakeMsg{} })
 }
 
 func (m *Model) browsePrompts(dir int) {

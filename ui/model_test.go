@@ -664,3 +664,13 @@ func TestStatusLineFollowsTheModelName(t *testing.T) {
 		t.Errorf("the status line kept the old model name:\n%s", s)
 	}
 }
+
+func TestCtrlCHintLastsAsLongAsTheQuitWindow(t *testing.T) {
+	m, clock := newTestModel(t, 80, 24)
+	press(m, "ctrl+c")
+	clock.t = clock.t.Add(quitWindow + 500*time.Millisecond)
+	if strings.Contains(plain(m), "Press Ctrl+C again") {
+		// Past the window a second Ctrl+C only arms again: the hint must be gone by then.
+		t.Errorf("%s after one Ctrl+C the screen still says to press it again to quit, which would not quit:\n%s", quitWindow+500*time.Millisecond, plain(m))
+	}
+}
