@@ -84,6 +84,11 @@ func (a *Agent) fitContext(ctx context.Context, force bool) error {
 	a.lastPrompt, a.lastPromptMsgs = 0, 0
 	ev.After = estimateTokens(a.messages)
 	if ev.Elided == 0 && ev.Summarized == 0 {
+		if force {
+			// The server counted it: a bigger context_window setting cannot help.
+			return errors.New("there is nothing left to shorten; send a shorter request, start a new session, " +
+				"or use a model with a larger context window")
+		}
 		return errors.New("the conversation does not fit the model's context window and there is nothing left to shorten; " +
 			"start a new session or raise context_window if the model allows more")
 	}

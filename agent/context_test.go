@@ -113,3 +113,15 @@ func TestUsageIsEstimatedWhenTheServerSendsNone(t *testing.T) {
 		t.Errorf("usage = %+v", u)
 	}
 }
+
+// When the server rejects a prompt that cannot be shortened, raising context_window cannot help: the advice
+// must point at what can.
+func TestUnshortenablePromptTheServerRejectsGivesAdviceThatHelps(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, nil)
+	h.agent.opts.ContextWindow = 128000
+	h.server.Reply(fakeapi.ContextLengthExceeded(fakeapi.ContextFlavors()[0]))
+	done := h.run(strings.Repeat("a long request ", 100))
+	if !done.IsError || strings.Contains(done.Text, "raise context_window") || !strings.Contains(done.Text, "shorter request") {
+		t.Errorf("done = %+v", done)
+	}
+}
