@@ -674,3 +674,23 @@ func TestCtrlCHintLastsAsLongAsTheQuitWindow(t *testing.T) {
 		t.Errorf("%s after one Ctrl+C the screen still says to press it again to quit, which would not quit:\n%s", quitWindow+500*time.Millisecond, plain(m))
 	}
 }
+
+func TestHelpShowsEveryBindingAtTheSmallestSize(t *testing.T) {
+	m, _ := newTestModel(t, 60, 15)
+	press(m, "?")
+	seen := plain(m)
+	for range 20 {
+		press(m, "down")
+		seen += plain(m)
+	}
+	for _, g := range m.keys.FullHelp() {
+		for _, b := range g {
+			if !strings.Contains(seen, b.Help().Desc) {
+				t.Errorf("at 60×15 the help never shows %q", b.Help().Desc)
+			}
+		}
+	}
+	if len(m.overlays) != 1 {
+		t.Fatal("scrolling closed the help")
+	}
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -63,14 +64,28 @@ func frame(m *Model, title, body, hint string, width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
-// helpOverlay lists every binding of the key map.
-type helpOverlay struct{}
+// helpOverlay lists every binding of the key map; when they do not fit the screen (60×15 holds about
+// half of them) it scrolls.
+type helpOverlay struct{ offset int }
 
 func (h *helpOverlay) fullScreen() bool { return true }
 
 func (h *helpOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyPressMsg); ok && (key.Matches(k, m.keys.Back, m.keys.Help) || k.String() == "q") {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	switch {
+	case key.Matches(k, m.keys.Back, m.keys.Help) || k.String() == "q":
 		return m.pop(h)
+	case key.Matches(k, m.keys.Up):
+		h.offset = max(h.offset-1, 0)
+	case key.Matches(k, m.keys.Down):
+		h.offset++ // view clamps it: how far it can go depends on the screen's size
+	case k.String() == "pgup":
+		h.offset = max(h.offset-5, 0)
+	case k.String() == "pgdown":
+		h.offset += 5
 	}
 	return nil
 }
@@ -104,7 +119,19 @@ func (h *helpOverlay) view(m *Model, width, height int) string {
 		rowW += w
 	}
 	rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
-	return frame(m, "Keys", strings.Join(rows, "\n\n"), "esc back", width, height)
+	lines := strings.Split(strings.Join(rows, "\n\n"), "\n")
+	hint := "esc back"
+	if room := height - 2; len(lines) > room {
+		h.offset = min(h.offset, len(lines)-room)
+		switch end := h.offset + room; {
+		case end < len(lines):
+			hint = fmt.Sprintf("↓ %s more · ↑/↓ scroll · esc back", plural(len(lines)-end, "line", "lines"))
+		default:
+			hint = "↑/↓ scroll · esc back"
+		}
+		lines = lines[h.offset:]
+	}
+	return frame(m, "Keys", strings.Join(lines, "\n"), hint, width, height)
 }
 
 func padRight(s string, n int) string {
