@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -74,7 +75,7 @@ func (a *Agent) fitContext(ctx context.Context, force bool) error {
 	ev := ContextCompacted{Before: before}
 	ev.Elided = a.elideToolOutputs()
 	if estimateTokens(a.messages) > limit {
-		n, err := a.summarize(ctx)
+		n, err := a.summarize(ctx, limit)
 		if err != nil {
 			return err
 		}
@@ -131,9 +132,7 @@ func (a *Agent) elideToolOutputs() int {
 			continue
 		}
 		first, _, _ := strings.Cut(m.Content, "\n")
-		if len(first) > 120 {
-			first = first[:120] + "…"
-		}
+		first = clip(first, 120)
 		m.Content = fmt.Sprintf("%s %d characters, starting %q; run the tool again if you need it]", elidedPrefix, len(m.Content), first)
 		n++
 	}
@@ -143,8 +142,9 @@ func (a *Agent) elideToolOutputs() int {
 const elidedPrefix = "[output elided to save context:"
 
 // summarize asks the model to summarise everything before the latest turn and replaces those messages
-// with the summary. It returns how many messages it replaced.
-func (a *Agent) summarize(ctx context.Context) (int, error) {
+// with the summary. The request is kept to half of limit tokens, since the summary request must fit the
+// window too. It returns how many messages it replaced.
+func (a *Agent) summarize(ctx context.Context, limit int) (int, error) {
 	start := 0
 	if len(a.messages) > 0 && a.messages[0].Role == openai.ChatMessageRoleSystem {
 		start = 1
@@ -155,20 +155,16 @@ func (a *Agent) summarize(ctx context.Context) (int, error) {
 	}
 	var transcript strings.Builder
 	for _, m := range a.messages[start:end] {
-		content := m.Content
-		if len(content) > 2000 {
-			content = content[:2000] + "…"
-		}
-		fmt.Fprintf(&transcript, "[%s] %s\n", m.Role, content)
+		fmt.Fprintf(&transcript, "[%s] %s\n", m.Role, clip(m.Content, 2000))
 		for _, tc := range m.ToolCalls {
-			fmt.Fprintf(&transcript, "[tool call %s] %s\n", tc.Function.Name, tc.Function.Arguments)
+			fmt.Fprintf(&transcript, "[tool call %s] %s\n", tc.Function.Name, clip(tc.Function.Arguments, 2000))
 		}
 	}
 	req := []openai.ChatCompletionMessage{
 		{Role: openai.ChatMessageRoleSystem, Content: "You summarise a coding session so that it can continue without its full text. " +
 			"Keep: the person's goals and instructions, decisions made, files read or changed and what was learnt about them, " +
 			"commands run and their outcomes, what was denied, and open questions. Be factual and compact; use a list."},
-		{Role: openai.ChatMessageRoleUser, Content: transcript.String()},
+		{Role: openai.ChatMessageRoleUser, Content: squeeze(transcript.String(), limit*2)},
 	}
 	comp, err := a.opts.Provider.Stream(ctx, req, nil, nil)
 	if err != nil {
@@ -180,4 +176,38 @@ func (a *Agent) summarize(ctx context.Context) (int, error) {
 	rest := append([]openai.ChatCompletionMessage{summary}, a.messages[end:]...)
 	a.messages = append(a.messages[:start], rest...)
 	return replaced, nil
+}
+
+// clip shortens s to at most n bytes, on a character boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// squeeze keeps a transcript within max bytes: its first quarter (where the person's goals are) and the
+// rest from its end, cut at line boundaries, with a note of what was left out between them.
+func squeeze(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	headEnd := max / 4
+	if i := strings.LastIndexByte(s[:headEnd], '\n'); i > 0 {
+		headEnd = i + 1
+	}
+	for headEnd > 0 && !utf8.RuneStart(s[headEnd]) {
+		headEnd--
+	}
+	tailStart := len(s) - (max - headEnd)
+	if i := strings.IndexByte(s[tailStart:], '\n'); i >= 0 {
+		tailStart += i + 1
+	}
+	for tailStart < len(s) && !utf8.RuneStart(s[tailStart]) {
+		tailStart++
+	}
+	return s[:headEnd] + fmt.Sprintf("[… %d characters of the session left out …]\n", tailStart-headEnd) + s[tailStart:]
 }

@@ -1,8 +1,10 @@
 package agent
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/warden-cli/warden/agent/fakeapi"
 	"github.com/warden-cli/warden/permissions"
@@ -123,5 +125,54 @@ func TestUnshortenablePromptTheServerRejectsGivesAdviceThatHelps(t *testing.T) {
 	done := h.run(strings.Repeat("a long request ", 100))
 	if !done.IsError || strings.Contains(done.Text, "raise context_window") || !strings.Contains(done.Text, "shorter request") {
 		t.Errorf("done = %+v", done)
+	}
+}
+
+// The summary request must itself fit: a window set far above the model's real one (a local server with a
+// small context) ends in a context-length error, and a summary request that repeats the whole conversation
+// would be rejected the same way, leaving the session at a dead end.
+func TestSummaryRequestFitsWhatTheServerAccepts(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, nil)
+	h.agent.opts.ContextWindow = 128000
+	for i := range 30 {
+		h.server.Reply(fakeapi.ToolCall("w", "touch", `{"path":"`+strings.Repeat("p", 1500)+`"}`), fakeapi.Text("ok"))
+		h.run(strings.Repeat("request ", 200) + string(rune('a'+i%26)))
+	}
+	before := len(h.server.Requests())
+	h.server.Reply(fakeapi.ContextLengthExceeded(fakeapi.ContextFlavors()[0]), fakeapi.Text("- summary"), fakeapi.Text("answer"))
+	done := h.run("last request")
+	if done.IsError {
+		t.Fatalf("done = %+v", done)
+	}
+	reqs := h.server.Requests()[before:]
+	rejected, summary := 0, 0
+	for _, m := range reqs[0].Messages {
+		rejected += len(m.Content)
+		for _, tc := range m.ToolCalls {
+			rejected += len(tc.Function.Arguments)
+		}
+	}
+	for _, m := range reqs[1].Messages {
+		summary += len(m.Content)
+	}
+	if summary*3 > rejected*2 {
+		t.Errorf("summary request is %d characters, the rejected one was %d", summary, rejected)
+	}
+}
+
+func TestSqueezeKeepsHeadAndTailWithinBounds(t *testing.T) {
+	var b strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&b, "line %d é\n", i)
+	}
+	s := b.String()
+	for _, max := range []int{40, 100, 1000, 5000} {
+		got := squeeze(s, max)
+		if len(got) > max+80 || !utf8.ValidString(got) || !strings.HasPrefix(got, "line 0") || !strings.HasSuffix(got, "line 999 é\n") {
+			t.Errorf("squeeze(%d) = %d bytes %.60q…", max, len(got), got)
+		}
+	}
+	if squeeze("short", 10) != "short" {
+		t.Error("a short transcript must stay whole")
 	}
 }
