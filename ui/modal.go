@@ -223,6 +223,9 @@ func (md *modal) view(m *Model, width, height int) string {
 		title += st.dim.Render(fmt.Sprintf("  (1 of %d waiting)", n))
 	}
 	add(st.bold.Render(title))
+	// The banners and the title above, and the keys below, always show; what lies between (the
+	// command, where, why, the diff) is cut from its end when the modal does not fit.
+	head := len(lines)
 
 	// The command or path, in full, every control character visible, the part that needs approval marked.
 	subject := req.Access.Command
@@ -245,7 +248,7 @@ func (md *modal) view(m *Model, width, height int) string {
 	cmdBudget := max(budget-diffBudget, 2)
 	if len(cmdLines) > cmdBudget {
 		more := len(cmdLines) - cmdBudget + 1
-		cmdLines = append(cmdLines[:cmdBudget-1], st.warn.Render(fmt.Sprintf("… %s more; the whole command is in the tool history", plural(more, "line", "lines"))))
+		cmdLines = append(cmdLines[:cmdBudget-1], st.warn.Render(fmt.Sprintf("… %s more; a larger terminal shows them", plural(more, "line", "lines"))))
 	}
 	lines = append(lines, cmdLines...)
 	if cwd := req.Access.Cwd; cwd != "" {
@@ -258,6 +261,7 @@ func (md *modal) view(m *Model, width, height int) string {
 		lines = append(lines, diffLines(req.Access.Diff, inner, diffBudget, st)...)
 	}
 	lines = append(lines, "")
+	keys := len(lines)
 	switch {
 	case md.stage == stageConfirmRule:
 		where := "for this session"
@@ -283,8 +287,15 @@ func (md *modal) view(m *Model, width, height int) string {
 	if md.note != "" {
 		add(st.warn.Render(md.note))
 	}
-	if len(lines) > height-2 {
-		lines = lines[len(lines)-(height-2):]
+	if over := len(lines) - (height - 2); over > 0 {
+		keep := max(keys-head-over-1, 1)
+		if keep < keys-head {
+			mid := append(lines[head:head+keep:head+keep], st.warn.Render(fit("… cut to fit this terminal; a larger one shows it all", inner)))
+			lines = append(append(lines[:head:head], mid...), lines[keys:]...)
+		}
+		if len(lines) > height-2 {
+			lines = lines[len(lines)-(height-2):]
+		}
 	}
 	return strings.Join(box(lines, width, st.modal), "\n")
 }

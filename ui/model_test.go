@@ -694,3 +694,30 @@ func TestHelpShowsEveryBindingAtTheSmallestSize(t *testing.T) {
 		t.Fatal("scrolling closed the help")
 	}
 }
+
+func TestSmallModalKeepsItsWarningsAndKeys(t *testing.T) {
+	for _, stage := range []string{"", "d"} {
+		m, clock := newTestModel(t, 60, 15)
+		startCall(m, "c1", "x")
+		msg, _ := touchRequest("c1", "Bash(rm:*)")
+		msg.req.Access.Command = "rm -rf ~/projects/" + strings.Repeat("long/", 30)
+		msg.req.Verdict.Part = "rm -rf"
+		msg.req.Verdict.Dangerous = true
+		msg.req.Access.Unsandboxed = true
+		msg.req.Verdict.Reason = "`rm -rf` deletes files recursively and cannot be undone, outside the workspace"
+		m.Update(msg)
+		clock.t = clock.t.Add(time.Second)
+		if stage != "" {
+			press(m, stage)
+		}
+		s := plain(m)
+		for _, want := range []string{"DANGEROUS", "OUTSIDE THE SANDBOX", "Allow bash?", "$ rm -rf", "esc"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("stage %q: a modal cut to fit 60×15 lost %q:\n%s", stage, want, s)
+			}
+		}
+		if n := len(strings.Split(s, "\n")); n != 15 {
+			t.Errorf("stage %q: the screen has %d lines", stage, n)
+		}
+	}
+}
