@@ -1,10 +1,15 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/warden-cli/warden/agent/fakeapi"
 )
 
 // assemble feeds raw chunk payloads to an assembler and returns the result.
@@ -226,11 +231,49 @@ func TestDataLineReaderKeepsOnlyData(t *testing.T) {
 		"event: error\ndata: {\"message\":\"boom\"}\n\ndata:{\"b\":2}\ndata: [DONE]"
 	r := newDataLineReader(io.NopCloser(strings.NewReader(in)))
 	out, err := io.ReadAll(r)
+	var pe *ProviderError
+	if !errors.As(err, &pe) || !strings.Contains(pe.Message, "boom") {
+		t.Fatalf("err = %v, want the error event's message", err)
+	}
+	if want := "data: {\"a\":1}\n"; string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+
+	in = ": keep-alive\n\ndata:{\"b\":2}\n\nid: 8\ndata: {\"choices\":[{\"delta\":{\"content\":\"an \\\"error\\\"\"}}]}\ndata: [DONE]"
+	out, err = io.ReadAll(newDataLineReader(io.NopCloser(strings.NewReader(in))))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "data: {\"a\":1}\ndata: {\"error\":{\"message\":\"boom\"}}\ndata: {\"b\":2}\ndata: [DONE]\n"
-	if string(out) != want {
+	if want := "data: {\"b\":2}\ndata: {\"choices\":[{\"delta\":{\"content\":\"an \\\"error\\\"\"}}]}\ndata: [DONE]\n"; string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+// An error object inside a 200 stream ends the turn with the server's words at once: whatever its shape,
+// and even when the server then keeps the connection open with keep-alive comments.
+func TestStreamErrorEndsTheStreamWithTheServersMessage(t *testing.T) {
+	sse := http.Header{"Content-Type": {"text/event-stream"}}
+	cases := map[string]*fakeapi.Response{
+		"string error, then keep-alives": fakeapi.Raw(200, sse,
+			`data: {"error":"overloaded"}`, ``, `: keep-alive`, `: keep-alive`, `: keep-alive`).Delay(time.Second),
+		"object error, then keep-alives": fakeapi.Raw(200, sse,
+			`data: {"error":{"message":"overloaded","code":500}}`, ``, `: keep-alive`, `: keep-alive`, `: keep-alive`).Delay(time.Second),
+		"spaced error key": fakeapi.Raw(200, sse, `data: { "error" : {"message":"overloaded"}}`, ``),
+		"after event: error, then keep-alives": fakeapi.Raw(200, sse,
+			`event: error`, `data: {"message":"overloaded"}`, ``, `: keep-alive`, `: keep-alive`, `: keep-alive`).Delay(time.Second),
+	}
+	for name, r := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := fakeapi.New()
+			defer s.Close()
+			s.Reply(r)
+			ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
+			defer cancel()
+			_, err := NewProvider(s.URL(), "k", "m").Stream(ctx, nil, nil, nil)
+			var pe *ProviderError
+			if !errors.As(err, &pe) || !strings.Contains(pe.Message, "overloaded") || !pe.Retryable {
+				t.Fatalf("err = %v", err)
+			}
+		})
 	}
 }

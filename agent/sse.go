@@ -3,6 +3,7 @@ package agent
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 )
@@ -57,11 +58,15 @@ func (r *dataLineReader) filter(line []byte) []byte {
 		return nil
 	case bytes.HasPrefix(trimmed, []byte("data:")):
 		payload := bytes.TrimSpace(trimmed[len("data:"):])
-		if r.errorEvent && !bytes.HasPrefix(payload, []byte(`{"error"`)) {
-			payload = append(append([]byte(`{"error":`), payload...), '}')
+		r.sawData = true
+		// An error ends the stream here, as the caller's error. Passed on as a line, go-openai would
+		// wait for one more line before reporting it (a server that keeps the connection open with
+		// comments would hang the turn) and would lose an error given as a plain string.
+		if errRaw, ok := streamErrorPayload(payload, r.errorEvent); ok {
+			r.err = streamError(errRaw)
+			return nil
 		}
 		r.errorEvent = false
-		r.sawData = true
 		out := make([]byte, 0, len(payload)+8)
 		out = append(out, "data: "...)
 		out = append(out, payload...)
@@ -74,3 +79,21 @@ func (r *dataLineReader) filter(line []byte) []byte {
 }
 
 func (r *dataLineReader) Close() error { return r.src.Close() }
+
+// streamErrorPayload finds the error a data line carries: {"error": ...} in any spacing, or the whole
+// payload after "event: error".
+func streamErrorPayload(payload []byte, afterErrorEvent bool) (json.RawMessage, bool) {
+	if !afterErrorEvent && !bytes.Contains(payload, []byte(`"error"`)) {
+		return nil, false
+	}
+	var obj struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(payload, &obj) == nil && len(obj.Error) > 0 && string(obj.Error) != "null" {
+		return obj.Error, true
+	}
+	if afterErrorEvent {
+		return payload, true
+	}
+	return nil, false
+}
