@@ -72,9 +72,35 @@ func History(l *Loaded) []HistoryEntry {
 				e.Output = *r.Output
 			}
 			e.Status = resultStatus(e.Decision, r)
+			// A sub-agent's calls end with its task: one with no result was cut off (a kill).
+			for j := i + 1; j < len(out); j++ {
+				if out[j].Depth > e.Depth && out[j].Status == "running" && descends(out, j, i) {
+					out[j].Status = "interrupted"
+				}
+			}
 		}
 	}
 	return out
+}
+
+// descends reports whether entry j was made by a sub-agent that entry i (a task call) started, directly
+// or further down.
+func descends(out []HistoryEntry, j, i int) bool {
+	for j > i {
+		if out[j].Parent == "" {
+			return false
+		}
+		// The parent is the latest task call with that id before j.
+		p := j - 1
+		for p >= 0 && !(out[p].ID == out[j].Parent && out[p].Tool == "task") {
+			p--
+		}
+		if p == i {
+			return true
+		}
+		j = p
+	}
+	return false
 }
 
 func resultStatus(decision string, r Record) string {

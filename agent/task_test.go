@@ -232,3 +232,18 @@ func TestChildCallWithTheParentsCallIDKeepsBothInTheHistory(t *testing.T) {
 		t.Errorf("history = %+v", hist)
 	}
 }
+
+// A session killed while a sub-agent ran: the task call is closed as interrupted on resume, and the
+// child's call that never finished reads interrupted too, not running for ever.
+func TestHistoryClosesAKilledChildsCallWithItsTask(t *testing.T) {
+	out := "Interrupted"
+	l := &Loaded{Records: []Record{
+		{Type: RecToolCall, CallID: "t1", Name: "task"},
+		{Type: RecToolCall, CallID: "c1", Name: "bash", Parent: "t1"},
+		{Type: RecToolResult, CallID: "t1", Name: "task", Output: &out, IsError: true, Interrupted: true},
+	}}
+	hist := History(l)
+	if len(hist) != 2 || hist[0].Status != "interrupted" || hist[1].Status != "interrupted" {
+		t.Errorf("history = %+v", hist)
+	}
+}
