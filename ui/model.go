@@ -121,10 +121,10 @@ func newModel(opts Options, now func() time.Time) *Model {
 		return m
 	}
 	if len(opts.Untrusted) > 0 {
-		m.push(&trustOverlay{items: opts.Untrusted})
+		m.push(&trustOverlay{items: opts.Untrusted, armedAt: m.now().Add(typeAheadGuard)})
 	}
 	if opts.SandboxProblem != "" {
-		m.push(&sandboxOverlay{problem: opts.SandboxProblem})
+		m.push(&sandboxOverlay{problem: opts.SandboxProblem, armedAt: m.now().Add(typeAheadGuard)})
 	}
 	return m
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -163,6 +164,9 @@ func (s *setupOverlay) view(m *Model, width, height int) string {
 type trustOverlay struct {
 	items []string
 	err   string
+	// armedAt is when answers start to count: keys typed while warden starts, meant for the prompt, must
+	// not trust a workspace (the same guard as the approval modal's).
+	armedAt time.Time
 }
 
 func (t *trustOverlay) fullScreen() bool { return true }
@@ -170,6 +174,10 @@ func (t *trustOverlay) fullScreen() bool { return true }
 func (t *trustOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
+		return nil
+	}
+	if now := m.now(); now.Before(t.armedAt) {
+		t.armedAt = now.Add(typeAheadGuard)
 		return nil
 	}
 	switch k.String() {
@@ -208,13 +216,21 @@ const sandboxOff = "sandbox: off"
 
 // sandboxOverlay asks, before anything runs, whether to go on without the sandbox the person asked for
 // but that cannot be had here.
-type sandboxOverlay struct{ problem string }
+type sandboxOverlay struct {
+	problem string
+	// armedAt guards against keys typed at start-up, as for the trust prompt.
+	armedAt time.Time
+}
 
 func (s *sandboxOverlay) fullScreen() bool { return true }
 
 func (s *sandboxOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
+		return nil
+	}
+	if now := m.now(); now.Before(s.armedAt) {
+		s.armedAt = now.Add(typeAheadGuard)
 		return nil
 	}
 	switch k.String() {

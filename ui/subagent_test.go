@@ -205,12 +205,18 @@ func TestContextCompactionAndUse(t *testing.T) {
 
 func TestSandboxProblemAsksFirst(t *testing.T) {
 	ran := false
+	clock := &fixedClock{t: time.Date(2026, 11, 21, 14, 30, 0, 0, time.UTC)}
 	m := newModel(Options{SandboxProblem: "bubblewrap is not installed and Landlock is not available", RunUnsandboxed: func() { ran = true },
-		Untrusted: []string{".warden/settings.json: allow Bash(make:*)"}}, time.Now)
+		Untrusted: []string{".warden/settings.json: allow Bash(make:*)"}}, clock.now)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	if s := plain(m); !strings.Contains(s, "bubblewrap is not installed") || !strings.Contains(s, "y run unsandboxed") {
 		t.Fatalf("the sandbox problem is not the first screen:\n%s", s)
 	}
+	press(m, "y")
+	if ran {
+		t.Fatal("a key typed at start-up chose to run unsandboxed")
+	}
+	clock.t = clock.t.Add(time.Second)
 	press(m, "y")
 	if !ran {
 		t.Error("y did not call RunUnsandboxed")
@@ -218,13 +224,16 @@ func TestSandboxProblemAsksFirst(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "Trust this workspace?") {
 		t.Errorf("the trust prompt does not follow:\n%s", s)
 	}
+	clock.t = clock.t.Add(time.Second)
 	press(m, "n")
 	if s := plain(m); !strings.Contains(s, "sandbox: off") {
 		t.Errorf("the status line does not say the sandbox is off:\n%s", s)
 	}
 
-	m = newModel(Options{SandboxProblem: "no sandbox"}, time.Now)
+	clock2 := &fixedClock{t: clock.t}
+	m = newModel(Options{SandboxProblem: "no sandbox"}, clock2.now)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	clock2.t = clock2.t.Add(time.Second)
 	if _, cmd := m.Update(keyMsg("n")); cmd == nil || !isQuit(cmd) {
 		t.Error("n did not quit")
 	}
