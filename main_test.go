@@ -657,3 +657,27 @@ func TestNothingOutlivesWarden(t *testing.T) {
 		}
 	})
 }
+
+// A session id is a name in the sessions directory, never a path: --resume must not open (and append to)
+// a file elsewhere.
+func TestSessionIDIsNotAPath(t *testing.T) {
+	server := fakeapi.New()
+	defer server.Close()
+	r := newRun(t)
+	outside := filepath.Join(filepath.Dir(r.workspace), "other")
+	if err := os.WriteFile(outside+".jsonl", []byte(`{"type":"session","id":"x","cwd":"/"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rel := "../../../other" // from <root>/state/warden/sessions
+	_, stderr, code := r.exec("--resume", rel, "-p", "x", "--base-url", server.URL(), "--model", "m")
+	if code != 2 || !strings.Contains(stderr, "not a session id") {
+		t.Errorf("exit %d stderr %q", code, stderr)
+	}
+	_, stderr, code = r.exec("history", "--session", rel)
+	if code != 2 || !strings.Contains(stderr, "not a session id") {
+		t.Errorf("history: exit %d stderr %q", code, stderr)
+	}
+	if b, _ := os.ReadFile(outside + ".jsonl"); strings.Count(string(b), "\n") != 1 {
+		t.Errorf("the file outside was written: %s", b)
+	}
+}

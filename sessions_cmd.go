@@ -54,6 +54,9 @@ func runHistory(args []string, stdout, stderr io.Writer) error {
 	}
 	path := ""
 	if *id != "" {
+		if err := checkSessionID(*id); err != nil {
+			return err
+		}
 		path = agent.SessionPath(sessionsDir(), *id)
 		if _, err := os.Stat(path); err != nil {
 			return fmt.Errorf("no session %q; run warden sessions to see this directory's sessions", *id)

@@ -210,6 +210,9 @@ func (s *session) openStore(c *commonFlags) error {
 	path := ""
 	switch {
 	case c.resume != "":
+		if err := checkSessionID(c.resume); err != nil {
+			return err
+		}
 		path = agent.SessionPath(dir, c.resume)
 		if _, err := os.Stat(path); err != nil {
 			return fmt.Errorf("no session %q; run warden sessions to see this directory's sessions", c.resume)
@@ -235,6 +238,15 @@ func (s *session) openStore(c *commonFlags) error {
 		return err
 	}
 	s.id, s.store, s.resumed, s.history = l.ID, st, l, msgs
+	return nil
+}
+
+// checkSessionID refuses an id that is not a plain name in the sessions directory: a path would open, and
+// append to, a file elsewhere.
+func checkSessionID(id string) error {
+	if id == "." || id == ".." || strings.ContainsAny(id, `/\`) || filepath.Base(id) != id {
+		return usageError{fmt.Sprintf("%q is not a session id; run warden sessions to see this directory's sessions", id)}
+	}
 	return nil
 }
 
