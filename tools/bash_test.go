@@ -506,3 +506,27 @@ func TestLongOutputLimitFromSettings(t *testing.T) {
 		t.Errorf("full output: %v", err)
 	}
 }
+
+// A cd through a symbolic link that points out of the workspace leaves it, and the model is told so.
+func TestCdThroughSymlinkOutOfTheWorkspaceIsReported(t *testing.T) {
+	h := newHarness(t)
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(h.env.Workspace, "link")); err != nil {
+		t.Fatal(err)
+	}
+	r := h.run("cd link")
+	if !strings.Contains(r.Output, "outside the workspace") {
+		t.Errorf("cd link (to %s): cwd %q, output %q", outside, h.env.Cwd(), r.Output)
+	}
+	// A symbolic link to a directory inside the workspace stays inside.
+	if err := os.Mkdir(filepath.Join(h.env.Workspace, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(h.env.Workspace, "sub"), filepath.Join(h.env.Workspace, "in")); err != nil {
+		t.Fatal(err)
+	}
+	h.env.SetCwd(h.env.Workspace)
+	if r := h.run("cd in"); strings.Contains(r.Output, "outside") {
+		t.Errorf("cd in: %q", r.Output)
+	}
+}

@@ -367,16 +367,21 @@ func exitOf(state *os.ProcessState) (*int, string) {
 	return &code, ""
 }
 
-// insideWorkspace reports whether dir is the workspace or below it, by its path as given or resolved.
+// insideWorkspace reports whether dir is the workspace or below it. The paths are compared with their
+// symbolic links resolved, when they can be: a shell's directory is its logical path, and ws/link may be
+// anywhere. Only a path that no longer resolves is judged as written.
 func insideWorkspace(workspace, dir string) bool {
 	within := func(root, d string) bool {
 		rel, err := filepath.Rel(root, d)
 		return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 	}
-	if workspace == "" || within(workspace, dir) {
+	if workspace == "" {
 		return true
 	}
 	rw, err1 := filepath.EvalSymlinks(workspace)
 	rd, err2 := filepath.EvalSymlinks(dir)
-	return err1 == nil && err2 == nil && within(rw, rd)
+	if err1 == nil && err2 == nil {
+		return within(rw, rd)
+	}
+	return within(workspace, dir)
 }
