@@ -530,3 +530,21 @@ func TestCdThroughSymlinkOutOfTheWorkspaceIsReported(t *testing.T) {
 		t.Errorf("cd in: %q", r.Output)
 	}
 }
+
+// A display that is slow to take live output (the agent's event sink waits on a session write, say) must
+// neither lose the end of the output nor stall the command: what the command printed before it exited is
+// all in the result.
+func TestSlowDisplayLosesNoOutput(t *testing.T) {
+	h := newHarness(t)
+	slow := func(string) { time.Sleep(300 * time.Millisecond) }
+	// The live flush of the first lines is under way when the rest, which fits in the pipe, is written and
+	// the shell exits.
+	r := h.call(context.Background(), h.bash, "t", map[string]any{
+		"command": "mkdir d && cd d && seq 1 1000; sleep 0.06; seq 1 100000"}, slow)
+	if r.Lines != 101_000 || !strings.HasSuffix(r.Output, "\n99999\n100000") {
+		t.Errorf("%d lines; output ends %q", r.Lines, r.Output[max(0, len(r.Output)-100):])
+	}
+	if want := filepath.Join(h.env.Workspace, "d"); h.env.Cwd() != want {
+		t.Errorf("the cd was lost: cwd %q, want %q", h.env.Cwd(), want)
+	}
+}

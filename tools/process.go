@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
@@ -39,11 +40,19 @@ type proc struct {
 	limits  *limitPlan
 	sandbox *sandboxPlan
 	pidsHit bool // set by finish: the command's pids cgroup refused a fork
+	// drainEnd (Unix nanoseconds) is set by finish when the group is gone: the reader then renews the read
+	// deadline after every read that got output, up to drainEnd.
+	drainEnd atomic.Int64
 }
 
-// drainWait bounds how long output is read after a command's group is gone: a process that left the group
-// (setsid) may keep the pipe open forever, and the command must not wait for it.
-const drainWait = 100 * time.Millisecond
+// drainWait bounds how long output is waited for after a command's group is gone: a process that left the
+// group (setsid) may keep the pipe open forever, and the command must not wait for it. The wait starts again
+// after each read that got output, so what the command wrote before it ended is read however slowly it is
+// taken in, but never for longer than drainMax in all (an escaped process may keep writing).
+const (
+	drainWait = 100 * time.Millisecond
+	drainMax  = 5 * time.Second
+)
 
 // readBufs recycles the buffers that output is read into.
 var readBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
@@ -132,6 +141,11 @@ func (p *proc) read(w io.Writer) {
 		n, err := p.out.Read(buf)
 		if n > 0 {
 			w.Write(buf[:n])
+			if end := p.drainEnd.Load(); end != 0 {
+				// Draining: there may be more in the pipe, which a deadline that passed during the
+				// write would otherwise throw away.
+				_ = p.out.SetReadDeadline(time.Unix(0, min(time.Now().Add(drainWait).UnixNano(), end)))
+			}
 		}
 		if err != nil {
 			return
@@ -173,10 +187,12 @@ func (p *proc) finish() (cwd string, state *os.ProcessState) {
 	}
 	// Leftovers of the command (`server &`) die with it: a finished command never waits for its children.
 	p.signal(syscall.SIGKILL)
-	deadline := time.Now().Add(drainWait)
-	_ = p.out.SetReadDeadline(deadline)
-	_ = p.cwdR.SetReadDeadline(deadline)
+	now := time.Now()
+	p.drainEnd.Store(now.Add(drainMax).UnixNano())
+	_ = p.out.SetReadDeadline(now.Add(drainWait))
 	<-p.outDone
+	// The shell wrote its directory before it exited; a deadline that passed while draining would lose it.
+	_ = p.cwdR.SetReadDeadline(time.Now().Add(drainWait))
 	b, _ := io.ReadAll(io.LimitReader(p.cwdR, 64<<10))
 	if s := string(b); strings.HasSuffix(s, "\n") {
 		cwd = strings.TrimSuffix(s, "\n")
