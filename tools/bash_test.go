@@ -548,3 +548,28 @@ func TestSlowDisplayLosesNoOutput(t *testing.T) {
 		t.Errorf("the cd was lost: cwd %q, want %q", h.env.Cwd(), want)
 	}
 }
+
+// The display gets what it can take; a display that is busy does not stall the command's output pipe.
+func TestBusyDisplayDoesNotHoldUpTheCommand(t *testing.T) {
+	h := newHarness(t)
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free) // runs before the harness's KillAll
+	live := func(string) { <-release }
+	res := make(chan Result, 1)
+	go func() {
+		// Far more than the pipe holds, printed after the first live delivery has begun.
+		res <- h.call(context.Background(), h.bash, "t", map[string]any{
+			"command": "echo start; sleep 0.2; seq 1 1000000; touch done"}, live)
+	}()
+	eventually(t, 10*time.Second, "the command never got past its output while the display was busy", func() bool {
+		_, err := os.Stat(filepath.Join(h.env.Workspace, "done"))
+		return err == nil
+	})
+	free()
+	r := <-res
+	if r.Lines != 1_000_001 || !strings.HasSuffix(r.Output, "\n1000000") {
+		t.Errorf("%d lines; output ends %q", r.Lines, r.Output[max(0, len(r.Output)-100):])
+	}
+}

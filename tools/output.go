@@ -14,10 +14,13 @@ import (
 // ring holding its last ringSize bytes and, once it outgrows the ring, to a spool file (up to spoolCap). The
 // model's view is built from the two (see view); the display gets the text live, coalesced.
 //
-// Write is called from the goroutine reading the pipe; the other methods from any goroutine.
+// Write is called from the goroutine reading the pipe; the other methods from any goroutine. The display's
+// function is called without mu held (under liveMu, which orders its calls), so that a display that is slow
+// to take the text never holds up the reading of the pipe, and with it the command.
 type capture struct {
-	mu sync.Mutex
-	cl cleaner
+	liveMu sync.Mutex // taken before mu, never by Write
+	mu     sync.Mutex
+	cl     cleaner
 
 	ring  ring
 	total int64 // bytes of cleaned text
@@ -168,37 +171,50 @@ func (c *capture) liveAdd(prefix string, text []byte) {
 
 // flushLive hands the queued text, and the unfinished line if it is stable, to the display.
 func (c *capture) flushLive() {
+	c.liveMu.Lock()
+	defer c.liveMu.Unlock()
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.liveArmed = false
-	c.deliverLive()
+	live, s := c.takeLive()
+	c.mu.Unlock()
+	deliver(live, s)
 }
 
-func (c *capture) deliverLive() {
+// takeLive returns the display's function and what it is to be given now. The caller holds liveMu and mu,
+// and calls deliver once it has let go of mu.
+func (c *capture) takeLive() (func(string), string) {
 	if c.live == nil {
-		return
+		return nil, ""
 	}
 	if !c.binary {
 		if s := c.cl.ShowPartial(); len(s) > 0 {
 			c.liveBuf.add(s)
 		}
 	}
-	if s := c.liveBuf.take(); s != "" {
-		c.live(s)
+	return c.live, c.liveBuf.take()
+}
+
+func deliver(live func(string), s string) {
+	if live != nil && s != "" {
+		live(s)
 	}
 }
 
 // Finish is called once the pipe is drained: the unfinished line becomes final and the display gets the rest.
 func (c *capture) Finish() {
+	c.liveMu.Lock()
+	defer c.liveMu.Unlock()
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if c.finished {
+		c.mu.Unlock()
 		return
 	}
 	if !c.binary {
 		c.cl.Finish(c.commit)
 	}
-	c.deliverLive()
+	live, s := c.takeLive()
+	defer deliver(live, s) // after mu is let go, before liveMu is
+	defer c.mu.Unlock()
 	c.finished = true
 	c.live = nil
 	if c.liveTimer != nil {
@@ -215,10 +231,13 @@ func (c *capture) Finish() {
 
 // Detach stops live delivery (the call that showed it has returned) after handing over what is queued.
 func (c *capture) Detach() {
+	c.liveMu.Lock()
+	defer c.liveMu.Unlock()
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.deliverLive()
+	live, s := c.takeLive()
 	c.live = nil
+	c.mu.Unlock()
+	deliver(live, s)
 }
 
 // cursor is a position in the cleaned text: bytes and newlines before it.
