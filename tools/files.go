@@ -312,8 +312,13 @@ func gitListFiles(ctx context.Context, dir string) ([]string, bool) {
 	return slices.Compact(files), true
 }
 
+// gitSafe is configuration given to every git Warden runs on its own: such a git must run nothing a
+// repository names (core.fsmonitor is run by ls-files; .git/config may have been written by a command,
+// sandboxed or not, or come with the files), and must not pick up a bare repository it was not pointed at.
+var gitSafe = []string{"-c", "core.fsmonitor=false", "-c", "safe.bareRepository=explicit"}
+
 func gitIn(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd := exec.CommandContext(ctx, "git", slices.Concat(gitSafe, []string{"-C", dir}, args)...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
 	return cmd.Output()
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -277,5 +278,30 @@ func TestFileSearchesDoNotFollowSymlinksOut(t *testing.T) {
 	}
 	if got := h.ok("glob", map[string]any{"pattern": "**/*.txt"}); strings.Contains(got, "link") {
 		t.Errorf("glob listed through symlinks:\n%s", got)
+	}
+}
+
+// glob and grep are read-only and run without asking, so the git they run to list files must run nothing
+// a repository's config names: a core.fsmonitor hook in .git/config (of a nested repository a sandboxed
+// command could write, say) would run outside the sandbox with Warden's whole environment.
+func TestFileSearchesRunNoProgramFromGitConfig(t *testing.T) {
+	h := newFileHarness(t)
+	h.write("sub/a.go", "package a // needle\n")
+	h.git("init", "-q", "sub")
+	marker := filepath.Join(h.home, "ran")
+	f, err := os.OpenFile(h.path("sub/.git/config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "[core]\n\tfsmonitor = \"echo ran >> %s; false\"\n", marker)
+	f.Close()
+	if got := h.ok("glob", map[string]any{"pattern": "*.go", "path": "sub"}); !strings.Contains(got, "a.go") {
+		t.Errorf("glob: %s", got)
+	}
+	if got := h.ok("grep", map[string]any{"pattern": "needle", "path": "sub"}); !strings.Contains(got, "a.go:1:") {
+		t.Errorf("grep: %s", got)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the repository's core.fsmonitor ran")
 	}
 }
