@@ -573,3 +573,22 @@ func TestBusyDisplayDoesNotHoldUpTheCommand(t *testing.T) {
 		t.Errorf("%d lines; output ends %q", r.Lines, r.Output[max(0, len(r.Output)-100):])
 	}
 }
+
+// fd 3 is the first a script opens for itself (exec 3>log); Warden's report of the final directory must
+// neither land in the script's file nor be lost.
+func TestCommandsHaveFd3ToThemselves(t *testing.T) {
+	h := newHarness(t)
+	if err := os.Mkdir(filepath.Join(h.env.Workspace, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.run("exec 3>out.txt; echo data >&3; cd sub")
+	if b, err := os.ReadFile(filepath.Join(h.env.Workspace, "out.txt")); err != nil || string(b) != "data\n" {
+		t.Errorf("out.txt = %q (%v), want the script's line only", b, err)
+	}
+	if want := filepath.Join(h.env.Workspace, "sub"); h.env.Cwd() != want {
+		t.Errorf("cwd %q, want %q", h.env.Cwd(), want)
+	}
+	if r := h.run("exec 3<&-; cd ..; echo ok"); r.Output != "ok" || h.env.Cwd() != h.env.Workspace {
+		t.Errorf("closing fd 3: %q, cwd %q", r.Output, h.env.Cwd())
+	}
+}

@@ -204,11 +204,16 @@ func (p *proc) finish() (cwd string, state *os.ProcessState) {
 	return cwd, p.cmd.ProcessState
 }
 
-// wrapScript makes the shell report its final directory on fd 3 when it exits, however it exits. The trap
-// is on the command's first line so that bash's line numbers in error messages stay the model's.
+// wrapScript makes the shell report its final directory when it exits, however it exits. The pipe arrives
+// on fd 3 and is moved out of the way first, to fd cwdFD: fd 3 is the first a script opens for itself
+// (exec 3>log), and the directory must neither end up in its file nor be lost. The statements are on the
+// command's first line so that bash's line numbers in error messages stay the model's.
 func wrapScript(command string) string {
-	return "trap 'builtin pwd 2>/dev/null >&3' EXIT; " + command
+	return "{ exec " + cwdFD + ">&3 3>&-; } 2>/dev/null; trap 'builtin pwd 2>/dev/null >&" + cwdFD + "' EXIT; " + command
 }
+
+// cwdFD is where the shell keeps the pipe for its final directory: a descriptor scripts do not name.
+const cwdFD = "63"
 
 // signalName is the conventional name of a signal ("SIGTERM").
 func signalName(s syscall.Signal) string {
