@@ -34,6 +34,11 @@ var fixedEnv = []string{
 var shellEnv = map[string]bool{"CDPATH": true, "BASH_ENV": true, "ENV": true, "SHELLOPTS": true, "BASHOPTS": true,
 	"GLOBIGNORE": true, "PROMPT_COMMAND": true, "BASH_XTRACEFD": true, "PS4": true}
 
+// bashFuncPrefix starts the name of a function exported to bash (BASH_FUNC_ls%%): bash defines it before
+// it runs the command, so an inherited `ls` or `git` could do anything. Like shellEnv, never passed unless
+// listed in bash.env.
+const bashFuncPrefix = "BASH_FUNC_"
+
 // urlCredentials finds a user and password inside a URL (postgres://user:secret@host), which a variable
 // such as DATABASE_URL carries under a name that says nothing of it.
 var urlCredentials = regexp.MustCompile(`://[^/@\s:]+:[^/@\s]+@`)
@@ -41,7 +46,7 @@ var urlCredentials = regexp.MustCompile(`://[^/@\s:]+:[^/@\s]+@`)
 // childEnv is the environment of a command: Warden's own minus secrets, with the fixed settings and PWD.
 //
 // A variable is dropped when its name contains a secret word, its value is a URL with a password in it, it
-// is one of shellEnv, or its value contains one of secrets (the API key, whatever it is called). settings lists exceptions: "NAME" passes a variable despite its name, "-NAME"
+// is one of shellEnv or an exported bash function, or its value contains one of secrets (the API key, whatever it is called). settings lists exceptions: "NAME" passes a variable despite its name, "-NAME"
 // drops one that would pass. A listed name never brings back a value that contains a secret.
 func childEnv(base []string, settings BashSettings, cwd string) []string {
 	pass, drop := map[string]bool{}, map[string]bool{}
@@ -63,7 +68,8 @@ func childEnv(base []string, settings BashSettings, cwd string) []string {
 		if !ok || fixed[name] || drop[name] {
 			continue
 		}
-		if (secretName(name) || shellEnv[name] || urlCredentials.MatchString(value)) && !pass[name] {
+		if (secretName(name) || shellEnv[name] || strings.HasPrefix(name, bashFuncPrefix) ||
+			urlCredentials.MatchString(value)) && !pass[name] {
 			continue
 		}
 		if containsSecret(value, settings.Secrets) {

@@ -12,7 +12,7 @@ func TestChildEnv(t *testing.T) {
 		"DB_PASSWORD=p", "GOOGLE_APPLICATION_CREDENTIALS=/c.json", "MY_CONFIG=sk-the-api-key-123",
 		"HEADER=Bearer sk-the-api-key-123", "KEEP=1", "DROP_ME=1", "PAGER=less", "PWD=/old", "EDITOR=vim",
 		"DATABASE_URL=postgres://app:hunter2@db:5432/app", "SITE_URL=https://example.com/a@b", "CDPATH=/etc",
-		"BASH_ENV=/tmp/evil.sh", "SHELLOPTS=xtrace",
+		"BASH_ENV=/tmp/evil.sh", "SHELLOPTS=xtrace", "BASH_FUNC_ls%%=() {  rm -rf ~", "BASH_FUNC_git%%=() {  true",
 	}
 	got := childEnv(base, BashSettings{
 		Secrets: []string{"sk-the-api-key-123"},
@@ -28,7 +28,7 @@ func TestChildEnv(t *testing.T) {
 	}
 	for _, gone := range []string{"FOO_API_KEY", "AWS_SECRET_ACCESS_KEY", "DB_PASSWORD",
 		"GOOGLE_APPLICATION_CREDENTIALS", "HEADER", "DROP_ME", "MY_CONFIG", "DATABASE_URL", "CDPATH", "BASH_ENV",
-		"SHELLOPTS"} {
+		"SHELLOPTS", "BASH_FUNC_ls%%", "BASH_FUNC_git%%"} {
 		if _, ok := vars[gone]; ok {
 			t.Errorf("%s reached the child", gone)
 		}
