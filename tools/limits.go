@@ -124,21 +124,22 @@ func planLimits(l Limits) *limitPlan {
 	e := l.Effective()
 	p := &limitPlan{limits: e}
 	var b strings.Builder
-	set := func(flag string, res int, value uint64) bool {
+	// set limits res to value, in the units of ulimit's flag; unit is their size in the rlimit's own units
+	// (bash counts -d and -f in KiB, the kernel in bytes).
+	set := func(flag string, res int, value, unit uint64) bool {
 		var cur syscall.Rlimit
-		if syscall.Getrlimit(res, &cur) == nil && value >= cur.Cur {
+		if syscall.Getrlimit(res, &cur) == nil && value*unit >= cur.Cur {
 			return false // what Warden runs under already is at least as tight
 		}
 		fmt.Fprintf(&b, "builtin ulimit -%s %d 2>/dev/null; ", flag, value)
 		return true
 	}
 	if e.MemoryMB > 0 {
-		// bash counts -d in KiB; the rlimit itself is in bytes.
-		set("d", syscall.RLIMIT_DATA, uint64(e.MemoryMB)<<10)
+		set("d", syscall.RLIMIT_DATA, uint64(e.MemoryMB)<<10, 1024)
 	}
 	if e.Processes > 0 {
 		if os.Geteuid() != 0 {
-			set("u", rlimitNPROC, uint64(e.Processes+threadsNow()))
+			set("u", rlimitNPROC, uint64(e.Processes+threadsNow()), 1)
 		} else if cg, f := newPidsCgroup(e.Processes); f != nil {
 			p.cgroup, p.procs = cg, f
 			// Writing 0 moves the writer itself; the descriptor was opened outside any sandbox.
@@ -148,13 +149,13 @@ func planLimits(l Limits) *limitPlan {
 	if e.CPUSeconds > 0 {
 		// The hard limit a second later: at the soft one the process gets SIGXCPU, which says why; at the
 		// hard one, SIGKILL, which does not.
-		if set("t", syscall.RLIMIT_CPU, uint64(e.CPUSeconds)+1) {
+		if set("t", syscall.RLIMIT_CPU, uint64(e.CPUSeconds)+1, 1) {
 			fmt.Fprintf(&b, "builtin ulimit -S -t %d 2>/dev/null; ", e.CPUSeconds)
 		}
 	}
 	if e.FileSizeMB > 0 {
 		// -f is in 1024-byte blocks (512 in POSIX mode, where the limit would be half as large).
-		set("f", syscall.RLIMIT_FSIZE, uint64(e.FileSizeMB)<<10)
+		set("f", syscall.RLIMIT_FSIZE, uint64(e.FileSizeMB)<<10, 1024)
 	}
 	p.prefix = b.String()
 	return p

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -132,5 +133,24 @@ func TestLimitNoteIsQuietOnSuccess(t *testing.T) {
 	one := 1
 	if n := limitNote(Limits{}.Effective(), "bash: fork: retry: Resource temporarily unavailable", &one, "", false); !strings.Contains(n, "processes (4096") {
 		t.Errorf("fork failure not recognised: %q", n)
+	}
+}
+
+// A limit Warden already runs under that is tighter than the setting stays: commands are not given more
+// than Warden itself has (which, as root, the shell's ulimit could raise).
+func TestTighterLimitWardenRunsUnderIsKept(t *testing.T) {
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	tight := syscall.Rlimit{Cur: 1 << 30, Max: old.Max} // 1 GB, well under the 16 GB default
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &tight); err != nil {
+		t.Skip("cannot lower RLIMIT_FSIZE:", err)
+	}
+	defer syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old)
+	p := planLimits(Limits{})
+	defer p.release()
+	if strings.Contains(p.prefix, "ulimit -f") {
+		t.Errorf("the 16 GB default replaces the 1 GB limit Warden runs under: %q", p.prefix)
 	}
 }
