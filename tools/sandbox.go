@@ -208,7 +208,10 @@ func bwrapBase(network, pidNS bool) []string {
 	}
 	a = append(a, "--tmpfs", "/tmp", "--die-with-parent", "--unshare-ipc")
 	if !network {
-		a = append(a, "--unshare-net")
+		// A read-only mount does not stop connect() on a Unix socket, and daemons keep theirs in /run
+		// (docker.sock, the user's D-Bus and agents under /run/user): without the network they are hidden
+		// too. Abstract sockets belong to the network namespace and go with it.
+		a = append(a, "--unshare-net", "--tmpfs", "/run")
 	}
 	return a
 }

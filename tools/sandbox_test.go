@@ -167,6 +167,29 @@ func TestSandboxNetwork(t *testing.T) {
 	}
 }
 
+func TestSandboxHidesDaemonSocketsWithoutNetwork(t *testing.T) {
+	sock := filepath.Join("/run", fmt.Sprintf("warden-test-%d.sock", os.Getpid()))
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		needOrSkip(t, "cannot listen in /run: ", err)
+	}
+	defer ln.Close()
+	cmd := fmt.Sprintf("[ -S %s ] && echo visible || echo hidden", sock)
+	for _, b := range backends(t) {
+		if b != BackendBubblewrap {
+			continue // Landlock cannot govern connect() on a socket file; the README says so
+		}
+		t.Run(string(b), func(t *testing.T) {
+			if off := sandboxed(t, b, false).run(cmd); !strings.Contains(off.Output, "hidden") {
+				t.Errorf("a daemon's socket in /run is reachable with the network off: %s", off.Output)
+			}
+			if on := sandboxed(t, b, true).run(cmd); !strings.Contains(on.Output, "visible") {
+				t.Errorf("with the network on, /run stays as it is: %s", on.Output)
+			}
+		})
+	}
+}
+
 func TestSandboxLeaksNoProcesses(t *testing.T) {
 	for _, b := range backends(t) {
 		t.Run(string(b), func(t *testing.T) {
