@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -334,6 +335,25 @@ func TestKilledRunResumesAsAValidConversation(t *testing.T) {
 			break
 		}
 	}
+	// The killed warden cannot stop its `sleep 30`; the next one does, at start.
+	sleepers := func() int {
+		n := 0
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+			env, err2 := os.ReadFile("/proc/" + e.Name() + "/environ")
+			if err == nil && err2 == nil && string(cmdline) == "sleep\x0030\x00" &&
+				strings.Contains(string(env), fmt.Sprintf("WARDEN_INSTANCE=%d-", cmd.Process.Pid)) {
+				n++
+			}
+		}
+		return n
+	}
+	for deadline := time.Now().Add(10 * time.Second); sleepers() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the slow command never started")
+		}
+	}
 	// The slow call is running: kill Warden without a chance to clean up.
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
@@ -347,6 +367,12 @@ func TestKilledRunResumesAsAValidConversation(t *testing.T) {
 	}
 	if evs := events(t, out); evs[len(evs)-1]["text"] != "Picking up where we left off." {
 		t.Errorf("resumed run output: %s", out)
+	}
+	if !strings.Contains(stderr, "left running by a Warden that was killed") {
+		t.Errorf("the clean-up was not reported: %q", stderr)
+	}
+	if n := sleepers(); n != 0 {
+		t.Errorf("%d processes of the killed warden still run", n)
 	}
 	reqs := server.Requests()
 	msgs := reqs[len(reqs)-1].Messages

@@ -195,6 +195,9 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	}
 	instructions, warnings := agent.LoadInstructions(cfg.Workspace)
 	s.instructions, s.warnings = instructions, append(s.warnings, warnings...)
+	if n := tools.SweepOrphans(); n > 0 {
+		s.warnings = append(s.warnings, fmt.Sprintf("stopped %d processes left running by a Warden that was killed", n))
+	}
 	s.tasks = tools.NewTasks()
 	home, _ := os.UserHomeDir()
 	// One path-resolution function for the whole program: the engine decides on the path the tools use.

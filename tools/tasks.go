@@ -291,6 +291,46 @@ const instanceVar = "WARDEN_INSTANCE"
 
 // sweep kills every process of ours whose environment holds mark. Processes that cleared their
 // environment are out of reach; that takes a deliberate effort.
+// SweepOrphans kills the processes left running by Wardens that are gone: one killed with SIGKILL cannot
+// clean up after itself, so the next one does, at start. A process is an orphan when its instanceVar names
+// a Warden pid that no longer exists (a reused pid spares it, which errs on the safe side). It returns how
+// many it killed.
+func SweepOrphans() int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	prefix := []byte(instanceVar + "=")
+	killed := 0
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil {
+			continue
+		}
+		for _, kv := range bytes.Split(env, []byte{0}) {
+			v, ok := bytes.CutPrefix(kv, prefix)
+			if !ok {
+				continue
+			}
+			owner, _, _ := bytes.Cut(v, []byte("-"))
+			if _, err := strconv.Atoi(string(owner)); err != nil {
+				break
+			}
+			if _, err := os.Stat("/proc/" + string(owner)); os.IsNotExist(err) {
+				if syscall.Kill(pid, syscall.SIGKILL) == nil {
+					killed++
+				}
+			}
+			break
+		}
+	}
+	return killed
+}
+
 func sweep(mark string) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -187,4 +189,37 @@ func TestNoProcessOutlivesWarden(t *testing.T) {
 		return err == nil && bytes.Contains(env, []byte(marker))
 	}
 	eventually(t, 3*time.Second, "processes left running", func() bool { return len(livePids(ours)) == 0 })
+}
+
+func TestSweepOrphansKillsWhatADeadWardenLeft(t *testing.T) {
+	// A pid that surely belongs to no process: one that just exited.
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	orphan := exec.Command("sleep", "300")
+	orphan.Env = append(os.Environ(), fmt.Sprintf("%s=%d-abc", instanceVar, dead.Process.Pid))
+	if err := orphan.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer orphan.Process.Kill()
+	ours := exec.Command("sleep", "300")
+	ours.Env = append(os.Environ(), fmt.Sprintf("%s=%d-abc", instanceVar, os.Getpid()))
+	if err := ours.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer ours.Process.Kill()
+
+	// Another warden started by a test elsewhere may sweep the orphan first; either way it must go.
+	SweepOrphans()
+	done := make(chan error, 1)
+	go func() { done <- orphan.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the orphan is still running")
+	}
+	if err := ours.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("a process of a live Warden was killed: %v", err)
+	}
 }
