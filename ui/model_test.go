@@ -728,3 +728,36 @@ func TestSmallModalKeepsItsWarningsAndKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestResumeKeepsAChildsCallApartFromItsParentsOfTheSameID(t *testing.T) {
+	out := func(s string) *string { return &s }
+	l := &agent.Loaded{ID: "s", Records: []agent.Record{
+		{Type: agent.RecToolCall, CallID: "call_1", Name: "task", Summary: "look"},
+		{Type: agent.RecPermission, CallID: "call_1", Decision: "allow", By: "policy"},
+		{Type: agent.RecToolCall, CallID: "call_1", Name: "bash", Summary: "ls", Parent: "call_1", Agent: "look"},
+		{Type: agent.RecPermission, CallID: "call_1", Decision: "allow", By: "readonly", Parent: "call_1", Agent: "look"},
+		{Type: agent.RecToolResult, CallID: "call_1", Name: "bash", Output: out("a.txt"), ExitCode: exit(0), Parent: "call_1"},
+		{Type: agent.RecToolResult, CallID: "call_1", Name: "task", Output: out("found a.txt")},
+	}}
+	clock := &fixedClock{t: time.Date(2026, 11, 21, 14, 30, 0, 0, time.UTC)}
+	m := newModel(Options{Resumed: l}, clock.now)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	var task, child *panel
+	for _, p := range m.calls {
+		switch p.tool {
+		case "task":
+			task = p
+		case "bash":
+			child = p
+		}
+	}
+	if task == nil || child == nil || child.parent != task {
+		t.Fatalf("task %v child %v", task, child)
+	}
+	if task.active() || child.active() {
+		t.Errorf("a restored call is still running: task %v child %v", task.state, child.state)
+	}
+	if child.result.ExitCode == nil || task.result.Output != "found a.txt" {
+		t.Errorf("results mixed up: child %+v task %+v", child.result, task.result)
+	}
+}

@@ -15,9 +15,12 @@ import (
 // tool calls, finished, with their output, sub-agents' calls under their task. It runs before the program
 // starts, from the session's records, the same records `warden history` reads.
 func (m *Model) restore(l *agent.Loaded) {
-	// Call ids are unique within one agent's conversation; a later call with the same id (a sub-agent's,
-	// say) is the one later records mean, so the map keeps the newest.
-	calls := map[string]*panel{}
+	// Call ids are unique within one agent's conversation only: a sub-agent's call_1 is not its parent's.
+	// Records are matched by the task call they hang under (Parent) and their id; a record's parent is the
+	// newest task call of that id.
+	calls := map[[2]string]*panel{}
+	tasks := map[string]*panel{}
+	key := func(r agent.Record) [2]string { return [2]string{r.Parent, r.CallID} }
 	for _, r := range l.Records {
 		switch r.Type {
 		case agent.RecMessage:
@@ -25,7 +28,7 @@ func (m *Model) restore(l *agent.Loaded) {
 		case agent.RecToolCall:
 			var scope *panel
 			if r.Parent != "" {
-				if scope = calls[r.Parent]; scope != nil {
+				if scope = tasks[r.Parent]; scope != nil {
 					scope.subAgent(r.Agent)
 				}
 			}
@@ -34,14 +37,18 @@ func (m *Model) restore(l *agent.Loaded) {
 				access.Kind, access.Command = tools.AccessExec, r.Summary
 			}
 			p := newPanel(agent.ToolCallStarted{ID: r.CallID, Name: r.Name, Input: r.Input, Access: access, Agent: r.Agent}, r.Time)
-			calls[r.CallID] = m.addCall(scope, p)
+			added := m.addCall(scope, p)
+			calls[key(r)] = added
+			if r.Name == "task" {
+				tasks[r.CallID] = added
+			}
 		case agent.RecPermission:
-			if p := calls[r.CallID]; p != nil {
+			if p := calls[key(r)]; p != nil {
 				p.decided(agent.PermissionDecided{ID: r.CallID, Decision: permissions.Decision(r.Decision), By: r.By,
 					Reason: r.Reason, Rule: r.Rule}, r.Time)
 			}
 		case agent.RecToolResult:
-			if p := calls[r.CallID]; p != nil {
+			if p := calls[key(r)]; p != nil {
 				res := tools.Result{IsError: r.IsError, ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut,
 					Interrupted: r.Interrupted, Truncated: r.Truncated, BackgroundID: r.BackgroundID, OutputPath: r.OutputPath}
 				if r.Output != nil {
