@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/tools"
 )
 
 // runCheck prints how the current settings would treat each command, one JSON object per line
@@ -35,7 +36,14 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	engine, err := newEngine(cfg)
+	// With a sandbox asked for, commands are judged as a session would judge them: auto_allow counts only
+	// when a sandbox can really be had.
+	sandboxed := false
+	if cfg.SandboxEnabled {
+		_, perr := tools.ProbeSandbox(tools.SandboxConfig{Enabled: true, Network: cfg.SandboxNetwork, Writable: cfg.SandboxWritable})
+		sandboxed = perr == nil
+	}
+	engine, err := newEngine(cfg, sandboxed)
 	if err != nil {
 		return err
 	}

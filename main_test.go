@@ -707,3 +707,18 @@ func TestSessionIDIsNotAPath(t *testing.T) {
 		t.Errorf("the file outside was written: %s", b)
 	}
 }
+
+func TestCheckJudgesAsASandboxedSessionWould(t *testing.T) {
+	r := newRun(t)
+	userCfg := filepath.Join(r.env[2][len("XDG_CONFIG_HOME="):], "warden")
+	os.MkdirAll(userCfg, 0o755)
+	os.WriteFile(filepath.Join(userCfg, "settings.json"), []byte(`{"sandbox":{"auto_allow":true}}`), 0o644)
+	out, _, code := r.exec("check", "--sandbox", "--", "npm install")
+	if code != 0 || !strings.Contains(out, `"decision":"allow"`) {
+		t.Errorf("with the sandbox: exit %d %s", code, out)
+	}
+	out, _, _ = r.exec("check", "--", "npm install")
+	if !strings.Contains(out, `"decision":"ask"`) {
+		t.Errorf("without the sandbox: %s", out)
+	}
+}

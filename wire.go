@@ -125,14 +125,9 @@ func loadConfig(c *commonFlags) (*config.Config, error) {
 
 func sessionsDir() string { return filepath.Join(config.StateDir(os.Getenv), "sessions") }
 
-// newEngine builds the permission engine the settings describe.
-func newEngine(cfg *config.Config) (*permissions.Engine, error) {
-	return newEngineSandboxed(cfg, false)
-}
-
-// newEngineSandboxed builds the engine for a session whose commands run in a working sandbox (sandboxed):
-// only then may sandbox.auto_allow let commands run unasked, and only without network.
-func newEngineSandboxed(cfg *config.Config, sandboxed bool) (*permissions.Engine, error) {
+// newEngine builds the permission engine the settings describe. sandboxed says whether commands run in a working sandbox: only then may sandbox.auto_allow let commands
+// run unasked, and only without network.
+func newEngine(cfg *config.Config, sandboxed bool) (*permissions.Engine, error) {
 	mode, err := permissions.ParseMode(cfg.Mode)
 	if err != nil {
 		return nil, err
@@ -168,7 +163,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 			}
 		}
 	}
-	engine, err := newEngineSandboxed(cfg, sandbox.Enabled && s.sandboxProblem == "")
+	engine, err := newEngine(cfg, sandbox.Enabled && s.sandboxProblem == "")
 	if err != nil {
 		return nil, err
 	}
