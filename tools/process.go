@@ -161,9 +161,19 @@ func (p *proc) signal(sig syscall.Signal) {
 // stop asks the group to end: TERM, then, after grace (or as soon as the shell and every holder of the
 // output are gone), finish's KILL.
 func (p *proc) stop(grace time.Duration) {
+	deadline := time.Now().Add(grace)
 	p.signal(syscall.SIGTERM)
 	p.signal(syscall.SIGCONT) // a stopped process only acts on TERM once it runs
-	t := time.NewTimer(grace)
+	// A child the shell was forking as the TERM went out did not get it, and the shell waits for that
+	// child before it acts on its own TERM; a second TERM a moment later reaches the child too.
+	again := time.NewTimer(min(retermAfter, grace/2))
+	select {
+	case <-p.exited:
+	case <-again.C:
+		p.signal(syscall.SIGTERM)
+	}
+	again.Stop()
+	t := time.NewTimer(max(time.Until(deadline), 0))
 	defer t.Stop()
 	select {
 	case <-p.exited:
@@ -211,6 +221,9 @@ func (p *proc) finish() (cwd string, state *os.ProcessState) {
 func wrapScript(command string) string {
 	return "{ exec " + cwdFD + ">&3 3>&-; } 2>/dev/null; trap 'builtin pwd 2>/dev/null >&" + cwdFD + "' EXIT; " + command
 }
+
+// retermAfter is when a stop sends its second TERM.
+const retermAfter = 100 * time.Millisecond
 
 // cwdFD is where the shell keeps the pipe for its final directory: a descriptor scripts do not name.
 const cwdFD = "63"
