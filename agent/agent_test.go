@@ -493,11 +493,12 @@ func TestStreamJSONEventShapes(t *testing.T) {
 	}
 }
 
-func (h *harness) notices() []Notice {
-	var out []Notice
+// eventsOf returns the events of type T the harness's sink received, in order.
+func eventsOf[T Event](h *harness) []T {
+	var out []T
 	for _, ev := range h.rec.all() {
-		if n, ok := ev.(Notice); ok {
-			out = append(out, n)
+		if e, ok := ev.(T); ok {
+			out = append(out, e)
 		}
 	}
 	return out
@@ -514,7 +515,7 @@ func TestRateLimitsAreRetriedHonouringRetryAfter(t *testing.T) {
 	if el := time.Since(start); el < 2*time.Second {
 		t.Errorf("finished after %v: Retry-After: 1 was not honoured twice", el)
 	}
-	n := h.notices()
+	n := eventsOf[Notice](h)
 	if len(n) != 2 || !n[0].Retrying || !strings.Contains(n[0].Message, "retrying in 1s") || !strings.Contains(n[0].Message, "rate limited") {
 		t.Errorf("notices = %+v", n)
 	}
@@ -542,7 +543,7 @@ func TestServerErrorStormEndsInAClearError(t *testing.T) {
 	if n := h.server.Pending(); n != 0 {
 		t.Errorf("%d scripted responses unused", n)
 	}
-	notices := h.notices()
+	notices := eventsOf[Notice](h)
 	if len(notices) != 3 || notices[2].Retrying {
 		t.Errorf("notices = %+v", notices)
 	}
@@ -650,7 +651,7 @@ func TestAnswerCutAtTheOutputLimitIsReported(t *testing.T) {
 	if got := h.toolResults(1)["c1"]; !strings.Contains(got, "output limit") {
 		t.Errorf("result for the cut call = %q", got)
 	}
-	ns := h.notices()
+	ns := eventsOf[Notice](h)
 	if len(ns) != 2 || !strings.Contains(ns[0].Message, "output limit") || !strings.Contains(ns[1].Message, "output limit") {
 		t.Errorf("notices = %+v", ns)
 	}

@@ -10,16 +10,6 @@ import (
 	"github.com/warden-cli/warden/permissions"
 )
 
-func (h *harness) compactions() []ContextCompacted {
-	var out []ContextCompacted
-	for _, ev := range h.rec.all() {
-		if c, ok := ev.(ContextCompacted); ok {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 func TestOldToolOutputsAreElidedBeforeTheWindowOverflows(t *testing.T) {
 	h := newHarness(t, permissions.ModeDefault, nil)
 	h.agent.opts.ContextWindow = 3000
@@ -40,7 +30,7 @@ func TestOldToolOutputsAreElidedBeforeTheWindowOverflows(t *testing.T) {
 	if last["c2"] != "echo: "+big {
 		t.Errorf("the latest output must stay whole: %.100q", last["c2"])
 	}
-	c := h.compactions()
+	c := eventsOf[ContextCompacted](h)
 	if len(c) != 1 || c[0].Elided != 1 || c[0].After >= c[0].Before {
 		t.Errorf("compactions = %+v", c)
 	}
@@ -72,7 +62,7 @@ func TestOlderTurnsAreSummarisedWhenElidingIsNotEnough(t *testing.T) {
 		!strings.Contains(all, "- asked about z") || !strings.HasSuffix(all, "user:second request") {
 		t.Errorf("request after summary:\n%s", all)
 	}
-	if c := h.compactions(); len(c) != 1 || c[0].Summarized != 2 {
+	if c := eventsOf[ContextCompacted](h); len(c) != 1 || c[0].Summarized != 2 {
 		t.Errorf("compactions = %+v", c)
 	}
 }

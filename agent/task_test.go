@@ -9,7 +9,6 @@ import (
 
 	"github.com/warden-cli/warden/agent/fakeapi"
 	"github.com/warden-cli/warden/permissions"
-	"github.com/warden-cli/warden/tools"
 )
 
 // subHarness is a harness whose agent offers the task tool, with echo as its read-only tool.
@@ -170,7 +169,10 @@ func TestInterruptStopsParentAndChild(t *testing.T) {
 	}
 }
 
-func TestChildCallsAreRecordedUnderTheParent(t *testing.T) {
+// delegatedSession runs one request in which the task call taskID starts a child that calls echo as
+// childID, recording the session, and returns the session as read back.
+func delegatedSession(t *testing.T, taskID, childID string) *Loaded {
+	t.Helper()
 	dir := t.TempDir()
 	st, err := CreateStore(dir, "s", "/ws", "m")
 	if err != nil {
@@ -179,8 +181,8 @@ func TestChildCallsAreRecordedUnderTheParent(t *testing.T) {
 	h := subHarness(t, nil)
 	h.agent.opts.Store = st
 	h.server.Reply(
-		fakeapi.ToolCall("t1", "task", `{"description":"look","prompt":"look","tools":["echo"]}`),
-		fakeapi.ToolCall("c1", "echo", `{"text":"x"}`),
+		fakeapi.ToolCall(taskID, "task", `{"description":"look","prompt":"look","tools":["echo"]}`),
+		fakeapi.ToolCall(childID, "echo", `{"text":"x"}`),
 		fakeapi.Text("seen"),
 		fakeapi.Text("ok"),
 	)
@@ -190,6 +192,11 @@ func TestChildCallsAreRecordedUnderTheParent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return l
+}
+
+func TestChildCallsAreRecordedUnderTheParent(t *testing.T) {
+	l := delegatedSession(t, "t1", "c1")
 	hist := History(l)
 	if len(hist) != 2 || hist[0].ID != "t1" || hist[1].ID != "c1" || hist[1].Parent != "t1" || hist[1].Depth != 1 || hist[1].Agent != "look" || hist[1].Status != "ok" {
 		t.Errorf("history = %+v", hist)
@@ -201,32 +208,12 @@ func TestChildCallsAreRecordedUnderTheParent(t *testing.T) {
 			t.Errorf("child prompt recorded as a parent message")
 		}
 	}
-	_ = tools.Result{}
 }
 
 // Servers number calls per conversation (call_1, call_2...), so a child's call can carry the id of the
 // parent's task call; the history must still put each record on its own call.
 func TestChildCallWithTheParentsCallIDKeepsBothInTheHistory(t *testing.T) {
-	dir := t.TempDir()
-	st, err := CreateStore(dir, "s", "/ws", "m")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := subHarness(t, nil)
-	h.agent.opts.Store = st
-	h.server.Reply(
-		fakeapi.ToolCall("call_1", "task", `{"description":"look","prompt":"look","tools":["echo"]}`),
-		fakeapi.ToolCall("call_1", "echo", `{"text":"x"}`),
-		fakeapi.Text("seen"),
-		fakeapi.Text("ok"),
-	)
-	h.run("go")
-	st.Close()
-	l, err := ReadSession(SessionPath(dir, "s"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	hist := History(l)
+	hist := History(delegatedSession(t, "call_1", "call_1"))
 	if len(hist) != 2 || hist[0].Tool != "task" || hist[0].Status != "ok" || hist[0].Depth != 0 ||
 		hist[1].Tool != "echo" || hist[1].Status != "ok" || hist[1].Depth != 1 || hist[1].Output != "echo: x" {
 		t.Errorf("history = %+v", hist)
