@@ -2,6 +2,7 @@ package permissions
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -129,6 +130,9 @@ type classifier struct {
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.
 type scope struct {
 	cwd string
+	// vars are variables whose value is known for certain where they are used: a loop's variable over
+	// plain words or files (see loopValues).
+	vars map[string]string
 }
 
 // level is one parsed source: the original command or a nested `bash -c` body.
@@ -254,6 +258,7 @@ func (c *classifier) sub(lv *level, list []*syntax.Stmt, sc *scope) {
 // unknown directory, because Warden cannot tell whether the branch ran.
 func (c *classifier) branch(sc *scope, f func(*scope)) {
 	inner := *sc
+	inner.vars = maps.Clone(sc.vars)
 	f(&inner)
 	if inner.cwd != sc.cwd {
 		sc.cwd = ""
@@ -316,6 +321,23 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 			c.stmts(lv, n.Do, inner)
 		})
 	case *syntax.ForClause:
+		if l, ok := n.Loop.(*syntax.WordIter); ok && !n.Select && l.InPos.IsValid() {
+			if values, ok := c.loopValues(l, n.Do, sc); ok {
+				// Every value the variable takes is known: the body is judged once for each, in order, as
+				// it runs, so that a `cd` in one round moves the next.
+				c.assignName(lv, n, l.Name.Value)
+				c.branch(sc, func(inner *scope) {
+					if inner.vars == nil {
+						inner.vars = map[string]string{}
+					}
+					for _, v := range values {
+						inner.vars[l.Name.Value] = v
+						c.stmts(lv, n.Do, inner)
+					}
+				})
+				break
+			}
+		}
 		c.branch(sc, func(inner *scope) {
 			switch l := n.Loop.(type) {
 			case *syntax.WordIter:
@@ -463,7 +485,7 @@ func (c *classifier) wordPart(lv *level, part syntax.WordPart, sc *scope) {
 
 // resolve resolves a word in the current scope.
 func (c *classifier) resolve(lv *level, w *syntax.Word, sc *scope) word {
-	v := resolveWord(w, c.ctx.Home, sc.cwd)
+	v := resolveWordVars(w, c.ctx.Home, sc.cwd, sc.vars)
 	if start, end := w.Pos().Offset(), w.End().Offset(); start <= end && int(end) <= len(lv.src) {
 		v.Raw = lv.src[start:end]
 	}

@@ -63,14 +63,13 @@ var benignReads = []string{
 	"while read -r l; do echo \"$l\"; done < README.md", "case x in x) echo y;; esac", "x=1; echo $x",
 	"cat <<EOF\nhello\nEOF", "grep foo <<< 'foo bar'", "diff <(ls src) <(ls sub)", "git diff | cat",
 	"ls -la ~/", "cat /etc/os-release", "docker ps", "realpath src", "readlink -f src", "basename $PWD", "dirname src/main.go",
-	"for f in *.go; do wc -l \"$f\"; done", "awk '$3 > 100' README.md", "ls src/{a,b}",
+	"for f in src/*.go; do wc -l \"$f\"; done", "awk '$3 > 100' README.md", "ls src/{a,b}",
 }
 
 // knownOverAsk are benign reads the classifier still asks about, with the reason it cannot see through
 // them. They are measured, not hidden.
 var knownOverAsk = map[string]string{
 	"while read -r l; do echo \"$l\"; done < README.md": "`read` is not in the table (it assigns variables)",
-	"for f in *.go; do wc -l \"$f\"; done":              "loop variables are not tracked, so `$f` is only known at run time",
 	"awk '$3 > 100' README.md":                          "any `>` in an awk program may be an output redirection",
 	"ls src/{a,b}":                                      "brace expansion is not expanded",
 }
@@ -240,6 +239,15 @@ var corpus = func() []corpusCase {
 		ask("[[ $(cat f) -gt 1 ]]"), ask("env 'x=a[$(rm y)]' bash -c 'echo $((x))'"), ask("export x='a[$(rm y)]'; bash -c 'echo $((x))'"),
 		ask(": ${x:='a[$(rm y)]'}; echo $((x))"), ask("printf -v x '%s' 'a[$(rm y)]'; echo $((x))"),
 		allow("for i in 1 2 3; do echo $((i*2)); done"), allow("for ((i=0;i<3;i++)); do echo $i; done"), allow("x=5; echo $((x+1))"),
+		// Loop variables over plain words or existing files are known; anything that could change them is not.
+		allow("for f in src/main.go src/util.go; do head -5 $f; done"), allow("for f in src/*.go; do echo == $f; cat \"$f\"; done"),
+		allow("for d in src sub; do ls $d; done"), ask("for f in src/*.go; do rm $f; done"),
+		ask("for f in src/*.go; do echo $((f)); done"), ask("for f in src/*.go; do echo ${a[$f]}; done"),
+		ask("for f in src/*.go; do f=.env; cat $f; done"), ask("for f in src/*.go; do read f; cat $f; done"),
+		ask("for f in src/*.go; do cat ${f:-.env}; done"), ask("for f in .env*; do cat $f; done"),
+		ask("for f in -n x; do cat $f; done"), ask("for f in 'a b'; do cat $f; done"), ask("for f in src/*.go; do cat $f > out; done"),
+		ask("for f in src/*.go; do unset f; cat $f; done"), ask("for f in src/*.go; do declare -i n=$f; done"),
+		ask("for f in nothing*; do cat $f; done"), ask("for d in sub ..; do cd $d; done; cat .env"),
 		allow("i=0; while [ $i -lt 3 ]; do i=$((i+1)); done"), allow("[[ $# -eq 0 ]] && echo none"), allow("echo ${a[0]} ${a[@]} ${!a[@]}"),
 		allow("test -v HOME"), allow("declare -a arr=(1 2 3); echo ${arr[1]}"), allow("declare -i n=5"), allow("printf -v x '%s' y"),
 	)

@@ -32,6 +32,12 @@ type word struct {
 // resolveWord computes the value of w the way bash would, as far as that can be known without running
 // anything. home and pwd resolve `~` and `$HOME`/`$PWD`; an empty home leaves them unresolved.
 func resolveWord(w *syntax.Word, home, pwd string) word {
+	return resolveWordVars(w, home, pwd, nil)
+}
+
+// resolveWordVars is resolveWord with variables whose values are known for certain (a loop's variable over
+// literal words, see loopValues).
+func resolveWordVars(w *syntax.Word, home, pwd string, vars map[string]string) word {
 	var b strings.Builder
 	out := word{Static: true}
 	for i, part := range w.Parts {
@@ -66,7 +72,7 @@ func resolveWord(w *syntax.Word, home, pwd string) word {
 				case *syntax.Lit:
 					b.WriteString(unescapeDouble(q.Value))
 				case *syntax.ParamExp:
-					if v, ok := knownParam(q, home, pwd); ok {
+					if v, ok := knownParam(q, home, pwd, vars); ok {
 						b.WriteString(v)
 						continue
 					}
@@ -79,7 +85,7 @@ func resolveWord(w *syntax.Word, home, pwd string) word {
 				}
 			}
 		case *syntax.ParamExp:
-			if v, ok := knownParam(p, home, pwd); ok {
+			if v, ok := knownParam(p, home, pwd, vars); ok {
 				b.WriteString(v)
 				continue
 			}
@@ -110,12 +116,15 @@ func resolveWord(w *syntax.Word, home, pwd string) word {
 	return out
 }
 
-// knownParam resolves the few variables whose value Warden knows for certain: $HOME and $PWD, in their
-// plain forms only.
-func knownParam(p *syntax.ParamExp, home, pwd string) (string, bool) {
+// knownParam resolves the few variables whose value Warden knows for certain: $HOME, $PWD and the bound
+// vars, in their plain forms only.
+func knownParam(p *syntax.ParamExp, home, pwd string, vars map[string]string) (string, bool) {
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
 		p.Repl != nil || p.Exp != nil || p.Names != 0 || len(p.Modifiers) != 0 || p.NestedParam != nil {
 		return "", false
+	}
+	if v, ok := vars[p.Param.Value]; ok {
+		return v, true
 	}
 	switch p.Param.Value {
 	case "HOME":
