@@ -73,31 +73,35 @@ func BenchmarkStartupFirstFrame(b *testing.B) {
 		warden += firstFrame(b, dir, env, "Ask Warden", binary, "--base-url", server.URL(), "--model", "m")
 		base += firstFrame(b, dir, env, "Ask Warden", "bash", "-c", "printf 'Ask Warden'; sleep 1")
 	}
+	reportAgainst(b, warden, base, "bash-ms")
+}
+
+// reportAgainst reports the mean time of Warden's runs, of the baseline's (named baseName), and their ratio.
+func reportAgainst(b *testing.B, warden, base time.Duration, baseName string) {
 	n := float64(b.N)
-	b.ReportMetric(float64(warden.Milliseconds())/n, "warden-ms")
-	b.ReportMetric(float64(base.Microseconds())/n/1000, "bash-ms")
+	b.ReportMetric(float64(warden.Microseconds())/n/1000, "warden-ms")
+	b.ReportMetric(float64(base.Microseconds())/n/1000, baseName)
 	b.ReportMetric(float64(warden)/float64(base), "ratio")
+}
+
+// timeRun runs a command to its end and returns how long it took.
+func timeRun(b *testing.B, name string, args ...string) time.Duration {
+	b.Helper()
+	start := time.Now()
+	if err := exec.Command(name, args...).Run(); err != nil {
+		b.Fatalf("%s %v: %v", name, args, err)
+	}
+	return time.Since(start)
 }
 
 // BenchmarkVersion: `warden --version` against `bash -c true`.
 func BenchmarkVersion(b *testing.B) {
 	var warden, base time.Duration
 	for b.Loop() {
-		start := time.Now()
-		if err := exec.Command(binary, "--version").Run(); err != nil {
-			b.Fatal(err)
-		}
-		warden += time.Since(start)
-		start = time.Now()
-		if err := exec.Command("bash", "-c", "true").Run(); err != nil {
-			b.Fatal(err)
-		}
-		base += time.Since(start)
+		warden += timeRun(b, binary, "--version")
+		base += timeRun(b, "bash", "-c", "true")
 	}
-	n := float64(b.N)
-	b.ReportMetric(float64(warden.Microseconds())/n/1000, "warden-ms")
-	b.ReportMetric(float64(base.Microseconds())/n/1000, "bash-ms")
-	b.ReportMetric(float64(warden)/float64(base), "ratio")
+	reportAgainst(b, warden, base, "bash-ms")
 }
 
 // BenchmarkHeadlessRoundTrip: a one-tool request (`ls`) against the fake server, start to exit, against
@@ -119,16 +123,9 @@ func BenchmarkHeadlessRoundTrip(b *testing.B) {
 		}
 		warden += time.Since(start)
 		cancel()
-		start = time.Now()
-		if err := exec.Command(binary, "--version").Run(); err != nil {
-			b.Fatal(err)
-		}
-		base += time.Since(start)
+		base += timeRun(b, binary, "--version")
 	}
-	n := float64(b.N)
-	b.ReportMetric(float64(warden.Microseconds())/n/1000, "warden-ms")
-	b.ReportMetric(float64(base.Microseconds())/n/1000, "version-ms")
-	b.ReportMetric(float64(warden)/float64(base), "ratio")
+	reportAgainst(b, warden, base, "version-ms")
 }
 
 // BenchmarkPeakRSS: the TUI resumes a 1,000-message session (with tool calls and outputs) and draws it;
