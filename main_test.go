@@ -722,3 +722,19 @@ func TestCheckJudgesAsASandboxedSessionWould(t *testing.T) {
 		t.Errorf("without the sandbox: %s", out)
 	}
 }
+
+func TestBadRuleNamesWhereItWasWritten(t *testing.T) {
+	r := newRun(t)
+	os.MkdirAll(filepath.Join(r.workspace, ".warden"), 0o755)
+	path := filepath.Join(r.workspace, ".warden", "settings.json")
+	os.WriteFile(path, []byte(`{"permissions":{"deny":["Bash(rm"]}}`), 0o644)
+	_, stderr, code := r.exec("check", "--", "ls")
+	if code != 1 || !strings.Contains(stderr, path+": permissions.deny:") {
+		t.Errorf("exit %d stderr %q", code, stderr)
+	}
+	os.Remove(path)
+	_, stderr, code = r.exec("check", "--allow", "Bash(ls", "--", "ls")
+	if code != 2 || !strings.Contains(stderr, "--allow: permissions.allow:") {
+		t.Errorf("flag: exit %d stderr %q", code, stderr)
+	}
+}

@@ -117,16 +117,50 @@ func loadConfig(c *commonFlags) (*config.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the current directory: %w", err)
 	}
-	return config.Load(config.Sources{Workspace: wd}, config.Overrides{
+	cfg, err := config.Load(config.Sources{Workspace: wd}, config.Overrides{
 		Model: c.model, BaseURL: c.baseURL, Mode: c.mode, Allow: c.allow, Deny: c.deny,
 		Sandbox: c.sandbox.value(), Trust: c.trust,
 	})
+	if err != nil {
+		return nil, err
+	}
+	return cfg, checkRules(cfg.RuleOrigins, c)
+}
+
+// checkRules parses every permission rule where it was written, so that a bad one is reported with the
+// settings file or flag it came from (config cannot parse rules itself: it imports nothing of Warden's).
+func checkRules(origins []config.RuleOrigin, c *commonFlags) error {
+	check := func(where, list string, rules []string) error {
+		for _, r := range rules {
+			if _, err := permissions.ParseRule(r); err != nil {
+				return fmt.Errorf("%s: permissions.%s: %v", where, list, err)
+			}
+		}
+		return nil
+	}
+	for _, o := range origins {
+		for _, l := range []struct {
+			name  string
+			rules []string
+		}{{"allow", o.Allow}, {"deny", o.Deny}, {"ask", o.Ask}} {
+			if err := check(o.File, l.name, l.rules); err != nil {
+				return err
+			}
+		}
+	}
+	if err := check("--allow", "allow", c.allow); err != nil {
+		return usageError{err.Error()}
+	}
+	if err := check("--deny", "deny", c.deny); err != nil {
+		return usageError{err.Error()}
+	}
+	return nil
 }
 
 func sessionsDir() string { return filepath.Join(config.StateDir(os.Getenv), "sessions") }
 
-// newEngine builds the permission engine the settings describe. sandboxed says whether commands run in a working sandbox: only then may sandbox.auto_allow let commands
-// run unasked, and only without network.
+// newEngine builds the permission engine the settings describe. sandboxed says whether commands run in a
+// working sandbox: only then may sandbox.auto_allow let commands run unasked, and only without network.
 func newEngine(cfg *config.Config, sandboxed bool) (*permissions.Engine, error) {
 	mode, err := permissions.ParseMode(cfg.Mode)
 	if err != nil {

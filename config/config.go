@@ -106,12 +106,21 @@ type Config struct {
 	Workspace string
 	// Files lists the settings files that were read, in order.
 	Files []string
+	// RuleOrigins says which file each permission rule came from, so that a bad rule can be reported
+	// where it was written (config does not parse rules: it imports nothing of Warden's).
+	RuleOrigins []RuleOrigin
 	// Untrusted describes loosening project settings that were ignored because the workspace is not trusted.
 	Untrusted []string
 	// ProjectLoosens is true when the project's files would loosen permissions (whether or not trusted).
 	ProjectLoosens bool
 	// Trusted reports whether the workspace is trusted.
 	Trusted bool
+}
+
+// RuleOrigin is the permission rules one settings file contributed.
+type RuleOrigin struct {
+	File             string
+	Allow, Deny, Ask []string
 }
 
 // Defaults applied when no source sets a value.
@@ -202,6 +211,9 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 			}
 		}
 		cfg.apply(s)
+		if p := s.Permissions; len(p.Allow)+len(p.Deny)+len(p.Ask) > 0 {
+			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask})
+		}
 	}
 
 	if v := getenv("WARDEN_MODEL"); v != "" {
