@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -89,10 +90,9 @@ func ProbeSandbox(cfg SandboxConfig) (SandboxInfo, error) {
 			"/tmp is shared with the machine",
 			"files cannot be created directly in the workspace root (nor in a writable directory above it) "+
 				"while it has .git or .warden")
-		if cfg.Network {
-			break
+		if seccompArch() == 0 {
+			info.Notes = append(info.Notes, "no seccomp filter on "+runtime.GOARCH+": Unix sockets and, with the network off, UDP are not refused")
 		}
-		info.Notes = append(info.Notes, "only TCP is blocked (UDP, like DNS, still works)")
 	}
 	return info, nil
 }
@@ -353,6 +353,8 @@ func sandboxNote(p *sandboxPlan, output string, exit *int, sig string) string {
 	low := strings.ToLower(output)
 	var what string
 	switch {
+	case containsAny(low, "socket", "/dev/udp", "/dev/tcp", "dial ") && containsAny(low, "permission denied", "operation not permitted"):
+		what = "Unix sockets are refused in the sandbox, and internet sockets too while the network is off"
 	case containsAny(low, "read-only file system", "permission denied", "operation not permitted"):
 		what = "writing is allowed only in " + strings.Join(p.writable, ", ")
 		if len(p.readOnly) > 0 {

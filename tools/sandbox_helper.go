@@ -73,5 +73,9 @@ func (s helperSpec) restrict() error {
 		landlock.RWFiles(s.WriteFiles...).IgnoreIfMissing(),
 	}
 	// No network rules: with network off every TCP bind and connect is denied.
-	return cfg.Restrict(rules...)
+	if err := cfg.Restrict(rules...); err != nil {
+		return err
+	}
+	// What Landlock does not cover: Unix sockets, and UDP and other families with the network off.
+	return installSeccomp(s.Network)
 }

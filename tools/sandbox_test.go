@@ -18,6 +18,17 @@ func TestMain(m *testing.M) {
 	if IsSandboxHelper(os.Args) {
 		os.Exit(SandboxHelperMain(os.Args))
 	}
+	// As a Unix-socket client for TestLandlockRefusesUnixAndUDPSockets.
+	if path := os.Getenv("WARDEN_TEST_DIAL_UNIX"); path != "" {
+		c, err := net.Dial("unix", path)
+		if err != nil {
+			fmt.Println("dial failed:", err)
+			os.Exit(1)
+		}
+		c.Close()
+		fmt.Println("connected")
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 
@@ -187,6 +198,51 @@ func TestSandboxHidesDaemonSocketsWithoutNetwork(t *testing.T) {
 				t.Errorf("with the network on, /run stays as it is: %s", on.Output)
 			}
 		})
+	}
+}
+
+// Landlock does not govern connect() on a socket file nor UDP; the helper's seccomp filter does.
+func TestLandlockRefusesUnixAndUDPSockets(t *testing.T) {
+	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendLandlock}); err != nil {
+		needOrSkip(t, err)
+	}
+	sock := filepath.Join(t.TempDir(), "daemon.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dial := fmt.Sprintf("WARDEN_TEST_DIAL_UNIX=%s %s", sock, self)
+	udp := "exec 5<>/dev/udp/127.0.0.1/9 && echo udp-open"
+	for _, network := range []bool{false, true} {
+		h := sandboxed(t, BackendLandlock, network)
+		if r := h.run(dial); !strings.Contains(r.Output, "dial failed") {
+			t.Errorf("network=%v: a Unix socket was reachable under Landlock: %s", network, r.Output)
+		}
+		r := h.run(udp)
+		if network != strings.Contains(r.Output, "udp-open") {
+			t.Errorf("network=%v: UDP socket: %s", network, r.Output)
+		}
+		if r := h.run("ls / >/dev/null && git --version"); r.IsError {
+			t.Errorf("network=%v: ordinary commands fail under the filter: %s", network, r.Output)
+		}
+	}
+	// Outside the sandbox the same client connects, so the refusal above is the filter's doing.
+	if r := newHarness(t).run(dial); !strings.Contains(r.Output, "connected") {
+		t.Errorf("unsandboxed, the client did not connect: %s", r.Output)
 	}
 }
 

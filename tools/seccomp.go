@@ -1,0 +1,96 @@
+package tools
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// The Landlock helper also installs a small seccomp filter before it becomes bash. Landlock governs files
+// and TCP, but not connect() on a Unix socket file (docker.sock, an agent's socket) nor UDP; the filter
+// refuses to create Unix sockets at all (socketpair, which makes an unnamed pair, stays allowed), refuses
+// internet sockets of any kind when the network is off, and refuses io_uring, through which a socket could
+// be made without the socket system call. System calls of another architecture (32-bit calls on a 64-bit
+// machine, x32) are refused whole, since their numbers would slip past the checks.
+
+// seccompArch is the audit architecture of this build, and 0 where the filter is not written for it.
+func seccompArch() uint32 {
+	switch runtime.GOARCH {
+	case "amd64":
+		return unix.AUDIT_ARCH_X86_64
+	case "arm64":
+		return unix.AUDIT_ARCH_AARCH64
+	}
+	return 0
+}
+
+// seccompFilter is the BPF program. Refused calls fail with EACCES (EPERM for another architecture).
+func seccompFilter(network bool) ([]unix.SockFilter, error) {
+	arch := seccompArch()
+	if arch == 0 {
+		return nil, fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
+	}
+	const (
+		ld   = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+		jeq  = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+		jset = unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K
+		ret  = unix.BPF_RET | unix.BPF_K
+		// Offsets in struct seccomp_data.
+		offNR, offArch, offArg0 = 0, 4, 16
+	)
+	families := []uint32{unix.AF_UNIX}
+	if !network {
+		families = append(families, unix.AF_INET, unix.AF_INET6, unix.AF_PACKET)
+	}
+	// Layout: 0-2 check the architecture, 3-6 the call, 7 loads the socket family and the next ones
+	// check it, then allow and deny.
+	n := 8 + len(families) + 2
+	allowAt, denyAt := n-2, n-1
+	to := func(target, from int) uint8 { return uint8(target - from - 1) } // BPF jumps are relative
+	prog := []unix.SockFilter{
+		0: {Code: ld, K: offArch},
+		1: {Code: jeq, K: arch, Jt: 1},
+		2: {Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
+		3: {Code: ld, K: offNR},
+		4: {Code: jset, K: 0x40000000, Jt: to(denyAt, 4)}, // x32 calls
+		5: {Code: jeq, K: uint32(unix.SYS_IO_URING_SETUP), Jt: to(denyAt, 5)},
+		6: {Code: jeq, K: uint32(unix.SYS_SOCKET), Jf: to(allowAt, 6)},
+	}
+	prog = append(prog, unix.SockFilter{Code: ld, K: offArg0})
+	for _, f := range families {
+		i := len(prog)
+		prog = append(prog, unix.SockFilter{Code: jeq, K: f, Jt: to(denyAt, i)})
+	}
+	prog = append(prog,
+		unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ALLOW},
+		unix.SockFilter{Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)})
+	if len(prog) != n {
+		return nil, fmt.Errorf("seccomp program has %d instructions, want %d", len(prog), n)
+	}
+	return prog, nil
+}
+
+// installSeccomp applies the filter to every thread of this process; the exec that follows keeps it. On an
+// architecture the filter is not written for it does nothing (the probe's notes say so).
+func installSeccomp(network bool) error {
+	if seccompArch() == 0 {
+		return nil
+	}
+	prog, err := seccompFilter(network)
+	if err != nil {
+		return err
+	}
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC,
+		uintptr(unsafe.Pointer(&fprog)))
+	runtime.KeepAlive(prog)
+	if errno != 0 {
+		return fmt.Errorf("seccomp: %w", errno)
+	}
+	return nil
+}
