@@ -331,7 +331,7 @@ func TestHugeOutputKeepsHeadAndTailWithBoundedMemory(t *testing.T) {
 		omittedBytes += len(strconv.Itoa(i)) + 1
 	}
 	want := fmt.Sprintf("%s lines (%s) omitted: lines %s–%s of the full output in %s", commas(int64(omitted)),
-		humanBytes(int64(omittedBytes)), commas(int64(last+1)), commas(int64(first-1)), r.OutputPath)
+		HumanBytes(int64(omittedBytes)), commas(int64(last+1)), commas(int64(first-1)), r.OutputPath)
 	if marker != want {
 		t.Errorf("marker\n%q, want\n%q", marker, want)
 	}

@@ -77,7 +77,7 @@ func (ft *FileTools) planEdit(env *Env, p *editFileParams) (editPlan, error) {
 		return editPlan{}, fmt.Errorf("%v; to create a file, use write_file", err)
 	}
 	if fi.Size() > writeMaxOld {
-		return editPlan{}, fmt.Errorf("%s is %s; edit_file does not edit files this large", fp.Shown, humanBytes(fi.Size()))
+		return editPlan{}, fmt.Errorf("%s is %s; edit_file does not edit files this large", fp.Shown, HumanBytes(fi.Size()))
 	}
 	data, err := os.ReadFile(fp.Abs)
 	if err != nil {

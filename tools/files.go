@@ -213,7 +213,7 @@ func unifiedDiff(name, old, new string, isNew bool, edits []udiff.Edit) string {
 	}
 	if edits == nil && (len(old) > diffMaxInput || len(new) > diffMaxInput) {
 		return fmt.Sprintf("--- %s\n+++ %s\n(too large to show: %s lines, %s, replaced by %s lines, %s)\n", from, to,
-			commas(int64(lineCount(old))), humanBytes(int64(len(old))), commas(int64(lineCount(new))), humanBytes(int64(len(new))))
+			commas(int64(lineCount(old))), HumanBytes(int64(len(old))), commas(int64(lineCount(new))), HumanBytes(int64(len(new))))
 	}
 	if edits == nil {
 		edits = udiff.Lines(old, new)

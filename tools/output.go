@@ -269,7 +269,7 @@ func (c *capture) View(from cursor, budget int) view {
 	case c.spoolErr != nil:
 		in.spoolNote = "saving the full output failed: " + c.spoolErr.Error()
 	case c.spoolFull:
-		in.spoolNote = "the file holds only the first " + humanBytes(c.spoolCap)
+		in.spoolNote = "the file holds only the first " + HumanBytes(c.spoolCap)
 	}
 	if c.spoolPath != "" && from.off < c.spooled {
 		in.head = func(buf []byte) []byte {
@@ -322,7 +322,7 @@ func (l *liveBuffer) take() string {
 			l.dropped += i + 1
 			b = b[i+1:]
 		}
-		s := fmt.Sprintf("[… %s not shown …]\n%s", humanBytes(int64(l.dropped)), toValidUTF8(b))
+		s := fmt.Sprintf("[… %s not shown …]\n%s", HumanBytes(int64(l.dropped)), toValidUTF8(b))
 		l.buf, l.dropped = l.buf[:0], 0
 		return s
 	}

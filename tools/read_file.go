@@ -97,7 +97,7 @@ func (ft *FileTools) runReadFile(ctx context.Context, env *Env, call Call, p *re
 	if err != nil {
 		var bin binaryError
 		if errors.As(err, &bin) {
-			return Errorf("%s is %s (%s), not text; read_file only reads text files", fp.Shown, bin.kind, humanBytes(fi.Size()))
+			return Errorf("%s is %s (%s), not text; read_file only reads text files", fp.Shown, bin.kind, HumanBytes(fi.Size()))
 		}
 		return Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
 	}
@@ -238,7 +238,7 @@ func (r numbered) footer(start int) string {
 	}
 	s := fmt.Sprintf("(lines %s-%s of %s", commas(int64(start)), commas(int64(end)), commas(int64(r.total)))
 	if r.budget {
-		s += fmt.Sprintf("; output limit of %s reached", humanBytes(readBudget))
+		s += fmt.Sprintf("; output limit of %s reached", HumanBytes(readBudget))
 	}
 	if end < r.total {
 		s += fmt.Sprintf("; continue with offset=%d", end+1)

@@ -65,7 +65,7 @@ func joinHeadTail(head, tail []byte, n, lines, startLine int64, path, spoolNote 
 	if len(head) > 0 && head[len(head)-1] != '\n' {
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "[… %s lines (%s) omitted", commas(omittedLines), humanBytes(omittedBytes))
+	fmt.Fprintf(&b, "[… %s lines (%s) omitted", commas(omittedLines), HumanBytes(omittedBytes))
 	first := startLine + headLines + 1
 	switch {
 	case path != "" && omittedLines > 0:
@@ -196,8 +196,8 @@ func commas(n int64) string {
 	return b.String()
 }
 
-// humanBytes is n as "812 bytes", "4.2 KB", "38.9 MB".
-func humanBytes(n int64) string {
+// HumanBytes writes a byte count the way a person reads it ("1.5 MB").
+func HumanBytes(n int64) string {
 	switch {
 	case n < 1000:
 		return fmt.Sprintf("%d bytes", n)

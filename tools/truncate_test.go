@@ -97,7 +97,7 @@ func TestCommasAndHumanBytes(t *testing.T) {
 			t.Errorf("commas(%d) = %q, want %q", n, got, want)
 		}
 	}
-	if got := humanBytes(38888896); got != "38.9 MB" {
+	if got := HumanBytes(38888896); got != "38.9 MB" {
 		t.Errorf("humanBytes = %q", got)
 	}
 }

@@ -73,7 +73,7 @@ func planWrite(env *Env, p *writeFileParams) (writePlan, error) {
 	case !fi.Mode().IsRegular():
 		return writePlan{}, fmt.Errorf("%s is not a regular file (%s); write_file only writes regular files", fp.Shown, fi.Mode().Type())
 	case fi.Size() > writeMaxOld:
-		return writePlan{}, fmt.Errorf("%s is %s; write_file does not replace files this large", fp.Shown, humanBytes(fi.Size()))
+		return writePlan{}, fmt.Errorf("%s is %s; write_file does not replace files this large", fp.Shown, HumanBytes(fi.Size()))
 	}
 	old, err := os.ReadFile(fp.Abs)
 	if err != nil {

@@ -11,9 +11,10 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/warden-cli/warden/tools"
 )
 
-// maxPagerBytes caps how much of a full-output file the pager loads; the file itself stays on disk.
 // maxPagerBytes bounds what the pager loads of a long output: its head and, mostly, its tail (where errors
 // are), so that paging through a command that printed hundreds of megabytes stays light.
 const maxPagerBytes = 4 << 20
@@ -255,20 +256,7 @@ func readHeadTail(path string, limit int64) (string, error) {
 	}
 	skipped := st.Size() - int64(len(head)) - int64(len(tail))
 	return fmt.Sprintf("%s[… %s not shown here; the whole output is in the file named below …]\n%s",
-		head, humanSize(skipped), tail), nil
-}
-
-// humanSize writes a byte count the way a person reads it.
-func humanSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
+		head, tools.HumanBytes(skipped), tail), nil
 }
 
 func (pg *pager) fullScreen() bool { return true }
