@@ -144,12 +144,14 @@ func TestLandlockWorkspaceWithoutGitIsWritable(t *testing.T) {
 	mustFail(t, h.run("touch /etc/warden-landlock-test"), "writing /etc")
 }
 
-func TestSandboxNetwork(t *testing.T) {
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+// serve listens on network/address and greets every connection until the test ends.
+func serve(t *testing.T, network, address string) net.Listener {
+	t.Helper()
+	ln, err := net.Listen(network, address)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	t.Cleanup(func() { ln.Close() })
 	go func() {
 		for {
 			c, err := ln.Accept()
@@ -160,6 +162,11 @@ func TestSandboxNetwork(t *testing.T) {
 			c.Close()
 		}
 	}()
+	return ln
+}
+
+func TestSandboxNetwork(t *testing.T) {
+	ln := serve(t, "tcp4", "127.0.0.1:0")
 	port := ln.Addr().(*net.TCPAddr).Port
 	cmd := fmt.Sprintf("exec 5<>/dev/tcp/127.0.0.1/%d && head -n1 <&5", port)
 	for _, b := range backends(t) {
@@ -207,20 +214,7 @@ func TestLandlockRefusesUnixAndUDPSockets(t *testing.T) {
 		needOrSkip(t, err)
 	}
 	sock := filepath.Join(t.TempDir(), "daemon.sock")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	serve(t, "unix", sock)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
