@@ -40,7 +40,7 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) error {
 	// when a sandbox can really be had.
 	sandboxed := false
 	if cfg.SandboxEnabled {
-		_, perr := tools.ProbeSandbox(tools.SandboxConfig{Enabled: true, Network: cfg.SandboxNetwork, Writable: cfg.SandboxWritable})
+		_, perr := tools.ProbeSandbox(sandboxConfig(cfg))
 		sandboxed = perr == nil
 	}
 	engine, err := newEngine(cfg, sandboxed)

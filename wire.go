@@ -159,6 +159,11 @@ func checkRules(origins []config.RuleOrigin, c *commonFlags) error {
 
 func sessionsDir() string { return filepath.Join(config.StateDir(os.Getenv), "sessions") }
 
+// sandboxConfig is the bash engine's sandbox as the settings describe it.
+func sandboxConfig(cfg *config.Config) tools.SandboxConfig {
+	return tools.SandboxConfig{Enabled: cfg.SandboxEnabled, Network: cfg.SandboxNetwork, Writable: cfg.SandboxWritable}
+}
+
 // newEngine builds the permission engine the settings describe. sandboxed says whether commands run in a
 // working sandbox: only then may sandbox.auto_allow let commands run unasked, and only without network.
 func newEngine(cfg *config.Config, sandboxed bool) (*permissions.Engine, error) {
@@ -179,7 +184,7 @@ func newEngine(cfg *config.Config, sandboxed bool) (*permissions.Engine, error) 
 }
 
 func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
-	sandbox := tools.SandboxConfig{Enabled: cfg.SandboxEnabled, Network: cfg.SandboxNetwork, Writable: cfg.SandboxWritable}
+	sandbox := sandboxConfig(cfg)
 	s := &session{cfg: cfg}
 	if sandbox.Enabled {
 		info, err := tools.ProbeSandbox(sandbox)
