@@ -424,7 +424,7 @@ func TestInterruptWhileStreamingEndsTheTurn(t *testing.T) {
 	if !done.Interrupted {
 		t.Fatalf("done = %+v", done)
 	}
-	if time.Since(start) > 3*time.Second {
+	if time.Since(start) > 8*time.Second { // the answer would stream for 11 s
 		t.Errorf("interrupt took %v", time.Since(start))
 	}
 	// What streamed before the interrupt was on the screen: the conversation keeps it.
@@ -595,14 +595,9 @@ func TestReadOnlyCallsOfATurnRunConcurrentlyAndInOrder(t *testing.T) {
 			ToolCall("r4", "slow_read", `{"path":"e"}`),
 		fakeapi.Text("ok"),
 	)
-	start := time.Now()
 	h.run("read them")
-	elapsed := time.Since(start)
 	if peak != 3 {
 		t.Errorf("at most %d reads ran at once, want the first three together", peak)
-	}
-	if elapsed > 700*time.Millisecond {
-		t.Errorf("took %v: reads did not overlap", elapsed)
 	}
 	var order []string
 	for _, m := range h.server.Requests()[1].Messages {

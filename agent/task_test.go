@@ -161,7 +161,7 @@ func TestInterruptStopsParentAndChild(t *testing.T) {
 	}()
 	start := time.Now()
 	done := h.agent.Run(ctx, "go")
-	if !done.Interrupted || time.Since(start) > 3*time.Second {
+	if !done.Interrupted || time.Since(start) > 10*time.Second { // the child would stream for 24 s
 		t.Fatalf("done = %+v after %v", done, time.Since(start))
 	}
 	if got := h.agent.Messages(); got[len(got)-1].Role != "tool" || !strings.Contains(got[len(got)-1].Content, "interrupted") {
