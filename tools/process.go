@@ -62,14 +62,6 @@ var readBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b
 func startProc(spec procSpec) (*proc, error) {
 	lim := planLimits(spec.limits)
 	script := lim.prefix + spec.script
-	path, args := spec.bash, []string{"bash", "-c", script}
-	if spec.sandbox != nil {
-		var err error
-		if path, args, err = spec.sandbox.command(spec.bash, script, spec.dir); err != nil {
-			lim.release()
-			return nil, err
-		}
-	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		lim.release()
@@ -87,6 +79,26 @@ func startProc(spec procSpec) (*proc, error) {
 	extra := []*os.File{cwdW}
 	if lim.procs != nil {
 		extra = append(extra, lim.procs) // fd 4, for the shell to join its pids cgroup
+	}
+	path, args := spec.bash, []string{"bash", "-c", script}
+	if spec.sandbox != nil {
+		var files []*os.File
+		path, args, files, err = spec.sandbox.command(spec.bash, script, spec.dir, 3+len(extra))
+		if err != nil {
+			outR.Close()
+			outW.Close()
+			cwdR.Close()
+			cwdW.Close()
+			lim.closeProcs()
+			lim.release()
+			return nil, err
+		}
+		extra = append(extra, files...)
+		defer func() {
+			for _, f := range files {
+				f.Close()
+			}
+		}()
 	}
 	cmd := &exec.Cmd{
 		Path:       path,

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -26,7 +27,8 @@ import (
 //   - bubblewrap, when `bwrap` is on PATH: a read-only view of the whole file system with the writable
 //     paths bound over it, .git and .warden bound read-only again inside the workspace, a fresh /tmp,
 //     /dev and /proc, a network namespace with only loopback (unless network is allowed), a pid namespace
-//     (so that nothing the command starts outlives it), and --die-with-parent.
+//     (so that nothing the command starts outlives it), --die-with-parent, and the seccomp filter of
+//     seccomp.go, passed with --seccomp.
 //   - Landlock, otherwise: Warden re-executes itself as a small helper (SandboxHelperMain) that restricts
 //     itself and then execs bash. File rules: read everywhere, write in the writable paths; TCP bind and
 //     connect denied when network is off (ABI 4 and later). Landlock cannot take back a right below a
@@ -84,6 +86,9 @@ func ProbeSandbox(cfg SandboxConfig) (SandboxInfo, error) {
 	case BackendBubblewrap:
 		if !b.pidNS {
 			info.Notes = append(info.Notes, "no pid namespace (bwrap --unshare-pid does not work here)")
+		}
+		if seccompArch() == 0 {
+			info.Notes = append(info.Notes, "no seccomp filter on "+runtime.GOARCH+": Unix sockets in writable paths are not refused")
 		}
 	case BackendLandlock:
 		info.Notes = append(info.Notes, fmt.Sprintf("Landlock ABI %d", b.abi),
@@ -157,10 +162,20 @@ func probeBwrap(network bool) (backendProbe, error) {
 	}
 	try := func(pidNS bool) error {
 		args := bwrapBase(network, pidNS)
-		args = append(args, "--", "/bin/sh", "-c", "exit 0")
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, path, args...).CombinedOutput()
+		cmd := exec.CommandContext(ctx, path)
+		if seccompArch() != 0 { // as every command will have it
+			f, err := seccompProgramFile(network)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			cmd.ExtraFiles = []*os.File{f}
+			args = append(args, "--seccomp", "3")
+		}
+		cmd.Args = append(append([]string{path}, args...), "--", "/bin/sh", "-c", "exit 0")
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			return fmt.Errorf("%v: %s", err, bytes.TrimSpace(out))
 		}
@@ -273,12 +288,24 @@ func planSandbox(cfg SandboxConfig, workspace string) (*sandboxPlan, error) {
 	return p, nil
 }
 
-// command returns the program and arguments that run `bash -c script` confined.
-func (p *sandboxPlan) command(bash, script, dir string) (string, []string, error) {
+// command returns the program and arguments that run `bash -c script` confined, and files the program
+// must inherit, which will be its descriptors from fd on (the caller closes its copies once started).
+func (p *sandboxPlan) command(bash, script, dir string, fd int) (string, []string, []*os.File, error) {
 	switch p.probe.backend {
 	case BackendBubblewrap:
 		a := []string{"bwrap"}
 		a = append(a, bwrapBase(p.network, p.probe.pidNS)...)
+		var files []*os.File
+		if seccompArch() != 0 {
+			// The same filter as the Landlock helper's; bwrap reads it from the descriptor and applies
+			// it just before it execs bash.
+			f, err := seccompProgramFile(p.network)
+			if err != nil {
+				return "", nil, nil, err
+			}
+			files = append(files, f)
+			a = append(a, "--seccomp", strconv.Itoa(fd))
+		}
 		for _, w := range p.writable {
 			if w == "/tmp" {
 				continue // a fresh one already
@@ -289,15 +316,15 @@ func (p *sandboxPlan) command(bash, script, dir string) (string, []string, error
 			a = append(a, "--ro-bind", r, r)
 		}
 		a = append(a, "--chdir", dir, "--", bash, "-c", script)
-		return p.probe.bwrap, a, nil
+		return p.probe.bwrap, a, files, nil
 	case BackendLandlock:
 		spec, err := json.Marshal(p.landlockSpec())
 		if err != nil {
-			return "", nil, err
+			return "", nil, nil, err
 		}
-		return p.probe.helper, []string{"warden-sandbox", helperMarker, string(spec), bash, "-c", script}, nil
+		return p.probe.helper, []string{"warden-sandbox", helperMarker, string(spec), bash, "-c", script}, nil, nil
 	}
-	return "", nil, fmt.Errorf("unknown sandbox backend %q", p.probe.backend)
+	return "", nil, nil, fmt.Errorf("unknown sandbox backend %q", p.probe.backend)
 }
 
 // landlockSpec lists the Landlock rules. A Landlock right granted on a directory holds for everything

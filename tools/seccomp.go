@@ -1,16 +1,18 @@
 package tools
 
 import (
+	"encoding/binary"
 	"fmt"
+	"os"
 	"runtime"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// The Landlock helper also installs a small seccomp filter before it becomes bash. Landlock governs files
-// and TCP, but not connect() on a Unix socket file (docker.sock, an agent's socket) nor UDP; the filter
-// refuses to create Unix sockets at all (socketpair, which makes an unnamed pair, stays allowed), refuses
+// Both sandbox backends install a small seccomp filter before bash starts: the Landlock helper itself,
+// bubblewrap through --seccomp. Neither Landlock nor a read-only mount governs connect() on a Unix socket
+// file (docker.sock, an agent's socket), and Landlock does not govern UDP; the filter refuses to create Unix sockets at all (socketpair, which makes an unnamed pair, stays allowed), refuses
 // internet sockets of any kind when the network is off, and refuses io_uring, through which a socket could
 // be made without the socket system call. System calls of another architecture (32-bit calls on a 64-bit
 // machine, x32) are refused whole, since their numbers would slip past the checks.
@@ -70,6 +72,32 @@ func seccompFilter(network bool) ([]unix.SockFilter, error) {
 		return nil, fmt.Errorf("seccomp program has %d instructions, want %d", len(prog), n)
 	}
 	return prog, nil
+}
+
+// seccompProgramFile returns the filter as bubblewrap's --seccomp wants it: the raw instructions, read from
+// a descriptor. The program is a few hundred bytes, well within a pipe's buffer, so the write end is
+// filled and closed here and the read end returned.
+func seccompProgramFile(network bool) (*os.File, error) {
+	prog, err := seccompFilter(network)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]byte, 0, 8*len(prog))
+	for _, ins := range prog { // struct sock_filter: u16 code, u8 jt, u8 jf, u32 k
+		buf = binary.NativeEndian.AppendUint16(buf, ins.Code)
+		buf = append(buf, ins.Jt, ins.Jf)
+		buf = binary.NativeEndian.AppendUint32(buf, ins.K)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("seccomp program pipe: %w", err)
+	}
+	defer w.Close()
+	if _, err := w.Write(buf); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("seccomp program pipe: %w", err)
+	}
+	return r, nil
 }
 
 // installSeccomp applies the filter to every thread of this process; the exec that follows keeps it. On an
