@@ -44,12 +44,12 @@ type editPlan struct {
 	resHash [sha256.Size]byte
 }
 
-func (ft *FileTools) editFileTool() Tool {
+func editFileTool() Tool {
 	return New(Spec[editFileParams]{
 		Name:        "edit_file",
 		Description: editFileDescription,
 		Access: func(env *Env, p *editFileParams) (Access, error) {
-			e, err := ft.planEdit(env, p)
+			e, err := planEdit(env, p)
 			if err != nil {
 				return Access{}, err
 			}
@@ -57,11 +57,11 @@ func (ft *FileTools) editFileTool() Tool {
 			a.Diff = unifiedDiff(e.fp.Shown, e.old, e.result, false, e.edits)
 			return a, nil
 		},
-		Run: ft.runEditFile,
+		Run: runEditFile,
 	})
 }
 
-func (ft *FileTools) planEdit(env *Env, p *editFileParams) (editPlan, error) {
+func planEdit(env *Env, p *editFileParams) (editPlan, error) {
 	switch {
 	case p.OldString == "":
 		return editPlan{}, fmt.Errorf("old_string is empty; give the exact text to replace (to create a file, use write_file)")
@@ -86,10 +86,10 @@ func (ft *FileTools) planEdit(env *Env, p *editFileParams) (editPlan, error) {
 	if isBinary(data) {
 		return editPlan{}, fmt.Errorf("%s is %s, not text; edit_file only edits text files", fp.Shown, fileKind(data))
 	}
-	read, ok := ft.recall(fp.Abs)
+	read, ok := env.recallFile(fp.Abs)
 	switch {
 	case !ok:
-		return editPlan{}, fmt.Errorf("%s has not been read in this session; read it with read_file first, then edit it", fp.Shown)
+		return editPlan{}, fmt.Errorf("%s has not been read in this conversation; read it with read_file first, then edit it", fp.Shown)
 	case read != sha256.Sum256(data):
 		return editPlan{}, fmt.Errorf("%s has changed on disk since you last read it (the user or a command changed it); read it again with read_file, then edit it", fp.Shown)
 	}
@@ -148,15 +148,15 @@ func matchEdit(content, oldS, newS string) (string, string, int) {
 	return oldS, newS, 0
 }
 
-func (ft *FileTools) runEditFile(ctx context.Context, env *Env, call Call, p *editFileParams) Result {
-	e, err := ft.planEdit(env, p)
+func runEditFile(ctx context.Context, env *Env, call Call, p *editFileParams) Result {
+	e, err := planEdit(env, p)
 	if err != nil {
 		return Errorf("%v", err)
 	}
 	if err := os.WriteFile(e.fp.Abs, []byte(e.result), e.mode); err != nil {
 		return Errorf("cannot write %s: %v", e.fp.Shown, unwrapPathError(err))
 	}
-	ft.remember(e.fp.Abs, e.resHash)
+	env.rememberFile(e.fp.Abs, e.resHash)
 	what := "1 occurrence"
 	if e.count > 1 {
 		what = fmt.Sprintf("%d occurrences", e.count)

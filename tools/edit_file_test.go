@@ -46,13 +46,30 @@ func TestEditFileNeedsARead(t *testing.T) {
 	h := newFileHarness(t)
 	h.write("a.txt", "x\n")
 	got := h.fails("edit_file", map[string]any{"path": "a.txt", "old_string": "x", "new_string": "y"})
-	mustContain(t, got, "a.txt has not been read in this session; read it with read_file first")
-	// Another session's tools have their own record.
+	mustContain(t, got, "a.txt has not been read in this conversation; read it with read_file first")
 	h.ok("read_file", map[string]any{"path": "a.txt"})
-	other := NewFileTools()[2]
-	if _, err := other.Access(h.env, h.input(map[string]any{"path": "a.txt", "old_string": "x", "new_string": "y"})); err == nil {
-		t.Error("a read in one set of file tools let another set edit")
+	edit := h.input(map[string]any{"path": "a.txt", "old_string": "x", "new_string": "y"})
+	if _, err := h.tools["edit_file"].Access(h.env, edit); err != nil {
+		t.Fatalf("after the read: %v", err)
 	}
+	// A sub-agent (a forked Env) and a new session (a new Env) have records of their own, both ways.
+	child := h.env.Fork()
+	if _, err := h.tools["edit_file"].Access(child, edit); err == nil {
+		t.Error("the parent's read let a sub-agent edit")
+	}
+	fresh := NewEnv(h.env.Workspace, h.env.SessionDir)
+	fresh.Resolve = h.env.Resolve
+	if _, err := h.tools["edit_file"].Access(fresh, edit); err == nil {
+		t.Error("one session's read let another session edit")
+	}
+	h.write("b.txt", "x\n")
+	if r := h.tools["read_file"].Run(t.Context(), child, Call{ID: "r", Input: h.input(map[string]any{"path": "b.txt"})}); r.IsError {
+		t.Fatal(r.Output)
+	}
+	if _, err := h.tools["edit_file"].Access(child, h.input(map[string]any{"path": "b.txt", "old_string": "x", "new_string": "y"})); err != nil {
+		t.Errorf("the sub-agent cannot edit what it read: %v", err)
+	}
+	mustContain(t, h.fails("edit_file", map[string]any{"path": "b.txt", "old_string": "x", "new_string": "y"}), "b.txt has not been read")
 }
 
 func TestEditFileRefusesAFileChangedOnDiskSinceTheRead(t *testing.T) {

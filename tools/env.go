@@ -1,6 +1,9 @@
 package tools
 
-import "sync"
+import (
+	"crypto/sha256"
+	"sync"
+)
 
 // Env is the state one session's tools share: the workspace, the current directory that `cd` moves, and
 // where large outputs are kept. It is safe for concurrent use.
@@ -9,6 +12,10 @@ type Env struct {
 
 	mu  sync.Mutex
 	cwd string
+	// seen holds the content hashes of the files this agent has read or written, which edit_file checks
+	// so that it never edits a file the model has not seen as it is. It belongs to one conversation: a
+	// sub-agent's reads do not count for its parent, nor the parent's for it.
+	seen map[string][sha256.Size]byte
 }
 
 // EnvConfig is the part of an Env that does not change while tools run. Its fields are promoted, so
@@ -53,10 +60,29 @@ func NewEnv(workspace, sessionDir string) *Env {
 	return &Env{EnvConfig: EnvConfig{Workspace: workspace, SessionDir: sessionDir}, cwd: workspace}
 }
 
-// Fork returns an Env with the same configuration and current directory whose `cd`s do not move e's:
-// a sub-agent works beside its parent, not in its place.
+// Fork returns an Env with the same configuration and current directory whose `cd`s do not move e's, and
+// with no record of files read: a sub-agent works beside its parent, not in its place, and edits only
+// what it has read itself.
 func (e *Env) Fork() *Env {
 	return &Env{EnvConfig: e.EnvConfig, cwd: e.Cwd()}
+}
+
+// rememberFile records the content of abs as the model now knows it.
+func (e *Env) rememberFile(abs string, sum [sha256.Size]byte) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.seen == nil {
+		e.seen = map[string][sha256.Size]byte{}
+	}
+	e.seen[abs] = sum
+}
+
+// recallFile returns the hash of abs as the model last read or wrote it.
+func (e *Env) recallFile(abs string) ([sha256.Size]byte, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	sum, ok := e.seen[abs]
+	return sum, ok
 }
 
 // Cwd returns the directory commands run in.

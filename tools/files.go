@@ -3,7 +3,6 @@ package tools
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -36,33 +34,11 @@ import (
 //   - grep searches that same list with rg when rg is on PATH and with Go's regexp when not, and formats
 //     both the same way, so the model cannot tell which one ran.
 
-// FileTools holds what the file tools of one session share: the content hashes of the files the model has
-// read or written, which edit_file checks so that it never edits a file the model has not seen as it is.
-type FileTools struct {
-	mu   sync.Mutex
-	seen map[string][sha256.Size]byte
-}
-
-// NewFileTools returns read_file, write_file, edit_file, glob and grep, sharing one record of what was read.
-// Build one set per session: a new session (or a resumed one) must read a file again before editing it.
+// NewFileTools returns read_file, write_file, edit_file, glob and grep. What the model has read or written
+// is recorded in the Env the tools run with (see Env.rememberFile), so each agent, and each session, must
+// read a file itself before it may edit it.
 func NewFileTools() []Tool {
-	ft := &FileTools{seen: map[string][sha256.Size]byte{}}
-	return []Tool{ft.readFileTool(), ft.writeFileTool(), ft.editFileTool(), globTool(), grepTool()}
-}
-
-// remember records the content of abs as the model now knows it.
-func (ft *FileTools) remember(abs string, sum [sha256.Size]byte) {
-	ft.mu.Lock()
-	defer ft.mu.Unlock()
-	ft.seen[abs] = sum
-}
-
-// recall returns the hash of abs as the model last read or wrote it.
-func (ft *FileTools) recall(abs string) ([sha256.Size]byte, bool) {
-	ft.mu.Lock()
-	defer ft.mu.Unlock()
-	sum, ok := ft.seen[abs]
-	return sum, ok
+	return []Tool{readFileTool(), writeFileTool(), editFileTool(), globTool(), grepTool()}
 }
 
 // filePath is one path given by the model, resolved.

@@ -37,7 +37,7 @@ const (
 	readBudget = 128 << 10
 )
 
-func (ft *FileTools) readFileTool() Tool {
+func readFileTool() Tool {
 	return New(Spec[readFileParams]{
 		Name:        "read_file",
 		Description: readFileDescription,
@@ -55,7 +55,7 @@ func (ft *FileTools) readFileTool() Tool {
 			}
 			return fileAccess(env, AccessRead, fp, summary), nil
 		},
-		Run: ft.runReadFile,
+		Run: runReadFile,
 	})
 }
 
@@ -76,7 +76,7 @@ func readLimit(p *readFileParams) int {
 	return p.Limit
 }
 
-func (ft *FileTools) runReadFile(ctx context.Context, env *Env, call Call, p *readFileParams) Result {
+func runReadFile(ctx context.Context, env *Env, call Call, p *readFileParams) Result {
 	if err := checkReadParams(p); err != nil {
 		return Errorf("%v", err)
 	}
@@ -101,7 +101,7 @@ func (ft *FileTools) runReadFile(ctx context.Context, env *Env, call Call, p *re
 		}
 		return Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
 	}
-	ft.remember(fp.Abs, r.sum)
+	env.rememberFile(fp.Abs, r.sum)
 	return Result{Output: r.text + r.footer(max(p.Offset, 1)), Display: r.display(fp.Shown, max(p.Offset, 1))}
 }
 

@@ -39,7 +39,7 @@ type writePlan struct {
 	mode    fs.FileMode
 }
 
-func (ft *FileTools) writeFileTool() Tool {
+func writeFileTool() Tool {
 	return New(Spec[writeFileParams]{
 		Name:        "write_file",
 		Description: writeFileDescription,
@@ -52,7 +52,7 @@ func (ft *FileTools) writeFileTool() Tool {
 			a.Diff = unifiedDiff(w.fp.Shown, w.old, w.content, !w.exists, nil)
 			return a, nil
 		},
-		Run: ft.runWriteFile,
+		Run: runWriteFile,
 	})
 }
 
@@ -86,13 +86,13 @@ func planWrite(env *Env, p *writeFileParams) (writePlan, error) {
 	return w, nil
 }
 
-func (ft *FileTools) runWriteFile(ctx context.Context, env *Env, call Call, p *writeFileParams) Result {
+func runWriteFile(ctx context.Context, env *Env, call Call, p *writeFileParams) Result {
 	w, err := planWrite(env, p)
 	if err != nil {
 		return Errorf("%v", err)
 	}
 	if w.exists && w.old == w.content {
-		ft.remember(w.fp.Abs, sha256.Sum256([]byte(w.content)))
+		env.rememberFile(w.fp.Abs, sha256.Sum256([]byte(w.content)))
 		return Result{Output: fmt.Sprintf("%s already has this content; nothing changed.", w.fp.Shown)}
 	}
 	if err := os.MkdirAll(filepath.Dir(w.fp.Abs), 0o755); err != nil {
@@ -102,7 +102,7 @@ func (ft *FileTools) runWriteFile(ctx context.Context, env *Env, call Call, p *w
 	if err := os.WriteFile(w.fp.Abs, []byte(w.content), w.mode); err != nil {
 		return Errorf("cannot write %s: %v", w.fp.Shown, unwrapPathError(err))
 	}
-	ft.remember(w.fp.Abs, sha256.Sum256([]byte(w.content)))
+	env.rememberFile(w.fp.Abs, sha256.Sum256([]byte(w.content)))
 	n := commas(int64(lineCount(w.content)))
 	out := ""
 	if w.exists {
