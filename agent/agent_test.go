@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -693,5 +695,66 @@ func TestCallsAreDecidedAfterTheCallsBeforeThemRan(t *testing.T) {
 		if p, ok := ev.(PermissionDecided); ok && p.ID == "c2" && (p.Decision != permissions.Deny || p.By != "policy") {
 			t.Errorf("c2 decided %+v", p)
 		}
+	}
+}
+
+// The person may take minutes to answer; what they approved is what gets written, or nothing is.
+func TestAWriteRunsOnlyAsApproved(t *testing.T) {
+	var ws string
+	var onAsk func()
+	h := newHarness(t, permissions.ModeDefault, ApproverFunc(func(ctx context.Context, req ApprovalRequest) (Approval, error) {
+		onAsk()
+		return Approval{Allow: true}, nil
+	}))
+	ws = h.agent.opts.Env.Workspace
+	opts := h.agent.opts
+	opts.Tools = tools.NewRegistry(tools.NewFileTools()...)
+	opts.Env = tools.NewEnv(ws, t.TempDir())
+	opts.Env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, t.TempDir()) }
+	a, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.agent = a
+	notes := filepath.Join(ws, "notes.txt")
+	if err := os.WriteFile(notes, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// The person edits the file while the prompt is open.
+	onAsk = func() { os.WriteFile(notes, []byte("mine\n"), 0o644) }
+	h.server.Reply(fakeapi.ToolCall("w1", "write_file", `{"path":"notes.txt","content":"model\n"}`), fakeapi.Text("done"))
+	h.run("write notes")
+	if got, _ := os.ReadFile(notes); string(got) != "mine\n" {
+		t.Errorf("the person's edit was overwritten: %q", got)
+	}
+	if r := h.toolResults(1)["w1"]; !strings.Contains(r, "changed on disk after the change was shown") {
+		t.Errorf("result = %q", r)
+	}
+
+	// A directory in the path is swapped for a link elsewhere while the prompt is open.
+	outside := t.TempDir()
+	if err := os.Mkdir(filepath.Join(ws, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	onAsk = func() {
+		os.Remove(filepath.Join(ws, "out"))
+		os.Symlink(outside, filepath.Join(ws, "out"))
+	}
+	h.server.Reply(fakeapi.ToolCall("w2", "write_file", `{"path":"out/f.txt","content":"x"}`), fakeapi.Text("done"))
+	h.run("write out/f.txt")
+	if _, err := os.Stat(filepath.Join(outside, "f.txt")); err == nil {
+		t.Error("the write followed a link swapped in after approval")
+	}
+	if r := h.toolResults(3)["w2"]; !strings.Contains(r, "not to "+filepath.Join(ws, "out", "f.txt")) {
+		t.Errorf("result = %q", r)
+	}
+
+	// Untouched, the approved write happens.
+	onAsk = func() {}
+	h.server.Reply(fakeapi.ToolCall("w3", "write_file", `{"path":"notes.txt","content":"model\n"}`), fakeapi.Text("done"))
+	h.run("write notes again")
+	if got, _ := os.ReadFile(notes); string(got) != "model\n" {
+		t.Errorf("the approved write did not happen: %q", got)
 	}
 }

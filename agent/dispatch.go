@@ -153,9 +153,8 @@ func (a *Agent) runTool(ctx context.Context, p *pendingCall) (res tools.Result) 
 			res = tools.Errorf("%s failed inside Warden (%v); this is a bug in Warden, not in your call", p.tc.Function.Name, r)
 		}
 	}()
-	return p.tool.Run(ctx, a.opts.Env, tools.Call{ID: p.tc.ID, Input: p.input, Output: func(chunk string) {
-		a.emit(ToolOutput{ID: p.tc.ID, Chunk: chunk})
-	}})
+	return p.tool.Run(ctx, a.opts.Env, tools.Call{ID: p.tc.ID, Input: p.input, Approved: &p.access,
+		Output: func(chunk string) { a.emit(ToolOutput{ID: p.tc.ID, Chunk: chunk}) }})
 }
 
 // authorize decides a call: by the engine, and by the person when the engine says ask. It reports the

@@ -153,7 +153,10 @@ func runEditFile(ctx context.Context, env *Env, call Call, p *editFileParams) Re
 	if err != nil {
 		return Errorf("%v", err)
 	}
-	if err := os.WriteFile(e.fp.Abs, []byte(e.result), e.mode); err != nil {
+	if err := checkApproved(call, e.fp, unifiedDiff(e.fp.Shown, e.old, e.result, false, e.edits)); err != nil {
+		return Errorf("%v", err)
+	}
+	if err := writeResolved(e.fp.Abs, []byte(e.result), e.mode); err != nil {
 		return Errorf("cannot write %s: %v", e.fp.Shown, unwrapPathError(err))
 	}
 	env.rememberFile(e.fp.Abs, e.resHash)

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/sys/unix"
+
 	udiff "github.com/aymanbagabas/go-udiff"
 )
 
@@ -131,6 +133,48 @@ func statFile(fp filePath) (os.FileInfo, error) {
 }
 
 // unwrapPathError drops the path from an *fs.PathError, which would otherwise repeat the absolute path.
+// checkApproved refuses a write whose target or change is not the one the call was decided on: between the
+// decision (which may wait minutes for the person) and the run, a symbolic link in the path may have been
+// swapped, or the file changed.
+func checkApproved(call Call, fp filePath, diff string) error {
+	a := call.Approved
+	switch {
+	case a == nil:
+		return nil
+	case a.Path != fp.Abs:
+		return fmt.Errorf("the path now leads to %s, not to %s as when this call was approved (a symbolic link "+
+			"changed); nothing was written. Check the path and make the call again", fp.Abs, a.Path)
+	case a.Diff != diff:
+		return fmt.Errorf("%s changed on disk after the change was shown for approval; nothing was written. "+
+			"Read it again and redo the change", fp.Shown)
+	}
+	return nil
+}
+
+// writeResolved writes data to abs, a path whose symbolic links were all resolved, and refuses if one has
+// appeared in it since (openat2 with RESOLVE_NO_SYMLINKS; on kernels without it, the last component alone
+// is checked with O_NOFOLLOW). Like os.WriteFile it truncates an existing file, keeping its mode.
+func writeResolved(abs string, data []byte, perm os.FileMode) error {
+	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_TRUNC | unix.O_CLOEXEC
+	fd, err := unix.Openat2(unix.AT_FDCWD, abs, &unix.OpenHow{Flags: uint64(flags), Mode: uint64(perm),
+		Resolve: unix.RESOLVE_NO_SYMLINKS})
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) { // no openat2, or a filter refuses it
+		fd, err = unix.Open(abs, flags|unix.O_NOFOLLOW, uint32(perm))
+	}
+	if errors.Is(err, unix.ELOOP) {
+		return errors.New("a symbolic link appeared in the path after it was resolved; nothing was written")
+	}
+	if err != nil {
+		return err
+	}
+	f := os.NewFile(uintptr(fd), abs)
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return unwrapPathError(err)
+}
+
 func unwrapPathError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -86,6 +86,10 @@ type Call struct {
 	// Output receives live output as it is produced (already cleaned for display). It may be nil.
 	// It is called from the tool's goroutine and must not block for long.
 	Output func(chunk string)
+	// Approved is what the call was decided on: the Access the permission engine, and the person when
+	// asked, saw. A tool that writes files checks that the path still resolves there and that the change
+	// is still the one shown, and writes nothing otherwise. Nil when the call was not decided (tests).
+	Approved *Access
 }
 
 // Result splits what a call produced into the content for the model and metadata for the person.

@@ -91,6 +91,9 @@ func runWriteFile(ctx context.Context, env *Env, call Call, p *writeFileParams) 
 	if err != nil {
 		return Errorf("%v", err)
 	}
+	if err := checkApproved(call, w.fp, unifiedDiff(w.fp.Shown, w.old, w.content, !w.exists, nil)); err != nil {
+		return Errorf("%v", err)
+	}
 	if w.exists && w.old == w.content {
 		env.rememberFile(w.fp.Abs, sha256.Sum256([]byte(w.content)))
 		return Result{Output: fmt.Sprintf("%s already has this content; nothing changed.", w.fp.Shown)}
@@ -99,7 +102,7 @@ func runWriteFile(ctx context.Context, env *Env, call Call, p *writeFileParams) 
 		return Errorf("cannot create the directory of %s: %v", w.fp.Shown, unwrapPathError(err))
 	}
 	// Writing in place keeps the file's mode, owner and hard links, which a rename over it would not.
-	if err := os.WriteFile(w.fp.Abs, []byte(w.content), w.mode); err != nil {
+	if err := writeResolved(w.fp.Abs, []byte(w.content), w.mode); err != nil {
 		return Errorf("cannot write %s: %v", w.fp.Shown, unwrapPathError(err))
 	}
 	env.rememberFile(w.fp.Abs, sha256.Sum256([]byte(w.content)))

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -102,4 +103,34 @@ func TestWriteFileLargeDiffIsSummarised(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustContain(t, a.Diff, "too large to show: 45,000 lines, 4.5 MB, replaced by 1 lines")
+}
+
+func TestWriteResolvedRefusesALinkInThePath(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeResolved(filepath.Join(dir, "link", "f"), []byte("x"), 0o644); err == nil ||
+		!strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("err = %v", err)
+	}
+	if err := os.Symlink(filepath.Join(real, "target"), filepath.Join(real, "last")); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeResolved(filepath.Join(real, "last"), []byte("x"), 0o644); err == nil {
+		t.Error("a link as the last component was followed")
+	}
+	if _, err := os.Stat(filepath.Join(real, "target")); err == nil {
+		t.Error("the link's target was created")
+	}
+	if err := writeResolved(filepath.Join(real, "f"), []byte("hello"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(real, "f")); err != nil || fi.Size() != 5 || fi.Mode().Perm() != 0o600 {
+		t.Errorf("stat = %v, %v", fi, err)
+	}
 }
