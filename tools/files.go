@@ -218,7 +218,7 @@ func lineCount(text string) int {
 // take long to compute and longer to read.
 const (
 	diffMaxInput = 4 << 20
-	diffMaxLines = 400
+	diffMaxLines = 5000 // the modal scrolls; past this a diff says how much more there is
 )
 
 // unifiedDiff is the diff from old to new of the file shown as name; old is "" and isNew set for a new file.

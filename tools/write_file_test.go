@@ -134,3 +134,22 @@ func TestWriteResolvedRefusesALinkInThePath(t *testing.T) {
 		t.Errorf("stat = %v, %v", fi, err)
 	}
 }
+
+func TestWriteFileDiffIsShownWholeUpToItsCap(t *testing.T) {
+	h := newFileHarness(t)
+	content := func(n int) string { return strings.Repeat("line\n", n) }
+	a, err := h.access("write_file", map[string]any{"path": "a.txt", "content": content(diffMaxLines - 10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(a.Diff, "more diff lines") || strings.Count(a.Diff, "\n+line") != diffMaxLines-10 {
+		t.Errorf("a diff under the cap was cut: %d lines", strings.Count(a.Diff, "\n"))
+	}
+	a, err = h.access("write_file", map[string]any{"path": "a.txt", "content": content(diffMaxLines + 100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(a.Diff, "… 103 more diff lines\n") {
+		t.Errorf("the end of a diff over the cap: %q", a.Diff[len(a.Diff)-60:])
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -39,6 +40,13 @@ type modal struct {
 	scope   agent.Scope
 	reason  textinput.Model
 	note    string
+	// scroll is the first line of the body (command, where, why, diff) shown when it does not fit;
+	// maxScroll is the largest useful one, found by the last view.
+	scroll, maxScroll int
+	// body caches the rendered body of the request at the head of the queue, for bodyWidth; open
+	// clears it whenever the head changes. A diff may run to thousands of lines.
+	body      []string
+	bodyWidth int
 }
 
 // ask shows a request: it opens the modal, or queues behind the one being answered.
@@ -74,6 +82,7 @@ func (m *Model) askedCall(req agent.ApprovalRequest) *panel {
 func (md *modal) open(m *Model) tea.Cmd {
 	now := m.now()
 	md.stage, md.note = stageChoose, ""
+	md.scroll, md.maxScroll, md.body = 0, math.MaxInt32, nil // the view measures maxScroll
 	md.armedAt = now
 	if guard := m.lastKey.Add(typeAheadGuard); guard.After(now) {
 		md.armedAt = guard
@@ -139,6 +148,9 @@ func (md *modal) update(m *Model, msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
+	if md.scrollKey(k.String()) {
+		return nil // reading is not answering: scrolling works even while the keys are paused
+	}
 	now := m.now()
 	if now.Before(md.armedAt) {
 		// Type-ahead: keep ignoring until the person pauses.
@@ -202,6 +214,66 @@ func (md *modal) update(m *Model, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// bodyLines renders what lies between the title and the keys: the command or path in full, every control
+// character visible and the part that needs approval marked; where it runs; why it asks; the diff.
+func (md *modal) bodyLines(m *Model, req agent.ApprovalRequest, inner int) []string {
+	if md.body != nil && md.bodyWidth == inner {
+		return md.body
+	}
+	st := m.st
+	var lines []string
+	add := func(s string) { lines = append(lines, strings.Split(wrap(s, inner), "\n")...) }
+	subject := req.Access.Command
+	if req.Access.Kind != tools.AccessExec || subject == "" {
+		subject = req.Access.Path
+		if subject == "" {
+			subject = req.Access.Summary
+		}
+	}
+	shown := highlightPart(subject, req.Verdict.Part, st.highlight, st.control)
+	if req.Access.Kind == tools.AccessExec {
+		shown = "$ " + shown
+	}
+	add(shown)
+	if cwd := req.Access.Cwd; cwd != "" {
+		add(st.dim.Render("in " + cwd))
+	}
+	if r := req.Verdict.Reason; r != "" {
+		add(st.warn.Render("Why: ") + r)
+	}
+	if req.Access.Diff != "" {
+		lines = append(lines, diffLines(req.Access.Diff, inner, st)...)
+	}
+	md.body, md.bodyWidth = lines, inner
+	return lines
+}
+
+// scrollKey moves the body for the arrows, PgUp/PgDn, Home and End, and says whether k was one of them.
+func (md *modal) scrollKey(k string) bool {
+	if md.stage == stageReason && k != "pgup" && k != "pgdown" {
+		return false // the arrows, Home and End belong to the text being typed
+	}
+	page := 10
+	switch k {
+	case "up":
+		md.scroll--
+	case "down":
+		md.scroll++
+	case "pgup":
+		md.scroll -= page
+	case "pgdown":
+		md.scroll += page
+	case "home":
+		md.scroll = 0
+	case "end":
+		md.scroll = md.maxScroll
+	default:
+		return false
+	}
+	md.scroll = min(max(md.scroll, 0), md.maxScroll)
+	return true
+}
+
 // view draws the modal box; the root places it over the bottom of the conversation.
 func (md *modal) view(m *Model, width, height int) string {
 	st := m.st
@@ -224,44 +296,12 @@ func (md *modal) view(m *Model, width, height int) string {
 	}
 	add(st.bold.Render(title))
 	// The banners and the title above, and the keys below, always show; what lies between (the
-	// command, where, why, the diff) is cut from its end when the modal does not fit.
-	head := len(lines)
+	// command, where, why, the diff) scrolls when the modal does not fit, so that everything the person
+	// approves can be read before they answer.
+	head := lines
+	body := md.bodyLines(m, req, inner)
+	lines = []string{""}
 
-	// The command or path, in full, every control character visible, the part that needs approval marked.
-	subject := req.Access.Command
-	if req.Access.Kind != tools.AccessExec || subject == "" {
-		subject = req.Access.Path
-		if subject == "" {
-			subject = req.Access.Summary
-		}
-	}
-	body := highlightPart(subject, req.Verdict.Part, st.highlight, st.control)
-	if req.Access.Kind == tools.AccessExec {
-		body = "$ " + body
-	}
-	cmdLines := strings.Split(wrap(body, inner), "\n")
-	budget := max(height-12, 3)
-	diffBudget := budget / 2
-	if req.Access.Diff == "" {
-		diffBudget = 0
-	}
-	cmdBudget := max(budget-diffBudget, 2)
-	if len(cmdLines) > cmdBudget {
-		more := len(cmdLines) - cmdBudget + 1
-		cmdLines = append(cmdLines[:cmdBudget-1], st.warn.Render(fmt.Sprintf("… %s more; a larger terminal shows them", plural(more, "line", "lines"))))
-	}
-	lines = append(lines, cmdLines...)
-	if cwd := req.Access.Cwd; cwd != "" {
-		add(st.dim.Render("in " + cwd))
-	}
-	if r := req.Verdict.Reason; r != "" {
-		add(st.warn.Render("Why: ") + r)
-	}
-	if req.Access.Diff != "" {
-		lines = append(lines, diffLines(req.Access.Diff, inner, diffBudget, st)...)
-	}
-	lines = append(lines, "")
-	keys := len(lines)
 	switch {
 	case md.stage == stageConfirmRule:
 		where := "for this session"
@@ -287,15 +327,25 @@ func (md *modal) view(m *Model, width, height int) string {
 	if md.note != "" {
 		add(st.warn.Render(md.note))
 	}
-	if over := len(lines) - (height - 2); over > 0 {
-		keep := max(keys-head-over-1, 1)
-		if keep < keys-head {
-			mid := append(lines[head:head+keep:head+keep], st.warn.Render(fit("… cut to fit this terminal; a larger one shows it all", inner)))
-			lines = append(append(lines[:head:head], mid...), lines[keys:]...)
-		}
-		if len(lines) > height-2 {
-			lines = lines[len(lines)-(height-2):]
-		}
+	tail := lines
+
+	// The body gets the rows the head and tail leave, less a few for the conversation above, so that the
+	// panel asking stays in sight; when it needs more, one of them says which lines show and how to see
+	// the others.
+	const keepForConversation = 6
+	room := max(height-2-len(head)-len(tail)-keepForConversation, 3)
+	md.maxScroll = 0
+	if len(body) > room {
+		shown := room - 1
+		md.maxScroll = len(body) - shown
+		md.scroll = min(max(md.scroll, 0), md.maxScroll)
+		where := fmt.Sprintf("lines %d–%d of %d", md.scroll+1, md.scroll+shown, len(body))
+		body = append(body[md.scroll:md.scroll+shown:md.scroll+shown],
+			st.warn.Render(fit("── "+where+" · ↑/↓ PgUp/PgDn to read it all before you answer ──", inner)))
+	}
+	lines = append(append(head, body...), tail...)
+	if len(lines) > height-2 { // a terminal too small even for the head and the keys
+		lines = lines[len(lines)-(height-2):]
 	}
 	return strings.Join(box(lines, width, st.modal), "\n")
 }
@@ -317,27 +367,24 @@ func highlightPart(s, part string, hl, ctl interface{ Render(...string) string }
 	return vis(s[:i]) + strings.Join(parts, "\n") + vis(s[i+len(part):])
 }
 
-// diffLines colours a unified diff and cuts it to budget lines.
-func diffLines(diff string, width, budget int, st styles) []string {
+// diffLines colours a unified diff, wrapping long lines so that none of it is hidden.
+func diffLines(diff string, width int, st styles) []string {
 	var out []string
-	all := strings.Split(strings.TrimRight(diff, "\n"), "\n")
-	for i, l := range all {
-		if len(out) >= budget-1 && i < len(all)-1 {
-			out = append(out, st.dim.Render(fmt.Sprintf("… %s more", plural(len(all)-i, "diff line", "diff lines"))))
-			break
-		}
-		l = fit(cleanLine(l), width)
+	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
+		render := func(s ...string) string { return strings.Join(s, "") }
 		switch {
 		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-			l = st.bold.Render(l)
+			render = st.bold.Render
 		case strings.HasPrefix(l, "+"):
-			l = st.diffAdd.Render(l)
+			render = st.diffAdd.Render
 		case strings.HasPrefix(l, "-"):
-			l = st.diffDel.Render(l)
+			render = st.diffDel.Render
 		case strings.HasPrefix(l, "@@"):
-			l = st.diffHunk.Render(l)
+			render = st.diffHunk.Render
 		}
-		out = append(out, l)
+		for _, w := range strings.Split(wrap(cleanLine(l), width), "\n") {
+			out = append(out, render(w))
+		}
 	}
 	return out
 }

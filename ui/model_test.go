@@ -32,6 +32,14 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyUp}
 	case "down":
 		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
 	case "shift+tab":
 		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 	}
@@ -726,6 +734,76 @@ func TestSmallModalKeepsItsWarningsAndKeys(t *testing.T) {
 		if n := len(strings.Split(s, "\n")); n != 15 {
 			t.Errorf("stage %q: the screen has %d lines", stage, n)
 		}
+	}
+}
+
+// Whatever its length, everything a person approves can be read in the modal before they answer.
+func TestLongCommandScrollsInTheModal(t *testing.T) {
+	m, clock := newTestModel(t, 80, 24)
+	var script []string
+	for i := 1; i <= 60; i++ {
+		script = append(script, fmt.Sprintf("echo step-%02d >> log", i))
+	}
+	script = append(script, "rm -rf build-output")
+	cmd := strings.Join(script, "\n")
+	startCall(m, "c1", cmd)
+	msg, reply := touchRequest("c1", "")
+	msg.req.Access.Command = cmd
+	m.Update(msg)
+	// Reading works while the keys are still paused against type-ahead.
+	s := plain(m)
+	if !strings.Contains(s, "step-01") || strings.Contains(s, "rm -rf build-output") ||
+		!strings.Contains(s, "lines 1–") || !strings.Contains(s, "of 63") {
+		t.Fatalf("the top of a long command, with where it is:\n%s", s)
+	}
+	press(m, "end")
+	if s = plain(m); !strings.Contains(s, "rm -rf build-output") || !strings.Contains(s, "–63 of 63") {
+		t.Fatalf("End shows the last lines:\n%s", s)
+	}
+	press(m, "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "up")
+	if s = plain(m); !strings.Contains(s, "step-01") {
+		t.Fatalf("PgUp goes back to the top:\n%s", s)
+	}
+	press(m, "down", "down")
+	s = plain(m)
+	if modal := s[strings.Index(s, "Allow bash?"):]; strings.Contains(modal, "step-02") || !strings.Contains(modal, "step-03") {
+		t.Errorf("down moves one line at a time:\n%s", s)
+	}
+	if n := len(strings.Split(s, "\n")); n != 24 {
+		t.Errorf("the screen has %d lines", n)
+	}
+	select {
+	case ap := <-reply:
+		t.Fatalf("scrolling answered the request: %+v", ap)
+	default:
+	}
+	clock.t = clock.t.Add(time.Second)
+	press(m, "y")
+	if ap := answered(t, reply); !ap.Allow {
+		t.Errorf("y after scrolling: %+v", ap)
+	}
+}
+
+func TestLongDiffScrollsInTheModal(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	startCall(m, "c1", "x")
+	var diff strings.Builder
+	diff.WriteString("--- /dev/null\n+++ b/big.txt\n@@ -0,0 +1,300 @@\n")
+	for i := 1; i <= 300; i++ {
+		fmt.Fprintf(&diff, "+line %03d %s\n", i, strings.Repeat("x", 100)) // wider than the modal
+	}
+	msg, _ := touchRequest("c1", "")
+	msg.req.Tool = "write_file"
+	msg.req.Access = tools.Access{Kind: tools.AccessWrite, Path: "/work/project/big.txt", Summary: "big.txt", Diff: diff.String()}
+	m.Update(msg)
+	press(m, "end")
+	s := plain(m)
+	if !strings.Contains(s, "+line 300") || !strings.Contains(s, "xxxx") {
+		t.Fatalf("the end of the diff:\n%s", s)
+	}
+	// A long line is wrapped, not cut: all its 100 x's are on screen.
+	if n := strings.Count(s[strings.Index(s, "+line 300"):], "x"); n < 100 {
+		t.Errorf("the last diff line shows %d of its 100 x's:\n%s", n, s)
 	}
 }
 
