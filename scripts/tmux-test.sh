@@ -60,6 +60,16 @@ esc
 wait_for "⏹ interrupted"
 pass "Esc interrupts the running command"
 
+type_prompt "long script"
+wait_for "Allow bash?" "step 01" "lines 1–" "of 42"
+if screen | sed -n '/Allow bash?/,$p' | grep -qF "LAST-LINE-OF-SCRIPT"; then echo "FAIL: the whole script fit: $(screen)" >&2; exit 1; fi
+keys End
+wait_for "LAST-LINE-OF-SCRIPT" "–42 of 42"
+keys n
+wait_for "denied by user"
+[[ ! -e "$WS/build.log" ]] || { echo "FAIL: build.log exists after n" >&2; exit 1; }
+pass "a command longer than the modal scrolls to its last line before the answer"
+
 type_prompt "delegate the search"
 wait_for "task · Find the entry point" "↳ grep" "↳ bash \$ ls" "↳ read_file" "scanning"
 pass "a sub-agent's calls show live inside the task panel"

@@ -214,8 +214,8 @@ func (md *modal) update(m *Model, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// bodyLines renders what lies between the title and the keys: the command or path in full, every control
-// character visible and the part that needs approval marked; where it runs; why it asks; the diff.
+// bodyLines renders what lies between the reason and the keys: the command or path in full, every control
+// character visible and the part that needs approval marked; where it runs; the diff.
 func (md *modal) bodyLines(m *Model, req agent.ApprovalRequest, inner int) []string {
 	if md.body != nil && md.bodyWidth == inner {
 		return md.body
@@ -237,9 +237,6 @@ func (md *modal) bodyLines(m *Model, req agent.ApprovalRequest, inner int) []str
 	add(shown)
 	if cwd := req.Access.Cwd; cwd != "" {
 		add(st.dim.Render("in " + cwd))
-	}
-	if r := req.Verdict.Reason; r != "" {
-		add(st.warn.Render("Why: ") + r)
 	}
 	if req.Access.Diff != "" {
 		lines = append(lines, diffLines(req.Access.Diff, inner, st)...)
@@ -295,8 +292,12 @@ func (md *modal) view(m *Model, width, height int) string {
 		title += st.dim.Render(fmt.Sprintf("  (1 of %d waiting)", n))
 	}
 	add(st.bold.Render(title))
-	// The banners and the title above, and the keys below, always show; what lies between (the
-	// command, where, why, the diff) scrolls when the modal does not fit, so that everything the person
+	pinned := len(lines)
+	if r := req.Verdict.Reason; r != "" {
+		add(st.warn.Render("Why: ") + r)
+	}
+	// The banners, the title and why it asks above, and the keys below, always show; what lies between
+	// (the command, where, the diff) scrolls when the modal does not fit, so that everything the person
 	// approves can be read before they answer.
 	head := lines
 	body := md.bodyLines(m, req, inner)
@@ -332,8 +333,11 @@ func (md *modal) view(m *Model, width, height int) string {
 	// The body gets the rows the head and tail leave, less a few for the conversation above, so that the
 	// panel asking stays in sight; when it needs more, one of them says which lines show and how to see
 	// the others.
+	// On a terminal too small for all that, the reason gives way before the command's first line.
 	const keepForConversation = 6
-	room := max(height-2-len(head)-len(tail)-keepForConversation, 3)
+	fixed := pinned + len(tail)
+	room := max(height-2-len(head)-len(tail)-keepForConversation, 2)
+	head = head[:pinned+min(len(head)-pinned, max(height-2-fixed-min(room, len(body)), 0))]
 	md.maxScroll = 0
 	if len(body) > room {
 		shown := room - 1
