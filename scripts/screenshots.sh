@@ -49,6 +49,15 @@ keys n
 wait_for "denied by user"
 wait_idle
 
+type_prompt "long script"
+wait_for "Allow bash?" "lines 1–"
+keys PageDown
+wait_for "lines 11–"
+shot modal-long
+keys n
+wait_for "denied by user"
+wait_idle
+
 type_prompt "fail"
 wait_for "That failed as expected."
 wait_idle

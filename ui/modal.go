@@ -230,7 +230,7 @@ func (md *modal) bodyLines(m *Model, req agent.ApprovalRequest, inner int) []str
 			subject = req.Access.Summary
 		}
 	}
-	shown := highlightPart(subject, req.Verdict.Part, st.highlight, st.control)
+	shown := highlightPart(subject, req.Verdict.Part, st.highlight, st.control, st.dim)
 	if req.Access.Kind == tools.AccessExec {
 		shown = "$ " + shown
 	}
@@ -355,8 +355,8 @@ func (md *modal) view(m *Model, width, height int) string {
 }
 
 // highlightPart renders s with controls visible and the first occurrence of part highlighted.
-func highlightPart(s, part string, hl, ctl interface{ Render(...string) string }) string {
-	vis := func(x string) string { return visibleWith(x, ctl) }
+func highlightPart(s, part string, hl, ctl, soft renderer) string {
+	vis := func(x string) string { return visible(x, ctl, soft) }
 	i := -1
 	if part != "" {
 		i = strings.Index(s, part)

@@ -9,27 +9,29 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// visible makes every character that could hide what a command does visible: control characters become
-// ^X, invisible and direction-changing Unicode characters become <U+XXXX>, and line breaks get a ⏎ mark so
-// that a second line cannot pass for part of the first. The marks are styled with st.
-func visible(s string, st lipgloss.Style) string { return visibleWith(s, st) }
+// renderer is a lipgloss style, or anything else that renders text.
+type renderer interface{ Render(...string) string }
 
-func visibleWith(s string, st interface{ Render(...string) string }) string {
+// visible makes every character that could hide what a command does visible: control characters
+// become ^X and invisible and direction-changing Unicode characters become <U+XXXX>, styled with ctl; line
+// breaks get a ⏎ mark, so that a second line cannot pass for the wrapped end of the first, and tabs a ⇥,
+// both styled with soft, since they are ordinary in a script.
+func visible(s string, ctl, soft renderer) string {
 	var sb strings.Builder
 	for _, r := range s {
 		switch {
 		case r == '\n':
-			sb.WriteString(st.Render("⏎"))
+			sb.WriteString(soft.Render("⏎"))
 			sb.WriteByte('\n')
 		case r == '\t':
-			sb.WriteString(st.Render("⇥"))
+			sb.WriteString(soft.Render("⇥"))
 			sb.WriteString("   ")
 		case r < 0x20:
-			sb.WriteString(st.Render("^" + string(rune(r+'@'))))
+			sb.WriteString(ctl.Render("^" + string(rune(r+'@'))))
 		case r == 0x7f:
-			sb.WriteString(st.Render("^?"))
+			sb.WriteString(ctl.Render("^?"))
 		case r >= 0x80 && r < 0xa0, hiddenRune(r):
-			sb.WriteString(st.Render(fmt.Sprintf("<U+%04X>", r)))
+			sb.WriteString(ctl.Render(fmt.Sprintf("<U+%04X>", r)))
 		default:
 			sb.WriteRune(r)
 		}
