@@ -22,6 +22,9 @@ type procSpec struct {
 	limits Limits
 	// sandbox confines the command; nil runs it unconfined.
 	sandbox *sandboxPlan
+	// mark is an environment entry (callVar=...) that only this command's processes carry, so that those
+	// that left its process group can be found and stopped with it.
+	mark string
 }
 
 // proc is one running `bash -c` and its process group.
@@ -39,6 +42,8 @@ type proc struct {
 	outDone chan struct{} // closed once the output pipe is drained
 	limits  *limitPlan
 	sandbox *sandboxPlan
+	mark    string
+	hurry   chan struct{} // closed to cut a stop's grace period short
 	pidsHit bool // set by finish: the command's pids cgroup refused a fork
 	// drainEnd (Unix nanoseconds) is set by finish when the group is gone: the reader then renews the read
 	// deadline after every read that got output, up to drainEnd.
@@ -123,7 +128,8 @@ func startProc(spec procSpec) (*proc, error) {
 		return nil, err
 	}
 	p := &proc{cmd: cmd, pgid: cmd.Process.Pid, out: outR, cwdR: cwdR,
-		exited: make(chan struct{}), outDone: make(chan struct{}), limits: lim, sandbox: spec.sandbox}
+		exited: make(chan struct{}), outDone: make(chan struct{}), limits: lim, sandbox: spec.sandbox,
+		mark: spec.mark, hurry: make(chan struct{})}
 	go p.watchExit()
 	go p.read(spec.out)
 	return p, nil
@@ -170,17 +176,20 @@ func (p *proc) signal(sig syscall.Signal) {
 	_ = syscall.Kill(-p.pgid, sig)
 }
 
-// stop asks the group to end: TERM, then, after grace (or as soon as the shell and every holder of the
-// output are gone), finish's KILL.
+// stop asks the group, and the command's processes that left it (`timeout` makes a group of its own), to
+// end: TERM, then, after grace (or as soon as the shell and every holder of the output are gone, or hurry
+// is closed), finish's KILL.
 func (p *proc) stop(grace time.Duration) {
 	deadline := time.Now().Add(grace)
 	p.signal(syscall.SIGTERM)
 	p.signal(syscall.SIGCONT) // a stopped process only acts on TERM once it runs
+	sweep(p.mark, p.pgid, syscall.SIGTERM, syscall.SIGCONT)
 	// A child the shell was forking as the TERM went out did not get it, and the shell waits for that
 	// child before it acts on its own TERM; a second TERM a moment later reaches the child too.
 	again := time.NewTimer(min(retermAfter, grace/2))
 	select {
 	case <-p.exited:
+	case <-p.hurry:
 	case <-again.C:
 		p.signal(syscall.SIGTERM)
 	}
@@ -192,11 +201,17 @@ func (p *proc) stop(grace time.Duration) {
 		// Children may still be cleaning up after their TERM; they hold the pipe until they are done.
 		select {
 		case <-p.outDone:
+		case <-p.hurry:
 		case <-t.C:
 		}
+	case <-p.hurry:
 	case <-t.C:
 	}
 }
+
+// escapeWait is how long the output pipe may stay open after the group was killed before the command's
+// processes outside its group are looked for: killed processes take a moment to close their ends.
+const escapeWait = 20 * time.Millisecond
 
 // finish kills what is left of the group once the shell has exited, drains the output, reads back the final
 // directory and reaps the shell. It returns the directory ("" if the shell did not report one).
@@ -208,19 +223,36 @@ func (p *proc) finish() (cwd string, state *os.ProcessState) {
 		<-p.exited
 	}
 	// Leftovers of the command (`server &`) die with it: a finished command never waits for its children.
+	// So do those that left the group (setsid, `timeout`, `set -m`): they are in the command's pids cgroup
+	// when there is one, and otherwise carry its mark. Looking for the mark means reading every process's
+	// environment, so it is done only when something still holds the output pipe.
 	p.signal(syscall.SIGKILL)
+	p.pidsHit = p.limits.release()
+	select {
+	case <-p.outDone:
+	case <-time.After(escapeWait):
+		sweep(p.mark, p.pgid, syscall.SIGKILL)
+	}
 	now := time.Now()
 	p.drainEnd.Store(now.Add(drainMax).UnixNano())
 	_ = p.out.SetReadDeadline(now.Add(drainWait))
 	<-p.outDone
-	// The shell wrote its directory before it exited; a deadline that passed while draining would lose it.
+	// The shell wrote its directory before it exited, so it is in the pipe now; what is read stops at the
+	// line's end rather than waiting for the pipe to close, which a process holding it would delay.
 	_ = p.cwdR.SetReadDeadline(time.Now().Add(drainWait))
-	b, _ := io.ReadAll(io.LimitReader(p.cwdR, 64<<10))
+	var b []byte
+	buf := make([]byte, 4096)
+	for len(b) < 64<<10 && !strings.HasSuffix(string(b), "\n") {
+		n, err := p.cwdR.Read(buf)
+		b = append(b, buf[:n]...)
+		if err != nil {
+			break
+		}
+	}
 	if s := string(b); strings.HasSuffix(s, "\n") {
 		cwd = strings.TrimSuffix(s, "\n")
 	}
 	_ = p.cmd.Wait()
-	p.pidsHit = p.limits.release()
 	p.out.Close()
 	p.cwdR.Close()
 	return cwd, p.cmd.ProcessState

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -37,6 +38,7 @@ type Tasks struct {
 	bgOrder  []string        // background task ids, oldest first
 	bashPath string
 	instance string // the value of instanceVar in every command's environment
+	calls    atomic.Int64
 }
 
 // NewTasks returns an empty task manager with the default limits. The zero Tasks is ready to use too.
@@ -82,6 +84,7 @@ type job struct {
 
 	done      chan struct{} // closed once the process is reaped and the output complete
 	killOnce  sync.Once
+	hurryOnce sync.Once
 	killCh    chan struct{}
 	killWhy   string
 	promoteCh chan struct{}
@@ -98,12 +101,18 @@ type job struct {
 	read cursor // what bash_output has returned so far
 }
 
-// kill asks the job to stop; the first reason given is the one reported.
+// kill asks the job to stop; the first reason given is the one reported. Asked again while it is still
+// stopping (an interrupt during a timeout's grace period), it kills at once.
 func (j *job) kill(why string) {
+	first := false
 	j.killOnce.Do(func() {
+		first = true
 		j.killWhy = why
 		close(j.killCh)
 	})
+	if !first {
+		j.hurryOnce.Do(func() { close(j.proc.hurry) })
+	}
 }
 
 func (j *job) isDone() bool {
@@ -155,9 +164,10 @@ func (t *Tasks) start(env *Env, command, name string, unsandboxed bool, live fun
 		}
 	}
 	out := newCapture(contentBudget(env), spoolDir(env), name, live)
+	mark := fmt.Sprintf("%s=%s.%d", callVar, instance, t.calls.Add(1))
 	p, err := startProc(procSpec{bash: bash, script: wrapScript(command), dir: cwd,
-		env: append(childEnv(os.Environ(), env.Bash, cwd), instanceVar+"="+instance), out: out,
-		limits: env.Bash.Limits, sandbox: sandbox})
+		env: append(childEnv(os.Environ(), env.Bash, cwd), instanceVar+"="+instance, mark), out: out,
+		limits: env.Bash.Limits, sandbox: sandbox, mark: mark})
 	if err != nil {
 		return nil, "", fmt.Errorf("starting bash: %w", err)
 	}
@@ -281,16 +291,18 @@ func (t *Tasks) KillAll() {
 	for _, j := range jobs {
 		<-j.done
 	}
-	sweep(instanceVar + "=" + t.instance)
+	sweep(instanceVar+"="+t.instance, 0, syscall.SIGKILL)
 	releaseCgroupPool()
 }
 
 // instanceVar marks every process started through one Tasks, so that those that left their process group
-// (setsid, daemons) can still be found when Warden exits.
-const instanceVar = "WARDEN_INSTANCE"
+// (setsid, daemons) can still be found when Warden exits; callVar marks the processes of one command, so
+// that they can be found when it ends.
+const (
+	instanceVar = "WARDEN_INSTANCE"
+	callVar     = "WARDEN_CALL"
+)
 
-// sweep kills every process of ours whose environment holds mark. Processes that cleared their
-// environment are out of reach; that takes a deliberate effort.
 // SweepOrphans kills the processes left running by Wardens that are gone: one killed with SIGKILL cannot
 // clean up after itself, so the next one does, at start. A process is an orphan when its instanceVar names
 // a Warden pid that no longer exists (a reused pid spares it, which errs on the safe side). It returns how
@@ -331,7 +343,10 @@ func SweepOrphans() int {
 	return killed
 }
 
-func sweep(mark string) {
+// sweep sends sigs to every process of ours whose environment holds mark, except those in process group
+// spare (0 spares none). Processes that cleared their environment are out of reach; that takes a
+// deliberate effort.
+func sweep(mark string, spare int, sigs ...syscall.Signal) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return
@@ -347,8 +362,16 @@ func sweep(mark string) {
 		if err != nil {
 			continue
 		}
-		if bytes.Contains(append([]byte{0}, env...), want) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+		if !bytes.Contains(append([]byte{0}, env...), want) {
+			continue
+		}
+		if spare != 0 {
+			if pg, err := syscall.Getpgid(pid); err == nil && pg == spare {
+				continue
+			}
+		}
+		for _, sig := range sigs {
+			_ = syscall.Kill(pid, sig)
 		}
 	}
 }
