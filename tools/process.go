@@ -44,7 +44,7 @@ type proc struct {
 	sandbox *sandboxPlan
 	mark    string
 	hurry   chan struct{} // closed to cut a stop's grace period short
-	pidsHit bool // set by finish: the command's pids cgroup refused a fork
+	pidsHit bool          // set by finish: the command's pids cgroup refused a fork
 	// drainEnd (Unix nanoseconds) is set by finish when the group is gone: the reader then renews the read
 	// deadline after every read that got output, up to drainEnd.
 	drainEnd atomic.Int64
