@@ -10,6 +10,12 @@ import (
 // so OPENAI_API_KEY, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY and DB_PASSWORD are all removed.
 var secretWords = []string{"KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD", "CREDENTIAL"}
 
+// secretParts are shorter marks, matched only as a whole part of the name between underscores, where a
+// substring would catch too much (AUTH in GIT_AUTHOR_NAME, PAT in PATH): MYSQL_PWD, NPM_CONFIG__AUTH,
+// GITHUB_PAT, SENTRY_DSN, DOCKER_AUTH_CONFIG.
+var secretParts = []string{"AUTH", "AUTHORIZATION", "AUTHTOKEN", "PWD", "PAT", "DSN", "PASS", "PASSPHRASE",
+	"COOKIE", "CREDS", "APIKEY", "PRIVATE"}
+
 // noEditor is what every editor variable points at: git and others run it through the shell, so it prints
 // why and fails at once instead of waiting for a person who is not there.
 const noEditor = `sh -c 'echo "warden: no interactive editor is available to commands; give the text on the command line (git commit -m MESSAGE, git rebase without -i, git merge --no-edit)" >&2; exit 1' warden-editor`
@@ -29,19 +35,24 @@ var fixedEnv = []string{
 }
 
 // shellEnv are variables that change how bash reads or runs a command (CDPATH moves `cd`, BASH_ENV and ENV
-// run a file first, SHELLOPTS and BASHOPTS set options). The permission engine judged the command as plain
-// bash would run it, so these are never passed on unless listed in bash.env.
+// run a file first, SHELLOPTS and BASHOPTS set options, POSIXLY_CORRECT and BASH_COMPAT change what
+// builtins mean, down to the unit of `ulimit -f`, TMOUT makes `read` give up, EXECIGNORE hides programs).
+// The permission engine judged the command as plain bash would run it, so these are never passed on unless
+// listed in bash.env.
 var shellEnv = map[string]bool{"CDPATH": true, "BASH_ENV": true, "ENV": true, "SHELLOPTS": true, "BASHOPTS": true,
-	"GLOBIGNORE": true, "PROMPT_COMMAND": true, "BASH_XTRACEFD": true, "PS4": true}
+	"GLOBIGNORE": true, "PROMPT_COMMAND": true, "BASH_XTRACEFD": true, "PS4": true, "POSIXLY_CORRECT": true,
+	"BASH_COMPAT": true, "TMOUT": true, "EXECIGNORE": true, "BASH_LOADABLES_PATH": true}
 
 // bashFuncPrefix starts the name of a function exported to bash (BASH_FUNC_ls%%): bash defines it before
 // it runs the command, so an inherited `ls` or `git` could do anything. Like shellEnv, never passed unless
 // listed in bash.env.
 const bashFuncPrefix = "BASH_FUNC_"
 
-// urlCredentials finds a user and password inside a URL (postgres://user:secret@host), which a variable
-// such as DATABASE_URL carries under a name that says nothing of it.
-var urlCredentials = regexp.MustCompile(`://[^/@\s:]+:[^/@\s]+@`)
+// urlCredentials finds credentials inside a URL, which a variable such as DATABASE_URL carries under a name
+// that says nothing of it: a password with or without a user (postgres://user:secret@host,
+// redis://:secret@host), and, for http(s), a user alone, which is how tokens ride in URLs
+// (https://ghp_x@github.com, a Sentry DSN). ssh://git@host names no secret and passes.
+var urlCredentials = regexp.MustCompile(`(?i)://[^/@\s:]*:[^/@\s]+@|https?://[^/@\s:]+@`)
 
 // childEnv is the environment of a command: Warden's own minus secrets, with the fixed settings and PWD.
 //
@@ -83,7 +94,13 @@ func childEnv(base []string, settings BashSettings, cwd string) []string {
 
 func secretName(name string) bool {
 	up := strings.ToUpper(name)
-	return slices.ContainsFunc(secretWords, func(w string) bool { return strings.Contains(up, w) })
+	if slices.ContainsFunc(secretWords, func(w string) bool { return strings.Contains(up, w) }) {
+		return true
+	}
+	if up == "PWD" || up == "OLDPWD" { // directories, not passwords
+		return false
+	}
+	return slices.ContainsFunc(strings.Split(up, "_"), func(part string) bool { return slices.Contains(secretParts, part) })
 }
 
 // containsSecret reports whether value holds one of the secrets. Very short "secrets" are compared whole,
