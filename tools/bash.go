@@ -286,11 +286,10 @@ func (t *Tasks) taskResult(env *Env, j *job, note string) Result {
 	j.read = v.end
 	t.mu.Unlock()
 	var b strings.Builder
-	if v.text == "" && !v.binary {
+	if v.text == "" {
 		b.WriteString("(no new output)\n")
 	}
 	writeText(&b, v.text)
-	writeBinary(&b, v)
 	writeNote(&b, note)
 	r := Result{BackgroundID: j.id, Truncated: v.truncated, OutputPath: viewPath(v)}
 	if !done {
@@ -312,7 +311,6 @@ func (t *Tasks) finalResult(env *Env, j *job, timeout time.Duration, note string
 	r.ExitCode, r.Signal = exitOf(j.state)
 	var b strings.Builder
 	writeText(&b, v.text)
-	writeBinary(&b, v)
 	writeNote(&b, note)
 	switch j.stopped {
 	case stopTimeout:
@@ -379,7 +377,7 @@ func endedHow(j *job) string {
 }
 
 func viewPath(v view) string {
-	if v.truncated || v.binary {
+	if v.truncated {
 		return v.path
 	}
 	return ""
@@ -393,17 +391,6 @@ func writeText(b *strings.Builder, s string) {
 	if !strings.HasSuffix(s, "\n") {
 		b.WriteByte('\n')
 	}
-}
-
-func writeBinary(b *strings.Builder, v view) {
-	if !v.binary {
-		return
-	}
-	where := v.path
-	if where == "" {
-		where = "nowhere (the file could not be written)"
-	}
-	fmt.Fprintf(b, "[binary output, %s, saved to %s]\n", commas(v.rawBytes)+" bytes", where)
 }
 
 func writeNote(b *strings.Builder, s string) {

@@ -26,24 +26,25 @@ type capture struct {
 	total int64 // bytes of cleaned text
 	lines int64 // newlines in the cleaned text
 
-	binary   bool  // the output turned out to be binary: raw bytes from then on
-	rawBytes int64 // raw bytes received after that
+	// binRun counts the bytes of a run of binary chunks not yet closed: a chunk that looks binary is not
+	// text anyone can read, so the run stands in the text as one line saying how large it was, and text
+	// that follows is taken as text again.
+	binRun int64
 
-	dir, name   string // where and under which name to create the spool file
-	spool       *os.File
-	spoolBuf    *bufio.Writer // large writes: a chatty command's small chunks would cost a system call each
-	spoolPath   string
-	spooled     int64 // bytes written to the spool
-	spoolCap    int64
-	spoolFull   bool  // the cap was reached; later output is not in the file
-	spoolErr    error // the spool could not be written; later output is not in the file
-	finished    bool
-	live        func(string)
-	liveBuf     liveBuffer
-	liveTimer   *time.Timer
-	liveArmed   bool
-	liveEvery   time.Duration
-	binaryShown bool
+	dir, name string // where and under which name to create the spool file
+	spool     *os.File
+	spoolBuf  *bufio.Writer // large writes: a chatty command's small chunks would cost a system call each
+	spoolPath string
+	spooled   int64 // bytes written to the spool
+	spoolCap  int64
+	spoolFull bool  // the cap was reached; later output is not in the file
+	spoolErr  error // the spool could not be written; later output is not in the file
+	finished  bool
+	live      func(string)
+	liveBuf   liveBuffer
+	liveTimer *time.Timer
+	liveArmed bool
+	liveEvery time.Duration
 }
 
 const (
@@ -66,20 +67,30 @@ func (c *capture) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	plain := plainPrefix(p)
-	if !c.binary && plain < len(p) && looksBinary(p, plain) {
-		// From here on the raw bytes are what the file must keep; the text so far stays as it was.
-		c.cl.Finish(c.commit)
-		c.binary = true
-		c.ensureSpool()
-	}
-	if c.binary {
-		c.rawBytes += int64(len(p))
-		c.spoolWrite(p)
+	if plain < len(p) && looksBinary(p, plain) {
+		if c.binRun == 0 {
+			c.cl.Finish(c.commit) // the line the binary data interrupts ends there
+		}
+		c.binRun += int64(len(p))
 	} else {
+		c.endBinaryRun()
 		c.cl.write(p, plain, c.commit)
 	}
 	c.liveAdd("", nil)
 	return len(p), nil
+}
+
+// endBinaryRun puts the line that stands for a run of binary output into the text.
+func (c *capture) endBinaryRun() {
+	if c.binRun == 0 {
+		return
+	}
+	line := "[binary output, " + commas(c.binRun) + " bytes, not shown]\n"
+	if c.ring.Len() > 0 && !bytes.HasSuffix(c.ring.Last(1), []byte{'\n'}) {
+		line = "\n" + line // the interrupted line ends where the binary data began
+	}
+	c.commit([]byte(line), 0, false)
+	c.binRun = 0
 }
 
 // commit receives final cleaned text from the cleaner.
@@ -149,10 +160,6 @@ func (c *capture) liveAdd(prefix string, text []byte) {
 	if c.live == nil {
 		return
 	}
-	if c.binary && !c.binaryShown {
-		c.binaryShown = true
-		c.liveBuf.add([]byte("\n[binary output; not shown]\n"))
-	}
 	if prefix != "" {
 		c.liveBuf.add([]byte(prefix))
 	}
@@ -186,10 +193,8 @@ func (c *capture) takeLive() (func(string), string) {
 	if c.live == nil {
 		return nil, ""
 	}
-	if !c.binary {
-		if s := c.cl.ShowPartial(); len(s) > 0 {
-			c.liveBuf.add(s)
-		}
+	if s := c.cl.ShowPartial(); len(s) > 0 {
+		c.liveBuf.add(s)
 	}
 	return c.live, c.liveBuf.take()
 }
@@ -209,9 +214,8 @@ func (c *capture) Finish() {
 		c.mu.Unlock()
 		return
 	}
-	if !c.binary {
-		c.cl.Finish(c.commit)
-	}
+	c.endBinaryRun()
+	c.cl.Finish(c.commit)
 	live, s := c.takeLive()
 	defer deliver(live, s) // after mu is let go, before liveMu is
 	defer c.mu.Unlock()
@@ -250,8 +254,6 @@ type view struct {
 	text      string
 	truncated bool
 	path      string // the spool file, when the model needs it
-	binary    bool
-	rawBytes  int64
 	// Every view ends at the text's end; end is that position.
 	end cursor
 }
@@ -262,7 +264,7 @@ func (c *capture) View(from cursor, budget int) view {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.flushSpool()
-	v := view{end: cursor{c.total, c.lines}, binary: c.binary, rawBytes: c.rawBytes, path: c.spoolPath}
+	v := view{end: cursor{c.total, c.lines}, path: c.spoolPath}
 	in := clipInput{n: c.total - from.off, lines: c.lines - from.lines, startLine: from.lines,
 		budget: budget, ring: &c.ring, path: c.spoolPath}
 	switch {
