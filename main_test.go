@@ -657,8 +657,11 @@ func TestNothingOutlivesWarden(t *testing.T) {
 		defer server.Close()
 		server.Reply(fakeapi.ToolCall("fg", "bash", `{"command":"sleep 300 & echo $! > fg.pid; wait"}`))
 		r := newRun(t)
-		cmd := exec.Command(binary, "-p", "wait", "--base-url", server.URL(), "--model", "m", "--permission-mode", "yolo")
+		cmd := exec.Command(binary, "-p", "wait", "--base-url", server.URL(), "--model", "m", "--permission-mode", "yolo",
+			"--output-format", "stream-json")
 		cmd.Dir, cmd.Env = r.workspace, r.env
+		var stdout bytes.Buffer
+		cmd.Stdout = &stdout
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -684,6 +687,28 @@ func TestNothingOutlivesWarden(t *testing.T) {
 		}
 		if pidAlive(t, pidFile) {
 			t.Error("the command's process outlived warden")
+		}
+		if code := cmd.ProcessState.ExitCode(); code != 1 {
+			t.Errorf("exit status %d, want 1", code)
+		}
+		// The command was stopped because Warden is exiting, not by the person; the run did not finish.
+		var sawTool, sawResult bool
+		for _, ev := range events(t, stdout.String()) {
+			switch ev["type"] {
+			case "tool_result":
+				sawTool = true
+				if out, _ := ev["output"].(string); !strings.Contains(out, "Warden is exiting") {
+					t.Errorf("tool_result output %q", out)
+				}
+			case "result":
+				sawResult = true
+				if ev["is_error"] != true || ev["interrupted"] != true {
+					t.Errorf("result %v", ev)
+				}
+			}
+		}
+		if !sawTool || !sawResult {
+			t.Errorf("events: %s", stdout.String())
 		}
 	})
 }

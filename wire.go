@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -385,8 +386,24 @@ func (s *session) agentOptions(sink agent.Sink, approver agent.Approver) agent.O
 }
 
 func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
+	// Ctrl+C interrupts the request; SIGTERM and SIGHUP mean Warden itself must go, which its commands are
+	// told (they are stopped as "Warden is exiting", not as interrupted by the person).
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	var shutdown atomic.Pointer[func()]
+	go func() {
+		select {
+		case sig := <-sigs:
+			if f := shutdown.Load(); f != nil && sig != os.Interrupt {
+				(*f)()
+			}
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	cfg, err := loadConfig(c)
 	if err != nil {
 		return err
@@ -402,6 +419,8 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 		return err
 	}
 	defer s.close()
+	killAll := s.tasks.KillAll
+	shutdown.Store(&killAll)
 	if s.sandboxProblem != "" {
 		return fmt.Errorf("the sandbox cannot be had: %s; pass --sandbox=off to run without it", s.sandboxProblem)
 	}

@@ -141,8 +141,12 @@ func StreamJSON(ev Event) any {
 		}
 		return m
 	case TurnDone:
-		return map[string]any{"type": "result", "text": e.Text, "is_error": e.IsError, "turns": e.Turns,
+		m := map[string]any{"type": "result", "text": e.Text, "is_error": e.IsError || e.Interrupted, "turns": e.Turns,
 			"usage": e.Usage}
+		if e.Interrupted {
+			m["interrupted"] = true // the run did not finish, and exits with status 1
+		}
+		return m
 	}
 	return nil
 }
