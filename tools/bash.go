@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -85,6 +86,10 @@ const (
 )
 
 // checkBash validates a call and returns its timeout.
+// maxCommandBytes keeps a command, with the few hundred bytes Warden puts before it, under the 128 KiB the
+// kernel allows one argument of exec (MAX_ARG_STRLEN); past it bash could not even be started.
+const maxCommandBytes = 120 << 10
+
 func checkBash(env *Env, p *bashParams) (time.Duration, error) {
 	switch {
 	case strings.TrimSpace(p.Command) == "":
@@ -93,6 +98,10 @@ func checkBash(env *Env, p *bashParams) (time.Duration, error) {
 		return 0, errors.New("command is not valid UTF-8")
 	case strings.ContainsRune(p.Command, 0):
 		return 0, errors.New("command contains a NUL character, which bash cannot take; remove it")
+	case len(p.Command) > maxCommandBytes:
+		return 0, fmt.Errorf("command is %s bytes; bash -c takes at most %s (the kernel's limit on one argument). "+
+			"Write the script to a file with write_file and run it with `bash FILE`", commas(int64(len(p.Command))),
+			commas(maxCommandBytes))
 	}
 	def, most := env.Bash.TimeoutMS, maxTimeout(env)
 	if def <= 0 {
@@ -333,6 +342,10 @@ func (t *Tasks) finalResult(env *Env, j *job, timeout time.Duration, note string
 		}
 	}
 	writeNote(&b, j.confinementNote(v.text, r.ExitCode, r.Signal))
+	if j.cwd == "" && j.stopped == "" && movesDir.MatchString(j.command) {
+		writeNote(&b, fmt.Sprintf("[the final directory could not be read back (the command replaced the EXIT "+
+			"trap, or ended in exec), so the next command runs in %s as this one began]", env.Cwd()))
+	}
 	if j.cwd != "" && j.cwd != env.Cwd() {
 		env.SetCwd(j.cwd)
 		if !insideWorkspace(env.Workspace, j.cwd) {
@@ -347,6 +360,10 @@ func (t *Tasks) finalResult(env *Env, j *job, timeout time.Duration, note string
 	}
 	return r
 }
+
+// movesDir finds a command that may change directory, for which a directory that was not read back is
+// worth a word.
+var movesDir = regexp.MustCompile(`(^|[\s;&|({])(cd|pushd|popd)(\s|;|&|\||\)|$)`)
 
 func maxTimeout(env *Env) int {
 	if env.Bash.MaxTimeoutMS > 0 {

@@ -450,6 +450,27 @@ func TestCdPersists(t *testing.T) {
 	}
 }
 
+// A command can keep its directory from being read back; it is said, not silently dropped.
+func TestCdThatCannotBeReadBackIsReported(t *testing.T) {
+	h := newHarness(t)
+	if err := os.Mkdir(filepath.Join(h.env.Workspace, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"trap 'echo bye' EXIT; cd sub", "cd sub; exec true"} {
+		r := h.run(cmd)
+		if !strings.Contains(r.Output, "the final directory could not be read back") ||
+			!strings.Contains(r.Output, "runs in "+h.env.Workspace) || h.env.Cwd() != h.env.Workspace {
+			t.Errorf("%s: %q (cwd %s)", cmd, r.Output, h.env.Cwd())
+		}
+	}
+	if r := h.run("exec echo hi"); strings.Contains(r.Output, "read back") {
+		t.Errorf("a command that does not cd: %q", r.Output)
+	}
+	if r := h.run("cd sub"); r.Output != "(no output)" || h.env.Cwd() != filepath.Join(h.env.Workspace, "sub") {
+		t.Errorf("a plain cd: %q (cwd %s)", r.Output, h.env.Cwd())
+	}
+}
+
 func TestBadInput(t *testing.T) {
 	h := newHarness(t)
 	for _, tc := range []struct {
@@ -462,12 +483,17 @@ func TestBadInput(t *testing.T) {
 		{map[string]any{"command": "sleep 1", "timeout": -5}, "out of range"},
 		{map[string]any{"command": "sleep 1", "timeout": 600001}, "out of range"},
 		{map[string]any{"command": "vim x"}, "edit_file"},
+		{map[string]any{"command": "echo " + strings.Repeat("x", maxCommandBytes)}, "Write the script to a file"},
 		{map[string]any{}, "missing required argument"},
 	} {
 		r := h.call(context.Background(), h.bash, "t", tc.params, nil)
 		if !r.IsError || !strings.Contains(r.Output, tc.want) {
 			t.Errorf("%v: %+v", tc.params, r)
 		}
+	}
+	// Just under the limit runs: the limit is bash's, not a guess.
+	if r := h.run(": " + strings.Repeat("x", maxCommandBytes-11) + "\necho ran"); r.IsError || r.Output != "ran" {
+		t.Errorf("a command at the limit: %.200s", r.Output)
 	}
 	if _, err := checkBash(h.env, &bashParams{Command: "echo \xff"}); err == nil || !strings.Contains(err.Error(), "UTF-8") {
 		t.Errorf("invalid UTF-8: %v", err)
