@@ -211,11 +211,13 @@ func (t *Tasks) runBash(ctx context.Context, env *Env, call Call, p *bashParams)
 // and returns the call's result: the output so far and the task id.
 func (t *Tasks) promote(env *Env, j *job, note, why string) (Result, bool) {
 	t.mu.Lock()
-	if t.closed || j.isDone() || t.runningLocked() >= t.maxBackground() {
+	if t.closed || j.isDone() || t.runningLocked()+t.starting >= t.maxBackground() {
 		t.mu.Unlock()
 		return Result{}, false
 	}
-	id := t.addBackgroundLocked(j)
+	t.nextID++
+	id := fmt.Sprintf("b%d", t.nextID)
+	t.addBackgroundLocked(j, id)
 	t.mu.Unlock()
 	j.out.Detach()
 	v := j.out.View(cursor{}, contentBudget(env))
@@ -231,15 +233,22 @@ func (t *Tasks) promote(env *Env, j *job, note, why string) (Result, bool) {
 }
 
 func (t *Tasks) startBackground(env *Env, command string, unsandboxed bool) Result {
+	// The slot and the id are taken before the task starts, so that calls made at once cannot together
+	// pass the limit, and the spool file is named by the id the task gets.
 	t.mu.Lock()
-	if n := t.runningLocked(); n >= t.maxBackground() {
+	if n := t.runningLocked() + t.starting; n >= t.maxBackground() {
 		t.mu.Unlock()
 		return Errorf("%d background tasks are already running, the most allowed; stop one with kill_bash or "+
 			"wait for one to finish", n)
 	}
-	id := fmt.Sprintf("b%d", t.nextID+1)
+	t.nextID++
+	id := fmt.Sprintf("b%d", t.nextID)
+	t.starting++
 	t.mu.Unlock()
 	j, note, err := t.start(env, command, id, unsandboxed, nil)
+	t.mu.Lock()
+	t.starting--
+	t.mu.Unlock()
 	if err != nil {
 		return Errorf("%v", err)
 	}
@@ -250,7 +259,7 @@ func (t *Tasks) startBackground(env *Env, command string, unsandboxed bool) Resu
 		<-j.done
 		return Errorf("Warden is shutting down; no new commands are started")
 	}
-	id = t.addBackgroundLocked(j)
+	t.addBackgroundLocked(j, id)
 	t.mu.Unlock()
 	var b strings.Builder
 	writeNote(&b, note)

@@ -33,6 +33,7 @@ type Tasks struct {
 	mu       sync.Mutex
 	closed   bool
 	nextID   int
+	starting int             // background tasks being started: they hold a slot before they run
 	fg       map[string]*job // running foreground calls, by call id
 	bg       map[string]*job // background tasks, running or finished, by task id
 	bgOrder  []string        // background task ids, oldest first
@@ -376,10 +377,9 @@ func sweep(mark string, spare int, sigs ...syscall.Signal) {
 	}
 }
 
-// addBackgroundLocked registers a background task under a new id.
-func (t *Tasks) addBackgroundLocked(j *job) string {
-	t.nextID++
-	j.id = fmt.Sprintf("b%d", t.nextID)
+// addBackgroundLocked registers a background task under id, taken from nextID.
+func (t *Tasks) addBackgroundLocked(j *job, id string) {
+	j.id = id
 	t.bg[j.id] = j
 	t.bgOrder = append(t.bgOrder, j.id)
 	// Forget the oldest finished tasks beyond keepFinished; their files stay in the session directory.
@@ -394,7 +394,6 @@ func (t *Tasks) addBackgroundLocked(j *job) string {
 			}
 		}
 	}
-	return j.id
 }
 
 // lookup finds a background task, or explains which exist.

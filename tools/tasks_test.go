@@ -226,3 +226,28 @@ func TestSweepOrphansKillsWhatADeadWardenLeft(t *testing.T) {
 		t.Errorf("a process of a live Warden was killed: %v", err)
 	}
 }
+
+// Calls made at the same moment cannot together pass the limit.
+func TestBackgroundLimitHoldsForConcurrentStarts(t *testing.T) {
+	h := newHarness(t)
+	h.tasks.MaxBackground = 3
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var ids []string
+	for range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := h.call(context.Background(), h.bash, "t", map[string]any{"command": "sleep 100", "run_in_background": true}, nil)
+			if !r.IsError {
+				mu.Lock()
+				ids = append(ids, r.BackgroundID)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if len(ids) != 3 || h.tasks.Running() != 3 {
+		t.Errorf("started %v, running %d; want 3", ids, h.tasks.Running())
+	}
+}
