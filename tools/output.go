@@ -31,20 +31,21 @@ type capture struct {
 	// that follows is taken as text again.
 	binRun int64
 
-	dir, name string // where and under which name to create the spool file
-	spool     *os.File
-	spoolBuf  *bufio.Writer // large writes: a chatty command's small chunks would cost a system call each
-	spoolPath string
-	spooled   int64 // bytes written to the spool
-	spoolCap  int64
-	spoolFull bool  // the cap was reached; later output is not in the file
-	spoolErr  error // the spool could not be written; later output is not in the file
-	finished  bool
-	live      func(string)
-	liveBuf   liveBuffer
-	liveTimer *time.Timer
-	liveArmed bool
-	liveEvery time.Duration
+	dir, name  string // where and under which name to create the spool file
+	spool      *os.File
+	spoolBuf   *bufio.Writer // large writes: a chatty command's small chunks would cost a system call each
+	spoolPath  string
+	spooled    int64 // bytes written to the spool
+	spoolLines int64 // complete lines written to the spool
+	spoolCap   int64
+	spoolFull  bool  // the cap was reached; later output is not in the file
+	spoolErr   error // the spool could not be written; later output is not in the file
+	finished   bool
+	live       func(string)
+	liveBuf    liveBuffer
+	liveTimer  *time.Timer
+	liveArmed  bool
+	liveEvery  time.Duration
 }
 
 const (
@@ -141,6 +142,7 @@ func (c *capture) spoolWrite(p []byte) {
 	}
 	n, err := c.spoolBuf.Write(p)
 	c.spooled += int64(n)
+	c.spoolLines += int64(bytes.Count(p[:n], []byte{'\n'}))
 	if err != nil {
 		c.spoolErr = err
 	}
@@ -272,6 +274,7 @@ func (c *capture) View(from cursor, budget int) view {
 		in.spoolNote = "saving the full output failed: " + c.spoolErr.Error()
 	case c.spoolFull:
 		in.spoolNote = "the file holds only the first " + HumanBytes(c.spoolCap)
+		in.fileLines = max(c.spoolLines, 1)
 	}
 	if c.spoolPath != "" && from.off < c.spooled {
 		in.head = func(buf []byte) []byte {

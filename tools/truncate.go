@@ -23,7 +23,7 @@ func Truncate(s string, max int, path string) string {
 	hb := int(float64(max) * headShare)
 	head := cutHead([]byte(s[:hb]))
 	tail := cutTail([]byte(s[len(s)-(max-hb):]))
-	return joinHeadTail(head, tail, int64(len(s)), int64(strings.Count(s, "\n")), 0, path, "")
+	return joinHeadTail(head, tail, int64(len(s)), int64(strings.Count(s, "\n")), 0, path, "", 0)
 }
 
 // clipInput is text of n bytes (lines newlines) starting at line startLine of the full output, whose tail is
@@ -35,6 +35,8 @@ type clipInput struct {
 	head                func(buf []byte) []byte // reads up to len(buf) bytes from the text's start
 	path                string                  // the spool file, if any
 	spoolNote           string                  // why the file lacks part of the output, if it does
+	// fileLines, when not 0, is how many lines the file holds: it reached its cap there.
+	fileLines int64
 }
 
 // clip returns the text itself when it fits the budget, or its head and tail with a marker.
@@ -52,10 +54,10 @@ func clip(in clipInput) (string, bool) {
 		head = cutHead(in.head(make([]byte, hb)))
 	}
 	tail := cutTail(in.ring.Last(min(tb, in.ring.Len())))
-	return joinHeadTail(head, tail, in.n, in.lines, in.startLine, in.path, in.spoolNote), true
+	return joinHeadTail(head, tail, in.n, in.lines, in.startLine, in.path, in.spoolNote, in.fileLines), true
 }
 
-func joinHeadTail(head, tail []byte, n, lines, startLine int64, path, spoolNote string) string {
+func joinHeadTail(head, tail []byte, n, lines, startLine int64, path, spoolNote string, fileLines int64) string {
 	headLines := int64(bytes.Count(head, []byte{'\n'}))
 	omittedBytes := n - int64(len(head)) - int64(len(tail))
 	omittedLines := lines - headLines - int64(bytes.Count(tail, []byte{'\n'}))
@@ -67,7 +69,17 @@ func joinHeadTail(head, tail []byte, n, lines, startLine int64, path, spoolNote 
 	}
 	fmt.Fprintf(&b, "[… %s lines (%s) omitted", commas(omittedLines), HumanBytes(omittedBytes))
 	first := startLine + headLines + 1
+	last := first + omittedLines - 1
 	switch {
+	case path != "" && omittedLines > 0 && fileLines > 0 && last > fileLines:
+		// The file stopped at its cap: say which of these lines it has, if any.
+		if first <= fileLines {
+			fmt.Fprintf(&b, ": lines %s–%s of them are in %s", commas(first), commas(fileLines), path)
+		} else {
+			fmt.Fprintf(&b, "; they are not in %s either", path)
+		}
+		fmt.Fprintf(&b, ", which holds only the output's first %s lines", commas(fileLines))
+		spoolNote = ""
 	case path != "" && omittedLines > 0:
 		fmt.Fprintf(&b, ": lines %s–%s of the full output in %s", commas(first), commas(first+omittedLines-1), path)
 	case path != "":

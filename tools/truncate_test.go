@@ -101,3 +101,23 @@ func TestCommasAndHumanBytes(t *testing.T) {
 		t.Errorf("humanBytes = %q", got)
 	}
 }
+
+// A marker never points at lines the capped file does not hold.
+func TestMarkerKnowsWhereTheCappedFileEnds(t *testing.T) {
+	c := newCapture(2000, t.TempDir(), "t", nil)
+	c.spoolCap = 10 * 1000 // 1,000 lines of 10 bytes
+	for i := 1; i <= 5000; i++ {
+		fmt.Fprintf(c, "line %04d\n", i)
+	}
+	c.Finish()
+	v := c.View(cursor{}, 1000)
+	if !strings.Contains(v.text, "lines ") || !strings.Contains(v.text, "–1,000 of them are in ") ||
+		!strings.Contains(v.text, "which holds only the output's first 1,000 lines") {
+		t.Errorf("from the start: %q", v.text)
+	}
+	// Past the file's end, nothing of the omitted part is in it.
+	v = c.View(cursor{off: 20000, lines: 2000}, 1000)
+	if !strings.Contains(v.text, "they are not in ") || strings.Contains(v.text, "of them are in") {
+		t.Errorf("from line 2,001: %q", v.text)
+	}
+}
