@@ -32,14 +32,19 @@ type cleaner struct {
 	// says the line was redrawn or shortened since, so what the display has of it is stale.
 	shown  int
 	broken bool
-	// For the text being emitted: bytes at its start the display already has, and whether the display needs
-	// a newline first because what it showed of the line is stale.
+	// For the text being emitted: bytes at its start the display already has, and whether the display must
+	// replace what it showed of the line, which is stale.
 	liveSkip int
 	liveNL   bool
+	redraw   []byte // scratch for ShowPartial's "\r" + line
 }
 
-// emitFunc receives final text. skip bytes at its start were already shown live; nl asks the display to
-// start a new line first because what it showed of the line was redrawn since. text is valid during the call.
+// emitFunc receives final text. skip bytes at its start were already shown live; nl says that what the
+// display showed of the line was redrawn since, and that text replaces it. text is valid during the call.
+//
+// The display's stream is plain text in which a "\r" stands for "the unfinished line starts again": a
+// progress bar redrawn with carriage returns shows as one line that changes, at most as often as the display
+// is given text.
 type emitFunc func(text []byte, skip int, nl bool)
 
 type escState uint8
@@ -138,11 +143,17 @@ func (c *cleaner) emitText(text []byte, emit emitFunc) {
 	}
 }
 
-// ShowPartial returns the part of the unfinished line the display has not seen yet, if showing it now cannot
-// turn out wrong (no redraw is pending), and counts it as shown. The slice is valid until the next Write.
+// ShowPartial returns what the display needs of the unfinished line: the part it has not seen yet, or, when
+// the line was redrawn since, "\r" and the whole line. Nothing is shown while a carriage return waits for the
+// text that redraws the line. The slice is valid until the next Write.
 func (c *cleaner) ShowPartial() []byte {
 	if !c.Pending() {
 		return nil
+	}
+	if c.broken {
+		c.redraw = append(append(c.redraw[:0], '\r'), c.line...)
+		c.broken, c.shown = false, len(c.line)
+		return c.redraw
 	}
 	s := c.line[c.shown:]
 	c.shown = len(c.line)
@@ -150,7 +161,9 @@ func (c *cleaner) ShowPartial() []byte {
 }
 
 // Pending reports whether the unfinished line has text the display could be shown.
-func (c *cleaner) Pending() bool { return !c.broken && !c.cr && len(c.line) > c.shown }
+func (c *cleaner) Pending() bool {
+	return !c.cr && (len(c.line) > c.shown || (c.broken && len(c.line) > 0))
+}
 
 // commit makes buf[:end] final. Only the first commit after a Write starts can carry a line the display saw.
 func (c *cleaner) commit(end int) {

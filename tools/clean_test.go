@@ -93,18 +93,37 @@ func TestCleanerLongLineIsBounded(t *testing.T) {
 	}
 }
 
-// The display sees an unfinished line early when it is stable, and never twice.
+// display applies the live stream the way the UI does: "\r" starts the unfinished line again.
+type display struct{ strings.Builder }
+
+func (d *display) add(s string) {
+	for {
+		i := strings.IndexByte(s, '\r')
+		if i < 0 {
+			d.WriteString(s)
+			return
+		}
+		d.WriteString(s[:i])
+		text := d.String()
+		d.Reset()
+		d.WriteString(text[:strings.LastIndexByte(text, '\n')+1])
+		s = s[i+1:]
+	}
+}
+
+// The display sees an unfinished line early, never twice, and a redrawn one (a progress bar) as one line
+// that changes.
 func TestCleanerLivePartialLine(t *testing.T) {
 	var c cleaner
-	var live strings.Builder
+	var live display
 	emit := func(text []byte, skip int, nl bool) {
 		if nl {
-			live.WriteByte('\n')
+			live.add("\r")
 		}
-		live.Write(text[skip:])
+		live.add(string(text[skip:]))
 	}
 	c.Write([]byte("Compiling..."), emit)
-	live.Write(c.ShowPartial())
+	live.add(string(c.ShowPartial()))
 	c.Write([]byte(" done\nnext\n"), emit)
 	if got, want := live.String(), "Compiling... done\nnext\n"; got != want {
 		t.Errorf("live = %q, want %q", got, want)
@@ -112,13 +131,18 @@ func TestCleanerLivePartialLine(t *testing.T) {
 
 	live.Reset()
 	c.Write([]byte(" 10%"), emit)
-	live.Write(c.ShowPartial())
-	c.Write([]byte("\r 20%"), emit)
+	live.add(string(c.ShowPartial()))
+	c.Write([]byte("\r"), emit)
 	if p := c.ShowPartial(); p != nil {
-		t.Errorf("showed %q of a redrawn line", p)
+		t.Errorf("showed %q while the redraw had not come yet", p)
+	}
+	c.Write([]byte(" 20%"), emit)
+	live.add(string(c.ShowPartial()))
+	if got, want := live.String(), " 20%"; got != want {
+		t.Errorf("after a redraw the display shows %q, want %q", got, want)
 	}
 	c.Write([]byte("\r100%\n"), emit)
-	if got, want := live.String(), " 10%\n100%\n"; got != want {
+	if got, want := live.String(), "100%\n"; got != want {
 		t.Errorf("live = %q, want %q", got, want)
 	}
 }

@@ -108,7 +108,7 @@ func (c *capture) commit(text []byte, skip int, nl bool) {
 	if c.live != nil {
 		prefix := ""
 		if nl {
-			prefix = "\n"
+			prefix = "\r" // what the display showed of this line is replaced
 		}
 		c.liveAdd(prefix, text[skip:])
 	}

@@ -24,7 +24,8 @@ type outBuffer struct {
 	version int // changes whenever the content does, for render caches
 }
 
-// Write appends a chunk of output.
+// Write appends a chunk of output. A "\r" in it starts the unfinished line again: the bash engine sends
+// one when a line it showed was redrawn (a progress bar), followed by the line as it is now.
 func (b *outBuffer) Write(chunk string) {
 	if chunk == "" {
 		return
@@ -47,6 +48,10 @@ func (b *outBuffer) Write(chunk string) {
 }
 
 func (b *outBuffer) addPartial(s string) {
+	if i := strings.LastIndexByte(s, '\r'); i >= 0 {
+		b.partial.Reset()
+		s = s[i+1:]
+	}
 	room := maxLineBytes - b.partial.Len()
 	if room <= 0 {
 		return
