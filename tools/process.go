@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -176,12 +177,36 @@ func (p *proc) signal(sig syscall.Signal) {
 	_ = syscall.Kill(-p.pgid, sig)
 }
 
+// terminate sends TERM to the group. Under bubblewrap the group's leader is bwrap itself, which dies of a
+// TERM at once and takes the sandbox down with SIGKILL (--die-with-parent), leaving the command no time to
+// clean up; so there the leader is spared, and bwrap ends when the command does.
+func (p *proc) terminate() {
+	if p.sandbox == nil || p.sandbox.probe.backend != BackendBubblewrap {
+		p.signal(syscall.SIGTERM)
+		return
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		p.signal(syscall.SIGTERM)
+		return
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == p.pgid {
+			continue
+		}
+		if pg, err := syscall.Getpgid(pid); err == nil && pg == p.pgid {
+			_ = syscall.Kill(pid, syscall.SIGTERM)
+		}
+	}
+}
+
 // stop asks the group, and the command's processes that left it (`timeout` makes a group of its own), to
 // end: TERM, then, after grace (or as soon as the shell and every holder of the output are gone, or hurry
 // is closed), finish's KILL.
 func (p *proc) stop(grace time.Duration) {
 	deadline := time.Now().Add(grace)
-	p.signal(syscall.SIGTERM)
+	p.terminate()
 	p.signal(syscall.SIGCONT) // a stopped process only acts on TERM once it runs
 	sweep(p.mark, p.pgid, syscall.SIGTERM, syscall.SIGCONT)
 	// A child the shell was forking as the TERM went out did not get it, and the shell waits for that
@@ -191,7 +216,7 @@ func (p *proc) stop(grace time.Duration) {
 	case <-p.exited:
 	case <-p.hurry:
 	case <-again.C:
-		p.signal(syscall.SIGTERM)
+		p.terminate()
 	}
 	again.Stop()
 	t := time.NewTimer(max(time.Until(deadline), 0))

@@ -345,3 +345,17 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// A command stopped in the sandbox gets the same grace period to clean up as one outside it.
+func TestSandboxedCommandGetsItsGracePeriod(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			h := sandboxed(t, b, false)
+			h.tasks.Grace = 5 * time.Second
+			r := h.call(context.Background(), h.bash, "t", map[string]any{"timeout": 1000, "command": "trap 'echo cleaning; sleep 0.3; echo cleaned; exit 3' TERM; echo ready; sleep 100 & wait"}, nil)
+			if !r.TimedOut || !strings.Contains(r.Output, "cleaned") {
+				t.Errorf("the TERM handler did not get to finish: %+v", r)
+			}
+		})
+	}
+}
