@@ -65,6 +65,7 @@ type Record struct {
 	Rule     string `json:"rule,omitempty"`
 
 	Output       *string `json:"output,omitempty"`
+	Display      string  `json:"display,omitempty"` // what the person saw, when not the output (a diff)
 	IsError      bool    `json:"is_error,omitempty"`
 	ExitCode     *int    `json:"exit_code,omitempty"`
 	Signal       string  `json:"signal,omitempty"`
@@ -371,7 +372,7 @@ func eventRecord(ev Event) (Record, bool) {
 	case ToolFinished:
 		r := e.Result
 		out := r.Output
-		return Record{Type: RecToolResult, CallID: e.ID, Name: e.Name, Output: &out, IsError: r.IsError, ExitCode: r.ExitCode,
+		return Record{Type: RecToolResult, CallID: e.ID, Name: e.Name, Output: &out, Display: r.Display, IsError: r.IsError, ExitCode: r.ExitCode,
 			Signal: r.Signal, TimedOut: r.TimedOut, Interrupted: r.Interrupted, Truncated: r.Truncated,
 			BackgroundID: r.BackgroundID, OutputPath: r.OutputPath, DurationMS: e.Duration.Milliseconds()}, true
 	case Notice:

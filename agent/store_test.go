@@ -11,6 +11,7 @@ import (
 
 	"github.com/warden-cli/warden/agent/fakeapi"
 	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/tools"
 )
 
 func TestSessionRecordsEverythingAndResumes(t *testing.T) {
@@ -161,5 +162,36 @@ func TestResumeDropsToolResultsWithoutTheirCall(t *testing.T) {
 		if m.Role == "tool" {
 			t.Fatalf("orphan tool result kept: %+v", out)
 		}
+	}
+}
+
+// What the person saw of a call (a diff) is kept, so that a resumed session shows it again.
+func TestToolResultKeepsItsDisplay(t *testing.T) {
+	dir := t.TempDir()
+	st, err := CreateStore(dir, "s1", "/ws", "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range []Event{
+		ToolCallStarted{ID: "w1", Name: "write_file", Input: []byte(`{"path":"a.txt"}`)},
+		ToolFinished{ID: "w1", Name: "write_file", Result: tools.Result{Output: "Created a.txt.",
+			Display: "--- /dev/null\n+++ b/a.txt\n+hello\n"}},
+	} {
+		r, _ := eventRecord(ev)
+		st.Append(r, true)
+	}
+	st.Close()
+	l, err := ReadSession(SessionPath(dir, "s1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	for _, r := range l.Records {
+		if r.Type == RecToolResult {
+			got = r.Display
+		}
+	}
+	if got != "--- /dev/null\n+++ b/a.txt\n+hello\n" {
+		t.Errorf("display = %q", got)
 	}
 }

@@ -49,7 +49,7 @@ func (m *Model) restore(l *agent.Loaded) {
 			}
 		case agent.RecToolResult:
 			if p := calls[key(r)]; p != nil {
-				res := tools.Result{IsError: r.IsError, ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut,
+				res := tools.Result{Display: r.Display, IsError: r.IsError, ExitCode: r.ExitCode, Signal: r.Signal, TimedOut: r.TimedOut,
 					Interrupted: r.Interrupted, Truncated: r.Truncated, BackgroundID: r.BackgroundID, OutputPath: r.OutputPath}
 				if r.Output != nil {
 					res.Output = *r.Output
