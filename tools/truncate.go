@@ -67,7 +67,11 @@ func joinHeadTail(head, tail []byte, n, lines, startLine int64, path, spoolNote 
 	if len(head) > 0 && head[len(head)-1] != '\n' {
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "[… %s lines (%s) omitted", commas(omittedLines), HumanBytes(omittedBytes))
+	if omittedLines == 0 {
+		fmt.Fprintf(&b, "[… %s omitted from the middle of one long line", HumanBytes(omittedBytes))
+	} else {
+		fmt.Fprintf(&b, "[… %s (%s) omitted", plural(omittedLines, "line", "lines"), HumanBytes(omittedBytes))
+	}
 	first := startLine + headLines + 1
 	last := first + omittedLines - 1
 	switch {
@@ -219,4 +223,12 @@ func HumanBytes(n int64) string {
 		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 	}
 	return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+}
+
+// plural writes n with the word for one or for many: "1 line", "2,000 lines".
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return commas(n) + " " + many
 }

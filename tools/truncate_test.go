@@ -121,3 +121,10 @@ func TestMarkerKnowsWhereTheCappedFileEnds(t *testing.T) {
 		t.Errorf("from line 2,001: %q", v.text)
 	}
 }
+
+func TestMarkerForOneLongLine(t *testing.T) {
+	s := Truncate(strings.Repeat("x", 100000), 1000, "/f")
+	if !strings.Contains(s, "[… 99.0 KB omitted from the middle of one long line; the full output is in /f …]") {
+		t.Errorf("marker: %q", s[400:700])
+	}
+}
