@@ -230,11 +230,11 @@ func (r numbered) footer(start int) string {
 	case r.total == 0:
 		return "(the file is empty)"
 	case r.shown == 0:
-		return fmt.Sprintf("(offset %s is past the end of the file, which has %s lines)", commas(int64(start)), commas(int64(r.total)))
+		return fmt.Sprintf("(offset %s is past the end of the file, which has %s)", commas(int64(start)), plural(int64(r.total), "line", "lines"))
 	}
 	end := start + r.shown - 1
 	if start == 1 && end == r.total {
-		return fmt.Sprintf("(the whole file: %s lines)", commas(int64(r.total)))
+		return fmt.Sprintf("(the whole file: %s)", plural(int64(r.total), "line", "lines"))
 	}
 	s := fmt.Sprintf("(lines %s-%s of %s", commas(int64(start)), commas(int64(end)), commas(int64(r.total)))
 	if r.budget {
@@ -252,9 +252,9 @@ func (r numbered) display(shown string, start int) string {
 	case r.total == 0:
 		return fmt.Sprintf("%s is empty", shown)
 	case r.shown == 0:
-		return fmt.Sprintf("%s: offset %d is past the end (%s lines)", shown, start, commas(int64(r.total)))
+		return fmt.Sprintf("%s: offset %d is past the end (%s)", shown, start, plural(int64(r.total), "line", "lines"))
 	case start == 1 && r.shown == r.total:
-		return fmt.Sprintf("Read %s (%s lines)", shown, commas(int64(r.total)))
+		return fmt.Sprintf("Read %s (%s)", shown, plural(int64(r.total), "line", "lines"))
 	}
 	return fmt.Sprintf("Read lines %s-%s of %s from %s", commas(int64(start)), commas(int64(start+r.shown-1)),
 		commas(int64(r.total)), shown)

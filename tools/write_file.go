@@ -106,12 +106,12 @@ func runWriteFile(ctx context.Context, env *Env, call Call, p *writeFileParams) 
 		return Errorf("cannot write %s: %v", w.fp.Shown, unwrapPathError(err))
 	}
 	env.rememberFile(w.fp.Abs, sha256.Sum256([]byte(w.content)))
-	n := commas(int64(lineCount(w.content)))
+	n := plural(int64(lineCount(w.content)), "line", "lines")
 	out := ""
 	if w.exists {
-		out = fmt.Sprintf("Wrote %s (%s lines, was %s).", w.fp.Shown, n, commas(int64(lineCount(w.old))))
+		out = fmt.Sprintf("Wrote %s (%s, was %s).", w.fp.Shown, n, commas(int64(lineCount(w.old))))
 	} else {
-		out = fmt.Sprintf("Created %s (%s lines).", w.fp.Shown, n)
+		out = fmt.Sprintf("Created %s (%s).", w.fp.Shown, n)
 	}
 	return Result{Output: out, Display: out + "\n" + unifiedDiff(w.fp.Shown, w.old, w.content, !w.exists, nil)}
 }
