@@ -35,10 +35,12 @@ func (c *classifier) assignSubs(lv *level, n syntax.Node, a *syntax.Assign, sc *
 // call classifies one simple command with its redirections.
 func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *scope) {
 	p := Part{Text: lv.text(s), ReadOnly: true, Static: true}
+	// `IFS= read -r line` sets IFS for read alone, which only changes how it splits the line.
+	readIFS := len(call.Args) > 0 && call.Args[0].Lit() == "read"
 	for _, a := range call.Assigns {
 		c.assignSubs(lv, s, a, sc)
 		if a.Name != nil {
-			if reason := sensitiveVar(a.Name.Value); reason != "" {
+			if reason := sensitiveVar(a.Name.Value); reason != "" && !(readIFS && a.Name.Value == "IFS") {
 				// A rule for the program does not cover it running with another PATH or LD_PRELOAD.
 				p.notRO(reason)
 				p.opaque = true

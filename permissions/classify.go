@@ -73,6 +73,10 @@ type Part struct {
 	marks int
 	// trees are the directories the part reads recursively.
 	trees []treeRead
+	// readsInput is set when xargs gives the program file names from its input, which it reads.
+	readsInput bool
+	// lists are the files find prints, for a pipeline that feeds them to xargs.
+	lists []treeRead
 	// static says, per word of Args, whether it was resolved without running anything.
 	static []bool
 }
@@ -101,7 +105,7 @@ var parserPool = sync.Pool{New: func() any {
 // anything and never writes; it may look at the file system to resolve symlinks and expand globs, as bash
 // would right before running the command.
 func Classify(command string, ctx Context) Classification {
-	c := &classifier{ctx: ctx, funcs: map[string]bool{}, fds: map[string]bool{}}
+	c := &classifier{ctx: ctx, defined: map[string]bool{}, fds: map[string]bool{}}
 	sc := &scope{cwd: ctx.Cwd}
 	c.script(command, command, sc, 0)
 	c.arithVerdict()
@@ -112,8 +116,8 @@ func Classify(command string, ctx Context) Classification {
 type classifier struct {
 	ctx   Context
 	parts []Part
-	// funcs are the functions declared so far; calling one is as read-only as its body was.
-	funcs map[string]bool
+	// defined names every function declared anywhere in the command, whether or not it ran.
+	defined map[string]bool
 	// roots are the resolved workspace and additional directories, computed on first use.
 	roots []string
 	// arithRefs are the variables arithmetic reads; tainted says why some variable may hold an array
@@ -133,6 +137,33 @@ type scope struct {
 	// vars are variables whose value is known for certain where they are used: a loop's variable over
 	// plain words or files (see loopValues).
 	vars map[string]string
+	// funcs are the functions bash is certain to have defined at this point, with read-only bodies,
+	// mapped to the directory their body was judged in. Calling one there is as read-only as its body; a
+	// function only perhaps defined (in a subshell, a branch, after `&&`) leaves the name to the program.
+	funcs map[string]string
+}
+
+// fork returns a copy of the scope whose changes do not reach sc.
+func (sc *scope) fork() *scope {
+	inner := *sc
+	inner.vars = maps.Clone(sc.vars)
+	inner.funcs = maps.Clone(sc.funcs)
+	return &inner
+}
+
+// mayRun runs f on sc for code that may not run: sc's directory and variables follow it, but functions it
+// defines are not certain to exist afterwards, while one it may have removed is gone.
+func (c *classifier) mayRun(sc *scope, f func()) {
+	before := sc.funcs
+	sc.funcs = maps.Clone(before)
+	f()
+	after := sc.funcs
+	sc.funcs = before
+	for name, dir := range before {
+		if after[name] != dir {
+			delete(sc.funcs, name)
+		}
+	}
 }
 
 // level is one parsed source: the original command or a nested `bash -c` body.
@@ -248,27 +279,39 @@ func (c *classifier) stmts(lv *level, list []*syntax.Stmt, sc *scope) {
 	}
 }
 
-// sub classifies statements that bash runs in a subshell: changes of directory do not leak out.
+// sub classifies statements that bash runs in a subshell: changes of directory and functions defined
+// do not leak out.
 func (c *classifier) sub(lv *level, list []*syntax.Stmt, sc *scope) {
-	inner := *sc
-	c.stmts(lv, list, &inner)
+	c.stmts(lv, list, sc.fork())
 }
 
 // branch runs f on a copy of the scope; if the branch may change directory, what follows runs in an
-// unknown directory, because Warden cannot tell whether the branch ran.
+// unknown directory, because Warden cannot tell whether the branch ran. Functions the branch defines are
+// not certain to exist afterwards.
 func (c *classifier) branch(sc *scope, f func(*scope)) {
-	inner := *sc
-	inner.vars = maps.Clone(sc.vars)
-	f(&inner)
-	if inner.cwd != sc.cwd {
-		sc.cwd = ""
-	}
+	c.mayRun(sc, func() {
+		inner := sc.fork()
+		f(inner)
+		if inner.cwd != sc.cwd {
+			sc.cwd = ""
+		}
+		// A function the branch removed or redefined may be gone.
+		for name, dir := range sc.funcs {
+			if inner.funcs[name] != dir {
+				delete(sc.funcs, name)
+			}
+		}
+	})
 }
 
 func (c *classifier) stmt(lv *level, s *syntax.Stmt, sc *scope) {
 	if s.Coprocess || s.Disown {
 		c.fail(lv.text(s), "coprocesses are not checked")
 		return
+	}
+	if s.Background {
+		// `cmd &` runs in a subshell: its cd and its functions stay there.
+		sc = sc.fork()
 	}
 	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
 		c.call(lv, s, call, sc)
@@ -294,8 +337,11 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 		c.call(lv, &syntax.Stmt{Cmd: n, Position: n.Pos()}, n, sc)
 	case *syntax.BinaryCmd:
 		if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+			start := len(c.parts)
 			c.sub(lv, []*syntax.Stmt{n.X}, sc)
+			mid := len(c.parts)
 			c.sub(lv, []*syntax.Stmt{n.Y}, sc)
+			c.pipedNames(lv, sc, c.parts[start:mid], mid)
 			return
 		}
 		c.stmt(lv, n.X, sc)
@@ -303,7 +349,9 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 			c.branch(sc, func(inner *scope) { c.stmt(lv, n.Y, inner) })
 			return
 		}
-		c.stmt(lv, n.Y, sc)
+		// What follows `&&` runs only if what precedes succeeds: a cd there is followed (the rest of
+		// the list runs only if it worked), a function defined there is not certain.
+		c.mayRun(sc, func() { c.stmt(lv, n.Y, sc) })
 	case *syntax.Block:
 		c.stmts(lv, n.Stmts, sc)
 	case *syntax.Subshell:
@@ -375,22 +423,7 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 			c.fail(lv.text(n), "anonymous functions are not checked")
 			return
 		}
-		name := n.Name.Value
-		before := len(c.parts)
-		c.sub(lv, []*syntax.Stmt{n.Body}, sc)
-		ok := true
-		for _, p := range c.parts[before:] {
-			if len(p.Args) > 0 && p.Args[0] == name {
-				c.parts = append(c.parts, Part{Text: lv.text(n), Dangerous: true,
-					Reason: fmt.Sprintf("function `%s` calls itself (a fork bomb?)", name)})
-				ok = false
-				break
-			}
-			ok = ok && p.ReadOnly
-		}
-		if ok && name != "" {
-			c.funcs[name] = true
-		}
+		c.funcDecl(lv, n, sc)
 	case *syntax.ArithmCmd:
 		c.arithm(lv, n, n.X, sc)
 	case *syntax.TestClause:
@@ -508,4 +541,85 @@ func (c *classifier) abs(p string, sc *scope) string {
 		return filepath.Clean(p)
 	}
 	return filepath.Join(sc.cwd, p)
+}
+
+// specialBuiltins are found before functions in POSIX mode (sh, bash --posix), so a function of that name
+// does not replace them there.
+var specialBuiltins = map[string]bool{
+	"break": true, ":": true, ".": true, "source": true, "continue": true, "eval": true, "exec": true,
+	"exit": true, "export": true, "readonly": true, "return": true, "set": true, "shift": true, "times": true,
+	"trap": true, "unset": true,
+}
+
+// funcDecl judges a function's body where it is defined. A body that is not read-only makes the command
+// not read-only whether or not the function is called; a read-only one makes later calls in the same
+// scope and directory read-only, since bash runs the function instead of the program of that name.
+func (c *classifier) funcDecl(lv *level, n *syntax.FuncDecl, sc *scope) {
+	name := n.Name.Value
+	c.defined[name] = true
+	delete(sc.funcs, name)
+	if !compoundBody(n.Body) {
+		// `f() { :; } | true` defines f in a subshell for bash, but the parser reads the pipeline as
+		// f's body.
+		c.fail(lv.text(n), fmt.Sprintf("the definition of `%s` is read differently by bash", name))
+		return
+	}
+	before := len(c.parts)
+	c.sub(lv, []*syntax.Stmt{n.Body}, sc)
+	ok := true
+	for _, p := range c.parts[before:] {
+		if len(p.Args) > 0 && p.Args[0] == name {
+			c.parts = append(c.parts, Part{Text: lv.text(n), Dangerous: true,
+				Reason: fmt.Sprintf("function `%s` calls itself (a fork bomb?)", name)})
+			ok = false
+			break
+		}
+		ok = ok && p.ReadOnly
+	}
+	if ok && name != "" && !specialBuiltins[name] && sc.cwd != "" {
+		if sc.funcs == nil {
+			sc.funcs = map[string]string{}
+		}
+		sc.funcs[name] = sc.cwd
+	}
+}
+
+// compoundBody reports whether a function body is a single compound command, the only body bash accepts.
+func compoundBody(s *syntax.Stmt) bool {
+	if s == nil || s.Negated || s.Background || s.Coprocess || s.Disown {
+		return false
+	}
+	switch s.Cmd.(type) {
+	case *syntax.Block, *syntax.Subshell, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause,
+		*syntax.CaseClause, *syntax.TestClause, *syntax.ArithmCmd:
+		return true
+	}
+	return false
+}
+
+// pipedNames judges what `... | xargs cat` reads: the file names come from the left side of the pipe.
+// When that is echo or printf, the names are its words; when it is find, they are the files it finds,
+// read like those of find -exec. Other producers are not modelled.
+func (c *classifier) pipedNames(lv *level, sc *scope, left []Part, from int) {
+	for k := from; k < len(c.parts); k++ {
+		if !c.parts[k].readsInput {
+			continue
+		}
+		ex := &exec{c: c, lv: lv, sc: sc, p: &c.parts[k]}
+		for _, l := range left {
+			if len(l.Args) > 0 && (l.Args[0] == "echo" || l.Args[0] == "printf") {
+				for i, a := range l.Args[1:] {
+					if !l.static[i+1] {
+						continue
+					}
+					for _, name := range strings.Fields(strings.ReplaceAll(a, `\n`, "\n")) {
+						c.read(ex.p, name, sc)
+					}
+				}
+			}
+			for _, t := range l.lists {
+				ex.treeRead(t.dir, t)
+			}
+		}
+	}
 }

@@ -2,6 +2,9 @@ package permissions
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -15,132 +18,304 @@ var gitInertConfig = []string{
 
 // gitReadSub says which git subcommands are read-only and how their arguments are vetted. The function
 // returns why the call is not read-only, or "".
-var gitReadSub = map[string]func(args []word) string{
-	"status": gitOpts(nil), "log": gitOpts(nil), "show": gitOpts(nil), "diff": gitOpts(nil),
-	"whatchanged": gitOpts(nil), "shortlog": gitOpts(nil), "blame": gitOpts(nil), "annotate": gitOpts(nil),
-	"describe": gitOpts(nil), "rev-parse": gitOpts(nil), "rev-list": gitOpts(nil), "ls-files": gitOpts(nil),
-	"ls-tree": gitOpts(nil), "cat-file": gitOpts(nil), "show-ref": gitOpts(nil), "for-each-ref": gitOpts(nil),
-	"merge-base": gitOpts(nil), "name-rev": gitOpts(nil), "count-objects": gitOpts(nil), "diff-tree": gitOpts(nil),
-	"diff-files": gitOpts(nil), "diff-index": gitOpts(nil), "range-diff": gitOpts(nil), "check-ignore": gitOpts(nil),
-	"check-attr": gitOpts(nil), "var": gitOpts(nil), "cherry": gitOpts(nil), "show-branch": gitOpts(nil),
-	"version": gitOpts(nil),
-	"grep":    gitOpts([]string{"-O", "--open-files-in-pager"}),
-	"branch": gitListOnly([]string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force",
-		"-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "--track", "-t", "--no-track", "--create-reflog"},
-		[]string{"--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}),
-	"tag": gitListOnly([]string{"-d", "--delete", "-a", "--annotate", "-s", "--sign", "-u", "--local-user", "-f",
-		"--force", "-m", "--message", "-F", "--file", "-e", "--edit", "--create-reflog"},
-		[]string{"--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-n"}),
-	"remote":   gitRemote,
-	"stash":    gitSubSub(map[string]bool{"list": true, "show": true}),
-	"worktree": gitSubSub(map[string]bool{"list": true}),
-	"reflog":   gitSubSub(map[string]bool{"": true, "show": true}),
-	"config":   gitConfig,
-	"help":     func([]word) string { return "`git help` opens a viewer" },
+var gitReadSub map[string]func(e *exec, args []word) string
+
+func init() {
+	logLike := gitOpts("", "", "", nil)
+	gitReadSub = map[string]func(e *exec, args []word) string{
+		"status": logLike, "log": logLike, "show": logLike, "diff": gitDiff,
+		"whatchanged": logLike, "shortlog": logLike, "blame": logLike, "annotate": logLike,
+		"describe": logLike, "rev-parse": logLike, "rev-list": logLike, "ls-files": logLike,
+		"ls-tree": logLike, "cat-file": logLike, "show-ref": logLike, "for-each-ref": logLike,
+		"merge-base": logLike, "name-rev": logLike, "count-objects": logLike, "diff-tree": logLike,
+		"diff-files": logLike, "diff-index": logLike, "range-diff": logLike, "check-ignore": logLike,
+		"check-attr": logLike, "var": logLike, "cherry": logLike, "show-branch": logLike,
+		"version": logLike,
+		"grep":    gitGrep,
+		"branch": gitListOnly("dDmMcCfu", "u", "", []string{"--delete", "--move", "--copy", "--force",
+			"--set-upstream-to", "--set-upstream", "--unset-upstream", "--edit-description", "--track", "--no-track",
+			"--create-reflog", "--recurse-submodules"},
+			[]string{"--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}),
+		// tag -v checks a signature with gpg, a program configuration may name.
+		"tag": gitListOnly("dasfumFev", "muF", "n", []string{"--delete", "--annotate", "--sign", "--local-user",
+			"--force", "--message", "--file", "--edit", "--create-reflog", "--verify", "--cleanup", "--trailer",
+			"--no-sign"},
+			[]string{"--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-n"}),
+		"remote":    gitRemote,
+		"stash":     gitFirstWord(map[string]bool{"list": true, "show": true}, false),
+		"worktree":  gitFirstWord(map[string]bool{"list": true}, false),
+		"reflog":    gitFirstWord(map[string]bool{"show": true, "list": true, "exists": true}, true),
+		"submodule": gitFirstWord(map[string]bool{"status": true, "summary": true}, false),
+		"config":    gitConfig,
+		"help":      func(*exec, []word) string { return "`git help` opens a viewer" },
+	}
 }
 
 // gitWriteOptions are options that make any read subcommand write or run something.
 var gitWriteOptions = []string{"--output", "--ext-diff", "--open-files-in-pager"}
 
-func gitOpts(extraBad []string) func(args []word) string {
-	return func(args []word) string {
-		for _, w := range args {
-			v := w.Value
-			if v == "--" {
-				break
+// gitArgs are a subcommand's arguments split the way git's parse-options splits them.
+type gitArgs struct {
+	flags    []flagArg
+	operands []word
+}
+
+// parseGit splits args: short options cluster, a letter in values takes the rest of the word or else the
+// next word, a letter in optional takes only the rest of the word, digits are a count (-3); a long option
+// takes `=value`, or the next word when it is (an abbreviation of) one of longValues; `--` ends options.
+// Long options keep the name as typed, abbreviated or not.
+func parseGit(args []word, values, optional string, longValues []string) gitArgs {
+	var g gitArgs
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "--":
+			g.operands = append(g.operands, args[i+1:]...)
+			return g
+		case strings.HasPrefix(v, "--"):
+			name, val, has := strings.Cut(v, "=")
+			if !has && matchesLong(name[2:], trimDashes(longValues)) && i+1 < len(args) {
+				i++
+				val, has = args[i].Value, true
 			}
-			if !strings.HasPrefix(v, "--") {
-				for _, b := range extraBad {
-					if len(b) == 2 && strings.HasPrefix(v, b) {
-						return fmt.Sprintf("`%s` is not read-only", v)
+			g.flags = append(g.flags, flagArg{name: name, value: val, has: has})
+		case len(v) > 1 && v[0] == '-':
+			for j := 1; j < len(v); j++ {
+				ch := v[j]
+				f := flagArg{name: "-" + string(ch)}
+				switch {
+				case ch >= '0' && ch <= '9':
+					continue
+				case strings.IndexByte(values, ch) >= 0:
+					f.value, f.has = v[j+1:], true
+					if j == len(v)-1 && i+1 < len(args) {
+						i++
+						f.value = args[i].Value
 					}
+					j = len(v)
+				case strings.IndexByte(optional, ch) >= 0:
+					f.value, f.has = v[j+1:], j < len(v)-1
+					j = len(v)
 				}
-				continue
+				g.flags = append(g.flags, f)
 			}
-			long, _, _ := strings.Cut(v, "=")
-			for _, b := range append(gitWriteOptions, extraBad...) {
-				if strings.HasPrefix(b, "--") && len(long) > 3 && strings.HasPrefix(b, long) {
-					return fmt.Sprintf("`%s` is not read-only", v)
-				}
+		default:
+			g.operands = append(g.operands, args[i])
+		}
+	}
+	return g
+}
+
+func trimDashes(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strings.TrimPrefix(n, "--")
+	}
+	return out
+}
+
+// bad returns the first option that is one of shortBad's letters or stands for one of longBad: git takes
+// any unambiguous abbreviation of a long option, so an abbreviation of a bad one is bad.
+func (g gitArgs) bad(shortBad string, longBad []string) string {
+	for _, f := range g.flags {
+		if strings.HasPrefix(f.name, "--") {
+			if len(f.name) > 2 && slices.ContainsFunc(longBad, func(b string) bool { return strings.HasPrefix(b, f.name) }) {
+				return f.name
 			}
+			continue
+		}
+		if strings.Contains(shortBad, f.name[1:]) {
+			return f.name
+		}
+	}
+	return ""
+}
+
+// has reports whether any of names was given; long ones count abbreviated too.
+func (g gitArgs) has(names ...string) bool {
+	for _, f := range g.flags {
+		for _, n := range names {
+			if f.name == n || len(f.name) > 2 && strings.HasPrefix(f.name, "--") && strings.HasPrefix(n, f.name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasExact reports whether any of names was given spelled out.
+func (g gitArgs) hasExact(names ...string) bool {
+	for _, f := range g.flags {
+		if slices.Contains(names, f.name) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitOpts vets a read subcommand's options against gitWriteOptions and its own bad ones.
+func gitOpts(values, optional, shortBad string, longBad []string) func(e *exec, args []word) string {
+	return func(e *exec, args []word) string {
+		g := parseGit(args, values, optional, nil)
+		if b := g.bad(shortBad, append(longBad, gitWriteOptions...)); b != "" {
+			return fmt.Sprintf("`%s` is not read-only", b)
 		}
 		return ""
 	}
 }
 
-// gitListOnly: branch and tag list with no operands or with listing options; otherwise they create.
-func gitListOnly(bad, listing []string) func(args []word) string {
-	return func(args []word) string {
-		listMode := false
-		operands := 0
-		for _, w := range args {
-			v := w.Value
-			name, _, _ := strings.Cut(v, "=")
-			for _, b := range bad {
-				if name == b || len(b) == 2 && strings.HasPrefix(v, b) && !strings.HasPrefix(v, "--") {
-					return fmt.Sprintf("`%s` changes refs", v)
-				}
-			}
-			for _, l := range listing {
-				if name == l {
-					listMode = true
-				}
-			}
-			if !strings.HasPrefix(v, "-") {
-				operands++
+// gitGrep: -O runs a pager on the files found. By default git grep reads tracked files only; with
+// --no-index or --untracked it reads every file below the pathspecs, like grep -r.
+func gitGrep(e *exec, args []word) string {
+	g := parseGit(args, "efABCm", "O", []string{"--max-depth", "--threads", "--context", "--after-context",
+		"--before-context", "--max-count", "--open-files-in-pager"})
+	if b := g.bad("O", gitWriteOptions); b != "" {
+		return fmt.Sprintf("`%s` is not read-only", b)
+	}
+	if g.has("--no-index", "--untracked", "--no-exclude-standard") {
+		paths := g.operands
+		if len(paths) > 0 && !g.has("-e", "-f") {
+			paths = paths[1:]
+		}
+		e.pathspecTrees(paths)
+	}
+	return ""
+}
+
+// gitDiff: with --no-index, or with a path outside the repository (which implies it), git diff compares
+// files on disk, and a directory operand is read recursively.
+func gitDiff(e *exec, args []word) string {
+	g := parseGit(args, "", "", nil)
+	if b := g.bad("", gitWriteOptions); b != "" {
+		return fmt.Sprintf("`%s` is not read-only", b)
+	}
+	noIndex := g.has("--no-index")
+	for _, o := range g.operands {
+		if p := e.c.abs(o.Value, e.scope()); o.Static && filepath.IsAbs(p) && !e.c.inside(p) && exists(p) {
+			noIndex = true
+		}
+	}
+	if noIndex {
+		for _, o := range g.operands {
+			if fi, err := os.Stat(e.c.abs(o.Value, e.scope())); o.Static && err == nil && fi.IsDir() {
+				e.treeRead(o.Value, treeRead{hidden: true})
+			} else if !o.Static {
+				return "`git diff --no-index` compares files only known at run time"
 			}
 		}
-		if operands > 0 && !listMode {
+	}
+	return ""
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// pathspecTrees records the recursive read of git pathspecs: each plain existing path is read below
+// it; anything else (globs, magic, no pathspec at all) reads the whole directory.
+func (e *exec) pathspecTrees(paths []word) {
+	if len(paths) == 0 {
+		e.treeRead(".", treeRead{hidden: true})
+		return
+	}
+	for _, p := range paths {
+		if !p.Static || strings.ContainsAny(p.Value, "*?[:\\") || !exists(e.c.abs(p.Value, e.scope())) {
+			e.treeRead(".", treeRead{hidden: true})
+			return
+		}
+	}
+	for _, p := range paths {
+		e.treeRead(p.Value, treeRead{hidden: true})
+	}
+}
+
+// gitListOnly: branch and tag list with no operands or with listing options; otherwise they create.
+func gitListOnly(shortBad, values, optional string, longBad, listing []string) func(e *exec, args []word) string {
+	return func(e *exec, args []word) string {
+		g := parseGit(args, values, optional, []string{"--sort", "--format", "--contains", "--no-contains",
+			"--merged", "--no-merged", "--points-at", "--abbrev", "--column", "--color"})
+		if b := g.bad(shortBad, longBad); b != "" {
+			return fmt.Sprintf("`%s` changes refs", b)
+		}
+		if len(g.operands) > 0 && !g.hasExact(listing...) {
 			return "creates a ref"
 		}
 		return ""
 	}
 }
 
-func gitSubSub(ok map[string]bool) func(args []word) string {
-	return func(args []word) string {
-		sub := ""
-		for _, w := range args {
-			if !strings.HasPrefix(w.Value, "-") || ok[w.Value] {
-				sub = w.Value
-				break
+// gitFirstWord: subcommands like `git stash list`, where the word right after the subcommand says what
+// happens. `git stash -m list` pushes a stash named list, so only that first word counts; noneOK says
+// whether leaving it out (or starting with an option) reads.
+func gitFirstWord(ok map[string]bool, noneOK bool) func(e *exec, args []word) string {
+	return func(e *exec, args []word) string {
+		if len(args) == 0 || strings.HasPrefix(args[0].Value, "-") && args[0].Value != "--" {
+			if noneOK {
+				return gitOpts("", "", "", nil)(e, args)
 			}
+			return "changes the repository"
 		}
-		if !ok[sub] {
-			return fmt.Sprintf("`%s` changes the repository", sub)
+		if !ok[args[0].Value] {
+			return fmt.Sprintf("`%s` changes the repository", args[0].Value)
 		}
-		return ""
+		return gitOpts("", "", "", nil)(e, args[1:])
 	}
 }
 
 // gitRemote lists remotes; `git remote show NAME` asks the remote over the network unless -n is given.
-func gitRemote(args []word) string {
-	if r := gitSubSub(map[string]bool{"": true, "-v": true, "--verbose": true, "show": true, "get-url": true})(args); r != "" {
-		return r
+func gitRemote(e *exec, args []word) string {
+	i := 0
+	for i < len(args) && (args[i].Value == "-v" || args[i].Value == "--verbose") {
+		i++
 	}
-	show, offline, names := false, false, 0
-	for _, w := range args {
-		switch {
-		case w.Value == "show":
-			show = true
-		case w.Value == "-n":
-			offline = true
-		case show && !strings.HasPrefix(w.Value, "-"):
-			names++
+	if i == len(args) {
+		return ""
+	}
+	switch args[i].Value {
+	case "get-url":
+		return ""
+	case "show":
+		g := parseGit(args[i+1:], "", "", nil)
+		if len(g.operands) > 0 && !g.hasExact("-n") {
+			return "`git remote show` contacts the remote over the network"
 		}
+		return ""
 	}
-	if show && names > 0 && !offline {
-		return "`git remote show` contacts the remote over the network"
-	}
-	return ""
+	return fmt.Sprintf("`%s` changes the repository", args[i].Value)
 }
 
-func gitConfig(args []word) string {
-	for _, w := range args {
-		switch w.Value {
-		case "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "get", "list", "--show-origin", "--show-scope", "--name-only":
-			return ""
+// gitConfigReadOpts are the options that only choose where to read and how to print.
+var gitConfigReadOpts = map[string]bool{
+	"--global": true, "--system": true, "--local": true, "--worktree": true, "--file": true, "-f": true,
+	"--blob": true, "--type": true, "--bool": true, "--int": true, "--bool-or-int": true, "--path": true,
+	"--expiry-date": true, "--no-type": true, "--null": true, "-z": true, "--name-only": true,
+	"--show-origin": true, "--show-scope": true, "--includes": true, "--no-includes": true, "--default": true,
+	"--fixed-value": true, "--all": true, "--regexp": true, "--value": true, "--url": true,
+	// The actions that read.
+	"--get": true, "--get-all": true, "--get-regexp": true, "--get-urlmatch": true, "--get-color": true,
+	"--get-colorbool": true, "--list": true, "-l": true,
+}
+
+// gitConfig reads in git config's read forms only: `git config list|get ...`, the --get*/--list actions,
+// or, with no action, a single name. Every option must be one that only reads; anything else (a second
+// operand sets a value, --add, --unset, -e...) asks.
+func gitConfig(e *exec, args []word) string {
+	g := parseGit(args, "f", "", []string{"--file", "--blob", "--type", "--default", "--value", "--url"})
+	for _, f := range g.flags {
+		if !gitConfigReadOpts[f.name] {
+			return fmt.Sprintf("`%s` may change settings", f.name)
 		}
+	}
+	if len(args) > 0 && (args[0].Value == "list" || args[0].Value == "get") {
+		return ""
+	}
+	if g.hasExact("--list", "-l") && len(g.operands) == 0 ||
+		g.hasExact("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool") && len(g.operands) <= 2 {
+		return ""
+	}
+	if len(g.operands) == 1 && g.operands[0].Value != "list" && g.operands[0].Value != "get" {
+		return ""
 	}
 	return "`git config` changes settings"
 }
@@ -172,10 +347,12 @@ func checkGit(e *exec, a *parsedArgs) string {
 			}
 		case v == "--no-pager" || v == "-P" || v == "--paginate" || v == "-p" || v == "--no-optional-locks" ||
 			v == "--literal-pathspecs" || v == "--glob-pathspecs" || v == "--noglob-pathspecs" ||
-			v == "--icase-pathspecs" || v == "--no-replace-objects" || v == "--bare" || v == "--no-advice" ||
+			v == "--icase-pathspecs" || v == "--no-replace-objects" || v == "--no-advice" ||
 			v == "--version" || v == "--exec-path" || v == "--html-path" || v == "--man-path" || v == "--info-path":
 		case strings.HasPrefix(v, "-"):
-			// --git-dir, --work-tree, --config-env, --exec-path=... point git at code or config elsewhere.
+			// --git-dir, --work-tree, --bare, --config-env, --exec-path=... point git at code or config
+			// elsewhere: a bare repository's config may set diff.external or core.fsmonitor, and Warden's
+			// safe.bareRepository=explicit only guards repositories git finds by itself.
 			return fmt.Sprintf("`git %s` is not checked", v)
 		default:
 			goto sub
@@ -189,7 +366,7 @@ sub:
 		return fmt.Sprintf("`git %s` is not read-only", sub)
 	}
 	rest := words[i+1:]
-	if r := check(rest); r != "" {
+	if r := check(e, rest); r != "" {
 		return fmt.Sprintf("`git %s`: %s", sub, strings.TrimPrefix(r, "`git "+sub+"` "))
 	}
 	// Paths and rev:path operands may name secrets (git show HEAD:.env).
@@ -224,41 +401,62 @@ func gitConfigInert(kv string) string {
 	return fmt.Sprintf("`git -c %s` may run a program", kv)
 }
 
-// checkGo: go version, env (reading), list, doc, help. Builds and tests run code and ask.
+// goSubFlags are, per read-only go subcommand, the flags it may be given: true for those that take a
+// value. Any other flag asks: go env -w writes, go list -export and -compiled build, -toolexec runs a
+// program, go doc -http serves downloaded code, -u, -versions and -retracted ask the network.
+var goSubFlags = map[string]map[string]bool{
+	"version":   {"m": false, "v": false, "json": false},
+	"doc":       {"all": false, "c": false, "cmd": false, "short": false, "src": false, "u": false},
+	"env":       {"json": false, "changed": false},
+	"list":      {"e": false, "json": false, "m": false, "deps": false, "find": false, "test": false, "trimpath": false, "buildvcs": false, "f": true, "tags": true, "mod": true},
+	"mod graph": {"go": true, "x": false},
+	"mod why":   {"m": false, "vendor": false},
+}
+
+// checkGo: go version, env (reading), list, doc, help, mod graph and mod why. Flags are read the way Go's
+// flag package reads them: one or two dashes, the value after `=` or, for a flag that takes one, in the
+// next word; a boolean flag may be given `=true`.
 func checkGo(e *exec, a *parsedArgs) string {
 	if len(a.words) < 2 {
 		return ""
 	}
 	sub := a.words[1].Value
 	rest := a.words[2:]
-	switch sub {
-	case "version", "help", "doc":
-		return ""
-	case "env":
-		for _, w := range rest {
-			if w.Value == "-w" || w.Value == "-u" {
-				return "`go env " + w.Value + "` changes settings"
-			}
-		}
-		return ""
-	case "list":
-		for _, w := range rest {
-			v := strings.Replace(w.Value, "--", "-", 1)
-			if strings.HasPrefix(v, "-toolexec") || strings.HasPrefix(v, "-exec") || v == "-export" || v == "-compiled" {
-				return "`go list " + w.Value + "` runs tools"
-			}
-			// -mod=mod updates go.mod and go.sum; -modfile names another one; -versions, -u, -retracted
-			// and module@version ask a module proxy or a repository over the network.
-			if strings.HasPrefix(v, "-mod=") && v != "-mod=readonly" && v != "-mod=vendor" || strings.HasPrefix(v, "-modfile") {
-				return "`go list " + w.Value + "` may change go.mod"
-			}
-			if v == "-versions" || v == "-u" || v == "-retracted" || !strings.HasPrefix(v, "-") && strings.Contains(v, "@") {
-				return "`go list " + w.Value + "` asks the network"
-			}
-		}
+	if sub == "help" {
 		return ""
 	}
-	return fmt.Sprintf("`go %s` is not read-only", sub)
+	if sub == "mod" && len(rest) > 0 {
+		sub += " " + rest[0].Value
+		rest = rest[1:]
+	}
+	allowed, ok := goSubFlags[sub]
+	if !ok {
+		return fmt.Sprintf("`go %s` is not read-only", sub)
+	}
+	for i := 0; i < len(rest); i++ {
+		v := rest[i].Value
+		if v == "--" || !strings.HasPrefix(v, "-") || v == "-" {
+			// -m pkg@version asks a module proxy or a repository.
+			if sub == "list" && strings.Contains(v, "@") {
+				return "`go list " + v + "` asks the network"
+			}
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(v[1:], "-"), "=")
+		takes, known := allowed[name]
+		if !known {
+			return fmt.Sprintf("`go %s %s` is not read-only", sub, v)
+		}
+		if takes && !hasValue && i+1 < len(rest) {
+			i++
+			value = rest[i].Value
+		}
+		// -mod=mod updates go.mod and go.sum; only readonly and vendor leave them be.
+		if name == "mod" && value != "readonly" && value != "vendor" {
+			return fmt.Sprintf("`go %s -mod=%s` may change go.mod", sub, value)
+		}
+	}
+	return ""
 }
 
 // checkNpm: only queries that do not run package scripts.
@@ -297,6 +495,11 @@ func checkDocker(e *exec, a *parsedArgs) string {
 	case "image", "container", "volume", "network":
 		if len(a.words) > 2 && (a.words[2].Value == "ls" || a.words[2].Value == "list" || a.words[2].Value == "inspect") {
 			return ""
+		}
+	case "compose":
+		// `docker compose config` would print values interpolated from .env.
+		if len(a.words) > 2 && (a.words[2].Value == "ps" || a.words[2].Value == "ls" || a.words[2].Value == "images") {
+			return onlyOptions(a.words[3:], "-a", "--all", "-q", "--quiet", "--format", "--services", "--status")
 		}
 	}
 	return fmt.Sprintf("`%s` is not read-only", display(a.words))

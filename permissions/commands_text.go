@@ -75,10 +75,9 @@ func checkSed(e *exec, a *parsedArgs) string {
 		scripts = append(scripts, files[0].Value)
 		files = files[1:]
 	}
-	for _, s := range scripts {
-		if reason := sedScriptReadOnly(s); reason != "" {
-			return reason
-		}
+	// GNU sed joins the -e pieces with newlines before reading them: `-e 'a\' -e 'w x'` appends text.
+	if reason := sedScriptReadOnly(strings.Join(scripts, "\n")); reason != "" {
+		return reason
 	}
 	a.operands = files
 	for _, f := range files {
@@ -87,130 +86,213 @@ func checkSed(e *exec, a *parsedArgs) string {
 	return ""
 }
 
-// sedScriptReadOnly parses a sed script just enough to find the commands that write files or run
-// programs. Anything it does not understand is not read-only.
+// sedScriptReadOnly parses a sed script the way GNU sed does, just enough to find the commands that write
+// files, read files or run programs. Anything it does not understand is not read-only.
 func sedScriptReadOnly(s string) string {
-	i := 0
-	skipRegex := func(delim byte) bool {
-		for i < len(s) {
-			c := s[i]
-			if c == '\\' {
-				i += 2
-				continue
-			}
-			if c == '\n' && delim != '\n' {
-				return false
-			}
-			i++
-			if c == delim {
-				return true
-			}
-		}
-		return false
+	p := &sedParser{s: s}
+	if reason := p.script(); reason != "" {
+		return reason
 	}
-	address := func() bool {
+	return ""
+}
+
+const sedUnreadable = "a `sed` script Warden cannot read"
+
+type sedParser struct {
+	s string
+	i int
+}
+
+func (p *sedParser) peek() byte {
+	if p.i < len(p.s) {
+		return p.s[p.i]
+	}
+	return 0
+}
+
+func (p *sedParser) skipSpace() {
+	for p.i < len(p.s) && isSedSpace(p.s[p.i]) {
+		p.i++
+	}
+}
+
+// isSedSpace is the C isspace GNU sed uses, newline excluded: it ends commands.
+func isSedSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' }
+
+// regex skips a regular expression or replacement up to its closing delimiter. As in GNU sed, a bracket
+// expression does not protect the delimiter, and a newline ends the script unless escaped.
+func (p *sedParser) regex(delim byte) bool {
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		p.i++
 		switch {
-		case i < len(s) && (s[i] >= '0' && s[i] <= '9'):
-			for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '~') {
-				i++
-			}
-		case i < len(s) && s[i] == '$':
-			i++
-		case i < len(s) && s[i] == '/':
-			i++
-			if !skipRegex('/') {
-				return false
-			}
-			for i < len(s) && (s[i] == 'I' || s[i] == 'M') {
-				i++
-			}
-		case i+1 < len(s) && s[i] == '\\':
-			d := s[i+1]
-			i += 2
-			if !skipRegex(d) {
-				return false
-			}
+		case c == '\\':
+			p.i++
+		case c == delim:
+			return true
+		case c == '\n':
+			return false
 		}
-		return true
 	}
-	for i < len(s) {
-		c := s[i]
-		if c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '}' {
-			i++
+	return false
+}
+
+// delimiter reads the delimiter of s, y or a \cREc address. Backslash and newline are not allowed, and
+// a byte of a multibyte character would be read differently by sed in a UTF-8 locale.
+func (p *sedParser) delimiter() (byte, bool) {
+	c := p.peek()
+	if p.i >= len(p.s) || c == '\\' || c == '\n' || c >= 0x80 {
+		return 0, false
+	}
+	p.i++
+	return c, true
+}
+
+// address skips one address, if there is one: a line number, first~step, $, /re/ or \cREc with the I
+// and M flags.
+func (p *sedParser) address() bool {
+	c := p.peek()
+	switch {
+	case c >= '0' && c <= '9':
+		for c := p.peek(); c >= '0' && c <= '9' || c == '~'; c = p.peek() {
+			p.i++
+		}
+	case c == '$':
+		p.i++
+	case c == '/' || c == '\\':
+		if c == '\\' {
+			p.i++
+		}
+		d, ok := p.delimiter()
+		if !ok || !p.regex(d) {
+			return false
+		}
+		for c := p.peek(); c == 'I' || c == 'M'; c = p.peek() {
+			p.i++
+		}
+	}
+	return true
+}
+
+// toEOL skips to the end of the line, for labels' and comments' text.
+func (p *sedParser) toEOL() {
+	for p.i < len(p.s) && p.s[p.i] != '\n' {
+		p.i++
+	}
+}
+
+// label skips a label: GNU sed ends it at whitespace, `;` or a newline.
+func (p *sedParser) label() {
+	p.skipSpace()
+	for p.i < len(p.s) && !isSedSpace(p.s[p.i]) && p.s[p.i] != ';' && p.s[p.i] != '\n' {
+		p.i++
+	}
+}
+
+// number skips an optional count after l, q, Q and L.
+func (p *sedParser) number() {
+	p.skipSpace()
+	for c := p.peek(); c >= '0' && c <= '9'; c = p.peek() {
+		p.i++
+	}
+}
+
+func (p *sedParser) script() string {
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		if isSedSpace(c) || c == '\n' || c == ';' {
+			p.i++
 			continue
 		}
-		if !address() {
-			return "a `sed` script Warden cannot read"
+		if c == '#' {
+			p.toEOL() // a comment, or #n on the first line, which is -n
+			continue
 		}
-		for i < len(s) && (s[i] == ' ' || s[i] == ',' || s[i] == '+' || s[i] == '~') {
-			if s[i] == ',' || s[i] == '+' || s[i] == '~' {
-				i++
-				if !address() {
-					return "a `sed` script Warden cannot read"
+		if !p.address() {
+			return sedUnreadable
+		}
+		p.skipSpace()
+		if p.peek() == ',' {
+			p.i++
+			p.skipSpace()
+			switch p.peek() {
+			case '+', '~':
+				p.i++
+				p.number()
+			default:
+				if !p.address() {
+					return sedUnreadable
 				}
-				continue
 			}
-			i++
 		}
-		for i < len(s) && (s[i] == ' ' || s[i] == '!') {
-			i++
+		p.skipSpace()
+		for p.peek() == '!' {
+			p.i++
+			p.skipSpace()
 		}
-		if i >= len(s) {
-			break
+		if p.i >= len(p.s) {
+			return sedUnreadable
 		}
-		cmd := s[i]
-		i++
-		switch cmd {
-		case 'p', 'P', 'd', 'D', 'n', 'N', 'g', 'G', 'h', 'H', 'x', '=', 'l', 'z', 'F', '{':
-		case 'q', 'Q':
-			for i < len(s) && s[i] >= '0' && s[i] <= '9' || i < len(s) && s[i] == ' ' {
-				i++
+		if reason := p.command(); reason != "" {
+			return reason
+		}
+	}
+	return ""
+}
+
+// command reads one command after its address.
+func (p *sedParser) command() string {
+	cmd := p.s[p.i]
+	p.i++
+	switch cmd {
+	case 'p', 'P', 'd', 'D', 'n', 'N', 'g', 'G', 'h', 'H', 'x', '=', 'z', 'F', '{', '}':
+	case 'l', 'q', 'Q':
+		p.number()
+	case 'b', 't', 'T', ':':
+		p.label()
+	case 'a', 'i', 'c':
+		// Text to the end of the line, continued by a backslash before the newline; it is only printed.
+		for p.i < len(p.s) && p.s[p.i] != '\n' {
+			if p.s[p.i] == '\\' {
+				p.i++
 			}
-		case 'b', 't', 'T', ':':
-			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' {
-				i++
-			}
-		case 'a', 'i', 'c':
-			// Text to the end of the line; it is only printed.
-			for i < len(s) && s[i] != '\n' {
-				if s[i] == '\\' {
-					i++
-				}
-				i++
-			}
-		case 's', 'y':
-			if i >= len(s) || s[i] == '\\' || s[i] == '\n' {
-				return "a `sed` script Warden cannot read"
-			}
-			d := s[i]
-			i++
-			if !skipRegex(d) || !skipRegex(d) {
-				return "a `sed` script Warden cannot read"
-			}
-			if cmd == 'y' {
-				continue
-			}
-			for i < len(s) && s[i] != ';' && s[i] != '\n' && s[i] != '}' && s[i] != ' ' {
-				switch f := s[i]; {
-				case f == 'g' || f == 'p' || f == 'i' || f == 'I' || f == 'm' || f == 'M' || f >= '0' && f <= '9':
-				case f == 'w' || f == 'W':
-					return "`sed` writes a file with `s///w`"
-				case f == 'e':
-					return "`sed` runs a command with `s///e`"
-				default:
-					return "a `sed` script Warden cannot read"
-				}
-				i++
-			}
-		case 'w', 'W':
-			return "`sed` writes a file with `w`"
-		case 'e':
-			return "`sed` runs a command with `e`"
-		case 'r', 'R':
-			return "`sed` reads a file with `r`"
+			p.i++
+		}
+	case 's', 'y':
+		d, ok := p.delimiter()
+		if !ok || !p.regex(d) || !p.regex(d) {
+			return sedUnreadable
+		}
+		if cmd == 's' {
+			return p.substFlags()
+		}
+	case 'w', 'W':
+		return "`sed` writes a file with `w`"
+	case 'e':
+		return "`sed` runs a command with `e`"
+	case 'r', 'R':
+		return "`sed` reads a file with `r`"
+	default:
+		return sedUnreadable
+	}
+	return ""
+}
+
+// substFlags reads the flags of s///: w writes a file, e runs the pattern space as a command.
+func (p *sedParser) substFlags() string {
+	for p.i < len(p.s) {
+		switch f := p.s[p.i]; {
+		case f == 'g' || f == 'p' || f == 'i' || f == 'I' || f == 'm' || f == 'M' || f >= '0' && f <= '9':
+		case f == 'w':
+			return "`sed` writes a file with `s///w`"
+		case f == 'e':
+			return "`sed` runs a command with `s///e`"
+		case f == ';' || f == '\n' || f == '}' || f == '#' || isSedSpace(f):
+			return ""
 		default:
-			return "a `sed` script Warden cannot read"
+			return sedUnreadable
 		}
+		p.i++
 	}
 	return ""
 }
@@ -247,15 +329,26 @@ func checkAwk(e *exec, a *parsedArgs) string {
 		return fmt.Sprintf("`%s` without a program", a.name)
 	}
 	p := prog.Value
-	// ARGV names the files awk reads (ARGV[1]=".env"); @name() calls the function named by a variable in
-	// gawk, builtins such as system included.
-	for _, bad := range []string{"system", "|", ">", "getline", "close", "fflush", "@", "PROCINFO", "ENVIRON", "ARGV"} {
+	// ARGV names the files awk reads (ARGV[1]=".env"); ENVIRON, PROCINFO and SYMTAB reach the environment
+	// and variables by name. These words ask wherever they appear, even in a string.
+	for _, bad := range []string{"system", "getline", "close", "fflush", "PROCINFO", "ENVIRON", "ARGV", "SYMTAB", "FUNCTAB"} {
 		if strings.Contains(p, bad) {
-			if (bad == ">" || bad == "@") && !strings.Contains(stripAwkStrings(p), bad) {
-				continue
-			}
 			return fmt.Sprintf("the `%s` program uses `%s`", a.name, bad)
 		}
+	}
+	sc := scanAwk(p)
+	switch {
+	case sc.broken:
+		return fmt.Sprintf("the `%s` program has an unterminated string or regular expression", a.name)
+	case sc.ambiguous && strings.ContainsAny(p, ">|@"):
+		return fmt.Sprintf("the `%s` program has a `/` that awks read differently", a.name)
+	case sc.redirect:
+		return fmt.Sprintf("the `%s` program redirects output with `>`", a.name)
+	case sc.pipe:
+		return fmt.Sprintf("the `%s` program uses `|`", a.name)
+	case sc.at:
+		// gawk's @f() calls the function named by f's value, system included; @include and @load load code.
+		return fmt.Sprintf("the `%s` program uses `@`", a.name)
 	}
 	for _, f := range files {
 		if strings.Contains(f.Value, "=") && !strings.HasPrefix(f.Value, "/") && !strings.HasPrefix(f.Value, ".") {
@@ -268,29 +361,6 @@ func checkAwk(e *exec, a *parsedArgs) string {
 	}
 	a.operands = nil
 	return ""
-}
-
-// stripAwkStrings removes string literals so that a ">" inside one is not taken for a redirection.
-func stripAwkStrings(p string) string {
-	var b strings.Builder
-	in := false
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if in {
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				in = false
-			}
-			continue
-		}
-		if c == '"' {
-			in = true
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
 }
 
 // findActions write files or run programs. -exec and friends are peeled: the inner command is judged.
@@ -333,14 +403,15 @@ func checkFind(e *exec, a *parsedArgs) string {
 				reason = fmt.Sprintf("`find %s` is not read-only", v)
 			}
 		case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
+			// The command ends at `;`, or at a `+` right after a `{}`; any other `+` is an argument.
 			j := i + 1
-			for j < len(words) && words[j].Value != ";" && words[j].Value != "+" {
+			for j < len(words) && words[j].Value != ";" && !(words[j].Value == "+" && words[j-1].Value == "{}" && j > i+1) {
 				j++
 			}
 			inner := make([]word, 0, j-i-1)
 			for _, w := range words[i+1 : j] {
 				if w.Value == "{}" {
-					w = word{Value: roots[0], Static: true}
+					w = word{Value: roots[0], Raw: "{}", Found: true}
 				} else if strings.Contains(w.Value, "{}") {
 					w.Static = false
 				}
@@ -356,15 +427,22 @@ func checkFind(e *exec, a *parsedArgs) string {
 					reason = fmt.Sprintf("`find %s` without a command", v)
 				}
 			} else {
-				e.findExec(inner)
+				e.findExec(inner, roots, findNames(words))
 			}
 			i = j
-		case v == "-newer" || v == "-anewer" || v == "-cnewer" || v == "-samefile" || v == "-files0-from":
+		case v == "-files0-from":
+			// The starting points come from a file or stdin: what -exec reads is unknown.
+			i++
+			if reason == "" {
+				reason = "`find -files0-from` reads its starting points from a file"
+			}
+		case v == "-newer" || v == "-anewer" || v == "-cnewer" || v == "-samefile":
 			i++
 		}
 	}
 	for _, r := range roots {
 		e.c.read(e.p, r, e.scope())
+		e.p.lists = append(e.p.lists, treeRead{dir: e.c.abs(r, e.scope()), hidden: true, include: findNames(words)})
 	}
 	// Listing a directory is not reading its secrets; only -exec would read them, through {}.
 	if e.p.Secret {
@@ -378,10 +456,34 @@ func checkFind(e *exec, a *parsedArgs) string {
 	return reason
 }
 
+// findNames returns the -name patterns a file must match for find to act on it, when the expression is
+// a plain conjunction of tests; nil when any file may be acted on.
+func findNames(words []word) []string {
+	var names []string
+	for i, w := range words {
+		switch w.Value {
+		case "-o", "-or", "!", "-not", "(", ")", ",":
+			return nil
+		case "-name":
+			if i+1 < len(words) {
+				names = append(names, words[i+1].Value)
+			}
+		}
+	}
+	return names
+}
+
 // findExec classifies the command of a find -exec as a part of its own, so its rules and reasons apply.
-func (e *exec) findExec(inner []word) {
+// A program that reads its {} reads every file found: that is a recursive read of the roots, limited to
+// the -name patterns, like grep -r's.
+func (e *exec) findExec(inner []word, roots, names []string) {
 	sub := &exec{c: e.c, lv: e.lv, sc: e.sc, dir: e.dir, p: &Part{Text: e.p.Text, ReadOnly: true, Static: true, fromFind: true}}
 	sub.run(inner)
+	if sub.foundRead {
+		for _, r := range roots {
+			sub.treeRead(r, treeRead{hidden: true, include: names})
+		}
+	}
 	if !sub.p.ReadOnly && sub.p.Reason == "" {
 		sub.p.Reason = fmt.Sprintf("`%s` is not read-only", display(inner))
 	}

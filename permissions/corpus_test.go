@@ -69,9 +69,7 @@ var benignReads = []string{
 // knownOverAsk are benign reads the classifier still asks about, with the reason it cannot see through
 // them. They are measured, not hidden.
 var knownOverAsk = map[string]string{
-	"while read -r l; do echo \"$l\"; done < README.md": "`read` is not in the table (it assigns variables)",
-	"awk '$3 > 100' README.md":                          "any `>` in an awk program may be an output redirection",
-	"ls src/{a,b}":                                      "brace expansion is not expanded",
+	"ls src/{a,b}": "brace expansion is not expanded",
 }
 
 var corpus = func() []corpusCase {
@@ -138,7 +136,7 @@ var corpus = func() []corpusCase {
 		ask("find . -delete"), ask("find . -name x -delete"), ask("find . -exec rm {} \\;"), ask("find . -execdir rm {} +"),
 		ask("find . -ok rm {} \\;"), ask("find . -fprint out"), ask("find . -fprintf out %p"), ask("find . -fls out"),
 		ask("find . -exec sh -c 'rm {}' \\;"), ask("find . -exec bash -c 'x' \\;"), ask("find . -name '*.go' -exec sed -i s/a/b/ {} +"),
-		allow("find . -type f -exec wc -l {} +"), allow("find . -name '*.go' -exec cat {} \\;"),
+		ask("find . -type f -exec wc -l {} +"), allow("find . -name '*.go' -exec cat {} \\;"),
 		// sed.
 		ask("sed -i 's/a/b/' README.md"), ask("sed -i.bak s/a/b/ README.md"), ask("sed --in-place s/a/b/ README.md"),
 		ask("sed --in-pl s/a/b/ README.md"), ask("sed -ni p README.md"), ask("sed -n 'w out' README.md"),
@@ -257,7 +255,7 @@ var corpus = func() []corpusCase {
 		ask("shopt -s lastpipe; true | cd secrets; cat a.txt"), ask("shopt -s cdable_vars; d=/etc; cd d"), ask("set -H"),
 		ask("shopt -s lastpipe"), ask("shopt -so keyword"), ask("set -o history"), ask("set -eok pipefail"),
 		allow("set -euo pipefail; ls"), allow("set -x"), allow("set +e"), allow("set -o"), allow("set"), allow("set -- a b"),
-		allow("shopt -s nullglob globstar; ls"), allow("shopt"), allow("shopt -p"), allow("shopt lastpipe"), allow("shopt -q extglob"),
+		ask("shopt -s nullglob globstar; ls"), allow("shopt"), allow("shopt -p"), allow("shopt lastpipe"), allow("shopt -q extglob"),
 	)
 	// Secrets ask even though reading changes nothing.
 	cs = append(cs,
@@ -363,6 +361,7 @@ var corpus = func() []corpusCase {
 		ask("rm x").in(ModeAcceptEdits), ask("git push").in(ModeAcceptEdits), ask("echo x > link-out/f").in(ModeAcceptEdits),
 		ask("cat .env > out.txt").in(ModeAcceptEdits), ask("echo x > $F").in(ModeAcceptEdits),
 	)
+	cs = append(cs, redTeamCases...)
 	return cs
 }()
 

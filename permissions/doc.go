@@ -18,3 +18,15 @@ package permissions
 //     exist, because those rules cannot be checked against it.
 //   - Edit and Write rules are interchangeable: both govern any change to a file.
 //   - A path rule naming a directory covers everything below it.
+//   - A function replaces the program of its name only where bash is certain to have defined it: at the
+//     same level, unconditionally, earlier, in the same directory. One defined in a subshell, a branch,
+//     after && or in a background job leaves later calls to the program. Wrappers, xargs and find -exec
+//     always run the program. `unset` of a function's name asks.
+//   - find -exec's {} may only be a plain file operand of a table command; a program that reads it reads
+//     every file found, judged like grep -r over the roots, narrowed only by a plain conjunction of -name
+//     tests. `echo NAMES | xargs cat` and `find ... | xargs cat` are judged the same way; other producers
+//     of file names for xargs are not modelled.
+//   - `shopt -s`/`-u` asks: nullglob, nocaseglob, globstar and the rest change what globs expand to.
+//     zsh, ksh and mksh bodies are not read as bash and ask.
+//   - Long options count in any abbreviation their program accepts (GNU getopt, git) wherever that makes
+//     the answer stricter; an abbreviated option that would narrow what is read is ignored.

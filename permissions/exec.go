@@ -3,6 +3,7 @@ package permissions
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -20,6 +21,8 @@ type exec struct {
 	dir string
 	// unknownTail is set under xargs: more arguments, unseen, are appended at run time.
 	unknownTail bool
+	// foundRead is set when the program reads the files find -exec gives it as {}.
+	foundRead bool
 }
 
 // systemBinDirs are the directories whose programs count as the system tool of the same name: on a
@@ -64,6 +67,10 @@ func (e *exec) run(words []word) {
 			return
 		}
 		name := words[0]
+		if name.Found {
+			e.p.notRO("find runs each file it finds as the program")
+			return
+		}
 		if !name.Static || name.Glob {
 			e.p.notRO(fmt.Sprintf("the program `%s` is only known at run time", name.Value))
 			return
@@ -81,13 +88,20 @@ func (e *exec) run(words []word) {
 			}
 			n = base
 		}
-		e.dangerous(n, words)
-		if e.c.funcs[n] {
-			return
+		e.dangerous(n, foundAsRoots(words))
+		if layer == 0 && !e.p.fromFind && !strings.ContainsRune(name.Value, '/') {
+			// Only the shell itself calls functions: wrappers, xargs and find run the program.
+			if dir, ok := e.sc.funcs[n]; ok && dir == e.sc.cwd {
+				return
+			}
 		}
 		if w, ok := wrappers[n]; ok {
 			inner := w(e, words)
 			if len(inner) == 0 {
+				if e.unknownTail && e.p.ReadOnly {
+					// Under xargs, a wrapper left without a command gets it from stdin.
+					e.p.notRO(fmt.Sprintf("`xargs %s` runs a command read from its input", n))
+				}
 				return
 			}
 			words = inner
@@ -115,9 +129,14 @@ func display(words []word) string {
 	}
 	name := filepath.Base(words[0].Value)
 	if hasSubcommands[name] {
-		for _, w := range words[1:] {
-			if !strings.HasPrefix(w.Value, "-") {
-				return name + " " + w.Value
+		for i := 1; i < len(words); i++ {
+			v := words[i].Value
+			if name == "git" && (v == "-C" || v == "-c") {
+				i++ // the value of a global option, not the subcommand
+				continue
+			}
+			if !strings.HasPrefix(v, "-") {
+				return name + " " + v
 			}
 		}
 	}
@@ -136,6 +155,11 @@ var shells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh": true
 // shell handles `bash -c BODY`, `bash <<EOF` and `bash script`: a body given inline is parsed and
 // classified like the rest; a script file or stdin Warden cannot see is not read-only.
 func (e *exec) shell(name string, words []word) {
+	if name == "zsh" || name == "ksh" || name == "mksh" {
+		// Their syntax is not bash's: zsh's glob qualifiers *(e:cmd:) run code in what bash reads as a glob.
+		e.p.notRO(fmt.Sprintf("`%s` reads its commands differently from bash", name))
+		return
+	}
 	var body *word
 	sawC := false
 	i := 1
@@ -150,32 +174,42 @@ func (e *exec) shell(name string, words []word) {
 			i++
 			break
 		}
-		if v == "-o" || v == "+o" || v == "-O" || v == "+O" {
-			i++
-			continue
-		}
 		if strings.HasPrefix(v, "--") {
 			switch v {
-			case "--login", "--noprofile", "--norc", "--posix", "--noediting", "--restricted":
+			case "--login", "--noprofile", "--norc", "--noediting", "--restricted":
 				continue
 			}
+			// --posix finds special builtins before functions; --rcfile and --init-file run files.
 			e.p.notRO(fmt.Sprintf("`%s %s` is not checked", name, v))
 			return
 		}
-		if len(v) > 1 && (v[0] == '-' || v[0] == '+') {
-			if strings.ContainsRune(v, 'c') {
+		if len(v) < 2 || v[0] != '-' && v[0] != '+' {
+			break
+		}
+		// Letters cluster; each o or O takes the next word, in order (bash -euxo pipefail -c ...).
+		for _, ch := range v[1:] {
+			switch {
+			case ch == 'c':
 				sawC = true
-			}
-			if strings.ContainsAny(v, "is") {
-				// -i reads startup files and -s reads commands from stdin.
-				if strings.ContainsRune(v, 'i') {
-					e.p.notRO(fmt.Sprintf("`%s -i` runs an interactive shell", name))
+			case ch == 'l' || ch == 's' || ch == 'r':
+			case ch == 'i':
+				e.p.notRO(fmt.Sprintf("`%s -i` runs an interactive shell", name))
+				return
+			case ch == 'o':
+				i++
+				if i >= len(words) || !words[i].Static || !setNames[words[i].Value] {
+					e.p.notRO(fmt.Sprintf("`%s %co` sets an option that changes how the shell reads commands", name, v[0]))
 					return
 				}
+			case ch == 'O':
+				e.p.notRO(fmt.Sprintf("`%s %cO` changes how the shell expands words", name, v[0]))
+				return
+			case !strings.ContainsRune(setLetters, ch):
+				// -k takes NAME=VALUE anywhere as environment; -H expands history.
+				e.p.notRO(fmt.Sprintf("`%s %c%c` changes how the shell reads commands", name, v[0], ch))
+				return
 			}
-			continue
 		}
-		break
 	}
 	if sawC {
 		if i >= len(words) {
@@ -209,7 +243,8 @@ func (e *exec) shell(name string, words []word) {
 // nested classifies a script body found inside this part. Its parts are added on their own; this part
 // itself (the shell) changes nothing.
 func (e *exec) nested(body string) {
-	inner := *e.scope()
+	// A new shell knows neither this one's functions nor its unexported variables.
+	inner := scope{cwd: e.scope().cwd}
 	e.c.script(body, e.p.Text, &inner, e.lv.depth+1)
 }
 
@@ -217,8 +252,16 @@ func (e *exec) nested(body string) {
 // resolve against the new directory; anywhere else it asks, since the session's directory persists.
 func (e *exec) cd(words []word) {
 	args := words[1:]
+	physical := false
 	for len(args) > 0 && (args[0].Value == "-L" || args[0].Value == "-P" || args[0].Value == "-e" || args[0].Value == "-@") {
+		physical = args[0].Value == "-P" || physical && args[0].Value != "-L"
 		args = args[1:]
+	}
+	if physical && len(args) > 0 && slices.Contains(strings.Split(args[0].Value, "/"), "..") {
+		// cd -P resolves a link before `..`; Warden follows `..` first, as plain cd does.
+		e.p.notRO(fmt.Sprintf("`cd -P %s` goes up from where a link points", args[0].Value))
+		e.sc.cwd = ""
+		return
 	}
 	if len(args) > 0 && args[0].Value == "--" {
 		args = args[1:]
@@ -267,4 +310,19 @@ func (c *classifier) inside(path string) bool {
 		}
 	}
 	return false
+}
+
+// foundAsRoots returns words with find's {} taken as the search root it stands for, which is what
+// decides whether removing it is catastrophic.
+func foundAsRoots(words []word) []word {
+	out := words
+	for i, w := range words {
+		if w.Found {
+			if &out[0] == &words[0] {
+				out = append([]word(nil), words...)
+			}
+			out[i].Static = true
+		}
+	}
+	return out
 }

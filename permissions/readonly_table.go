@@ -81,6 +81,19 @@ func (a *parsedArgs) has(names ...string) bool {
 	return false
 }
 
+// hasOpt is has, with a long option also found when it was typed abbreviated (`--reg` for `--regexp`),
+// as GNU getopt accepts. Use it where seeing an option makes Warden stricter, never where it relaxes.
+func (a *parsedArgs) hasOpt(names ...string) bool {
+	for _, f := range a.flags {
+		for _, n := range names {
+			if f.name == n || len(f.name) > 2 && strings.HasPrefix(f.name, "--") && strings.HasPrefix(n, f.name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // parse splits words by the spec's option table. bad receives the first bad option found.
 func (s *spec) parse(words []word) (a *parsedArgs, bad string) {
 	a = &parsedArgs{name: words[0].Value, words: words}
@@ -191,6 +204,11 @@ func (e *exec) check(name string, s *spec, words []word) {
 	}
 	if !s.dynamic {
 		for _, w := range words[1:] {
+			if w.Found && s.check == nil && s.writes == writesNone && isFileOperand(s, a, w) {
+				// find -exec's {}: a file the program reads or lists, like its other operands.
+				e.foundRead = e.foundRead || s.ops == opRead
+				continue
+			}
 			if !w.Static {
 				e.p.notRO(fmt.Sprintf("`%s` gets `%s`, only known at run time", name, w.Value))
 				break
@@ -200,6 +218,7 @@ func (e *exec) check(name string, s *spec, words []word) {
 	if e.unknownTail && (s.bad != "" || len(s.longBad) > 0 || s.check != nil || s.maxOps > 0 || s.noOps) {
 		e.p.notRO(fmt.Sprintf("`xargs %s` gets more arguments Warden cannot see", name))
 	}
+	e.p.readsInput = e.unknownTail && s.ops == opRead
 	if s.noOps && len(a.operands) > 0 {
 		e.p.notRO(fmt.Sprintf("`%s` with an operand changes the system", name))
 	}
@@ -217,11 +236,26 @@ func (e *exec) check(name string, s *spec, words []word) {
 	e.operands(name, s, a)
 }
 
+// isFileOperand reports whether w is among the operands the command takes as files: not an option's
+// value, not a pattern.
+func isFileOperand(s *spec, a *parsedArgs, w word) bool {
+	ops := a.operands
+	if s.patternFirst && len(ops) > 0 && !a.hasOpt("-e", "-f", "--regexp", "--file") {
+		ops = ops[1:]
+	}
+	for _, o := range ops {
+		if o == w {
+			return true
+		}
+	}
+	return false
+}
+
 // operands records the files a command reads or writes, expanding globs the way bash will.
 func (e *exec) operands(name string, s *spec, a *parsedArgs) {
 	sc := e.scope()
 	ops := a.operands
-	if s.patternFirst && len(ops) > 0 && !a.has("-e", "-f", "--regexp", "--file") {
+	if s.patternFirst && len(ops) > 0 && !a.hasOpt("-e", "-f", "--regexp", "--file") {
 		ops = ops[1:]
 	}
 	for _, f := range a.flags {
@@ -261,6 +295,8 @@ func init() {
 	printing := &spec{dynamic: true, rawArgs: true}
 	info := &spec{noOps: true}
 	reader := &spec{ops: opRead}
+	// --files0-from reads the names of the files to read from a file or stdin, which Warden cannot see.
+	filesFrom := &spec{ops: opRead, longBad: []string{"files0-from"}}
 	lister := &spec{ops: opList}
 	table = map[string]*spec{
 		// Builtins and programs that only print.
@@ -280,9 +316,10 @@ func init() {
 		"set":      {rawArgs: true, check: checkSet},
 		"shopt":    {rawArgs: true, check: checkShopt},
 		"unset":    {check: checkUnset},
+		"read":     {values: "dinNptua", check: checkRead},
 		"alias":    {check: checkAlias},
 		"cd":       {}, "pushd": {}, "popd": {},
-		"free": info, "df": lister, "ps": {}, "pgrep": {}, "lsof": {}, "vmstat": {},
+		"free": info, "df": lister, "ps": {rawArgs: true, check: checkPs}, "pgrep": {}, "lsof": {}, "vmstat": {},
 		"ls": lister, "dir": lister, "du": lister, "stat": {values: "c", longValues: []string{"format", "printf"}, ops: opList},
 		"realpath": lister, "readlink": lister, "tree": {ops: opList, values: "LPIo", bad: "oR", longBad: []string{"output"}, check: checkTree},
 		"file":   {ops: opRead, values: "mfFeP", bad: "C", longBad: []string{"compile"}},
@@ -290,8 +327,9 @@ func init() {
 		"sha512sum": reader, "b2sum": reader, "cksum": reader, "sum": reader, "shasum": reader,
 		// Readers of file contents.
 		"cat": reader, "tac": reader, "nl": reader, "rev": reader, "strings": reader, "od": reader,
-		"hexdump": reader, "wc": reader, "fold": reader, "fmt": reader, "expand": reader, "unexpand": reader,
-		"cmp": reader, "comm": reader, "diff": {ops: opRead, values: "xXIFLDC", longValues: []string{"exclude", "exclude-from", "label"}, longBad: []string{"to-file", "from-file"}},
+		"hexdump": reader, "wc": filesFrom, "fold": reader, "fmt": reader, "expand": reader, "unexpand": reader,
+		"cmp": reader, "comm": reader,
+		"diff": {ops: opRead, values: "xXIFLDC", longValues: []string{"exclude", "exclude-from", "label"}, longBad: []string{"to-file", "from-file"}, walk: walkDiff},
 		"head": {ops: opRead, values: "nc"}, "tail": {ops: opRead, values: "ncs"},
 		"cut":    {ops: opRead, values: "bcdf"},
 		"paste":  {ops: opRead, values: "d"},
@@ -302,12 +340,14 @@ func init() {
 		"xxd":    {ops: opRead, maxOps: 1, values: "cglnos"},
 		"tr":     {ops: opNone},
 		"grep":   grepSpec, "egrep": grepSpec, "fgrep": grepSpec,
-		"sort": {ops: opRead, values: "ktSTy", longValues: []string{"key", "field-separator", "buffer-size", "temporary-directory", "parallel", "files0-from", "random-source", "sort", "batch-size"}, bad: "o", longBad: []string{"output", "compress-program"}},
+		"sort": {ops: opRead, values: "ktSTy", longValues: []string{"key", "field-separator", "buffer-size", "temporary-directory", "parallel", "random-source", "sort", "batch-size"}, bad: "o", longBad: []string{"output", "compress-program", "files0-from"}},
 		"uniq": {ops: opRead, maxOps: 1, values: "fsw"},
 		"jq":   {ops: opRead, patternFirst: true, values: "fL", longValues: []string{"indent", "from-file"}, check: checkJq},
-		"yq":   {ops: opRead, patternFirst: true, bad: "i", longBad: []string{"inplace", "split-exp"}, check: checkYq},
-		"sed":  {check: checkSed},
-		"awk":  {check: checkAwk}, "gawk": {check: checkAwk}, "mawk": {check: checkAwk}, "nawk": {check: checkAwk},
+		// -i/--inplace (mikefarah) and --in-place (python yq) edit; -s/--split-exp writes a file per
+		// result; --from-file reads an expression Warden cannot see.
+		"yq":  {ops: opRead, patternFirst: true, bad: "is", longBad: []string{"inplace", "in-place", "split-exp", "split-exp-file", "from-file"}, check: checkYq},
+		"sed": {check: checkSed},
+		"awk": {check: checkAwk}, "gawk": {check: checkAwk}, "mawk": {check: checkAwk}, "nawk": {check: checkAwk},
 		"find":   {check: checkFind},
 		"fd":     {ops: opList, values: "ethdEcjSo", longValues: []string{"type", "extension", "exclude", "max-depth", "min-depth", "changed-within", "changed-before", "size", "owner", "color", "threads", "search-path", "base-directory"}, bad: "xX", longBad: []string{"exec", "exec-batch", "base-directory"}},
 		"fdfind": {ops: opList, values: "ethdEcjSo", bad: "xX", longBad: []string{"exec", "exec-batch", "base-directory"}},
@@ -337,6 +377,9 @@ func init() {
 	for _, n := range interpreters {
 		table[n] = &spec{check: checkVersionOnly}
 	}
+	for n, s := range statusSpecs {
+		table[n] = s
+	}
 }
 
 // interpreters run arbitrary code; only asking them for their version is read-only.
@@ -362,37 +405,47 @@ var rgSpec = &spec{
 	longBad: []string{"pre", "hostname-bin"},
 }
 
+// checkPrintf: `printf -v NAME` (or `-vNAME`, as bash's option parser takes it) assigns NAME.
 func checkPrintf(e *exec, a *parsedArgs) string {
-	if len(a.operands) > 0 && a.operands[0].Value == "-v" {
+	if len(a.operands) == 0 {
+		return ""
+	}
+	first := a.operands[0]
+	if !first.Static {
+		// "$fmt" may turn out to be -vPATH; "Total: $n" cannot.
+		lead := strings.TrimLeft(first.Raw, `"'`)
+		if lead == "" || lead[0] == '-' || lead[0] == '$' || lead[0] == '`' || lead[0] == '\\' {
+			return "`printf` with a first argument only known at run time, which may be an option"
+		}
+		return ""
+	}
+	if !strings.HasPrefix(first.Value, "-v") {
+		return ""
+	}
+	name := word{Value: strings.TrimPrefix(first.Value, "-v"), Static: true}
+	if name.Value == "" {
 		if len(a.operands) < 2 {
 			return "`printf -v` without a name"
 		}
-		e.c.taint("`printf -v` assigns a value only known at run time")
-		if r := varNameOperand(a.operands[1]); r != "" {
-			return r
-		}
-		return sensitiveVar(a.operands[1].Value)
+		name = a.operands[1]
 	}
-	return ""
+	e.c.taint("`printf -v` assigns a value only known at run time")
+	if r := varNameOperand(name); r != "" {
+		return r
+	}
+	return sensitiveVar(name.Value)
 }
 
 // setLetters are the `set` options that only make the shell stricter or louder. Others change what later
-// words mean: -k takes NAME=VALUE words anywhere as environment (`set -k; git diff GIT_EXTERNAL_DIFF=x`).
-const setLetters = "abeufhmnvxBCEPTt"
+// words mean: -k takes NAME=VALUE words anywhere as environment (`set -k; git diff GIT_EXTERNAL_DIFF=x`),
+// -P makes `cd link/..` go to the link target's parent, not where Warden follows it.
+const setLetters = "abeufhmnvxBCETt"
 
 // setNames are the `set -o` names allowed, the long forms of setLetters and pipefail.
 var setNames = map[string]bool{
 	"allexport": true, "notify": true, "errexit": true, "nounset": true, "noglob": true, "hashall": true,
 	"monitor": true, "noexec": true, "verbose": true, "xtrace": true, "braceexpand": true, "noclobber": true,
-	"errtrace": true, "physical": true, "functrace": true, "onecmd": true, "pipefail": true, "ignoreeof": true,
-}
-
-// shoptNames are the `shopt` options allowed to be set or unset: they change how globs match and little
-// else. cdable_vars (cd NAME goes to $NAME), lastpipe (the end of a pipeline runs in this shell, so its cd
-// stays) and the rest change what Warden saw.
-var shoptNames = map[string]bool{
-	"nullglob": true, "globstar": true, "extglob": true, "dotglob": true, "nocaseglob": true, "nocasematch": true,
-	"failglob": true, "globasciiranges": true, "xpg_echo": true, "inherit_errexit": true, "expand_aliases": true,
+	"errtrace": true, "functrace": true, "onecmd": true, "pipefail": true, "ignoreeof": true,
 }
 
 func checkSet(e *exec, a *parsedArgs) string {
@@ -423,8 +476,11 @@ func checkSet(e *exec, a *parsedArgs) string {
 	return ""
 }
 
+// checkShopt: listing and querying options reads; setting or unsetting any changes how bash expands
+// what follows (nullglob, nocaseglob, globstar, extglob, failglob...) in ways Warden does not model, so it
+// asks. Plain `shopt -s` with no name only lists.
 func checkShopt(e *exec, a *parsedArgs) string {
-	change, setOpts := false, false
+	change := false
 	for _, w := range a.operands {
 		v := w.Value
 		if !w.Static {
@@ -432,14 +488,105 @@ func checkShopt(e *exec, a *parsedArgs) string {
 		}
 		if strings.HasPrefix(v, "-") {
 			change = change || strings.ContainsAny(v, "su")
-			setOpts = setOpts || strings.ContainsRune(v, 'o')
 			continue
 		}
-		if !change {
-			continue // shopt NAME only prints
+		if change {
+			return fmt.Sprintf("`shopt %s` changes how the shell expands what follows", v)
 		}
-		if setOpts && !setNames[v] || !setOpts && !shoptNames[v] {
-			return fmt.Sprintf("`shopt %s` changes how the shell runs what follows", v)
+	}
+	return ""
+}
+
+// checkPs: ps prints other processes' environments, Warden's own with its API key among them, with the
+// BSD option e (ps e, ps axeww; -e with a dash only selects every process) or the environ format key.
+func checkPs(e *exec, a *parsedArgs) string {
+	ws := a.operands
+	format := func(v string) string {
+		if strings.Contains(strings.ToLower(v), "env") {
+			return fmt.Sprintf("`ps -o %s` prints processes' environments, which hold secrets", v)
+		}
+		return ""
+	}
+	for i := 0; i < len(ws); i++ {
+		v := ws[i].Value
+		if !ws[i].Static {
+			return "`ps` with an argument only known at run time"
+		}
+		// next returns the value of an option given in the next word.
+		next := func() string {
+			if i+1 < len(ws) {
+				i++
+				return ws[i].Value
+			}
+			return ""
+		}
+		switch {
+		case strings.HasPrefix(v, "--"):
+			name, val, has := strings.Cut(v[2:], "=")
+			if name == "format" || name == "sort" || name == "pid" || name == "ppid" || name == "user" ||
+				name == "User" || name == "group" || name == "Group" || name == "tty" || name == "sid" ||
+				name == "cols" || name == "columns" || name == "rows" || name == "lines" || name == "width" || name == "quick-pid" {
+				if !has {
+					val = next()
+				}
+			}
+			if r := format(val); r != "" {
+				return r
+			}
+		case strings.HasPrefix(v, "-"):
+			for j := 1; j < len(v); j++ {
+				if strings.IndexByte("CGgOopqstUu", v[j]) < 0 {
+					continue
+				}
+				val := v[j+1:]
+				if val == "" {
+					val = next()
+				}
+				if r := format(val); r != "" {
+					return r
+				}
+				break
+			}
+		case strings.Trim(v, "0123456789,") == "":
+			// A list of process ids.
+		default:
+			// BSD options, without a dash.
+			if strings.ContainsRune(v, 'e') {
+				return fmt.Sprintf("`ps %s` prints processes' environments, which hold secrets", v)
+			}
+			for _, ch := range v {
+				if strings.ContainsRune("oOptUk", ch) {
+					if r := format(next()); r != "" {
+						return r
+					}
+					break
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// checkRead: read assigns its names a line from stdin, a value only known at run time: words using them
+// are not static, and arithmetic on them asks (taint). -e runs readline and -u reads a descriptor Warden's
+// shell may hold.
+func checkRead(e *exec, a *parsedArgs) string {
+	if a.has("-e", "-u", "-i") {
+		return "`read -e` and `read -u` are not checked"
+	}
+	e.c.taint("`read` assigns a value only known at run time")
+	names := a.operands
+	for _, f := range a.flags {
+		if f.name == "-a" {
+			names = append(names, word{Value: f.value, Static: true})
+		}
+	}
+	for _, n := range names {
+		if r := varNameOperand(n); r != "" {
+			return r
+		}
+		if r := sensitiveVar(n.Value); r != "" {
+			return r
 		}
 	}
 	return ""
@@ -481,6 +628,10 @@ func checkDate(e *exec, a *parsedArgs) string {
 
 func checkUnset(e *exec, a *parsedArgs) string {
 	for _, o := range a.operands {
+		// Without -v, unset removes a function when no variable has the name: later calls run the program.
+		if a.has("-f") || !a.has("-v") && e.c.defined[o.Value] {
+			return fmt.Sprintf("`unset %s` removes a function, so the program of that name runs instead", o.Value)
+		}
 		if r := sensitiveVar(o.Value); r != "" {
 			return r
 		}

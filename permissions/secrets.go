@@ -19,6 +19,7 @@ var sensitiveVars = map[string]bool{
 	"MAKEFLAGS": true, "RIPGREP_CONFIG_PATH": true, "GREP_OPTIONS": true, "TAR_OPTIONS": true,
 	"FPATH": true, "MAILPATH": true, "TERMINFO": true, "LOCPATH": true, "GCONV_PATH": true, "HOSTALIASES": true,
 	"LOCALDOMAIN": true, "RES_OPTIONS": true, "NLSPATH": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true,
+	"PS_FORMAT": true,
 }
 
 // sensitivePrefixes cover families of such variables.

@@ -2,6 +2,7 @@ package permissions
 
 import (
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -117,12 +118,14 @@ func walkGrep(e *exec, a *parsedArgs) {
 	recursive := false
 	var t treeRead
 	t.hidden = true
+	// Options that widen what is read count in any spelling grep accepts (`--recur`, `-d rec`); the
+	// ones that narrow it count only when spelled out.
+	recursive = a.hasOpt("-r", "-R", "--recursive", "--dereference-recursive")
 	for _, f := range a.flags {
+		if f.name == "-d" || len(f.name) > 3 && strings.HasPrefix("--directories", f.name) {
+			recursive = recursive || f.value != "read" && f.value != "skip"
+		}
 		switch f.name {
-		case "-r", "-R", "--recursive", "--dereference-recursive":
-			recursive = true
-		case "-d", "--directories":
-			recursive = recursive || f.value == "recurse"
 		case "--include":
 			t.include = append(t.include, f.value)
 		case "--exclude":
@@ -191,6 +194,20 @@ func (e *exec) trees(a *parsedArgs, t treeRead) {
 		}
 		for _, n := range names {
 			e.treeRead(n, t)
+		}
+	}
+}
+
+// walkDiff: diff compares the files of a directory operand with those of the other operand, below it too
+// with -r, and -N prints a file missing on the other side whole. Every file below a directory operand may
+// be read.
+func walkDiff(e *exec, a *parsedArgs) {
+	for _, o := range a.operands {
+		if !o.Static || o.Glob {
+			continue
+		}
+		if fi, err := os.Stat(e.c.abs(o.Value, e.scope())); err == nil && fi.IsDir() {
+			e.treeRead(o.Value, treeRead{hidden: true})
 		}
 	}
 }

@@ -27,6 +27,9 @@ type word struct {
 	// ProcIn is true when the word is an input process substitution <(...), which bash replaces by a
 	// /dev/fd path: reading it is harmless.
 	ProcIn bool
+	// Found is set for the {} of find -exec, which stands for each file found below the roots. Such a
+	// word is not static; Value is the first root, and only a plain file operand may hold it.
+	Found bool
 }
 
 // resolveWord computes the value of w the way bash would, as far as that can be known without running

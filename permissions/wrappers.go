@@ -279,27 +279,61 @@ func peelFlock(e *exec, words []word) []word {
 	return nil
 }
 
-// peelWatch: watch joins its arguments and runs them with `sh -c`, unless -x is given.
+// watchLong are procps watch's long options; the value says whether one must follow.
+var watchLong = map[string]bool{
+	"beep": false, "color": false, "no-color": false, "differences": false, "errexit": false, "chgexit": false,
+	"equexit": true, "exec": false, "help": false, "interval": true, "precise": false, "no-rerun": false,
+	"no-title": false, "no-wrap": false, "shotsdir": true, "version": false,
+}
+
+// peelWatch: watch joins its arguments and runs them with `sh -c`, unless -x is given. Its options follow
+// the getopt string "+bcCd::eghn:pq:rs:tvwx": -d takes an optional value glued to it, so -dx is -d with
+// "x", not -x.
 func peelWatch(e *exec, words []word) []word {
 	i := 1
 	direct := false
+loop:
 	for ; i < len(words); i++ {
 		v := words[i].Value
-		if v == "-n" || v == "--interval" || v == "-q" || v == "--equexit" {
+		if !words[i].Static {
+			e.p.notRO("`watch` with an argument only known at run time")
+			return nil
+		}
+		switch {
+		case v == "--":
 			i++
-			continue
-		}
-		if v == "-x" || v == "--exec" {
-			direct = true
-			continue
-		}
-		if strings.HasPrefix(v, "-") {
-			if strings.ContainsRune(v, 'x') && !strings.HasPrefix(v, "--") {
-				direct = true
+			break loop
+		case strings.HasPrefix(v, "--"):
+			typed, _, hasValue := strings.Cut(v[2:], "=")
+			name, ok := longOption(typed, watchLong)
+			if !ok {
+				e.p.notRO(fmt.Sprintf("`watch %s` is not checked", v))
+				return nil
 			}
-			continue
+			direct = direct || name == "exec"
+			if watchLong[name] && !hasValue {
+				i++
+			}
+		case len(v) > 1 && v[0] == '-':
+			for j := 1; j < len(v); j++ {
+				switch ch := v[j]; {
+				case ch == 'x':
+					direct = true
+				case ch == 'd':
+					j = len(v)
+				case ch == 'n' || ch == 'q' || ch == 's':
+					if j == len(v)-1 {
+						i++
+					}
+					j = len(v)
+				case !strings.ContainsRune("bcCeghprtvw", rune(ch)):
+					e.p.notRO(fmt.Sprintf("`watch -%c` is not checked", ch))
+					return nil
+				}
+			}
+		default:
+			break loop
 		}
-		break
 	}
 	if i >= len(words) {
 		return nil
@@ -309,6 +343,7 @@ func peelWatch(e *exec, words []word) []word {
 	}
 	for _, w := range words[i:] {
 		if !w.Static {
+			// The value joins the shell command: `watch echo "$x"` runs whatever x holds.
 			e.p.notRO("`watch` runs a command only known at run time")
 			return nil
 		}
@@ -317,11 +352,35 @@ func peelWatch(e *exec, words []word) []word {
 	return nil
 }
 
+// xargsLong are GNU xargs's long options, mapped to the short option each stands for ("" when none).
+var xargsLong = map[string]string{
+	"null": "0", "arg-file": "a", "delimiter": "d", "eof": "e", "replace": "i", "max-lines": "l", "max-args": "n",
+	"open-tty": "o", "interactive": "p", "no-run-if-empty": "r", "max-chars": "s", "verbose": "t", "exit": "x",
+	"max-procs": "P", "process-slot-var": "", "show-limits": "", "version": "", "help": "",
+}
+
 // peelXargs: the inner command gets more arguments from stdin, which Warden cannot see; with -I they
-// may land anywhere in its arguments.
+// may land anywhere in its arguments. Options follow GNU xargs's getopt string "+0a:E:e::i::I:l::L:n:prs:txP:d:":
+// letters cluster, and one that takes a value takes the rest of the word (or, if required, the next).
 func peelXargs(e *exec, words []word) []word {
 	i := 1
 	replace := ""
+	// opt applies one option; it returns false when the part cannot be read-only.
+	opt := func(letter, value string) bool {
+		switch letter {
+		case "a":
+			e.c.read(e.p, value, e.scope())
+		case "i", "I":
+			replace = value
+			if replace == "" {
+				replace = "{}"
+			}
+		case "o", "p":
+			e.p.notRO(fmt.Sprintf("`xargs -%s` reads from the terminal", letter))
+			return false
+		}
+		return true
+	}
 	for ; i < len(words); i++ {
 		w := words[i]
 		v := w.Value
@@ -329,56 +388,73 @@ func peelXargs(e *exec, words []word) []word {
 			e.p.notRO("`xargs` with an argument only known at run time")
 			return nil
 		}
-		switch {
-		case v == "--":
+		if v == "--" {
 			i++
-			goto done
-		case v == "-I" || v == "--replace":
-			if i+1 < len(words) {
-				replace = words[i+1].Value
-			}
-			i++
-		case strings.HasPrefix(v, "-I"):
-			replace = v[2:]
-		case v == "-i" || strings.HasPrefix(v, "--replace="):
-			replace = "{}"
-			if strings.HasPrefix(v, "--replace=") {
-				replace = strings.TrimPrefix(v, "--replace=")
-			}
-		case strings.HasPrefix(v, "-i"):
-			replace = v[2:]
-		case v == "-a" || v == "--arg-file":
-			i++
-			if i < len(words) {
-				e.c.read(e.p, words[i].Value, e.scope())
-			}
-		case strings.HasPrefix(v, "--arg-file="):
-			e.c.read(e.p, strings.TrimPrefix(v, "--arg-file="), e.scope())
-		case strings.HasPrefix(v, "-a"):
-			e.c.read(e.p, v[2:], e.scope())
-		case strings.HasPrefix(v, "--") && matchesLong(strings.SplitN(v[2:], "=", 2)[0], []string{"process-slot-var"}):
-			// The variable is set to a number in each command's environment: LD_PRELOAD=0 loads ./0.
-			name, ok := strings.CutPrefix(v[strings.IndexByte(v+"=", '='):], "=")
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			typed, value, hasValue := strings.Cut(v[2:], "=")
+			name, ok := longOption(typed, xargsLong)
 			if !ok {
+				e.p.notRO(fmt.Sprintf("`xargs %s` is not checked", v))
+				return nil
+			}
+			needs := name == "arg-file" || name == "delimiter" || name == "max-args" || name == "max-chars" ||
+				name == "max-procs" || name == "process-slot-var"
+			if needs && !hasValue {
 				i++
-				if i < len(words) {
-					name = words[i].Value
+				if i >= len(words) {
+					return nil
 				}
+				value = words[i].Value
 			}
-			if r := sensitiveVar(name); r != "" {
-				e.p.notRO(r)
+			if name == "process-slot-var" {
+				// The variable is set to a number in each command's environment: LD_PRELOAD=0 loads ./0.
+				if r := sensitiveVar(value); r != "" {
+					e.p.notRO(r)
+				}
+				continue
 			}
-		case v == "-d" || v == "-E" || v == "-L" || v == "-n" || v == "-P" || v == "-s" || v == "--delimiter" ||
-			v == "--max-args" || v == "--max-procs" || v == "--max-chars" || v == "--max-lines":
-			i++
-		case v == "-p" || v == "--interactive" || v == "-o" || v == "--open-tty":
-			e.p.notRO(fmt.Sprintf("`xargs %s` reads from the terminal", v))
-		case strings.HasPrefix(v, "-"):
-		default:
-			goto done
+			if letter := xargsLong[name]; letter != "" && !opt(letter, value) {
+				return nil
+			}
+			continue
+		}
+		if len(v) < 2 || v[0] != '-' {
+			break
+		}
+		for j := 1; j < len(v); j++ {
+			letter := v[j : j+1]
+			switch {
+			case strings.Contains("0prtxo", letter):
+				if !opt(letter, "") {
+					return nil
+				}
+				continue
+			case strings.Contains("eil", letter):
+				// An optional value is only ever glued to the letter.
+			case strings.Contains("aEILnsPd", letter):
+				if j == len(v)-1 {
+					i++
+					if i >= len(words) {
+						return nil
+					}
+					if !opt(letter, words[i].Value) {
+						return nil
+					}
+					j = len(v)
+					continue
+				}
+			default:
+				e.p.notRO(fmt.Sprintf("`xargs -%s` is not checked", letter))
+				return nil
+			}
+			if !opt(letter, v[j+1:]) {
+				return nil
+			}
+			break
 		}
 	}
-done:
 	if i >= len(words) {
 		return nil // xargs alone runs echo.
 	}
@@ -392,6 +468,24 @@ done:
 		}
 	}
 	return inner
+}
+
+// longOption resolves a long option as typed to the one of names it stands for: the exact name, or the
+// only name it abbreviates. ok is false for an unknown or ambiguous option.
+func longOption[V any](typed string, names map[string]V) (string, bool) {
+	if _, ok := names[typed]; ok {
+		return typed, true
+	}
+	found := ""
+	for n := range names {
+		if typed != "" && strings.HasPrefix(n, typed) {
+			if found != "" {
+				return "", false
+			}
+			found = n
+		}
+	}
+	return found, found != ""
 }
 
 // peelSudo: the inner command runs as another user. It is never read-only and never allowed by a rule

@@ -1,0 +1,137 @@
+package permissions
+
+import "testing"
+
+// redTeamCases come from a red-team review of the classifier: each was once allowed as read-only. They
+// join the corpus (see corpus_test.go), with the false positives the same review found next to them.
+var redTeamCases = []corpusCase{
+	// A1: a function shadows a command only where bash is certain to have defined it.
+	ask("(rm() { :; }); rm -rf a.txt"), ask("false && rm() { :; }; rm a.txt"), ask("if false; then rm() { :; }; fi; rm a.txt"),
+	ask("echo $(rm() { :; }); rm a.txt"), ask("(git() { :; }); git push --force origin main"), ask("true || rm() { :; }; rm x"),
+	ask("rm() { :; } | true; rm x"), ask("rm() { :; } & rm x"), ask("g() { rm() { :; }; }; rm x"), ask("bash -c 'rm() { :; }'; rm x"),
+	ask("rm() { :; }; command rm x"), ask("rm() { :; }; env rm x"), ask("rm() { :; }; timeout 5 rm x"), ask("rm() { :; }; unset -f rm; rm x"),
+	ask("rm() { :; }; unset rm; rm x"), ask("for i in 1; do rm() { :; }; done; rm x"), ask("case a in b) rm() { :; };; esac; rm x"),
+	ask("eval() { :; }; eval 'rm x'"), ask("sh -c 'eval() { :; }; eval \"rm x\"'"), ask("while false; do rm() { :; }; done; rm x"),
+	ask("f() { cat a.txt; }; cd secrets; f").denying("Read(./secrets/**)").expect(Ask),
+	allow("rm() { :; }; rm x"), allow("f() { ls; }; f"), allow("f() { ls; }; { f; }"), allow("(f() { ls; }; f)"),
+	allow("f() { git status; }; f && f"), allow("{ rm() { :; }; }; rm x"),
+	// A2: xargs gives a wrapper its command from stdin.
+	ask("echo 'sh -c \"touch p\"' | xargs env"), ask("echo x | xargs nice"), ask("echo x | xargs timeout"),
+	ask("echo 5 rm x | xargs timeout"), ask("echo x | xargs nohup"), ask("echo x | xargs setsid"), ask("echo x | xargs command"),
+	ask("echo x | xargs time"), ask("echo x | xargs stdbuf -oL"), ask("echo x | xargs xargs"), ask("echo x | xargs ionice -c3"),
+	ask("echo x | xargs nice -n"), ask("echo x | xargs builtin"), ask("echo x | xargs -0I{} sh -c {}"), ask("xargs -0a.env echo"),
+	ask("echo x | xargs -rtI{} cat {}"), ask("echo x | xargs -0p rm"), allow("echo x | xargs echo"), allow("echo a | xargs -0 -n1 echo"),
+	// A8: find -exec ends at `;` or at `{} +` only; {} never names the program.
+	ask("find . -maxdepth 0 -exec rg x + --pre=rm . \\;"), ask("find /usr/bin/true . -name '*.sh' -exec {} \\;"),
+	ask("find . -exec env {} \\;"), ask("find . -exec {}/x \\;"), ask("find . -exec xargs {} \\;"), ask("find . -execdir {} +"),
+	ask("find . -exec timeout 5 {} \\;"), allow("find src -exec grep -l x {} +"), allow("find src -type f -exec wc -l {} +"),
+	allow("find . -name '*.go' -exec grep -n + {} +"),
+	// A3: short options cluster; a letter that takes a value takes the rest of the word.
+	ask("git grep -nO'touch pwned' hi"), ask("git grep -iO x"), ask("git grep -3O x"), allow("git grep -ne O src"),
+	allow("git grep -nie foo"), ask("git grep -hO0 x"), ask("git branch -vd x"), ask("git branch -aD x --list"),
+	ask("git tag -ld v1"), ask("git tag -lfa v1"), allow("git branch -av"), allow("git tag -ln5"),
+	// A4: sed labels end at whitespace; comments, blocks and flags follow GNU sed.
+	ask("sed -n 't x e touch p\n:x' a.txt"), ask("sed -n 'b x w file\n:x' a.txt"), ask("sed ':a w out' a.txt"), ask("sed 'T x;e id' a.txt"),
+	ask("sed -e 'b x' -e 'w out' a.txt"), ask("sed 'bx\tw out' a.txt"), ask("sed -n '/x/{p;w out\n}' a.txt"), ask("sed 's/a/b/gw out' a.txt"),
+	ask("sed 's/a/b/Ie' a.txt"), ask("sed 's|a|b|M;e id' a.txt"), ask("sed '#n\nw out' a.txt"), ask("sed 'y/a/b/;w out' a.txt"),
+	ask("sed '1R /etc/passwd' a.txt"), ask("sed 's€a€b€w out' a.txt"), ask("sed '$!{$!{w out\n}}' a.txt"), ask("sed 'l 5;w out' a.txt"),
+	ask("sed -e 'a\\' -e 'x' -e 'w out' a.txt"), ask("sed 'q5 w out' a.txt"),
+	allow("sed -n '/a/{p;q}' README.md"), allow("sed ':a;N;$!ba;s/\\n/ /g' README.md"), allow("sed -n 't x\n:x\np' README.md"),
+	allow("sed '#n\n1p' README.md"), allow("sed -n '1~2p' README.md"), allow("sed '0,/a/s//b/' README.md"), allow("sed '/x/I,+3d' README.md"),
+	allow("sed 'a\\\nhello w out' README.md"), allow("sed 's/a/b/3g;l 40' README.md"), allow("sed -e 'a\\' -e 'w out' README.md"),
+	// A5: awk regex literals and comments hide no code from the scanner.
+	ask("awk 'BEGIN { x = /\"/; print \"owned\" > \"pwned\" }'"), ask("awk 'BEGIN { # \"\n print \"x\" > \"out\" # \"\n }'"),
+	ask("awk 'BEGIN { x = 1 / 2; print x > \"out\" }'"), ask("awk '{ printf(\"%s\", $0) > \"out\" }' README.md"),
+	ask("awk 'BEGIN { f = \"system\"; @f(\"id\") }'"), ask("awk 'BEGIN { print \"x\" |& \"cat\" }'"), ask("awk '/[/]\"/ { print > \"o\" }' README.md"),
+	ask("awk '{ print $1 \\\n > \"out\" }' README.md"), ask("awk 'BEGIN { if (1) /\"/; print 1 > \"o\" }'"), ask("awk '{ print length /\"/ > \"x\" }'"),
+	ask("awk 'BEGIN { print 1,\n2 > \"out\" }'"), ask("awk '{ print SYMTAB[\"x\"] }' README.md"), ask("awk 'BEGIN { print (1\n) > \"o\" }'"),
+	allow("awk '$3 > 100' README.md"), allow("awk '{ if ($2 > 1) print $1 }' README.md"), allow("awk '/a\"b/ { print \"a > b\" }' README.md"),
+	allow("awk 'NR > 1 && $1 ~ /x/ { print $1 / 2 }' README.md"), allow("awk '{ print ($1 > 2) }' README.md"),
+	allow("awk '{ n++ } END { print n }' README.md"), allow("awk -F, '{ s += $2 } END { print s / NR }' README.md"),
+	allow("awk '# a comment with > and \"\n{ print }' README.md"), allow("awk '$1 == \"x\" || $2 == \"y\"' README.md"),
+	// A6: printf -vNAME is printf -v NAME.
+	ask("printf -vPATH %s /tmp"), ask("printf -va '%s' 'a[$(rm y)]'; echo $((a))"), ask("printf -v'a[$(rm y)]' x"), ask("printf -vIFS x"),
+	allow("printf -vx '%s' y"), allow("printf -- -v"), ask("printf \"$f\" x"), allow("printf \"n: $HOME/$x\\n\""),
+	// A7: shopt and set options that change how later words expand.
+	ask("shopt -s nullglob"), ask("shopt -s nocaseglob; cat .EN?"), ask("shopt -s globstar dotglob; cat **/*"), ask("shopt -u sourcepath"),
+	ask("shopt -s extglob"), ask("shopt -os posix"), ask("set -P; cd link-out/.."), ask("set -o physical"), ask("cd -P link-out/.. && ls"),
+	allow("shopt -s"), allow("shopt -p nullglob"), allow("set -f"), allow("set -o noglob"),
+	// A9: options given to a shell are vetted like `set`'s.
+	ask("bash -kc 'git diff GIT_EXTERNAL_DIFF=\"touch p;:\"'"), ask("bash -o keyword -c 'ls'"), ask("bash -O extglob -c 'ls'"),
+	ask("bash +O nullglob -c 'ls'"), ask("bash -Hc ls"), ask("sh -o posix -c ls"), ask("zsh -c 'echo *(e:\"touch p\":)'"),
+	ask("ksh -c ls"), ask("bash -oc keyword ls"), allow("bash -ec 'ls'"), allow("bash -o pipefail -c 'ls'"), allow("bash -euxo pipefail -c ls"),
+	// A10: watch -d takes an optional value glued to it, so -dx is not -x.
+	ask("watch -dx -n1 ls '; touch pwned'"), ask("watch -d -n1 ls '; touch pwned'"), ask("watch --differences=x ls '; touch p'"),
+	ask("watch -q 3 ls ';' rm x"), ask("watch -n 1 -x sh -c 'rm x'"), ask("watch --foo ls"), allow("watch -n1 git status"),
+	allow("watch -x ls -la"), ask("watch echo \"$x\""), allow("watch -d -n 2 ls"),
+	// A11: git config reads only in its read forms.
+	ask("git config diff.external 'touch p;:' list"), ask("git config --get-regexp x --unset y"), ask("git config user.name x"),
+	ask("git config --add user.name x"), ask("git config -e"), ask("git config --edit"), ask("git config set user.name x"),
+	ask("git config --global --unset user.name"), ask("git config --file=.env --list"), ask("git config --list --rename-section a b"),
+	ask("git config get.x y"), ask("git config --remove-section x"), ask("git config -lf x y z"),
+	allow("git config user.name"), allow("git config user.email"), allow("git config --global user.name"), allow("git config --list"),
+	allow("git config -l --show-origin"), allow("git config --get-regexp '^alias'"), allow("git config get user.name"),
+	allow("git config list --global"), allow("git config --type=bool core.bare"), allow("git config --get-all remote.origin.fetch"),
+	// A12: go flags in every spelling.
+	ask("go env --w GOFLAGS=x"), ask("go env -w=true GOFLAGS=x"), ask("go env -u GOFLAGS"), ask("go env --u=1 GOFLAGS"),
+	ask("go list -export=true ./..."), ask("go list --export ./..."), ask("go list -compiled ./..."), ask("go list -mod mod ./..."),
+	ask("go list --mod=mod ./..."), ask("go list -toolexec x ./..."), ask("go doc -http"), ask("go doc --http=:8080"),
+	ask("go list -json -export ./..."), ask("go list -f x -modfile=/tmp/go.mod"), ask("go mod tidy"), ask("go mod download"),
+	allow("go list -json ./..."), allow("go list -f '{{.Dir}}' ./..."), allow("go list -mod readonly ./..."), allow("go list -deps -test ./..."),
+	allow("go env -json"), allow("go doc -all fmt"), allow("go mod graph"), allow("go mod why -m golang.org/x/text"), allow("go version -m /usr/bin/true"),
+	// A13: git stash reads only as `stash list` and `stash show`.
+	ask("git stash -m show"), ask("git stash -u -m list"), ask("git stash push -m list"), ask("git stash -- list"),
+	ask("git stash show --output=x"), ask("git stash list --ext-diff"), allow("git stash show -p"), allow("git stash list --oneline"),
+	ask("git reflog expire --all"), ask("git reflog delete HEAD@{1}"), ask("git worktree -v add x"), ask("git remote -v add x y"),
+	allow("git reflog -n 5"), allow("git reflog show main"), allow("git remote -v"), allow("git remote get-url origin"),
+	// A14: long options are matched by their prefixes, the way git and GNU getopt accept them.
+	ask("git branch --set-upstream-t=other"), ask("git branch --unset-up"), ask("git branch --edit-descr"), ask("git branch --cop a b"),
+	ask("git tag --del v1"), ask("git diff --out=x"), ask("git diff --o=x"), ask("git log --ext"), ask("sort --outp=x README.md"),
+	ask("grep --reg=SECRET .env"), ask("grep --recur KEY ."), ask("grep --dereference-rec KEY ."), ask("git grep --open x"),
+	allow("git branch --con HEAD"), allow("git branch --contains HEAD"), allow("git log --no-ext-diff"), allow("grep --reg=x README.md"),
+	// A15: yq writes files with -i, --in-place and --split-exp.
+	ask("yq --in-place '.a=1' x.yaml"), ask("yq --in-pl '.a=1' x.yaml"), ask("yq -s '.a' x.yaml"), ask("yq --split-exp '.a' x.yaml"),
+	ask("yq --split-exp-file x '.a' x.yaml"), ask("yq -Pi '.a=1' x.yaml"), ask("yq --from-file x.yq x.yaml"), allow("yq '.a' README.md"),
+	// A16: a repository other than the workspace's can configure programs to run.
+	ask("git --bare log"), ask("GIT_DIR=/tmp/x git log"), ask("git --git-dir=x log"), ask("git --work-tree=. log"), ask("env GIT_DIR=x git log"),
+	ask("export GIT_DIR=/tmp/x; git log"), ask("git --namespace=x log"),
+	// A17: BSD-style `e` makes ps print other processes' environments.
+	ask("ps axeww"), ask("ps aux e"), ask("ps -eo pid,args e"), ask("ps e"), ask("ps -o environ"), ask("ps eww 1"), ask("ps -O pid,environ"),
+	ask("ps --format=pid,environ"), ask("ps axo pid,command,env"), allow("ps -e"), allow("ps aux"), allow("ps -ef"), allow("ps -eo pid,args"),
+	allow("ps -p 1 -o pid,comm"), allow("ps -e --forest"), ask("PS_FORMAT=environ ps"), allow("ps -u eve"), allow("ps 1,2"),
+	// A18: reads of secrets hidden behind abbreviations, file lists and recursion.
+	ask("echo .env | xargs cat"), ask("printf '%s\\n' .env | xargs grep -h ''"), ask("find . -name .env -exec cat {} \\;"),
+	ask("find . -exec cat {} +"), ask("find . -name .env | xargs cat"), ask("find . -name .env -print0 | sort --files0-from=-"),
+	ask("wc --files0-from=list"), ask("diff -r . /tmp"), ask("diff -rN . sub"), ask("diff . sub"), ask("git grep --no-index -h '' '.en?'"),
+	ask("git grep --untracked KEY"), ask("git diff --no-index sub ."), ask("find . -iname '.ENV' -exec cat {} +"),
+	allow("find . -name '*.go' -exec cat {} \\;"), allow("find src -name '*.go' | xargs cat"), allow("echo README.md | xargs cat"),
+	ask("find -files0-from list -exec cat {} +"), allow("diff src/main.go src/util.go"), allow("diff -r src sub"), allow("git grep -n TODO"),
+	// F2: read gives its names values only known at run time.
+	allow("while IFS= read -r l; do echo \"$l\"; done < README.md"), allow("ls | while read f; do echo \"$f\"; done"),
+	ask("ls | while read f; do cat \"$f\"; done"), ask("read x; echo $((x))"), ask("read PATH"), ask("read -a PATH"),
+	allow("IFS=/ read x; ls"), ask("read 'a[$(rm y)]'"), ask("read -u 3 x"), ask("IFS= ls"),
+	// F3: common status commands that only read.
+	allow("git submodule status"), allow("pip list"), allow("pip show requests"),
+	allow("kubectl get pods"), allow("kubectl get pods -o wide"), allow("gh pr list"), allow("docker compose ps"), allow("systemctl status nginx"),
+	allow("journalctl -u nginx -n 50"), allow("ss -tlnp"), allow("netstat -tlnp"),
+	ask("git submodule update"), ask("git submodule status --recursive; git submodule foreach rm x"), ask("cargo tree"), ask("cargo metadata"),
+	ask("pip install x"), ask("pip list --index-url https://evil.example"), ask("kubectl get pods -w --kubeconfig /tmp/x"), ask("kubectl get secret x -o yaml"),
+	ask("kubectl delete pod x"), ask("gh pr merge 1"), ask("gh api repos/x"), ask("docker compose up"), ask("systemctl stop nginx"),
+	ask("journalctl --vacuum-size=1M"), ask("journalctl --rotate"), ask("journalctl --flush"), ask("ss -K dst 1.2.3.4"),
+	ask("pip list --path /tmp; pip download x"), ask("journalctl -o export --output-fields=x -u x > out"), ask("kubectl get --raw /api"),
+	ask("gh pr list --web"), ask("gh pr view 1 --web"), allow("gh --version"), allow("pip --version"),
+}
+
+// TestReasonNamesGitSubcommand: a reason names git's subcommand, not the value of a global option.
+func TestReasonNamesGitSubcommand(t *testing.T) {
+	ws, home := fixture(t)
+	e, err := NewEngine(Policy{Workspace: ws, Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]string{"git -C . log -1": "`git log` only reads", "git -c color.ui=never status": "`git status` only reads"} {
+		if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws}); v.Reason != want {
+			t.Errorf("%q: reason %q, want %q", cmd, v.Reason, want)
+		}
+	}
+}
