@@ -166,6 +166,36 @@ func (c *classifier) mayRun(sc *scope, f func()) {
 	}
 }
 
+// andList judges `A && B && C`. Each command runs only if those before it succeeded, so within the list a
+// cd is followed; but any of them may fail, so after the list the directory is known only if no command
+// but the first changed it (a cd into a directory that exists does not fail: see exec.cd). Functions
+// defined after the first command are not certain to exist afterwards.
+func (c *classifier) andList(lv *level, n *syntax.BinaryCmd, sc *scope) {
+	var list []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.AndStmt && !s.Negated && !s.Background &&
+			len(s.Redirs) == 0 {
+			flatten(b.X)
+			flatten(b.Y)
+			return
+		}
+		list = append(list, s)
+	}
+	flatten(n.X)
+	flatten(n.Y)
+	c.stmt(lv, list[0], sc)
+	certain := sc.cwd
+	c.mayRun(sc, func() {
+		for _, s := range list[1:] {
+			c.stmt(lv, s, sc)
+		}
+	})
+	if sc.cwd != certain {
+		sc.cwd = "" // the later cd may not have run
+	}
+}
+
 // level is one parsed source: the original command or a nested `bash -c` body.
 type level struct {
 	src string
@@ -344,14 +374,12 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 			c.pipedNames(lv, sc, c.parts[start:mid], mid)
 			return
 		}
-		c.stmt(lv, n.X, sc)
 		if n.Op == syntax.OrStmt {
+			c.stmt(lv, n.X, sc)
 			c.branch(sc, func(inner *scope) { c.stmt(lv, n.Y, inner) })
 			return
 		}
-		// What follows `&&` runs only if what precedes succeeds: a cd there is followed (the rest of
-		// the list runs only if it worked), a function defined there is not certain.
-		c.mayRun(sc, func() { c.stmt(lv, n.Y, sc) })
+		c.andList(lv, n, sc)
 	case *syntax.Block:
 		c.stmts(lv, n.Stmts, sc)
 	case *syntax.Subshell:

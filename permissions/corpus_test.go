@@ -215,6 +215,12 @@ var corpus = func() []corpusCase {
 		ask("pushd secrets; pushd ..; popd; cat a.txt").denying("Read(./secrets/**)").expect(Ask),
 		ask("pushd secrets; pushd ..; pushd +1; cat a.txt").denying("Read(./secrets/**)").expect(Ask),
 		ask("[ -d x ] || cd secrets; cat a.txt").denying("Read(./secrets/**)").expect(Ask),
+		// A cd that may not run, or cannot succeed, leaves what follows where the command began.
+		ask("false && cd sub; cat secrets/a.txt").denying("Read(./secrets/**)").expect(Ask),
+		ask("true && cd sub && ls; cat README.md"), ask("cd nowhere; cat secrets/a.txt").denying("Read(./secrets/**)").expect(Ask),
+		ask("cd nowhere && ls"), ask("cd README.md; ls"),
+		allow("cd sub && ls; cat a.txt"), allow("test -d sub && cd sub && cat a.txt"), allow("cd sub && ls && cd .. && cat README.md"),
+		corpusCase{cmd: "cd sub && cat ../secrets/a.txt", want: Deny, deny: []string{"Read(./secrets/**)"}},
 		allow("pushd src && cat main.go && popd"), allow("cd src || exit 1; cat main.go"),
 		ask("cd ~/.ssh && cat id_rsa"), ask("cd /etc && cat shadow"), ask("(cd /) && ls"),
 		// Odd input.

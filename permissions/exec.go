@@ -2,6 +2,7 @@ package permissions
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -287,6 +288,12 @@ func (e *exec) cd(words []word) {
 		return
 	}
 	dir := ResolvePath(e.sc.cwd, target, e.c.ctx.Home)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		// The cd fails, and what follows it runs where the command began, not where it names.
+		e.p.notRO(fmt.Sprintf("`cd %s` names no directory that exists", target))
+		e.sc.cwd = ""
+		return
+	}
 	e.sc.cwd = dir
 	if !e.c.inside(dir) {
 		e.p.notRO(fmt.Sprintf("`cd %s` leaves the workspace", target))
