@@ -137,3 +137,35 @@ func BenchmarkTokenStream(b *testing.B) {
 	<-done
 	m.shutdown(time.Second)
 }
+
+// longAnswer is about size bytes of the Markdown a model writes: headings, paragraphs, lists and code.
+func longAnswer(size int) string {
+	var sb strings.Builder
+	for i := 0; sb.Len() < size; i++ {
+		fmt.Fprintf(&sb, "## Step %d\n\nThe function `f%d` reads the **input**, checks it and writes the result; "+
+			"it is called from the handler once per request, so it must not block.\n\n"+
+			"- it takes a context\n- it returns an error\n  that wraps the cause\n\n"+
+			"```go\nfunc f%d(ctx context.Context) error {\n\tif err := ctx.Err(); err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n```\n\n", i, i, i)
+	}
+	return sb.String()
+}
+
+// BenchmarkStreamLongAnswer is one frame of an answer streaming in after 7 KB and 70 KB of it have
+// arrived: a delta, and the view redrawn once the stream throttle has passed. Its cost must not grow with
+// what was already said.
+func BenchmarkStreamLongAnswer(b *testing.B) {
+	for _, size := range []int{7 << 10, 70 << 10} {
+		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
+			m, clock := newTestModel(b, 120, 40)
+			send(m, agent.TextDelta{Text: longAnswer(size)})
+			m.View()
+			deltas := strings.SplitAfter(longAnswer(64<<10), " ")
+			b.ResetTimer()
+			for i := range b.N {
+				clock.t = clock.t.Add(streamThrottle)
+				send(m, agent.TextDelta{Text: deltas[i%len(deltas)]})
+				m.View()
+			}
+		})
+	}
+}

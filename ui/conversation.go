@@ -30,6 +30,7 @@ type item struct {
 	reasoning string
 	streaming bool
 	panel     *panel
+	md        mdBlocks // the assistant text's render, block by block
 
 	version    int // bumped by every change
 	key        itemKey
@@ -56,8 +57,15 @@ type renderCtx struct {
 
 // conversation is the transcript: items in order and how far it is scrolled.
 type conversation struct {
-	items  []*item
-	scroll int // lines scrolled up from the end; 0 follows new output
+	items []*item
+	// scroll is how many lines lie below the view; 0 follows new output.
+	scroll int
+	// While scrolled up, the view is pinned to what the person reads: its top line is line anchorLine of
+	// item anchor, and output arriving below adds to scroll instead of moving the text. unseen counts the
+	// lines that arrived below since the view left the end.
+	anchor     *item
+	anchorLine int
+	unseen     int
 	// top is the largest useful scroll, known once a view has reached the first item (-1: not known).
 	top     int
 	version int // bumped whenever anything visible may have changed
@@ -107,7 +115,8 @@ func (c *conversation) dropStreaming() {
 }
 
 // view returns exactly height lines of the transcript ending scroll lines above its end. Only the items
-// that are visible are rendered, walking back from the end.
+// that are visible are rendered, walking back from the end. While the view is pinned (anchor), scroll is
+// first worked out again from where the pinned line now lies, so that new output below does not move it.
 func (c *conversation) view(rc *renderCtx, width, height int, running bool) []string {
 	key := convKey{version: c.version, width: width, height: height, scroll: c.scroll, theme: rc.theme,
 		showReasoning: rc.showReasoning, focused: rc.focused}
@@ -117,6 +126,9 @@ func (c *conversation) view(rc *renderCtx, width, height int, running bool) []st
 	if key == c.cacheKey && c.cacheLines != nil {
 		return c.cacheLines
 	}
+	if c.anchor != nil {
+		c.repin(rc, width, height)
+	}
 	need := height + c.scroll
 	var chunks [][]string
 	total := 0
@@ -125,19 +137,18 @@ func (c *conversation) view(rc *renderCtx, width, height int, running bool) []st
 		chunks = append(chunks, lines)
 		total += len(lines) + 1 // a blank line between items
 	}
-	scroll := c.scroll
 	c.top = -1
 	if total < need {
 		// At the top: never scroll past the first line.
 		c.top = max(total-height, 0)
-		scroll = min(scroll, c.top)
+		c.scroll = min(c.scroll, c.top)
 	}
 	all := make([]string, 0, total)
 	for i := len(chunks) - 1; i >= 0; i-- {
 		all = append(all, chunks[i]...)
 		all = append(all, "")
 	}
-	end := len(all) - scroll
+	end := len(all) - c.scroll
 	start := max(end-height, 0)
 	out := make([]string, 0, height)
 	if pad := height - (end - start); pad > 0 {
@@ -146,8 +157,51 @@ func (c *conversation) view(rc *renderCtx, width, height int, running bool) []st
 		}
 	}
 	out = append(out, all[start:end]...)
+	c.pin(chunks, start)
+	key.scroll = c.scroll
 	c.cacheKey, c.cacheLines = key, out
 	return out
+}
+
+// pin remembers which line is at the top of the view (line start of the lines chunks make, last chunk
+// first) while the view is scrolled up, and forgets it once the view follows the end again.
+func (c *conversation) pin(chunks [][]string, start int) {
+	if c.scroll == 0 {
+		c.anchor, c.unseen = nil, 0
+		return
+	}
+	line := start
+	for i := len(chunks) - 1; i >= 0; i-- {
+		if n := len(chunks[i]) + 1; line < n || i == 0 {
+			c.anchor, c.anchorLine = c.items[len(c.items)-1-i], min(line, n-1)
+			return
+		}
+		line -= len(chunks[i]) + 1
+	}
+}
+
+// repin sets scroll so that the pinned line is at the top of the view again, counting what arrived
+// below it as unseen. A pinned item that is gone (a retried answer) leaves scroll as it was.
+func (c *conversation) repin(rc *renderCtx, width, height int) {
+	below := 0
+	for i := len(c.items) - 1; i >= 0; i-- {
+		it := c.items[i]
+		n := len(c.itemLines(rc, it, width)) + 1
+		if it == c.anchor {
+			scroll := max(below+n-min(c.anchorLine, n-1)-height, 0)
+			c.unseen += max(scroll-c.scroll, 0)
+			c.scroll = scroll
+			return
+		}
+		below += n
+	}
+	c.anchor = nil
+}
+
+// follow goes back to the end of the transcript and follows new output.
+func (c *conversation) follow() {
+	c.scroll, c.anchor, c.unseen = 0, nil, 0
+	c.version++
 }
 
 func (c *conversation) itemLines(rc *renderCtx, it *item, width int) []string {
@@ -169,34 +223,46 @@ func (c *conversation) itemLines(rc *renderCtx, it *item, width int) []string {
 	if it.streaming && it.lines != nil && key.width == it.key.width && rc.now.Sub(it.renderedAt) < streamThrottle {
 		return it.lines
 	}
-	it.lines = strings.Split(c.render(rc, it, width), "\n")
+	it.lines = c.renderLines(rc, it, width)
 	it.key, it.renderedAt = key, rc.now
 	return it.lines
+}
+
+// renderLines draws an item as lines. An assistant message is drawn as the lines of its cached blocks,
+// without joining a long message into one string only to split it again.
+func (c *conversation) renderLines(rc *renderCtx, it *item, width int) []string {
+	if it.kind != itemAssistant {
+		return strings.Split(c.render(rc, it, width), "\n")
+	}
+	var lines []string
+	if it.reasoning != "" {
+		lines = strings.Split(reasoningView(rc, it, width), "\n")
+	}
+	if it.text != "" {
+		lines = append(lines, rc.md.renderBlocks(&it.md, it.text, rc.mdStyle, width)...)
+	}
+	if lines == nil {
+		return []string{""}
+	}
+	return lines
 }
 
 func (c *conversation) render(rc *renderCtx, it *item, width int) string {
 	st := rc.st
 	switch it.kind {
 	case itemUser:
-		body := wrap(st.user.Render(it.text), width-2)
+		body := wrap(st.user.Render(expandTabs(it.text)), width-2)
 		return prefixLines(st.userMark.Render("❯ "), "  ", body)
 	case itemAssistant:
-		var parts []string
-		if it.reasoning != "" {
-			parts = append(parts, reasoningView(rc, it, width))
-		}
-		if it.text != "" {
-			parts = append(parts, rc.md.render(it.text, rc.mdStyle, width))
-		}
-		return strings.Join(parts, "\n")
+		return strings.Join(c.renderLines(rc, it, width), "\n")
 	case itemNotice:
-		return prefixLines(st.notice.Render("⚠ "), "  ", wrap(st.notice.Render(it.text), width-2))
+		return prefixLines(st.notice.Render("⚠ "), "  ", wrap(st.notice.Render(expandTabs(it.text)), width-2))
 	case itemError:
-		return prefixLines(st.errText.Render("✗ "), "  ", wrap(st.errText.Render(it.text), width-2))
+		return prefixLines(st.errText.Render("✗ "), "  ", wrap(st.errText.Render(expandTabs(it.text)), width-2))
 	case itemInterrupted:
 		return st.warn.Render("⏹ " + it.text)
 	case itemInfo:
-		return prefixLines(st.dim.Render("· "), "  ", wrap(st.dim.Render(it.text), width-2))
+		return prefixLines(st.dim.Render("· "), "  ", wrap(st.dim.Render(expandTabs(it.text)), width-2))
 	case itemPanel:
 		return strings.Join(it.panel.render(rc, width, it.panel == rc.focused), "\n")
 	}
@@ -205,7 +271,7 @@ func (c *conversation) render(rc *renderCtx, it *item, width int) string {
 
 func reasoningView(rc *renderCtx, it *item, width int) string {
 	st := rc.st
-	lines := strings.Split(strings.TrimSpace(it.reasoning), "\n")
+	lines := strings.Split(expandTabs(strings.TrimSpace(it.reasoning)), "\n")
 	if !rc.showReasoning {
 		head := st.reasoning.Render(fmt.Sprintf("✻ Thought for %s (ctrl+r to show)", plural(len(lines), "line", "lines")))
 		if it.streaming && it.text == "" {
@@ -231,11 +297,15 @@ func prefixLines(first, rest, s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// scrollBy moves the view up (positive) or down by n lines.
+// scrollBy moves the view up (positive) or down by n lines; the next view pins it where it lands.
 func (c *conversation) scrollBy(n int) {
 	c.scroll = max(c.scroll+n, 0)
 	if c.top >= 0 {
 		c.scroll = min(c.scroll, c.top)
+	}
+	c.anchor = nil
+	if c.scroll == 0 {
+		c.unseen = 0
 	}
 	c.version++
 }

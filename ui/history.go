@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/warden-cli/warden/tools"
 )
@@ -179,11 +180,20 @@ func (h *historyOverlay) view(m *Model, width, height int) string {
 	return frame(m, title, strings.Join(out, "\n"), "↑/↓ select · enter full output · / filter · esc back", width, height)
 }
 
-// pager shows one call's full output.
+// pagerMaxRows is how many screen rows one line of output may take in the pager: a line longer than that
+// (a minified file, a megabyte of JSON on one line) shows its start and a row saying how much is left out.
+const pagerMaxRows = 400
+
+// pager shows one call's full output. Long lines wrap, so that nothing is cut silently at the right
+// edge; the rows are rebuilt when the width changes.
 type pager struct {
 	title string
 	vp    viewport.Model
 	note  string
+	// path is the file holding the whole output, "" when the UI kept all of it.
+	path  string
+	lines []string
+	width int
 }
 
 func newPager(m *Model, p *panel) *pager {
@@ -192,12 +202,36 @@ func newPager(m *Model, p *panel) *pager {
 	for i, l := range lines {
 		lines[i] = cleanLine(l)
 	}
-	title := fmt.Sprintf("%s · %s · %s", p.tool, fit(p.target(), 60), p.exitText())
-	pg := &pager{title: title, note: note}
+	title := fmt.Sprintf("%s · %s · %s", p.tool, fit(p.target(), 60), p.outcome())
+	pg := &pager{title: title, note: note, path: p.result.OutputPath, lines: lines}
 	pg.vp = viewport.New()
-	pg.vp.SetContentLines(lines)
 	pg.resize(m.width, m.height)
 	return pg
+}
+
+// rows wraps the lines to width, each to at most pagerMaxRows rows.
+func (pg *pager) rows(width int) []string {
+	width = max(width, 1)
+	rows := make([]string, 0, len(pg.lines))
+	for _, l := range pg.lines {
+		if len(l) <= width || ansi.StringWidth(l) <= width {
+			rows = append(rows, l)
+			continue
+		}
+		// Wrap only what can show: a 5 MB line is not wrapped whole to keep 400 rows of it.
+		cut := ansi.Cut(l, 0, width*pagerMaxRows)
+		wrapped := strings.Split(ansi.Hardwrap(cut, width, true), "\n")
+		rows = append(rows, wrapped...)
+		if rest := ansi.StringWidth(l) - ansi.StringWidth(cut); rest > 0 {
+			where := "the whole output is in " + pg.path
+			if pg.path == "" {
+				where = "ctrl+y copies it whole"
+			}
+			note := fmt.Sprintf("[… this line goes on for %s more characters, not shown; %s]", commas(rest), where)
+			rows = append(rows, strings.Split(wrap(note, width), "\n")...)
+		}
+	}
+	return rows
 }
 
 // fullOutput is the whole output of a call: the file the engine wrote when the output was long, or what
@@ -255,27 +289,39 @@ func readHeadTail(path string, limit int64) (string, error) {
 		tail = tail[i+1:]
 	}
 	skipped := st.Size() - int64(len(head)) - int64(len(tail))
-	return fmt.Sprintf("%s[… %s not shown here; the whole output is in the file named below …]\n%s",
-		head, tools.HumanBytes(skipped), tail), nil
+	sep := ""
+	if len(head) > 0 && head[len(head)-1] != '\n' {
+		// One line longer than the head: it is cut, and the mark must not read as part of it.
+		sep = "\n"
+	}
+	return fmt.Sprintf("%s%s[… %s not shown here; the whole output is in the file named below …]\n%s",
+		head, sep, tools.HumanBytes(skipped), tail), nil
 }
 
 func (pg *pager) fullScreen() bool { return true }
 
 // resize fits the pager to the screen less its title, hint and the status line.
 func (pg *pager) resize(width, height int) {
+	if width != pg.width {
+		pg.width = width
+		off := pg.vp.YOffset()
+		pg.vp.SetContentLines(pg.rows(width))
+		pg.vp.SetYOffset(off)
+	}
 	pg.vp.SetWidth(width)
 	pg.vp.SetHeight(max(height-3, 1))
 }
 
 func (pg *pager) update(m *Model, msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
-		switch k.String() {
-		case "esc", "q":
+		keys := m.keys
+		switch {
+		case key.Matches(k, keys.Back):
 			return m.pop(pg)
-		case "home", "g":
+		case key.Matches(k, keys.Top):
 			pg.vp.GotoTop()
 			return nil
-		case "end", "G":
+		case key.Matches(k, keys.Bottom):
 			pg.vp.GotoBottom()
 			return nil
 		}
@@ -288,7 +334,15 @@ func (pg *pager) update(m *Model, msg tea.Msg) tea.Cmd {
 func (pg *pager) view(m *Model, width, height int) string {
 	hint := "↑/↓ pgup/pgdn scroll · g/G top/bottom · esc back"
 	if pg.note != "" {
-		hint = pg.note + " · " + hint
+		// The keys always show; a long path gives way, from its start, so that its file name stays.
+		room := width - ansi.StringWidth(hint) - 3
+		note := fitLeft(pg.note, room)
+		if label, path, ok := strings.Cut(pg.note, ": "); ok && ansi.StringWidth(label)+14 <= room {
+			note = label + ": " + fitLeft(path, room-ansi.StringWidth(label)-2)
+		}
+		if room >= 12 {
+			hint = note + " · " + hint
+		}
 	}
 	pct := fmt.Sprintf(" %3.0f%%", pg.vp.ScrollPercent()*100)
 	return frame(m, pg.title+m.st.dim.Render(pct), pg.vp.View(), hint, width, height)

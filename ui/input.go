@@ -11,6 +11,13 @@ import (
 func newInput(isDark bool) textarea.Model {
 	ta := textarea.New()
 	ta.Prompt = "❯ "
+	// Only the first row gets the mark: a second line, or a row the text wrapped to, is not a new prompt.
+	ta.SetPromptFunc(2, func(info textarea.PromptInfo) string {
+		if info.LineNumber == 0 {
+			return "❯ "
+		}
+		return "  "
+	})
 	ta.Placeholder = "Ask Warden to do something  (? for keys)"
 	ta.ShowLineNumbers = false
 	ta.DynamicHeight = true

@@ -8,7 +8,7 @@ type keyMap struct {
 	Send, Newline, PrevPrompt, NextPrompt key.Binding
 	Interrupt, Quit                       key.Binding
 	History, Expand, Background, Mode     key.Binding
-	ScrollUp, ScrollDown                  key.Binding
+	ScrollUp, ScrollDown, Follow          key.Binding
 	FocusPrev, FocusNext, Copy, Reasoning key.Binding
 	Help                                  key.Binding
 
@@ -16,7 +16,8 @@ type keyMap struct {
 	Allow, AllowSession, AllowProject, Deny, DenyWithReason, Confirm key.Binding
 
 	// The tool history and the pager.
-	Filter, Open, Back, Up, Down key.Binding
+	Filter, Open, Back, Up, Down  key.Binding
+	PageUp, PageDown, Top, Bottom key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -36,6 +37,7 @@ func newKeyMap() keyMap {
 		Mode:       b("shift+tab", "permission mode", "shift+tab"),
 		ScrollUp:   b("pgup", "scroll up", "pgup"),
 		ScrollDown: b("pgdn", "scroll down", "pgdown"),
+		Follow:     b("end", "back to the newest (scrolled up)", "end"),
 		FocusPrev:  b("alt+↑", "previous panel", "alt+up"),
 		FocusNext:  b("alt+↓", "next panel", "alt+down"),
 		Copy:       b("ctrl+y", "copy panel output", "ctrl+y"),
@@ -51,9 +53,14 @@ func newKeyMap() keyMap {
 
 		Filter: b("/", "filter", "/"),
 		Open:   b("enter", "open output", "enter"),
-		Back:   b("esc", "back", "esc"),
+		Back:   b("esc/q", "back", "esc", "q"),
 		Up:     b("↑/k", "up", "up", "k"),
 		Down:   b("↓/j", "down", "down", "j"),
+
+		PageUp:   b("pgup", "page up", "pgup"),
+		PageDown: b("pgdn", "page down", "pgdown"),
+		Top:      b("g/home", "top (output)", "g", "home"),
+		Bottom:   b("G/end", "bottom (output)", "G", "end"),
 	}
 }
 
@@ -65,9 +72,9 @@ func (k keyMap) ShortHelp() []key.Binding {
 // FullHelp is the `?` overlay, one column per area.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.PrevPrompt, k.NextPrompt, k.ScrollUp, k.ScrollDown, k.Help},
+		{k.Send, k.Newline, k.PrevPrompt, k.NextPrompt, k.ScrollUp, k.ScrollDown, k.Follow, k.Help},
 		{k.Interrupt, k.Background, k.Mode, k.History, k.Expand, k.FocusPrev, k.FocusNext, k.Copy, k.Reasoning, k.Quit},
 		{k.Allow, k.AllowSession, k.AllowProject, k.Deny, k.DenyWithReason, k.Confirm},
-		{k.Filter, k.Open, k.Back, k.Up, k.Down},
+		{k.Filter, k.Open, k.Back, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}
 }

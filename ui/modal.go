@@ -294,7 +294,7 @@ func (md *modal) view(m *Model, width, height int) string {
 	add(st.bold.Render(title))
 	pinned := len(lines)
 	if r := req.Verdict.Reason; r != "" {
-		add(st.warn.Render("Why: ") + r)
+		add(st.warn.Render("Why: ") + expandTabs(r))
 	}
 	// The banners, the title and why it asks above, and the keys below, always show; what lies between
 	// (the command, where, the diff) scrolls when the modal does not fit, so that everything the person

@@ -167,8 +167,17 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		wasSmall := m.tooSmall()
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
+		for _, o := range m.overlays {
+			if pg, ok := o.(*pager); ok {
+				pg.resize(m.width, m.height)
+			}
+		}
+		if wasSmall && !m.tooSmall() {
+			return m, m.rearm()
+		}
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.setDark(msg.IsDark())
@@ -176,6 +185,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.PasteMsg:
+		if m.tooSmall() {
+			return m, nil // nothing on screen shows where it would go
+		}
 		if len(m.overlays) > 0 {
 			return m, m.top().update(m, msg)
 		}
@@ -218,7 +230,8 @@ func (m *Model) layout() {
 	m.conv.version++
 }
 
-// key handles a key press: Ctrl+C everywhere, then the top overlay, then the main screen.
+// key handles a key press: Ctrl+C everywhere, then the too-small screen (which takes only Esc), then the
+// top overlay, then the main screen.
 func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	now := m.now()
 	m.lastKey = now
@@ -231,8 +244,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		// The hint lasts exactly as long as a second Ctrl+C would quit.
 		return m.setFlashFor("Press Ctrl+C again to quit", quitWindow)
 	}
+	if m.tooSmall() {
+		return m.keyWhileTooSmall(msg)
+	}
 	if len(m.overlays) > 0 {
-		return m.top().update(m, msg)
+		// Answering a prompt lets the work, and its spinner, go on.
+		return tea.Batch(m.top().update(m, msg), m.tick())
 	}
 	k := m.keys
 	switch {
@@ -270,6 +287,10 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.ScrollDown):
 		m.conv.scrollBy(-max(m.convHeight()-2, 1))
 		return nil
+	case key.Matches(msg, k.Follow) && m.conv.scroll > 0:
+		// Only while scrolled up: otherwise End moves the cursor in the prompt.
+		m.conv.follow()
+		return nil
 	case key.Matches(msg, k.FocusPrev):
 		m.moveFocus(-1)
 		return nil
@@ -298,6 +319,39 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	m.input, cmd = m.input.Update(msg)
 	m.inputGen++
 	return cmd
+}
+
+// tooSmall reports a terminal below the smallest size Warden draws in: the screen only says so.
+func (m *Model) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
+
+// keyWhileTooSmall handles a key while the screen is too small to show anything. A key must never act
+// on what the person cannot see: y would answer a hidden approval prompt, Enter would send a prompt
+// they cannot read. So every key is ignored except Ctrl+C (handled before, and quitting still takes two)
+// and Esc, which interrupts the request in progress as it does on the full screen: stopping can only
+// make less happen, and it withdraws any hidden approval prompt without allowing anything.
+func (m *Model) keyWhileTooSmall(msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, m.keys.Interrupt) && m.run != nil {
+		m.interrupt()
+		return m.setFlash("Interrupted")
+	}
+	return nil
+}
+
+// rearm restarts the type-ahead guard of the prompt on top once the screen is big enough to show it
+// again: keys typed while it was hidden must not answer it the moment it reappears.
+func (m *Model) rearm() tea.Cmd {
+	now := m.now()
+	m.lastKey = now
+	switch o := m.top().(type) {
+	case *modal:
+		o.armedAt = now.Add(typeAheadGuard)
+		return o.wake(now)
+	case *trustOverlay:
+		o.armedAt = now.Add(typeAheadGuard)
+	case *sandboxOverlay:
+		o.armedAt = now.Add(typeAheadGuard)
+	}
+	return nil
 }
 
 // pasted is a long paste kept out of the editor: the prompt holds label, and text replaces it when the
@@ -345,7 +399,7 @@ func (m *Model) submit() tea.Cmd {
 	m.promptIdx, m.draft = len(m.prompts), ""
 	m.input.Reset()
 	m.layout()
-	m.conv.scroll = 0
+	m.conv.follow()
 	if m.agent == nil {
 		return m.setFlash("No model server: see the setup screen")
 	}
@@ -402,13 +456,39 @@ func (m *Model) interrupt() {
 	}
 }
 
-// tick keeps spinners and elapsed times moving while something runs.
+// tick keeps spinners and elapsed times moving while something runs. Nothing else wakes the program on
+// its own: with nothing running, or only a question waiting for the person, it sleeps until a key or
+// an event comes.
 func (m *Model) tick() tea.Cmd {
-	if m.ticking || !m.busy() {
+	if m.ticking || !m.animating() {
 		return nil
 	}
 	m.ticking = true
 	return tea.Tick(tickEvery, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+// animating reports something on screen that changes with the clock: the working spinner, or a running
+// command's spinner and elapsed time.
+func (m *Model) animating() bool {
+	if m.run != nil && !m.run.interrupted && !m.asking() {
+		return true
+	}
+	for _, p := range m.calls {
+		if p.state == stateRunning {
+			return true
+		}
+	}
+	return false
+}
+
+// asking reports an approval prompt waiting for the person.
+func (m *Model) asking() bool {
+	for _, o := range m.overlays {
+		if _, ok := o.(*modal); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *Model) busy() bool {

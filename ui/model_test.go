@@ -839,3 +839,283 @@ func TestResumeKeepsAChildsCallApartFromItsParentsOfTheSameID(t *testing.T) {
 		t.Errorf("results mixed up: child %+v task %+v", child.result, task.result)
 	}
 }
+
+func TestTooSmallScreenIgnoresKeys(t *testing.T) {
+	m, clock := newTestModel(t, 80, 24)
+	cancelled := false
+	m.run = &run{cancel: func() { cancelled = true }, done: make(chan struct{}), started: m.now()}
+	startCall(m, "c1", "touch x")
+	msg, reply := touchRequest("c1", "Bash(touch:*)")
+	m.Update(msg)
+	clock.t = clock.t.Add(time.Second)
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 10})
+	press(m, "y", "a", "enter", "p", "ctrl+t", "?")
+	m.Update(tea.PasteMsg{Content: "y"})
+	if len(reply) != 0 {
+		t.Fatalf("a key on the too-small screen answered the hidden modal: %+v", <-reply)
+	}
+	if len(m.overlays) != 1 || m.input.Value() != "" {
+		t.Fatalf("keys acted on the too-small screen: overlays=%d input=%q", len(m.overlays), m.input.Value())
+	}
+	s := plain(m)
+	for i, l := range strings.Split(s, "\n") {
+		if w := ansi.StringWidth(l); w > 40 {
+			t.Errorf("line %d is %d wide: %q", i, w, l)
+		}
+	}
+	if !strings.Contains(strings.ReplaceAll(s, "\n", " "), "this terminal is 40×10") || strings.Contains(s, "…") {
+		t.Errorf("the warning is cut instead of wrapped:\n%s", s)
+	}
+	// Back to a usable size, the modal waits a moment before keys count, so that a key typed blind does
+	// not answer it as it reappears.
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	press(m, "y")
+	if len(reply) != 0 {
+		t.Fatal("a key right after the screen grew back answered the modal")
+	}
+	// Esc interrupts even on the small screen; that withdraws the modal without allowing anything.
+	m.Update(tea.WindowSizeMsg{Width: 40, Height: 10})
+	press(m, "esc")
+	if !cancelled || len(m.overlays) != 0 || len(reply) != 0 {
+		t.Errorf("esc on the small screen: cancelled=%v overlays=%d replies=%d", cancelled, len(m.overlays), len(reply))
+	}
+}
+
+func TestTooSmallScreenStillQuitsWithCtrlCTwice(t *testing.T) {
+	m, clock := newTestModel(t, 30, 5)
+	m.Update(keyMsg("ctrl+c"))
+	clock.t = clock.t.Add(time.Second)
+	if _, cmd := m.Update(keyMsg("ctrl+c")); cmd == nil || !isQuit(cmd) {
+		t.Fatal("ctrl+c twice did not quit on the too-small screen")
+	}
+}
+
+// convLines is the conversation part of the screen: everything above the rule line.
+func convLines(m *Model) []string {
+	lines := strings.Split(plain(m), "\n")
+	return lines[:m.convHeight()]
+}
+
+func TestScrolledUpViewStaysOnWhatIsRead(t *testing.T) {
+	m, clock := newTestModel(t, 80, 24)
+	for i := range 60 {
+		m.conv.add(&item{kind: itemInfo, text: fmt.Sprintf("earlier line %d", i)})
+	}
+	send(m, agent.TextDelta{Text: "streaming starts\n\n"})
+	plain(m)
+	press(m, "pgup")
+	before := convLines(m)
+	if strings.Contains(plain(m), "new line") {
+		t.Fatalf("no new line arrived yet:\n%s", plain(m))
+	}
+	for i := range 5 {
+		clock.t = clock.t.Add(time.Second)
+		send(m, agent.TextDelta{Text: fmt.Sprintf("new paragraph %d\n\n", i)})
+		if got := convLines(m); strings.Join(got, "\n") != strings.Join(before, "\n") {
+			t.Fatalf("new output moved the scrolled-up view:\n--- before\n%s\n--- after\n%s", strings.Join(before, "\n"), strings.Join(got, "\n"))
+		}
+	}
+	s := plain(m)
+	if !strings.Contains(s, "↓ 10 new lines") || !strings.Contains(s, "pgdn/end to follow") {
+		t.Errorf("the view does not say what arrived below:\n%s", s)
+	}
+	// PgUp again keeps counting what is new since the view left the end.
+	press(m, "pgup", "pgdown")
+	if s := plain(m); !strings.Contains(s, "↓ 10 new lines") {
+		t.Errorf("the count of new lines was lost by scrolling:\n%s", s)
+	}
+	press(m, "end")
+	s = plain(m)
+	if !strings.Contains(s, "new paragraph 4") || strings.Contains(s, "new line") {
+		t.Errorf("end did not go back to the newest output:\n%s", s)
+	}
+	// Back at the end, the view follows new output again.
+	clock.t = clock.t.Add(time.Second)
+	send(m, agent.TextDelta{Text: "newest paragraph"})
+	if s := plain(m); !strings.Contains(s, "newest paragraph") {
+		t.Errorf("the view does not follow at the end:\n%s", s)
+	}
+	// End with the view at the end moves the prompt's cursor, as it always did.
+	typeText(m, "abc")
+	press(m, "home", "end")
+	if m.input.Column() != 3 {
+		t.Errorf("end at the end of the conversation did not reach the prompt: column %d", m.input.Column())
+	}
+}
+
+func TestExpandedPanelSaysWhatItDoesNotShow(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	startCall(m, "big", "seq 1 200000")
+	send(m, agent.PermissionDecided{ID: "big", Decision: permissions.Allow, By: "readonly"})
+	var b strings.Builder
+	for i := 196001; i <= 200000; i++ {
+		fmt.Fprintf(&b, "%d\n", i)
+	}
+	send(m, agent.ToolOutput{ID: "big", Chunk: b.String()})
+	send(m, agent.ToolFinished{ID: "big", Name: "bash", Result: tools.Result{ExitCode: exit(0), Lines: 200000,
+		Truncated: true, OutputPath: "/state/sessions/s/bash-1.log"}})
+	press(m, "ctrl+o")
+	press(m, "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "pgup")
+	for range 400 {
+		press(m, "pgup")
+	}
+	s := plain(m)
+	if !strings.Contains(s, "196,000 earlier lines not shown here") || !strings.Contains(s, "/state/sessions/s/bash-1.log") {
+		t.Errorf("the expanded panel does not say what it leaves out above 196001:\n%s", s)
+	}
+	if i, j := strings.Index(s, "not shown here"), strings.Index(s, "196001"); i < 0 || j < i {
+		t.Errorf("the mark is not above the first line shown:\n%s", s)
+	}
+}
+
+func TestPagerMarksWhatALongLineLeavesOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.log")
+	if err := os.WriteFile(path, []byte(strings.Repeat("x", 5<<20)+"END"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := newTestModel(t, 120, 30)
+	startCall(m, "one", "cat blob")
+	send(m, agent.PermissionDecided{ID: "one", Decision: permissions.Allow, By: "readonly"})
+	send(m, agent.ToolOutput{ID: "one", Chunk: strings.Repeat("x", 3000)})
+	send(m, agent.ToolFinished{ID: "one", Name: "bash", Result: tools.Result{ExitCode: exit(0), Lines: 1,
+		Truncated: true, OutputPath: path}})
+	press(m, "ctrl+t", "enter")
+	s := plain(m)
+	if strings.Contains(s, "100%") {
+		t.Errorf("the pager says it shows all of a 5 MB line:\n%s", s)
+	}
+	var seen strings.Builder
+	for range 200 {
+		seen.WriteString(plain(m))
+		press(m, "pgdown")
+	}
+	all := strings.Join(strings.Fields(seen.String()), " ") // rows wrap
+	for _, want := range []string{"not shown here; the whole output is in the file", "more characters, not shown; the whole output is in " + path} {
+		if !strings.Contains(all, want) {
+			t.Errorf("paging through a 5 MB line never shows %q", want)
+		}
+	}
+}
+
+func TestRuleLineSaysItWaitsForTheAnswer(t *testing.T) {
+	m, clock := newTestModel(t, 80, 24)
+	m.run = &run{cancel: func() {}, done: make(chan struct{}), started: m.now()}
+	clock.t = clock.t.Add(3 * time.Second)
+	if s := plain(m); !strings.Contains(s, "working 3.0s") {
+		t.Fatalf("a run does not say it works:\n%s", s)
+	}
+	startCall(m, "c1", "touch x")
+	msg, reply := touchRequest("c1", "")
+	m.Update(msg)
+	s := plain(m)
+	if !strings.Contains(s, "waiting for your answer") || strings.Contains(s, "working") {
+		t.Errorf("the rule line does not say it waits for the person:\n%s", s)
+	}
+	clock.t = clock.t.Add(time.Second)
+	press(m, "y")
+	answered(t, reply)
+	if s := plain(m); !strings.Contains(s, "working 4.0s") {
+		t.Errorf("once answered, the rule line does not say it works again:\n%s", s)
+	}
+}
+
+// With nothing moving on screen, the program schedules no wake-ups of its own.
+func TestNoTicksWhileIdleOrWaitingForTheAnswer(t *testing.T) {
+	m, clock := newTestModel(t, 80, 24)
+	if _, cmd := m.Update(tickMsg{}); cmd != nil {
+		t.Error("an idle program keeps ticking")
+	}
+	m.run = &run{cancel: func() {}, done: make(chan struct{}), started: m.now()}
+	if _, cmd := m.Update(tickMsg{}); cmd == nil {
+		t.Fatal("a working program does not tick: its spinner would stand still")
+	}
+	startCall(m, "c1", "touch x")
+	msg, reply := touchRequest("c1", "")
+	m.Update(msg)
+	if _, cmd := m.Update(tickMsg{}); cmd != nil {
+		t.Error("the program ticks while it only waits for the person's answer")
+	}
+	clock.t = clock.t.Add(time.Second)
+	if cmd := m.key(keyMsg("y")); cmd == nil || !m.ticking {
+		t.Error("answering does not start the spinner again")
+	}
+	answered(t, reply)
+	r := m.run
+	m.Update(runEndedMsg{r})
+	m.ticking = false
+	if _, cmd := m.Update(tickMsg{}); cmd != nil {
+		t.Error("the program keeps ticking after the request ended")
+	}
+}
+
+func TestPagerFooterKeepsItsKeysAndTitleSaysExit(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state", "warden", "sessions", "20261122-000812-24788e", "bash")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "call-call_2_0-4115151404.log")
+	if err := os.WriteFile(path, []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := newTestModel(t, 80, 24)
+	startCall(m, "c1", "ls")
+	send(m, agent.PermissionDecided{ID: "c1", Decision: permissions.Allow, By: "readonly"},
+		agent.ToolOutput{ID: "c1", Chunk: "a\n"},
+		agent.ToolFinished{ID: "c1", Name: "bash", Result: tools.Result{ExitCode: exit(0), OutputPath: path}})
+	press(m, "ctrl+t", "enter")
+	lines := strings.Split(plain(m), "\n")
+	if !strings.Contains(lines[0], "· exit 0") {
+		t.Errorf("the pager's title does not say exit 0: %q", lines[0])
+	}
+	footer := lines[len(lines)-2]
+	if !strings.HasSuffix(strings.TrimSpace(footer), "g/G top/bottom · esc back") || !strings.Contains(footer, "full output: …") ||
+		!strings.Contains(footer, "4115151404.log") {
+		t.Errorf("the footer cuts its keys instead of the path: %q", footer)
+	}
+}
+
+func TestHelpListsThePagerKeys(t *testing.T) {
+	m, _ := newTestModel(t, 100, 40)
+	press(m, "?")
+	s := plain(m)
+	for _, want := range []string{"g/home", "G/end", "page down", "esc/q"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("help lacks the pager's %q:\n%s", want, s)
+		}
+	}
+}
+
+func TestOneHiddenLineIsShownNotHinted(t *testing.T) {
+	m, _ := newTestModel(t, 80, 24)
+	startCall(m, "c1", "seq 5")
+	send(m, agent.PermissionDecided{ID: "c1", Decision: permissions.Allow, By: "readonly"},
+		agent.ToolOutput{ID: "c1", Chunk: "1\n2\n3\n4\n5\n"},
+		agent.ToolFinished{ID: "c1", Name: "bash", Result: tools.Result{ExitCode: exit(0), Lines: 5}})
+	s := plain(m)
+	if strings.Contains(s, "+1 line") || !strings.Contains(s, "│ 1 ") {
+		t.Errorf("one hidden line is hinted instead of shown:\n%s", s)
+	}
+	startCall(m, "c2", "seq 6")
+	send(m, agent.PermissionDecided{ID: "c2", Decision: permissions.Allow, By: "readonly"},
+		agent.ToolOutput{ID: "c2", Chunk: "1\n2\n3\n4\n5\n6\n"},
+		agent.ToolFinished{ID: "c2", Name: "bash", Result: tools.Result{ExitCode: exit(0), Lines: 6}})
+	if s := plain(m); !strings.Contains(s, "+2 lines (ctrl+o to expand)") {
+		t.Errorf("two hidden lines are not hinted:\n%s", s)
+	}
+}
+
+func TestOnlyTheFirstInputRowHasThePromptMark(t *testing.T) {
+	m, _ := newTestModel(t, 60, 24)
+	typeText(m, "first line")
+	press(m, "ctrl+j")
+	typeText(m, strings.Repeat("word ", 20))
+	in := strings.Split(ansi.Strip(m.inputView()), "\n")
+	if len(in) < 3 {
+		t.Fatalf("the input did not wrap: %q", in)
+	}
+	for i, l := range in {
+		if has := strings.HasPrefix(l, "❯"); has != (i == 0) {
+			t.Errorf("row %d: %q", i, l)
+		}
+	}
+}

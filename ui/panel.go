@@ -130,7 +130,7 @@ func (p *panel) header(rc *renderCtx, width int) string {
 	st := rc.st
 	title := st.panelTitle.Render(p.tool)
 	if p.agent != "" {
-		title = st.dim.Render(p.agent+" › ") + title
+		title = st.dim.Render(cleanLine(p.agent)+" › ") + title
 	}
 	if p.desc != "" {
 		title += st.dim.Render(" · " + cleanLine(p.desc))
@@ -200,6 +200,29 @@ func (p *panel) exitText() string {
 	return "ok"
 }
 
+// outcome says in words how the call ended, for the pager's title: "exit 0", not the history's bare 0.
+func (p *panel) outcome() string {
+	switch {
+	case p.state == stateDenied:
+		return "denied"
+	case p.result.ExitCode != nil:
+		return fmt.Sprintf("exit %d", *p.result.ExitCode)
+	case p.result.Signal != "":
+		return p.result.Signal
+	case p.state == stateTimedOut:
+		return "timed out"
+	case p.state == stateInterrupted:
+		return "interrupted"
+	case p.state == stateBackground:
+		return "in background"
+	case p.active():
+		return "running"
+	case p.result.IsError:
+		return "error"
+	}
+	return "done"
+}
+
 // target is the command or path the call works on, one line.
 func (p *panel) target() string {
 	s := p.access.Summary
@@ -261,18 +284,30 @@ func (p *panel) body(rc *renderCtx, width int) []string {
 	case p.active():
 		n = runningTail
 	}
-	tail := p.out.Tail(n)
 	// A long command's live output was sampled on its way here; the result counts every line it printed.
-	total := max(int64(p.out.Total()), p.result.Lines)
-	hidden := int(total) - len(tail)
-	if p.expanded && p.out.Dropped() > 0 {
-		out = append(out, st.dim.Render(fmt.Sprintf("… %s not kept here; ctrl+t, enter shows the full output", plural(p.out.Dropped(), "earlier line", "earlier lines"))))
+	total := max(p.out.Total(), int(p.result.Lines))
+	kept := total == p.out.Total() // every line is in the buffer, none sampled away
+	if !p.expanded && !p.active() && kept && total == n+1 {
+		n++ // a "+1 line" hint would take the room of the line it hides
+	}
+	tail := p.out.Tail(n)
+	hidden := total - len(tail)
+	if p.expanded && hidden > 0 {
+		// Expanded is not all: say how much is above and where to read it.
+		where := "ctrl+t, enter shows them"
+		if path := p.result.OutputPath; path != "" {
+			where += "; the whole output is in " + path
+		}
+		note := fmt.Sprintf("… %s %s not shown here; %s", commas(hidden), pluralWord(hidden, "earlier line", "earlier lines"), where)
+		for _, l := range strings.Split(wrap(note, width), "\n") {
+			out = append(out, st.dim.Render(l))
+		}
 	}
 	for _, l := range tail {
 		out = append(out, fit(cleanLine(l), width))
 	}
 	switch {
-	case !p.expanded && int64(p.out.Total()) < p.result.Lines && p.result.OutputPath != "":
+	case !p.expanded && !kept && p.result.OutputPath != "":
 		out = append(out, st.dim.Render(fit(fmt.Sprintf("+%s; all of it: ctrl+t, enter", plural(hidden, "line", "lines")), width)))
 	case !p.expanded && hidden > 0:
 		out = append(out, st.dim.Render(fmt.Sprintf("+%s (ctrl+o to expand)", plural(hidden, "line", "lines"))))

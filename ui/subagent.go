@@ -271,8 +271,11 @@ func (p *panel) answerLines(rc *renderCtx, width int) []string {
 		return nil
 	}
 	n := collapsedTail
-	if p.expanded {
+	switch {
+	case p.expanded:
 		n = maxKeptLines
+	case len(all) == n+1:
+		n++ // a "+1 line" hint would take the room of the line it hides
 	}
 	var out []string
 	for i, l := range all {

@@ -49,6 +49,73 @@ func hiddenRune(r rune) bool {
 	return unicode.Is(unicode.Cf, r)
 }
 
+// tabWidth is how far apart tab stops are wherever text is drawn. A tab must never reach the screen as
+// it is: Bubble Tea draws cells, and a tab in a frame takes none, so "col1\tcol2" would read "col1col2".
+// Four, not a terminal's eight, because the prompt editor turns a typed or pasted tab into four spaces
+// and code indented with tabs should not jump when it comes back in an answer.
+const tabWidth = 4
+
+// expandTabs replaces every tab with spaces up to the next tab stop, counting columns in cells from the
+// start of each line. s must be text without escape sequences: expand before styling.
+func expandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var sb strings.Builder
+	sb.Grow(len(s) + 16)
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		col := 0
+		for {
+			j := strings.IndexByte(line, '\t')
+			if j < 0 {
+				sb.WriteString(line)
+				break
+			}
+			sb.WriteString(line[:j])
+			col += ansi.StringWidth(line[:j])
+			n := tabWidth - col%tabWidth
+			sb.WriteString(strings.Repeat(" ", n))
+			col += n
+			line = line[j+1:]
+		}
+	}
+	return sb.String()
+}
+
+// expandStyledTabs is expandTabs for text that already holds escape sequences, which take no columns.
+// View runs the whole frame through it as the last guard, so that a tab some rendering path let through
+// still shows as space; the paths themselves expand before styling, where columns are exact.
+func expandStyledTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var sb strings.Builder
+	sb.Grow(len(s) + 16)
+	p := ansi.GetParser()
+	defer ansi.PutParser(p)
+	var state byte
+	col := 0
+	for len(s) > 0 {
+		seq, width, n, next := ansi.DecodeSequence(s, state, p)
+		state, s = next, s[n:]
+		switch seq {
+		case "\t":
+			k := tabWidth - col%tabWidth
+			sb.WriteString(strings.Repeat(" ", k))
+			col += k
+			continue
+		case "\n":
+			col = 0
+		}
+		sb.WriteString(seq)
+		col += width
+	}
+	return sb.String()
+}
+
 // cleanLine prepares one line of tool output for the screen: tabs expand, other control characters and any
 // escape sequences the engine did not strip are dropped, so output can never move the cursor or restyle
 // the UI. Invisible and direction-changing characters (hiddenRune) are dropped too: a right-to-left
@@ -60,20 +127,16 @@ func cleanLine(s string) string {
 	}
 	s = ansi.Strip(s)
 	var sb strings.Builder
-	col := 0
 	for _, r := range s {
 		switch {
 		case r == '\t':
-			n := 4 - col%4
-			sb.WriteString(strings.Repeat(" ", n))
-			col += n
+			sb.WriteRune(r) // expanded below, once the columns are known
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0), hiddenRune(r):
 		default:
 			sb.WriteRune(r)
-			col++
 		}
 	}
-	return sb.String()
+	return expandTabs(sb.String())
 }
 
 func isPlain(s string) bool {
@@ -96,6 +159,19 @@ func fit(s string, width int) string {
 	return ansi.Truncate(s, width, "…")
 }
 
+// fitLeft cuts a line to width cells from its start, with an ellipsis, keeping its end: the file name of
+// a long path.
+func fitLeft(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	w := ansi.StringWidth(s)
+	if w <= width {
+		return s
+	}
+	return "…" + ansi.Cut(s, w-width+1, w)
+}
+
 // wrap soft-wraps styled text to width cells.
 func wrap(s string, width int) string {
 	if width <= 0 {
@@ -104,12 +180,29 @@ func wrap(s string, width int) string {
 	return ansi.Wrap(s, width, "")
 }
 
+// commas writes n with thousands separators: 195,996.
+func commas(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + commas(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // plural formats a count with its noun.
 func plural(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, pluralWord(n, one, many))
+}
+
+// pluralWord is the noun for a count of n.
+func pluralWord(n int, one, many string) string {
 	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
+		return one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return many
 }
 
 func stripANSI(s string) string { return ansi.Strip(s) }

@@ -15,13 +15,13 @@ func (m *Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
 	v.WindowTitle = "warden"
-	if m.width < minWidth || m.height < minHeight {
-		v.SetContent(m.st.warn.Render(fit(fmt.Sprintf("Warden needs at least %d×%d; this terminal is %d×%d.", minWidth, minHeight, m.width, m.height), max(m.width, 1))))
+	if m.tooSmall() {
+		v.SetContent(m.tooSmallView())
 		return v
 	}
 	status := m.statusLine()
 	if o := m.top(); o != nil && o.fullScreen() {
-		v.SetContent(o.view(m, m.width, m.height-1) + "\n" + status)
+		v.SetContent(expandStyledTabs(o.view(m, m.width, m.height-1) + "\n" + status))
 		return v
 	}
 	inputView := m.inputView()
@@ -50,7 +50,7 @@ func (m *Model) View() tea.View {
 	sb.WriteString(inputView)
 	sb.WriteByte('\n')
 	sb.WriteString(status)
-	v.SetContent(sb.String())
+	v.SetContent(expandStyledTabs(sb.String()))
 	if len(m.overlays) == 0 {
 		if c := m.input.Cursor(); c != nil {
 			c.Y += convH + 1
@@ -58,6 +58,27 @@ func (m *Model) View() tea.View {
 		}
 	}
 	return v
+}
+
+// tooSmallView is the whole screen of a terminal below minWidth×minHeight: what is needed, wrapped to
+// the width and cut to the height, and what the keys still do (see keyWhileTooSmall).
+func (m *Model) tooSmallView() string {
+	text := fmt.Sprintf("Warden needs at least %d×%d; this terminal is %d×%d. Make it larger to go on.", minWidth, minHeight, m.width, m.height)
+	w := max(m.width, 1)
+	lines := strings.Split(wrap(text, w), "\n")
+	hint := "Keys wait until then; esc interrupts, ctrl+c twice quits."
+	if len(m.overlays) > 0 {
+		hint = "A prompt is waiting for you. " + hint
+	}
+	lines = append(lines, "")
+	lines = append(lines, strings.Split(wrap(hint, w), "\n")...)
+	if h := max(m.height, 1); len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = m.st.warn.Render(fit(l, w))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // inputKey is everything the input's render depends on. View runs after every message, streamed tokens
@@ -100,6 +121,9 @@ func (m *Model) ruleLine() string {
 		left = m.st.warn.Render(m.flash)
 	case m.run != nil && m.run.interrupted:
 		left = m.st.warn.Render("interrupting…")
+	case m.run != nil && m.asking():
+		// Nothing works while the agent waits for the person: no spinner, no clock.
+		left = m.st.warn.Render("? waiting for your answer")
 	case m.run != nil && m.retry != "":
 		left = m.st.warn.Render("⟳ "+m.retry) + m.st.dim.Render(" · esc to interrupt")
 	case m.run != nil:
@@ -108,12 +132,42 @@ func (m *Model) ruleLine() string {
 	if n := len(m.queued); n > 0 {
 		left += m.st.dim.Render(fmt.Sprintf(" · %s queued", plural(n, "prompt", "prompts")))
 	}
-	if left == "" {
+	right := m.scrollHint()
+	if left == "" && right == "" {
 		return m.st.inputRule.Render(strings.Repeat("─", m.width))
 	}
-	left = fit(left, m.width-4)
-	rest := m.width - 3 - ansi.StringWidth(left)
-	return m.st.inputRule.Render("── ") + left + " " + m.st.inputRule.Render(strings.Repeat("─", max(rest-1, 0)))
+	rule := m.st.inputRule.Render
+	rightW := 0
+	if right != "" {
+		// The way back to the newest output matters more than the left side: it is cut last.
+		right = fit(right, m.width-6)
+		rightW = ansi.StringWidth(right) + 4 // " " + right + " ──"
+	}
+	var sb strings.Builder
+	leftW := 0
+	if left != "" {
+		left = fit(left, m.width-rightW-5)
+		leftW = ansi.StringWidth(left) + 4 // "── " + left + " "
+		sb.WriteString(rule("── ") + left + " ")
+	}
+	sb.WriteString(rule(strings.Repeat("─", max(m.width-leftW-rightW, 1))))
+	if right != "" {
+		sb.WriteString(" " + right + " " + rule("──"))
+	}
+	return sb.String()
+}
+
+// scrollHint says, while the conversation is scrolled up, how much lies below and how to get back.
+func (m *Model) scrollHint() string {
+	c := &m.conv
+	if c.scroll <= 0 {
+		return ""
+	}
+	what := plural(c.scroll, "line below", "lines below")
+	if c.unseen > 0 {
+		what = plural(c.unseen, "new line", "new lines")
+	}
+	return m.st.accent.Render("↓ "+what) + m.st.dim.Render(" · pgdn/end to follow")
 }
 
 // statusLine shows the model, the permission mode, the directory, context use, background tasks and key
