@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -103,15 +104,28 @@ func (c *conversation) streamingItem() *item {
 	return c.add(&item{kind: itemAssistant, streaming: true})
 }
 
-// dropStreaming removes the assistant message being streamed, if any.
-func (c *conversation) dropStreaming() {
-	for i := len(c.items) - 1; i >= 0; i-- {
-		if it := c.items[i]; it.kind == itemAssistant && it.streaming {
-			c.items = append(c.items[:i], c.items[i+1:]...)
-			c.version++
-			return
-		}
+// cutStreaming ends the assistant message being streamed, if any, as cut off: it stays, followed by a line
+// saying so, and both are returned so that the retry's answer can replace them.
+func (c *conversation) cutStreaming(why string) []*item {
+	n := len(c.items)
+	if n == 0 || c.items[n-1].kind != itemAssistant || !c.items[n-1].streaming {
+		return nil
 	}
+	it := c.items[n-1]
+	it.streaming = false
+	c.changed(it)
+	note := &item{kind: itemInfo, text: why}
+	c.add(note)
+	return []*item{it, note}
+}
+
+// remove takes items out of the transcript.
+func (c *conversation) remove(gone []*item) {
+	if len(gone) == 0 {
+		return
+	}
+	c.items = slices.DeleteFunc(c.items, func(it *item) bool { return slices.Contains(gone, it) })
+	c.version++
 }
 
 // view returns exactly height lines of the transcript ending scroll lines above its end. Only the items

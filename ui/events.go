@@ -33,16 +33,19 @@ func (m *Model) apply(scope *panel, e agent.Event) {
 		}
 	case agent.TextDelta:
 		m.retry = ""
+		m.replaceCutOff()
 		it := m.conv.streamingItem()
 		it.text += e.Text
 		m.conv.changed(it)
 	case agent.ReasoningDelta:
 		m.retry = ""
+		m.replaceCutOff()
 		it := m.conv.streamingItem()
 		it.reasoning += e.Text
 		m.conv.changed(it)
 	case agent.AssistantText:
 		m.retry = ""
+		m.replaceCutOff()
 		it := m.conv.streamingItem()
 		it.text, it.streaming = e.Text, false
 		if e.Reasoning != "" {
@@ -91,16 +94,25 @@ func (m *Model) apply(scope *panel, e agent.Event) {
 		m.usage.Context, m.usage.Estimated = e.After, true
 	case agent.Notice:
 		if e.Retrying {
-			// The retry streams the answer again from its start: the partial one must not stay on screen.
-			m.conv.dropStreaming()
+			// The retry streams the answer again from its start. Until it does, what came before stays,
+			// marked as cut off; if no retry succeeds, it is still there to read.
+			if cut := m.conv.cutStreaming("the answer above was cut off; Warden is asking for it again"); cut != nil {
+				m.cutOff = cut
+			}
 			m.retry = e.Message
 			return
 		}
+		if len(m.cutOff) == 2 { // kept: nothing will replace it
+			m.cutOff[1].text = "the answer above was cut off"
+			m.conv.changed(m.cutOff[1])
+		}
+		m.cutOff = nil
 		m.retry = ""
 		m.endStreaming()
 		m.conv.add(&item{kind: itemError, text: e.Message})
 	case agent.TurnDone:
 		m.retry = ""
+		m.cutOff = nil
 		m.endStreaming()
 		for _, p := range m.calls {
 			p.stopIfActive()
@@ -136,6 +148,12 @@ func tokens(n int) string {
 		return fmt.Sprintf("%dk", (n+500)/1000)
 	}
 	return fmt.Sprint(n)
+}
+
+// replaceCutOff takes away an answer cut off by a failed stream once the retry brings its own.
+func (m *Model) replaceCutOff() {
+	m.conv.remove(m.cutOff)
+	m.cutOff = nil
 }
 
 func (m *Model) endStreaming() {

@@ -74,6 +74,9 @@ type Model struct {
 	usage  agent.UsageUpdated
 	// retry is the notice of a retry in progress, shown in the rule line until the answer streams again.
 	retry string
+	// cutOff is an answer a failed stream left half-written, with the line that says so. It stays on
+	// screen until the retry brings new text, which replaces it; if every retry fails, it stays.
+	cutOff []*item
 
 	lastKey    time.Time
 	quitArmed  time.Time

@@ -164,26 +164,37 @@ func TestHistoryIndentsSubAgentCalls(t *testing.T) {
 	}
 }
 
-func TestRetryDropsThePartialAnswer(t *testing.T) {
+// A failed stream's partial answer stays, marked as cut off, until the retry brings the answer again; if
+// no retry succeeds it is still there to read.
+func TestRetryReplacesThePartialAnswer(t *testing.T) {
 	m, _ := newTestModel(t, 80, 24)
 	m.run = &run{cancel: func() {}, done: make(chan struct{}), started: m.now()}
 	send(m, agent.TextDelta{Text: "The answer is forty"},
 		agent.Notice{Message: "retrying in 4s (attempt 2 of 4): rate limited", Retrying: true})
 	s := plain(m)
-	if strings.Contains(s, "forty") {
-		t.Errorf("the partial answer stayed on screen after the retry notice:\n%s", s)
+	if !strings.Contains(s, "forty") || !strings.Contains(s, "the answer above was cut off") {
+		t.Errorf("the partial answer should stay, marked, until the retry streams:\n%s", s)
 	}
 	if !strings.Contains(s, "retrying in 4s (attempt 2 of 4)") {
 		t.Errorf("the retry is not shown:\n%s", s)
 	}
+	send(m, agent.Notice{Message: "retrying in 8s (attempt 3 of 4): rate limited", Retrying: true})
 	send(m, agent.TextDelta{Text: "The answer is "}, agent.TextDelta{Text: "42."}, agent.AssistantText{Text: "The answer is 42."})
 	s = plain(m)
-	if strings.Contains(s, "retrying") || strings.Count(s, "The answer is") != 1 || !strings.Contains(s, "The answer is 42.") {
+	if strings.Contains(s, "retrying") || strings.Contains(s, "cut off") || strings.Count(s, "The answer is") != 1 ||
+		!strings.Contains(s, "The answer is 42.") {
 		t.Errorf("after the retry the screen should hold the answer once and no notice:\n%s", s)
 	}
-	send(m, agent.Notice{Message: "rate limited (gave up after 4 attempts)"})
-	if s := plain(m); !strings.Contains(s, "✗ rate limited (gave up after 4 attempts)") {
-		t.Errorf("the final error is not in the transcript:\n%s", s)
+
+	m, _ = newTestModel(t, 80, 24)
+	m.run = &run{cancel: func() {}, done: make(chan struct{}), started: m.now()}
+	send(m, agent.TextDelta{Text: "Half an answer"},
+		agent.Notice{Message: "retrying in 1s (attempt 2 of 2): cannot reach the server", Retrying: true},
+		agent.Notice{Message: "cannot reach the server (gave up after 2 attempts)"}, agent.TurnDone{IsError: true})
+	s = plain(m)
+	if !strings.Contains(s, "Half an answer") || !strings.Contains(s, "cut off") || strings.Contains(s, "asking for it again") ||
+		!strings.Contains(s, "✗ cannot reach the server (gave up after 2 attempts)") {
+		t.Errorf("when every retry fails, what was read stays:\n%s", s)
 	}
 }
 
