@@ -245,7 +245,13 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.quitArmed = now
 		m.interrupt()
 		// The hint lasts exactly as long as a second Ctrl+C would quit.
-		return m.setFlashFor("Press Ctrl+C again to quit", quitWindow)
+		hint := "Press Ctrl+C again to quit"
+		if m.opts.Tasks != nil {
+			if n := m.opts.Tasks.Running(); n > 0 {
+				hint += "; that stops " + plural(n, "background task", "background tasks")
+			}
+		}
+		return m.setFlashFor(hint, quitWindow)
 	}
 	if m.tooSmall() {
 		return m.keyWhileTooSmall(msg)
