@@ -13,7 +13,7 @@ type keyMap struct {
 	Help                                  key.Binding
 
 	// The approval modal.
-	Allow, AllowSession, AllowProject, Deny, DenyWithReason, Confirm key.Binding
+	Allow, AllowSession, AllowProject, Deny, DenyWithReason, Confirm, ModalScroll key.Binding
 
 	// The tool history and the pager.
 	Filter, Open, Back, Up, Down  key.Binding
@@ -50,6 +50,7 @@ func newKeyMap() keyMap {
 		Deny:           b("n/esc", "deny", "n", "esc"),
 		DenyWithReason: b("d", "deny and say why", "d"),
 		Confirm:        b("enter", "confirm", "enter"),
+		ModalScroll:    b("↑↓ pgup/pgdn", "read a long command", "up", "down", "pgup", "pgdown", "home", "end"),
 
 		Filter: b("/", "filter", "/"),
 		Open:   b("enter", "open output", "enter"),
@@ -74,7 +75,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.PrevPrompt, k.NextPrompt, k.ScrollUp, k.ScrollDown, k.Follow, k.Help},
 		{k.Interrupt, k.Background, k.Mode, k.History, k.Expand, k.FocusPrev, k.FocusNext, k.Copy, k.Reasoning, k.Quit},
-		{k.Allow, k.AllowSession, k.AllowProject, k.Deny, k.DenyWithReason, k.Confirm},
+		{k.Allow, k.AllowSession, k.AllowProject, k.Deny, k.DenyWithReason, k.Confirm, k.ModalScroll},
 		{k.Filter, k.Open, k.Back, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 	}
 }

@@ -148,7 +148,7 @@ func (md *modal) update(m *Model, msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
-	if md.scrollKey(k.String()) {
+	if key.Matches(k, m.keys.ModalScroll) && md.scrollKey(k.String()) {
 		return nil // reading is not answering: scrolling works even while the keys are paused
 	}
 	now := m.now()

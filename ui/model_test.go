@@ -694,7 +694,7 @@ func TestHelpShowsEveryBindingAtTheSmallestSize(t *testing.T) {
 	m, _ := newTestModel(t, 60, 15)
 	press(m, "?")
 	seen := plain(m)
-	for range 20 {
+	for range 60 {
 		press(m, "down")
 		seen += plain(m)
 	}
