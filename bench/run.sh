@@ -23,7 +23,7 @@ echo "running benchmarks (raw output in $raw) ..." >&2
 main=$(bench . 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS' "${count}x")
 bash=$(bench ./tools/ 'BashCallOverhead|BashThroughput|SandboxOverhead' "${count}x")
 perm=$(bench ./permissions/ 'Classify' 1s)
-ui=$(bench ./ui/ 'Keystroke|OutputChunk|TokenStream' 1s)
+ui=$(bench ./ui/ 'Keystroke|OutputChunk|TokenStream|StreamLongAnswer' 1s)
 
 printf '%s\n%s\n%s\n%s\n' "$main" "$bash" "$perm" "$ui" | awk '
 function metric(name,   i) { for (i = 1; i <= NF; i++) if ($(i+1) == name) return $i; return "" }
@@ -69,7 +69,13 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 /^BenchmarkTokenStream/ {
 	row("token streaming at 2,000 tokens/s", sprintf("%.0f%% of one core, %.0f frames/s", metric("cpu-%"), metric("frames/s")), "< 25% core", metric("cpu-%") < 25)
 }
+/^BenchmarkStreamLongAnswer/ {
+	split($1, parts, "/"); size = parts[2]; sub(/-[0-9]+$/, "", size)
+	frame[size] = nsop() / 1e6
+}
 END {
+	if ("7KB" in frame && "70KB" in frame)
+		row("streaming frame, 7 KB vs 70 KB answer", sprintf("%.2f ms vs %.2f ms", frame["7KB"], frame["70KB"]), "flat", frame["70KB"] < 3 * frame["7KB"] + 1)
 	for (k in heap) { split(k, kp, SUBSEP); if (kp[2] == "10MB") small[kp[1]] = heap[k]; else big[kp[1]] = heap[k] }
 	for (prod in big)
 		row("heap, 10 MB vs 100 MB output (" prod ")", sprintf("%.1f MB vs %.1f MB", small[prod], big[prod]), "independent", big[prod] < 4 * (small[prod] + 1))
