@@ -54,6 +54,14 @@ if screen | grep -qF "tick 12"; then echo "FAIL: output arrived all at once" >&2
 wait_for "tick 12" "✓ exit 0"
 pass "output streams while the command runs"
 
+type_prompt "progress"
+wait_for "step 0"
+for _ in $(seq 100); do screen | grep -qE "step (0[5-9]|1[0-9])/20" && break; sleep 0.05; done
+screen | grep -qE "step (0[5-9]|1[0-9])/20" || { echo "FAIL: the progress bar did not move: $(screen)" >&2; exit 1; }
+wait_for "finished" "Progress done."
+[[ $(screen | grep -c "step [0-9]*/20") == 1 ]] || { echo "FAIL: the progress bar left more than its last frame: $(screen)" >&2; exit 1; }
+pass "a progress bar redraws one line in place"
+
 type_prompt "wait"
 wait_for "sleep 30" "running"
 esc
