@@ -188,7 +188,8 @@ func (l *awkLexer) operator() {
 		return
 	}
 	l.i++
-	l.set(false, false, c == ',', "")
+	// gawk goes on past a newline after `,` and, in a conditional expression, after `?` and `:`.
+	l.set(false, false, c == ',' || c == '?' || c == ':', "")
 }
 
 // endStatement ends a print statement; a new statement may start with a regular expression.

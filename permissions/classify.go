@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -73,8 +74,14 @@ type Part struct {
 	marks int
 	// trees are the directories the part reads recursively.
 	trees []treeRead
-	// readsInput is set when xargs gives the program file names from its input, which it reads.
-	readsInput bool
+	// readsInput is set when xargs gives the program file names from its input, which it reads;
+	// inputOpts when those words may be options that read files (du --files0-from). namesKnown is set
+	// when pipedNames found out what the names are; inputDir is where the program resolves them.
+	readsInput, inputOpts, namesKnown bool
+	inputDir                          string
+	// xargsRaw is set when xargs splits its input at NULs or a delimiter (-0, -d), not at blanks; argFile
+	// when it reads them from a file (-a), not from its input.
+	xargsRaw, argFile bool
 	// lists are the files find prints, for a pipeline that feeds them to xargs.
 	lists []treeRead
 	// static says, per word of Args, whether it was resolved without running anything.
@@ -101,13 +108,20 @@ var parserPool = sync.Pool{New: func() any {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
 }}
 
+// posixParserPool parses bodies that /bin/sh runs: dash on Debian and Ubuntu, which has no $'...', no
+// `&>`, no here-strings and no arrays.
+var posixParserPool = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangPOSIX), syntax.KeepComments(true))
+}}
+
 // Classify parses command as bash and decides, part by part, whether it only reads. It never runs
 // anything and never writes; it may look at the file system to resolve symlinks and expand globs, as bash
 // would right before running the command.
 func Classify(command string, ctx Context) Classification {
 	c := &classifier{ctx: ctx, defined: map[string]bool{}, fds: map[string]bool{}}
 	sc := &scope{cwd: ctx.Cwd}
-	c.script(command, command, sc, 0)
+	c.script(command, command, sc, 0, false)
+	c.inputNames()
 	c.arithVerdict()
 	return c.result()
 }
@@ -137,10 +151,17 @@ type scope struct {
 	// vars are variables whose value is known for certain where they are used: a loop's variable over
 	// plain words or files (see loopValues).
 	vars map[string]string
-	// funcs are the functions bash is certain to have defined at this point, with read-only bodies,
-	// mapped to the directory their body was judged in. Calling one there is as read-only as its body; a
-	// function only perhaps defined (in a subshell, a branch, after `&&`) leaves the name to the program.
-	funcs map[string]string
+	// funcs are the functions bash is certain to have defined at this point, with read-only bodies. Calling
+	// one in the directory its body was judged in is as read-only as its body; a function only perhaps
+	// defined (in a subshell, a branch, after `&&`) leaves the name to the program.
+	funcs map[string]funcDef
+}
+
+// funcDef is a function with a read-only body: dir is where the body was judged, after where a call
+// there leaves the shell. A function runs in the calling shell, so a cd in its body outlives the call;
+// after is empty when that directory is unknown.
+type funcDef struct {
+	dir, after string
 }
 
 // fork returns a copy of the scope whose changes do not reach sc.
@@ -234,8 +255,10 @@ func (c *classifier) fail(text, reason string) {
 	c.parts = append(c.parts, Part{Text: text, Reason: reason})
 }
 
-// script parses src and classifies every statement in it. anchor is the text parts report.
-func (c *classifier) script(src, anchor string, sc *scope, depth int) {
+// script parses src and classifies every statement in it. anchor is the text parts report. posix is set
+// for a body a POSIX shell (sh, dash, ash) runs: it is classified only if a POSIX shell reads it exactly
+// as bash does, since Warden judges the bash reading.
+func (c *classifier) script(src, anchor string, sc *scope, depth int, posix bool) {
 	if depth > maxNesting {
 		c.fail(anchor, "commands nested too deeply to check")
 		return
@@ -254,6 +277,12 @@ func (c *classifier) script(src, anchor string, sc *scope, depth int) {
 	if err != nil {
 		c.fail(anchor, "the command does not parse as bash: "+err.Error())
 		return
+	}
+	if posix {
+		if reason := samePOSIX(src, f); reason != "" {
+			c.fail(anchor, reason)
+			return
+		}
 	}
 	// A comment ends at the newline for bash even after a backslash, but the parser continues it onto the
 	// next line and drops that line: `ls # \` then `rm x` would hide rm.
@@ -276,6 +305,23 @@ func (c *classifier) script(src, anchor string, sc *scope, depth int) {
 	if len(f.Stmts) == 0 && depth == 0 && strings.TrimSpace(src) == "" {
 		c.fail(anchor, "the command is empty")
 	}
+}
+
+// samePOSIX reports why a POSIX shell may read src differently from the bash tree f, or "". The two trees
+// are compared node by node, with the type and every field of each: `echo $'\\' ; touch x ; echo ' #'`
+// is one echo for bash and three commands for dash.
+func samePOSIX(src string, f *syntax.File) string {
+	p := posixParserPool.Get().(*syntax.Parser)
+	pf, err := p.Parse(strings.NewReader(src), "")
+	posixParserPool.Put(p)
+	if err != nil {
+		return "`sh` runs the command as a POSIX shell, which does not read it: " + err.Error()
+	}
+	var a, b strings.Builder
+	if syntax.DebugPrint(&a, f) != nil || syntax.DebugPrint(&b, pf) != nil || a.String() != b.String() {
+		return "`sh` runs the command as a POSIX shell, which reads it differently from bash"
+	}
+	return ""
 }
 
 // isControl reports control characters other than tab and newline: a carriage return or escape sequence
@@ -367,11 +413,7 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 		c.call(lv, &syntax.Stmt{Cmd: n, Position: n.Pos()}, n, sc)
 	case *syntax.BinaryCmd:
 		if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
-			start := len(c.parts)
-			c.sub(lv, []*syntax.Stmt{n.X}, sc)
-			mid := len(c.parts)
-			c.sub(lv, []*syntax.Stmt{n.Y}, sc)
-			c.pipedNames(lv, sc, c.parts[start:mid], mid)
+			c.pipeline(lv, n, sc)
 			return
 		}
 		if n.Op == syntax.OrStmt {
@@ -593,7 +635,8 @@ func (c *classifier) funcDecl(lv *level, n *syntax.FuncDecl, sc *scope) {
 		return
 	}
 	before := len(c.parts)
-	c.sub(lv, []*syntax.Stmt{n.Body}, sc)
+	inner := sc.fork()
+	c.stmts(lv, []*syntax.Stmt{n.Body}, inner)
 	ok := true
 	for _, p := range c.parts[before:] {
 		if len(p.Args) > 0 && p.Args[0] == name {
@@ -606,9 +649,9 @@ func (c *classifier) funcDecl(lv *level, n *syntax.FuncDecl, sc *scope) {
 	}
 	if ok && name != "" && !specialBuiltins[name] && sc.cwd != "" {
 		if sc.funcs == nil {
-			sc.funcs = map[string]string{}
+			sc.funcs = map[string]funcDef{}
 		}
-		sc.funcs[name] = sc.cwd
+		sc.funcs[name] = funcDef{dir: sc.cwd, after: inner.cwd}
 	}
 }
 
@@ -625,29 +668,207 @@ func compoundBody(s *syntax.Stmt) bool {
 	return false
 }
 
-// pipedNames judges what `... | xargs cat` reads: the file names come from the left side of the pipe.
-// When that is echo or printf, the names are its words; when it is find, they are the files it finds,
-// read like those of find -exec. Other producers are not modelled.
-func (c *classifier) pipedNames(lv *level, sc *scope, left []Part, from int) {
-	for k := from; k < len(c.parts); k++ {
-		if !c.parts[k].readsInput {
-			continue
+// pipeline classifies each stage of `a | b | c` in a subshell of its own, then judges what the stages
+// that read file names from their input (xargs cat) are fed.
+func (c *classifier) pipeline(lv *level, n *syntax.BinaryCmd, sc *scope) {
+	stages := []*syntax.Stmt{n.Y}
+	ops := []syntax.BinCmdOperator{n.Op}
+	for x := n.X; ; {
+		b, ok := x.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll || x.Negated || x.Background || len(x.Redirs) > 0 {
+			stages = append(stages, x)
+			break
 		}
-		ex := &exec{c: c, lv: lv, sc: sc, p: &c.parts[k]}
-		for _, l := range left {
-			if len(l.Args) > 0 && (l.Args[0] == "echo" || l.Args[0] == "printf") {
-				for i, a := range l.Args[1:] {
-					if !l.static[i+1] {
-						continue
-					}
-					for _, name := range strings.Fields(strings.ReplaceAll(a, `\n`, "\n")) {
-						c.read(ex.p, name, sc)
-					}
-				}
-			}
-			for _, t := range l.lists {
-				ex.treeRead(t.dir, t)
+		stages = append(stages, b.Y)
+		ops = append(ops, b.Op)
+		x = b.X
+	}
+	slices.Reverse(stages)
+	slices.Reverse(ops)
+	bounds := make([]int, len(stages)+1)
+	for i, s := range stages {
+		bounds[i] = len(c.parts)
+		c.sub(lv, []*syntax.Stmt{s}, sc)
+	}
+	bounds[len(stages)] = len(c.parts)
+	for i := 1; i < len(stages); i++ {
+		for k := bounds[i]; k < bounds[i+1]; k++ {
+			if p := &c.parts[k]; p.readsInput || p.inputOpts {
+				c.pipedNames(lv, p, stages, bounds, ops, i-1)
 			}
 		}
 	}
+}
+
+// pipedNames judges what `... | xargs cat` reads: the file names come from the stage before it. When that
+// stage is echo or printf with words known before running, the names are computed and the command is
+// judged again with them as its arguments (they may be options: `echo --files0-from=.env | xargs du`);
+// when it is find printing names, they are the files it finds, read like those of find -exec. Lines may
+// pass through sort, uniq, head and tail on the way. Any other producer leaves the names unknown, and
+// inputNames makes the part ask.
+func (c *classifier) pipedNames(lv *level, p *Part, stages []*syntax.Stmt, bounds []int, ops []syntax.BinCmdOperator, from int) {
+	if p.argFile {
+		return
+	}
+	for j := from; j >= 0; j-- {
+		if ops[j] != syntax.Pipe {
+			return // |& mixes error messages into the names
+		}
+		if _, ok := stages[j].Cmd.(*syntax.CallExpr); !ok || bounds[j] == bounds[j+1] {
+			return
+		}
+		src := &c.parts[bounds[j+1]-1]
+		if len(src.Args) == 0 || len(src.static) != len(src.Args) {
+			return
+		}
+		switch src.Args[0] {
+		case "echo", "printf":
+			if p.xargsRaw {
+				return
+			}
+			out, ok := printedText(src.Args, src.static)
+			if !ok {
+				return
+			}
+			names, ok := xargsSplit(out)
+			if !ok {
+				return
+			}
+			c.withNames(lv, p, names)
+			p.namesKnown = true
+			return
+		case "find":
+			if len(src.lists) == 0 {
+				return
+			}
+			ex := &exec{c: c, lv: lv, sc: &scope{cwd: p.inputDir}, p: p}
+			for _, t := range src.lists {
+				t.split = !p.xargsRaw
+				if p.readsInput {
+					ex.treeRead(t.dir, t)
+				}
+			}
+			p.namesKnown = true
+			return
+		}
+		if !passesLines(src, stages[j]) {
+			return
+		}
+	}
+}
+
+// passesLines reports whether a pipeline stage only passes on whole lines of its input, so that the file
+// names after it are among those before it: sort, uniq and head or tail by lines, with no file operands.
+func passesLines(p *Part, s *syntax.Stmt) bool {
+	if len(s.Redirs) > 0 || !p.ReadOnly || p.Secret {
+		return false
+	}
+	name := p.Args[0]
+	if name != "sort" && name != "uniq" && name != "head" && name != "tail" {
+		return false
+	}
+	words := make([]word, len(p.Args))
+	for i, a := range p.Args {
+		words[i] = word{Value: a, Static: p.static[i]}
+	}
+	a, _ := table[name].parse(words)
+	return len(a.operands) == 0 && !a.hasOpt("-c", "--bytes", "--count", "--files0-from")
+}
+
+// withNames judges p's program again with the names xargs gives it appended to its arguments.
+func (c *classifier) withNames(lv *level, p *Part, names []string) {
+	words := make([]word, 0, len(p.Args)+len(names))
+	for i, a := range p.Args {
+		words = append(words, word{Value: a, Raw: a, Static: p.static[i]})
+	}
+	for _, n := range names {
+		words = append(words, word{Value: n, Raw: n, Static: true})
+	}
+	probe := &Part{Text: p.Text, ReadOnly: true, Static: true}
+	ex := &exec{c: c, lv: lv, sc: &scope{cwd: p.inputDir}, p: probe}
+	ex.run(words)
+	if !probe.ReadOnly {
+		p.notRO(probe.Reason)
+	}
+	p.Reads = append(p.Reads, probe.Reads...)
+	p.trees = append(p.trees, probe.trees...)
+	if probe.Secret && !p.Secret {
+		p.Secret = true
+		if p.ReadOnly {
+			p.Reason = probe.Reason
+		}
+	}
+}
+
+// inputNames makes ask every part that reads files named by its input, or whose input may give it
+// options that read files, when pipedNames could not tell what those names are.
+func (c *classifier) inputNames() {
+	for i := range c.parts {
+		if p := &c.parts[i]; (p.readsInput || p.inputOpts) && !p.namesKnown {
+			p.notRO(fmt.Sprintf("`xargs %s` gets file names from its input, which Warden cannot see", partName(p)))
+		}
+	}
+}
+
+// printedText is what echo or printf prints, when Warden can tell exactly: echo without backslashes (sh's
+// echo and echo -e read them as escapes), printf with only %s, %% and the escapes \n, \t and \\.
+func printedText(args []string, static []bool) (string, bool) {
+	for _, st := range static {
+		if !st {
+			return "", false
+		}
+	}
+	rest := args[1:]
+	if args[0] == "echo" {
+		for len(rest) > 0 && len(rest[0]) > 1 && rest[0][0] == '-' && strings.Trim(rest[0][1:], "neE") == "" {
+			rest = rest[1:]
+		}
+		out := strings.Join(rest, " ")
+		return out, !strings.Contains(out, `\`)
+	}
+	if len(rest) > 0 && rest[0] == "--" {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 || strings.HasPrefix(rest[0], "-") {
+		return "", false
+	}
+	format, vals := rest[0], rest[1:]
+	var b strings.Builder
+	for {
+		used := 0
+		for i := 0; i < len(format); i++ {
+			ch := format[i]
+			switch {
+			case ch == '%' && i+1 < len(format) && format[i+1] == '%':
+				b.WriteByte('%')
+				i++
+			case ch == '%' && i+1 < len(format) && format[i+1] == 's':
+				if used < len(vals) {
+					b.WriteString(vals[used])
+				}
+				used++
+				i++
+			case ch == '\\' && i+1 < len(format) && strings.IndexByte(`nt\`, format[i+1]) >= 0:
+				b.WriteByte(map[byte]byte{'n': '\n', 't': '\t', '\\': '\\'}[format[i+1]])
+				i++
+			case ch == '%' || ch == '\\':
+				return "", false
+			default:
+				b.WriteByte(ch)
+			}
+		}
+		if used == 0 || used >= len(vals) {
+			return b.String(), true
+		}
+		vals = vals[used:]
+	}
+}
+
+// xargsSplit splits xargs's input the way it does by default, at blanks and newlines. Quotes and
+// backslashes, which xargs removes, make the names unknown.
+func xargsSplit(s string) ([]string, bool) {
+	if strings.ContainsAny(s, `'"\`) {
+		return nil, false
+	}
+	return strings.Fields(s), true
 }

@@ -388,11 +388,153 @@ sub:
 			e.c.read(e.p, v, e.scope())
 		}
 	}
+	if gitShowsContent[sub] {
+		e.gitContentReads(sub, rest)
+	}
+	return ""
+}
+
+// gitShowsContent are the read subcommands that print what files hold, in the work tree or in history.
+var gitShowsContent = map[string]bool{
+	"show": true, "log": true, "diff": true, "whatchanged": true, "blame": true, "annotate": true, "grep": true,
+	"cat-file": true, "diff-tree": true, "diff-files": true, "diff-index": true, "range-diff": true,
+}
+
+// gitFileShort are, per subcommand, the short options whose value names a file git reads: blame -S
+// revs-file, diff -O orderfile, grep -f patterns.
+var gitFileShort = map[string]string{
+	"blame": "S", "annotate": "S", "grep": "f", "diff": "O", "log": "O", "show": "O", "whatchanged": "O",
+	"diff-tree": "O", "diff-files": "O", "diff-index": "O",
+}
+
+// gitFileLong are long options whose value names a file git reads.
+var gitFileLong = []string{"--contents", "--ignore-revs-file", "--orderfile", "--exclude-from", "--file",
+	"--pathspec-from-file"}
+
+// gitShortValues are, per content subcommand, the short options that take the next word as their value
+// (log -n 5, log -S string, grep -e pattern). A flag wrongly taken to have one would hide a path, so only
+// those that do are listed.
+var gitShortValues = map[string]string{
+	"log": "nSGLO", "show": "nSGLO", "whatchanged": "nSGLO", "diff": "SGO", "diff-tree": "SGO",
+	"diff-files": "SGO", "diff-index": "SGO", "blame": "LS", "annotate": "LS", "grep": "efABCm",
+}
+
+// gitLongValues are long options of the content subcommands that take the next word as their value.
+var gitLongValues = []string{"--grep", "--author", "--committer", "--format", "--pretty", "--since", "--until",
+	"--after", "--before", "--max-count", "--skip", "--date", "--encoding", "--abbrev", "--src-prefix",
+	"--dst-prefix", "--line-prefix", "--word-diff-regex", "--diff-filter", "--regexp", "--max-depth",
+	"--threads", "--context", "--after-context", "--before-context", "--contents", "--ignore-revs-file",
+	"--orderfile", "--exclude-from", "--file", "--pathspec-from-file", "--batch-size"}
+
+// gitContentReads records what a content subcommand reads, so that deny rules and secret names apply:
+// files named by options, `REV:path` (relative to the repository's top, or to the directory with ./ or
+// ../, as git reads it), `-L range:path`, and paths and pathspecs, which read everything below them; a
+// pathspec with a wildcard or magic reads the whole directory.
+func (e *exec) gitContentReads(sub string, rest []word) {
+	sc := e.scope()
+	root := gitTop(sc.cwd)
+	dash := slices.IndexFunc(rest, func(w word) bool { return w.Value == "--" })
+	g := parseGit(rest, gitShortValues[sub], "", gitLongValues)
+	pathspecs := 0
+	if dash >= 0 {
+		pathspecs = len(rest) - dash - 1
+	}
+	for _, f := range g.flags {
+		switch {
+		case !f.has || f.value == "" || f.value == "-":
+		case f.name == "-L":
+			if i := strings.LastIndexByte(f.value, ':'); i >= 0 {
+				e.c.read(e.p, f.value[i+1:], sc)
+			}
+		case len(f.name) == 2 && strings.Contains(gitFileShort[sub], f.name[1:]),
+			strings.HasPrefix(f.name, "--") && len(f.name) > 2 && slices.ContainsFunc(gitFileLong, func(l string) bool { return strings.HasPrefix(l, f.name) }):
+			e.c.read(e.p, f.value, sc)
+		}
+	}
+	ops := g.operands
+	if sub == "grep" && len(ops) > pathspecs && !slices.ContainsFunc(g.flags, func(f flagArg) bool {
+		return !strings.HasPrefix(f.name, "--") && (f.name == "-e" || f.name == "-f") ||
+			strings.HasPrefix(f.name, "--") && len(f.name) > 2 && (strings.HasPrefix("--regexp", f.name) || strings.HasPrefix("--file", f.name))
+	}) {
+		ops = ops[1:] // the pattern
+	}
+	for i, o := range ops {
+		v := o.Value
+		after := i >= len(ops)-pathspecs
+		if !o.Static {
+			continue // checked as a word only known at run time
+		}
+		switch {
+		case strings.HasPrefix(v, ":(") || strings.HasPrefix(v, ":!") || strings.HasPrefix(v, ":^"):
+			e.treeRead(gitOr(root, "."), treeRead{hidden: true})
+		case strings.HasPrefix(v, ":/"):
+			e.gitPath(filepath.Join(gitOr(root, "."), v[2:]), sc)
+		case !after && strings.Contains(v, ":"):
+			// REV:path, or :path and :N:path in the index.
+			_, path, _ := strings.Cut(v, ":")
+			if len(path) > 1 && path[0] >= '0' && path[0] <= '3' && path[1] == ':' {
+				path = path[2:]
+			}
+			if path == "" {
+				continue
+			}
+			if path != "." && path != ".." && !strings.HasPrefix(path, "./") && !strings.HasPrefix(path, "../") {
+				if root == "" {
+					e.p.notRO(fmt.Sprintf("`%s` names a path in a repository Warden cannot find", v))
+					continue
+				}
+				path = filepath.Join(root, path)
+			}
+			e.c.read(e.p, path, sc)
+		case strings.ContainsAny(v, "*?[\\"):
+			// A git wildcard matches across slashes: `*.go` is any path ending in .go, the same as a
+			// base name ending in it; any other pattern may match a directory's name.
+			t := treeRead{hidden: true}
+			if rest, ok := strings.CutPrefix(v, "*"); ok && rest != "" && !strings.ContainsAny(rest, "*?[\\/") {
+				t.include = []string{v}
+			}
+			e.treeRead(".", t)
+		case after || exists(e.c.abs(v, sc)):
+			e.gitPath(v, sc)
+		}
+	}
+}
+
+// gitPath records the read of a path git shows: a directory is read below it.
+func (e *exec) gitPath(path string, sc *scope) {
+	if fi, err := os.Stat(e.c.abs(path, sc)); err == nil && fi.IsDir() {
+		e.treeRead(path, treeRead{hidden: true})
+		return
+	}
+	e.c.read(e.p, path, sc)
+}
+
+func gitOr(root, def string) string {
+	if root == "" {
+		return def
+	}
+	return root
+}
+
+// gitTop finds the top of the repository dir is in, the way git does by default: the nearest directory
+// holding .git. It returns "" when dir is unknown or in no repository.
+func gitTop(dir string) string {
+	for d := dir; d != "" && filepath.IsAbs(d); d = filepath.Dir(d) {
+		if exists(filepath.Join(d, ".git")) {
+			return d
+		}
+		if d == "/" {
+			break
+		}
+	}
 	return ""
 }
 
 func gitConfigInert(kv string) string {
 	key, _, _ := strings.Cut(strings.ToLower(kv), "=")
+	if key == "blame.ignorerevsfile" {
+		return fmt.Sprintf("`git -c %s` reads a file", kv)
+	}
 	for _, k := range gitInertConfig {
 		if key == k || strings.HasSuffix(k, ".") && strings.HasPrefix(key, k) {
 			return ""
@@ -484,16 +626,20 @@ func checkNpm(e *exec, a *parsedArgs) string {
 	return fmt.Sprintf("`%s` is not read-only", display(a.words))
 }
 
-// checkDocker: listing and inspecting only.
+// checkDocker: listing only. Inspecting a container or an image prints its environment, where passwords
+// and tokens usually are, so only volumes and networks may be inspected.
 func checkDocker(e *exec, a *parsedArgs) string {
 	if len(a.words) < 2 {
 		return ""
 	}
 	switch a.words[1].Value {
-	case "ps", "images", "version", "--version", "info", "inspect", "logs", "top", "stats":
+	case "ps", "images", "version", "--version", "info", "logs", "top", "stats":
 		return ""
 	case "image", "container", "volume", "network":
-		if len(a.words) > 2 && (a.words[2].Value == "ls" || a.words[2].Value == "list" || a.words[2].Value == "inspect") {
+		if len(a.words) > 2 && (a.words[2].Value == "ls" || a.words[2].Value == "list") {
+			return ""
+		}
+		if len(a.words) > 2 && a.words[2].Value == "inspect" && (a.words[1].Value == "volume" || a.words[1].Value == "network") {
 			return ""
 		}
 	case "compose":

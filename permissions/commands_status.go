@@ -100,9 +100,14 @@ func checkGh(e *exec, a *parsedArgs) string {
 	if !ok || sub != "list" && sub != "view" && sub != "status" {
 		return fmt.Sprintf("`gh %s %s` is not read-only", group, sub)
 	}
-	return onlyOptions(rest, "-R", "--repo", "-s", "--state", "-L", "--limit", "-a", "--assignee", "-A", "--author",
+	allowed := []string{"-R", "--repo", "-s", "--state", "-L", "--limit", "-a", "--assignee", "-A", "--author",
 		"-l", "--label", "-B", "--base", "-H", "--head", "--json", "-q", "--jq", "-t", "--template", "-c", "--comments",
-		"-b", "--branch", "-w", "--workflow", "--log", "--log-failed", "-v", "--verbose", "--search", "-S", "-d", "--draft")
+		"-b", "--branch", "--log", "--log-failed", "-v", "--verbose", "--search", "-S", "-d", "--draft"}
+	if group == "run" && sub == "list" {
+		// Only there is -w --workflow; everywhere else it is --web, which opens a browser.
+		allowed = append(allowed, "-w", "--workflow")
+	}
+	return onlyOptions(rest, allowed...)
 }
 
 // checkPip: pip list and pip show, without another index (which would be sent the names).

@@ -2,6 +2,7 @@ package permissions
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -427,7 +428,7 @@ func checkFind(e *exec, a *parsedArgs) string {
 					reason = fmt.Sprintf("`find %s` without a command", v)
 				}
 			} else {
-				e.findExec(inner, roots, findNames(words))
+				e.findExec(inner, roots, findNames(words), a.words[1:])
 			}
 			i = j
 		case v == "-files0-from":
@@ -442,7 +443,9 @@ func checkFind(e *exec, a *parsedArgs) string {
 	}
 	for _, r := range roots {
 		e.c.read(e.p, r, e.scope())
-		e.p.lists = append(e.p.lists, treeRead{dir: e.c.abs(r, e.scope()), hidden: true, include: findNames(words)})
+		if plainFindOutput(a.words[1:]) {
+			e.p.lists = append(e.p.lists, treeRead{dir: e.c.abs(r, e.scope()), hidden: true, include: findNames(words)})
+		}
 	}
 	// Listing a directory is not reading its secrets; only -exec would read them, through {}.
 	if e.p.Secret {
@@ -454,6 +457,19 @@ func checkFind(e *exec, a *parsedArgs) string {
 	e.p.Reads = nil
 	a.operands = nil
 	return reason
+}
+
+// plainFindOutput reports whether find prints only the names of the files it finds, below its roots: no
+// action prints anything else (-printf, -ls, the output of -exec), and no link is followed out of the
+// tree (-L, -follow).
+func plainFindOutput(words []word) bool {
+	for _, w := range words {
+		switch w.Value {
+		case "-L", "-follow", "-printf", "-ls", "-exec", "-execdir", "-ok", "-okdir", "-files0-from":
+			return false
+		}
+	}
+	return true
 }
 
 // findNames returns the -name patterns a file must match for find to act on it, when the expression is
@@ -476,9 +492,13 @@ func findNames(words []word) []string {
 // findExec classifies the command of a find -exec as a part of its own, so its rules and reasons apply.
 // A program that reads its {} reads every file found: that is a recursive read of the roots, limited to
 // the -name patterns, like grep -r's.
-func (e *exec) findExec(inner []word, roots, names []string) {
+func (e *exec) findExec(inner []word, roots, names []string, words []word) {
 	sub := &exec{c: e.c, lv: e.lv, sc: e.sc, dir: e.dir, p: &Part{Text: e.p.Text, ReadOnly: true, Static: true, fromFind: true}}
 	sub.run(inner)
+	if sub.foundRead && !plainFindOutput(words) && slices.ContainsFunc(words, func(w word) bool { return w.Value == "-L" || w.Value == "-follow" }) {
+		// The walk below does not follow links; find -L hands the program the files they point to.
+		sub.p.notRO("`find -L` follows links to files Warden does not look at")
+	}
 	if sub.foundRead {
 		for _, r := range roots {
 			sub.treeRead(r, treeRead{hidden: true, include: names})

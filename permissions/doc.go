@@ -24,9 +24,20 @@ package permissions
 //     always run the program. `unset` of a function's name asks.
 //   - find -exec's {} may only be a plain file operand of a table command; a program that reads it reads
 //     every file found, judged like grep -r over the roots, narrowed only by a plain conjunction of -name
-//     tests. `echo NAMES | xargs cat` and `find ... | xargs cat` are judged the same way; other producers
-//     of file names for xargs are not modelled.
+//     tests. `find ... | xargs cat` is judged the same way when find prints only names (no -printf, -ls,
+//     -exec, -L); `echo NAMES | xargs cat` and `printf '%s\n' NAMES | xargs cat` are judged as the
+//     command with those names appended, when what they print is known exactly. Lines may pass through
+//     sort, uniq, head and tail. Any other producer of names (ls, git ls-files, a file, stdin) asks for a
+//     program that reads files or has options that read files, since the names may be anything.
+//   - An option whose value is a file the program reads (grep -f, du --files0-from, jq --from-file) is a
+//     read of that file, for secrets and deny rules alike; the spec lists them in fileValues.
 //   - `shopt -s`/`-u` asks: nullglob, nocaseglob, globstar and the rest change what globs expand to.
-//     zsh, ksh and mksh bodies are not read as bash and ask.
+//     zsh, ksh and mksh bodies are not read as bash and ask. sh, dash and ash bodies (and watch's and
+//     flock -c's, which sh runs) are judged only when a POSIX parser reads them into the same tree as
+//     bash's: dash has no $'...', `&>` or here-strings.
+//   - A function runs in the calling shell: a cd in its body moves the caller, and each call applies it.
+//   - `~+` is the current directory; `~-`, `~user` and `~N` are only known at run time.
+//   - git's content subcommands (show, log, diff, blame, grep, cat-file...) read their REV:path operands
+//     (relative to the repository's top, or with ./ to the directory), their paths and pathspecs.
 //   - Long options count in any abbreviation their program accepts (GNU getopt, git) wherever that makes
 //     the answer stricter; an abbreviated option that would narrow what is read is ignored.

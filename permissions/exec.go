@@ -24,6 +24,8 @@ type exec struct {
 	unknownTail bool
 	// foundRead is set when the program reads the files find -exec gives it as {}.
 	foundRead bool
+	// xargsFile is set when xargs reads its arguments from a file (-a), which no pipe models.
+	xargsFile bool
 }
 
 // systemBinDirs are the directories whose programs count as the system tool of the same name: on a
@@ -92,7 +94,8 @@ func (e *exec) run(words []word) {
 		e.dangerous(n, foundAsRoots(words))
 		if layer == 0 && !e.p.fromFind && !strings.ContainsRune(name.Value, '/') {
 			// Only the shell itself calls functions: wrappers, xargs and find run the program.
-			if dir, ok := e.sc.funcs[n]; ok && dir == e.sc.cwd {
+			if fn, ok := e.sc.funcs[n]; ok && fn.dir == e.sc.cwd {
+				e.sc.cwd = fn.after
 				return
 			}
 		}
@@ -222,7 +225,7 @@ func (e *exec) shell(name string, words []word) {
 			e.p.notRO(fmt.Sprintf("`%s -c` runs a command only known at run time", name))
 			return
 		}
-		e.nested(body.Value)
+		e.nested(body.Value, name != "bash")
 		return
 	}
 	if i < len(words) {
@@ -238,15 +241,15 @@ func (e *exec) shell(name string, words []word) {
 		e.p.notRO(fmt.Sprintf("`%s` runs a here-document only known at run time", name))
 		return
 	}
-	e.nested(doc.Value)
+	e.nested(doc.Value, name != "bash")
 }
 
 // nested classifies a script body found inside this part. Its parts are added on their own; this part
-// itself (the shell) changes nothing.
-func (e *exec) nested(body string) {
+// itself (the shell) changes nothing. posix is set when /bin/sh (or another POSIX shell) runs the body.
+func (e *exec) nested(body string, posix bool) {
 	// A new shell knows neither this one's functions nor its unexported variables.
 	inner := scope{cwd: e.scope().cwd}
-	e.c.script(body, e.p.Text, &inner, e.lv.depth+1)
+	e.c.script(body, e.p.Text, &inner, e.lv.depth+1, posix)
 }
 
 // cd follows a change of directory. Inside the workspace it is read-only and later relative paths

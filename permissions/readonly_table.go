@@ -3,6 +3,7 @@ package permissions
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -45,6 +46,32 @@ type spec struct {
 	// writes: the command writes its operands (or the last one); editOnly says that is its only effect.
 	writes   writeUse
 	editOnly bool
+	// fileValues are the options ("-f", "--file") whose value names a file the command reads: its content
+	// may be printed, in output or in errors, so it is checked like a file operand. init adds them to
+	// values and longValues.
+	fileValues []string
+	// patternOpts are the options that give the pattern or program, so that the first operand is a file
+	// (grep -e, jq -f); nil means grep's.
+	patternOpts []string
+}
+
+// fileValue reports whether the option, as typed, is one of the spec's fileValues; a long one counts
+// abbreviated too, since reading is the stricter answer.
+func (s *spec) fileValue(name string) bool {
+	for _, f := range s.fileValues {
+		if name == f || strings.HasPrefix(name, "--") && len(name) > 2 && strings.HasPrefix(f, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// patternGiven reports whether an option gave the pattern, so that no operand is one.
+func (s *spec) patternGiven(a *parsedArgs) bool {
+	if s.patternOpts != nil {
+		return a.hasOpt(s.patternOpts...)
+	}
+	return a.hasOpt("-e", "-f", "--regexp", "--file")
 }
 
 type writeUse int
@@ -215,10 +242,21 @@ func (e *exec) check(name string, s *spec, words []word) {
 			}
 		}
 	}
-	if e.unknownTail && (s.bad != "" || len(s.longBad) > 0 || s.check != nil || s.maxOps > 0 || s.noOps) {
+	if e.unknownTail && (s.check != nil || s.maxOps > 0 || s.noOps) {
 		e.p.notRO(fmt.Sprintf("`xargs %s` gets more arguments Warden cannot see", name))
 	}
-	e.p.readsInput = e.unknownTail && s.ops == opRead
+	if e.unknownTail {
+		// xargs appends words from its input: file names the program reads, or options that read files.
+		e.p.readsInput = s.ops == opRead || e.xargsFile && s.ops != opNone
+		e.p.inputOpts = len(s.fileValues) > 0 || s.bad != "" || len(s.longBad) > 0 || e.xargsFile
+		e.p.inputDir = e.scope().cwd
+		e.p.argFile = e.xargsFile
+	}
+	for _, f := range a.flags {
+		if f.has && f.value != "" && f.value != "-" && s.fileValue(f.name) {
+			e.c.read(e.p, f.value, e.scope())
+		}
+	}
 	if s.noOps && len(a.operands) > 0 {
 		e.p.notRO(fmt.Sprintf("`%s` with an operand changes the system", name))
 	}
@@ -240,7 +278,7 @@ func (e *exec) check(name string, s *spec, words []word) {
 // value, not a pattern.
 func isFileOperand(s *spec, a *parsedArgs, w word) bool {
 	ops := a.operands
-	if s.patternFirst && len(ops) > 0 && !a.hasOpt("-e", "-f", "--regexp", "--file") {
+	if s.patternFirst && len(ops) > 0 && !s.patternGiven(a) {
 		ops = ops[1:]
 	}
 	for _, o := range ops {
@@ -255,7 +293,7 @@ func isFileOperand(s *spec, a *parsedArgs, w word) bool {
 func (e *exec) operands(name string, s *spec, a *parsedArgs) {
 	sc := e.scope()
 	ops := a.operands
-	if s.patternFirst && len(ops) > 0 && !a.hasOpt("-e", "-f", "--regexp", "--file") {
+	if s.patternFirst && len(ops) > 0 && !s.patternGiven(a) {
 		ops = ops[1:]
 	}
 	for _, f := range a.flags {
@@ -310,7 +348,7 @@ func init() {
 		"printenv": {}, "getconf": {}, "type": {}, "which": {}, "whereis": {}, "help": {}, "times": {},
 		"dirs": {}, "jobs": {bad: "x"}, "wait": {values: "p", check: checkWait}, "exit": {}, "return": {}, "break": {}, "continue": {}, "shift": {},
 		"hostname": {noOps: true, bad: "bF", longBad: []string{"boot", "file"}},
-		"date":     {values: "dfr", longValues: []string{"date", "file", "reference"}, bad: "s", longBad: []string{"set"}, check: checkDate},
+		"date":     {values: "dr", longValues: []string{"date", "reference"}, fileValues: []string{"-f", "--file"}, bad: "s", longBad: []string{"set"}, check: checkDate},
 		"hash":     {bad: "p", noOps: true},
 		"umask":    {noOps: true},
 		"set":      {rawArgs: true, check: checkSet},
@@ -320,16 +358,20 @@ func init() {
 		"alias":    {check: checkAlias},
 		"cd":       {}, "pushd": {}, "popd": {},
 		"free": info, "df": lister, "ps": {rawArgs: true, check: checkPs}, "pgrep": {}, "lsof": {}, "vmstat": {},
-		"ls": lister, "dir": lister, "du": lister, "stat": {values: "c", longValues: []string{"format", "printf"}, ops: opList},
-		"realpath": lister, "readlink": lister, "tree": {ops: opList, values: "LPIo", bad: "oR", longBad: []string{"output"}, check: checkTree},
-		"file":   {ops: opRead, values: "mfFeP", bad: "C", longBad: []string{"compile"}},
+		"ls": lister, "dir": lister,
+		"du":       {ops: opList, values: "dBt", longValues: []string{"max-depth", "block-size", "threshold", "exclude", "time-style"}, fileValues: []string{"-X", "--exclude-from", "--files0-from"}},
+		"stat":     {values: "c", longValues: []string{"format", "printf"}, ops: opList},
+		"realpath": lister, "readlink": lister,
+		"tree": {ops: opList, values: "LPIo", bad: "oR", longBad: []string{"output"}, check: checkTree,
+			longValues: []string{"charset", "filelimit", "timefmt", "sort"}, fileValues: []string{"--gitfile", "--infofile", "--hintro", "--houtro"}},
+		"file":   {ops: opRead, values: "FeP", bad: "C", longBad: []string{"compile"}, longValues: []string{"separator", "exclude", "exclude-quiet", "parameter"}, fileValues: []string{"-m", "-f", "--magic-file", "--files-from"}},
 		"md5sum": reader, "sha1sum": reader, "sha224sum": reader, "sha256sum": reader, "sha384sum": reader,
 		"sha512sum": reader, "b2sum": reader, "cksum": reader, "sum": reader, "shasum": reader,
 		// Readers of file contents.
-		"cat": reader, "tac": reader, "nl": reader, "rev": reader, "strings": reader, "od": reader,
-		"hexdump": reader, "wc": filesFrom, "fold": reader, "fmt": reader, "expand": reader, "unexpand": reader,
+		"cat": reader, "tac": reader, "nl": reader, "rev": reader, "strings": {ops: opRead, values: "nTte", check: checkStrings}, "od": reader,
+		"hexdump": {ops: opRead, values: "nse", fileValues: []string{"-f"}}, "wc": filesFrom, "fold": reader, "fmt": reader, "expand": reader, "unexpand": reader,
 		"cmp": reader, "comm": reader,
-		"diff": {ops: opRead, values: "xXIFLDC", longValues: []string{"exclude", "exclude-from", "label"}, longBad: []string{"to-file", "from-file"}, walk: walkDiff},
+		"diff": {ops: opRead, values: "xIFLDC", longValues: []string{"exclude", "label"}, fileValues: []string{"-X", "--exclude-from"}, longBad: []string{"to-file", "from-file"}, walk: walkDiff},
 		"head": {ops: opRead, values: "nc"}, "tail": {ops: opRead, values: "ncs"},
 		"cut":    {ops: opRead, values: "bcdf"},
 		"paste":  {ops: opRead, values: "d"},
@@ -340,19 +382,19 @@ func init() {
 		"xxd":    {ops: opRead, maxOps: 1, values: "cglnos"},
 		"tr":     {ops: opNone},
 		"grep":   grepSpec, "egrep": grepSpec, "fgrep": grepSpec,
-		"sort": {ops: opRead, values: "ktSTy", longValues: []string{"key", "field-separator", "buffer-size", "temporary-directory", "parallel", "random-source", "sort", "batch-size"}, bad: "o", longBad: []string{"output", "compress-program", "files0-from"}},
+		"sort": {ops: opRead, values: "ktSTy", longValues: []string{"key", "field-separator", "buffer-size", "temporary-directory", "parallel", "sort", "batch-size"}, fileValues: []string{"--random-source"}, bad: "o", longBad: []string{"output", "compress-program", "files0-from"}},
 		"uniq": {ops: opRead, maxOps: 1, values: "fsw"},
-		"jq":   {ops: opRead, patternFirst: true, values: "fL", longValues: []string{"indent", "from-file"}, check: checkJq},
+		"jq":   {ops: opRead, patternFirst: true, values: "L", longValues: []string{"indent"}, fileValues: []string{"-f", "--from-file"}, patternOpts: []string{"-f", "--from-file"}, check: checkJq},
 		// -i/--inplace (mikefarah) and --in-place (python yq) edit; -s/--split-exp writes a file per
 		// result; --from-file reads an expression Warden cannot see.
 		"yq":  {ops: opRead, patternFirst: true, bad: "is", longBad: []string{"inplace", "in-place", "split-exp", "split-exp-file", "from-file"}, check: checkYq},
 		"sed": {check: checkSed},
 		"awk": {check: checkAwk}, "gawk": {check: checkAwk}, "mawk": {check: checkAwk}, "nawk": {check: checkAwk},
 		"find":   {check: checkFind},
-		"fd":     {ops: opList, values: "ethdEcjSo", longValues: []string{"type", "extension", "exclude", "max-depth", "min-depth", "changed-within", "changed-before", "size", "owner", "color", "threads", "search-path", "base-directory"}, bad: "xX", longBad: []string{"exec", "exec-batch", "base-directory"}},
-		"fdfind": {ops: opList, values: "ethdEcjSo", bad: "xX", longBad: []string{"exec", "exec-batch", "base-directory"}},
+		"fd":     {ops: opList, values: "ethdEcjSo", longValues: []string{"type", "extension", "exclude", "max-depth", "min-depth", "changed-within", "changed-before", "size", "owner", "color", "threads", "search-path", "base-directory"}, bad: "xX", longBad: []string{"exec", "exec-batch", "base-directory"}, fileValues: []string{"--ignore-file"}},
+		"fdfind": {ops: opList, values: "ethdEcjSo", bad: "xX", longBad: []string{"exec", "exec-batch", "base-directory"}, fileValues: []string{"--ignore-file"}},
 		"rg":     rgSpec,
-		"ag":     {ops: opRead, patternFirst: true, values: "ABCGmg", longBad: []string{"pager"}},
+		"ag":     {ops: opRead, patternFirst: true, values: "ABCGmg", longBad: []string{"pager"}, fileValues: []string{"-p", "--path-to-ignore"}},
 		"git":    {check: checkGit},
 		"go":     {check: checkGo},
 		"npm":    {check: checkNpm},
@@ -380,6 +422,17 @@ func init() {
 	for n, s := range statusSpecs {
 		table[n] = s
 	}
+	for _, s := range table {
+		for _, f := range s.fileValues {
+			if long, ok := strings.CutPrefix(f, "--"); ok {
+				if !slices.Contains(s.longValues, long) {
+					s.longValues = append(s.longValues, long)
+				}
+			} else if !strings.Contains(s.values, f[1:]) {
+				s.values += f[1:]
+			}
+		}
+	}
 }
 
 // interpreters run arbitrary code; only asking them for their version is read-only.
@@ -391,16 +444,18 @@ var interpreters = []string{
 }
 
 var grepSpec = &spec{
-	ops: opRead, patternFirst: true, values: "efABCDdmX", walk: walkGrep,
-	longValues: []string{"regexp", "file", "after-context", "before-context", "context", "devices", "directories",
-		"max-count", "include", "exclude", "exclude-dir", "exclude-from", "label", "binary-files", "color", "colour"},
+	ops: opRead, patternFirst: true, values: "eABCDdmX", walk: walkGrep,
+	fileValues: []string{"-f", "--file", "--exclude-from"},
+	longValues: []string{"regexp", "after-context", "before-context", "context", "devices", "directories",
+		"max-count", "include", "exclude", "exclude-dir", "label", "binary-files", "color", "colour"},
 }
 
 var rgSpec = &spec{
-	ops: opRead, patternFirst: true, values: "efABCgtTmMjEr", walk: walkRg,
-	longValues: []string{"regexp", "file", "glob", "iglob", "type", "type-not", "max-count", "max-columns",
+	ops: opRead, patternFirst: true, values: "eABCgtTmMjEr", walk: walkRg,
+	fileValues: []string{"-f", "--file", "--ignore-file"},
+	longValues: []string{"regexp", "glob", "iglob", "type", "type-not", "max-count", "max-columns",
 		"threads", "encoding", "replace", "after-context", "before-context", "context", "max-depth", "type-add",
-		"color", "colors", "sort", "sortr", "max-filesize", "ignore-file", "path-separator", "context-separator",
+		"color", "colors", "sort", "sortr", "max-filesize", "path-separator", "context-separator",
 		"field-match-separator", "field-context-separator", "engine", "dfa-size-limit", "regex-size-limit"},
 	longBad: []string{"pre", "hostname-bin"},
 }
@@ -677,11 +732,21 @@ func checkYq(e *exec, a *parsedArgs) string {
 	return ""
 }
 
-// checkTree: with --fromfile, tree prints the lines of its operands, so they are read.
+// checkTree: with --fromfile or --fromtabfile, tree prints the lines of its operands, so they are read.
 func checkTree(e *exec, a *parsedArgs) string {
-	if a.has("--fromfile") {
+	if a.hasOpt("--fromfile", "--fromtabfile") {
 		for _, o := range a.operands {
 			e.c.read(e.p, o.Value, e.scope())
+		}
+	}
+	return ""
+}
+
+// checkStrings: like binutils, strings reads more arguments from the file named after an `@`.
+func checkStrings(e *exec, a *parsedArgs) string {
+	for _, w := range a.words[1:] {
+		if name, ok := strings.CutPrefix(w.Value, "@"); ok && name != "" {
+			e.c.read(e.p, name, e.scope())
 		}
 	}
 	return ""

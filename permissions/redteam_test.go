@@ -1,6 +1,10 @@
 package permissions
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // redTeamCases come from a red-team review of the classifier: each was once allowed as read-only. They
 // join the corpus (see corpus_test.go), with the false positives the same review found next to them.
@@ -120,6 +124,65 @@ var redTeamCases = []corpusCase{
 	ask("journalctl --vacuum-size=1M"), ask("journalctl --rotate"), ask("journalctl --flush"), ask("ss -K dst 1.2.3.4"),
 	ask("pip list --path /tmp; pip download x"), ask("journalctl -o export --output-fields=x -u x > out"), ask("kubectl get --raw /api"),
 	ask("gh pr list --web"), ask("gh pr view 1 --web"), allow("gh --version"), allow("pip --version"),
+	// B1: sh, dash and ash bodies (and watch's, which sh runs) must read the same for a POSIX shell.
+	ask(`sh -c "echo \$'\\' ; touch pwned_sh ; echo ' #'"`), ask(`dash -c "echo \$'\\' ; touch p ; echo ' #'"`),
+	ask(`ash -c "echo \$'\\' ; touch p ; echo ' #'"`), ask(`watch "echo \$'\\' ; touch p ; echo ' #'"`),
+	ask(`find . -maxdepth 0 -exec sh -c "echo \$'\\' ; touch p ; echo ' #'" \;`), ask(`sh <<'EOF'` + "\necho $'\\' ; touch p ; echo ' #'\nEOF"),
+	ask(`echo x | xargs sh -c "echo \$'\\' ; touch p ; echo ' #'"`), ask(`flock -c "echo \$'\\' ; touch p ; echo ' #'" /tmp/l`),
+	allow("dash -c 'ls | head'"), allow("sh -c 'git status && ls'"), allow(`bash -c "echo \$'x'"`), allow("watch -n1 'ls -la'"),
+	// B2: xargs reads the files its input names; only echo, printf and find are modelled, exactly.
+	ask("ls -A | xargs cat"), ask("git ls-files | xargs grep KEY"), ask("ls -d secrets/* | xargs cat"), ask("xargs cat < README.md"),
+	ask("cat README.md | xargs head"), ask("printf '.e%s' nv | xargs cat"), ask(`echo -e '.e\x6ev' | xargs cat`),
+	ask(`echo '.e\x6ev' | sh -c 'xargs cat'`), ask("echo --files0-from=.env | xargs du"), ask(`echo "'.env'" | xargs cat`),
+	ask("find . -name '*.go' -exec echo .env \\; | xargs cat"), ask("find . -name '*.go' | sed s/main.go/.env/ | xargs cat"),
+	ask("echo README.md | xargs cat | xargs cat"), ask("find src -name '*.go' | xargs -a README.md cat"),
+	ask("find -L . -name id_rsa | xargs cat"), ask("find -L . -name id_rsa -exec cat {} +"), ask("find . -name '*.go' |& xargs cat"),
+	ask("find src -name '*.go' | head -c 3 | xargs cat"), ask("find src | uniq -c | xargs cat"), ask("xargs du <<< --files0-from=.env"),
+	ask("echo secrets/a.txt | xargs cat").denying("Read(./secrets/**)"), ask("printf '%s\\n' secrets/a.txt | xargs head").denying("Read(./secrets/**)"),
+	ask("echo --files0-from=secrets/a.txt | xargs du").denying("Read(./secrets/**)"),
+	allow("find . -name '*.go' | xargs grep -l foo"), allow("printf '%s\\n' README.md src/main.go | xargs cat"),
+	allow("find src -name '*.go' | sort | xargs wc -l"), allow("find src -name '*.go' -print0 | xargs -0 grep -n main"),
+	allow("echo src/main.go src/util.go | xargs -n1 head -3"), allow("ls | xargs echo"), allow("find src -type f | head -n 5 | xargs cat"),
+	// B3: options whose value is a file read are read like file operands.
+	ask("du --files0-from .env"), ask("du --files0-from=.env"), ask("du --files0 .env"), ask("date -f .env"), ask("date --file=.env"),
+	ask("jq -f .env README.md"), ask("jq --from-file .env"), ask("jq --from-file README.md .env"), ask("grep -f .env README.md"),
+	ask("grep --file=.env README.md"), ask("grep -rf .env src"), ask("file -f .env"), ask("file -m .env README.md"),
+	ask("git blame --ignore-revs-file .env README.md"), ask("git -c blame.ignoreRevsFile=README.md blame README.md"),
+	ask("tree --fromtabfile .env"), ask("strings @.env"), ask("rg --ignore-file .env x"), ask("diff -X .env src sub"),
+	ask("sort --random-source=.env README.md"), ask("hexdump -f .env README.md"), ask("git grep -f .env x"), ask("git diff -O.env"),
+	ask("du --files0-from secrets/a.txt").denying("Read(./secrets/**)"), ask("date -f secrets/a.txt").denying("Read(./secrets/**)"),
+	ask("grep -f secrets/a.txt README.md").denying("Read(./secrets/**)"), ask("tree --gitfile secrets/a.txt").denying("Read(./secrets/**)"),
+	ask("git blame --contents secrets/a.txt README.md").denying("Read(./secrets/**)"), ask("jq -f secrets/a.txt README.md").denying("Read(./secrets/**)"),
+	allow("grep -f README.md src/main.go"), allow("du -sh src"), allow("du -d 1 src"), allow("jq -f README.md package.json"), allow("date -r README.md"),
+	// B4: gawk goes on past a newline after `?` and `:`.
+	ask("gawk 'BEGIN { print 1 ?\n\"a\" : \"b\" > \"out1\" }'"), ask("awk 'BEGIN { print 1 ? \"a\" :\n\"b\" > \"out2\" }'"),
+	allow("awk '{ print ($1 > 2) ? \"a\" : \"b\" }' README.md"),
+	// B5: variables that point allowed programs at code or files.
+	ask("KUBECONFIG=kc.yaml kubectl get pods"), ask("env KUBECONFIG=kc.yaml kubectl get pods"), ask("export KUBECONFIG=kc.yaml; kubectl get pods"),
+	ask("GH_BROWSER=./x gh pr list"), ask("GH_CONFIG_DIR=. gh pr list"), ask("DOCKER_CONFIG=. docker compose ps"), ask("MAGIC=.env file README.md"),
+	ask("LESSOPEN='|./x %s' ls"), ask("PIP_CONFIG_FILE=x pip list"), ask("JQ_LIBRARY_PATH=. jq . package.json"), ask("KUBERC=x kubectl get pods"),
+	ask("OPENSSL_CONF=x pip list"), ask("GLIBC_TUNABLES=x ls"), ask("SYSTEMD_LESS=x systemctl status x"),
+	// B6: a function's cd outlives its call; tilde forms; git reads of paths in history.
+	ask("f() { cd secrets; }; f; cat a.txt").denying("Read(./secrets/**)"), ask("f() { cd secrets; }; f && cat a.txt").denying("Read(./secrets/**)"),
+	ask("f() { cd sub; cd ../secrets; }; g() { f; }; g; cat a.txt").denying("Read(./secrets/**)"),
+	allow("f() { cd src; }; f; cat main.go"), allow("f() ( cd src ); f; cat README.md"),
+	ask("cat ~+/secrets/a.txt").denying("Read(./secrets/**)"), ask("head ~+/secrets/*").denying("Read(./secrets/**)"),
+	ask("cd src && cat ~-/secrets/a.txt").denying("Read(./secrets/**)").expect(Ask), ask("cat ~root/.bashrc"), ask("cat ~+/.env"),
+	ask("cat ~+1/a.txt"), allow("ls ~+/src"), allow("cat ~+/README.md"),
+	ask("git show HEAD:secrets/a.txt").denying("Read(./secrets/**)"), ask("git cat-file -p HEAD:secrets/a.txt").denying("Read(./secrets/**)"),
+	ask("git diff --no-index secrets/a.txt README.md").denying("Read(./secrets/**)"), ask("git grep -h '' -- secrets").denying("Read(./secrets/**)"),
+	ask("git log -p -- secrets/").denying("Read(./secrets/**)"), ask("cd src && git show HEAD:secrets/a.txt").denying("Read(./secrets/**)"),
+	ask("cd src && git show HEAD:../secrets/a.txt").denying("Read(./secrets/**)"), ask("git show :secrets/a.txt").denying("Read(./secrets/**)"),
+	ask("git log -L 1,2:secrets/a.txt").denying("Read(./secrets/**)"), ask("git show HEAD -- ':(glob)secrets/*'").denying("Read(./secrets/**)"),
+	ask("git log -p secrets").denying("Read(./secrets/**)"), ask("git show HEAD:./secrets/a.txt").denying("Read(./secrets/**)"),
+	allow("git show HEAD:README.md"), allow("git log -p -- src"), allow("git log -n 5 --oneline"), allow("git grep -n 'TODO.*'"),
+	allow("git log -S foo -- src"), allow("git grep -n foo -- '*.go'"), ask("git grep -n foo -- '*secret*'").denying("Read(./secrets/**)"),
+	ask("git grep -n KEY -- '*.env'"), allow("git show HEAD~1:src/main.go"), allow("git diff HEAD~1 -- src/main.go"),
+	ask("git show HEAD:src/main.go").denying("Read(./secrets/**)").expect(Allow),
+	// B7: gh's -w is --web except under `gh run list`; docker inspect prints environments.
+	ask("gh pr view 1 -w"), ask("gh issue view 1 -w"), ask("gh pr list -w"), ask("gh issue list -w"), ask("gh run view 1 -w"),
+	allow("gh run list -w ci.yml"), ask("docker inspect x"), ask("docker container inspect x"), ask("docker image inspect x"),
+	allow("docker network inspect bridge"), allow("docker volume ls"),
 }
 
 // TestReasonNamesGitSubcommand: a reason names git's subcommand, not the value of a global option.
@@ -132,6 +195,32 @@ func TestReasonNamesGitSubcommand(t *testing.T) {
 	for cmd, want := range map[string]string{"git -C . log -1": "`git log` only reads", "git -c color.ui=never status": "`git status` only reads"} {
 		if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws}); v.Reason != want {
 			t.Errorf("%q: reason %q, want %q", cmd, v.Reason, want)
+		}
+	}
+}
+
+// TestXargsSplitsNamesWithBlanks: xargs splits find's names at blanks, so a file named `x .env y.go`
+// makes it read .env; with -print0 and -0 the names stay whole.
+func TestXargsSplitsNamesWithBlanks(t *testing.T) {
+	ws := t.TempDir()
+	for _, f := range []string{"x .env y.go", ".env", "main.go"} {
+		if err := os.WriteFile(filepath.Join(ws, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := NewEngine(Policy{Workspace: ws, Home: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]Decision{
+		"find . -name '*.go' | xargs cat":                Ask,
+		"find . -name '*.go' -print0 | xargs -0 cat":     Allow,
+		"find . -name 'main.go' | xargs cat":             Allow,
+		"find . -name '*.go' -exec cat {} +":             Allow,
+		"find . -name '*.go' | sort | xargs grep -l foo": Ask,
+	} {
+		if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws}); v.Decision != want {
+			t.Errorf("%q: got %s (%s), want %s", cmd, v.Decision, v.Reason, want)
 		}
 	}
 }

@@ -20,12 +20,24 @@ var sensitiveVars = map[string]bool{
 	"FPATH": true, "MAILPATH": true, "TERMINFO": true, "LOCPATH": true, "GCONV_PATH": true, "HOSTALIASES": true,
 	"LOCALDOMAIN": true, "RES_OPTIONS": true, "NLSPATH": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true,
 	"PS_FORMAT": true,
+	// Programs of the read-only table that run code or read a file named by a variable: kubectl runs the
+	// exec credential plugins of the kubeconfig KUBECONFIG names, file reads the magic file MAGIC names,
+	// less-like pagers run LESSOPEN, jq loads modules from JQ_LIBRARY_PATH, OpenSSL loads engines its
+	// configuration names, glibc reads GLIBC_TUNABLES, bash in POSIX mode finds special builtins first.
+	"MAGIC": true, "MANOPT": true, "MANPATH": true, "JQ_LIBRARY_PATH": true, "TERMINFO_DIRS": true, "TERMCAP": true,
+	"GLIBC_TUNABLES": true, "POSIXLY_CORRECT": true, "EXECIGNORE": true, "SSH_ASKPASS_REQUIRE": true,
+	"OPENSSL_CONF": true, "OPENSSL_ENGINES": true, "OPENSSL_MODULES": true, "SSL_CERT_FILE": true,
+	"SSL_CERT_DIR": true, "CURL_CA_BUNDLE": true, "REQUESTS_CA_BUNDLE": true,
 }
 
 // sensitivePrefixes cover families of such variables.
 var sensitivePrefixes = []string{
 	"LD_", "DYLD_", "GIT_", "BASH_FUNC_", "BASH_", "PYTHON", "NODE_", "NPM_CONFIG_", "npm_config_", "CARGO_",
 	"RUSTC", "GO", "CGO_", "LUA_", "PERL", "PHP", "CC", "CXX", "CFLAGS", "LDFLAGS", "MALLOC_",
+	// kubectl (KUBECONFIG, KUBERC, KUBECTL_*, KUBE_EDITOR), gh (GH_BROWSER, GH_CONFIG_DIR, GH_PAGER),
+	// docker and compose (DOCKER_CONFIG holds CLI plugins, DOCKER_HOST another daemon), pip, pagers,
+	// systemd's pager, groff under man, and the XDG directories programs find their configuration in.
+	"KUBE", "GH_", "DOCKER_", "COMPOSE_", "PIP_", "LESS", "SYSTEMD_", "GROFF_", "XDG_",
 }
 
 // sensitiveVar returns why assigning name is not read-only, or "".

@@ -1,6 +1,7 @@
 package permissions
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +17,9 @@ type treeRead struct {
 	// include, if not empty, limits the files read to base names matching one of these globs; exclude
 	// and excludeDir leave files and directories out.
 	include, exclude, excludeDir []string
+	// split is set when xargs splits the names at blanks and removes quotes: a name holding one of those
+	// would become other names (`x .env y.go`), so finding one asks.
+	split bool
 }
 
 // maxTreeWalk bounds how many entries Warden looks at below recursively read directories, per command, to
@@ -47,6 +51,11 @@ func (e *exec) treeRead(root string, t treeRead) {
 				return fs.SkipDir
 			}
 			return nil
+		}
+		if t.split && p != path && (d.IsDir() || !matchAny(t.exclude, name) && (len(t.include) == 0 || matchAny(t.include, name))) &&
+			strings.ContainsAny(name, " \t\n\v\f\r'\"\\") {
+			e.p.notRO(fmt.Sprintf("`%s` has a blank or quote in its name, which xargs splits", p))
+			return fs.SkipAll
 		}
 		if d.IsDir() || matchAny(t.exclude, name) || len(t.include) > 0 && !matchAny(t.include, name) {
 			return nil

@@ -47,9 +47,24 @@ func resolveWordVars(w *syntax.Word, home, pwd string, vars map[string]string) w
 		switch p := part.(type) {
 		case *syntax.Lit:
 			v := p.Value
-			if i == 0 && home != "" && (v == "~" || strings.HasPrefix(v, "~/")) {
-				b.WriteString(home)
-				v = v[1:]
+			if i == 0 && strings.HasPrefix(v, "~") {
+				// The tilde prefix runs to the first slash: ~ is home, ~+ the directory the word is
+				// used in; ~- (OLDPWD), ~user and the directory stack's ~N are only known at run time.
+				prefix, _, _ := strings.Cut(v, "/")
+				switch {
+				case prefix == v && len(w.Parts) > 1:
+					// `~"/x"`, `~$u`: a quoted or expanded character joins the prefix and bash leaves the
+					// tilde as it is; rare enough to leave to run time.
+					out.Static = false
+				case prefix == "~" && home != "":
+					b.WriteString(home)
+					v = v[1:]
+				case prefix == "~+" && pwd != "":
+					b.WriteString(pwd)
+					v = v[2:]
+				default:
+					out.Static = false
+				}
 			}
 			if hasBraceExpansion(v) {
 				out.Static = false

@@ -252,7 +252,7 @@ func peelFlock(e *exec, words []word) []word {
 			}
 			e.p.notRO("`flock` takes a lock file")
 			if words[i+1].Static {
-				e.nested(words[i+1].Value)
+				e.nested(words[i+1].Value, true)
 			}
 			return nil
 		}
@@ -270,7 +270,7 @@ func peelFlock(e *exec, words []word) []word {
 		rest := words[i+1:]
 		if len(rest) >= 2 && (rest[0].Value == "-c" || rest[0].Value == "--command") {
 			if rest[1].Static {
-				e.nested(rest[1].Value)
+				e.nested(rest[1].Value, true)
 			}
 			return nil
 		}
@@ -348,7 +348,7 @@ loop:
 			return nil
 		}
 	}
-	e.nested(strings.Join(values(words[i:]), " "))
+	e.nested(strings.Join(values(words[i:]), " "), true)
 	return nil
 }
 
@@ -369,7 +369,11 @@ func peelXargs(e *exec, words []word) []word {
 	opt := func(letter, value string) bool {
 		switch letter {
 		case "a":
+			// The names come from the file, not from the pipe pipedNames looks at.
 			e.c.read(e.p, value, e.scope())
+			e.xargsFile = true
+		case "0", "d":
+			e.p.xargsRaw = true
 		case "i", "I":
 			replace = value
 			if replace == "" {
