@@ -154,15 +154,27 @@ func (t *Tasks) runBash(ctx context.Context, env *Env, call Call, p *bashParams)
 	if p.RunInBackground {
 		return t.startBackground(env, p.Command, p.DangerouslyUnsandboxed)
 	}
+	t.mu.Lock()
+	t.initLocked()
+	t.startingFg[call.ID] = true
+	t.mu.Unlock()
 	j, note, err := t.start(env, p.Command, "call-"+safeName(call.ID), p.DangerouslyUnsandboxed, call.Output)
+	t.mu.Lock()
+	delete(t.startingFg, call.ID)
 	if err != nil {
+		delete(t.wantBackground, call.ID)
+		t.mu.Unlock()
 		return Errorf("%v", err)
 	}
-	t.mu.Lock()
 	t.fg[call.ID] = j
 	if t.closed {
 		// KillAll ran while this command was starting and did not see it.
 		j.kill(stopShutdown)
+	}
+	if t.wantBackground[call.ID] {
+		// Ctrl+B came while the command was starting.
+		delete(t.wantBackground, call.ID)
+		j.promoteMu.Do(func() { close(j.promoteCh) })
 	}
 	t.mu.Unlock()
 	defer func() {
@@ -247,12 +259,11 @@ func (t *Tasks) startBackground(env *Env, command string, unsandboxed bool) Resu
 	t.mu.Unlock()
 	j, note, err := t.start(env, command, id, unsandboxed, nil)
 	t.mu.Lock()
-	t.starting--
-	t.mu.Unlock()
+	t.starting-- // in the same hold of the lock as the task's registration below: no moment counts it in neither
 	if err != nil {
+		t.mu.Unlock()
 		return Errorf("%v", err)
 	}
-	t.mu.Lock()
 	if t.closed {
 		t.mu.Unlock()
 		j.kill(stopShutdown)
@@ -351,7 +362,7 @@ func (t *Tasks) finalResult(env *Env, j *job, timeout time.Duration, note string
 		}
 	}
 	writeNote(&b, j.confinementNote(v.text, r.ExitCode, r.Signal))
-	if j.cwd == "" && j.stopped == "" && movesDir.MatchString(j.command) {
+	if j.cwd == "" && j.stopped == "" && r.Signal == "" && movesDir.MatchString(j.command) {
 		writeNote(&b, fmt.Sprintf("[the final directory could not be read back (the command replaced the EXIT "+
 			"trap, or ended in exec), so the next command runs in %s as this one began]", env.Cwd()))
 	}

@@ -399,6 +399,16 @@ func TestBinaryOutputIsSummarised(t *testing.T) {
 	if !strings.Contains(r.Output, "compiling\n[binary output, ") || !strings.Contains(r.Output, "not shown]\nFAIL: test_foo\n") {
 		t.Errorf("output %q", r.Output)
 	}
+	// Text in the same write as binary data: before it, and after it on the same line.
+	r = h.run(`perl -e 'print "FAIL: TestFoo expected 3 got 4\n"; print "\0" x 3000; print "VERDICT: all 12 tests passed\n"'`)
+	if r.Output != "FAIL: TestFoo expected 3 got 4\n[binary output, 3,000 bytes, not shown]\nVERDICT: all 12 tests passed" {
+		t.Errorf("output %q", r.Output)
+	}
+	r = h.run(`head -c 300000 /dev/urandom; echo; echo VERDICT ok`)
+	// Random bytes may hold a line that reads as text; what matters is that the verdict is there.
+	if !strings.HasPrefix(r.Output, "[binary output, ") || !strings.HasSuffix(r.Output, "not shown]\nVERDICT ok") {
+		t.Errorf("output %q", r.Output)
+	}
 	r = h.run(`printf 'half a line '; sleep .1; head -c 3000 /dev/urandom; sleep .1; echo after`)
 	if !strings.HasPrefix(r.Output, "half a line \n[binary output, 3,000 bytes, not shown]\nafter") {
 		t.Errorf("output %q", r.Output)

@@ -89,3 +89,14 @@ func TestEscapedWriterIsStoppedNotDrained(t *testing.T) {
 		}
 	}
 }
+
+// A cleanup handler runs once: the stop does not TERM it a second time, nor the child it starts.
+func TestTermHandlerRunsOnceAndUndisturbed(t *testing.T) {
+	h := newHarness(t)
+	h.tasks.Grace = 5 * time.Second
+	r := h.call(context.Background(), h.bash, "t", map[string]any{"timeout": 1000,
+		"command": "trap 'echo cleaning; sleep 0.3 || echo killed; echo cleaned; exit 3' TERM; echo ready; sleep 100 & wait"}, nil)
+	if strings.Count(r.Output, "cleaning") != 1 || strings.Contains(r.Output, "killed") || !strings.Contains(r.Output, "cleaned") {
+		t.Errorf("the handler was disturbed: %q", r.Output)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // capture collects one command's output with bounded memory, whatever its volume: the cleaned text goes to a
@@ -62,23 +63,85 @@ func newCapture(ringSize int, dir, name string, live func(string)) *capture {
 
 // Write takes raw output from the process. It never fails: output beyond what can be kept is counted.
 func (c *capture) Write(p []byte) (int, error) {
+	n := len(p)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.finished {
-		return len(p), nil
+		return n, nil
 	}
 	plain := plainPrefix(p)
 	if plain < len(p) && looksBinary(p, plain) {
-		if c.binRun == 0 {
-			c.cl.Finish(c.commit) // the line the binary data interrupts ends there
-		}
-		c.binRun += int64(len(p))
+		c.writeMixed(p)
 	} else {
+		if c.binRun > 0 && p[0] == '\n' {
+			// The newline ends the binary line; the text starts after it.
+			c.binRun++
+			p, plain = p[1:], max(plain-1, 0)
+		}
 		c.endBinaryRun()
 		c.cl.write(p, plain, c.commit)
 	}
 	c.liveAdd("", nil)
-	return len(p), nil
+	return n, nil
+}
+
+// writeMixed takes a chunk that is mostly binary. A program writing to a pipe sends its text and its binary
+// data in the same writes, so the chunk is taken line by line: clean lines are text, the others binary,
+// except for a readable end of a binary line (`…\0\0\0VERDICT: ok`), which is text too.
+func (c *capture) writeMixed(p []byte) {
+	for len(p) > 0 {
+		line := p
+		if i := bytes.IndexByte(p, '\n'); i >= 0 {
+			line = p[:i+1]
+		}
+		p = p[len(line):]
+		// Random bytes hold short clean lines too ("L\n", "\n"): within a run of binary data a clean line
+		// counts as text only when it is long enough to be meant.
+		if cleanText(line) && (c.binRun == 0 || len(bytes.TrimSpace(line)) >= minReadable) {
+			c.endBinaryRun()
+			c.cl.write(line, plainPrefix(line), c.commit)
+			continue
+		}
+		if c.binRun == 0 {
+			c.cl.Finish(c.commit) // the line the binary data interrupts ends there
+		}
+		tail := readableTail(line)
+		c.binRun += int64(len(line) - len(tail))
+		if len(tail) > 0 {
+			c.endBinaryRun()
+			c.cl.write(tail, plainPrefix(tail), c.commit)
+		}
+	}
+}
+
+// cleanText reports a line with nothing binary in it: valid UTF-8 without control characters other than
+// tab, carriage return, escape (colours) and the newline.
+func cleanText(b []byte) bool {
+	for _, x := range b {
+		if (x < 0x20 && x != '\t' && x != '\r' && x != '\n' && x != 0x1b) || x == 0x7f {
+			return false
+		}
+	}
+	return utf8.Valid(b)
+}
+
+// minReadable is how many characters make a line in binary data text.
+const minReadable = 8
+
+// readableTail is the end of a binary line that is plainly text: at least minReadable printable ASCII
+// characters before its newline. A line without a newline has none: more of it may follow.
+func readableTail(b []byte) []byte {
+	if len(b) == 0 || b[len(b)-1] != '\n' {
+		return nil
+	}
+	i := len(b) - 1
+	for i > 0 && (b[i-1] >= 0x20 && b[i-1] < 0x7f || b[i-1] == '\t') {
+		i--
+	}
+	if len(b)-1-i < minReadable {
+		return nil
+	}
+	return b[i:]
 }
 
 // endBinaryRun puts the line that stands for a run of binary output into the text.
@@ -265,6 +328,7 @@ type view struct {
 func (c *capture) View(from cursor, budget int) view {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.endBinaryRun() // what came so far shows, even while binary data is still coming
 	c.flushSpool()
 	v := view{end: cursor{c.total, c.lines}, path: c.spoolPath}
 	in := clipInput{n: c.total - from.off, lines: c.lines - from.lines, startLine: from.lines,
@@ -327,7 +391,8 @@ func (l *liveBuffer) take() string {
 			l.dropped += i + 1
 			b = b[i+1:]
 		}
-		s := fmt.Sprintf("[… %s not shown …]\n%s", HumanBytes(int64(l.dropped)), toValidUTF8(b))
+		// The "\r" replaces the unfinished line the display has, whose end was among what was dropped.
+		s := fmt.Sprintf("\r[… %s not shown …]\n%s", HumanBytes(int64(l.dropped)), toValidUTF8(b))
 		l.buf, l.dropped = l.buf[:0], 0
 		return s
 	}

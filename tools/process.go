@@ -177,25 +177,50 @@ func (p *proc) signal(sig syscall.Signal) {
 	_ = syscall.Kill(-p.pgid, sig)
 }
 
-// terminate sends TERM to the group. Under bubblewrap the group's leader is bwrap itself, which dies of a
-// TERM at once and takes the sandbox down with SIGKILL (--die-with-parent), leaving the command no time to
-// clean up; so there the leader is spared, and bwrap ends when the command does.
-func (p *proc) terminate() {
-	if p.sandbox == nil || p.sandbox.probe.backend != BackendBubblewrap {
-		p.signal(syscall.SIGTERM)
-		return
-	}
+// members lists the processes of the group, the leader included, with the name of the program each runs.
+func (p *proc) members() map[int]string {
+	out := map[int]string{}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		p.signal(syscall.SIGTERM)
-		return
+		return out
 	}
 	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == p.pgid {
-			continue
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			if pg, err := syscall.Getpgid(pid); err == nil && pg == p.pgid {
+				comm, _ := os.ReadFile("/proc/" + e.Name() + "/comm")
+				out[pid] = string(comm)
+			}
 		}
-		if pg, err := syscall.Getpgid(pid); err == nil && pg == p.pgid {
+	}
+	return out
+}
+
+// terminate sends TERM to the group and returns its members as they were just before. Under bubblewrap the
+// group's leader is bwrap itself, which dies of a TERM at once and takes the sandbox down with SIGKILL
+// (--die-with-parent), leaving the command no time to clean up; so there the leader is spared, and bwrap
+// ends when the command does.
+func (p *proc) terminate() map[int]string {
+	before := p.members()
+	if p.sandbox == nil || p.sandbox.probe.backend != BackendBubblewrap {
+		p.signal(syscall.SIGTERM) // the whole group at once, as a terminal would
+		return before
+	}
+	for pid := range before {
+		if pid != p.pgid {
+			_ = syscall.Kill(pid, syscall.SIGTERM)
+		}
+	}
+	return before
+}
+
+// reterm sends a second TERM to the members that were there at the first but have run a new program since.
+// A child the shell had forked but not yet turned into the command when the TERM came takes the signal as
+// the shell would and then runs the command, which never hears of it; a shell with a trap then waits for
+// it until the grace period ends. A process gets no second TERM otherwise: it would run a cleanup handler
+// again, or kill the child the handler started.
+func (p *proc) reterm(before map[int]string) {
+	for pid, comm := range p.members() {
+		if old, ok := before[pid]; ok && old != comm {
 			_ = syscall.Kill(pid, syscall.SIGTERM)
 		}
 	}
@@ -206,17 +231,16 @@ func (p *proc) terminate() {
 // is closed), finish's KILL.
 func (p *proc) stop(grace time.Duration) {
 	deadline := time.Now().Add(grace)
-	p.terminate()
+	before := p.terminate()
 	p.signal(syscall.SIGCONT) // a stopped process only acts on TERM once it runs
 	sweep(p.mark, p.pgid, syscall.SIGTERM, syscall.SIGCONT)
-	// A child the shell was forking as the TERM went out did not get it, and the shell waits for that
-	// child before it acts on its own TERM; a second TERM a moment later reaches the child too.
+	// A child caught between fork and exec when the TERM went out never passes it on (see reterm).
 	again := time.NewTimer(min(retermAfter, grace/2))
 	select {
 	case <-p.exited:
 	case <-p.hurry:
 	case <-again.C:
-		p.terminate()
+		p.reterm(before)
 	}
 	again.Stop()
 	t := time.NewTimer(max(time.Until(deadline), 0))

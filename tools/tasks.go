@@ -33,13 +33,16 @@ type Tasks struct {
 	mu       sync.Mutex
 	closed   bool
 	nextID   int
-	starting int             // background tasks being started: they hold a slot before they run
-	fg       map[string]*job // running foreground calls, by call id
-	bg       map[string]*job // background tasks, running or finished, by task id
-	bgOrder  []string        // background task ids, oldest first
-	bashPath string
-	instance string // the value of instanceVar in every command's environment
-	calls    atomic.Int64
+	starting int // background tasks being started: they hold a slot before they run
+	// startingFg are foreground calls whose process is being started; wantBackground are those of them the
+	// person sent to the background meanwhile.
+	startingFg, wantBackground map[string]bool
+	fg                         map[string]*job // running foreground calls, by call id
+	bg                         map[string]*job // background tasks, running or finished, by task id
+	bgOrder                    []string        // background task ids, oldest first
+	bashPath                   string
+	instance                   string // the value of instanceVar in every command's environment
+	calls                      atomic.Int64
 }
 
 // NewTasks returns an empty task manager with the default limits. The zero Tasks is ready to use too.
@@ -58,6 +61,7 @@ func (t *Tasks) initLocked() {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	t.fg, t.bg = map[string]*job{}, map[string]*job{}
+	t.startingFg, t.wantBackground = map[string]bool{}, map[string]bool{}
 	t.instance = fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(b))
 }
 
@@ -263,13 +267,23 @@ func (t *Tasks) List() []TaskInfo {
 // another background task.
 func (t *Tasks) Background(callID string) bool {
 	t.mu.Lock()
-	j := t.fg[callID]
-	ok := j != nil && !t.closed && t.runningLocked() < t.maxBackground()
-	t.mu.Unlock()
-	if ok {
-		j.promoteMu.Do(func() { close(j.promoteCh) })
+	defer t.mu.Unlock()
+	t.initLocked()
+	if t.closed || t.runningLocked()+t.starting >= t.maxBackground() {
+		return false
 	}
-	return ok
+	j := t.fg[callID]
+	if j == nil {
+		if !t.startingFg[callID] {
+			return false
+		}
+		// The person saw the call start, but its process is not running yet: it goes to the background
+		// as soon as it is.
+		t.wantBackground[callID] = true
+		return true
+	}
+	j.promoteMu.Do(func() { close(j.promoteCh) })
+	return true
 }
 
 // KillAll stops every command Warden started, foreground and background, and returns once they are gone.

@@ -251,3 +251,24 @@ func TestBackgroundLimitHoldsForConcurrentStarts(t *testing.T) {
 		t.Errorf("started %v, running %d; want 3", ids, h.tasks.Running())
 	}
 }
+
+// Ctrl+B can come between the call's start on screen and its process's: it is honoured once the process
+// runs. A call that is not starting is refused.
+func TestBackgroundRequestedWhileTheCommandStarts(t *testing.T) {
+	h := newHarness(t)
+	if h.tasks.Background("nope") {
+		t.Error("a call that is neither running nor starting was accepted")
+	}
+	h.tasks.mu.Lock()
+	h.tasks.initLocked()
+	h.tasks.startingFg["c1"] = true // as run sets it just before the process starts
+	h.tasks.mu.Unlock()
+	if !h.tasks.Background("c1") {
+		t.Fatal("a starting call was refused")
+	}
+	start := time.Now()
+	r := h.call(context.Background(), h.bash, "c1", map[string]any{"command": "sleep 30"}, nil)
+	if r.BackgroundID == "" || time.Since(start) > 10*time.Second {
+		t.Errorf("the call was not sent to the background: %+v after %s", r, time.Since(start))
+	}
+}
