@@ -144,8 +144,8 @@ func (c *cleaner) emitText(text []byte, emit emitFunc) {
 }
 
 // ShowPartial returns what the display needs of the unfinished line: the part it has not seen yet, or, when
-// the line was redrawn since, "\r" and the whole line. Nothing is shown while a carriage return waits for the
-// text that redraws the line. The slice is valid until the next Write.
+// the line was redrawn since, "\r" and the whole line. A line ended by a carriage return (`printf 'pct
+// 20%%\r'`) shows as it is until the text that redraws it comes. The slice is valid until the next Write.
 func (c *cleaner) ShowPartial() []byte {
 	if !c.Pending() {
 		return nil
@@ -162,7 +162,7 @@ func (c *cleaner) ShowPartial() []byte {
 
 // Pending reports whether the unfinished line has text the display could be shown.
 func (c *cleaner) Pending() bool {
-	return !c.cr && (len(c.line) > c.shown || (c.broken && len(c.line) > 0))
+	return len(c.line) > c.shown || (c.broken && len(c.line) > 0)
 }
 
 // commit makes buf[:end] final. Only the first commit after a Write starts can carry a line the display saw.

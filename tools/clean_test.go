@@ -134,7 +134,7 @@ func TestCleanerLivePartialLine(t *testing.T) {
 	live.add(string(c.ShowPartial()))
 	c.Write([]byte("\r"), emit)
 	if p := c.ShowPartial(); p != nil {
-		t.Errorf("showed %q while the redraw had not come yet", p)
+		t.Errorf("showed %q again while the redraw had not come yet", p)
 	}
 	c.Write([]byte(" 20%"), emit)
 	live.add(string(c.ShowPartial()))
@@ -143,6 +143,23 @@ func TestCleanerLivePartialLine(t *testing.T) {
 	}
 	c.Write([]byte("\r100%\n"), emit)
 	if got, want := live.String(), "100%\n"; got != want {
+		t.Errorf("live = %q, want %q", got, want)
+	}
+
+	// Frames that end in a carriage return show as they come.
+	live.Reset()
+	c.Write([]byte("pct 20%\r"), emit)
+	live.add(string(c.ShowPartial()))
+	if got, want := live.String(), "pct 20%"; got != want {
+		t.Errorf("live = %q, want %q", got, want)
+	}
+	c.Write([]byte("pct 40%\r"), emit)
+	live.add(string(c.ShowPartial()))
+	if got, want := live.String(), "pct 40%"; got != want {
+		t.Errorf("live = %q, want %q", got, want)
+	}
+	c.Write([]byte("\ndone\n"), emit)
+	if got, want := live.String(), "pct 40%\ndone\n"; got != want {
 		t.Errorf("live = %q, want %q", got, want)
 	}
 }
