@@ -41,8 +41,8 @@ type modal struct {
 	reason  textinput.Model
 	note    string
 	// scroll is the first line of the body (command, where, why, diff) shown when it does not fit;
-	// maxScroll is the largest useful one, found by the last view.
-	scroll, maxScroll int
+	// maxScroll is the largest useful one and page how many lines show, both found by the last view.
+	scroll, maxScroll, page int
 	// body caches the rendered body of the request at the head of the queue, for bodyWidth; open
 	// clears it whenever the head changes. A diff may run to thousands of lines.
 	body      []string
@@ -64,6 +64,9 @@ func (m *Model) ask(msg approvalMsg) tea.Cmd {
 	}
 	md := &modal{queue: []approvalMsg{msg}}
 	m.push(md)
+	// The person may have been reading further up; what asks must be in sight, and the modal takes the
+	// keys that would bring it back.
+	m.conv.follow()
 	return md.open(m)
 }
 
@@ -250,7 +253,7 @@ func (md *modal) scrollKey(k string) bool {
 	if md.stage == stageReason && k != "pgup" && k != "pgdown" {
 		return false // the arrows, Home and End belong to the text being typed
 	}
-	page := 10
+	page := max(md.page-1, 1) // a page keeps one line of the last in sight
 	switch k {
 	case "up":
 		md.scroll--
@@ -341,11 +344,11 @@ func (md *modal) view(m *Model, width, height int) string {
 	md.maxScroll = 0
 	if len(body) > room {
 		shown := room - 1
-		md.maxScroll = len(body) - shown
+		md.maxScroll, md.page = len(body)-shown, shown
 		md.scroll = min(max(md.scroll, 0), md.maxScroll)
 		where := fmt.Sprintf("lines %d–%d of %d", md.scroll+1, md.scroll+shown, len(body))
 		body = append(body[md.scroll:md.scroll+shown:md.scroll+shown],
-			st.warn.Render(fit("── "+where+" · ↑/↓ PgUp/PgDn to read it all before you answer ──", inner)))
+			st.warn.Render(fit("── "+where+" · ↑↓ PgUp/PgDn Home/End to read it all ──", inner)))
 	}
 	lines = append(append(head, body...), tail...)
 	if len(lines) > height-2 { // a terminal too small even for the head and the keys

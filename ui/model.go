@@ -375,7 +375,9 @@ func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 	text := strings.ReplaceAll(msg.Content, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	lines := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
-	if lines <= pasteMaxLines && len(text) <= pasteMaxBytes {
+	// The editor turns tabs into spaces; a paste with tabs (a Makefile, gofmt'd code) is kept whole outside
+	// it like a long one, so that it reaches the model as it was.
+	if lines <= pasteMaxLines && len(text) <= pasteMaxBytes && !strings.Contains(text, "\t") {
 		var cmd tea.Cmd
 		m.input, cmd = m.input.Update(msg)
 		m.inputGen++

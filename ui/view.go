@@ -72,6 +72,10 @@ func (m *Model) tooSmallView() string {
 	}
 	lines = append(lines, "")
 	lines = append(lines, strings.Split(wrap(hint, w), "\n")...)
+	if m.flash != "" && m.now().Before(m.flashUntil) {
+		lines = append(lines, "")
+		lines = append(lines, strings.Split(wrap(m.flash, w), "\n")...)
+	}
 	if h := max(m.height, 1); len(lines) > h {
 		lines = lines[:h]
 	}
