@@ -36,7 +36,12 @@ func (c *classifier) assignSubs(lv *level, n syntax.Node, a *syntax.Assign, sc *
 func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *scope) {
 	p := Part{Text: lv.text(s), ReadOnly: true, Static: true}
 	// `IFS= read -r line` sets IFS for read alone, which only changes how it splits the line.
+	// A function named read would run its body with that IFS, which was judged with the usual one.
+	// Classify checks at the end that no function of that name was defined.
 	readIFS := len(call.Args) > 0 && call.Args[0].Lit() == "read"
+	if readIFS {
+		c.readIFS = lv.text(s)
+	}
 	for _, a := range call.Assigns {
 		c.assignSubs(lv, s, a, sc)
 		if a.Name != nil {
@@ -55,6 +60,13 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 	}
 	var stdin *word
 	for _, r := range s.Redirs {
+		if r.N != nil && r.N.Value != "0" {
+			// `bash 3<<<ls <<<'rm x'` runs what fd 0 holds, not fd 3. Another descriptor's input is
+			// not stdin, but makes what stdin is less certain.
+			if r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc || r.Op == syntax.WordHdoc {
+				continue
+			}
+		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			w := heredocBody(r)
@@ -247,12 +259,22 @@ func (c *classifier) expandGlob(pattern string, sc *scope) (names []string, ok b
 		if sc.cwd == "" {
 			return nil, false
 		}
-		abs = filepath.Join(sc.cwd, pattern)
+		abs = sc.cwd + "/" + pattern
 	}
-	comps := strings.Split(filepath.Clean(abs), "/")[1:]
+	comps := strings.Split(abs, "/")[1:]
 	cands := []string{"/"}
 	reads := 0
 	for _, comp := range comps {
+		if comp == "" || comp == "." {
+			continue
+		}
+		if comp == ".." {
+			// The kernel applies `..` after the links before it: lnk/../.e* lists the link target's parent.
+			for i := range cands {
+				cands[i] = filepath.Dir(ResolvePath("/", cands[i], ""))
+			}
+			continue
+		}
 		if !strings.ContainsAny(comp, "*?[") {
 			for i := range cands {
 				cands[i] = filepath.Join(cands[i], comp)

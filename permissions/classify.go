@@ -79,6 +79,12 @@ type Part struct {
 	// when pipedNames found out what the names are; inputDir is where the program resolves them.
 	readsInput, inputOpts, namesKnown bool
 	inputDir                          string
+	// called is the name a command was called by when it was judged as the program of that name, not
+	// as a function.
+	called string
+	// producers are the programs pipedNames trusted to tell the names: the producer and the stages
+	// between it and xargs.
+	producers []string
 	// xargsRaw is set when xargs splits its input at NULs or a delimiter (-0, -d), not at blanks; argFile
 	// when it reads them from a file (-a), not from its input.
 	xargsRaw, argFile bool
@@ -122,6 +128,10 @@ func Classify(command string, ctx Context) Classification {
 	sc := &scope{cwd: ctx.Cwd}
 	c.script(command, command, sc, 0, false)
 	c.inputNames()
+	c.asFunction()
+	if c.readIFS != "" && c.defined["read"] {
+		c.fail(c.readIFS, "`IFS=... read` may call a function named read, which splits words with that IFS")
+	}
 	c.arithVerdict()
 	return c.result()
 }
@@ -143,6 +153,10 @@ type classifier struct {
 	execFDs bool
 	// walked counts the entries looked at below recursively read directories.
 	walked int
+	// readIFS is the text of a `read` given its own IFS, which only the builtin may be given freely.
+	readIFS string
+	// loopRounds counts the loop bodies judged once per value (see maxLoopRounds).
+	loopRounds int
 }
 
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.
@@ -440,7 +454,8 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 		})
 	case *syntax.ForClause:
 		if l, ok := n.Loop.(*syntax.WordIter); ok && !n.Select && l.InPos.IsValid() {
-			if values, ok := c.loopValues(l, n.Do, sc); ok {
+			if values, ok := c.loopValues(l, n.Do, sc); ok && c.loopRounds+len(values) <= maxLoopRounds {
+				c.loopRounds += len(values)
 				// Every value the variable takes is known: the body is judged once for each, in order, as
 				// it runs, so that a `cd` in one round moves the next.
 				c.assignName(lv, n, l.Name.Value)
@@ -460,6 +475,8 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 			switch l := n.Loop.(type) {
 			case *syntax.WordIter:
 				c.assignName(lv, n, l.Name.Value)
+				// Judged once, the variable is unknown here, whatever an outer loop set it to.
+				delete(inner.vars, l.Name.Value)
 				if n.Select || !l.InPos.IsValid() {
 					c.taint(fmt.Sprintf("`%s` takes values only known at run time", l.Name.Value))
 				}
@@ -600,17 +617,33 @@ func (c *classifier) resolve(lv *level, w *syntax.Word, sc *scope) word {
 
 // abs makes a path operand absolute against the scope's directory. A relative path in an unknown
 // directory stays relative, which no workspace check and no absolute rule will match.
+//
+// A `..` is applied the way the kernel does, after the symlinks before it: `lnk/../x` with `lnk -> deep/a`
+// is deep/x. Cleaning it as text would name another file than the one read.
 func (c *classifier) abs(p string, sc *scope) string {
 	if p == "" {
 		return p
 	}
+	if !filepath.IsAbs(p) && sc.cwd == "" {
+		return filepath.Clean(p)
+	}
+	if hasDotDot(p) {
+		return ResolvePath(sc.cwd, p, "")
+	}
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p)
 	}
-	if sc.cwd == "" {
-		return filepath.Clean(p)
-	}
 	return filepath.Join(sc.cwd, p)
+}
+
+// hasDotDot reports whether a path has a `..` component.
+func hasDotDot(p string) bool {
+	for _, comp := range strings.Split(p, "/") {
+		if comp == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // specialBuiltins are found before functions in POSIX mode (sh, bash --posix), so a function of that name
@@ -692,12 +725,43 @@ func (c *classifier) pipeline(lv *level, n *syntax.BinaryCmd, sc *scope) {
 	}
 	bounds[len(stages)] = len(c.parts)
 	for i := 1; i < len(stages); i++ {
-		for k := bounds[i]; k < bounds[i+1]; k++ {
-			if p := &c.parts[k]; p.readsInput || p.inputOpts {
-				c.pipedNames(lv, p, stages, bounds, ops, i-1)
-			}
+		// Only the stage's own command reads the pipe, and only when no redirection gives it another
+		// input: `echo README.md | xargs cat <<< .env` reads .env, and in `echo x | { ls -A | xargs cat; }`
+		// xargs reads ls. A stage's own part is its last: the parts of its words' substitutions come first.
+		if _, ok := stages[i].Cmd.(*syntax.CallExpr); !ok || bounds[i] == bounds[i+1] || redirectsInput(stages[i].Redirs) {
+			continue
+		}
+		if p := &c.parts[bounds[i+1]-1]; p.readsInput || p.inputOpts {
+			c.pipedNames(lv, p, stages, bounds, ops, i-1)
 		}
 	}
+}
+
+// redirectsInput reports whether redirections may give a command's standard input something other than
+// what it inherits: any input redirection (<, <<, <<<, <&, <>, on any descriptor, to be safe) or any
+// redirection of descriptor 0.
+func redirectsInput(rs []*syntax.Redirect) bool {
+	for _, r := range rs {
+		switch r.Op {
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			return true
+		}
+		if r.N != nil && r.N.Value == "0" {
+			return true
+		}
+	}
+	return false
+}
+
+// redirectsOutput reports whether redirections may send a producer's standard output elsewhere than the
+// pipe or mix something else into it: any redirection but one of descriptor 2 to a file.
+func redirectsOutput(rs []*syntax.Redirect) bool {
+	for _, r := range rs {
+		if r.N == nil || r.N.Value != "2" || r.Op != syntax.RdrOut && r.Op != syntax.AppOut && r.Op != syntax.RdrClob {
+			return true
+		}
+	}
+	return false
 }
 
 // pipedNames judges what `... | xargs cat` reads: the file names come from the stage before it. When that
@@ -714,13 +778,17 @@ func (c *classifier) pipedNames(lv *level, p *Part, stages []*syntax.Stmt, bound
 		if ops[j] != syntax.Pipe {
 			return // |& mixes error messages into the names
 		}
-		if _, ok := stages[j].Cmd.(*syntax.CallExpr); !ok || bounds[j] == bounds[j+1] {
+		if _, ok := stages[j].Cmd.(*syntax.CallExpr); !ok || bounds[j] == bounds[j+1] || redirectsOutput(stages[j].Redirs) {
 			return
 		}
 		src := &c.parts[bounds[j+1]-1]
-		if len(src.Args) == 0 || len(src.static) != len(src.Args) {
+		// The producer must be the program itself, run directly: not under a wrapper (`xargs echo x` adds
+		// its input to what it prints) and not a function of that name, which inputNames checks once every
+		// function of the command is known (a loop's next round may call one defined after the pipeline).
+		if len(src.Args) == 0 || len(src.static) != len(src.Args) || len(src.Layers) != 1 || src.openTail {
 			return
 		}
+		p.producers = append(p.producers, src.Args[0])
 		switch src.Args[0] {
 		case "echo", "printf":
 			if p.xargsRaw {
@@ -760,7 +828,7 @@ func (c *classifier) pipedNames(lv *level, p *Part, stages []*syntax.Stmt, bound
 // passesLines reports whether a pipeline stage only passes on whole lines of its input, so that the file
 // names after it are among those before it: sort, uniq and head or tail by lines, with no file operands.
 func passesLines(p *Part, s *syntax.Stmt) bool {
-	if len(s.Redirs) > 0 || !p.ReadOnly || p.Secret {
+	if len(s.Redirs) > 0 || !p.ReadOnly || p.Secret || len(p.Layers) != 1 || p.openTail {
 		return false
 	}
 	name := p.Args[0]
@@ -800,11 +868,31 @@ func (c *classifier) withNames(lv *level, p *Part, names []string) {
 	}
 }
 
+// asFunction makes ask every part judged as a program whose name the command also defines as a function:
+// bash runs the function wherever it was defined before the call, which Warden only follows where it is
+// certain (same level, same directory); in a loop's next round, after a cd, or after a subshell it is not.
+func (c *classifier) asFunction() {
+	for i := range c.parts {
+		if p := &c.parts[i]; p.called != "" && c.defined[p.called] {
+			p.notRO(fmt.Sprintf("the command defines a function `%s`, which bash may run instead of the program", p.called))
+		}
+	}
+}
+
 // inputNames makes ask every part that reads files named by its input, or whose input may give it
 // options that read files, when pipedNames could not tell what those names are.
 func (c *classifier) inputNames() {
 	for i := range c.parts {
-		if p := &c.parts[i]; (p.readsInput || p.inputOpts) && !p.namesKnown {
+		p := &c.parts[i]
+		if !p.readsInput && !p.inputOpts {
+			continue
+		}
+		for _, name := range p.producers {
+			if c.defined[name] {
+				p.notRO(fmt.Sprintf("`%s` feeds `xargs %s` its names, and the command defines a function of that name", name, partName(p)))
+			}
+		}
+		if !p.namesKnown {
 			p.notRO(fmt.Sprintf("`xargs %s` gets file names from its input, which Warden cannot see", partName(p)))
 		}
 	}

@@ -306,6 +306,17 @@ func gitConfig(e *exec, args []word) string {
 		if !gitConfigReadOpts[f.name] {
 			return fmt.Sprintf("`%s` may change settings", f.name)
 		}
+		// The file or blob read is a read like any other, for deny rules and secrets alike.
+		switch {
+		case !f.has:
+		case f.name == "-f" || f.name == "--file":
+			if f.value == "-" {
+				return "`git config -f -` reads its input"
+			}
+			e.c.read(e.p, f.value, e.scope())
+		case f.name == "--blob":
+			e.gitRevPath(f.value, gitTop(e.scope().cwd), e.scope())
+		}
 	}
 	if len(args) > 0 && (args[0].Value == "list" || args[0].Value == "get") {
 		return ""
@@ -366,6 +377,9 @@ sub:
 		return fmt.Sprintf("`git %s` is not read-only", sub)
 	}
 	rest := words[i+1:]
+	if r := gitStdin(rest); r != "" {
+		return fmt.Sprintf("`git %s`: %s", sub, r)
+	}
 	if r := check(e, rest); r != "" {
 		return fmt.Sprintf("`git %s`: %s", sub, strings.TrimPrefix(r, "`git "+sub+"` "))
 	}
@@ -381,11 +395,10 @@ sub:
 			}
 			continue
 		}
-		if _, path, ok := strings.Cut(v, ":"); ok && path != "" {
-			v = path
-		}
-		if isSecretPath(v, e.c.ctx.Home) {
-			e.c.read(e.p, v, e.scope())
+		for _, path := range revPaths(v) {
+			if isSecretPath(path, e.c.ctx.Home) {
+				e.c.read(e.p, path, e.scope())
+			}
 		}
 	}
 	if gitShowsContent[sub] {
@@ -458,34 +471,22 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 	}) {
 		ops = ops[1:] // the pattern
 	}
+	paths, revs := 0, 0
 	for i, o := range ops {
 		v := o.Value
 		after := i >= len(ops)-pathspecs
 		if !o.Static {
+			paths++
 			continue // checked as a word only known at run time
 		}
+		paths++
 		switch {
 		case strings.HasPrefix(v, ":(") || strings.HasPrefix(v, ":!") || strings.HasPrefix(v, ":^"):
 			e.treeRead(gitOr(root, "."), treeRead{hidden: true})
 		case strings.HasPrefix(v, ":/"):
 			e.gitPath(filepath.Join(gitOr(root, "."), v[2:]), sc)
 		case !after && strings.Contains(v, ":"):
-			// REV:path, or :path and :N:path in the index.
-			_, path, _ := strings.Cut(v, ":")
-			if len(path) > 1 && path[0] >= '0' && path[0] <= '3' && path[1] == ':' {
-				path = path[2:]
-			}
-			if path == "" {
-				continue
-			}
-			if path != "." && path != ".." && !strings.HasPrefix(path, "./") && !strings.HasPrefix(path, "../") {
-				if root == "" {
-					e.p.notRO(fmt.Sprintf("`%s` names a path in a repository Warden cannot find", v))
-					continue
-				}
-				path = filepath.Join(root, path)
-			}
-			e.c.read(e.p, path, sc)
+			e.gitRevPath(v, root, sc)
 		case strings.ContainsAny(v, "*?[\\"):
 			// A git wildcard matches across slashes: `*.go` is any path ending in .go, the same as a
 			// base name ending in it; any other pattern may match a directory's name.
@@ -496,8 +497,141 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 			e.treeRead(".", t)
 		case after || exists(e.c.abs(v, sc)):
 			e.gitPath(v, sc)
+		default:
+			paths--
+			revs++
 		}
 	}
+	// With no path, what is shown may be any file of the repository: the whole tracked tree (from the
+	// directory, for grep). history may also hold files no longer tracked, which Warden cannot see.
+	if paths > 0 || !gitPrintsContent(sub, g, revs) || root == "" {
+		return
+	}
+	t := treeRead{hidden: true, repo: root}
+	t.tracked, t.index = gitTracked(root)
+	dir := root
+	if sub == "grep" {
+		dir = "."
+	}
+	e.treeRead(dir, t)
+}
+
+// gitPatchOptions make any content subcommand print what files hold; git takes them abbreviated.
+var gitPatchOptions = []string{"--patch", "--unified", "--word-diff", "--word-diff-regex", "--color-words",
+	"--patch-with-stat", "--patch-with-raw", "--cc", "--function-context", "--binary", "--full-index"}
+
+// gitStatOnly are the options that leave file contents out, spelled out in full: only the exact spelling
+// narrows what is read.
+var gitStatOnly = []string{"--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--summary",
+	"--dirstat", "--no-patch", "--quiet", "--raw", "--compact-summary", "-s"}
+
+// gitPrintsContent reports whether a content subcommand with no path prints what files hold: show, diff,
+// grep, range-diff and cat-file do unless told to print only names or statistics; log, whatchanged and
+// diff-tree only with a patch option.
+func gitPrintsContent(sub string, g gitArgs, revs int) bool {
+	for _, f := range g.flags {
+		switch {
+		case f.name == "-p" && sub != "cat-file", f.name == "-u", f.name == "-U", f.name == "-W", f.name == "-c", f.name == "-L":
+			return true
+		case len(f.name) > 2 && strings.HasPrefix(f.name, "--") &&
+			slices.ContainsFunc(gitPatchOptions, func(o string) bool { return strings.HasPrefix(o, f.name) }):
+			return true
+		}
+	}
+	switch sub {
+	case "cat-file":
+		return revs > 0 && !g.hasExact("-t", "-s", "-e")
+	case "show", "diff", "grep", "range-diff":
+		return !g.hasExact(gitStatOnly...)
+	}
+	return false
+}
+
+// gitRevPath records the read of `REV:path` (or `:path`, `:N:path` in the index): the path is relative to
+// the repository's top, or with ./ or ../ to the directory.
+func (e *exec) gitRevPath(v, root string, sc *scope) {
+	for _, path := range revPaths(v) {
+		if path == "" {
+			continue
+		}
+		if path != "." && path != ".." && !strings.HasPrefix(path, "./") && !strings.HasPrefix(path, "../") {
+			if root == "" {
+				e.p.notRO(fmt.Sprintf("`%s` names a path in a repository Warden cannot find", v))
+				continue
+			}
+			path = filepath.Join(root, path)
+		}
+		e.c.read(e.p, path, sc)
+	}
+}
+
+// revPaths returns the paths `REV:path` may name. git splits at the first `:` outside `{...}`
+// (`HEAD@{2030-01-01 00:00}:x`, `HEAD^{/a:b}:x`); a path may hold a colon itself, so the text after the
+// last `:` outside braces is read too. With unbalanced braces any colon may split, so every candidate is
+// returned. `:N:path` names stage N of the index.
+func revPaths(v string) []string {
+	var cands []string
+	depth, unbalanced := 0, false
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				unbalanced = true
+			} else {
+				depth--
+			}
+		case ':':
+			if depth == 0 || unbalanced {
+				cands = append(cands, v[i+1:])
+			}
+		}
+	}
+	if depth != 0 {
+		cands = nil
+		for i := 0; i < len(v); i++ {
+			if v[i] == ':' {
+				cands = append(cands, v[i+1:])
+			}
+		}
+	}
+	if len(cands) > 1 && !unbalanced && depth == 0 {
+		cands = []string{cands[0], cands[len(cands)-1]}
+	}
+	var out []string
+	for _, path := range cands {
+		if len(path) > 1 && path[0] >= '0' && path[0] <= '3' && path[1] == ':' {
+			path = path[2:]
+		}
+		if !slices.Contains(out, path) {
+			out = append(out, path)
+		}
+	}
+	return out
+}
+
+// gitStdinOptions make git read revisions, object names or paths from its input, which Warden cannot see:
+// `echo HEAD:secrets/key | git cat-file --batch`, `git diff-tree -p --stdin`. --batch-all-objects prints
+// every object of the repository.
+var gitStdinOptions = []string{"--stdin", "--batch", "--batch-check", "--batch-command", "--batch-all-objects",
+	"--stdin-packs", "--stdin-commits", "--pathspec-from-file"}
+
+// gitStdin returns why a subcommand's options read its input, or "". Every word before `--` counts,
+// values included, and any abbreviation git accepts.
+func gitStdin(args []word) string {
+	for _, w := range args {
+		v := w.Value
+		if v == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(v, "=")
+		if len(name) > 2 && strings.HasPrefix(name, "--") &&
+			slices.ContainsFunc(gitStdinOptions, func(o string) bool { return strings.HasPrefix(o, name) }) {
+			return fmt.Sprintf("`%s` reads object names or paths from its input, or every object", v)
+		}
+	}
+	return ""
 }
 
 // gitPath records the read of a path git shows: a directory is read below it.

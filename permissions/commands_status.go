@@ -13,11 +13,13 @@ import (
 // the interpreters list.
 var statusSpecs = map[string]*spec{
 	// ss -K kills sockets, -D dumps to a file.
-	"ss":      {values: "fAFD", bad: "KD", longBad: []string{"kill", "diag", "filter"}},
+	// ss -F reads its filter from a file.
+	"ss":      {values: "fAFD", bad: "KD", longBad: []string{"kill", "diag", "filter"}, fileValues: []string{"-F"}},
 	"netstat": {},
 	// journalctl writes with --rotate, --vacuum-*, --flush, --sync, --relinquish-var, --setup-keys,
 	// --update-catalog and --cursor-file.
-	"journalctl": {values: "ubnpoSUtDMIcF", longBad: []string{"rotate", "vacuum-size", "vacuum-time", "vacuum-files",
+	// -D and --directory, --file and --root read journal files from anywhere.
+	"journalctl": {values: "ubnpoSUtDMIcF", bad: "D", longBad: []string{"rotate", "vacuum-size", "vacuum-time", "vacuum-files",
 		"flush", "sync", "relinquish-var", "smart-relinquish-var", "setup-keys", "update-catalog", "cursor-file",
 		"new-id128", "root", "image", "directory", "file"}},
 	"systemctl": {rawArgs: true, check: checkSystemctl},
@@ -81,6 +83,20 @@ func checkKubectl(e *exec, a *parsedArgs) string {
 	for _, w := range rest {
 		if v := strings.ToLower(w.Value); strings.HasPrefix(v, "secret") || strings.Contains(v, ",secret") || strings.Contains(v, "/secret") {
 			return "`kubectl` reads secrets"
+		}
+	}
+	// -o go-template-file=F, jsonpath-file=F and custom-columns-file=F read F.
+	for i, w := range rest {
+		v := w.Value
+		if (v == "-o" || v == "--output") && i+1 < len(rest) {
+			v = rest[i+1].Value
+		} else if after, ok := strings.CutPrefix(v, "--output="); ok {
+			v = after
+		} else {
+			continue
+		}
+		if format, file, ok := strings.Cut(v, "="); ok && strings.HasSuffix(format, "-file") {
+			e.c.read(e.p, file, e.scope())
 		}
 	}
 	return onlyOptions(rest, "-o", "--output", "-n", "--namespace", "-A", "--all-namespaces", "-l", "--selector",

@@ -201,6 +201,14 @@ func bashMatch(rules []Rule, p *Part, allow bool) (Rule, bool) {
 
 // partPaths returns the rule matching any of the part's reads (for Read rules) or writes (Edit/Write).
 func (e *Engine) partPaths(rules []Rule, p *Part) (Rule, string, bool) {
+	if r, path, ok := e.namedPaths(rules, p); ok {
+		return r, path, true
+	}
+	return treePaths(rules, p)
+}
+
+// namedPaths returns the rule matching a file the part names: a read or a write of that very path.
+func (e *Engine) namedPaths(rules []Rule, p *Part) (Rule, string, bool) {
 	for _, path := range p.Reads {
 		abs := e.absFor(path)
 		if r, ok := firstPathMatch(pathRules(rules, Read), abs); ok {
@@ -213,7 +221,25 @@ func (e *Engine) partPaths(rules []Rule, p *Part) (Rule, string, bool) {
 			return r, path, true
 		}
 	}
-	// A recursive read (grep -r, rg) reads what a rule names below its directory.
+	return Rule{}, "", false
+}
+
+// rootedIn returns the Read rule that denies the directory a recursive read starts from, or a file
+// right below it.
+func rootedIn(rules []Rule, p *Part) (Rule, string, bool) {
+	for _, t := range p.trees {
+		for _, r := range pathRules(rules, Read) {
+			if r.matchPath(t.dir) || r.matchPath(filepath.Join(t.dir, "x")) {
+				return r, t.dir, true
+			}
+		}
+	}
+	return Rule{}, "", false
+}
+
+// treePaths returns the Read rule naming something below a directory the part reads recursively (grep -r,
+// rg, git log -p with no pathspec).
+func treePaths(rules []Rule, p *Part) (Rule, string, bool) {
 	for _, t := range p.trees {
 		for _, r := range pathRules(rules, Read) {
 			if r.mayMatchUnder(t) {
@@ -245,9 +271,24 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 			v.Reason = fmt.Sprintf("`%s` is denied by `%s`", partName(p), r.Raw)
 			return v
 		}
-		if r, path, ok := e.partPaths(s.deny, p); ok {
+		r, path, ok := e.namedPaths(s.deny, p)
+		if !ok {
+			// A recursive read rooted inside what a rule denies (git log -p -- secrets/) names it too.
+			r, path, ok = rootedIn(s.deny, p)
+		}
+		if ok {
 			v.Decision, v.By, v.Rule, v.Part = Deny, "rule", r.Raw, p.Text
 			v.Reason = fmt.Sprintf("`%s` touches `%s`, denied by `%s`", partName(p), path, r.Raw)
+			return v
+		}
+	}
+	// A recursive read that merely covers a denied path may well skip it (grep -r TODO . over a tree
+	// with secrets/ in it): the person decides, and the reason names what is denied.
+	for i := range cls.Parts {
+		p := &cls.Parts[i]
+		if r, dir, ok := treePaths(s.deny, p); ok {
+			v.Decision, v.By, v.Rule, v.Part = Ask, "rule", r.Raw, p.Text
+			v.Reason = fmt.Sprintf("`%s` reads everything below `%s`, which includes paths denied by `%s`", partName(p), dir, r.Raw)
 			return v
 		}
 	}
@@ -372,6 +413,8 @@ func (e *Engine) coveredByRules(allow []Rule, p *Part) (string, bool) {
 	used := ""
 	// Secrets need a Read rule naming them.
 	if p.Secret {
+		// A secret read no rule can name (through /proc/self or /dev/fd) is never covered.
+		used = "-"
 		for _, path := range p.Reads {
 			if !isSecretPath(path, e.home) {
 				continue
@@ -381,6 +424,9 @@ func (e *Engine) coveredByRules(allow []Rule, p *Part) (string, bool) {
 				return "", false
 			}
 			used = r.Raw
+		}
+		if used == "-" {
+			return "", false
 		}
 		if p.ReadOnly {
 			return used, true

@@ -41,3 +41,19 @@ package permissions
 //     (relative to the repository's top, or with ./ to the directory), their paths and pathspecs.
 //   - Long options count in any abbreviation their program accepts (GNU getopt, git) wherever that makes
 //     the answer stricter; an abbreviated option that would narrow what is read is ignored.
+//   - Paths are resolved the way the kernel walks them: a `..` applies after the symlinks before it.
+//     A path through /proc/self, /proc/N/{cwd,root,fd,environ} or /dev/fd is the command's own view,
+//     which Warden cannot resolve from its process: reading it counts as reading a secret.
+//   - xargs reads the modelled names only as the pipeline stage's own command with no input redirection,
+//     fed by echo, printf or find run directly (no wrapper, no output redirection), and only when the
+//     command defines no function of any of those names. A program judged as itself asks whenever the
+//     command defines a function of its name anywhere.
+//   - git reading revisions or objects from stdin (--stdin, --batch*) asks. A content-printing git
+//     command with no path (git log -p, git show REV, git diff, git grep) reads every tracked file, listed
+//     from .git/index read directly (git itself is never run: its config could run programs); files only
+//     in history are not seen. REV:path splits at the first `:` outside braces, and the last is read too.
+//   - A recursive read that covers a denied path asks with the rule as the reason; only a read that
+//     names the denied path, or starts inside it, denies. A -name filter that matches no denied file
+//     leaves the read allowed.
+//   - Loops over known values are judged per value within a budget of maxLoopRounds bodies per command;
+//     past it a body is judged once with its variable unknown.

@@ -98,6 +98,9 @@ func (e *exec) run(words []word) {
 				e.sc.cwd = fn.after
 				return
 			}
+			// Judged as the program; Classify asks if the command defines a function of this name
+			// anywhere, which bash may call here instead (see asFunction).
+			e.p.called = n
 		}
 		if w, ok := wrappers[n]; ok {
 			inner := w(e, words)

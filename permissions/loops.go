@@ -23,6 +23,11 @@ import (
 // maxLoopValues bounds how many times a body is judged.
 const maxLoopValues = 32
 
+// maxLoopRounds bounds how many loop bodies one command judges once per value, nested loops included:
+// seven nested loops over ten values would be judged ten million times. Past it a loop's body is judged
+// once with its variable unknown, which asks wherever the value matters.
+const maxLoopRounds = 1000
+
 // loopValues returns the values a for loop's variable takes, and whether they are all known for certain.
 func (c *classifier) loopValues(l *syntax.WordIter, body []*syntax.Stmt, sc *scope) ([]string, bool) {
 	name := l.Name.Value
@@ -44,12 +49,8 @@ func (c *classifier) loopValues(l *syntax.WordIter, body []*syntax.Stmt, sc *sco
 			return nil, false
 		}
 		globbed = true
-		pattern := w.Value
-		if !filepath.IsAbs(pattern) {
-			pattern = filepath.Join(sc.cwd, pattern)
-		}
-		matches, err := filepath.Glob(pattern)
-		if err != nil || len(matches) == 0 {
+		matches, ok := c.expandGlob(w.Value, sc)
+		if !ok || len(matches) == 1 && matches[0] == w.Value {
 			// bash would pass the pattern itself on; that is not a value to trust.
 			return nil, false
 		}

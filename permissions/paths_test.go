@@ -11,6 +11,9 @@ func TestResolvePath(t *testing.T) {
 	if err := os.Symlink("/nonexistent-target/dir", filepath.Join(ws, "dangling")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink("loop", filepath.Join(ws, "loop")); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct{ cwd, path, want string }{
 		{ws, "src/main.go", filepath.Join(ws, "src/main.go")},
 		{ws, "./src/../README.md", filepath.Join(ws, "README.md")},
@@ -23,9 +26,30 @@ func TestResolvePath(t *testing.T) {
 		{ws, "link-out/new/file", filepath.Join(home, "new/file")},
 		{ws, "new-dir/new-file", filepath.Join(ws, "new-dir/new-file")},
 		{ws, "dangling/x", "/nonexistent-target/dir/x"},
+		// `..` applies after the link before it, as in the kernel's walk: lnk -> deep/a.
+		{ws, "lnk/../x", filepath.Join(ws, "deep/x")},
+		{ws, "lnk/../../README.md", filepath.Join(ws, "README.md")},
+		{ws, "lnk/../../secrets/a.txt", filepath.Join(ws, "secrets/a.txt")},
+		{ws, "link-out/../ws/README.md", filepath.Join(ws, "README.md")},
+		{ws, "loop/x", filepath.Join(ws, "loop/x")},
+		{ws, "missing/../README.md", filepath.Join(ws, "README.md")},
+		{"rel", "a/../b", "rel/b"},
 	} {
 		if got := ResolvePath(c.cwd, c.path, home); got != c.want {
 			t.Errorf("ResolvePath(%q, %q) = %q, want %q", c.cwd, c.path, got, c.want)
+		}
+	}
+}
+
+// TestResolvePathThroughProcess: a path through /proc/self, /proc/N/cwd or /dev/fd is resolved for
+// Warden's own process, not the command's, so it is not sure.
+func TestResolvePathThroughProcess(t *testing.T) {
+	for path, sure := range map[string]bool{
+		"/dev/fd/../cwd/x": false, "/proc/self/cwd/../x": false, "/proc/self/status": false, "/dev/stdin": false,
+		"/proc/1/root/etc/hostname": false, "/proc/cpuinfo": true, "/etc/hostname": true, "/dev/null": true,
+	} {
+		if _, got := resolvePath("/", path, ""); got != sure {
+			t.Errorf("resolvePath(%q): sure = %v, want %v", path, got, sure)
 		}
 	}
 }

@@ -2,8 +2,10 @@ package permissions
 
 import (
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // redTeamCases come from a red-team review of the classifier: each was once allowed as read-only. They
@@ -173,16 +175,68 @@ var redTeamCases = []corpusCase{
 	ask("git diff --no-index secrets/a.txt README.md").denying("Read(./secrets/**)"), ask("git grep -h '' -- secrets").denying("Read(./secrets/**)"),
 	ask("git log -p -- secrets/").denying("Read(./secrets/**)"), ask("cd src && git show HEAD:secrets/a.txt").denying("Read(./secrets/**)"),
 	ask("cd src && git show HEAD:../secrets/a.txt").denying("Read(./secrets/**)"), ask("git show :secrets/a.txt").denying("Read(./secrets/**)"),
-	ask("git log -L 1,2:secrets/a.txt").denying("Read(./secrets/**)"), ask("git show HEAD -- ':(glob)secrets/*'").denying("Read(./secrets/**)"),
+	ask("git log -L 1,2:secrets/a.txt").denying("Read(./secrets/**)"), ask("git show HEAD -- ':(glob)secrets/*'").denying("Read(./secrets/**)").expect(Ask),
 	ask("git log -p secrets").denying("Read(./secrets/**)"), ask("git show HEAD:./secrets/a.txt").denying("Read(./secrets/**)"),
 	allow("git show HEAD:README.md"), allow("git log -p -- src"), allow("git log -n 5 --oneline"), allow("git grep -n 'TODO.*'"),
-	allow("git log -S foo -- src"), allow("git grep -n foo -- '*.go'"), ask("git grep -n foo -- '*secret*'").denying("Read(./secrets/**)"),
+	allow("git log -S foo -- src"), allow("git grep -n foo -- '*.go'"), ask("git grep -n foo -- '*secret*'").denying("Read(./secrets/**)").expect(Ask),
 	ask("git grep -n KEY -- '*.env'"), allow("git show HEAD~1:src/main.go"), allow("git diff HEAD~1 -- src/main.go"),
 	ask("git show HEAD:src/main.go").denying("Read(./secrets/**)").expect(Allow),
 	// B7: gh's -w is --web except under `gh run list`; docker inspect prints environments.
 	ask("gh pr view 1 -w"), ask("gh issue view 1 -w"), ask("gh pr list -w"), ask("gh issue list -w"), ask("gh run view 1 -w"),
 	allow("gh run list -w ci.yml"), ask("docker inspect x"), ask("docker container inspect x"), ask("docker image inspect x"),
 	allow("docker network inspect bridge"), allow("docker volume ls"),
+	// C1: an xargs stage with its own input, or nested in a stage, does not read the pipe's modelled names.
+	ask("echo README.md | xargs cat <<< .env"), ask("find src -name '*.go' | xargs cat <<< secrets/a.txt").denying("Read(./secrets/**)").expect(Ask),
+	ask("echo README.md | xargs cat <<EOF\n.env\nEOF"), ask("echo README.md | xargs cat 0< <(echo .env)"), ask("echo README.md | xargs cat < <(ls -A)"),
+	ask("echo README.md | xargs cat 0<.env"), ask("exec 3<.env; echo README.md | xargs cat 0>&3"), ask("echo README.md | xargs cat <&0"),
+	ask("echo README.md | { ls -A | xargs cat; }"), ask("echo README.md | (xargs cat <<< .env)"), ask("ls -A | xargs echo README.md | xargs cat"),
+	ask("echo README.md >&2 | xargs cat"), ask("find src 1>&2 | xargs cat"), ask("bash 3<<<ls <<<'rm x'"),
+	allow("echo README.md | xargs cat"), allow("find src -name '*.go' 2>/dev/null | xargs cat"), allow("echo README.md 2>/dev/null | sort | xargs cat"),
+	// C2: a function named like a modelled producer, or like any program judged as itself, fakes it.
+	ask("echo() { printf .env; }; echo x | xargs cat"), ask("printf() { command printf .env; }; printf x | xargs cat"),
+	ask("for i in 1 2; do echo x | xargs cat; echo() { printf .env; }; done"), ask("sort() { printf .env; }; echo x | sort | xargs cat"),
+	ask("cd sub; cat() { head ../secrets/a.txt; }; cd ..; cat README.md").denying("Read(./secrets/**)"),
+	ask("cd sub; cat() { head secrets/a.txt; }; cd ..; cat README.md").denying("Read(./secrets/**)").expect(Ask),
+	ask("(cat() { :; }); cat README.md"), ask("read() { ls $HOME; }; IFS=/ read x"), allow("f() { ls; }; f; ls"),
+	// C3: `..` after a symlink goes to the link target's parent; /proc/*/cwd and /dev/fd are the command's own.
+	ask("cat lnk/../../secrets/a.txt").denying("Read(./secrets/**)"), ask("cat lnk/../../.env"), ask("cat lnk/../../.e*"),
+	ask("head lnk/../../secrets/*").denying("Read(./secrets/**)"), ask("for f in lnk/../../s*/a.txt; do cat $f; done").denying("Read(./secrets/**)"),
+	ask("cat /dev/fd/../cwd/secrets/a.txt").denying("Read(./secrets/**)").expect(Ask),
+	ask("cat /proc/self/cwd/../ws/secrets/a.txt").denying("Read(./secrets/**)").expect(Ask),
+	ask("cat /dev/fd/../environ"), ask("cat /proc/self/cwd/.env"), ask("cat /proc/1/root/etc/hostname"), ask("cat /proc/self/fd/0"),
+	ask("cat /proc/thread-self/environ"), allow("cat lnk/../../README.md"), allow("cat sub/../README.md"), allow("cat /proc/cpuinfo"),
+	// C4: git reading object names or revisions from its input.
+	ask("echo HEAD:secrets/a.txt | git cat-file --batch"), ask("git cat-file --batch-all-objects --batch"), ask("git cat-file --batch-check"),
+	ask("git diff-tree -p --stdin"), ask("git log --stdin"), ask("git rev-list --stdin"), ask("git log --std <<< HEAD"), ask("git show --stdin"),
+	// C5: git config's files and blobs are reads.
+	ask("git config -f secrets/a.txt --list").denying("Read(./secrets/**)"), ask("git config --file secrets/a.txt --list").denying("Read(./secrets/**)"),
+	ask("git config --blob HEAD:secrets/a.txt --list").denying("Read(./secrets/**)"), ask("git config --blob=HEAD:.env --list"),
+	ask("git config -f .env --list"), ask("git config -f - --list"), allow("git config -f README.md --list"), allow("git config --blob HEAD:README.md -l"),
+	// C8: REV:path splits at the first `:` outside braces; a later one may start the path too.
+	ask("git show 'HEAD^{/d[:]?b}:secrets/a.txt'").denying("Read(./secrets/**)"), ask("git show 'HEAD@{2030-01-01 00:00}:secrets/a.txt'").denying("Read(./secrets/**)"),
+	ask("git show 'HEAD^{/x:y}:.env'"), ask("git show 'HEAD@{1}:.env'"), ask("git show 'HEAD{:.env'"), ask("git show HEAD:credentials"),
+	ask("git show HEAD:.npmrc"), ask("git show HEAD:id_rsa"), ask("git cat-file -p 'HEAD^{tree}:secrets/a.txt'").denying("Read(./secrets/**)"),
+	allow("git show 'HEAD@{1}:README.md'"), allow("git show HEAD~1:src/main.go"),
+	// C9: status commands' options that read files.
+	ask("ss -F secrets/a.txt").denying("Read(./secrets/**)"), ask("ss -F .env"), ask("journalctl -D secrets"), ask("journalctl --directory=x"),
+	ask("kubectl get pods -o go-template-file=secrets/a.txt").denying("Read(./secrets/**)"), ask("kubectl get pods -o jsonpath-file=.env"),
+	ask("kubectl get pods --output=custom-columns-file=.env"), ask("kubectl get pods --output custom-columns-file=secrets/a.txt").denying("Read(./secrets/**)"),
+	ask("pip list -r .env"), allow("ss -tlnp"), allow("kubectl get pods -o jsonpath-file=README.md"),
+	// C6, C7 (see also TestGitWholeRepoReads): git grep and history with no path read the whole tracked tree.
+	ask("git grep -h ''").denying("Read(./secrets/**)").expect(Ask), ask("git log -p").denying("Read(./secrets/**)").expect(Ask),
+	ask("git show HEAD~2").denying("Read(./secrets/**)").expect(Ask), ask("git diff HEAD~2 HEAD").denying("Read(./secrets/**)").expect(Ask),
+	ask("git whatchanged -p").denying("Read(./secrets/**)").expect(Ask), ask("git diff-tree -p HEAD").denying("Read(./secrets/**)").expect(Ask),
+	ask("git diff").denying("Read(./secrets/**)").expect(Ask), ask("git cat-file -p 0123abcd").denying("Read(./secrets/**)").expect(Ask),
+	ask("git log -p --all").denying("Read(./secrets/**)").expect(Ask),
+	ask("git show HEAD --stat").denying("Read(./secrets/**)").expect(Allow), ask("git log --oneline").denying("Read(./secrets/**)").expect(Allow),
+	ask("cd src && git grep -n TODO").denying("Read(./secrets/**)").expect(Allow),
+	// F4: a recursive read that only covers a denied subtree asks; naming a denied path denies.
+	ask("find . -name '*.go' -exec grep -l TODO {} +").denying("Read(./secrets/**)").expect(Allow),
+	ask("find . -name '*.go' | xargs wc -l").denying("Read(./secrets/**)").expect(Allow),
+	ask("find . -name '*.txt' | xargs wc -l").denying("Read(./secrets/**)").expect(Ask), ask("grep -rn TODO .").denying("Read(./secrets/**)").expect(Ask),
+	ask("rg TODO").denying("Read(./secrets/**)").expect(Ask), ask("git grep -n TODO -- .").denying("Read(./secrets/**)").expect(Ask),
+	ask("git diff HEAD -- .").denying("Read(./secrets/**)").expect(Ask), ask("git log -p -- .").denying("Read(./secrets/**)").expect(Ask),
+	ask("grep -rn TODO secrets").denying("Read(./secrets/**)"), ask("cat secrets/a.txt").denying("Read(./secrets/**)"),
 }
 
 // TestReasonNamesGitSubcommand: a reason names git's subcommand, not the value of a global option.
@@ -223,4 +277,94 @@ func TestXargsSplitsNamesWithBlanks(t *testing.T) {
 			t.Errorf("%q: got %s (%s), want %s", cmd, v.Decision, v.Reason, want)
 		}
 	}
+}
+
+// TestNestedLoopsStayBounded: seven nested loops over ten values would judge the body ten million times;
+// past maxLoopRounds the body is judged once with its variable unknown. The deadline only guards against
+// a hang.
+func TestNestedLoopsStayBounded(t *testing.T) {
+	ws, home := fixture(t)
+	cmd := "ls $a"
+	for _, v := range []string{"g", "f", "e", "d", "c", "b", "a"} {
+		cmd = "for " + v + " in 0 1 2 3 4 5 6 7 8 9; do " + cmd + "; done"
+	}
+	done := make(chan Classification, 1)
+	go func() { done <- Classify(cmd, Context{Cwd: ws, Workspace: ws, Home: home}) }()
+	select {
+	case cls := <-done:
+		if !cls.ReadOnly {
+			t.Errorf("%q: %s", cmd, cls.Reason)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%q is still being classified after 10s", cmd)
+	}
+	// Past the budget a loop's variable is unknown, and a body that needs it asks.
+	cmd = "for z in .env README.md; do cat $z; done"
+	for _, v := range []string{"g", "f", "e", "d", "c", "b", "a"} {
+		cmd = "for " + v + " in 0 1 2 3 4 5 6 7 8 9; do " + cmd + "; done"
+	}
+	if cls := Classify(cmd, Context{Cwd: ws, Workspace: ws, Home: home}); cls.ReadOnly && !cls.Secret {
+		t.Errorf("%q is read-only without a secret", cmd)
+	}
+}
+
+// TestGitWholeRepoReads: a content-printing git command with no path reads every tracked file, so it asks
+// when the repository tracks a secret or a deny rule covers part of it; one that prints no content does not.
+func TestGitWholeRepoReads(t *testing.T) {
+	if _, err := osexec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := func(t *testing.T, files ...string) string {
+		ws, _ := filepath.EvalSymlinks(t.TempDir())
+		for _, f := range files {
+			p := filepath.Join(ws, f)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
+			cmd := osexec.Command("git", args...)
+			cmd.Dir = ws
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("git %v: %v: %s", args, err, out)
+			}
+		}
+		return ws
+	}
+	plain := repo(t, "README.md", "src/main.go")
+	withEnv := repo(t, "README.md", "src/main.go", ".env")
+	withSecrets := repo(t, "README.md", "src/main.go", "secrets/key.txt")
+	content := []string{"git log -p", "git log -p --all", "git show HEAD~2", "git diff HEAD~2 HEAD", "git whatchanged -p",
+		"git diff-tree -p HEAD", "git diff", "git grep -h ''", "git log -p -3", "git cat-file -p HEAD", "git log --patc", "git show"}
+	quiet := []string{"git show HEAD --stat", "git log --oneline", "git log -3", "git diff --stat", "git diff-tree HEAD",
+		"git show HEAD:README.md", "git cat-file -t HEAD"}
+	check := func(ws string, deny []string, cmd string, want Decision) {
+		t.Helper()
+		e, err := NewEngine(Policy{Workspace: ws, Home: t.TempDir(), Deny: deny})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws}); v.Decision != want {
+			t.Errorf("%s in %s (deny %q): got %s (%s), want %s", cmd, filepath.Base(ws), deny, v.Decision, v.Reason, want)
+		}
+	}
+	for _, cmd := range content {
+		check(plain, nil, cmd, Allow)
+		check(withEnv, nil, cmd, Ask)
+		check(withSecrets, []string{"Read(./secrets/**)"}, cmd, Ask)
+		check(plain, []string{"Read(./src/**)"}, cmd, Ask)
+	}
+	for _, cmd := range quiet {
+		check(withEnv, nil, cmd, Allow)
+		check(withSecrets, []string{"Read(./secrets/**)"}, cmd, Allow)
+	}
+	// git grep searches the directory it runs in; deny rules elsewhere leave it be.
+	check(withSecrets, []string{"Read(./secrets/**)"}, "cd src && git grep -n TODO", Allow)
+	check(withEnv, nil, "cd src && git grep -n TODO", Allow)
+	check(withSecrets, []string{"Read(./secrets/**)"}, "git grep -n TODO", Ask)
+	// Naming the denied path itself still denies.
+	check(withSecrets, []string{"Read(./secrets/**)"}, "git log -p -- secrets", Deny)
 }

@@ -115,6 +115,17 @@ func isSecretPath(path, home string) bool {
 	if strings.HasPrefix(clean, "/proc/") && (base == "environ" || base == "mem") {
 		return true
 	}
+	// A process's directory, root and descriptors lead anywhere: /proc/self/cwd/../x is not below cwd.
+	// Through /proc/self or /dev/fd the file is the command's own, which Warden cannot resolve from its
+	// own process.
+	if procView(clean) {
+		return true
+	}
+	if strings.HasPrefix(clean, "/proc/") || strings.HasPrefix(clean, "/dev/") {
+		if _, sure := resolvePath("/", path, ""); !sure {
+			return true
+		}
+	}
 	switch clean {
 	case "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd":
 		return true
@@ -142,3 +153,23 @@ func isSecretPath(path, home string) bool {
 // files): reading it asks even though it changes nothing. The file tools use it to keep such files out of
 // directory-wide searches.
 func IsSecretPath(path, home string) bool { return isSecretPath(path, home) }
+
+// procView reports whether a path goes through a process's view of the file system, whose meaning
+// depends on the process: /proc/N/cwd, root, fd, fdinfo, map_files, environ (and the same below
+// /proc/N/task/M), and /dev/fd.
+func procView(clean string) bool {
+	if within("/dev/fd", clean) {
+		return true
+	}
+	if !strings.HasPrefix(clean, "/proc/") {
+		return false
+	}
+	comps := strings.Split(clean, "/")[2:]
+	for i := 1; i < len(comps); i++ {
+		switch comps[i] {
+		case "cwd", "root", "fd", "fdinfo", "map_files", "environ", "mem":
+			return true
+		}
+	}
+	return false
+}

@@ -20,6 +20,11 @@ type treeRead struct {
 	// split is set when xargs splits the names at blanks and removes quotes: a name holding one of those
 	// would become other names (`x .env y.go`), so finding one asks.
 	split bool
+	// tracked, with index set, are the files (relative to the repository's top, repo) that git reads:
+	// a read of what git tracks looks for secrets among them instead of walking the directory.
+	tracked []string
+	repo    string
+	index   bool
 }
 
 // maxTreeWalk bounds how many entries Warden looks at below recursively read directories, per command, to
@@ -38,6 +43,16 @@ func (e *exec) treeRead(root string, t treeRead) {
 	t.dir = path
 	e.p.trees = append(e.p.trees, t)
 	if e.p.Secret {
+		return
+	}
+	if t.index {
+		for _, f := range t.tracked {
+			p := filepath.Join(t.repo, f)
+			if within(path, p) && isSecretPath(p, e.c.ctx.Home) {
+				e.c.read(e.p, p, sc)
+				return
+			}
+		}
 		return
 	}
 	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
@@ -119,7 +134,48 @@ func (r *Rule) mayMatchUnder(t treeRead) bool {
 	if base := filepath.Base(r.pathGlob); !wild && len(t.include) > 0 && !matchAny(t.include, base) {
 		return false
 	}
+	if wild && len(t.include) > 0 {
+		// `find . -name '*.go'` reads only files of those names: look for one the rule names.
+		return r.namesFileUnder(t, lit)
+	}
 	return true
+}
+
+// namesFileUnder walks, within maxTreeWalk entries, the part of a recursive read that lies below lit (the
+// literal start of the rule's pattern) for a file the read takes in and the rule names. Past the bound
+// it answers true.
+func (r *Rule) namesFileUnder(t treeRead, lit string) bool {
+	root := t.dir
+	if within(t.dir, lit) {
+		root = lit
+	}
+	found, walked := false, 0
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		walked++
+		if walked > maxTreeWalk {
+			found = true
+			return fs.SkipAll
+		}
+		if err != nil {
+			return nil
+		}
+		name := d.Name()
+		if p != t.dir && (!t.hidden && strings.HasPrefix(name, ".") || d.IsDir() && matchAny(t.excludeDir, name)) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || matchAny(t.exclude, name) || !matchAny(t.include, name) {
+			return nil
+		}
+		if r.matchPath(p) {
+			found = true
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return found
 }
 
 // walkGrep finds the directories grep reads recursively.
