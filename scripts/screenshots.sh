@@ -52,7 +52,7 @@ wait_idle
 type_prompt "long script"
 wait_for "Allow bash?" "lines 1–"
 keys PageDown
-wait_for "lines 11–"
+wait_for "lines 14–"
 shot modal-long
 keys n
 wait_for "denied by user"
