@@ -73,14 +73,21 @@ type_prompt() {
 }
 
 # wait_idle waits until no request is in progress.
+# wait_idle waits until no request runs or waits for an answer, twice in a row a moment apart: between an
+# answer and the work it lets go on, the screen is briefly neither.
 wait_idle() {
-	local deadline=$((SECONDS + 20))
-	while screen | grep -qF "esc to interrupt"; do
+	local deadline=$((SECONDS + 20)) calm=0
+	while ((calm < 2)); do
+		if screen | grep -qE "esc to interrupt|waiting for your answer"; then
+			calm=0
+		else
+			calm=$((calm + 1))
+		fi
 		if ((SECONDS > deadline)); then
 			echo "FAIL: still busy: $(screen)" >&2
 			return 1
 		fi
-		sleep 0.1
+		sleep 0.2
 	done
 }
 
