@@ -100,3 +100,17 @@ func TestTermHandlerRunsOnceAndUndisturbed(t *testing.T) {
 		t.Errorf("the handler was disturbed: %q", r.Output)
 	}
 }
+
+// A process that left the group with its output sent elsewhere still holds the pipe every command's
+// processes inherit, and is stopped with the command.
+func TestQuietProcessOutsideTheGroupDiesWithTheCommand(t *testing.T) {
+	h := newHarness(t)
+	h.env.Bash.Limits = Limits{Processes: -1}
+	d := uniqueSleep(t)
+	if r := h.run(fmt.Sprintf("setsid sleep %s >/dev/null 2>&1 & sleep 0.2; echo started", d)); !strings.Contains(r.Output, "started") {
+		t.Fatalf("output %q", r.Output)
+	}
+	eventually(t, 10*time.Second, "a quiet process that left the group outlived its command", func() bool {
+		return len(sleepers(d)) == 0
+	})
+}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -300,6 +301,13 @@ func (p *proc) finish() (cwd string, state *os.ProcessState) {
 	}
 	if s := string(b); strings.HasSuffix(s, "\n") {
 		cwd = strings.TrimSuffix(s, "\n")
+	}
+	// Every process the command started inherits this pipe too, so one that still holds it has outlived
+	// the group even with its output sent elsewhere (`setsid server >/dev/null 2>&1 &`). With no holder the
+	// read ends at once.
+	_ = p.cwdR.SetReadDeadline(time.Now().Add(time.Millisecond))
+	if _, err := p.cwdR.Read(buf); errors.Is(err, os.ErrDeadlineExceeded) {
+		sweep(p.mark, p.pgid, syscall.SIGKILL)
 	}
 	_ = p.cmd.Wait()
 	p.out.Close()
