@@ -90,8 +90,10 @@ type Part struct {
 	xargsRaw, argFile bool
 	// lists are the files find prints, for a pipeline that feeds them to xargs.
 	lists []treeRead
-	// static says, per word of Args, whether it was resolved without running anything.
-	static []bool
+	// static says, per word of Args, whether it was resolved without running anything; glob, whether
+	// bash replaces it with the file names it matches, in dir.
+	static, glob []bool
+	dir          string
 }
 
 // Classification is what Classify found in a command line.
@@ -672,7 +674,12 @@ func (c *classifier) funcDecl(lv *level, n *syntax.FuncDecl, sc *scope) {
 	c.stmts(lv, []*syntax.Stmt{n.Body}, inner)
 	ok := true
 	for _, p := range c.parts[before:] {
-		if len(p.Args) > 0 && p.Args[0] == name {
+		// Only the shell calls functions: `command f`, wrappers, xargs and find -exec run the program.
+		first := p.Args
+		if len(p.Layers) > 0 {
+			first = p.Layers[0]
+		}
+		if len(first) > 0 && first[0] == name {
 			c.parts = append(c.parts, Part{Text: lv.text(n), Dangerous: true,
 				Reason: fmt.Sprintf("function `%s` calls itself (a fork bomb?)", name)})
 			ok = false
@@ -794,7 +801,14 @@ func (c *classifier) pipedNames(lv *level, p *Part, stages []*syntax.Stmt, bound
 			if p.xargsRaw {
 				return
 			}
-			out, ok := printedText(src.Args, src.static)
+			if slices.Contains(src.static, false) {
+				return
+			}
+			args, ok := src.expanded(c)
+			if !ok {
+				return
+			}
+			out, ok := printedText(args, nil)
 			if !ok {
 				return
 			}
@@ -823,6 +837,48 @@ func (c *classifier) pipedNames(lv *level, p *Part, stages []*syntax.Stmt, bound
 			return
 		}
 	}
+}
+
+// expanded returns the part's words as bash passes them to the program: each glob replaced by the names
+// it matches, relative when the pattern is. ok is false when they cannot all be listed, or when a name
+// matched may be taken as an option (bash's order of the names is the locale's, not known here).
+func (p *Part) expanded(c *classifier) ([]string, bool) {
+	var out []string
+	for i, a := range p.Args {
+		if i >= len(p.glob) || !p.glob[i] {
+			out = append(out, a)
+			continue
+		}
+		if p.dir == "" && !filepath.IsAbs(a) {
+			return nil, false
+		}
+		names, ok := c.expandGlob(a, &scope{cwd: p.dir})
+		if !ok {
+			return nil, false
+		}
+		if len(names) == 1 && names[0] == a {
+			out = append(out, a)
+			continue
+		}
+		for _, n := range names {
+			if !filepath.IsAbs(a) {
+				rel, cut := strings.CutPrefix(n, strings.TrimSuffix(p.dir, "/")+"/")
+				if !cut || strings.HasPrefix(a, "./") || strings.Contains(a, "..") || strings.Contains(a, "//") {
+					return nil, false
+				}
+				n = rel
+			} else if strings.Contains(a, "..") || strings.Contains(a, "//") || strings.Contains(a, "/./") {
+				return nil, false
+			}
+			// bash sorts the names by the locale's collation, which Warden cannot follow: a name that
+			// may be an option, or `--`, could change how the others are taken.
+			if strings.HasPrefix(filepath.Base(n), "-") && !filepath.IsAbs(a) && !strings.Contains(a, "/") {
+				return nil, false
+			}
+			out = append(out, n)
+		}
+	}
+	return out, true
 }
 
 // passesLines reports whether a pipeline stage only passes on whole lines of its input, so that the file

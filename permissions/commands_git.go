@@ -1,6 +1,7 @@
 package permissions
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -377,6 +378,9 @@ sub:
 		return fmt.Sprintf("`git %s` is not read-only", sub)
 	}
 	rest := words[i+1:]
+	if r := gitSubmodules(rest); r != "" {
+		return fmt.Sprintf("`git %s`: %s", sub, r)
+	}
 	if r := gitStdin(rest); r != "" {
 		return fmt.Sprintf("`git %s`: %s", sub, r)
 	}
@@ -401,23 +405,44 @@ sub:
 			}
 		}
 	}
-	if gitShowsContent[sub] {
-		e.gitContentReads(sub, rest)
+	if csub, crest := gitContentSub(sub, rest); gitShowsContent[csub] {
+		e.gitContentReads(csub, crest)
 	}
 	return ""
+}
+
+// gitContentSub returns the content subcommand a read subcommand amounts to, and its arguments:
+// `git reflog [show]` is `git log -g`, and `git stash show` prints a stash's diff, its files' contents
+// with -p (like log, a stat otherwise); `git reflog list` and `git reflog exists` print none.
+func gitContentSub(sub string, rest []word) (string, []word) {
+	switch sub {
+	case "reflog":
+		if len(rest) > 0 && rest[0].Value == "show" {
+			return "log", rest[1:]
+		}
+		if len(rest) == 0 || strings.HasPrefix(rest[0].Value, "-") {
+			return "log", rest
+		}
+	case "stash":
+		if len(rest) > 0 && rest[0].Value == "show" {
+			return "stash show", rest[1:]
+		}
+	}
+	return sub, rest
 }
 
 // gitShowsContent are the read subcommands that print what files hold, in the work tree or in history.
 var gitShowsContent = map[string]bool{
 	"show": true, "log": true, "diff": true, "whatchanged": true, "blame": true, "annotate": true, "grep": true,
 	"cat-file": true, "diff-tree": true, "diff-files": true, "diff-index": true, "range-diff": true,
+	"stash show": true,
 }
 
 // gitFileShort are, per subcommand, the short options whose value names a file git reads: blame -S
 // revs-file, diff -O orderfile, grep -f patterns.
 var gitFileShort = map[string]string{
 	"blame": "S", "annotate": "S", "grep": "f", "diff": "O", "log": "O", "show": "O", "whatchanged": "O",
-	"diff-tree": "O", "diff-files": "O", "diff-index": "O",
+	"diff-tree": "O", "diff-files": "O", "diff-index": "O", "stash show": "O",
 }
 
 // gitFileLong are long options whose value names a file git reads.
@@ -430,6 +455,7 @@ var gitFileLong = []string{"--contents", "--ignore-revs-file", "--orderfile", "-
 var gitShortValues = map[string]string{
 	"log": "nSGLO", "show": "nSGLO", "whatchanged": "nSGLO", "diff": "SGO", "diff-tree": "SGO",
 	"diff-files": "SGO", "diff-index": "SGO", "blame": "LS", "annotate": "LS", "grep": "efABCm",
+	"stash show": "SGO",
 }
 
 // gitLongValues are long options of the content subcommands that take the next word as their value.
@@ -504,16 +530,49 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 	}
 	// With no path, what is shown may be any file of the repository: the whole tracked tree (from the
 	// directory, for grep). history may also hold files no longer tracked, which Warden cannot see.
-	if paths > 0 || !gitPrintsContent(sub, g, revs) || root == "" {
+	prints := gitPrintsContent(sub, g, revs) || sub == "stash show" && !g.hasExact(gitStatOnly...) && e.stashShowsPatch(root)
+	if paths > 0 || !prints || root == "" {
 		return
 	}
-	t := treeRead{hidden: true, repo: root}
-	t.tracked, t.index = gitTracked(root)
+	t := treeRead{hidden: true, repo: root, index: true}
+	var gitlinks, ok bool
+	t.tracked, gitlinks, ok = gitTracked(root)
+	if !ok {
+		e.p.notRO("prints files of a repository whose index Warden cannot list in full")
+		return
+	}
+	if gitlinks || exists(filepath.Join(root, ".gitmodules")) {
+		e.p.notRO("prints files of a repository with submodules, whose contents Warden does not follow")
+		return
+	}
+	// What is in HEAD or history but no longer in the index (`git rm --cached .env`) is read too unless
+	// only the index and the work tree are compared: the files on disk are looked at as well. A file
+	// gone from both is not seen.
+	t.worktree = (revs > 0 || !(sub == "diff-files" || (sub == "diff" || sub == "grep") && !g.has("--cached", "--staged"))) &&
+		gitHasObjects(root)
 	dir := root
 	if sub == "grep" {
 		dir = "."
 	}
 	e.treeRead(dir, t)
+}
+
+// stashShowsPatch reports whether git's configuration may make `git stash show` print a patch
+// (stash.showPatch): any mention of it in the repository's or the user's configuration counts.
+func (e *exec) stashShowsPatch(root string) bool {
+	files := []string{filepath.Join(root, ".git", "config"), "/etc/gitconfig"}
+	if h := e.c.ctx.Home; h != "" {
+		files = append(files, filepath.Join(h, ".gitconfig"), filepath.Join(h, ".config", "git", "config"))
+	}
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		files = append(files, filepath.Join(x, "git", "config"))
+	}
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && (bytes.Contains(bytes.ToLower(b), []byte("showpatch")) || bytes.Contains(bytes.ToLower(b), []byte("include"))) {
+			return true
+		}
+	}
+	return false
 }
 
 // gitPatchOptions make any content subcommand print what files hold; git takes them abbreviated.
@@ -609,6 +668,24 @@ func revPaths(v string) []string {
 		}
 	}
 	return out
+}
+
+// gitSubmodules returns why options make a subcommand go into submodules, whose contents and
+// configuration Warden does not follow, or "": --recurse-submodules and --submodule=diff, in any
+// abbreviation git accepts.
+func gitSubmodules(args []word) string {
+	for _, w := range args {
+		v := w.Value
+		if v == "--" {
+			break
+		}
+		name, val, _ := strings.Cut(v, "=")
+		if len(name) > 2 && (strings.HasPrefix("--recurse-submodules", name) || strings.HasPrefix("--no-recurse-submodules", name) && len(name) > 5 ||
+			len(name) > 3 && strings.HasPrefix("--submodule", name) && val == "diff") {
+			return fmt.Sprintf("`%s` reads submodules, which Warden does not follow", v)
+		}
+	}
+	return ""
 }
 
 // gitStdinOptions make git read revisions, object names or paths from its input, which Warden cannot see:

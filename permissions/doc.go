@@ -49,11 +49,25 @@ package permissions
 //     command defines no function of any of those names. A program judged as itself asks whenever the
 //     command defines a function of its name anywhere.
 //   - git reading revisions or objects from stdin (--stdin, --batch*) asks. A content-printing git
-//     command with no path (git log -p, git show REV, git diff, git grep) reads every tracked file, listed
-//     from .git/index read directly (git itself is never run: its config could run programs); files only
-//     in history are not seen. REV:path splits at the first `:` outside braces, and the last is read too.
+//     command with no path (git log -p, git show REV, git diff, git grep, git reflog -p, git stash show
+//     -p) reads every tracked file, listed from .git/index read directly (git itself is never run: its
+//     config could run programs), and, unless it only compares the index and the work tree (git diff, git
+//     grep without a revision or --cached), every file on disk too: a secret removed from the index (`git
+//     rm --cached .env`) is still in HEAD. A secret only in history (gone from the index and the disk) is
+//     not seen. An index Warden cannot list in full (version 4, split, sparse, unreadable) or a repository
+//     with submodules (.gitmodules, gitlinks) makes such a read ask, as do --recurse-submodules and
+//     --submodule=diff anywhere. REV:path splits at the first `:` outside braces, and the last is read too.
 //   - A recursive read that covers a denied path asks with the rule as the reason; only a read that
 //     names the denied path, or starts inside it, denies. A -name filter that matches no denied file
 //     leaves the read allowed.
+//   - A recursive read whose walk passes maxTreeWalk entries asks: a secret past the bound is not seen.
+//   - Globs in the words of echo or printf feeding xargs are expanded as for any operand; a name matched
+//     that may be taken as an option makes the names unknown (bash orders them by the locale).
+//   - A directory a recursive read leaves out (grep --exclude-dir, rg -g '!dir' when every glob leaves
+//     out) keeps deny rules below it out of the read, unless links are followed (grep -R, rg -L). Globs
+//     Go matches differently from fnmatch ([!...], [[:class:]]) never leave anything out.
+//   - /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/0-2 are the command's own streams (its input is
+//     empty; a redirection of them is judged as the read it is); other /dev/fd/N and /proc paths stay secret.
+//   - A function calls itself only when its body runs its name through the shell: `command f` runs the program.
 //   - Loops over known values are judged per value within a budget of maxLoopRounds bodies per command;
 //     past it a body is judged once with its variable unknown.

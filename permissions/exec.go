@@ -60,8 +60,11 @@ func (e *exec) run(words []word) {
 		e.p.Layers = append(e.p.Layers, values(words))
 		e.p.Args = e.p.Layers[len(e.p.Layers)-1]
 		e.p.static = make([]bool, len(words))
+		e.p.glob = make([]bool, len(words))
+		e.p.dir = e.scope().cwd
 		for i, w := range words {
 			e.p.static[i] = w.Static
+			e.p.glob[i] = w.Glob
 			if !w.Static {
 				e.p.Static = false
 			}

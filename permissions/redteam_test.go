@@ -1,6 +1,7 @@
 package permissions
 
 import (
+	"fmt"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -237,6 +238,27 @@ var redTeamCases = []corpusCase{
 	ask("rg TODO").denying("Read(./secrets/**)").expect(Ask), ask("git grep -n TODO -- .").denying("Read(./secrets/**)").expect(Ask),
 	ask("git diff HEAD -- .").denying("Read(./secrets/**)").expect(Ask), ask("git log -p -- .").denying("Read(./secrets/**)").expect(Ask),
 	ask("grep -rn TODO secrets").denying("Read(./secrets/**)"), ask("cat secrets/a.txt").denying("Read(./secrets/**)"),
+	// R1: git reflog and git stash show print what files hold, like git log -p.
+	ask("git reflog -p").denying("Read(./secrets/**)").expect(Ask), ask("git reflog show -p -- secrets/a.txt").denying("Read(./secrets/**)"),
+	ask("git reflog show -p -- .env"), ask("git reflog -p -- .env"), ask("git stash show -p").denying("Read(./secrets/**)").expect(Ask),
+	ask("git stash show -p stash@{0}").denying("Read(./secrets/**)").expect(Ask), ask("git reflog show --patch").denying("Read(./secrets/**)").expect(Ask),
+	ask("git stash show").denying("Read(./secrets/**)").expect(Allow), ask("git reflog").denying("Read(./secrets/**)").expect(Allow),
+	ask("git reflog show -3").denying("Read(./secrets/**)").expect(Allow), allow("git reflog list"), allow("git stash show --stat"),
+	// R2: globs in the words echo and printf print are expanded before xargs gets the names.
+	ask("echo secre*/* | xargs cat").denying("Read(./secrets/**)"), ask("printf \"%s\\n\" .e?v | xargs cat"), ask("echo .e* | xargs cat"),
+	ask("echo .en[v] | xargs cat"), ask("echo s*/a.txt | xargs grep x").denying("Read(./secrets/**)"), ask("printf '%s\\n' *.md .e* | xargs cat"),
+	ask("echo {ws}/.e* | xargs cat"), allow("echo *.md | xargs cat"), allow("echo src/*.go | xargs wc -l"), allow("echo nomatch* | xargs cat"),
+	// R6: `command f` runs the program, not the function; the command's own standard streams hold no secret.
+	allow("cat /dev/stdin"), allow("cat /dev/fd/0"), allow("head -c 10 /dev/stdin"), ask("cat /dev/fd/3"), ask("cat /proc/self/fd/0"),
+	ask("cat /dev/fd/3/../0"), ask("cat /dev/stdin < .env"), danger("f() { f; }; f"), danger("cat() { cat; }; cat"),
+	allow("cat() { command cat README.md; }; cat"), ask("cat() { command cat \"$@\"; }; cat .env"),
+	// R6: a directory the read leaves out keeps a deny rule below it out of the read, unless links are followed.
+	ask("grep -rn TODO --exclude-dir=secrets --exclude='.e*' .").denying("Read(./secrets/**)").expect(Allow), ask("rg TODO -g '!secrets'").denying("Read(./secrets/**)").expect(Allow),
+	ask("rg TODO -g '!secrets/'").denying("Read(./secrets/**)").expect(Allow), ask("grep -rn TODO --exclude-dir='secr*' --exclude='.e*' .").denying("Read(./secrets/**)").expect(Allow),
+	ask("grep -Rn TODO --exclude-dir=secrets --exclude='.e*' .").denying("Read(./secrets/**)").expect(Ask), ask("rg -L TODO -g '!secrets'").denying("Read(./secrets/**)").expect(Ask),
+	ask("rg TODO -g '!secrets' -g 'secrets/**'").denying("Read(./secrets/**)").expect(Ask), ask("grep -rn TODO --exclude-dir=src .").denying("Read(./secrets/**)").expect(Ask),
+	ask("grep -rn TODO --exclude-dir='secret[!s]' .").denying("Read(./secrets/**)").expect(Ask), ask("grep -rn x --exclude-dir='[!s]*' .").denying("Read(./secrets/**)").expect(Ask),
+	ask("grep -rn x --exclude-dir='[!s]*' ."), ask("rg --hidden x -g '!secrets'"), ask("grep -rn x --exclude='.e[!n]v' ."),
 }
 
 // TestReasonNamesGitSubcommand: a reason names git's subcommand, not the value of a global option.
@@ -338,9 +360,10 @@ func TestGitWholeRepoReads(t *testing.T) {
 	withEnv := repo(t, "README.md", "src/main.go", ".env")
 	withSecrets := repo(t, "README.md", "src/main.go", "secrets/key.txt")
 	content := []string{"git log -p", "git log -p --all", "git show HEAD~2", "git diff HEAD~2 HEAD", "git whatchanged -p",
-		"git diff-tree -p HEAD", "git diff", "git grep -h ''", "git log -p -3", "git cat-file -p HEAD", "git log --patc", "git show"}
+		"git diff-tree -p HEAD", "git diff", "git grep -h ''", "git log -p -3", "git cat-file -p HEAD", "git log --patc", "git show",
+		"git reflog -p", "git reflog show -p", "git stash show -p", "git stash show -p stash@{1}", "git reflog show --patch"}
 	quiet := []string{"git show HEAD --stat", "git log --oneline", "git log -3", "git diff --stat", "git diff-tree HEAD",
-		"git show HEAD:README.md", "git cat-file -t HEAD"}
+		"git show HEAD:README.md", "git cat-file -t HEAD", "git stash show", "git reflog", "git reflog list"}
 	check := func(ws string, deny []string, cmd string, want Decision) {
 		t.Helper()
 		e, err := NewEngine(Policy{Workspace: ws, Home: t.TempDir(), Deny: deny})
@@ -367,4 +390,96 @@ func TestGitWholeRepoReads(t *testing.T) {
 	check(withSecrets, []string{"Read(./secrets/**)"}, "git grep -n TODO", Ask)
 	// Naming the denied path itself still denies.
 	check(withSecrets, []string{"Read(./secrets/**)"}, "git log -p -- secrets", Deny)
+	// stash.showPatch makes git stash show print the patch.
+	showPatch := repo(t, "README.md", ".env")
+	if out, err := osexec.Command("git", "-C", showPatch, "config", "stash.showPatch", "true").CombinedOutput(); err != nil {
+		t.Fatalf("git config: %v: %s", err, out)
+	}
+	check(showPatch, nil, "git stash show", Ask)
+	check(showPatch, nil, "git stash show --stat", Allow)
+
+	run := func(ws string, args ...string) {
+		t.Helper()
+		cmd := osexec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = ws
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	// An index Warden cannot list in full (version 4, split, sparse) makes a whole-repository read ask.
+	v4 := repo(t, "README.md", "src/main.go")
+	run(v4, "update-index", "--index-version", "4")
+	split := repo(t, "README.md", "src/main.go")
+	run(split, "update-index", "--split-index")
+	for _, ws := range []string{v4, split} {
+		check(ws, nil, "git log -p", Ask)
+		check(ws, nil, "git show", Ask)
+		check(ws, nil, "git log --oneline", Allow)
+	}
+	sparse := repo(t, "README.md", "src/main.go", "conf/.env")
+	run(sparse, "commit", "-qm", "x")
+	run(sparse, "sparse-checkout", "init", "--cone", "--sparse-index")
+	run(sparse, "sparse-checkout", "set", "src")
+	check(sparse, nil, "git log -p", Ask)
+	check(sparse, nil, "git grep x HEAD", Ask)
+	check(sparse, nil, "git log --oneline", Allow)
+	// A secret removed from the index but still on disk is in HEAD: reads of HEAD or history see it.
+	removed := repo(t, "README.md", "src/main.go", ".env")
+	run(removed, "commit", "-qm", "x")
+	run(removed, "rm", "-q", "--cached", ".env")
+	for _, cmd := range []string{"git diff --cached", "git diff HEAD", "git grep x HEAD", "git log -p", "git show", "git diff --stag"} {
+		check(removed, nil, cmd, Ask)
+	}
+	// Only the index and the work tree: .env is in neither comparison.
+	for _, cmd := range []string{"git diff", "git grep HEAD", "git grep -n x", "git log --oneline"} {
+		check(removed, nil, cmd, Allow)
+	}
+	// Submodules are not followed: a .gitmodules file, a gitlink, or options that go into them ask.
+	modules := repo(t, "README.md", "src/main.go", ".gitmodules")
+	gitlink := repo(t, "README.md", "src/main.go")
+	run(gitlink, "update-index", "--add", "--cacheinfo", "160000,0123456789012345678901234567890123456789,lib")
+	for _, ws := range []string{modules, gitlink} {
+		check(ws, nil, "git log -p", Ask)
+		check(ws, nil, "git diff", Ask)
+		check(ws, nil, "git grep -n x", Ask)
+		check(ws, nil, "git log --oneline", Allow)
+	}
+	for _, cmd := range []string{"git grep --recurse-submodules x -- src", "git ls-files --recurse-submodules", "git diff --submodule=diff -- src",
+		"git log -p --submodule=diff -- src", "git grep --recurse x -- src", "git diff --submod=diff -- src"} {
+		check(plain, nil, cmd, Ask)
+	}
+	for _, cmd := range []string{"git diff --submodule=log -- src", "git diff --submodule -- src", "git grep x -- src"} {
+		check(plain, nil, cmd, Allow)
+	}
+}
+
+// TestTreeWalkBound: a recursive read of a tree bigger than maxTreeWalk asks, since a secret past the
+// bound would not be seen; whole-repository git reads that look at the work tree too.
+func TestTreeWalkBound(t *testing.T) {
+	ws, _ := filepath.EvalSymlinks(t.TempDir())
+	for _, d := range []string{"big", "small"} {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i <= maxTreeWalk; i++ {
+		if err := os.WriteFile(filepath.Join(ws, "big", fmt.Sprintf("f%d.txt", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, "small", "a.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEngine(Policy{Workspace: ws, Home: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]Decision{
+		"grep -rn x big": Ask, "rg x": Ask, "grep -rn x .": Ask, "find big -exec cat {} +": Ask, "find . | xargs cat": Ask,
+		"grep -rn x small": Allow, "rg x small": Allow, "find small -exec cat {} +": Allow, "ls big": Allow,
+	} {
+		if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws}); v.Decision != want {
+			t.Errorf("%q: got %s (%s), want %s", cmd, v.Decision, v.Reason, want)
+		}
+	}
 }

@@ -87,6 +87,12 @@ var harmlessEnvFiles = map[string]bool{
 	".env.example": true, ".env.sample": true, ".env.template": true, ".env.dist": true, ".env.defaults": true,
 }
 
+// stdStreams are the paths of a command's standard streams. /dev/fd/N for another N, and the same
+// descriptors through /proc, stay secret.
+var stdStreams = map[string]bool{
+	"/dev/stdin": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/fd/0": true, "/dev/fd/1": true, "/dev/fd/2": true,
+}
+
 // isSecretPath reports whether path (absolute or as typed) names credentials: keys, .env files,
 // credential stores, another process's environment.
 func isSecretPath(path, home string) bool {
@@ -94,6 +100,11 @@ func isSecretPath(path, home string) bool {
 		return false
 	}
 	clean := filepath.ToSlash(filepath.Clean(path))
+	if stdStreams[clean] && !strings.Contains(path, "..") {
+		// The command's own standard streams: Warden gives it an empty input, and any redirection of
+		// them is judged as the read it is.
+		return false
+	}
 	base := filepath.Base(clean)
 	lower := strings.ToLower(base)
 	if strings.HasSuffix(lower, ".pub") {

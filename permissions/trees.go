@@ -17,6 +17,9 @@ type treeRead struct {
 	// include, if not empty, limits the files read to base names matching one of these globs; exclude
 	// and excludeDir leave files and directories out.
 	include, exclude, excludeDir []string
+	// follow is set when symbolic links below dir are followed (grep -R, rg -L): a denied directory may
+	// then be read under another name, and excludeDir does not keep it out.
+	follow bool
 	// split is set when xargs splits the names at blanks and removes quotes: a name holding one of those
 	// would become other names (`x .env y.go`), so finding one asks.
 	split bool
@@ -25,11 +28,14 @@ type treeRead struct {
 	tracked []string
 	repo    string
 	index   bool
+	// worktree, with index, adds the files below dir on disk to the tracked ones: git reads a file
+	// removed from the index but still in HEAD or history.
+	worktree bool
 }
 
 // maxTreeWalk bounds how many entries Warden looks at below recursively read directories, per command, to
-// find secrets. A secret deeper in a bigger tree is not seen: the bound keeps classifying fast.
-const maxTreeWalk = 4000
+// find secrets. A read of a bigger tree asks: a secret past the bound would not be seen.
+const maxTreeWalk = 20000
 
 // treeRead records a recursive read of root and looks below it for files that hold secrets.
 func (e *exec) treeRead(root string, t treeRead) {
@@ -53,26 +59,33 @@ func (e *exec) treeRead(root string, t treeRead) {
 				return
 			}
 		}
-		return
+		if !t.worktree {
+			return
+		}
 	}
 	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		e.c.walked++
-		if err != nil || e.c.walked > maxTreeWalk {
+		if e.c.walked > maxTreeWalk {
+			// Files past the bound are not looked at: a secret may be among them.
+			e.p.notRO(fmt.Sprintf("reads more than %d files below `%s`, too many to look for secrets", maxTreeWalk, root))
+			return fs.SkipAll
+		}
+		if err != nil {
 			return fs.SkipAll
 		}
 		name := d.Name()
-		if p != path && (!t.hidden && strings.HasPrefix(name, ".") || d.IsDir() && (name == ".git" || matchAny(t.excludeDir, name))) {
+		if p != path && (!t.hidden && strings.HasPrefix(name, ".") || d.IsDir() && (name == ".git" || excludes(t.excludeDir, name))) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if t.split && p != path && (d.IsDir() || !matchAny(t.exclude, name) && (len(t.include) == 0 || matchAny(t.include, name))) &&
+		if t.split && p != path && (d.IsDir() || !excludes(t.exclude, name) && (len(t.include) == 0 || includes(t.include, name))) &&
 			strings.ContainsAny(name, " \t\n\v\f\r'\"\\") {
 			e.p.notRO(fmt.Sprintf("`%s` has a blank or quote in its name, which xargs splits", p))
 			return fs.SkipAll
 		}
-		if d.IsDir() || matchAny(t.exclude, name) || len(t.include) > 0 && !matchAny(t.include, name) {
+		if d.IsDir() || excludes(t.exclude, name) || len(t.include) > 0 && !includes(t.include, name) {
 			return nil
 		}
 		if isSecretPath(p, e.c.ctx.Home) {
@@ -83,13 +96,29 @@ func (e *exec) treeRead(root string, t treeRead) {
 	})
 }
 
-func matchAny(globs []string, name string) bool {
+// excludes reports whether one of the globs (grep --exclude, rg -g '!x', find's tests) surely matches
+// name; includes whether one may. Go's matching agrees with fnmatch's except on [!...], [[:class:]] and
+// a leading ] in a class: a glob holding those is taken to match for includes and not for excludes.
+func excludes(globs []string, name string) bool {
 	for _, g := range globs {
-		if ok, _ := filepath.Match(g, name); ok {
+		if ok, err := filepath.Match(g, name); ok && err == nil && !fnmatchOnly(g) {
 			return true
 		}
 	}
 	return false
+}
+
+func includes(globs []string, name string) bool {
+	for _, g := range globs {
+		if ok, err := filepath.Match(g, name); ok || err != nil || fnmatchOnly(g) {
+			return true
+		}
+	}
+	return false
+}
+
+func fnmatchOnly(g string) bool {
+	return strings.Contains(g, "[!") || strings.Contains(g, "[[") || strings.Contains(g, "[]") || strings.Contains(g, "[^]")
 }
 
 // mayMatchUnder reports whether a path rule may name a file that a recursive read of t reads.
@@ -131,7 +160,21 @@ func (r *Rule) mayMatchUnder(t treeRead) bool {
 			}
 		}
 	}
-	if base := filepath.Base(r.pathGlob); !wild && len(t.include) > 0 && !matchAny(t.include, base) {
+	// A directory below t.dir on the way to what the rule names that the read skips (grep --exclude-dir,
+	// rg -g '!dir') keeps the rule's files out, unless links are followed. Without a wildcard, the last
+	// component is the file itself.
+	if rel, err := filepath.Rel(t.dir, lit); err == nil && within(t.dir, lit) && rel != "." && !t.follow && len(t.excludeDir) > 0 {
+		comps := strings.Split(rel, "/")
+		if !wild {
+			comps = comps[:len(comps)-1]
+		}
+		for _, comp := range comps {
+			if excludes(t.excludeDir, comp) {
+				return false
+			}
+		}
+	}
+	if base := filepath.Base(r.pathGlob); !wild && len(t.include) > 0 && !includes(t.include, base) {
 		return false
 	}
 	if wild && len(t.include) > 0 {
@@ -160,13 +203,13 @@ func (r *Rule) namesFileUnder(t treeRead, lit string) bool {
 			return nil
 		}
 		name := d.Name()
-		if p != t.dir && (!t.hidden && strings.HasPrefix(name, ".") || d.IsDir() && matchAny(t.excludeDir, name)) {
+		if p != t.dir && (!t.hidden && strings.HasPrefix(name, ".") || d.IsDir() && excludes(t.excludeDir, name)) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if d.IsDir() || matchAny(t.exclude, name) || !matchAny(t.include, name) {
+		if d.IsDir() || excludes(t.exclude, name) || !includes(t.include, name) {
 			return nil
 		}
 		if r.matchPath(p) {
@@ -186,6 +229,7 @@ func walkGrep(e *exec, a *parsedArgs) {
 	// Options that widen what is read count in any spelling grep accepts (`--recur`, `-d rec`); the
 	// ones that narrow it count only when spelled out.
 	recursive = a.hasOpt("-r", "-R", "--recursive", "--dereference-recursive")
+	t.follow = a.hasOpt("-R", "--dereference-recursive")
 	for _, f := range a.flags {
 		if f.name == "-d" || len(f.name) > 3 && strings.HasPrefix("--directories", f.name) {
 			recursive = recursive || f.value != "read" && f.value != "skip"
@@ -207,6 +251,7 @@ func walkGrep(e *exec, a *parsedArgs) {
 // walkRg: rg always recurses, skipping hidden files unless told otherwise.
 func walkRg(e *exec, a *parsedArgs) {
 	var t treeRead
+	var dirs []string
 	for _, f := range a.flags {
 		switch {
 		case f.name == "--hidden" || f.name == "-." || f.name == "--unrestricted":
@@ -220,16 +265,27 @@ func walkRg(e *exec, a *parsedArgs) {
 				}
 			}
 			t.hidden = t.hidden || n >= 2
+		case f.name == "-L" || f.name == "--follow":
+			t.follow = true
 		case f.name == "-g" || f.name == "--glob" || f.name == "--iglob":
 			switch {
 			case strings.HasPrefix(f.value, "!"):
 				t.exclude = append(t.exclude, strings.TrimPrefix(f.value, "!"))
+				// `!name` (or `!name/`) leaves out directories of that name at any depth too.
+				if dir := strings.TrimSuffix(f.value[1:], "/"); dir != "" && !strings.ContainsAny(dir, "/\\{") {
+					dirs = append(dirs, dir)
+				}
 			case strings.Contains(f.value, "/"):
 				t.include = append(t.include, "*")
 			default:
 				t.include = append(t.include, f.value)
 			}
 		}
+	}
+	// A later glob takes precedence over an earlier one: only when every glob leaves out do the
+	// directories stay out.
+	if len(t.include) == 0 {
+		t.excludeDir = dirs
 	}
 	if !a.has("--files", "--type-list") {
 		e.trees(a, t)
