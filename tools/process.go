@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -181,18 +180,12 @@ func (p *proc) signal(sig syscall.Signal) {
 // members lists the processes of the group, the leader included, with the name of the program each runs.
 func (p *proc) members() map[int]string {
 	out := map[int]string{}
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return out
-	}
-	for _, e := range entries {
-		if pid, err := strconv.Atoi(e.Name()); err == nil {
-			if pg, err := syscall.Getpgid(pid); err == nil && pg == p.pgid {
-				comm, _ := os.ReadFile("/proc/" + e.Name() + "/comm")
-				out[pid] = string(comm)
-			}
+	eachProcess(func(pid int, dir string) {
+		if pg, err := syscall.Getpgid(pid); err == nil && pg == p.pgid {
+			comm, _ := os.ReadFile(dir + "/comm")
+			out[pid] = string(comm)
 		}
-	}
+	})
 	return out
 }
 

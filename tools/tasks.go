@@ -323,20 +323,12 @@ const (
 // a Warden pid that no longer exists (a reused pid spares it, which errs on the safe side). It returns how
 // many it killed.
 func SweepOrphans() int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return 0
-	}
 	prefix := []byte(instanceVar + "=")
 	killed := 0
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+	eachProcess(func(pid int, dir string) {
+		env, err := os.ReadFile(dir + "/environ")
 		if err != nil {
-			continue
+			return
 		}
 		for _, kv := range bytes.Split(env, []byte{0}) {
 			v, ok := bytes.CutPrefix(kv, prefix)
@@ -354,41 +346,43 @@ func SweepOrphans() int {
 			}
 			break
 		}
-	}
+	})
 	return killed
+}
+
+// eachProcess calls f with every process on the machine but Warden itself, and its /proc directory.
+func eachProcess(f func(pid int, dir string)) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	self := os.Getpid()
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil && pid != self {
+			f(pid, "/proc/"+e.Name())
+		}
+	}
 }
 
 // sweep sends sigs to every process of ours whose environment holds mark, except those in process group
 // spare (0 spares none). Processes that cleared their environment are out of reach; that takes a
 // deliberate effort.
 func sweep(mark string, spare int, sigs ...syscall.Signal) {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return
-	}
 	want := []byte("\x00" + mark + "\x00")
-	self := os.Getpid()
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil {
-			continue
-		}
-		if !bytes.Contains(append([]byte{0}, env...), want) {
-			continue
+	eachProcess(func(pid int, dir string) {
+		env, err := os.ReadFile(dir + "/environ")
+		if err != nil || !bytes.Contains(append([]byte{0}, env...), want) {
+			return
 		}
 		if spare != 0 {
 			if pg, err := syscall.Getpgid(pid); err == nil && pg == spare {
-				continue
+				return
 			}
 		}
 		for _, sig := range sigs {
 			_ = syscall.Kill(pid, sig)
 		}
-	}
+	})
 }
 
 // addBackgroundLocked registers a background task under id, taken from nextID.
