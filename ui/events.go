@@ -32,21 +32,15 @@ func (m *Model) apply(scope *panel, e agent.Event) {
 			m.opts.Model = e.Model
 		}
 	case agent.TextDelta:
-		m.retry = ""
-		m.replaceCutOff()
-		it := m.conv.streamingItem()
+		it := m.answer()
 		it.text += e.Text
 		m.conv.changed(it)
 	case agent.ReasoningDelta:
-		m.retry = ""
-		m.replaceCutOff()
-		it := m.conv.streamingItem()
+		it := m.answer()
 		it.reasoning += e.Text
 		m.conv.changed(it)
 	case agent.AssistantText:
-		m.retry = ""
-		m.replaceCutOff()
-		it := m.conv.streamingItem()
+		it := m.answer()
 		it.text, it.streaming = e.Text, false
 		if e.Reasoning != "" {
 			it.reasoning = e.Reasoning
@@ -150,10 +144,14 @@ func tokens(n int) string {
 	return fmt.Sprint(n)
 }
 
-// replaceCutOff takes away an answer cut off by a failed stream once the retry brings its own.
-func (m *Model) replaceCutOff() {
+// answer is the message the model's text goes to as it comes. The answer streaming means a retry, if one
+// was announced, is under way: its notice goes, and so does an answer a failed stream cut off, which this
+// one replaces.
+func (m *Model) answer() *item {
+	m.retry = ""
 	m.conv.remove(m.cutOff)
 	m.cutOff = nil
+	return m.conv.streamingItem()
 }
 
 func (m *Model) endStreaming() {
