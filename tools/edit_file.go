@@ -44,6 +44,9 @@ type editPlan struct {
 	resHash [sha256.Size]byte
 }
 
+// diff is the change shown for approval, and compared again before the write (checkApproved).
+func (e editPlan) diff() string { return unifiedDiff(e.fp.Shown, e.old, e.result, false, e.edits) }
+
 func editFileTool() Tool {
 	return New(Spec[editFileParams]{
 		Name:        "edit_file",
@@ -54,7 +57,7 @@ func editFileTool() Tool {
 				return Access{}, err
 			}
 			a := fileAccess(env, AccessEdit, e.fp, "")
-			a.Diff = unifiedDiff(e.fp.Shown, e.old, e.result, false, e.edits)
+			a.Diff = e.diff()
 			return a, nil
 		},
 		Run: runEditFile,
@@ -153,7 +156,8 @@ func runEditFile(ctx context.Context, env *Env, call Call, p *editFileParams) Re
 	if err != nil {
 		return Errorf("%v", err)
 	}
-	if err := checkApproved(call, e.fp, unifiedDiff(e.fp.Shown, e.old, e.result, false, e.edits)); err != nil {
+	diff := e.diff()
+	if err := checkApproved(call, e.fp, diff); err != nil {
 		return Errorf("%v", err)
 	}
 	if err := writeResolved(e.fp.Abs, []byte(e.result), e.mode); err != nil {
@@ -167,7 +171,7 @@ func runEditFile(ctx context.Context, env *Env, call Call, p *editFileParams) Re
 	out := fmt.Sprintf("Edited %s: replaced %s.", e.fp.Shown, what)
 	return Result{
 		Output:  out + "\n" + editSnippet(e),
-		Display: out + "\n" + unifiedDiff(e.fp.Shown, e.old, e.result, false, e.edits),
+		Display: out + "\n" + diff,
 	}
 }
 

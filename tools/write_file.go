@@ -39,6 +39,9 @@ type writePlan struct {
 	mode    fs.FileMode
 }
 
+// diff is the change shown for approval, and compared again before the write (checkApproved).
+func (w writePlan) diff() string { return unifiedDiff(w.fp.Shown, w.old, w.content, !w.exists, nil) }
+
 func writeFileTool() Tool {
 	return New(Spec[writeFileParams]{
 		Name:        "write_file",
@@ -49,7 +52,7 @@ func writeFileTool() Tool {
 				return Access{}, err
 			}
 			a := fileAccess(env, AccessWrite, w.fp, "")
-			a.Diff = unifiedDiff(w.fp.Shown, w.old, w.content, !w.exists, nil)
+			a.Diff = w.diff()
 			return a, nil
 		},
 		Run: runWriteFile,
@@ -91,7 +94,8 @@ func runWriteFile(ctx context.Context, env *Env, call Call, p *writeFileParams) 
 	if err != nil {
 		return Errorf("%v", err)
 	}
-	if err := checkApproved(call, w.fp, unifiedDiff(w.fp.Shown, w.old, w.content, !w.exists, nil)); err != nil {
+	diff := w.diff()
+	if err := checkApproved(call, w.fp, diff); err != nil {
 		return Errorf("%v", err)
 	}
 	if w.exists && w.old == w.content {
@@ -113,5 +117,5 @@ func runWriteFile(ctx context.Context, env *Env, call Call, p *writeFileParams) 
 	} else {
 		out = fmt.Sprintf("Created %s (%s).", w.fp.Shown, n)
 	}
-	return Result{Output: out, Display: out + "\n" + unifiedDiff(w.fp.Shown, w.old, w.content, !w.exists, nil)}
+	return Result{Output: out, Display: out + "\n" + diff}
 }
