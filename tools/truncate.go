@@ -14,18 +14,6 @@ import (
 // headShare is the part of the budget given to the head; the tail, where errors and summaries are, gets more.
 const headShare = 0.4
 
-// Truncate shortens s to at most max bytes (plus the marker) keeping its head and tail. path, if not empty, is
-// named as the place holding the whole text.
-func Truncate(s string, max int, path string) string {
-	if len(s) <= max {
-		return s
-	}
-	hb := int(float64(max) * headShare)
-	head := cutHead([]byte(s[:hb]))
-	tail := cutTail([]byte(s[len(s)-(max-hb):]))
-	return joinHeadTail(head, tail, int64(len(s)), int64(strings.Count(s, "\n")), 0, path, "", 0)
-}
-
 // clipInput is text of n bytes (lines newlines) starting at line startLine of the full output, whose tail is
 // in a ring and whose head can be read from the spool file.
 type clipInput struct {

@@ -27,13 +27,13 @@ func TestRingKeepsLastBytes(t *testing.T) {
 	}
 }
 
-func TestTruncateKeepsHeadAndTailWithExactCounts(t *testing.T) {
+func TestClipKeepsHeadAndTailWithExactCounts(t *testing.T) {
 	var b strings.Builder
 	for i := 1; i <= 1000; i++ {
 		fmt.Fprintf(&b, "line %d\n", i)
 	}
 	s := b.String()
-	got := Truncate(s, 200, "/tmp/full.log")
+	got := clipString(s, 200, "/tmp/full.log")
 	head, tail, ok := strings.Cut(got, "[… ")
 	if !ok {
 		t.Fatalf("no marker in %q", got)
@@ -55,7 +55,7 @@ func TestTruncateKeepsHeadAndTailWithExactCounts(t *testing.T) {
 	if len(head)+len(tail) > 200 {
 		t.Errorf("kept %d bytes, budget 200", len(head)+len(tail))
 	}
-	if short := "short\n"; Truncate(short, 200, "") != short {
+	if short := "short\n"; clipString(short, 200, "") != short {
 		t.Errorf("short text changed")
 	}
 }
@@ -123,8 +123,18 @@ func TestMarkerKnowsWhereTheCappedFileEnds(t *testing.T) {
 }
 
 func TestMarkerForOneLongLine(t *testing.T) {
-	s := Truncate(strings.Repeat("x", 100000), 1000, "/f")
+	s := clipString(strings.Repeat("x", 100000), 1000, "/f")
 	if !strings.Contains(s, "[… 99.0 KB omitted from the middle of one long line; the full output is in /f …]") {
 		t.Errorf("marker: %q", s[400:700])
 	}
+}
+
+// clipString shortens s the way a command's output is shortened for the model: through clip, with s as
+// both the spooled head and the ring's tail.
+func clipString(s string, budget int, path string) string {
+	r := newRing(max(len(s), 1))
+	r.Write([]byte(s))
+	out, _ := clip(clipInput{n: int64(len(s)), lines: int64(strings.Count(s, "\n")), budget: budget, ring: &r,
+		path: path, head: func(buf []byte) []byte { return buf[:copy(buf, s)] }})
+	return out
 }
