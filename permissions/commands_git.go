@@ -136,7 +136,7 @@ func (g gitArgs) bad(shortBad string, longBad []string) string {
 func (g gitArgs) has(names ...string) bool {
 	for _, f := range g.flags {
 		for _, n := range names {
-			if f.name == n || len(f.name) > 2 && strings.HasPrefix(f.name, "--") && strings.HasPrefix(n, f.name) {
+			if f.name == n || abbreviates(f.name, n) {
 				return true
 			}
 		}
@@ -486,14 +486,14 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 				e.c.read(e.p, f.value[i+1:], sc)
 			}
 		case len(f.name) == 2 && strings.Contains(gitFileShort[sub], f.name[1:]),
-			strings.HasPrefix(f.name, "--") && len(f.name) > 2 && slices.ContainsFunc(gitFileLong, func(l string) bool { return strings.HasPrefix(l, f.name) }):
+			slices.ContainsFunc(gitFileLong, func(l string) bool { return abbreviates(f.name, l) }):
 			e.c.read(e.p, f.value, sc)
 		}
 	}
 	ops := g.operands
 	if sub == "grep" && len(ops) > pathspecs && !slices.ContainsFunc(g.flags, func(f flagArg) bool {
 		return !strings.HasPrefix(f.name, "--") && (f.name == "-e" || f.name == "-f") ||
-			strings.HasPrefix(f.name, "--") && len(f.name) > 2 && (strings.HasPrefix("--regexp", f.name) || strings.HasPrefix("--file", f.name))
+			abbreviates(f.name, "--regexp") || abbreviates(f.name, "--file")
 	}) {
 		ops = ops[1:] // the pattern
 	}
@@ -680,8 +680,8 @@ func gitSubmodules(args []word) string {
 			break
 		}
 		name, val, _ := strings.Cut(v, "=")
-		if len(name) > 2 && (strings.HasPrefix("--recurse-submodules", name) || strings.HasPrefix("--no-recurse-submodules", name) && len(name) > 5 ||
-			len(name) > 3 && strings.HasPrefix("--submodule", name) && val == "diff") {
+		if abbreviates(name, "--recurse-submodules") || abbreviates(name, "--no-recurse-submodules") && len(name) > 5 ||
+			abbreviates(name, "--submodule") && len(name) > 3 && val == "diff" {
 			return fmt.Sprintf("`%s` reads submodules, which Warden does not follow", v)
 		}
 	}
@@ -703,8 +703,7 @@ func gitStdin(args []word) string {
 			break
 		}
 		name, _, _ := strings.Cut(v, "=")
-		if len(name) > 2 && strings.HasPrefix(name, "--") &&
-			slices.ContainsFunc(gitStdinOptions, func(o string) bool { return strings.HasPrefix(o, name) }) {
+		if slices.ContainsFunc(gitStdinOptions, func(o string) bool { return abbreviates(name, o) }) {
 			return fmt.Sprintf("`%s` reads object names or paths from its input, or every object", v)
 		}
 	}

@@ -113,12 +113,18 @@ func (a *parsedArgs) has(names ...string) bool {
 func (a *parsedArgs) hasOpt(names ...string) bool {
 	for _, f := range a.flags {
 		for _, n := range names {
-			if f.name == n || len(f.name) > 2 && strings.HasPrefix(f.name, "--") && strings.HasPrefix(n, f.name) {
+			if f.name == n || abbreviates(f.name, n) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// abbreviates reports whether typed, a long option as written, may stand for option: GNU getopt and git
+// take any prefix of a long option that is not ambiguous, and Warden, to be safe, any prefix at all.
+func abbreviates(typed, option string) bool {
+	return len(typed) > 2 && strings.HasPrefix(typed, "--") && strings.HasPrefix(option, typed)
 }
 
 // parse splits words by the spec's option table. bad receives the first bad option found.

@@ -231,7 +231,7 @@ func walkGrep(e *exec, a *parsedArgs) {
 	recursive = a.hasOpt("-r", "-R", "--recursive", "--dereference-recursive")
 	t.follow = a.hasOpt("-R", "--dereference-recursive")
 	for _, f := range a.flags {
-		if f.name == "-d" || len(f.name) > 3 && strings.HasPrefix("--directories", f.name) {
+		if f.name == "-d" || len(f.name) > 3 && abbreviates(f.name, "--directories") {
 			recursive = recursive || f.value != "read" && f.value != "skip"
 		}
 		switch f.name {
