@@ -1,0 +1,342 @@
+package permissions
+
+// What git prints of files' contents: `git show HEAD:path`, `git log -p -- dir`, `git grep x` read the files
+// they name, or the whole tracked tree when they name none, and are judged as reads of those files.
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// gitContentSub returns the content subcommand a read subcommand amounts to, and its arguments:
+// `git reflog [show]` is `git log -g`, and `git stash show` prints a stash's diff, its files' contents
+// with -p (like log, a stat otherwise); `git reflog list` and `git reflog exists` print none.
+func gitContentSub(sub string, rest []word) (string, []word) {
+	switch sub {
+	case "reflog":
+		if len(rest) > 0 && rest[0].Value == "show" {
+			return "log", rest[1:]
+		}
+		if len(rest) == 0 || strings.HasPrefix(rest[0].Value, "-") {
+			return "log", rest
+		}
+	case "stash":
+		if len(rest) > 0 && rest[0].Value == "show" {
+			return "stash show", rest[1:]
+		}
+	}
+	return sub, rest
+}
+
+// gitShowsContent are the read subcommands that print what files hold, in the work tree or in history.
+var gitShowsContent = map[string]bool{
+	"show": true, "log": true, "diff": true, "whatchanged": true, "blame": true, "annotate": true, "grep": true,
+	"cat-file": true, "diff-tree": true, "diff-files": true, "diff-index": true, "range-diff": true,
+	"stash show": true,
+}
+
+// gitFileShort are, per subcommand, the short options whose value names a file git reads: blame -S
+// revs-file, diff -O orderfile, grep -f patterns.
+var gitFileShort = map[string]string{
+	"blame": "S", "annotate": "S", "grep": "f", "diff": "O", "log": "O", "show": "O", "whatchanged": "O",
+	"diff-tree": "O", "diff-files": "O", "diff-index": "O", "stash show": "O",
+}
+
+// gitFileLong are long options whose value names a file git reads.
+var gitFileLong = []string{"--contents", "--ignore-revs-file", "--orderfile", "--exclude-from", "--file",
+	"--pathspec-from-file"}
+
+// gitShortValues are, per content subcommand, the short options that take the next word as their value
+// (log -n 5, log -S string, grep -e pattern). A flag wrongly taken to have one would hide a path, so only
+// those that do are listed.
+var gitShortValues = map[string]string{
+	"log": "nSGLO", "show": "nSGLO", "whatchanged": "nSGLO", "diff": "SGO", "diff-tree": "SGO",
+	"diff-files": "SGO", "diff-index": "SGO", "blame": "LS", "annotate": "LS", "grep": "efABCm",
+	"stash show": "SGO",
+}
+
+// gitLongValues are long options of the content subcommands that take the next word as their value.
+var gitLongValues = []string{"--grep", "--author", "--committer", "--format", "--pretty", "--since", "--until",
+	"--after", "--before", "--max-count", "--skip", "--date", "--encoding", "--abbrev", "--src-prefix",
+	"--dst-prefix", "--line-prefix", "--word-diff-regex", "--diff-filter", "--regexp", "--max-depth",
+	"--threads", "--context", "--after-context", "--before-context", "--contents", "--ignore-revs-file",
+	"--orderfile", "--exclude-from", "--file", "--pathspec-from-file", "--batch-size"}
+
+// gitContentReads records what a content subcommand reads, so that deny rules and secret names apply:
+// files named by options, `REV:path` (relative to the repository's top, or to the directory with ./ or
+// ../, as git reads it), `-L range:path`, and paths and pathspecs, which read everything below them; a
+// pathspec with a wildcard or magic reads the whole directory.
+func (e *exec) gitContentReads(sub string, rest []word) {
+	sc := e.scope()
+	root := gitTop(sc.cwd)
+	dash := slices.IndexFunc(rest, func(w word) bool { return w.Value == "--" })
+	g := parseGit(rest, gitShortValues[sub], "", gitLongValues)
+	pathspecs := 0
+	if dash >= 0 {
+		pathspecs = len(rest) - dash - 1
+	}
+	for _, f := range g.flags {
+		switch {
+		case !f.has || f.value == "" || f.value == "-":
+		case f.name == "-L":
+			if i := strings.LastIndexByte(f.value, ':'); i >= 0 {
+				e.c.read(e.p, f.value[i+1:], sc)
+			}
+		case len(f.name) == 2 && strings.Contains(gitFileShort[sub], f.name[1:]),
+			slices.ContainsFunc(gitFileLong, func(l string) bool { return abbreviates(f.name, l) }):
+			e.c.read(e.p, f.value, sc)
+		}
+	}
+	ops := g.operands
+	if sub == "grep" && len(ops) > pathspecs && !slices.ContainsFunc(g.flags, func(f flagArg) bool {
+		return !strings.HasPrefix(f.name, "--") && (f.name == "-e" || f.name == "-f") ||
+			abbreviates(f.name, "--regexp") || abbreviates(f.name, "--file")
+	}) {
+		ops = ops[1:] // the pattern
+	}
+	paths, revs := 0, 0
+	for i, o := range ops {
+		v := o.Value
+		after := i >= len(ops)-pathspecs
+		if !o.Static {
+			paths++
+			continue // checked as a word only known at run time
+		}
+		paths++
+		switch {
+		case strings.HasPrefix(v, ":(") || strings.HasPrefix(v, ":!") || strings.HasPrefix(v, ":^"):
+			e.treeRead(gitOr(root, "."), treeRead{hidden: true})
+		case strings.HasPrefix(v, ":/"):
+			e.gitPath(filepath.Join(gitOr(root, "."), v[2:]), sc)
+		case !after && strings.Contains(v, ":"):
+			e.gitRevPath(v, root, sc)
+		case strings.ContainsAny(v, "*?[\\"):
+			// A git wildcard matches across slashes: `*.go` is any path ending in .go, the same as a
+			// base name ending in it; any other pattern may match a directory's name.
+			t := treeRead{hidden: true}
+			if rest, ok := strings.CutPrefix(v, "*"); ok && rest != "" && !strings.ContainsAny(rest, "*?[\\/") {
+				t.include = []string{v}
+			}
+			e.treeRead(".", t)
+		case after || exists(e.c.abs(v, sc)):
+			e.gitPath(v, sc)
+		default:
+			paths--
+			revs++
+		}
+	}
+	// With no path, what is shown may be any file of the repository: the whole tracked tree (from the
+	// directory, for grep). history may also hold files no longer tracked, which Warden cannot see.
+	prints := gitPrintsContent(sub, g, revs) || sub == "stash show" && !g.hasExact(gitStatOnly...) && e.stashShowsPatch(root)
+	if paths > 0 || !prints || root == "" {
+		return
+	}
+	t := treeRead{hidden: true, repo: root, index: true}
+	var gitlinks, ok bool
+	t.tracked, gitlinks, ok = gitTracked(root)
+	if !ok {
+		e.p.notRO("prints files of a repository whose index Warden cannot list in full")
+		return
+	}
+	if gitlinks || exists(filepath.Join(root, ".gitmodules")) {
+		e.p.notRO("prints files of a repository with submodules, whose contents Warden does not follow")
+		return
+	}
+	// What is in HEAD or history but no longer in the index (`git rm --cached .env`) is read too unless
+	// only the index and the work tree are compared: the files on disk are looked at as well. A file
+	// gone from both is not seen.
+	t.worktree = (revs > 0 || !(sub == "diff-files" || (sub == "diff" || sub == "grep") && !g.has("--cached", "--staged"))) &&
+		gitHasObjects(root)
+	dir := root
+	if sub == "grep" {
+		dir = "."
+	}
+	e.treeRead(dir, t)
+}
+
+// stashShowsPatch reports whether git's configuration may make `git stash show` print a patch
+// (stash.showPatch): any mention of it in the repository's or the user's configuration counts.
+func (e *exec) stashShowsPatch(root string) bool {
+	files := []string{filepath.Join(root, ".git", "config"), "/etc/gitconfig"}
+	if h := e.c.ctx.Home; h != "" {
+		files = append(files, filepath.Join(h, ".gitconfig"), filepath.Join(h, ".config", "git", "config"))
+	}
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		files = append(files, filepath.Join(x, "git", "config"))
+	}
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil && (bytes.Contains(bytes.ToLower(b), []byte("showpatch")) || bytes.Contains(bytes.ToLower(b), []byte("include"))) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitPatchOptions make any content subcommand print what files hold; git takes them abbreviated.
+var gitPatchOptions = []string{"--patch", "--unified", "--word-diff", "--word-diff-regex", "--color-words",
+	"--patch-with-stat", "--patch-with-raw", "--cc", "--function-context", "--binary", "--full-index"}
+
+// gitStatOnly are the options that leave file contents out, spelled out in full: only the exact spelling
+// narrows what is read.
+var gitStatOnly = []string{"--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--summary",
+	"--dirstat", "--no-patch", "--quiet", "--raw", "--compact-summary", "-s"}
+
+// gitPrintsContent reports whether a content subcommand with no path prints what files hold: show, diff,
+// grep, range-diff and cat-file do unless told to print only names or statistics; log, whatchanged and
+// diff-tree only with a patch option.
+func gitPrintsContent(sub string, g gitArgs, revs int) bool {
+	for _, f := range g.flags {
+		switch {
+		case f.name == "-p" && sub != "cat-file", f.name == "-u", f.name == "-U", f.name == "-W", f.name == "-c", f.name == "-L":
+			return true
+		case len(f.name) > 2 && strings.HasPrefix(f.name, "--") &&
+			slices.ContainsFunc(gitPatchOptions, func(o string) bool { return strings.HasPrefix(o, f.name) }):
+			return true
+		}
+	}
+	switch sub {
+	case "cat-file":
+		return revs > 0 && !g.hasExact("-t", "-s", "-e")
+	case "show", "diff", "grep", "range-diff":
+		return !g.hasExact(gitStatOnly...)
+	}
+	return false
+}
+
+// gitRevPath records the read of `REV:path` (or `:path`, `:N:path` in the index): the path is relative to
+// the repository's top, or with ./ or ../ to the directory.
+func (e *exec) gitRevPath(v, root string, sc *scope) {
+	for _, path := range revPaths(v) {
+		if path == "" {
+			continue
+		}
+		if path != "." && path != ".." && !strings.HasPrefix(path, "./") && !strings.HasPrefix(path, "../") {
+			if root == "" {
+				e.p.notRO(fmt.Sprintf("`%s` names a path in a repository Warden cannot find", v))
+				continue
+			}
+			path = filepath.Join(root, path)
+		}
+		e.c.read(e.p, path, sc)
+	}
+}
+
+// revPaths returns the paths `REV:path` may name. git splits at the first `:` outside `{...}`
+// (`HEAD@{2030-01-01 00:00}:x`, `HEAD^{/a:b}:x`); a path may hold a colon itself, so the text after the
+// last `:` outside braces is read too. With unbalanced braces any colon may split, so every candidate is
+// returned. `:N:path` names stage N of the index.
+func revPaths(v string) []string {
+	var cands []string
+	depth, unbalanced := 0, false
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				unbalanced = true
+			} else {
+				depth--
+			}
+		case ':':
+			if depth == 0 || unbalanced {
+				cands = append(cands, v[i+1:])
+			}
+		}
+	}
+	if depth != 0 {
+		cands = nil
+		for i := 0; i < len(v); i++ {
+			if v[i] == ':' {
+				cands = append(cands, v[i+1:])
+			}
+		}
+	}
+	if len(cands) > 1 && !unbalanced && depth == 0 {
+		cands = []string{cands[0], cands[len(cands)-1]}
+	}
+	var out []string
+	for _, path := range cands {
+		if len(path) > 1 && path[0] >= '0' && path[0] <= '3' && path[1] == ':' {
+			path = path[2:]
+		}
+		if !slices.Contains(out, path) {
+			out = append(out, path)
+		}
+	}
+	return out
+}
+
+// gitSubmodules returns why options make a subcommand go into submodules, whose contents and
+// configuration Warden does not follow, or "": --recurse-submodules and --submodule=diff, in any
+// abbreviation git accepts.
+func gitSubmodules(args []word) string {
+	for _, w := range args {
+		v := w.Value
+		if v == "--" {
+			break
+		}
+		name, val, _ := strings.Cut(v, "=")
+		if abbreviates(name, "--recurse-submodules") || abbreviates(name, "--no-recurse-submodules") && len(name) > 5 ||
+			abbreviates(name, "--submodule") && len(name) > 3 && val == "diff" {
+			return fmt.Sprintf("`%s` reads submodules, which Warden does not follow", v)
+		}
+	}
+	return ""
+}
+
+// gitStdinOptions make git read revisions, object names or paths from its input, which Warden cannot see:
+// `echo HEAD:secrets/key | git cat-file --batch`, `git diff-tree -p --stdin`. --batch-all-objects prints
+// every object of the repository.
+var gitStdinOptions = []string{"--stdin", "--batch", "--batch-check", "--batch-command", "--batch-all-objects",
+	"--stdin-packs", "--stdin-commits", "--pathspec-from-file"}
+
+// gitStdin returns why a subcommand's options read its input, or "". Every word before `--` counts,
+// values included, and any abbreviation git accepts.
+func gitStdin(args []word) string {
+	for _, w := range args {
+		v := w.Value
+		if v == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(v, "=")
+		if slices.ContainsFunc(gitStdinOptions, func(o string) bool { return abbreviates(name, o) }) {
+			return fmt.Sprintf("`%s` reads object names or paths from its input, or every object", v)
+		}
+	}
+	return ""
+}
+
+// gitPath records the read of a path git shows: a directory is read below it.
+func (e *exec) gitPath(path string, sc *scope) {
+	if fi, err := os.Stat(e.c.abs(path, sc)); err == nil && fi.IsDir() {
+		e.treeRead(path, treeRead{hidden: true})
+		return
+	}
+	e.c.read(e.p, path, sc)
+}
+
+func gitOr(root, def string) string {
+	if root == "" {
+		return def
+	}
+	return root
+}
+
+// gitTop finds the top of the repository dir is in, the way git does by default: the nearest directory
+// holding .git. It returns "" when dir is unknown or in no repository.
+func gitTop(dir string) string {
+	for d := dir; d != "" && filepath.IsAbs(d); d = filepath.Dir(d) {
+		if exists(filepath.Join(d, ".git")) {
+			return d
+		}
+		if d == "/" {
+			break
+		}
+	}
+	return ""
+}
