@@ -410,6 +410,8 @@ sub:
 	return ""
 }
 
+// gitConfigInert returns why a `git -c key=value` setting is not read-only, or "" when its key is one of
+// gitInertConfig.
 func gitConfigInert(kv string) string {
 	key, _, _ := strings.Cut(strings.ToLower(kv), "=")
 	if key == "blame.ignorerevsfile" {
