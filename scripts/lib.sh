@@ -8,10 +8,17 @@ SOCK="warden-test-$$"
 WS="$TMP/ws"
 FAKE_PID=""
 
+# cleanup keeps the script's exit status: Warden may still be writing its session as the tmux server goes,
+# so removing the directory is tried again for a moment rather than failing a run that passed.
 cleanup() {
+	local status=$?
 	tmux -L "$SOCK" kill-server 2>/dev/null || true
 	if [[ -n "$FAKE_PID" ]]; then kill "$FAKE_PID" 2>/dev/null || true; fi
-	rm -rf "$TMP"
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		rm -rf "$TMP" 2>/dev/null && break
+		sleep 0.2
+	done
+	exit "$status"
 }
 trap cleanup EXIT
 
