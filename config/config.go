@@ -358,8 +358,9 @@ func (c *Config) validate() error {
 	return nil
 }
 
-// ReadFile parses one settings file. A syntax error names the file, line and column; an unknown key is an
-// error too, so that a misspelt setting is never silently ignored.
+// ReadFile parses one settings file. A syntax error names the file, line and column; an unknown key, a key
+// in the wrong case and a key given twice are errors too, so that no setting is ever silently ignored. A
+// leading byte-order mark is skipped.
 func ReadFile(path string) (*Settings, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -368,9 +369,15 @@ func ReadFile(path string) (*Settings, error) {
 		}
 		return nil, fmt.Errorf("reading settings: %w", err)
 	}
+	data = stripBOM(data)
 	s := &Settings{}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return s, nil
+	}
+	if json.Valid(data) {
+		if err := checkKeys(path, data, reflect.TypeFor[Settings]()); err != nil {
+			return nil, err
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

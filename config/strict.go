@@ -1,0 +1,213 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// encoding/json forgives two mistakes that cost people their settings without a word: a key given twice in
+// one object keeps only the last value (a second "deny" list silently replaces the first), and keys match
+// fields whatever their case ("Deny" fills deny). checkKeys walks the document against the Go type it will be
+// decoded into and refuses both before the decoder runs.
+
+// bom is the UTF-8 byte-order mark some editors on Windows put at the start of a file.
+var bom = []byte("\xEF\xBB\xBF")
+
+// stripBOM drops a leading byte-order mark, which is not part of the JSON.
+func stripBOM(data []byte) []byte {
+	return bytes.TrimPrefix(data, bom)
+}
+
+// checkKeys reports the first duplicate or unknown key of the JSON document data, which must be valid JSON,
+// against type t. Objects decoded into maps may have any keys but still none twice.
+func checkKeys(path string, data []byte, t reflect.Type) error {
+	w := &keyWalker{path: path, data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	w.dec.UseNumber()
+	return w.value(t, "")
+}
+
+type keyWalker struct {
+	path string
+	data []byte
+	dec  *json.Decoder
+}
+
+// value consumes one JSON value that is to be decoded into t (nil: anything, only duplicates are checked);
+// where names the enclosing object for messages ("permissions", "mcpServers.db").
+func (w *keyWalker) value(t reflect.Type, where string) error {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	tok, err := w.dec.Token()
+	if err != nil {
+		return fmt.Errorf("%s: reading settings: %w", w.path, err)
+	}
+	switch tok {
+	case json.Delim('{'):
+		return w.object(t, where)
+	case json.Delim('['):
+		var elem reflect.Type
+		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+			elem = t.Elem()
+		}
+		for w.dec.More() {
+			if err := w.value(elem, where); err != nil {
+				return err
+			}
+		}
+		_, err := w.dec.Token()
+		return err
+	}
+	return nil
+}
+
+func (w *keyWalker) object(t reflect.Type, where string) error {
+	var fields map[string]reflect.Type
+	var elem reflect.Type
+	switch {
+	case t == nil:
+	case t.Kind() == reflect.Struct:
+		fields = jsonFields(t)
+	case t.Kind() == reflect.Map:
+		elem = t.Elem()
+	default:
+		// A type mismatch (an object where a list is wanted): the decoder reports it with its position.
+		t = nil
+	}
+	seen := map[string]int{}
+	for w.dec.More() {
+		tok, err := w.dec.Token()
+		if err != nil {
+			return fmt.Errorf("%s: reading settings: %w", w.path, err)
+		}
+		key := tok.(string)
+		end := w.dec.InputOffset()
+		line, col := position(w.data, keyStart(w.data, end))
+		if first, dup := seen[key]; dup {
+			return fmt.Errorf("%s:%d:%d: %s is given twice%s, on lines %d and %d; only one can count, so merge them into one",
+				w.path, line, col, quoteKey(key), in(where), first, line)
+		}
+		seen[key] = line
+		next := elem
+		if fields != nil {
+			ft, ok := fields[key]
+			if !ok {
+				return fmt.Errorf("%s:%d:%d: unknown setting %q%s; %s",
+					w.path, line, col, key, in(where), suggestKey(key, fields))
+			}
+			next = ft
+		}
+		if err := w.value(next, join(where, key)); err != nil {
+			return err
+		}
+	}
+	_, err := w.dec.Token()
+	return err
+}
+
+// keyStart finds the opening quote of the key string that ends just before end.
+func keyStart(data []byte, end int64) int64 {
+	for i := end - 2; i >= 0; i-- {
+		if data[i] != '"' {
+			continue
+		}
+		backslashes := 0
+		for j := i - 1; j >= 0 && data[j] == '\\'; j-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return i
+		}
+	}
+	return 0
+}
+
+// jsonFields maps each JSON key of struct type t to its field's type, as encoding/json names them.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for f := range t.Fields() {
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
+}
+
+// suggestKey names the known key nearest to key, or lists them all when none is near.
+func suggestKey(key string, fields map[string]reflect.Type) string {
+	names := make([]string, 0, len(fields))
+	for n := range fields {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	best, bestDist := "", -1
+	for _, n := range names {
+		d := editDistance(strings.ToLower(key), strings.ToLower(n))
+		if bestDist < 0 || d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	if best != "" && bestDist <= max(2, len(best)/3) {
+		hint := fmt.Sprintf("did you mean `%s`?", best)
+		if strings.EqualFold(best, key) {
+			hint += " (keys are case-sensitive)"
+		}
+		return hint
+	}
+	return "the keys here are " + strings.Join(names, ", ")
+}
+
+// editDistance is the optimal-string-alignment distance: insertions, deletions, substitutions and
+// transpositions of neighbours ("modle" is one step from "model") each cost one.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+func quoteKey(key string) string { return fmt.Sprintf("%q", key) }
+
+func in(where string) string {
+	if where == "" {
+		return ""
+	}
+	return " in " + where
+}
+
+func join(where, key string) string {
+	if where == "" {
+		return key
+	}
+	return where + "." + key
+}
