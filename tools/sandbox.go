@@ -17,6 +17,8 @@ import (
 	"time"
 
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/warden-cli/warden/tools/confine"
 )
 
 // The sandbox is an operating-system boundary under the permission prompt: even a command that was
@@ -28,7 +30,7 @@ import (
 //     paths bound over it, .git and .warden bound read-only again inside the workspace, a fresh /tmp,
 //     /dev and /proc, a network namespace with only loopback (unless network is allowed), a pid namespace
 //     (so that nothing the command starts outlives it), --die-with-parent, and the seccomp filter of
-//     seccomp.go, passed with --seccomp.
+//     tools/confine, passed with --seccomp.
 //   - Landlock, otherwise: Warden re-executes itself as a small helper (SandboxHelperMain) that restricts
 //     itself and then execs bash. File rules: read everywhere, write in the writable paths; TCP bind and
 //     connect denied when network is off (ABI 4 and later). Landlock cannot take back a right below a
@@ -87,7 +89,7 @@ func ProbeSandbox(cfg SandboxConfig) (SandboxInfo, error) {
 		if !b.pidNS {
 			info.Notes = append(info.Notes, "no pid namespace (bwrap --unshare-pid does not work here)")
 		}
-		if seccompArch() == 0 {
+		if confine.Arch() == 0 {
 			info.Notes = append(info.Notes, "no seccomp filter on "+runtime.GOARCH+": Unix sockets in writable paths are not refused")
 		}
 	case BackendLandlock:
@@ -95,7 +97,7 @@ func ProbeSandbox(cfg SandboxConfig) (SandboxInfo, error) {
 			"/tmp is shared with the machine",
 			"files cannot be created directly in the workspace root (nor in a writable directory above it) "+
 				"while it has .git or .warden")
-		if seccompArch() == 0 {
+		if confine.Arch() == 0 {
 			info.Notes = append(info.Notes, "no seccomp filter on "+runtime.GOARCH+": Unix sockets and, with the network off, UDP are not refused")
 		}
 	}
@@ -165,8 +167,8 @@ func probeBwrap(network bool) (backendProbe, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, path)
-		if seccompArch() != 0 { // as every command will have it
-			f, err := seccompProgramFile(network)
+		if confine.Arch() != 0 { // as every command will have it
+			f, err := confine.ProgramFile(network)
 			if err != nil {
 				return err
 			}
@@ -217,7 +219,9 @@ func probeLandlock(cfg SandboxConfig) (backendProbe, error) {
 
 // bwrapBase are the options every sandboxed command gets, before the paths.
 func bwrapBase(network, pidNS bool) []string {
-	a := []string{"--ro-bind", "/", "/", "--dev", "/dev"}
+	// Run as root, bubblewrap keeps every capability unless told otherwise, and with CAP_SYS_ADMIN a
+	// command could remount the read-only root writable.
+	a := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--cap-drop", "ALL"}
 	if pidNS {
 		a = append(a, "--unshare-pid", "--proc", "/proc")
 	}
@@ -296,10 +300,10 @@ func (p *sandboxPlan) command(bash, script, dir string, fd int) (string, []strin
 		a := []string{"bwrap"}
 		a = append(a, bwrapBase(p.network, p.probe.pidNS)...)
 		var files []*os.File
-		if seccompArch() != 0 {
+		if confine.Arch() != 0 {
 			// The same filter as the Landlock helper's; bwrap reads it from the descriptor and applies
 			// it just before it execs bash.
-			f, err := seccompProgramFile(p.network)
+			f, err := confine.ProgramFile(p.network)
 			if err != nil {
 				return "", nil, nil, err
 			}

@@ -7,6 +7,8 @@ import (
 	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
+
+	"github.com/warden-cli/warden/tools/confine"
 )
 
 // The Landlock helper is Warden's own executable started with helperMarker as its first argument: it
@@ -76,6 +78,10 @@ func (s helperSpec) restrict() error {
 	if err := cfg.Restrict(rules...); err != nil {
 		return err
 	}
+	// Landlock stops mounts, not what other capabilities of root allow (network configuration, modules).
+	if err := confine.DropCapabilities(); err != nil {
+		return err
+	}
 	// What Landlock does not cover: Unix sockets, and UDP and other families with the network off.
-	return installSeccomp(s.Network)
+	return confine.Install(s.Network)
 }

@@ -359,3 +359,24 @@ func TestSandboxedCommandGetsItsGracePeriod(t *testing.T) {
 		})
 	}
 }
+
+// A command run as root in the sandbox keeps no capabilities: with CAP_SYS_ADMIN it could remount the
+// read-only root writable and write anywhere.
+func TestSandboxDropsCapabilities(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			t.Setenv("TMPDIR", t.TempDir())
+			h := sandboxed(t, b, false)
+			marker := fmt.Sprintf("/etc/warden-remount-%d", os.Getpid())
+			h.run("mount -o remount,rw / 2>&1; echo x > " + marker)
+			if _, err := os.Stat(marker); err == nil {
+				os.Remove(marker)
+				t.Fatalf("a sandboxed command remounted / and wrote %s", marker)
+			}
+			r := h.run("grep CapEff /proc/self/status")
+			if !strings.Contains(r.Output, "0000000000000000") {
+				t.Errorf("capabilities in the sandbox: %s", r.Output)
+			}
+		})
+	}
+}

@@ -1,4 +1,4 @@
-package tools
+package confine
 
 import (
 	"encoding/binary"
@@ -10,15 +10,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Both sandbox backends install a small seccomp filter before bash starts: the Landlock helper itself,
-// bubblewrap through --seccomp. Neither Landlock nor a read-only mount governs connect() on a Unix socket
-// file (docker.sock, an agent's socket), and Landlock does not govern UDP; the filter refuses to create Unix sockets at all (socketpair, which makes an unnamed pair, stays allowed), refuses
-// internet sockets of any kind when the network is off, and refuses io_uring, through which a socket could
-// be made without the socket system call. System calls of another architecture (32-bit calls on a 64-bit
-// machine, x32) are refused whole, since their numbers would slip past the checks.
+// Every confined command runs under a small seccomp filter, installed before bash starts: by Warden's own
+// helper (Install) or by bubblewrap, which reads the program from a descriptor (ProgramFile). Neither
+// Landlock nor a read-only mount governs connect() on a Unix socket file (docker.sock, an agent's socket),
+// and Landlock does not govern UDP; the filter refuses to create Unix sockets at all (socketpair, which
+// makes an unnamed pair, stays allowed), refuses internet sockets of any kind when the network is off, and
+// refuses io_uring, through which a socket could be made without the socket system call. System calls of
+// another architecture (32-bit calls on a 64-bit machine, x32) are refused whole, since their numbers
+// would slip past the checks.
 
-// seccompArch is the audit architecture of this build, and 0 where the filter is not written for it.
-func seccompArch() uint32 {
+// Arch is the audit architecture of this build, and 0 where the filter is not written for it.
+func Arch() uint32 {
 	switch runtime.GOARCH {
 	case "amd64":
 		return unix.AUDIT_ARCH_X86_64
@@ -28,9 +30,9 @@ func seccompArch() uint32 {
 	return 0
 }
 
-// seccompFilter is the BPF program. Refused calls fail with EACCES (EPERM for another architecture).
-func seccompFilter(network bool) ([]unix.SockFilter, error) {
-	arch := seccompArch()
+// filter is the BPF program. Refused calls fail with EACCES (EPERM for another architecture).
+func filter(network bool) ([]unix.SockFilter, error) {
+	arch := Arch()
 	if arch == 0 {
 		return nil, fmt.Errorf("no seccomp filter for %s", runtime.GOARCH)
 	}
@@ -74,11 +76,11 @@ func seccompFilter(network bool) ([]unix.SockFilter, error) {
 	return prog, nil
 }
 
-// seccompProgramFile returns the filter as bubblewrap's --seccomp wants it: the raw instructions, read from
+// ProgramFile returns the filter as bubblewrap's --seccomp wants it: the raw instructions, read from
 // a descriptor. The program is a few hundred bytes, well within a pipe's buffer, so the write end is
 // filled and closed here and the read end returned.
-func seccompProgramFile(network bool) (*os.File, error) {
-	prog, err := seccompFilter(network)
+func ProgramFile(network bool) (*os.File, error) {
+	prog, err := filter(network)
 	if err != nil {
 		return nil, err
 	}
@@ -100,13 +102,13 @@ func seccompProgramFile(network bool) (*os.File, error) {
 	return r, nil
 }
 
-// installSeccomp applies the filter to every thread of this process; the exec that follows keeps it. On an
+// Install applies the filter to every thread of this process; the exec that follows keeps it. On an
 // architecture the filter is not written for it does nothing (the probe's notes say so).
-func installSeccomp(network bool) error {
-	if seccompArch() == 0 {
+func Install(network bool) error {
+	if Arch() == 0 {
 		return nil
 	}
-	prog, err := seccompFilter(network)
+	prog, err := filter(network)
 	if err != nil {
 		return err
 	}
