@@ -12,6 +12,9 @@ type keyMap struct {
 	FocusPrev, FocusNext, Copy, Reasoning key.Binding
 	Help                                  key.Binding
 
+	// The completion menu under the prompt.
+	MenuUp, MenuDown, Complete key.Binding
+
 	// The approval modal.
 	Allow, AllowSession, AllowProject, Deny, DenyWithReason, Confirm, ModalScroll key.Binding
 
@@ -29,7 +32,7 @@ func newKeyMap() keyMap {
 		Newline:    b("shift+enter/ctrl+j", "new line", "shift+enter", "ctrl+j"),
 		PrevPrompt: b("↑", "previous prompt", "up"),
 		NextPrompt: b("↓", "next prompt", "down"),
-		Interrupt:  b("esc", "interrupt", "esc"),
+		Interrupt:  b("esc", "interrupt; when idle, clear the prompt", "esc"),
 		Quit:       b("ctrl+c ×2", "quit", "ctrl+c"),
 		History:    b("ctrl+t", "tool history", "ctrl+t"),
 		Expand:     b("ctrl+o", "expand output", "ctrl+o"),
@@ -42,7 +45,11 @@ func newKeyMap() keyMap {
 		FocusNext:  b("alt+↓", "next panel", "alt+down"),
 		Copy:       b("ctrl+y", "copy panel output", "ctrl+y"),
 		Reasoning:  b("ctrl+r", "show/hide reasoning", "ctrl+r"),
-		Help:       b("?", "keys (empty input)", "?"),
+		Help:       b("?", "keys and commands (empty input)", "?"),
+
+		MenuUp:   b("↑/↓", "choose in the / menu", "up"),
+		MenuDown: b("↓", "next in the menu", "down"),
+		Complete: b("tab", "complete the command", "tab"),
 
 		Allow:          b("y", "allow once", "y"),
 		AllowSession:   b("a", "always allow (session)", "a"),
@@ -73,7 +80,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 // FullHelp is the `?` overlay, one column per area.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.PrevPrompt, k.NextPrompt, k.ScrollUp, k.ScrollDown, k.Follow, k.Help},
+		{k.Send, k.Newline, k.PrevPrompt, k.NextPrompt, k.MenuUp, k.Complete, k.ScrollUp, k.ScrollDown, k.Follow, k.Help},
 		{k.Interrupt, k.Background, k.Mode, k.History, k.Expand, k.FocusPrev, k.FocusNext, k.Copy, k.Reasoning, k.Quit},
 		{k.Allow, k.AllowSession, k.AllowProject, k.Deny, k.DenyWithReason, k.Confirm, k.ModalScroll},
 		{k.Filter, k.Open, k.Back, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},

@@ -68,6 +68,10 @@ type Model struct {
 	draft     string
 
 	overlays []overlay
+	// commands are the slash commands of this session; menu completes them, and @mentions, under the
+	// prompt.
+	commands *commandSet
+	menu     menu
 
 	run    *run
 	queued []string
@@ -106,7 +110,7 @@ func newModel(opts Options, now func() time.Time) *Model {
 		keys:   newKeyMap(),
 		isDark: true, noColor: os.Getenv("NO_COLOR") != "",
 		byID: map[string]*panel{}, focus: -1, conv: conversation{top: -1},
-		width: 80, height: 24,
+		width: 80, height: 24, commands: newCommandSet(),
 	}
 	m.st = newStyles(m.isDark)
 	m.input = newInput(m.isDark)
@@ -161,9 +165,14 @@ func (m *Model) shutdown(wait time.Duration) {
 	}
 }
 
-// Init asks the terminal for its background colour, to pick light or dark styles.
+// Init asks the terminal for its background colour, to pick light or dark styles, and runs the start
+// hooks (see registerOnStart).
 func (m *Model) Init() tea.Cmd {
-	return tea.RequestBackgroundColor
+	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	for _, h := range startHooks {
+		cmds = append(cmds, h(m))
+	}
+	return tea.Batch(cmds...)
 }
 
 // Update is the only place the model changes.
@@ -173,6 +182,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		wasSmall := m.tooSmall()
 		m.width, m.height = msg.Width, msg.Height
 		m.layout()
+		m.refreshMenu()
 		for _, o := range m.overlays {
 			if pg, ok := o.(*pager); ok {
 				pg.resize(m.width, m.height)
@@ -206,14 +216,26 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.tick()
 	case wakeMsg:
 		return m, nil
+	case commandsMsg:
+		return m, m.addCommands(msg)
+	case promptMsg:
+		return m, m.sendPrompt(msg.Text)
+	case commandResult:
+		return m, msg(m)
 	}
 	if len(m.overlays) > 0 {
 		return m, m.top().update(m, msg)
 	}
+	return m, m.updateInput(msg)
+}
+
+// updateInput lets the prompt editor handle msg, and the menu follow what it now holds.
+func (m *Model) updateInput(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(msg)
 	m.inputGen++
-	return m, cmd
+	m.refreshMenu()
+	return cmd
 }
 
 func (m *Model) setDark(dark bool) {
@@ -260,6 +282,11 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		// Answering a prompt lets the work, and its spinner, go on.
 		return tea.Batch(m.top().update(m, msg), m.tick())
 	}
+	if m.menu.open() {
+		if cmd, ok := m.menuKey(msg); ok {
+			return cmd
+		}
+	}
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Interrupt):
@@ -274,6 +301,12 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			}
 			m.interrupt()
 			return m.setFlash(flash)
+		}
+		if text := strings.TrimSpace(m.input.Value()); text != "" {
+			// Nothing to interrupt: Esc clears the prompt, which ↑ brings back.
+			m.remember(text)
+			m.clearInput()
+			return m.setFlash("Prompt cleared: ↑ brings it back")
 		}
 		return nil
 	case key.Matches(msg, k.History):
@@ -324,10 +357,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.browsePrompts(1)
 		return nil
 	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	m.inputGen++
-	return cmd
+	return m.updateInput(msg)
 }
 
 // tooSmall reports a terminal below the smallest size Warden draws in: the screen only says so.
@@ -359,94 +389,6 @@ func (m *Model) rearm() tea.Cmd {
 		o.armedAt = now.Add(typeAheadGuard)
 	case *sandboxOverlay:
 		o.armedAt = now.Add(typeAheadGuard)
-	}
-	return nil
-}
-
-// pasted is a long paste kept out of the editor: the prompt holds label, and text replaces it when the
-// prompt is sent.
-type pasted struct{ label, text string }
-
-// paste puts pasted text into the prompt. The editor rewraps and redraws every line of its text on each
-// key and keeps at most 10,000 lines, so a long paste (a log, a file) is kept here instead and shown in
-// the prompt as a label like "[pasted text #1: 2500 lines]", which is replaced by the whole text when the
-// prompt is sent; the prompt history keeps the label.
-func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
-	text := strings.ReplaceAll(msg.Content, "\r\n", "\n")
-	text = strings.ReplaceAll(text, "\r", "\n")
-	lines := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
-	// The editor turns tabs into spaces; a paste with tabs (a Makefile, gofmt'd code) is kept whole outside
-	// it like a long one, so that it reaches the model as it was.
-	if lines <= pasteMaxLines && len(text) <= pasteMaxBytes && !strings.Contains(text, "\t") {
-		var cmd tea.Cmd
-		m.input, cmd = m.input.Update(msg)
-		m.inputGen++
-		return cmd
-	}
-	p := pasted{label: fmt.Sprintf("[pasted text #%d: %s]", len(m.pastes)+1, plural(lines, "line", "lines")), text: text}
-	m.pastes = append(m.pastes, p)
-	m.input.InsertString(p.label)
-	m.inputGen++
-	return m.setFlash("Long paste: it is sent whole in place of its label")
-}
-
-// expandPastes replaces the labels of long pastes in a prompt by their text.
-func (m *Model) expandPastes(s string) string {
-	for _, p := range m.pastes {
-		s = strings.ReplaceAll(s, p.label, p.text)
-	}
-	return s
-}
-
-// submit sends the input as a request, or queues it behind the one in progress.
-func (m *Model) submit() tea.Cmd {
-	text := strings.TrimSpace(m.input.Value())
-	if text == "" {
-		return nil
-	}
-	if len(m.prompts) == 0 || m.prompts[len(m.prompts)-1] != text {
-		m.prompts = append(m.prompts, text)
-	}
-	m.promptIdx, m.draft = len(m.prompts), ""
-	m.input.Reset()
-	m.layout()
-	m.conv.follow()
-	if m.agent == nil {
-		return m.setFlash("No model server: see the setup screen")
-	}
-	text = m.expandPastes(text)
-	if m.run != nil {
-		m.queued = append(m.queued, text)
-		return m.setFlash("Queued: it is sent when the current request ends")
-	}
-	return m.start(text)
-}
-
-func (m *Model) start(prompt string) tea.Cmd {
-	m.conv.add(&item{kind: itemUser, text: prompt})
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &run{cancel: cancel, done: make(chan struct{}), started: m.now()}
-	m.run = r
-	a := m.agent
-	work := func() tea.Msg {
-		defer close(r.done)
-		a.Run(ctx, prompt)
-		return runEndedMsg{r}
-	}
-	return tea.Batch(work, m.tick())
-}
-
-func (m *Model) runEnded(r *run) tea.Cmd {
-	r.cancel()
-	if m.run != r {
-		return nil
-	}
-	m.run = nil
-	m.conv.version++
-	if len(m.queued) > 0 {
-		next := m.queued[0]
-		m.queued = m.queued[1:]
-		return m.start(next)
 	}
 	return nil
 }
@@ -535,6 +477,9 @@ func (m *Model) browsePrompts(dir int) {
 		m.input.SetValue(m.prompts[m.promptIdx])
 	}
 	m.layout()
+	// A recalled command is shown, not offered again for completion.
+	m.menu.dismissed = m.input.Value()
+	m.refreshMenu()
 }
 
 func (m *Model) focusedPanel() *panel {

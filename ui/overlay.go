@@ -23,6 +23,7 @@ func (m *Model) push(o overlay) {
 	m.overlays = append(m.overlays, o)
 	m.input.Blur()
 	m.conv.version++
+	m.refreshMenu()
 }
 
 // pop removes o (and anything above it) from the stack.
@@ -35,6 +36,7 @@ func (m *Model) pop(o overlay) tea.Cmd {
 	}
 	m.conv.version++
 	if len(m.overlays) == 0 {
+		m.refreshMenu()
 		return m.input.Focus()
 	}
 	return nil
@@ -65,8 +67,9 @@ func frame(m *Model, title, body, hint string, width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
-// helpOverlay lists every binding of the key map; when they do not fit the screen (60×15 holds about
-// half of them) it scrolls.
+// helpOverlay lists every binding of the key map and every slash command, from the same key map and
+// command set the program acts on; when they do not fit the screen (60×15 holds about half of them) it
+// scrolls.
 type helpOverlay struct{ offset int }
 
 func (h *helpOverlay) fullScreen() bool { return true }
@@ -120,6 +123,7 @@ func (h *helpOverlay) view(m *Model, width, height int) string {
 		rowW += w
 	}
 	rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+	rows = append(rows, m.commandsHelp(width))
 	lines := strings.Split(strings.Join(rows, "\n\n"), "\n")
 	hint := "esc back"
 	if room := height - 2; len(lines) > room {
@@ -132,7 +136,7 @@ func (h *helpOverlay) view(m *Model, width, height int) string {
 		}
 		lines = lines[h.offset:]
 	}
-	return frame(m, "Keys", strings.Join(lines, "\n"), hint, width, height)
+	return frame(m, "Keys and commands", strings.Join(lines, "\n"), hint, width, height)
 }
 
 func padRight(s string, n int) string {

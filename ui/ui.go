@@ -5,6 +5,38 @@
 // changes agent state except through the agent's API. Every change to the model happens in Update: the
 // agent's goroutine reaches the program only through its Sink (Program.Send) and the approver's reply
 // channel.
+//
+// # Slash commands
+//
+// A prompt that starts with "/name" runs a Command instead of reaching the model; "/" opens a menu of
+// them, and the help screen lists them, both from the session's command set (commands.go). A built-in
+// command lives in a file of its own named for it, ui/cmd_NAME.go, which registers it from an init
+// function; nothing else needs editing:
+//
+//	// ui/cmd_undo.go
+//	package ui
+//
+//	func init() {
+//		registerBuiltin(Command{Name: "undo", Args: "[CALL_ID]", Desc: "restore the files to before the last turn",
+//			Idle: true, // needs no request in progress
+//			Run: func(m *Model, args string) tea.Cmd {
+//				// runs in Update: change the model here, or return a tea.Cmd for slow work whose
+//				// result comes back as a message
+//				return m.setFlash("…")
+//			}})
+//	}
+//
+// Run may push an overlay (m.push), add to the transcript (m.conv.add), send a prompt (m.sendPrompt) or
+// return a tea.Cmd. Slow work (a network call) goes in the tea.Cmd, which changes nothing itself: it
+// returns a commandResult, a func(*Model) tea.Cmd that Update calls to apply the outcome, or a
+// promptMsg{Text} to send a prompt it built.
+//
+// Commands found while Warden runs, such as an MCP server's prompts (/mcp__server__prompt), are added by
+// sending a commandsMsg{Source, Commands} to the program from any goroutine (m.send.Send); it replaces
+// every command of that Source, so a server that reconnects sends its whole list again. A name already
+// taken, by a built-in or another source, is refused with a note in the transcript: built-ins always win.
+// Work that finds such commands starts from a hook registered with registerOnStart in the same file's
+// init function; Init runs the hooks.
 package ui
 
 import (

@@ -25,8 +25,9 @@ func (m *Model) View() tea.View {
 		return v
 	}
 	inputView := m.inputView()
+	menu := m.menuView(m.width)
 	inputH := strings.Count(inputView, "\n") + 1
-	convH := max(m.height-inputH-2, 1)
+	convH := max(m.height-inputH-len(menu)-2, 1)
 	var lines []string
 	if o := m.top(); o != nil {
 		// The modal takes the bottom of the conversation; the conversation ends just above it, so the
@@ -49,6 +50,10 @@ func (m *Model) View() tea.View {
 	sb.WriteByte('\n')
 	sb.WriteString(inputView)
 	sb.WriteByte('\n')
+	for _, l := range menu {
+		sb.WriteString(l)
+		sb.WriteByte('\n')
+	}
 	sb.WriteString(status)
 	v.SetContent(expandStyledTabs(sb.String()))
 	if len(m.overlays) == 0 {
@@ -106,7 +111,19 @@ func (m *Model) inputView() string {
 
 // convHeight is the conversation's share of the screen.
 func (m *Model) convHeight() int {
-	return max(m.height-m.input.Height()-2, 1)
+	return max(m.height-m.input.Height()-m.menuHeight()-2, 1)
+}
+
+// menuHeight is how many rows the completion menu takes under the prompt.
+func (m *Model) menuHeight() int {
+	mn := &m.menu
+	switch {
+	case !mn.open():
+		return 0
+	case len(mn.items) == 0:
+		return 1
+	}
+	return min(len(mn.items), mn.rows) + 1
 }
 
 func (m *Model) renderCtx() *renderCtx {

@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// What happens to what the person types: long pastes kept aside, slash commands run, prompts sent or
+// queued behind the request in progress.
+
+// pasted is a long paste kept out of the editor: the prompt holds label, and text replaces it when the
+// prompt is sent.
+type pasted struct{ label, text string }
+
+// paste puts pasted text into the prompt. The editor rewraps and redraws every line of its text on each
+// key and keeps at most 10,000 lines, so a long paste (a log, a file) is kept here instead and shown in
+// the prompt as a label like "[pasted text #1: 2500 lines]", which is replaced by the whole text when the
+// prompt is sent; the prompt history keeps the label.
+func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
+	text := strings.ReplaceAll(msg.Content, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	lines := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
+	// The editor turns tabs into spaces; a paste with tabs (a Makefile, gofmt'd code) is kept whole outside
+	// it like a long one, so that it reaches the model as it was.
+	if lines <= pasteMaxLines && len(text) <= pasteMaxBytes && !strings.Contains(text, "\t") {
+		return m.updateInput(msg)
+	}
+	p := pasted{label: fmt.Sprintf("[pasted text #%d: %s]", len(m.pastes)+1, plural(lines, "line", "lines")), text: text}
+	m.pastes = append(m.pastes, p)
+	m.input.InsertString(p.label)
+	m.inputGen++
+	m.refreshMenu()
+	return m.setFlash("Long paste: it is sent whole in place of its label")
+}
+
+// expandPastes replaces the labels of long pastes in a prompt by their text.
+func (m *Model) expandPastes(s string) string {
+	for _, p := range m.pastes {
+		s = strings.ReplaceAll(s, p.label, p.text)
+	}
+	return s
+}
+
+// submit handles the prompt on Enter: a slash command runs (an unknown one is refused and stays in the
+// prompt to be fixed), anything else is sent as a request, or queued behind the one in progress.
+func (m *Model) submit() tea.Cmd {
+	text := strings.TrimSpace(m.input.Value())
+	if text == "" {
+		return nil
+	}
+	in := parseSlash(text)
+	if in.kind == slashCommand {
+		if _, ok := m.commands.lookup(in.name); !ok {
+			return m.runCommand(in)
+		}
+	}
+	m.remember(text)
+	m.clearInput()
+	switch in.kind {
+	case slashCommand:
+		return m.runCommand(in)
+	case literalSlash:
+		text = in.text
+	}
+	return m.sendPrompt(text)
+}
+
+// remember adds a prompt to the history that ↑ recalls.
+func (m *Model) remember(text string) {
+	if len(m.prompts) == 0 || m.prompts[len(m.prompts)-1] != text {
+		m.prompts = append(m.prompts, text)
+	}
+	m.promptIdx, m.draft = len(m.prompts), ""
+}
+
+// clearInput empties the prompt.
+func (m *Model) clearInput() {
+	m.input.Reset()
+	m.inputGen++
+	m.layout()
+	m.refreshMenu()
+}
+
+// sendPrompt sends text to the model, or queues it behind the request in progress.
+func (m *Model) sendPrompt(text string) tea.Cmd {
+	m.conv.follow()
+	if m.agent == nil {
+		return m.setFlash("No model server: see the setup screen")
+	}
+	text = m.expandPastes(text)
+	if m.run != nil {
+		m.queued = append(m.queued, text)
+		return m.setFlash("Queued: it is sent when the current request ends")
+	}
+	return m.start(text)
+}
+
+func (m *Model) start(prompt string) tea.Cmd {
+	m.conv.add(&item{kind: itemUser, text: prompt})
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &run{cancel: cancel, done: make(chan struct{}), started: m.now()}
+	m.run = r
+	a := m.agent
+	work := func() tea.Msg {
+		defer close(r.done)
+		a.Run(ctx, prompt)
+		return runEndedMsg{r}
+	}
+	return tea.Batch(work, m.tick())
+}
+
+func (m *Model) runEnded(r *run) tea.Cmd {
+	r.cancel()
+	if m.run != r {
+		return nil
+	}
+	m.run = nil
+	m.conv.version++
+	if len(m.queued) > 0 {
+		next := m.queued[0]
+		m.queued = m.queued[1:]
+		return m.start(next)
+	}
+	return nil
+}
+
