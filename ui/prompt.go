@@ -126,4 +126,3 @@ func (m *Model) runEnded(r *run) tea.Cmd {
 	}
 	return nil
 }
-
