@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -57,6 +58,15 @@ type Options struct {
 	// SaveProjectRule persists an "always allow (project)" rule; nil means project grants are kept for
 	// the session only.
 	SaveProjectRule func(rule string) error
+	// More offers tools that come and go while the session runs (MCP servers starting, dying, coming
+	// back), asked again before every model turn; nil offers none. Sub-agents do not get them.
+	More ToolSource
+}
+
+// ToolSource offers tools beyond the fixed ones.
+type ToolSource interface {
+	// Tools returns the tools to offer now. It may wait, until ctx ends, for tools still starting.
+	Tools(ctx context.Context) []tools.Tool
 }
 
 // Agent holds one conversation. Run may be called again after it returns to continue the conversation;
@@ -69,6 +79,8 @@ type Agent struct {
 	emitMu   sync.Mutex
 	// tools are the tools offered to the model: Options.Tools and, with SubAgents, the task tool.
 	tools *tools.Registry
+	// offered are the tools of the current model turn: tools and what Options.More offers.
+	offered *tools.Registry
 	// lastPrompt is the server's count of the last request's prompt, which held lastPromptMsgs messages.
 	lastPrompt, lastPromptMsgs int
 }
@@ -86,6 +98,7 @@ func New(opts Options) (*Agent, error) {
 	if opts.SubAgents {
 		a.tools = tools.NewRegistry(append(opts.Tools.Tools(), a.taskTool())...)
 	}
+	a.offered = a.tools
 	if opts.System == "" && opts.Prompt != nil {
 		info := *opts.Prompt
 		info.Tools = a.tools
@@ -141,6 +154,10 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 	schemas := toolSchemas(a.tools)
 	var last string
 	for step := 1; step <= a.opts.MaxSteps; step++ {
+		if a.opts.More != nil {
+			a.offered = a.withMore(ctx)
+			schemas = toolSchemas(a.offered)
+		}
 		if ctx.Err() != nil {
 			return TurnDone{Text: last, Interrupted: true, Turns: step - 1}
 		}
@@ -262,6 +279,18 @@ func (a *Agent) addUsage(c *Completion, sent int) {
 	ev.Context = ev.Last.PromptTokens + ev.Last.CompletionTokens
 	ev.Window = a.opts.ContextWindow
 	a.emit(ev)
+}
+
+// withMore is the agent's own tools and those Options.More offers now; one that would take the name of
+// another is left out rather than shadow it.
+func (a *Agent) withMore(ctx context.Context) *tools.Registry {
+	all := a.tools.Tools()
+	for _, t := range a.opts.More.Tools(ctx) {
+		if !slices.ContainsFunc(all, func(o tools.Tool) bool { return o.Name() == t.Name() }) {
+			all = append(all, t)
+		}
+	}
+	return tools.NewRegistry(all...)
 }
 
 func toolSchemas(r *tools.Registry) []openai.Tool {

@@ -84,10 +84,10 @@ func (a *Agent) prepare(tc openai.ToolCall, cut bool) *pendingCall {
 		a.emit(ToolCallStarted{ID: tc.ID, Name: tc.Function.Name, Input: p.input, Access: p.access})
 		return p
 	}
-	tool, ok := a.tools.Get(tc.Function.Name)
+	tool, ok := a.offered.Get(tc.Function.Name)
 	if !ok {
 		return fail(tools.Errorf("Unknown tool %q. Available tools: %s.", tc.Function.Name,
-			strings.Join(a.tools.Names(), ", ")))
+			strings.Join(a.offered.Names(), ", ")))
 	}
 	p.tool = tool
 	if !json.Valid(p.input) {
@@ -222,6 +222,11 @@ func permissionRequest(ac tools.Access) permissions.Request {
 		req.Kind = permissions.Edit
 	case tools.AccessWrite:
 		req.Kind = permissions.Write
+	case tools.AccessMCP:
+		req.Kind = permissions.MCP
+		if t := ac.MCP; t != nil {
+			req.MCP = permissions.MCPCall{Server: t.Server, Tool: t.Tool, ReadOnlyHint: t.ReadOnlyHint, HintTrusted: t.HintTrusted}
+		}
 	default:
 		req.Kind = permissions.None
 	}

@@ -31,6 +31,8 @@ type Settings struct {
 	Bash          BashSettings        `json:"bash,omitzero"`
 	Sandbox       SandboxSettings     `json:"sandbox,omitzero"`
 	UI            UISettings          `json:"ui,omitzero"`
+	// MCPServers are Model Context Protocol servers whose tools the model may call (mcp.go).
+	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
 }
 
 // PermissionsSettings is the "permissions" object.
@@ -115,6 +117,11 @@ type Config struct {
 	ProjectLoosens bool
 	// Trusted reports whether the workspace is trusted.
 	Trusted bool
+
+	// MCPServers are the servers to start, by name, in the order first configured.
+	MCPServers []MCPServerEntry
+	// UntrustedMCPServers are the project's servers that wait for the workspace to be trusted.
+	UntrustedMCPServers []MCPServerEntry
 }
 
 // RuleOrigin is the permission rules one settings file contributed.
@@ -184,7 +191,14 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		{filepath.Join(ws, ".warden", "settings.json"), true},
 		{filepath.Join(ws, ".warden", "settings.local.json"), true},
 	}
-	for _, f := range files {
+	for i, f := range files {
+		if i == 1 {
+			// .mcp.json sits between the person's own settings and Warden's project files, as Claude
+			// Code ranks it between user and local scope.
+			if err := cfg.readMCPJSON(trusted); err != nil {
+				return nil, err
+			}
+		}
 		s, err := ReadFile(f.path)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
@@ -211,6 +225,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 			}
 		}
 		cfg.apply(s)
+		cfg.addMCPServers(f.path, f.project, trusted, s.MCPServers)
 		if p := s.Permissions; len(p.Allow)+len(p.Deny)+len(p.Ask) > 0 {
 			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask})
 		}
@@ -362,36 +377,45 @@ func (c *Config) validate() error {
 // in the wrong case and a key given twice are errors too, so that no setting is ever silently ignored. A
 // leading byte-order mark is skipped.
 func ReadFile(path string) (*Settings, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("reading settings: %w", err)
-	}
-	data = stripBOM(data)
 	s := &Settings{}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return s, nil
-	}
-	if json.Valid(data) {
-		if err := checkKeys(path, data, reflect.TypeFor[Settings]()); err != nil {
-			return nil, err
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(s); err != nil {
-		return nil, settingsError(path, data, dec, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		line, col := position(data, dec.InputOffset())
-		return nil, fmt.Errorf("%s:%d:%d: unexpected content after the settings object", path, line, col)
+	if err := readStrict(path, s, reflect.TypeFor[Settings]()); err != nil {
+		return nil, err
 	}
 	if err := s.check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
+}
+
+// readStrict decodes the JSON file at path into v, of type t, refusing what ReadFile refuses. A missing
+// file is an error that matches os.ErrNotExist; an empty one leaves v as it is.
+func readStrict(path string, v any, t reflect.Type) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return fmt.Errorf("reading settings: %w", err)
+	}
+	data = stripBOM(data)
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	if json.Valid(data) {
+		if err := checkKeys(path, data, t); err != nil {
+			return err
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return settingsError(path, data, dec, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		line, col := position(data, dec.InputOffset())
+		return fmt.Errorf("%s:%d:%d: unexpected content after the settings object", path, line, col)
+	}
+	return nil
 }
 
 func settingsError(path string, data []byte, dec *json.Decoder, err error) error {
@@ -477,7 +501,7 @@ func (s *Settings) check() error {
 			return fmt.Errorf("%s must not be negative, not %d", f.name, *f.v)
 		}
 	}
-	return nil
+	return checkMCPServers(s.MCPServers)
 }
 
 // position turns a byte offset into a 1-based line and column.

@@ -23,6 +23,8 @@ func (e *Engine) Decide(req Request) Verdict {
 		return e.decidePath(s, req)
 	case Exec:
 		return e.decideExec(s, req)
+	case MCP:
+		return e.decideMCP(s, req)
 	}
 	return Verdict{Decision: Ask, By: "policy", Reason: fmt.Sprintf("unknown kind of request %d", req.Kind)}
 }

@@ -58,14 +58,15 @@ const (
 // Kind is what a request does.
 type Kind int
 
-// The kinds of request: a shell command, a file read, an edit of an existing file, a file write, and a
-// call with no effect outside Warden (None).
+// The kinds of request: a shell command, a file read, an edit of an existing file, a file write, a
+// call with no effect outside Warden (None), and a call to an MCP server's tool (mcp.go).
 const (
 	Exec Kind = iota
 	Read
 	Edit
 	Write
 	None
+	MCP
 )
 
 // Request is one tool call in the terms the engine understands.
@@ -79,6 +80,8 @@ type Request struct {
 	Cwd string
 	// Unsandboxed marks a command the model asked to run outside the OS sandbox: it always asks.
 	Unsandboxed bool
+	// MCP is the tool an MCP request calls.
+	MCP MCPCall
 }
 
 // Verdict is the engine's answer with everything the person and the transcript need to understand it.

@@ -45,6 +45,9 @@ func ParseRule(s string) (Rule, error) {
 		}
 		tool, pattern = s[:i], s[i+1:len(s)-1]
 	}
+	if isMCPRuleName(s) {
+		return parseMCPRule(raw, s)
+	}
 	r := Rule{Raw: raw, Tool: tool, Pattern: pattern}
 	switch tool {
 	case "Bash":
@@ -75,13 +78,13 @@ func ParseRule(s string) (Rule, error) {
 		r.Pattern = p
 		return r, nil
 	}
-	return Rule{}, fmt.Errorf("rule %q: unknown tool %q (use Bash, Read, Edit or Write)", raw, tool)
+	return Rule{}, fmt.Errorf("rule %q: unknown tool %q (use Bash, Read, Edit, Write or mcp__SERVER__TOOL)", raw, tool)
 }
 
 // compile makes a path rule's pattern absolute: `//x` is absolute, `~/x` is in home, anything else is
 // relative to the workspace. The roots are resolved like any path, so that rules and paths agree.
 func (r *Rule) compile(workspace, home string) {
-	if r.Tool == "Bash" {
+	if r.Tool == "Bash" || isMCPRuleName(r.Tool) {
 		return
 	}
 	p := r.Pattern

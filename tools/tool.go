@@ -42,6 +42,8 @@ const (
 	AccessWrite
 	// AccessNone touches nothing on the machine (reading a background task's output, for example).
 	AccessNone
+	// AccessMCP calls a tool of an MCP server (Access.MCP), which may do anything its server can.
+	AccessMCP
 )
 
 func (k AccessKind) String() string {
@@ -56,6 +58,8 @@ func (k AccessKind) String() string {
 		return "write"
 	case AccessNone:
 		return "none"
+	case AccessMCP:
+		return "mcp"
 	}
 	return fmt.Sprintf("AccessKind(%d)", int(k))
 }
@@ -77,6 +81,15 @@ type Access struct {
 	// Unsandboxed is set on an AccessExec whose command asks to run outside the sandbox that is on. The
 	// permission engine must always ask the person for it, whatever the rules and the mode.
 	Unsandboxed bool
+	// MCP is the server tool an AccessMCP call reaches.
+	MCP *MCPTarget
+}
+
+// MCPTarget names the tool of an MCP server a call reaches, with the server's claim about it.
+type MCPTarget struct {
+	Server, Tool string
+	// ReadOnlyHint is the server's readOnlyHint; HintTrusted says the person trusts this server's marks.
+	ReadOnlyHint, HintTrusted bool
 }
 
 // Call is one invocation of a tool.

@@ -1,0 +1,211 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// MCP servers are configured in the shape people already have for Claude Code: `mcpServers` maps a name to
+// a program to start ({command, args, env}) or a server to reach ({type: "http" or "sse", url, headers}).
+// The map is read from every settings file and from .mcp.json at the workspace root; a later file's entry
+// replaces an earlier one of the same name whole. A project's servers (.mcp.json, .warden/settings*.json)
+// start only in a trusted workspace: opening a repository must never run a program it chose.
+
+// MCPServer is one entry of `mcpServers`.
+type MCPServer struct {
+	// Type is "stdio" (the default when Command is set), "http" (streamable HTTP) or "sse".
+	Type    string            `json:"type,omitempty"`
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	// TrustReadOnly lets the server's readOnlyHint on a tool count: such calls then run unasked like
+	// read-only commands. Without it the mark is shown but every call asks.
+	TrustReadOnly *bool `json:"trust_read_only,omitempty"`
+	// TimeoutMS bounds each tool call; 0 means DefaultMCPTimeoutMS.
+	TimeoutMS *int `json:"timeout_ms,omitempty"`
+}
+
+// MCPFile is the shape of .mcp.json.
+type MCPFile struct {
+	MCPServers map[string]MCPServer `json:"mcpServers"`
+}
+
+// MCPServerEntry is a configured server with its name and where it was configured.
+type MCPServerEntry struct {
+	Name string
+	MCPServer
+	// File is the settings file the entry came from.
+	File string
+	// Project is true for a server the workspace configured (.mcp.json or .warden/): it needs trust.
+	Project bool
+}
+
+// Transport returns the entry's kind of connection: "stdio", "http" or "sse".
+func (s MCPServer) Transport() string {
+	if s.Type == "" {
+		return "stdio"
+	}
+	return s.Type
+}
+
+// Target is what the server runs or reaches, exactly as configured (variables unexpanded): the command
+// line for stdio, the URL otherwise. It is what the trust prompt and `warden mcp list` show.
+func (s MCPServer) Target() string {
+	if s.Transport() != "stdio" {
+		return s.URL
+	}
+	words := make([]string, 0, 1+len(s.Args))
+	for _, w := range append([]string{s.Command}, s.Args...) {
+		words = append(words, shellQuote(w))
+	}
+	return strings.Join(words, " ")
+}
+
+// Describe says in one line what trusting the server lets it do, for the trust prompt.
+func (e MCPServerEntry) Describe() string {
+	var b strings.Builder
+	if e.Transport() == "stdio" {
+		fmt.Fprintf(&b, "MCP server %q would run: %s", e.Name, e.Target())
+		if len(e.Env) > 0 {
+			fmt.Fprintf(&b, " with %s", strings.Join(sortedAssignments(e.Env), " "))
+		}
+	} else {
+		fmt.Fprintf(&b, "MCP server %q would connect to %s (%s)", e.Name, e.URL, e.Transport())
+		if len(e.Headers) > 0 {
+			fmt.Fprintf(&b, " sending %s", strings.Join(sortedAssignments(e.Headers), ", "))
+		}
+	}
+	if e.TrustReadOnly != nil && *e.TrustReadOnly {
+		b.WriteString(", its read-only marks trusted")
+	}
+	return b.String()
+}
+
+func sortedAssignments(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+shellQuote(v))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// shellQuote quotes a word the way a person would type it to bash, so a command line shown for trust reads
+// as exactly what will run.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,${}", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// DefaultMCPTimeoutMS bounds one MCP tool call unless the server's timeout_ms says otherwise.
+const DefaultMCPTimeoutMS = 120_000
+
+// mcpServerName is what a server may be called: its tools reach the model as mcp__NAME__TOOL, whose
+// characters the model APIs restrict, and "__" would make rules ambiguous.
+var mcpServerName = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9_-]*[A-Za-z0-9-])?$`)
+
+// checkMCPServers reports a server entry that cannot work, naming it.
+func checkMCPServers(servers map[string]MCPServer) error {
+	names := make([]string, 0, len(servers))
+	for n := range servers {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		s := servers[name]
+		where := fmt.Sprintf("mcpServers.%s", name)
+		switch {
+		case !mcpServerName.MatchString(name) || strings.Contains(name, "__"):
+			return fmt.Errorf("%s: a server name may hold only letters, digits, - and single _ (not at its ends), since its tools are named mcp__%s__TOOL", where, name)
+		case len(name) > 40:
+			return fmt.Errorf("%s: a server name may be at most 40 characters, so that its tool names fit the model's limit of 64", where)
+		}
+		switch s.Transport() {
+		case "stdio":
+			if strings.TrimSpace(s.Command) == "" {
+				return fmt.Errorf("%s: give the program to start as \"command\" (or \"type\": \"http\" with a \"url\")", where)
+			}
+			if s.URL != "" || len(s.Headers) > 0 {
+				return fmt.Errorf("%s: \"url\" and \"headers\" belong to \"type\": \"http\" or \"sse\" servers, not to one started with \"command\"", where)
+			}
+		case "http", "sse":
+			if strings.TrimSpace(s.URL) == "" {
+				return fmt.Errorf("%s: a %s server needs a \"url\"", where, s.Type)
+			}
+			if s.Command != "" || len(s.Args) > 0 || len(s.Env) > 0 {
+				return fmt.Errorf("%s: \"command\", \"args\" and \"env\" belong to servers Warden starts; a %s server is reached at its \"url\"", where, s.Type)
+			}
+		default:
+			return fmt.Errorf("%s: unknown type %q: use \"stdio\", \"http\" or \"sse\"", where, s.Type)
+		}
+		if s.TimeoutMS != nil && *s.TimeoutMS < 0 {
+			return fmt.Errorf("%s.timeout_ms must not be negative, not %d", where, *s.TimeoutMS)
+		}
+	}
+	return nil
+}
+
+// ReadMCPFile parses a .mcp.json file with the same strictness as a settings file.
+func ReadMCPFile(path string) (map[string]MCPServer, error) {
+	var f MCPFile
+	if err := readStrict(path, &f, reflect.TypeFor[MCPFile]()); err != nil {
+		return nil, err
+	}
+	if err := checkMCPServers(f.MCPServers); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f.MCPServers, nil
+}
+
+// mcpJSON is the path of the workspace's .mcp.json.
+func mcpJSON(ws string) string { return filepath.Join(ws, ".mcp.json") }
+
+// addMCPServers merges one file's servers into the config: a trusted source's entries replace earlier
+// ones of the same name; an untrusted project's are listed in Untrusted with what they would run.
+func (c *Config) addMCPServers(file string, project, trusted bool, servers map[string]MCPServer) {
+	names := make([]string, 0, len(servers))
+	for n := range servers {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		e := MCPServerEntry{Name: n, MCPServer: servers[n], File: file, Project: project}
+		if project {
+			c.ProjectLoosens = true
+			if !trusted {
+				c.Untrusted = append(c.Untrusted, fmt.Sprintf("%s: %s", file, e.Describe()))
+				c.UntrustedMCPServers = append(c.UntrustedMCPServers, e)
+				continue
+			}
+		}
+		c.MCPServers = slices.DeleteFunc(c.MCPServers, func(o MCPServerEntry) bool { return o.Name == n })
+		c.MCPServers = append(c.MCPServers, e)
+	}
+}
+
+// readMCPJSON reads the workspace's .mcp.json if there is one.
+func (c *Config) readMCPJSON(trusted bool) error {
+	path := mcpJSON(c.Workspace)
+	servers, err := ReadMCPFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c.Files = append(c.Files, path)
+	c.addMCPServers(path, true, trusted, servers)
+	return nil
+}

@@ -1,0 +1,11 @@
+// Package mcp connects Warden to Model Context Protocol servers and offers their tools to the model as
+// mcp__SERVER__TOOL, each call decided by the permission engine like any other (the tools report
+// tools.AccessMCP). It owns the servers' lifecycle: they start concurrently in the background, a server that
+// fails or dies is reported with the tail of its stderr (kept in a log file) and started again on next use,
+// every call is bounded in time and stops when its context ends, and answers are bounded like command
+// output.
+//
+// It is built on the official Go SDK (github.com/modelcontextprotocol/go-sdk) and imports only config (for
+// the server entries) and tools (for the Tool interface and the shared output handling); agent and ui use it
+// through small interfaces of their own.
+package mcp

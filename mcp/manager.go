@@ -1,0 +1,193 @@
+package mcp
+
+import (
+	"context"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/tools"
+)
+
+// Options configure a Manager.
+type Options struct {
+	// Workspace is the directory stdio servers start in.
+	Workspace string
+	// LogDir holds each server's stderr log (NAME.log).
+	LogDir string
+	// ChildEnv returns the environment of a server started in dir, before its own `env` is added: the
+	// scrubbed environment bash commands get (tools.Tasks.ChildEnv).
+	ChildEnv func(dir string) []string
+	// Getenv expands ${VAR} in the configuration; nil means os.Getenv.
+	Getenv func(string) string
+	// StartTimeout bounds a server's start: the connection, the handshake and the listing of its tools.
+	StartTimeout time.Duration
+	// Version is Warden's, told to servers.
+	Version string
+}
+
+// DefaultStartTimeout is how long a server may take to start when Options do not say.
+const DefaultStartTimeout = 30 * time.Second
+
+// Manager runs the configured servers of one session. It is safe for concurrent use.
+type Manager struct {
+	opts   Options
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	servers  []*server
+	closed   bool
+	onChange func()
+	// dialHook, when set, connects servers instead of their configuration (tests use in-process servers).
+	dialHook func(config.MCPServerEntry) (*conn, error)
+}
+
+// New returns a manager with no servers; Add starts them.
+func New(opts Options) *Manager {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = DefaultStartTimeout
+	}
+	if opts.ChildEnv == nil {
+		opts.ChildEnv = func(string) []string { return os.Environ() }
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{opts: opts, ctx: ctx, cancel: cancel}
+}
+
+// Add starts the given servers in the background and returns at once. A server of the same name as one
+// already running replaces it.
+func (m *Manager) Add(entries []config.MCPServerEntry) {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	var replaced []*server
+	for _, e := range entries {
+		s := &server{m: m, entry: e, stderr: newStderrLog(m.opts.LogDir, e.Name), state: Starting}
+		if i := slices.IndexFunc(m.servers, func(o *server) bool { return o.entry.Name == e.Name }); i >= 0 {
+			replaced = append(replaced, m.servers[i])
+			m.servers[i] = s
+		} else {
+			m.servers = append(m.servers, s)
+		}
+		s.mu.Lock()
+		s.startLocked()
+		s.mu.Unlock()
+	}
+	m.mu.Unlock()
+	for _, s := range replaced {
+		s.stop()
+	}
+	m.changed()
+}
+
+// SetOnChange sets the function called, from any goroutine, whenever a server's state or tools change (the
+// TUI refreshes its status line). It must not block.
+func (m *Manager) SetOnChange(f func()) {
+	m.mu.Lock()
+	m.onChange = f
+	m.mu.Unlock()
+}
+
+func (m *Manager) changed() {
+	m.mu.Lock()
+	f := m.onChange
+	m.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}
+
+func (m *Manager) list() []*server {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.servers)
+}
+
+// client builds the SDK client for one connection of s: a tool or prompt list that changes is fetched again.
+func (m *Manager) client(s *server) *sdk.Client {
+	return sdk.NewClient(&sdk.Implementation{Name: "warden", Version: m.opts.Version}, &sdk.ClientOptions{
+		ToolListChangedHandler:   func(context.Context, *sdk.ToolListChangedRequest) { go s.relist() },
+		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) { go s.relist() },
+	})
+}
+
+// relist fetches the tools and prompts of a ready server again.
+func (s *server) relist() {
+	s.mu.Lock()
+	cs, gen := s.session, s.gen
+	s.mu.Unlock()
+	if cs == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.m.ctx, s.m.opts.StartTimeout)
+	defer cancel()
+	tools, dropped, err := s.listTools(ctx, cs)
+	if err != nil {
+		return
+	}
+	prompts := s.listPrompts(ctx, cs)
+	s.mu.Lock()
+	if gen == s.gen {
+		s.tools, s.prompts, s.dropped = tools, prompts, dropped
+	}
+	s.mu.Unlock()
+	s.m.changed()
+}
+
+// Tools returns the tools of every server that has listed some, including a server that has since died
+// (a call starts it again). It waits, until ctx ends, for servers still starting; servers that failed to
+// start are tried again in the background once their pause is over.
+func (m *Manager) Tools(ctx context.Context) []tools.Tool {
+	var out []tools.Tool
+	for _, s := range m.list() {
+		s.mu.Lock()
+		var wait chan struct{}
+		switch {
+		case s.state == Starting:
+			wait = s.attempt
+		case s.state == Failed && len(s.tools) == 0 && time.Now().After(s.retryAt):
+			s.startLocked()
+			defer m.changed()
+		}
+		s.mu.Unlock()
+		if wait != nil {
+			select {
+			case <-wait:
+			case <-ctx.Done():
+			}
+		}
+		s.mu.Lock()
+		for _, t := range s.tools {
+			out = append(out, t)
+		}
+		s.mu.Unlock()
+	}
+	return out
+}
+
+// Close stops every server and waits, briefly, for them to go. No server starts afterwards.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	m.closed = true
+	servers := m.servers
+	m.mu.Unlock()
+	m.cancel()
+	var wg sync.WaitGroup
+	for _, s := range servers {
+		wg.Go(s.stop)
+	}
+	wg.Wait()
+}
+
+// LogDir is where the servers' stderr logs are.
+func (m *Manager) LogDir() string { return m.opts.LogDir }

@@ -1,0 +1,298 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/warden-cli/warden/config"
+)
+
+// State is where a server is in its life.
+type State string
+
+// The states of a server. A server that failed to start is tried again (with a growing pause) when tools
+// are next wanted; one that died after it was ready keeps its tools offered and is started again by the
+// next call to one of them.
+const (
+	Starting State = "starting"
+	Ready    State = "ready"
+	Failed   State = "failed"
+	Exited   State = "exited"
+	Stopped  State = "stopped"
+)
+
+// server is one configured MCP server and its current connection, if any.
+type server struct {
+	m      *Manager
+	entry  config.MCPServerEntry
+	stderr *stderrLog
+
+	mu      sync.Mutex
+	state   State
+	err     string // why it failed or exited, with the tail of its stderr
+	session *sdk.ClientSession
+	conn    *conn
+	gen     int // counts connections, so that a late report of an old one's end is ignored
+	// attempt is closed when the start under way ends; nil when none is.
+	attempt chan struct{}
+	// retryAt is when a server that failed to start may be tried again; pause doubles each failure.
+	retryAt time.Time
+	pause   time.Duration
+	tools   []*Tool
+	prompts []*sdk.Prompt
+	// dropped counts tools the server listed beyond maxTools.
+	dropped int
+}
+
+const (
+	firstRetryPause = 10 * time.Second
+	maxRetryPause   = 5 * time.Minute
+	// maxTools bounds the tools one server may offer: each costs context in every request.
+	maxTools = 128
+)
+
+// startLocked begins a connection in the background and returns the channel closed when it ends.
+func (s *server) startLocked() chan struct{} {
+	if s.attempt != nil {
+		return s.attempt
+	}
+	done := make(chan struct{})
+	s.attempt = done
+	s.state = Starting
+	s.gen++
+	gen := s.gen
+	go func() {
+		defer close(done)
+		s.connect(gen)
+	}()
+	return done
+}
+
+// connect starts the server, lists its tools and prompts, and watches for its end.
+func (s *server) connect(gen int) {
+	ctx, cancel := context.WithTimeout(s.m.ctx, s.m.opts.StartTimeout)
+	defer cancel()
+	s.stderr.begin(s.entry.Target())
+	c, err := s.dial()
+	var cs *sdk.ClientSession
+	if err == nil {
+		cs, err = withTimeout(ctx, func(ctx context.Context) (*sdk.ClientSession, error) {
+			return s.m.client(s).Connect(ctx, c.transport, nil)
+		})
+	}
+	var tools []*Tool
+	var prompts []*sdk.Prompt
+	dropped := 0
+	if err == nil {
+		tools, dropped, err = s.listTools(ctx, cs)
+	}
+	if err == nil {
+		prompts = s.listPrompts(ctx, cs)
+	}
+	s.mu.Lock()
+	if gen != s.gen || s.state == Stopped {
+		s.mu.Unlock()
+		closeSession(cs, c)
+		return
+	}
+	s.attempt = nil
+	if err != nil {
+		s.mu.Unlock()
+		closeSession(cs, c)
+		if ctx.Err() != nil {
+			// The SDK may still be reaping the process: its exit status is not ours to read.
+			c = &conn{}
+		}
+		s.mu.Lock()
+		if gen == s.gen && s.state != Stopped {
+			s.state, s.err = Failed, s.describe("could not start", err, c)
+			s.pause = min(max(s.pause*2, firstRetryPause), maxRetryPause)
+			s.retryAt = time.Now().Add(s.pause)
+		}
+		s.mu.Unlock()
+		s.m.changed()
+		return
+	}
+	s.state, s.err, s.session, s.conn = Ready, "", cs, c
+	s.tools, s.prompts, s.dropped, s.pause = tools, prompts, dropped, 0
+	s.mu.Unlock()
+	s.m.changed()
+	go s.watch(gen, cs)
+}
+
+// watch notices a connection's end: the server exited or the connection broke.
+func (s *server) watch(gen int, cs *sdk.ClientSession) {
+	werr := cs.Wait()
+	s.mu.Lock()
+	if gen != s.gen || s.state != Ready {
+		s.mu.Unlock()
+		return
+	}
+	c := s.conn
+	s.session, s.conn = nil, nil
+	s.mu.Unlock()
+	closeSession(cs, c)
+	s.mu.Lock()
+	if gen == s.gen && s.state == Ready {
+		s.state = Exited
+		s.err = s.describe("stopped", werr, c)
+	}
+	s.mu.Unlock()
+	s.m.changed()
+}
+
+// describe says why a server is not working: the error, how its process ended, and its last stderr lines.
+func (s *server) describe(what string, err error, c *conn) string {
+	var b strings.Builder
+	b.WriteString(what)
+	if err != nil && !errors.Is(err, sdk.ErrConnectionClosed) {
+		if errors.Is(err, context.DeadlineExceeded) {
+			fmt.Fprintf(&b, ": no answer within %s", s.m.opts.StartTimeout)
+		} else {
+			fmt.Fprintf(&b, ": %v", err)
+		}
+	}
+	if st := c.exitStatus(); st != "" {
+		fmt.Fprintf(&b, " (%s)", st)
+	}
+	if tail := s.stderr.Tail(); tail != "" {
+		fmt.Fprintf(&b, "\nstderr (last lines; all of it in %s):\n%s", s.stderr.path, tail)
+	}
+	return b.String()
+}
+
+func closeSession(cs *sdk.ClientSession, c *conn) {
+	if cs != nil {
+		_ = cs.Close()
+	}
+	c.stopGroup()
+}
+
+// listTools fetches the server's tools, page by page, up to maxTools.
+func (s *server) listTools(ctx context.Context, cs *sdk.ClientSession) ([]*Tool, int, error) {
+	if caps := cs.InitializeResult().Capabilities; caps != nil && caps.Tools == nil {
+		return nil, 0, nil
+	}
+	return withTimeout2(ctx, func(ctx context.Context) ([]*Tool, int, error) {
+		var out []*Tool
+		dropped := 0
+		taken := map[string]bool{}
+		for t, err := range cs.Tools(ctx, nil) {
+			if err != nil {
+				return nil, 0, fmt.Errorf("listing its tools: %w", err)
+			}
+			if len(out) == maxTools {
+				dropped++
+				continue
+			}
+			out = append(out, newTool(s, t, taken))
+		}
+		return out, dropped, nil
+	})
+}
+
+// listPrompts fetches the server's prompts; a server that has none, or fails to list them, offers none.
+func (s *server) listPrompts(ctx context.Context, cs *sdk.ClientSession) []*sdk.Prompt {
+	if caps := cs.InitializeResult().Capabilities; caps == nil || caps.Prompts == nil {
+		return nil
+	}
+	ps, _ := withTimeout(ctx, func(ctx context.Context) ([]*sdk.Prompt, error) {
+		var out []*sdk.Prompt
+		for p, err := range cs.Prompts(ctx, nil) {
+			if err != nil {
+				return out, err
+			}
+			if len(out) < maxTools {
+				out = append(out, p)
+			}
+		}
+		return out, nil
+	})
+	return ps
+}
+
+func withTimeout2[A, B any](ctx context.Context, f func(context.Context) (A, B, error)) (A, B, error) {
+	type pair struct {
+		a A
+		b B
+	}
+	p, err := withTimeout(ctx, func(ctx context.Context) (pair, error) {
+		a, b, err := f(ctx)
+		return pair{a, b}, err
+	})
+	return p.a, p.b, err
+}
+
+// use returns a ready session, starting the server again if it died, or waiting for a start under way.
+func (s *server) use(ctx context.Context) (*sdk.ClientSession, error) {
+	s.mu.Lock()
+	switch s.state {
+	case Ready:
+		cs := s.session
+		s.mu.Unlock()
+		return cs, nil
+	case Stopped:
+		s.mu.Unlock()
+		return nil, errors.New("Warden is shutting down")
+	}
+	done := s.startLocked()
+	s.mu.Unlock()
+	s.m.changed()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != Ready {
+		return nil, errors.New(s.err)
+	}
+	return s.session, nil
+}
+
+// lost is told by a call that the connection broke under it: the server is marked exited at once, so the
+// next call starts it again even before the watcher notices.
+func (s *server) lost(cs *sdk.ClientSession, err error) {
+	s.mu.Lock()
+	if s.session != cs || s.state != Ready {
+		s.mu.Unlock()
+		return
+	}
+	c := s.conn
+	s.session, s.conn = nil, nil
+	s.gen++
+	s.mu.Unlock()
+	closeSession(cs, c)
+	s.mu.Lock()
+	if s.state == Ready {
+		s.state, s.err = Exited, s.describe("stopped", err, c)
+	}
+	s.mu.Unlock()
+	s.m.changed()
+}
+
+// lastError is why the server last failed or exited.
+func (s *server) lastError() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// stop ends the server for good.
+func (s *server) stop() {
+	s.mu.Lock()
+	s.state = Stopped
+	s.gen++
+	cs, c := s.session, s.conn
+	s.session, s.conn = nil, nil
+	s.mu.Unlock()
+	closeSession(cs, c)
+	s.stderr.close()
+}

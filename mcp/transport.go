@@ -1,0 +1,141 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"slices"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// conn is one running connection to a server: the SDK's transport and, for a program Warden started, the
+// process group to stop when the connection ends.
+type conn struct {
+	transport sdk.Transport
+	// cmd is the server's process (stdio); its process group is stopped whole, since a server started
+	// through npx or a shell script runs as several processes.
+	cmd *exec.Cmd
+}
+
+// terminateAfter is how long a stdio server is given to exit after its stdin closes before it is signalled.
+const terminateAfter = 2 * time.Second
+
+// dial builds the transport for a server from its configuration, with ${VAR} expanded.
+func (s *server) dial() (*conn, error) {
+	e := s.entry
+	if s.m.dialHook != nil {
+		return s.m.dialHook(e)
+	}
+	getenv := s.m.opts.Getenv
+	switch e.Transport() {
+	case "stdio":
+		command, err := expand(e.Command, getenv)
+		if err != nil {
+			return nil, fmt.Errorf("command: %w", err)
+		}
+		args := make([]string, len(e.Args))
+		for i, a := range e.Args {
+			if args[i], err = expand(a, getenv); err != nil {
+				return nil, fmt.Errorf("args: %w", err)
+			}
+		}
+		env, err := expandMap(e.Env, getenv)
+		if err != nil {
+			return nil, fmt.Errorf("env: %w", err)
+		}
+		cmd := exec.Command(command, args...)
+		cmd.Dir = s.m.opts.Workspace
+		cmd.Env = s.m.opts.ChildEnv(cmd.Dir)
+		keys := make([]string, 0, len(env))
+		for k := range env {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			cmd.Env = append(cmd.Env, k+"="+env[k])
+		}
+		// Its own process group, so that the whole server is stopped with it; and killed by the kernel
+		// if Warden dies without a word.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+		cmd.Stderr = s.stderr
+		// Wait must not hang on a stderr pipe held open by a child the server left behind.
+		cmd.WaitDelay = terminateAfter
+		return &conn{transport: &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateAfter}, cmd: cmd}, nil
+	case "http", "sse":
+		url, err := expand(e.URL, getenv)
+		if err != nil {
+			return nil, fmt.Errorf("url: %w", err)
+		}
+		headers, err := expandMap(e.Headers, getenv)
+		if err != nil {
+			return nil, fmt.Errorf("headers: %w", err)
+		}
+		client := &http.Client{Transport: headerTransport{headers: headers, base: http.DefaultTransport}}
+		if e.Transport() == "sse" {
+			return &conn{transport: &sdk.SSEClientTransport{Endpoint: url, HTTPClient: client}}, nil
+		}
+		return &conn{transport: &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: client}}, nil
+	}
+	return nil, fmt.Errorf("unknown transport %q", e.Transport())
+}
+
+// stopGroup kills whatever is left of a stdio server's process group.
+func (c *conn) stopGroup() {
+	if c == nil || c.cmd == nil || c.cmd.Process == nil {
+		return
+	}
+	if err := syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		// The leader itself, in case the group could not be signalled.
+		_ = c.cmd.Process.Kill()
+	}
+}
+
+// exitStatus describes how a stdio server's process ended, if it has.
+func (c *conn) exitStatus() string {
+	if c == nil || c.cmd == nil || c.cmd.ProcessState == nil {
+		return ""
+	}
+	return c.cmd.ProcessState.String()
+}
+
+// headerTransport adds the configured headers to every request to an HTTP server.
+type headerTransport struct {
+	headers map[string]string
+	base    http.RoundTripper
+}
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(h.headers) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range h.headers {
+			r.Header.Set(k, v)
+		}
+	}
+	return h.base.RoundTrip(r)
+}
+
+// withTimeout runs f, but returns when ctx ends even if f does not: a server that hangs must not hold its
+// caller. f gets ctx too and is expected to end soon after it.
+func withTimeout[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := f(ctx)
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}
