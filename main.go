@@ -58,6 +58,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		err = runSessions(args, stdout, stderr)
 	case "history":
 		err = runHistory(args, stdout, stderr)
+	case "mcp":
+		err = runMCP(args, stdout)
 	case "help":
 		printUsage(stdout)
 		return exitOK
@@ -181,6 +183,7 @@ Usage:
   warden check [--stdin] [-- COMMAND...]      how the current settings would treat each command
   warden history [--session ID] [--json]     tool calls of a session (default: the latest here)
   warden sessions [--json]                   saved sessions of this directory, newest first
+  warden mcp list [--json]                   configured MCP servers, their state and tools
 
 Flags for all:
   --model M  --base-url URL  --permission-mode default|accept-edits|plan|yolo

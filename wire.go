@@ -21,6 +21,7 @@ import (
 
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/mcp"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
 	"github.com/warden-cli/warden/ui"
@@ -111,6 +112,8 @@ type session struct {
 	engine                       *permissions.Engine
 	reg                          *tools.Registry
 	tasks                        *tools.Tasks
+	// mcp runs the configured MCP servers; their tools reach the agent through Options.More.
+	mcp *mcp.Manager
 }
 
 func loadConfig(c *commonFlags) (*config.Config, error) {
@@ -239,7 +242,22 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	s.env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, home) }
 	s.env.Secret = func(p string) bool { return permissions.IsSecretPath(p, home) }
 	s.reg = tools.NewRegistry(append(tools.NewBash(s.tasks), tools.NewFileTools()...)...)
+	s.mcp = newMCP(cfg, s.env, s.tasks, s.dir)
 	return s, nil
+}
+
+// newMCP starts the configured MCP servers in the background; it returns at once. Servers get the
+// environment commands get (secrets removed, the API key too) plus their own `env`.
+func newMCP(cfg *config.Config, env *tools.Env, tasks *tools.Tasks, dir string) *mcp.Manager {
+	settings := env.Bash
+	m := mcp.New(mcp.Options{
+		Workspace: cfg.Workspace,
+		LogDir:    filepath.Join(dir, "mcp"),
+		ChildEnv:  func(d string) []string { return tasks.ChildEnv(settings, d) },
+		Version:   version,
+	})
+	m.Add(cfg.MCPServers)
+	return m
 }
 
 // openStore starts a new session file, or reopens the one --continue or --resume names.
@@ -298,6 +316,14 @@ func (s *session) trust(c *commonFlags) error {
 	if err != nil {
 		return err
 	}
+	// The project's MCP servers start now that the person has seen what each would run.
+	var project []config.MCPServerEntry
+	for _, e := range trusted.MCPServers {
+		if e.Project {
+			project = append(project, e)
+		}
+	}
+	s.mcp.Add(project)
 	for _, r := range trusted.Allow {
 		if !slices.Contains(s.cfg.Allow, r) {
 			if err := s.engine.AddAllow(r); err != nil {
@@ -326,6 +352,7 @@ func (s *session) allWarnings() []string {
 
 // close ends every process the session started and closes its file.
 func (s *session) close() {
+	s.mcp.Close()
 	s.tasks.KillAll()
 	s.store.Close()
 }
@@ -379,6 +406,7 @@ func (s *session) agentOptions(sink agent.Sink, approver agent.Approver) agent.O
 		Store:         s.store,
 		ContextWindow: s.cfg.ContextWindow,
 		History:       s.history,
+		More:          s.mcp,
 		SaveProjectRule: func(rule string) error {
 			return config.AddProjectAllow(os.Getenv, s.cfg.Workspace, rule)
 		},

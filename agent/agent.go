@@ -98,7 +98,6 @@ func New(opts Options) (*Agent, error) {
 	if opts.SubAgents {
 		a.tools = tools.NewRegistry(append(opts.Tools.Tools(), a.taskTool())...)
 	}
-	a.offered = a.tools
 	if opts.System == "" && opts.Prompt != nil {
 		info := *opts.Prompt
 		info.Tools = a.tools
@@ -151,6 +150,7 @@ func (a *Agent) safeLoop(ctx context.Context) (done TurnDone) {
 }
 
 func (a *Agent) loop(ctx context.Context) TurnDone {
+	a.offered = a.tools
 	schemas := toolSchemas(a.tools)
 	var last string
 	for step := 1; step <= a.opts.MaxSteps; step++ {

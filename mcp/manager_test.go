@@ -1,12 +1,17 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -372,4 +377,50 @@ func TestServersStartConcurrentlyAndInTheBackground(t *testing.T) {
 	if ready, total := m.Counts(); ready != 2 || total != 3 {
 		t.Errorf("counts %d/%d", ready, total)
 	}
+}
+
+func syscallKillGroup(pid int) error { return syscall.Kill(-pid, syscall.SIGKILL) }
+
+// A Warden killed with SIGKILL cannot stop its servers; the kernel does, since each server is started to
+// die with it.
+func TestAServerDoesNotOutliveAKilledWarden(t *testing.T) {
+	parent := exec.Command(os.Args[0], "-test.run=^$")
+	parent.Env = append(os.Environ(), serverEnv+"=parent")
+	out, err := parent.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = parent.Process.Kill(); _ = parent.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the server's pid: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		t.Fatalf("pid %q: %v", line, err)
+	}
+	if err := parent.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = parent.Wait()
+	for end := time.Now().Add(deadline); alive(pid); {
+		if time.Now().After(end) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("server %d still running %s after its Warden was killed", pid, deadline)
+		}
+		runtime.Gosched()
+	}
+}
+
+// alive reports whether pid is a running process (a zombie waiting to be reaped is not).
+func alive(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, after, _ := strings.Cut(string(data), ") ")
+	return !strings.HasPrefix(after, "Z") && !strings.HasPrefix(after, "X")
 }

@@ -76,14 +76,21 @@ func (s *server) startLocked() chan struct{} {
 
 // connect starts the server, lists its tools and prompts, and watches for its end.
 func (s *server) connect(gen int) {
-	ctx, cancel := context.WithTimeout(s.m.ctx, s.m.opts.StartTimeout)
+	// The connection lives in its own context, ended when it closes: the SDK ties an SSE stream to the
+	// context it was connected with. The start is bounded separately.
+	connCtx, connCancel := context.WithCancel(s.m.ctx)
+	ctx, cancel := context.WithTimeout(connCtx, s.m.opts.StartTimeout)
 	defer cancel()
 	s.stderr.begin(s.entry.Target())
 	c, err := s.dial()
+	if c == nil {
+		c = &conn{}
+	}
+	c.cancel = connCancel
 	var cs *sdk.ClientSession
 	if err == nil {
-		cs, err = withTimeout(ctx, func(ctx context.Context) (*sdk.ClientSession, error) {
-			return s.m.client(s).Connect(ctx, c.transport, nil)
+		cs, err = withTimeout(ctx, func(context.Context) (*sdk.ClientSession, error) {
+			return s.m.client(s).Connect(connCtx, c.transport, nil)
 		})
 	}
 	var tools []*Tool
@@ -107,7 +114,7 @@ func (s *server) connect(gen int) {
 		closeSession(cs, c)
 		if ctx.Err() != nil {
 			// The SDK may still be reaping the process: its exit status is not ours to read.
-			c = &conn{}
+			c = nil
 		}
 		s.mu.Lock()
 		if gen == s.gen && s.state != Stopped {
@@ -170,6 +177,9 @@ func (s *server) describe(what string, err error, c *conn) string {
 func closeSession(cs *sdk.ClientSession, c *conn) {
 	if cs != nil {
 		_ = cs.Close()
+	}
+	if c != nil && c.cancel != nil {
+		c.cancel()
 	}
 	c.stopGroup()
 }

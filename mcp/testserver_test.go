@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/warden-cli/warden/config"
 )
 
 // The tests run two kinds of server built on the SDK: one in this process, connected through in-memory
@@ -20,6 +22,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(serverEnv) != "" {
 		// Run as a stdio MCP server until stdin closes.
 		fmt.Fprintln(os.Stderr, "test server starting")
+		if os.Getenv(serverEnv) == "parent" {
+			runParent()
+		}
 		if os.Getenv(serverEnv) == "fail" {
 			fmt.Fprintln(os.Stderr, "fatal: cannot open the database at /nonexistent")
 			os.Exit(2)
@@ -31,9 +36,32 @@ func TestMain(m *testing.M) {
 		if err := srv.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "server:", err)
 		}
+		if os.Getenv(serverEnv) == "stubborn" {
+			// Like servers whose timers keep them alive after stdin closes.
+			select {}
+		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// runParent stands for a Warden that starts a stdio server and is then killed: it prints the server's pid
+// and waits to be killed.
+func runParent() {
+	m := New(Options{Workspace: os.TempDir(), LogDir: os.TempDir(), StartTimeout: deadline})
+	e := stdioEntry("child", "stubborn")
+	m.Add([]config.MCPServerEntry{e})
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	m.Tools(ctx)
+	for _, s := range m.list() {
+		s.mu.Lock()
+		if s.conn != nil && s.conn.cmd != nil {
+			fmt.Println(s.conn.cmd.Process.Pid)
+		}
+		s.mu.Unlock()
+	}
+	select {}
 }
 
 type echoIn struct {

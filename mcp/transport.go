@@ -20,10 +20,13 @@ type conn struct {
 	// cmd is the server's process (stdio); its process group is stopped whole, since a server started
 	// through npx or a shell script runs as several processes.
 	cmd *exec.Cmd
+	// cancel ends the context the connection was made with.
+	cancel context.CancelFunc
 }
 
-// terminateAfter is how long a stdio server is given to exit after its stdin closes before it is signalled.
-const terminateAfter = 2 * time.Second
+// terminateAfter is how long a stdio server is given to exit after its stdin closes before it is signalled,
+// and again after SIGTERM before SIGKILL: short, since quitting Warden waits for it.
+const terminateAfter = 500 * time.Millisecond
 
 // dial builds the transport for a server from its configuration, with ${VAR} expanded.
 func (s *server) dial() (*conn, error) {

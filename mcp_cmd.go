@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/mcp"
+	"github.com/warden-cli/warden/tools"
+)
+
+// runMCP is `warden mcp list`: it starts the configured MCP servers as a session would, waits for them,
+// and prints each with its state, tools and errors.
+func runMCP(args []string, stdout io.Writer) error {
+	if len(args) == 0 || args[0] != "list" {
+		return usageError{"usage: warden mcp list [--json]"}
+	}
+	fs := newFlagSet("mcp list")
+	var common commonFlags
+	common.register(fs)
+	asJSON := fs.Bool("json", false, "one JSON object per server")
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return helpOr(err, stdout)
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q; usage: warden mcp list [--json]", fs.Arg(0))}
+	}
+	cfg, err := loadConfig(&common)
+	if err != nil {
+		return err
+	}
+	tasks := tools.NewTasks()
+	defer tasks.KillAll()
+	settings := tools.BashSettings{Env: cfg.BashEnv}
+	if cfg.APIKey != "" {
+		settings.Secrets = []string{cfg.APIKey}
+		settings.Env = append(settings.Env, "-"+cfg.APIKeyEnv)
+	}
+	m := mcp.New(mcp.Options{
+		Workspace: cfg.Workspace,
+		LogDir:    filepath.Join(config.StateDir(os.Getenv), "mcp-logs"),
+		ChildEnv:  func(d string) []string { return tasks.ChildEnv(settings, d) },
+		Version:   version,
+	})
+	defer m.Close()
+	m.Add(cfg.MCPServers)
+	ctx, cancel := context.WithTimeout(context.Background(), mcp.DefaultStartTimeout+5e9)
+	m.Tools(ctx)
+	cancel()
+	list := m.Status()
+	for _, e := range cfg.UntrustedMCPServers {
+		list = append(list, mcp.ServerStatus{Name: e.Name, Transport: e.Transport(), Target: e.Target(), File: e.File,
+			State: "untrusted", Error: "not started: this workspace is not trusted; start warden here to be asked, or pass --trust"})
+	}
+	if *asJSON {
+		return writeJSONLines(stdout, list)
+	}
+	_, err = io.WriteString(stdout, strings.TrimRight(mcp.Format(list), "\n")+"\n")
+	return err
+}
