@@ -505,6 +505,9 @@ func runTUI(c *commonFlags) error {
 	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
 	opts.Sandbox, opts.SandboxProblem, opts.Warnings = s.sandboxLabel, s.sandboxProblem, s.warnings
 	opts.Trust = func() error { return s.trust(c) }
+	if len(cfg.MCPServers)+len(cfg.UntrustedMCPServers) > 0 {
+		opts.MCP = s.mcp
+	}
 	opts.RunUnsandboxed = func() {
 		// Called before anything runs, from the UI's loop.
 		s.env.Bash.Sandbox.Enabled = false

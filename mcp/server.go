@@ -165,7 +165,7 @@ func (s *server) describe(what string, err error, c *conn) string {
 			fmt.Fprintf(&b, ": %v", err)
 		}
 	}
-	if st := c.exitStatus(); st != "" {
+	if st := c.exitStatus(); st != "" && !strings.Contains(b.String(), st) {
 		fmt.Fprintf(&b, " (%s)", st)
 	}
 	if tail := s.stderr.Tail(); tail != "" {

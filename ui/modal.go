@@ -223,6 +223,10 @@ func (md *modal) bodyLines(m *Model, req agent.ApprovalRequest, inner int) []str
 	if md.body != nil && md.bodyWidth == inner {
 		return md.body
 	}
+	if req.Access.Kind == tools.AccessMCP && req.Access.MCP != nil {
+		md.body, md.bodyWidth = mcpBodyLines(m, req, inner), inner
+		return md.body
+	}
 	st := m.st
 	var lines []string
 	add := func(s string) { lines = append(lines, strings.Split(wrap(s, inner), "\n")...) }

@@ -85,6 +85,8 @@ type Options struct {
 	// asked about before anything runs: y calls RunUnsandboxed and goes on without it, n quits.
 	SandboxProblem string
 	RunUnsandboxed func()
+	// MCP is the session's MCP servers (cmd_mcp.go); nil when there are none.
+	MCP MCPServers
 }
 
 // Tasks is what the UI needs of the bash engine's task list: the count for the status line, and moving a

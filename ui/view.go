@@ -203,6 +203,7 @@ func (m *Model) statusLine() string {
 	if m.opts.Tasks != nil {
 		k.tasks = m.opts.Tasks.Running()
 	}
+	k.mcp = m.mcpStatus()
 	if k != m.statusCacheKey || m.statusCache == "" {
 		m.statusCache, m.statusCacheKey = m.renderStatus(k), k
 	}
@@ -213,6 +214,7 @@ func (m *Model) statusLine() string {
 type statusKey struct {
 	width, theme, tasks           int
 	mode, context, sandbox, model string
+	mcp                           string
 }
 
 func (m *Model) renderStatus(k statusKey) string {
@@ -239,6 +241,9 @@ func (m *Model) renderStatus(k statusKey) string {
 	}
 	if k.tasks > 0 {
 		right = append(right, st.accent.Render(plural(k.tasks, "background task", "background tasks")))
+	}
+	if k.mcp != "" {
+		right = append(right, k.mcp)
 	}
 	right = append(right, "? keys · ctrl+t history")
 	r := st.status.Render(strings.Join(right, " · "))
