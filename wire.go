@@ -237,6 +237,9 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 		s.warnings = append(s.warnings, fmt.Sprintf("stopped %d processes left running by a Warden that was killed", n))
 	}
 	s.tasks = tools.NewTasks()
+	// Warden's own executable serves as the session's supervisor, which starts every command and stops
+	// them all if Warden is killed.
+	s.tasks.Helper, _ = os.Executable()
 	home, _ := os.UserHomeDir()
 	// One path-resolution function for the whole program: the engine decides on the path the tools use.
 	s.env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, home) }
@@ -357,6 +360,9 @@ func (s *session) close() {
 	s.store.Close()
 }
 
+// prewarmAfter is when the TUI starts the session's helper processes.
+const prewarmAfter = 300 * time.Millisecond
+
 // newSessionID is sortable by time and unique: 20261121-214700-1a2b3c.
 func newSessionID(now time.Time) string {
 	b := make([]byte, 3)
@@ -449,6 +455,8 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 	defer s.close()
 	killAll := s.tasks.KillAll
 	shutdown.Store(&killAll)
+	// The supervisor starts while the first request is on its way.
+	s.tasks.Prewarm()
 	if s.sandboxProblem != "" {
 		return fmt.Errorf("the sandbox cannot be had: %s; pass --sandbox=off to run without it", s.sandboxProblem)
 	}
@@ -516,5 +524,9 @@ func runTUI(c *commonFlags) error {
 	opts.NewAgent = func(sink agent.Sink, approver agent.Approver) (*agent.Agent, error) {
 		return agent.New(s.agentOptions(sink, approver))
 	}
+	// The supervisor (and the jail) cost a start of Warden's executable each; they start once the first
+	// frame is surely on the screen (about 80 ms in), and sooner only if a command needs them.
+	prewarm := time.AfterFunc(prewarmAfter, s.tasks.Prewarm)
+	defer prewarm.Stop()
 	return ui.Run(opts)
 }

@@ -324,7 +324,7 @@ func (t *Tasks) taskResult(env *Env, j *job, note string) Result {
 	if !done {
 		writeNote(&b, fmt.Sprintf("[task %s is running (%s so far)]", j.id, roundDuration(time.Since(j.started))))
 	} else {
-		r.ExitCode, r.Signal = exitOf(j.state)
+		r.ExitCode, r.Signal = exitOf(j.status)
 		r.IsError = r.Signal != "" || (r.ExitCode != nil && *r.ExitCode != 0)
 		writeNote(&b, fmt.Sprintf("[task %s %s after %s]", j.id, endedHow(j), roundDuration(j.ended.Sub(j.started))))
 		writeNote(&b, j.confinementNote(v.text, r.ExitCode, r.Signal))
@@ -337,7 +337,7 @@ func (t *Tasks) taskResult(env *Env, j *job, note string) Result {
 func (t *Tasks) finalResult(env *Env, j *job, timeout time.Duration, note string) Result {
 	v := j.out.View(cursor{}, contentBudget(env))
 	r := Result{Truncated: v.truncated, OutputPath: viewPath(v), Lines: v.end.lines}
-	r.ExitCode, r.Signal = exitOf(j.state)
+	r.ExitCode, r.Signal = exitOf(j.status)
 	var b strings.Builder
 	writeText(&b, v.text)
 	writeNote(&b, note)
@@ -394,7 +394,7 @@ func maxTimeout(env *Env) int {
 
 // endedHow says how a finished job ended, for the model.
 func endedHow(j *job) string {
-	code, sig := exitOf(j.state)
+	code, sig := exitOf(j.status)
 	how := ""
 	switch {
 	case sig != "":

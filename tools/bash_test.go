@@ -29,6 +29,7 @@ func newHarness(t testing.TB) *harness {
 	t.Helper()
 	tasks := NewTasks()
 	tasks.Grace = 500 * time.Millisecond
+	tasks.Helper = testHelper(t)
 	t.Cleanup(tasks.KillAll)
 	ws, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -36,6 +37,15 @@ func newHarness(t testing.TB) *harness {
 	}
 	tools := NewBash(tasks)
 	return &harness{t: t, tasks: tasks, env: NewEnv(ws, t.TempDir()), bash: tools[0], output: tools[1], kill: tools[2]}
+}
+
+// testHelper is this test binary, which serves as the supervisor the way Warden's executable does (TestMain).
+func testHelper(t testing.TB) string {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return self
 }
 
 func (h *harness) call(ctx context.Context, tool Tool, id string, params map[string]any, live func(string)) Result {

@@ -116,7 +116,7 @@ type limitPlan struct {
 	limits Limits      // effective
 	prefix string      // shell statements that set them, ending in "; "
 	cgroup *pidsCgroup // the command's pids cgroup, if any
-	procs  *os.File    // cgroup.procs of it, opened for the shell to join through fd 4
+	procs  *os.File    // cgroup.procs of it, opened for the shell to join through fd 3
 }
 
 // planLimits prepares the limits of one command. The caller must call release once the command is over.
@@ -143,7 +143,7 @@ func planLimits(l Limits) *limitPlan {
 		} else if cg, f := newPidsCgroup(e.Processes); f != nil {
 			p.cgroup, p.procs = cg, f
 			// Writing 0 moves the writer itself; the descriptor was opened outside any sandbox.
-			b.WriteString("builtin echo 0 >&4 2>/dev/null; exec 4>&-; ")
+			b.WriteString("builtin echo 0 >&3 2>/dev/null; exec 3>&-; ")
 		}
 	}
 	if e.CPUSeconds > 0 {

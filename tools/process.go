@@ -1,31 +1,30 @@
 package tools
 
 import (
-	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
-	"unsafe"
 )
 
 // procSpec is everything needed to start one shell.
 type procSpec struct {
-	bash   string // path of the bash binary
-	script string // the command, already wrapped by wrapScript
-	dir    string
-	env    []string
-	out    io.Writer // receives stdout and stderr, merged in their real order, from one goroutine
-	limits Limits
+	bash    string // path of the bash binary
+	command string // the command as the model gave it
+	dir     string
+	env     []string
+	out     io.Writer // receives stdout and stderr, merged in their real order, from one goroutine
+	limits  Limits
 	// sandbox confines the command; nil runs it unconfined.
 	sandbox *sandboxPlan
 	// mark is an environment entry (callVar=...) that only this command's processes carry, so that those
 	// that left its process group can be found and stopped with it.
 	mark string
+	// spawner starts the shell's process.
+	spawner spawner
 }
 
 // proc is one running `bash -c` and its process group.
@@ -35,12 +34,12 @@ type procSpec struct {
 // reaped. Until it is reaped the shell's pid cannot be reused, so signalling its group can never hit a
 // stranger.
 type proc struct {
-	cmd     *exec.Cmd
+	child   child
 	pgid    int
-	out     *os.File      // read end of stdout+stderr
-	cwdR    *os.File      // read end of the pipe the EXIT trap writes the final directory to
-	exited  chan struct{} // closed once the shell has exited (it stays unreaped until finish)
-	outDone chan struct{} // closed once the output pipe is drained
+	out     *os.File        // read end of stdout+stderr
+	cwd     *cwdPipe        // where the EXIT trap writes the final directory
+	exited  <-chan struct{} // closed once the shell has exited (it stays unreaped until finish)
+	outDone chan struct{}   // closed once the output pipe is drained
 	limits  *limitPlan
 	sandbox *sandboxPlan
 	mark    string
@@ -64,90 +63,64 @@ const (
 var readBufs = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
 
 // startProc starts the shell. It is the one place processes are created: the resource limits are the
-// first statements of the script (see limits.go), and a sandbox, if any, wraps bash (see sandbox.go).
+// first statements of the script (see limits.go), and a sandbox, if any, wraps bash (see sandbox.go). The
+// shell gets descriptors 0 (empty), 1 and 2 (the output pipe) and, while the limits are set, 3 (its pids
+// cgroup); nothing else.
 func startProc(spec procSpec) (*proc, error) {
-	lim := planLimits(spec.limits)
-	script := lim.prefix + spec.script
-	outR, outW, err := os.Pipe()
+	null, err := devNull()
 	if err != nil {
-		lim.release()
 		return nil, err
 	}
-	cwdR, cwdW, err := os.Pipe()
+	cwd, err := newCwdPipe(spec.spawner.runDir())
 	if err != nil {
-		outR.Close()
-		outW.Close()
+		return nil, err
+	}
+	lim := planLimits(spec.limits)
+	script := lim.prefix + wrapScript(spec.command, cwd.path)
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		cwd.close()
 		lim.release()
 		return nil, err
 	}
 	// A larger pipe means fewer wake-ups for chatty commands; the kernel may refuse, which is fine.
 	_, _, _ = syscall.Syscall(syscall.SYS_FCNTL, outW.Fd(), syscall.F_SETPIPE_SZ, 1<<20)
-	extra := []*os.File{cwdW}
+	files := []*os.File{null, outW, outW}
 	if lim.procs != nil {
-		extra = append(extra, lim.procs) // fd 4, for the shell to join its pids cgroup
+		files = append(files, lim.procs) // fd 3, for the shell to join its pids cgroup
+	}
+	fail := func(err error) (*proc, error) {
+		outR.Close()
+		outW.Close()
+		cwd.close()
+		lim.closeProcs()
+		lim.release()
+		return nil, err
 	}
 	path, args := spec.bash, []string{"bash", "-c", script}
 	if spec.sandbox != nil {
-		var files []*os.File
-		path, args, files, err = spec.sandbox.command(spec.bash, script, spec.dir, 3+len(extra))
+		var extra []*os.File
+		path, args, extra, err = spec.sandbox.command(spec.bash, script, spec.dir, len(files), cwd.path)
 		if err != nil {
-			outR.Close()
-			outW.Close()
-			cwdR.Close()
-			cwdW.Close()
-			lim.closeProcs()
-			lim.release()
-			return nil, err
+			return fail(err)
 		}
-		extra = append(extra, files...)
+		files = append(files, extra...)
 		defer func() {
-			for _, f := range files {
+			for _, f := range extra {
 				f.Close()
 			}
 		}()
 	}
-	cmd := &exec.Cmd{
-		Path:       path,
-		Args:       args,
-		Dir:        spec.dir,
-		Env:        spec.env,
-		Stdout:     outW,
-		Stderr:     outW,
-		ExtraFiles: extra,
-		// A new session: the group can be signalled as one, and without a controlling terminal a program
-		// that opens /dev/tty to ask for a password fails at once instead of stopping the group for good.
-		SysProcAttr: &syscall.SysProcAttr{Setsid: true},
-	}
-	err = cmd.Start()
-	outW.Close()
-	cwdW.Close()
-	lim.closeProcs()
+	ch, pid, err := spec.spawner.spawn(path, args, spec.env, spec.dir, files)
 	if err != nil {
-		outR.Close()
-		cwdR.Close()
-		lim.release()
-		return nil, err
+		return fail(err)
 	}
-	p := &proc{cmd: cmd, pgid: cmd.Process.Pid, out: outR, cwdR: cwdR,
-		exited: make(chan struct{}), outDone: make(chan struct{}), limits: lim, sandbox: spec.sandbox,
-		mark: spec.mark, hurry: make(chan struct{})}
-	go p.watchExit()
+	outW.Close()
+	lim.closeProcs()
+	p := &proc{child: ch, pgid: pid, out: outR, cwd: cwd, exited: ch.Exited(), outDone: make(chan struct{}),
+		limits: lim, sandbox: spec.sandbox, mark: spec.mark, hurry: make(chan struct{})}
 	go p.read(spec.out)
 	return p, nil
-}
-
-// watchExit waits for the shell to exit without reaping it.
-func (p *proc) watchExit() {
-	defer close(p.exited)
-	const pPID, wEXITED, wNOWAIT = 1, 4, 0x01000000
-	var info [128]byte // siginfo_t
-	for {
-		_, _, e := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(p.pgid),
-			uintptr(unsafe.Pointer(&info[0])), wEXITED|wNOWAIT, 0, 0)
-		if e != syscall.EINTR {
-			return
-		}
-	}
 }
 
 // read copies the output to w until the pipe is closed or its read deadline passes.
@@ -258,7 +231,7 @@ const escapeWait = 20 * time.Millisecond
 
 // finish kills what is left of the group once the shell has exited, drains the output, reads back the final
 // directory and reaps the shell. It returns the directory ("" if the shell did not report one).
-func (p *proc) finish() (cwd string, state *os.ProcessState) {
+func (p *proc) finish() (cwd string, st exitStatus) {
 	select {
 	case <-p.exited:
 	default:
@@ -267,8 +240,9 @@ func (p *proc) finish() (cwd string, state *os.ProcessState) {
 	}
 	// Leftovers of the command (`server &`) die with it: a finished command never waits for its children.
 	// So do those that left the group (setsid, `timeout`, `set -m`): they are in the command's pids cgroup
-	// when there is one, and otherwise carry its mark. Looking for the mark means reading every process's
-	// environment, so it is done only when something still holds the output pipe.
+	// when there is one, and carry its mark, by which the spawner finds them when the shell is reaped.
+	// Looking for the mark among all processes means reading every process's environment, so it is done
+	// here only when something still holds the output pipe.
 	p.signal(syscall.SIGKILL)
 	p.pidsHit = p.limits.release()
 	select {
@@ -280,47 +254,35 @@ func (p *proc) finish() (cwd string, state *os.ProcessState) {
 	p.drainEnd.Store(now.Add(drainMax).UnixNano())
 	_ = p.out.SetReadDeadline(now.Add(drainWait))
 	<-p.outDone
-	// The shell wrote its directory before it exited, so it is in the pipe now; what is read stops at the
-	// line's end rather than waiting for the pipe to close, which a process holding it would delay.
-	_ = p.cwdR.SetReadDeadline(time.Now().Add(drainWait))
-	var b []byte
-	buf := make([]byte, 4096)
-	for len(b) < 64<<10 && !strings.HasSuffix(string(b), "\n") {
-		n, err := p.cwdR.Read(buf)
-		b = append(b, buf[:n]...)
-		if err != nil {
-			break
-		}
-	}
-	if s := string(b); strings.HasSuffix(s, "\n") {
-		cwd = strings.TrimSuffix(s, "\n")
-	}
-	// Every process the command started inherits this pipe too, so one that still holds it has outlived
-	// the group even with its output sent elsewhere (`setsid server >/dev/null 2>&1 &`). With no holder the
-	// read ends at once.
-	_ = p.cwdR.SetReadDeadline(time.Now().Add(time.Millisecond))
-	if _, err := p.cwdR.Read(buf); errors.Is(err, os.ErrDeadlineExceeded) {
-		sweep(p.mark, p.pgid, syscall.SIGKILL)
-	}
-	_ = p.cmd.Wait()
+	cwd = p.cwd.read()
+	ws, known := p.child.Reap(p.mark)
 	p.out.Close()
-	p.cwdR.Close()
-	return cwd, p.cmd.ProcessState
+	p.cwd.close()
+	return cwd, exitStatus{status: ws, known: known}
 }
 
-// wrapScript makes the shell report its final directory when it exits, however it exits. The pipe arrives
-// on fd 3 and is moved out of the way first, to fd cwdFD: fd 3 is the first a script opens for itself
-// (exec 3>log), and the directory must neither end up in its file nor be lost. The statements are on the
-// command's first line so that bash's line numbers in error messages stay the model's.
-func wrapScript(command string) string {
-	return "{ exec " + cwdFD + ">&3 3>&-; } 2>/dev/null; trap 'builtin pwd 2>/dev/null >&" + cwdFD + "' EXIT; " + command
+// exitStatus is how a shell ended; known is false when it could not be learnt (its supervisor died).
+type exitStatus struct {
+	status syscall.WaitStatus
+	known  bool
+}
+
+// wrapScript makes the shell report its final directory when it exits, however it exits, by writing it to
+// the named pipe at fifo, which it opens only then: a descriptor held open for it would be inherited by
+// every program the command runs. The pipe is opened for reading and writing, which never blocks, so a
+// shell whose reader is gone still exits. The statements are on the command's first line so that bash's
+// line numbers in error messages stay the model's.
+func wrapScript(command, fifo string) string {
+	return "trap " + shellQuote("builtin pwd 2>/dev/null 1<>"+shellQuote(fifo)) + " EXIT; " + command
+}
+
+// shellQuote quotes s as one word for bash.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // retermAfter is when a stop sends its second TERM.
 const retermAfter = 100 * time.Millisecond
-
-// cwdFD is where the shell keeps the pipe for its final directory: a descriptor scripts do not name.
-const cwdFD = "63"
 
 // signalName is the conventional name of a signal ("SIGTERM").
 func signalName(s syscall.Signal) string {

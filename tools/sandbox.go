@@ -294,7 +294,8 @@ func planSandbox(cfg SandboxConfig, workspace string) (*sandboxPlan, error) {
 
 // command returns the program and arguments that run `bash -c script` confined, and files the program
 // must inherit, which will be its descriptors from fd on (the caller closes its copies once started).
-func (p *sandboxPlan) command(bash, script, dir string, fd int) (string, []string, []*os.File, error) {
+// fifo is the named pipe the shell reports its final directory through, which it must be able to open.
+func (p *sandboxPlan) command(bash, script, dir string, fd int, fifo string) (string, []string, []*os.File, error) {
 	switch p.probe.backend {
 	case BackendBubblewrap:
 		a := []string{"bwrap"}
@@ -319,10 +320,14 @@ func (p *sandboxPlan) command(bash, script, dir string, fd int) (string, []strin
 		for _, r := range p.readOnly {
 			a = append(a, "--ro-bind", r, r)
 		}
+		// A named pipe opens for writing on a read-only mount; under a fresh /tmp it must be shown again.
+		a = append(a, "--ro-bind", filepath.Dir(fifo), filepath.Dir(fifo))
 		a = append(a, "--chdir", dir, "--", bash, "-c", script)
 		return p.probe.bwrap, a, files, nil
 	case BackendLandlock:
-		spec, err := json.Marshal(p.landlockSpec())
+		rules := p.landlockSpec()
+		rules.WriteFiles = append(rules.WriteFiles, fifo)
+		spec, err := json.Marshal(rules)
 		if err != nil {
 			return "", nil, nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/landlock-lsm/go-landlock/landlock"
 
 	"github.com/warden-cli/warden/tools/confine"
+	"github.com/warden-cli/warden/tools/supervisor"
 )
 
 // The Landlock helper is Warden's own executable started with helperMarker as its first argument: it
@@ -41,6 +42,9 @@ func SandboxHelperMain(args []string) int {
 	if len(args) == 3 && args[2] == "probe" {
 		fmt.Println("ok")
 		return 0
+	}
+	if len(args) == 3 && args[2] == "serve" {
+		return supervisor.Serve(3)
 	}
 	if len(args) < 4 {
 		fmt.Fprintln(os.Stderr, "warden sandbox helper: missing arguments")

@@ -18,6 +18,10 @@ func TestMain(m *testing.M) {
 	if IsSandboxHelper(os.Args) {
 		os.Exit(SandboxHelperMain(os.Args))
 	}
+	// As a Warden to be killed, for TestNothingOutlivesWarden.
+	if os.Getenv("WARDEN_TEST_WARDEN9") != "" {
+		os.Exit(warden9())
+	}
 	// As a Unix-socket client for TestSandboxRefusesUnixAndUDPSockets.
 	if path := os.Getenv("WARDEN_TEST_DIAL_UNIX"); path != "" {
 		c, err := net.Dial("unix", path)

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/warden-cli/warden/tools/supervisor"
 )
 
 // Tasks runs the shell commands of a session and keeps track of every process it started: the foreground
@@ -29,6 +31,10 @@ type Tasks struct {
 	Grace time.Duration
 	// Shell is the bash binary; empty means "bash" looked up on PATH.
 	Shell string
+	// Helper is Warden's own executable, which serves as the session's supervisor when started with the
+	// helper's marker (SandboxHelperMain). Empty, commands are started by Warden itself, and those a
+	// command left running outlive a Warden killed with SIGKILL until the next one starts.
+	Helper string
 
 	mu       sync.Mutex
 	closed   bool
@@ -43,6 +49,13 @@ type Tasks struct {
 	bashPath                   string
 	instance                   string // the value of instanceVar in every command's environment
 	calls                      atomic.Int64
+
+	// The supervisor, started once (Prewarm or the first command) and again if it died; supErr is why it
+	// could not be had, after which commands are started directly.
+	supMu  sync.Mutex
+	sup    *supervisor.Client
+	supErr error
+	run    string // the session's directory for final-directory pipes; "" until made
 }
 
 // NewTasks returns an empty task manager with the default limits. The zero Tasks is ready to use too.
@@ -98,7 +111,7 @@ type job struct {
 	// Set before done is closed.
 	stopped string // why Warden stopped it; "" if it ended on its own
 	cwd     string
-	state   *os.ProcessState
+	status  exitStatus
 	ended   time.Time
 
 	// Background tasks only, guarded by Tasks.mu.
@@ -137,7 +150,7 @@ func (j *job) supervise(grace time.Duration) {
 		j.stopped = j.killWhy
 		j.proc.stop(grace)
 	}
-	j.cwd, j.state = j.proc.finish()
+	j.cwd, j.status = j.proc.finish()
 	j.out.Finish()
 	j.ended = time.Now()
 	close(j.done)
@@ -168,11 +181,15 @@ func (t *Tasks) start(env *Env, command, name string, unsandboxed bool, live fun
 			return nil, "", fmt.Errorf("%v. The command did not run", err)
 		}
 	}
+	sp, err := t.spawner()
+	if err != nil {
+		return nil, "", err
+	}
 	out := newCapture(contentBudget(env), spoolDir(env), name, live)
 	mark := fmt.Sprintf("%s=%s.%d", callVar, instance, t.calls.Add(1))
-	p, err := startProc(procSpec{bash: bash, script: wrapScript(command), dir: cwd,
+	p, err := startProc(procSpec{bash: bash, command: command, dir: cwd,
 		env: append(childEnv(os.Environ(), env.Bash, cwd), instanceVar+"="+instance, mark), out: out,
-		limits: env.Bash.Limits, sandbox: sandbox, mark: mark})
+		limits: env.Bash.Limits, sandbox: sandbox, mark: mark, spawner: sp})
 	if err != nil {
 		return nil, "", fmt.Errorf("starting bash: %w", err)
 	}
@@ -255,7 +272,7 @@ func (t *Tasks) List() []TaskInfo {
 		j := t.bg[id]
 		info := TaskInfo{ID: id, Command: j.command, Started: j.started, Running: !j.isDone()}
 		if !info.Running {
-			info.ExitCode, info.Signal = exitOf(j.state)
+			info.ExitCode, info.Signal = exitOf(j.status)
 		}
 		out = append(out, info)
 	}
@@ -308,6 +325,80 @@ func (t *Tasks) KillAll() {
 	}
 	sweep(instanceVar+"="+t.instance, 0, syscall.SIGKILL)
 	releaseCgroupPool()
+	t.supMu.Lock()
+	sup, run := t.sup, t.run
+	t.sup, t.run = nil, ""
+	t.supMu.Unlock()
+	if sup != nil {
+		// Everything was stopped above; the supervisor stops whatever slipped through, and exits.
+		sup.Close(supervisorWait)
+	}
+	if run != "" {
+		os.RemoveAll(run)
+	}
+}
+
+// Prewarm starts the session's supervisor in the background, so that the first command does not wait
+// for it. Call it once the screen is up: starting it costs Warden's own start-up time.
+func (t *Tasks) Prewarm() {
+	go func() { _, _ = t.spawner() }()
+}
+
+// spawner returns what starts the next command: the supervisor, started if need be, or Warden itself
+// when there is none.
+func (t *Tasks) spawner() (spawner, error) {
+	// KillAll takes supMu after it marks the tasks closed, so a supervisor started here is either seen
+	// by it or never started.
+	t.supMu.Lock()
+	defer t.supMu.Unlock()
+	t.mu.Lock()
+	closed := t.closed
+	t.mu.Unlock()
+	if closed {
+		return nil, errors.New("Warden is shutting down; no new commands are started")
+	}
+	if t.run == "" {
+		removeStaleRunDirs()
+		dir, err := os.MkdirTemp("", fmt.Sprintf("warden-run-%d-", os.Getpid()))
+		if err != nil {
+			return nil, fmt.Errorf("making Warden's run directory: %w", err)
+		}
+		t.run = dir
+	}
+	if t.sup != nil && t.sup.Err() != nil {
+		t.sup = nil // it died (killed, or out of memory); its commands went with it
+	}
+	if t.sup == nil && t.supErr == nil && t.Helper != "" {
+		t.sup, t.supErr = launchSupervisor(t.Helper)
+	}
+	if t.sup != nil {
+		return &supervised{cl: t.sup, dir: t.run}, nil
+	}
+	return &direct{dir: t.run}, nil
+}
+
+// removeStaleRunDirs removes the run directories of Wardens that are gone (killed, so they could not).
+func removeStaleRunDirs() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "warden-run-*-*"))
+	for _, d := range dirs {
+		var pid int
+		if _, err := fmt.Sscanf(filepath.Base(d), "warden-run-%d-", &pid); err != nil || pid == os.Getpid() {
+			continue
+		}
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); os.IsNotExist(err) {
+			os.RemoveAll(d)
+		}
+	}
+}
+
+// SupervisorProblem says why commands are started by Warden itself rather than by the supervisor, or "".
+func (t *Tasks) SupervisorProblem() string {
+	t.supMu.Lock()
+	defer t.supMu.Unlock()
+	if t.supErr != nil {
+		return t.supErr.Error()
+	}
+	return ""
 }
 
 // instanceVar marks every process started through one Tasks, so that those that left their process group
@@ -426,14 +517,14 @@ func (t *Tasks) lookup(id string) (*job, error) {
 }
 
 // exitOf reads how a process ended: its exit code, or the signal that killed it.
-func exitOf(state *os.ProcessState) (*int, string) {
-	if state == nil {
+func exitOf(st exitStatus) (*int, string) {
+	switch {
+	case !st.known:
 		return nil, ""
+	case st.status.Signaled():
+		return nil, signalName(st.status.Signal())
 	}
-	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return nil, signalName(ws.Signal())
-	}
-	code := state.ExitCode()
+	code := st.status.ExitStatus()
 	return &code, ""
 }
 
