@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/warden-cli/warden/config"
 	"github.com/warden-cli/warden/mcp"
@@ -48,8 +49,8 @@ func runMCP(args []string, stdout io.Writer) error {
 	})
 	defer m.Close()
 	m.Add(cfg.MCPServers)
-	ctx, cancel := context.WithTimeout(context.Background(), mcp.DefaultStartTimeout+5e9)
-	m.Tools(ctx)
+	ctx, cancel := context.WithTimeout(context.Background(), mcp.DefaultStartTimeout+5*time.Second)
+	m.Wait(ctx)
 	cancel()
 	list := m.Status()
 	for _, e := range cfg.UntrustedMCPServers {

@@ -33,6 +33,9 @@ type Options struct {
 // DefaultStartTimeout is how long a server may take to start when Options do not say.
 const DefaultStartTimeout = 30 * time.Second
 
+// toolsWait bounds how long a request waits for servers still starting.
+const toolsWait = 10 * time.Second
+
 // Manager runs the configured servers of one session. It is safe for concurrent use.
 type Manager struct {
 	opts   Options
@@ -145,9 +148,12 @@ func (s *server) relist() {
 }
 
 // Tools returns the tools of every server that has listed some, including a server that has since died
-// (a call starts it again). It waits, until ctx ends, for servers still starting; servers that failed to
-// start are tried again in the background once their pause is over.
+// (a call starts it again). It waits for servers still starting, at most toolsWait and until ctx ends;
+// servers that failed to start are tried again in the background once their pause is over.
 func (m *Manager) Tools(ctx context.Context) []tools.Tool {
+	// A server that hangs while starting must not hold the request for long; it joins a later turn.
+	ctx, cancel := context.WithTimeout(ctx, toolsWait)
+	defer cancel()
 	var out []tools.Tool
 	for _, s := range m.list() {
 		s.mu.Lock()
@@ -173,6 +179,25 @@ func (m *Manager) Tools(ctx context.Context) []tools.Tool {
 		s.mu.Unlock()
 	}
 	return out
+}
+
+// Wait waits until no server is starting, or ctx ends.
+func (m *Manager) Wait(ctx context.Context) {
+	for _, s := range m.list() {
+		s.mu.Lock()
+		var wait chan struct{}
+		if s.state == Starting {
+			wait = s.attempt
+		}
+		s.mu.Unlock()
+		if wait != nil {
+			select {
+			case <-wait:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
 }
 
 // Close stops every server and waits, briefly, for them to go. No server starts afterwards.

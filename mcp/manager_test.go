@@ -352,8 +352,8 @@ func serverPID(t *testing.T, m *Manager, name string) int {
 		s.mu.Lock()
 		c := s.conn
 		s.mu.Unlock()
-		if s.entry.Name == name && c != nil && c.cmd != nil && c.cmd.Process != nil {
-			return c.cmd.Process.Pid
+		if s.entry.Name == name && c != nil && c.proc != nil {
+			return c.proc.cmd.Process.Pid
 		}
 	}
 	t.Fatalf("no running process for %s", name)
@@ -423,4 +423,25 @@ func alive(pid int) bool {
 	}
 	_, after, _ := strings.Cut(string(data), ") ")
 	return !strings.HasPrefix(after, "Z") && !strings.HasPrefix(after, "X")
+}
+
+// A server that floods its stderr costs a bounded log file and a fixed buffer, and still works.
+func TestAStderrFloodIsBounded(t *testing.T) {
+	m := newStdio(t, nil, stdioEntry("noisy", "noisy"))
+	list := m.Tools(ctxT(t))
+	if res := call(t, ctxT(t), toolByName(t, list, "mcp__noisy__echo"), newEnv(t), `{"text":"still here"}`); res.Output != "echo: still here" {
+		t.Fatalf("echo: %+v", res)
+	}
+	st := m.Status()[0]
+	info, err := os.Stat(st.Log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Size() > logCap+1024 || info.Size() < logCap {
+		t.Errorf("log of %d bytes, want about %d", info.Size(), logCap)
+	}
+	s := m.list()[0]
+	if tail := s.stderr.Tail(); len(tail) > tailSize || !strings.HasSuffix(tail, "the last noisy line") {
+		t.Errorf("tail of %d bytes ends %q", len(tail), tail[max(len(tail)-40, 0):])
+	}
 }

@@ -44,6 +44,8 @@ type server struct {
 	// retryAt is when a server that failed to start may be tried again; pause doubles each failure.
 	retryAt time.Time
 	pause   time.Duration
+	// lastEnd is the end of the latest connection that ended, for a call that noticed it second.
+	lastEnd *connEnd
 	tools   []*Tool
 	prompts []*sdk.Prompt
 	// dropped counts tools the server listed beyond maxTools.
@@ -112,10 +114,6 @@ func (s *server) connect(gen int) {
 	if err != nil {
 		s.mu.Unlock()
 		closeSession(cs, c)
-		if ctx.Err() != nil {
-			// The SDK may still be reaping the process: its exit status is not ours to read.
-			c = nil
-		}
 		s.mu.Lock()
 		if gen == s.gen && s.state != Stopped {
 			s.state, s.err = Failed, s.describe("could not start", err, c)
@@ -130,28 +128,52 @@ func (s *server) connect(gen int) {
 	s.tools, s.prompts, s.dropped, s.pause = tools, prompts, dropped, 0
 	s.mu.Unlock()
 	s.m.changed()
-	go s.watch(gen, cs)
+	go s.watch(cs)
 }
 
 // watch notices a connection's end: the server exited or the connection broke.
-func (s *server) watch(gen int, cs *sdk.ClientSession) {
-	werr := cs.Wait()
+func (s *server) watch(cs *sdk.ClientSession) {
+	s.ended(cs, cs.Wait())
+}
+
+// ended handles the end of connection cs, noticed by its watcher or by a call that failed on it, whichever
+// comes first: the server is marked exited at once (so the next call starts it again), the connection is
+// closed and its process stopped, and the reason, with the process's exit status and stderr, is recorded.
+// It returns that reason; the second to notice waits for the first to finish it.
+func (s *server) ended(cs *sdk.ClientSession, err error) string {
 	s.mu.Lock()
-	if gen != s.gen || s.state != Ready {
+	if s.session != cs || s.state != Ready {
+		end := s.lastEnd
 		s.mu.Unlock()
-		return
+		if end != nil && end.cs == cs {
+			<-end.done
+			return end.why
+		}
+		return ""
 	}
-	c := s.conn
-	s.session, s.conn = nil, nil
-	s.mu.Unlock()
-	closeSession(cs, c)
-	s.mu.Lock()
-	if gen == s.gen && s.state == Ready {
-		s.state = Exited
-		s.err = s.describe("stopped", werr, c)
-	}
+	end := &connEnd{cs: cs, done: make(chan struct{})}
+	c, gen := s.conn, s.gen
+	s.session, s.conn, s.lastEnd = nil, nil, end
+	s.state, s.err = Exited, "stopped"
 	s.mu.Unlock()
 	s.m.changed()
+	closeSession(cs, c)
+	end.why = s.describe("stopped", err, c)
+	s.mu.Lock()
+	if s.gen == gen && s.state == Exited {
+		s.err = end.why
+	}
+	s.mu.Unlock()
+	close(end.done)
+	s.m.changed()
+	return end.why
+}
+
+// connEnd is the end of one connection: why it ended, known once done is closed.
+type connEnd struct {
+	cs   *sdk.ClientSession
+	done chan struct{}
+	why  string
 }
 
 // describe says why a server is not working: the error, how its process ended, and its last stderr lines.
@@ -181,7 +203,7 @@ func closeSession(cs *sdk.ClientSession, c *conn) {
 	if c != nil && c.cancel != nil {
 		c.cancel()
 	}
-	c.stopGroup()
+	c.stop()
 }
 
 // listTools fetches the server's tools, page by page, up to maxTools.
@@ -265,34 +287,6 @@ func (s *server) use(ctx context.Context) (*sdk.ClientSession, error) {
 		return nil, errors.New(s.err)
 	}
 	return s.session, nil
-}
-
-// lost is told by a call that the connection broke under it: the server is marked exited at once, so the
-// next call starts it again even before the watcher notices.
-func (s *server) lost(cs *sdk.ClientSession, err error) {
-	s.mu.Lock()
-	if s.session != cs || s.state != Ready {
-		s.mu.Unlock()
-		return
-	}
-	c := s.conn
-	s.session, s.conn = nil, nil
-	s.gen++
-	s.mu.Unlock()
-	closeSession(cs, c)
-	s.mu.Lock()
-	if s.state == Ready {
-		s.state, s.err = Exited, s.describe("stopped", err, c)
-	}
-	s.mu.Unlock()
-	s.m.changed()
-}
-
-// lastError is why the server last failed or exited.
-func (s *server) lastError() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.err
 }
 
 // stop ends the server for good.

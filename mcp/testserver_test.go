@@ -29,6 +29,14 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, "fatal: cannot open the database at /nonexistent")
 			os.Exit(2)
 		}
+		if os.Getenv(serverEnv) == "noisy" {
+			// 20 MB on stderr before it serves.
+			line := strings.Repeat("noise ", 20) + "\n"
+			for range (20 << 20) / len(line) {
+				os.Stderr.WriteString(line)
+			}
+			fmt.Fprintln(os.Stderr, "the last noisy line")
+		}
 		srv := newTestServer(func() {
 			fmt.Fprintln(os.Stderr, "panic: the crash tool was called")
 			os.Exit(3)
@@ -56,8 +64,8 @@ func runParent() {
 	m.Tools(ctx)
 	for _, s := range m.list() {
 		s.mu.Lock()
-		if s.conn != nil && s.conn.cmd != nil {
-			fmt.Println(s.conn.cmd.Process.Pid)
+		if s.conn != nil && s.conn.proc != nil {
+			fmt.Println(s.conn.proc.cmd.Process.Pid)
 		}
 		s.mu.Unlock()
 	}

@@ -44,10 +44,14 @@ func newTool(s *server, t *sdk.Tool, taken map[string]bool) *Tool {
 		readOnly: readOnly}
 }
 
+// maxSchema bounds a tool's parameters schema, which is sent with every request; the server still checks
+// the arguments against its own.
+const maxSchema = 16 << 10
+
 // inputSchema is the tool's parameters schema as the model APIs want it: a JSON object schema.
 func inputSchema(v any) json.RawMessage {
 	b, err := json.Marshal(v)
-	if err != nil || !bytes.HasPrefix(bytes.TrimSpace(b), []byte("{")) {
+	if err != nil || !bytes.HasPrefix(bytes.TrimSpace(b), []byte("{")) || len(b) > maxSchema {
 		return json.RawMessage(`{"type":"object","properties":{}}`)
 	}
 	var m map[string]any
@@ -144,9 +148,9 @@ func (t *Tool) Run(ctx context.Context, env *tools.Env, call tools.Call) tools.R
 	case cctx.Err() != nil:
 		return t.failed(ctx, cctx, timeout, err)
 	case errors.Is(err, sdk.ErrConnectionClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		t.s.lost(cs, err)
+		why := t.s.ended(cs, err)
 		return tools.Errorf("%s failed: the MCP server %q stopped during the call; it is started again on the next call.\n%s",
-			t.name, t.Server(), t.s.lastError())
+			t.name, t.Server(), why)
 	case errors.As(err, &answered):
 		return tools.Errorf("%s failed: the server answered with an error: %s", t.name, answered.Message)
 	default:

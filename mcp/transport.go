@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"os/exec"
@@ -13,13 +12,11 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// conn is one running connection to a server: the SDK's transport and, for a program Warden started, the
-// process group to stop when the connection ends.
+// conn is one running connection to a server: the SDK's transport and, for a program Warden started, its
+// process.
 type conn struct {
 	transport sdk.Transport
-	// cmd is the server's process (stdio); its process group is stopped whole, since a server started
-	// through npx or a shell script runs as several processes.
-	cmd *exec.Cmd
+	proc      *process
 	// cancel ends the context the connection was made with.
 	cancel context.CancelFunc
 }
@@ -68,7 +65,11 @@ func (s *server) dial() (*conn, error) {
 		cmd.Stderr = s.stderr
 		// Wait must not hang on a stderr pipe held open by a child the server left behind.
 		cmd.WaitDelay = terminateAfter
-		return &conn{transport: &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateAfter}, cmd: cmd}, nil
+		p, err := startProcess(cmd)
+		if err != nil {
+			return nil, err
+		}
+		return &conn{transport: p.transport(), proc: p}, nil
 	case "http", "sse":
 		url, err := expand(e.URL, getenv)
 		if err != nil {
@@ -87,23 +88,19 @@ func (s *server) dial() (*conn, error) {
 	return nil, fmt.Errorf("unknown transport %q", e.Transport())
 }
 
-// stopGroup kills whatever is left of a stdio server's process group.
-func (c *conn) stopGroup() {
-	if c == nil || c.cmd == nil || c.cmd.Process == nil {
-		return
-	}
-	if err := syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		// The leader itself, in case the group could not be signalled.
-		_ = c.cmd.Process.Kill()
+// stop ends the connection's process, if it has one, and all it started in its group.
+func (c *conn) stop() {
+	if c != nil && c.proc != nil {
+		c.proc.stop()
 	}
 }
 
 // exitStatus describes how a stdio server's process ended, if it has.
 func (c *conn) exitStatus() string {
-	if c == nil || c.cmd == nil || c.cmd.ProcessState == nil {
+	if c == nil || c.proc == nil {
 		return ""
 	}
-	return c.cmd.ProcessState.String()
+	return c.proc.exitStatus()
 }
 
 // headerTransport adds the configured headers to every request to an HTTP server.
