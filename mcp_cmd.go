@@ -45,6 +45,7 @@ func runMCP(args []string, stdout io.Writer) error {
 		Workspace: cfg.Workspace,
 		LogDir:    filepath.Join(config.StateDir(os.Getenv), "mcp-logs"),
 		ChildEnv:  func(d string) []string { return tasks.ChildEnv(settings, d) },
+		Start:     startProgram(tasks),
 		Version:   version,
 	})
 	defer m.Close()

@@ -257,10 +257,24 @@ func newMCP(cfg *config.Config, env *tools.Env, tasks *tools.Tasks, dir string) 
 		Workspace: cfg.Workspace,
 		LogDir:    filepath.Join(dir, "mcp"),
 		ChildEnv:  func(d string) []string { return tasks.ChildEnv(settings, d) },
+		Start:     startProgram(tasks),
 		Version:   version,
+		Hold:      true, // released by the runner: at once headless, after the first frame in the TUI
 	})
 	m.Add(cfg.MCPServers)
 	return m
+}
+
+// startProgram starts MCP servers the way commands are started, through the session's supervisor, so that
+// they and what they start are stopped when Warden goes, even when it is killed.
+func startProgram(tasks *tools.Tasks) mcp.StartFunc {
+	return func(name string, args, env []string, dir string, files []*os.File) (mcp.Proc, error) {
+		p, err := tasks.StartProgram(name, args, env, dir, files)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
 }
 
 // openStore starts a new session file, or reopens the one --continue or --resume names.
@@ -457,6 +471,7 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 	shutdown.Store(&killAll)
 	// The supervisor starts while the first request is on its way.
 	s.tasks.Prewarm()
+	s.mcp.Release()
 	if s.sandboxProblem != "" {
 		return fmt.Errorf("the sandbox cannot be had: %s; pass --sandbox=off to run without it", s.sandboxProblem)
 	}
@@ -528,5 +543,7 @@ func runTUI(c *commonFlags) error {
 	// frame is surely on the screen (about 80 ms in), and sooner only if a command needs them.
 	prewarm := time.AfterFunc(prewarmAfter, s.tasks.Prewarm)
 	defer prewarm.Stop()
+	startMCP := time.AfterFunc(prewarmAfter, s.mcp.Release)
+	defer startMCP.Stop()
 	return ui.Run(opts)
 }

@@ -196,7 +196,7 @@ func TestServerEverything(t *testing.T) {
 	t.Setenv("MY_SECRET_TOKEN", "s3cret")
 	tasks := tools.NewTasks()
 	m := New(Options{Workspace: t.TempDir(), LogDir: t.TempDir(), StartTimeout: deadline,
-		ChildEnv: func(d string) []string { return tasks.ChildEnv(tools.BashSettings{}, d) }})
+		ChildEnv: func(d string) []string { return tasks.ChildEnv(tools.BashSettings{}, d) }, Start: startWith(tasks)})
 	t.Cleanup(m.Close)
 	m.Add([]config.MCPServerEntry{{Name: "everything", MCPServer: config.MCPServer{Command: bin}}})
 	list := m.Tools(ctxT(t))

@@ -22,12 +22,18 @@ type Options struct {
 	// ChildEnv returns the environment of a server started in dir, before its own `env` is added: the
 	// scrubbed environment bash commands get (tools.Tasks.ChildEnv).
 	ChildEnv func(dir string) []string
+	// Start starts a stdio server (tools.Tasks.StartProgram, through the session's supervisor); nil starts
+	// it as Warden's own child.
+	Start StartFunc
 	// Getenv expands ${VAR} in the configuration; nil means os.Getenv.
 	Getenv func(string) string
 	// StartTimeout bounds a server's start: the connection, the handshake and the listing of its tools.
 	StartTimeout time.Duration
 	// Version is Warden's, told to servers.
 	Version string
+	// Hold keeps added servers from starting until Release, so that the TUI can draw its first frame
+	// before they compete with it for the processor.
+	Hold bool
 }
 
 // DefaultStartTimeout is how long a server may take to start when Options do not say.
@@ -45,6 +51,7 @@ type Manager struct {
 	mu       sync.Mutex
 	servers  []*server
 	closed   bool
+	held     bool
 	onChange func()
 	// dialHook, when set, connects servers instead of their configuration (tests use in-process servers).
 	dialHook func(config.MCPServerEntry) (*conn, error)
@@ -62,11 +69,26 @@ func New(opts Options) *Manager {
 		opts.ChildEnv = func(string) []string { return os.Environ() }
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Manager{opts: opts, ctx: ctx, cancel: cancel}
+	return &Manager{opts: opts, ctx: ctx, cancel: cancel, held: opts.Hold}
 }
 
-// Add starts the given servers in the background and returns at once. A server of the same name as one
-// already running replaces it.
+// Release starts the servers held back by Options.Hold.
+func (m *Manager) Release() {
+	m.mu.Lock()
+	m.held = false
+	for _, s := range m.servers {
+		s.mu.Lock()
+		if s.state == Starting && s.attempt == nil {
+			s.startLocked()
+		}
+		s.mu.Unlock()
+	}
+	m.mu.Unlock()
+	m.changed()
+}
+
+// Add starts the given servers in the background (or, held, once released) and returns at once. A server
+// of the same name as one already running replaces it.
 func (m *Manager) Add(entries []config.MCPServerEntry) {
 	m.mu.Lock()
 	if m.closed {
@@ -82,9 +104,11 @@ func (m *Manager) Add(entries []config.MCPServerEntry) {
 		} else {
 			m.servers = append(m.servers, s)
 		}
-		s.mu.Lock()
-		s.startLocked()
-		s.mu.Unlock()
+		if !m.held {
+			s.mu.Lock()
+			s.startLocked()
+			s.mu.Unlock()
+		}
 	}
 	m.mu.Unlock()
 	for _, s := range replaced {

@@ -261,9 +261,15 @@ func stdioEntry(name, mode string) config.MCPServerEntry {
 		Command: os.Args[0], Args: []string{"-test.run=^$"}, Env: map[string]string{serverEnv: mode, "GREETING": "${WARDEN_TEST_GREETING:-hi}"}}}
 }
 
-func newStdio(t *testing.T, childEnv func(string) []string, entries ...config.MCPServerEntry) *Manager {
-	m := New(Options{Workspace: t.TempDir(), LogDir: t.TempDir(), StartTimeout: deadline, ChildEnv: childEnv,
-		Getenv: func(k string) string { return map[string]string{"WARDEN_TEST_GREETING": "hello"}[k] }})
+// newStdio starts the servers as Warden's own children, or, given tasks, as a session does.
+func newStdio(t *testing.T, tasks *tools.Tasks, entries ...config.MCPServerEntry) *Manager {
+	opts := Options{Workspace: t.TempDir(), LogDir: t.TempDir(), StartTimeout: deadline,
+		Getenv: func(k string) string { return map[string]string{"WARDEN_TEST_GREETING": "hello"}[k] }}
+	if tasks != nil {
+		opts.ChildEnv = func(dir string) []string { return tasks.ChildEnv(tools.BashSettings{}, dir) }
+		opts.Start = startWith(tasks)
+	}
+	m := New(opts)
 	t.Cleanup(m.Close)
 	m.Add(entries)
 	return m
@@ -273,7 +279,7 @@ func TestAStdioServerGetsAScrubbedEnvironmentAndItsOwn(t *testing.T) {
 	t.Setenv("MY_SECRET_TOKEN", "s3cret")
 	t.Setenv("PLAIN_VALUE", "plain")
 	tasks := tools.NewTasks()
-	m := newStdio(t, func(dir string) []string { return tasks.ChildEnv(tools.BashSettings{}, dir) }, stdioEntry("child", "run"))
+	m := newStdio(t, tasks, stdioEntry("child", "run"))
 	list := m.Tools(ctxT(t))
 	env := newEnv(t)
 	get := func(name string) string {
@@ -353,7 +359,7 @@ func serverPID(t *testing.T, m *Manager, name string) int {
 		c := s.conn
 		s.mu.Unlock()
 		if s.entry.Name == name && c != nil && c.proc != nil {
-			return c.proc.cmd.Process.Pid
+			return c.proc.proc.Pid()
 		}
 	}
 	t.Fatalf("no running process for %s", name)
@@ -443,5 +449,16 @@ func TestAStderrFloodIsBounded(t *testing.T) {
 	s := m.list()[0]
 	if tail := s.stderr.Tail(); len(tail) > tailSize || !strings.HasSuffix(tail, "the last noisy line") {
 		t.Errorf("tail of %d bytes ends %q", len(tail), tail[max(len(tail)-40, 0):])
+	}
+}
+
+// startWith starts servers as a session does, through the bash engine's task manager.
+func startWith(tasks *tools.Tasks) StartFunc {
+	return func(name string, args, env []string, dir string, files []*os.File) (Proc, error) {
+		p, err := tasks.StartProgram(name, args, env, dir, files)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
 	}
 }

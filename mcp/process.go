@@ -1,7 +1,7 @@
 package mcp
 
 import (
-	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"syscall"
@@ -10,52 +10,67 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// process is a stdio server Warden started, in a process group of its own. Warden holds the pipes and is
-// the only one to wait for it, so that how it ended can be read without a race and the whole group is
-// signalled when it stops. (The SDK's CommandTransport waits for the process itself and signals only the
-// process it started, not what that started.)
+// Proc is a started stdio server (a *tools.Program when the session starts it).
+type Proc interface {
+	// Pid is its process id and its process group's.
+	Pid() int
+	Exited() <-chan struct{}
+	// Reap, once it has exited, says how it ended and stops what it left running.
+	Reap() string
+	// Signal signals its process group.
+	Signal(sig syscall.Signal)
+}
+
+// StartFunc starts a program with files as its descriptors 0, 1 and 2, in a process group of its own.
+type StartFunc func(name string, args, env []string, dir string, files []*os.File) (Proc, error)
+
+// process is a stdio server and the pipes Warden holds to it. Warden starts it (through the session's
+// supervisor, which stops it and all it started even if Warden is killed) rather than through the SDK's
+// CommandTransport, which waits for the process itself and signals only the process it started, not what
+// that started; here Warden alone reaps it, so how it ended is known without a race, and every signal goes
+// to the whole group.
 type process struct {
-	cmd    *exec.Cmd
+	proc   Proc
 	stdin  *os.File // the write end of the server's stdin
 	stdout *os.File // the read end of its stdout
 	exited chan struct{}
 	status string // how it ended; set before exited is closed
 }
 
-// startProcess starts cmd with pipes for its stdin and stdout; its stderr is whatever cmd says.
-func startProcess(cmd *exec.Cmd) (*process, error) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
-	cmd.Stdin, cmd.Stdout = inR, outW
-	err = cmd.Start()
-	// The child has its ends now; Warden keeps only its own.
-	inR.Close()
-	outW.Close()
-	if err != nil {
-		inW.Close()
-		outR.Close()
-		return nil, err
-	}
-	p := &process{cmd: cmd, stdin: inW, stdout: outR, exited: make(chan struct{})}
-	go func() {
-		err := cmd.Wait()
-		switch {
-		case cmd.ProcessState != nil:
-			p.status = cmd.ProcessState.String()
-		case err != nil:
-			p.status = err.Error()
+// startProcess starts a server with pipes for its stdin and stdout, and its stderr copied to log.
+func startProcess(start StartFunc, name string, args, env []string, dir string, log io.Writer) (*process, error) {
+	var pipes [6]*os.File // in r/w, out r/w, err r/w
+	for i := 0; i < 6; i += 2 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(pipes[:i])
+			return nil, err
 		}
-		close(p.exited)
+		pipes[i], pipes[i+1] = r, w
+	}
+	inR, inW, outR, outW, errR, errW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5]
+	proc, err := start(name, args, env, dir, []*os.File{inR, outW, errW})
+	// The child has its ends now; Warden keeps only its own.
+	closeAll([]*os.File{inR, outW, errW})
+	if err != nil {
+		closeAll([]*os.File{inW, outR, errR})
+		return nil, err
+	}
+	go func() {
+		// Until every process holding the pipe is gone; the log keeps a bounded part.
+		_, _ = io.Copy(log, errR)
+		errR.Close()
 	}()
+	p := &process{proc: proc, stdin: inW, stdout: outR, exited: make(chan struct{})}
 	return p, nil
+}
+
+func closeAll(fs []*os.File) {
+	for _, f := range fs {
+		if f != nil {
+			f.Close()
+		}
+	}
 }
 
 // transport speaks MCP over the pipes, with the SDK's framing and its bound on one message.
@@ -64,39 +79,43 @@ func (p *process) transport() sdk.Transport {
 }
 
 // stop ends the server the way MCP asks a client to: its stdin closed, then SIGTERM, then SIGKILL, each
-// after a short wait; the signals go to its whole process group, and whatever is left of the group once the
-// server is gone is killed too.
+// after a short wait, to its whole process group; then what is left of the group is killed and the server
+// reaped.
 func (p *process) stop() {
 	_ = p.stdin.Close() // the SDK may have closed it already
 	if !p.wait(terminateAfter) {
-		p.signal(syscall.SIGTERM)
+		p.proc.Signal(syscall.SIGTERM)
 		if !p.wait(terminateAfter) {
-			p.signal(syscall.SIGKILL)
-			p.wait(terminateAfter)
+			p.proc.Signal(syscall.SIGKILL)
+			p.wait(killWait)
 		}
 	}
-	p.signal(syscall.SIGKILL)
+	p.proc.Signal(syscall.SIGKILL)
 	p.stdout.Close()
-}
-
-func (p *process) signal(sig syscall.Signal) {
-	if err := syscall.Kill(-p.cmd.Process.Pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
-		_ = p.cmd.Process.Signal(sig)
+	select {
+	case <-p.proc.Exited():
+		p.status = p.proc.Reap()
+		close(p.exited)
+	default:
+		// Not gone even after SIGKILL (stuck in the kernel): left unreaped rather than waited for.
 	}
 }
+
+// killWait bounds the wait for a process to go after SIGKILL.
+const killWait = 2 * time.Second
 
 func (p *process) wait(d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-p.exited:
+	case <-p.proc.Exited():
 		return true
 	case <-t.C:
 		return false
 	}
 }
 
-// exitStatus says how the process ended ("exit status 3", "signal: killed"), or "" while it runs.
+// exitStatus says how the process ended ("exit status 3", "signal: killed"), once it is stopped.
 func (p *process) exitStatus() string {
 	select {
 	case <-p.exited:
@@ -104,4 +123,42 @@ func (p *process) exitStatus() string {
 	default:
 		return ""
 	}
+}
+
+// execProc is a server started by Warden itself, for a manager without a StartFunc (tests, `warden mcp
+// list` without a session): its own process group, killed by the kernel if Warden dies.
+type execProc struct {
+	cmd    *exec.Cmd
+	exited chan struct{}
+}
+
+func startExec(name string, args, env []string, dir string, files []*os.File) (Proc, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = files[0], files[1], files[2]
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &execProc{cmd: cmd, exited: make(chan struct{})}
+	go func() {
+		_ = cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+func (p *execProc) Pid() int                { return p.cmd.Process.Pid }
+func (p *execProc) Exited() <-chan struct{} { return p.exited }
+
+func (p *execProc) Reap() string {
+	<-p.exited
+	return p.cmd.ProcessState.String()
+}
+
+// Signal signals the group. Go's Wait reaps the leader as soon as it exits, so unlike a supervised
+// program its id could in principle be reused; the group lives on while any member does, and this fallback
+// accepts that small window.
+func (p *execProc) Signal(sig syscall.Signal) {
+	_ = syscall.Kill(-p.cmd.Process.Pid, sig)
 }

@@ -65,7 +65,7 @@ func runParent() {
 	for _, s := range m.list() {
 		s.mu.Lock()
 		if s.conn != nil && s.conn.proc != nil {
-			fmt.Println(s.conn.proc.cmd.Process.Pid)
+			fmt.Println(s.conn.proc.proc.Pid())
 		}
 		s.mu.Unlock()
 	}

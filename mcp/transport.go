@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os/exec"
 	"slices"
-	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,24 +46,21 @@ func (s *server) dial() (*conn, error) {
 		if err != nil {
 			return nil, fmt.Errorf("env: %w", err)
 		}
-		cmd := exec.Command(command, args...)
-		cmd.Dir = s.m.opts.Workspace
-		cmd.Env = s.m.opts.ChildEnv(cmd.Dir)
+		dir := s.m.opts.Workspace
+		full := s.m.opts.ChildEnv(dir)
 		keys := make([]string, 0, len(env))
 		for k := range env {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			cmd.Env = append(cmd.Env, k+"="+env[k])
+			full = append(full, k+"="+env[k])
 		}
-		// Its own process group, so that the whole server is stopped with it; and killed by the kernel
-		// if Warden dies without a word.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-		cmd.Stderr = s.stderr
-		// Wait must not hang on a stderr pipe held open by a child the server left behind.
-		cmd.WaitDelay = terminateAfter
-		p, err := startProcess(cmd)
+		start := s.m.opts.Start
+		if start == nil {
+			start = startExec
+		}
+		p, err := startProcess(start, command, args, full, dir, s.stderr)
 		if err != nil {
 			return nil, err
 		}
