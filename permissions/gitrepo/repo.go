@@ -1,0 +1,195 @@
+// Package gitrepo reads what a git repository holds and says (where its directories are, its
+// configuration chain, its index and every path its history ever held) from the files themselves.
+// git is never run: its configuration can name programs that run on the most harmless command, which is
+// what a caller of this package wants to find out before anything runs.
+//
+// It imports nothing of Warden's. Results that take more than a few system calls are cached by the
+// identity of the files they came from (device, inode, size, change and modification times), so asking
+// again about an unchanged repository costs a handful of stat calls.
+package gitrepo
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Env looks a variable up in the environment the commands run with, like os.LookupEnv.
+type Env func(name string) (string, bool)
+
+// OSEnv is the process's own environment.
+func OSEnv(name string) (string, bool) { return os.LookupEnv(name) }
+
+// Repo is where a repository's parts are.
+type Repo struct {
+	// Top is the work tree's top directory; empty for a bare repository (or a command run inside the
+	// git directory itself).
+	Top string
+	// GitDir holds what is this work tree's own: HEAD, the index, config.worktree. It is Top/.git, or
+	// where a .git file points (a linked work tree, a submodule).
+	GitDir string
+	// CommonDir holds what linked work trees share: config, objects, refs, hooks.
+	CommonDir string
+	// FromEnv is set when GIT_DIR named the repository.
+	FromEnv bool
+}
+
+// Find finds the repository git uses for a command run in dir: the one GIT_DIR (and GIT_WORK_TREE)
+// name, or else the first directory upwards that holds a .git directory or file, or is itself a git
+// directory (a bare repository, or the inside of a .git directory). Ceilings
+// (GIT_CEILING_DIRECTORIES), file-system boundaries and ownership checks, which only ever make git stop
+// earlier, are not applied: a repository git would refuse is still reported. ok is false outside any.
+func Find(dir string, env Env) (Repo, bool) {
+	if env == nil {
+		env = OSEnv
+	}
+	if !filepath.IsAbs(dir) {
+		return Repo{}, false
+	}
+	dir = filepath.Clean(dir)
+	if gd, ok := env("GIT_DIR"); ok && gd != "" {
+		if !filepath.IsAbs(gd) {
+			gd = filepath.Join(dir, gd)
+		}
+		r := Repo{GitDir: filepath.Clean(gd), FromEnv: true}
+		r.CommonDir = commonDir(r.GitDir, env)
+		r.Top = dir
+		if wt, ok := env("GIT_WORK_TREE"); ok && wt != "" {
+			if !filepath.IsAbs(wt) {
+				wt = filepath.Join(dir, wt)
+			}
+			r.Top = filepath.Clean(wt)
+		}
+		return r, true
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		dotgit := filepath.Join(d, ".git")
+		if fi, err := os.Stat(dotgit); err == nil {
+			gitDir := ""
+			switch {
+			case fi.IsDir():
+				gitDir = dotgit
+			case fi.Mode().IsRegular():
+				gitDir = readGitFile(dotgit)
+			}
+			if gitDir != "" {
+				if common, ok := gitDirCommon(gitDir, env); ok {
+					return Repo{Top: d, GitDir: gitDir, CommonDir: common}, true
+				}
+			}
+		}
+		if common, ok := gitDirCommon(d, env); ok {
+			return Repo{GitDir: d, CommonDir: common}, true
+		}
+		if d == "/" {
+			return Repo{}, false
+		}
+	}
+}
+
+// AtTop returns the repository whose work tree's top is dir, if dir/.git is a git directory or a file
+// naming one: a submodule's or a nested repository's.
+func AtTop(dir string, env Env) (Repo, bool) {
+	if env == nil {
+		env = OSEnv
+	}
+	dotgit := filepath.Join(dir, ".git")
+	fi, err := os.Stat(dotgit)
+	if err != nil {
+		return Repo{}, false
+	}
+	gitDir := dotgit
+	if !fi.IsDir() {
+		if gitDir = readGitFile(dotgit); gitDir == "" {
+			return Repo{}, false
+		}
+	}
+	common, ok := gitDirCommon(gitDir, env)
+	if !ok {
+		return Repo{}, false
+	}
+	return Repo{Top: dir, GitDir: gitDir, CommonDir: common}, true
+}
+
+// readGitFile reads a .git file ("gitdir: PATH") and returns the directory it names, or "".
+func readGitFile(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) > 4096 {
+		return ""
+	}
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	rest, ok := bytes.CutPrefix(bytes.TrimRight(line, "\r"), []byte("gitdir: "))
+	if !ok || len(rest) == 0 {
+		return ""
+	}
+	dir := string(rest)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(filepath.Dir(path), dir)
+	}
+	return filepath.Clean(dir)
+}
+
+// commonDir is the directory a git directory's commondir file names, or the git directory itself.
+// GIT_COMMON_DIR wins, as it does for git.
+func commonDir(gitDir string, env Env) string {
+	if cd, ok := env("GIT_COMMON_DIR"); ok && cd != "" {
+		if !filepath.IsAbs(cd) {
+			cd = filepath.Join(gitDir, cd)
+		}
+		return filepath.Clean(cd)
+	}
+	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	if err != nil {
+		return gitDir
+	}
+	cd := strings.TrimSpace(string(data))
+	if cd == "" {
+		return gitDir
+	}
+	if !filepath.IsAbs(cd) {
+		cd = filepath.Join(gitDir, cd)
+	}
+	return filepath.Clean(cd)
+}
+
+// IsGitDir is git's test for a git directory, made a little looser: a HEAD file, and objects and refs
+// directories (in the common directory of a linked work tree). Looser only ever finds more repositories.
+func IsGitDir(dir string, env Env) bool {
+	_, ok := gitDirCommon(dir, env)
+	return ok
+}
+
+// gitDirCommon is IsGitDir, returning the common directory too.
+func gitDirCommon(dir string, env Env) (string, bool) {
+	if fi, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil || fi.IsDir() {
+		return "", false
+	}
+	if env == nil {
+		env = OSEnv
+	}
+	common := commonDir(dir, env)
+	for _, sub := range []string{"objects", "refs"} {
+		if sub == "objects" {
+			if od, ok := env("GIT_OBJECT_DIRECTORY"); ok && od != "" {
+				continue
+			}
+		}
+		if fi, err := os.Stat(filepath.Join(common, sub)); err != nil || !fi.IsDir() {
+			return "", false
+		}
+	}
+	return common, true
+}
+
+// ObjectDir is where the repository's objects are: GIT_OBJECT_DIRECTORY, or objects in the common
+// directory.
+func (r Repo) ObjectDir(env Env) string {
+	if env == nil {
+		env = OSEnv
+	}
+	if od, ok := env("GIT_OBJECT_DIRECTORY"); ok && od != "" && r.FromEnv {
+		return od
+	}
+	return filepath.Join(r.CommonDir, "objects")
+}
