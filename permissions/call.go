@@ -206,9 +206,13 @@ func (c *classifier) write(p *Part, w word, sc *scope) {
 	p.redirWrites = append(p.redirWrites, path)
 }
 
-// read records a file the part reads and whether it is a secret.
+// read records a file the part reads and whether it is a secret. A file in a git object store is a read
+// of the repository's history, and a file with other names (hard links) is read under each of them.
 func (c *classifier) read(p *Part, operand string, sc *scope) {
-	path := c.abs(operand, sc)
+	c.readOne(p, operand, c.abs(operand, sc), sc, true)
+}
+
+func (c *classifier) readOne(p *Part, operand, path string, sc *scope, links bool) {
 	if !filepath.IsAbs(path) && operand != "-" && operand != "" {
 		// Read rules could not be matched against it (after popd, or a cd in a branch that may not run).
 		p.notRO(fmt.Sprintf("reads `%s` in a directory Warden lost track of", operand))
@@ -225,6 +229,17 @@ func (c *classifier) read(p *Part, operand string, sc *scope) {
 				p.Reason = fmt.Sprintf("reads `%s`, which may hold secrets", shown)
 			}
 		}
+	}
+	if !filepath.IsAbs(path) {
+		return
+	}
+	if strings.Contains(path, "/objects") || strings.Contains(path, "/.git") {
+		if r, ok := objectStore(ResolvePath("/", path, "")); ok {
+			c.objectRead(p, r, operand)
+		}
+	}
+	if links {
+		c.hardLinks(p, path, sc)
 	}
 }
 

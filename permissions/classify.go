@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
+	"github.com/warden-cli/warden/permissions/gitrepo"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -28,6 +30,16 @@ type Context struct {
 	AdditionalDirectories []string
 	// Home is the person's home directory, for `~` and `$HOME`.
 	Home string
+	// Env looks a variable up in the environment commands inherit; nil means Warden's own. Programs
+	// read some of their configuration from it (GIT_CONFIG_GLOBAL, RIPGREP_CONFIG_PATH, GOFLAGS...).
+	Env func(name string) (string, bool)
+	// ReadOnlyJail is set when commands judged read-only run inside the read-only jail (no writes
+	// outside a private directory, no network, no secrets): a program whose only risk is running
+	// project code (eslint's configuration, pytest's conftest.py) is then read-only too.
+	ReadOnlyJail bool
+	// rootsResolved says that Workspace and AdditionalDirectories are already resolved (ResolvePath),
+	// as an Engine's are.
+	rootsResolved bool
 }
 
 // Part is one simple command of a classified command line (or a redirection of a compound command),
@@ -73,6 +85,8 @@ type Part struct {
 	marks int
 	// trees are the directories the part reads recursively.
 	trees []treeRead
+	// objects are the repositories whose object store the part reads.
+	objects []gitrepo.Repo
 	// readsInput is set when xargs gives the program file names from its input, which it reads;
 	// inputOpts when those words may be options that read files (du --files0-from). namesKnown is set
 	// when pipedNames found out what the names are; inputDir is where the program resolves them.
@@ -282,8 +296,8 @@ func (c *classifier) script(src, anchor string, sc *scope, depth int, posix bool
 		c.fail(anchor, fmt.Sprintf("the command is longer than %d bytes", MaxCommandLen))
 		return
 	}
-	if i := strings.IndexFunc(src, isControl); i >= 0 {
-		c.fail(anchor, fmt.Sprintf("the command contains the control character %q", src[i]))
+	if cc := controlIn(src); cc != "" {
+		c.fail(anchor, fmt.Sprintf("the command contains the control character %s", cc))
 		return
 	}
 	p := parserPool.Get().(*syntax.Parser)
@@ -337,6 +351,16 @@ func samePOSIX(src string, f *syntax.File) string {
 		return "`sh` runs the command as a POSIX shell, which reads it differently from bash"
 	}
 	return ""
+}
+
+// controlIn names the first control character of s by its code point ("U+202E"), or returns "".
+func controlIn(s string) string {
+	i := strings.IndexFunc(s, isControl)
+	if i < 0 {
+		return ""
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return fmt.Sprintf("U+%04X", r)
 }
 
 // isControl reports control characters other than tab and newline: a carriage return or escape sequence

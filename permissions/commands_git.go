@@ -334,9 +334,11 @@ func gitConfig(e *exec, args []word) string {
 // checkGit vets git's global options, then the subcommand.
 func checkGit(e *exec, a *parsedArgs) string {
 	words := a.words[1:]
+	noLocks := false
 	i := 0
 	for ; i < len(words); i++ {
 		v := words[i].Value
+		noLocks = noLocks || v == "--no-optional-locks"
 		switch {
 		case v == "-C":
 			i++
@@ -385,6 +387,11 @@ sub:
 	}
 	if r := check(e, rest); r != "" {
 		return fmt.Sprintf("`git %s`: %s", sub, strings.TrimPrefix(r, "`git "+sub+"` "))
+	}
+	sc := e.scope()
+	isPath := func(p string) bool { return exists(e.c.abs(p, sc)) }
+	if r := e.gitTrust(gitFacets(display(a.words), sub, rest, noLocks, isPath), sc.cwd); r != "" {
+		return r
 	}
 	// Paths and rev:path operands may name secrets (git show HEAD:.env).
 	for _, w := range rest {

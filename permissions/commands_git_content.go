@@ -137,7 +137,7 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 	}
 	t := treeRead{hidden: true, repo: root, index: true}
 	var gitlinks, ok bool
-	t.tracked, gitlinks, ok = gitTracked(root)
+	t.tracked, gitlinks, ok = gitTracked(root, e.c.lookupEnv)
 	if !ok {
 		e.p.notRO("prints files of a repository whose index Warden cannot list in full")
 		return

@@ -378,7 +378,8 @@ func fixture(t testing.TB) (ws, home string) {
 	root, _ = filepath.EvalSymlinks(root)
 	ws, home = filepath.Join(root, "ws"), filepath.Join(root, "home")
 	for _, f := range []string{"ws/src/main.go", "ws/src/util.go", "ws/sub/a.txt", "ws/README.md", "ws/.env",
-		"ws/.env.example", "ws/package.json", "ws/.git/config", "ws/secrets/a.txt",
+		"ws/.env.example", "ws/package.json", "ws/.git/config", "ws/.git/HEAD", "ws/.git/refs/heads/main",
+		"ws/.git/objects/info/packs", "ws/secrets/a.txt",
 		"home/.ssh/id_rsa", "home/.ssh/id_rsa.pub", "home/.aws/credentials", "home/notes.txt"} {
 		p := filepath.Join(root, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -450,5 +451,27 @@ func TestOverAskRate(t *testing.T) {
 	t.Logf("over-ask rate: %d of %d benign reads ask (%.1f%%)", asked, len(benignReads), 100*rate)
 	if rate > 0.03 {
 		t.Errorf("over-ask rate %.1f%% is above 3%%", 100*rate)
+	}
+}
+
+// TestControlCharactersByCodePoint: a reason names a control character by its code point, never by its
+// first byte read as Latin-1.
+func TestControlCharactersByCodePoint(t *testing.T) {
+	ws, home := fixture(t)
+	e, err := NewEngine(Policy{Workspace: ws, Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]string{
+		"ls\u202erm": "U+202E", "ls\x1b[2K": "U+001B", "ls\rrm x": "U+000D", "ls\u2066x": "U+2066", "echo \x7f": "U+007F",
+		"ls\u0085": "U+0085", "ls\ufeff": "U+FEFF",
+	} {
+		v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws})
+		if v.Decision != Ask || !strings.Contains(v.Reason, want) || strings.Contains(v.Reason, "'") {
+			t.Errorf("%q: %s %q, want a reason naming %s", cmd, v.Decision, v.Reason, want)
+		}
+	}
+	if _, err := ParseRule("Bash(ls\u202e)"); err == nil || !strings.Contains(err.Error(), "U+202E") {
+		t.Errorf("rule with U+202E: %v", err)
 	}
 }

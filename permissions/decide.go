@@ -278,6 +278,13 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 			// A recursive read rooted inside what a rule denies (git log -p -- secrets/) names it too.
 			r, path, ok = rootedIn(s.deny, p)
 		}
+		if !ok {
+			if r, path, ok = e.historyDenied(s.deny, p); ok {
+				v.Decision, v.By, v.Rule, v.Part = Deny, "rule", r.Raw, p.Text
+				v.Reason = fmt.Sprintf("`%s` reads git's object store, whose history holds `%s`, denied by `%s`", partName(p), path, r.Raw)
+				return v
+			}
+		}
 		if ok {
 			v.Decision, v.By, v.Rule, v.Part = Deny, "rule", r.Raw, p.Text
 			v.Reason = fmt.Sprintf("`%s` touches `%s`, denied by `%s`", partName(p), path, r.Raw)

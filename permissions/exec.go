@@ -82,8 +82,12 @@ func (e *exec) run(words []word) {
 			return
 		}
 		n := name.Value
-		if strings.IndexFunc(n, isControl) >= 0 || n == "" {
-			e.p.notRO(fmt.Sprintf("the program name %q is unusual", n))
+		if cc := controlIn(n); cc != "" {
+			e.p.notRO(fmt.Sprintf("the program name holds the control character %s", cc))
+			return
+		}
+		if n == "" {
+			e.p.notRO("the program name is empty")
 			return
 		}
 		if strings.ContainsRune(n, '/') {
@@ -104,6 +108,12 @@ func (e *exec) run(words []word) {
 			// Judged as the program; Classify asks if the command defines a function of this name
 			// anywhere, which bash may call here instead (see asFunction).
 			e.p.called = n
+		}
+		if !strings.ContainsRune(name.Value, '/') && !bashBuiltins[n] {
+			if r := e.pathProgram(n); r != "" {
+				e.p.notRO(r)
+				return
+			}
 		}
 		if w, ok := wrappers[n]; ok {
 			inner := w(e, words)
@@ -130,6 +140,17 @@ func (e *exec) run(words []word) {
 		e.check(n, s, words)
 		return
 	}
+}
+
+// bashBuiltins are run by bash itself, whatever PATH holds.
+var bashBuiltins = map[string]bool{
+	"echo": true, "printf": true, "test": true, "[": true, ":": true, "true": true, "false": true, "pwd": true,
+	"cd": true, "pushd": true, "popd": true, "dirs": true, "jobs": true, "wait": true, "exit": true, "return": true,
+	"break": true, "continue": true, "shift": true, "hash": true, "umask": true, "set": true, "shopt": true,
+	"unset": true, "read": true, "alias": true, "type": true, "help": true, "times": true, "command": true,
+	"builtin": true, "exec": true, "eval": true, "source": true, ".": true, "kill": true, "let": true, "local": true,
+	"declare": true, "typeset": true, "export": true, "readonly": true, "getopts": true, "trap": true, "ulimit": true,
+	"enable": true,
 }
 
 // display names a command for a reason: the program and, for programs with subcommands, the subcommand.
@@ -313,7 +334,12 @@ func (e *exec) cd(words []word) {
 func (c *classifier) inside(path string) bool {
 	if c.roots == nil {
 		c.roots = []string{}
-		if c.ctx.Workspace != "" {
+		if c.ctx.rootsResolved {
+			// The engine resolved them when it was built.
+			if c.ctx.Workspace != "" {
+				c.roots = append(append(c.roots, c.ctx.Workspace), c.ctx.AdditionalDirectories...)
+			}
+		} else if c.ctx.Workspace != "" {
 			c.roots = append(c.roots, ResolvePath("/", c.ctx.Workspace, c.ctx.Home))
 			for _, d := range c.ctx.AdditionalDirectories {
 				c.roots = append(c.roots, ResolvePath(c.roots[0], d, c.ctx.Home))

@@ -4,7 +4,8 @@
 // (ResolvePath), rule suggestions for "always allow", and the data behind `warden check`.
 //
 // It must never import other Warden packages (tools, agent, config, ui): the agent translates tool calls
-// into Requests, and file tools receive ResolvePath by injection.
+// into Requests, and file tools receive ResolvePath by injection. Its own leaf package gitrepo reads git
+// repositories without running git.
 package permissions
 
 import (
@@ -116,6 +117,11 @@ type Policy struct {
 	// SandboxAutoAllow lets commands that are not read-only run without asking because an OS sandbox
 	// bounds them (writes only in the workspace, no network). Set it only while such a sandbox is on.
 	SandboxAutoAllow bool
+	// Env looks a variable up in the environment commands inherit; nil means Warden's own.
+	Env func(name string) (string, bool)
+	// ReadOnlyJail says that commands judged read-only run inside the read-only jail; see
+	// Context.ReadOnlyJail.
+	ReadOnlyJail bool
 }
 
 // Engine decides requests under a policy. It is safe for concurrent use; grants and mode changes made while
@@ -208,7 +214,8 @@ func (e *Engine) Context(cwd string) Context {
 	if cwd == "" {
 		cwd = e.workspace
 	}
-	return Context{Cwd: cwd, Workspace: e.workspace, AdditionalDirectories: e.dirs, Home: e.home}
+	return Context{Cwd: cwd, Workspace: e.workspace, AdditionalDirectories: e.dirs, Home: e.home, Env: e.policy.Env,
+		ReadOnlyJail: e.policy.ReadOnlyJail, rootsResolved: true}
 }
 
 // snapshot copies what one decision needs, so that a decision never holds the lock while classifying.

@@ -222,6 +222,20 @@ func (e *exec) check(name string, s *spec, words []word) {
 			}
 		}
 	}
+	if name == "rg" {
+		// rg reads more arguments from its configuration file, before its own.
+		if r := checkRgConfig(e, words); r != "" {
+			e.p.notRO(r)
+			return
+		}
+		if extra, _ := e.rgConfigArgs(words); len(extra) > 0 {
+			more := []word{words[0]}
+			for _, x := range extra {
+				more = append(more, word{Value: x, Raw: x, Static: true})
+			}
+			words = append(more, words[1:]...)
+		}
+	}
 	if s.writes != writesNone {
 		clean := e.p.ReadOnly || e.p.EditOnly
 		e.p.notRO(fmt.Sprintf("`%s` is not read-only", display(words)))
@@ -273,6 +287,9 @@ func (e *exec) check(name string, s *spec, words []word) {
 		if reason := s.check(e, a); reason != "" {
 			e.p.notRO(reason)
 		}
+	}
+	if e.p.ReadOnly {
+		e.trusted(name, a)
 	}
 	if s.walk != nil {
 		s.walk(e, a)

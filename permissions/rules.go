@@ -35,8 +35,8 @@ func ParseRule(s string) (Rule, error) {
 	if s == "" {
 		return Rule{}, errors.New("empty rule")
 	}
-	if strings.IndexFunc(s, isControl) >= 0 {
-		return Rule{}, fmt.Errorf("rule %q contains a control character", raw)
+	if cc := controlIn(s); cc != "" {
+		return Rule{}, fmt.Errorf("rule %q contains the control character %s", raw, cc)
 	}
 	tool, pattern := s, ""
 	if i := strings.IndexByte(s, '('); i >= 0 {

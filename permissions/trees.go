@@ -48,6 +48,9 @@ func (e *exec) treeRead(root string, t treeRead) {
 	path = ResolvePath("/", path, e.c.ctx.Home)
 	t.dir = path
 	e.p.trees = append(e.p.trees, t)
+	if r, ok := objectStore(path); ok {
+		e.c.objectRead(e.p, r, root)
+	}
 	if e.p.Secret {
 		return
 	}
@@ -79,6 +82,12 @@ func (e *exec) treeRead(root string, t treeRead) {
 				return fs.SkipDir
 			}
 			return nil
+		}
+		if d.IsDir() && name == "objects" {
+			if r, ok := objectStore(p); ok {
+				e.c.objectRead(e.p, r, p)
+				return fs.SkipDir
+			}
 		}
 		if t.split && p != path && (d.IsDir() || !excludes(t.exclude, name) && (len(t.include) == 0 || includes(t.include, name))) &&
 			strings.ContainsAny(name, " \t\n\v\f\r'\"\\") {

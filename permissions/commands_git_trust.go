@@ -1,0 +1,399 @@
+package permissions
+
+// What git's configuration makes git run. A read-only subcommand is only read-only when no file git
+// reads for the repository it really uses names a program that subcommand runs: `git status` in a
+// repository whose .git/config sets core.fsmonitor runs that program. The chain is read with gitrepo,
+// in Go, never by running git.
+//
+// The survey, key by key (git's Documentation/config and the source, at v2.53):
+//   - core.fsmonitor: a hook path is run, and `true` starts git's own daemon (which keeps running), by
+//     anything that loads the index: every subcommand but those of gitNoIndex (log, show, branch...).
+//   - diff.external, GIT_EXTERNAL_DIFF and diff.<driver>.command: run by porcelain `git diff` when it
+//     prints a patch (allow_external is set only there; elsewhere --ext-diff, which asks anyway).
+//   - diff.<driver>.textconv: run wherever patches are made or searched with textconv allowed: diff,
+//     show, log -p/-S/-G/-L and their kin, blame and annotate, status -v, and --textconv anywhere.
+//   - filter.<driver>.clean and .process: run when git reads a work-tree file to compare it (status,
+//     diff against the work tree, diff-files, diff-index without --cached, blame of the work-tree file,
+//     describe --dirty, ls-files -m/-d); .smudge and .process by cat-file --filters.
+//   - gpg.program, gpg.<format>.program: run when signatures are checked (--show-signature,
+//     log.showSignature, %G formats, %(signature) atoms).
+//   - hooks: post-index-change (in core.hooksPath or hooks/), and hook.<name>.command, run when the
+//     index is written, which status, diff and describe --dirty do to refresh it unless optional locks
+//     are off.
+//   - core.worktree pointing elsewhere: the work tree read is another directory (`git diff` would print
+//     the files there).
+//   - a partial clone (extensions.partialClone, remote.<name>.promisor): reading an object it lacks
+//     fetches it, over the network, through the remote's transport (core.sshCommand,
+//     remote.<name>.uploadpack, url.<base>.insteadOf, credential helpers).
+//   - submodules: status, diff and `submodule status|summary` run git inside each populated
+//     submodule, where the submodule's own configuration applies; checked the same way.
+//   - files a key names that git reads: blame.ignoreRevsFile, diff.orderFile, mailmap.file,
+//     core.excludesFile, core.attributesFile, gpg.ssh.allowedSignersFile: a secret there is a read.
+//   - Inert for the read-only subcommands: core.pager and pager.<cmd> (commands' output is not a
+//     terminal and GIT_PAGER is cat), core.editor and sequence.editor, alias.* (builtins win), core.sshCommand,
+//     core.gitProxy, core.askPass, credential.*, remote.*, url.* (network, which these subcommands do not
+//     reach outside a partial clone), help.autoCorrect (only unknown subcommands), merge.*, difftool.*,
+//     mergetool.*, interactive.diffFilter, gc.*, maintenance.*, uploadpack.*, receive.*, web.browser,
+//     browser.*, man.*, instaweb.*, guitool.*, trailer.*, submodule.<name>.update.
+//   - A file git would refuse (it does not parse, includes nest too deep): git stops before running
+//     anything, but Warden's reading could differ from git's, so the command asks.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/warden-cli/warden/permissions/gitrepo"
+)
+
+// gitRun is what one git invocation does, as far as configured programs are concerned.
+type gitRun struct {
+	name string // how reasons name it: `git status`
+	sub  string
+	// textconv: textconv drivers apply; external: diff.external and diff drivers' commands run.
+	textconv, external bool
+	// worktree: work-tree files are cleaned to compare them; smudge: objects are smudged.
+	worktree, smudge bool
+	// writesIndex: the index may be written, running post-index-change.
+	writesIndex bool
+	// signatures: signatures are checked.
+	signatures bool
+	// objects: objects' contents are read (a partial clone fetches missing ones).
+	objects bool
+	// submodules: git runs itself in each populated submodule, as `git status` (or, for `git submodule
+	// status|summary`, as commands that do not load the index).
+	submodules  bool
+	inSubmodule string
+	// index: the index is loaded, which runs core.fsmonitor.
+	index bool
+}
+
+// gitNoIndex are the subcommands that never load the index, unless an operand names an index entry
+// (`:path`, `:0:path`).
+var gitNoIndex = map[string]bool{
+	"log": true, "whatchanged": true, "shortlog": true, "show": true, "rev-list": true, "cat-file": true,
+	"ls-tree": true, "show-ref": true, "for-each-ref": true, "merge-base": true, "name-rev": true,
+	"count-objects": true, "diff-tree": true, "range-diff": true, "var": true, "version": true, "cherry": true,
+	"show-branch": true, "branch": true, "tag": true, "remote": true, "stash": true, "worktree": true,
+	"reflog": true, "config": true, "describe": true, "rev-parse": true, "help": true,
+}
+
+// gitFacets says what an invocation of a read-only subcommand does. rest are the words after the
+// subcommand; noLocks is set by --no-optional-locks; isPath reports whether an operand names an
+// existing file (relative to where git runs), which makes it a path rather than a revision.
+func gitFacets(name, sub string, rest []word, noLocks bool, isPath func(string) bool) gitRun {
+	csub, crest := gitContentSub(sub, rest)
+	g := parseGit(crest, gitShortValues[csub], "", gitLongValues)
+	run := gitRun{name: name, sub: sub}
+	patch := gitPrintsPatch(csub, g)
+	pickaxe := g.has("-S", "-G", "-L", "--pickaxe-regex", "--pickaxe-all")
+	textconvFlag := g.has("--textconv")
+	cached := g.has("--cached", "--staged")
+	revs := gitRevCount(csub, g, isPath)
+	switch csub {
+	case "diff":
+		run.textconv = patch || pickaxe
+		run.external = patch
+		run.worktree = !cached && revs < 2 && !g.has("--no-index")
+		run.writesIndex = run.worktree
+		run.submodules = run.worktree
+		run.objects = true
+	case "show", "log", "whatchanged", "stash show", "range-diff":
+		run.textconv = csub != "stash show" && csub != "range-diff" && (patch || pickaxe) || textconvFlag
+		run.objects = true
+	case "diff-files":
+		run.worktree = true
+		run.textconv = textconvFlag
+		run.objects = true
+	case "diff-index":
+		run.worktree = !cached
+		run.textconv = textconvFlag
+		run.objects = true
+	case "diff-tree", "grep", "cat-file", "ls-tree":
+		run.textconv = textconvFlag || csub == "cat-file" && g.has("--filters")
+		run.smudge = csub == "cat-file" && g.has("--filters")
+		run.objects = csub != "ls-tree"
+	case "blame", "annotate":
+		run.textconv = true
+		run.worktree = revs == 0
+		run.objects = true
+	case "status":
+		run.textconv = g.has("-v", "--verbose")
+		run.worktree = true
+		run.writesIndex = true
+		run.submodules = true
+	case "describe":
+		run.worktree = g.has("--dirty", "--broken")
+		run.writesIndex = run.worktree
+		run.submodules = run.worktree
+	case "ls-files":
+		run.worktree = g.has("-m", "--modified", "-d", "--deleted", "-t", "-k", "--killed")
+	case "submodule":
+		run.submodules = true
+		run.inSubmodule = "rev-parse"
+	}
+	if csub == "log" || csub == "show" || csub == "whatchanged" || csub == "for-each-ref" || csub == "branch" || csub == "tag" {
+		run.signatures = g.has("--show-signature") || gitFormatChecksSignatures(g)
+	}
+	run.index = !gitNoIndex[sub] || run.worktree || run.submodules
+	for _, w := range rest {
+		if strings.HasPrefix(w.Value, ":") && !strings.HasPrefix(w.Value, ":(") && !strings.HasPrefix(w.Value, ":/") {
+			run.index = true
+		}
+	}
+	if noLocks {
+		run.writesIndex = false
+	}
+	return run
+}
+
+// gitPrintsPatch reports whether a subcommand prints patches: show, diff and range-diff do unless told
+// to print only names or statistics; log and its kin only with a patch option.
+func gitPrintsPatch(sub string, g gitArgs) bool {
+	for _, f := range g.flags {
+		switch {
+		case f.name == "-p", f.name == "-u", f.name == "-U", f.name == "-W", f.name == "-c", f.name == "-L":
+			return true
+		case len(f.name) > 2 && strings.HasPrefix(f.name, "--") &&
+			slices.ContainsFunc(gitPatchOptions, func(o string) bool { return strings.HasPrefix(o, f.name) }):
+			return true
+		}
+	}
+	switch sub {
+	case "show", "diff", "range-diff":
+		return !g.hasExact(gitStatOnly...)
+	}
+	return false
+}
+
+// gitRevCount counts the operands before `--` that are not existing paths: the revisions (`git diff A
+// B` compares two trees and reads no work-tree file).
+func gitRevCount(sub string, g gitArgs, isPath func(string) bool) int {
+	n := 0
+	for _, o := range g.operands {
+		if o.Value == "--" {
+			break
+		}
+		if !strings.HasPrefix(o.Value, "-") && (isPath == nil || !isPath(o.Value)) {
+			n++
+		}
+	}
+	if sub == "blame" || sub == "annotate" {
+		// blame's last operand is the file.
+		n = max(0, n-1)
+	}
+	return n
+}
+
+// gitFormatChecksSignatures reports whether a --format or --pretty asks for signature information,
+// which verifies the signature: %G? and friends, or a %(signature) atom.
+func gitFormatChecksSignatures(g gitArgs) bool {
+	for _, f := range g.flags {
+		if (abbreviates(f.name, "--format") || abbreviates(f.name, "--pretty")) && f.has &&
+			(strings.Contains(f.value, "%G") || strings.Contains(f.value, "%(signature")) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxSubmoduleChecks bounds how many submodules (at every depth) one git command's check looks into.
+const maxSubmoduleChecks = 64
+
+// gitTrust returns why the configuration of the repository git uses for run in dir makes it run a
+// program (or read a secret, or leave the work tree), or "".
+func (e *exec) gitTrust(run gitRun, dir string) string {
+	if dir == "" || !filepath.IsAbs(dir) {
+		return fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose repository's configuration it cannot read", run.name)
+	}
+	env := e.c.lookupEnv
+	r, ok := gitrepo.Find(dir, env)
+	if !ok {
+		// Outside any repository git reads the system and global files only.
+		r = gitrepo.Repo{}
+	}
+	budget := maxSubmoduleChecks
+	return e.gitTrustRepo(run, r, env, &budget, 0)
+}
+
+func (e *exec) gitTrustRepo(run gitRun, r gitrepo.Repo, env gitrepo.Env, budget *int, depth int) string {
+	cfg := gitrepo.LoadConfig(r, env, e.c.ctx.Home)
+	if cfg.Problem != "" {
+		return fmt.Sprintf("git's configuration cannot be read as git reads it (%s), so what `%s` runs is unknown", e.c.shownPath(cfg.Problem), run.name)
+	}
+	if ext, ok := env("GIT_EXTERNAL_DIFF"); ok && ext != "" && run.external {
+		return fmt.Sprintf("GIT_EXTERNAL_DIFF in the environment runs a program on `%s`", run.name)
+	}
+	showSignature := false
+	for _, en := range cfg.Entries {
+		if en.Key == "log.showsignature" {
+			showSignature, _ = en.Bool()
+		}
+	}
+	if showSignature && (run.sub == "log" || run.sub == "show" || run.sub == "whatchanged" || run.sub == "reflog") {
+		run.signatures = true
+	}
+	partial := ""
+	for _, en := range cfg.Entries {
+		if r := e.gitEntry(run, r, en); r != "" {
+			return r
+		}
+		if en.Key == "extensions.partialclone" || en.Section() == "remote" && en.Name() == "promisor" && truthy(en) {
+			partial = en.Key
+		}
+	}
+	if partial != "" && run.objects {
+		return fmt.Sprintf("the repository is a partial clone (`%s`): `%s` may fetch objects it lacks over the network, running the remote's transport", partial, run.name)
+	}
+	if r.GitDir != "" && run.writesIndex {
+		if v, ok := env("GIT_OPTIONAL_LOCKS"); !ok || v != "0" {
+			if hook := gitHook(r, cfg, "post-index-change"); hook != "" {
+				return fmt.Sprintf("`%s` is a hook git runs when `%s` refreshes the index", e.c.shownPath(hook), run.name)
+			}
+		}
+	}
+	if r.Top != "" && run.submodules && depth < 3 {
+		if idx, ok := gitrepo.ReadIndex(r); ok {
+			for _, sm := range idx.Gitlinks {
+				sr, ok := gitrepo.AtTop(filepath.Join(r.Top, sm), env)
+				if !ok {
+					continue // not populated: git does not go in
+				}
+				if *budget--; *budget < 0 {
+					return fmt.Sprintf("`%s` goes into more submodules than Warden checks", run.name)
+				}
+				inner := gitFacets(run.name, "status", nil, false, nil)
+				if run.inSubmodule != "" {
+					inner = gitRun{name: run.name, sub: run.inSubmodule}
+				}
+				if reason := e.gitTrustRepo(inner, sr, env, budget, depth+1); reason != "" {
+					return fmt.Sprintf("in the submodule `%s`: %s", sm, reason)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// gitEntry returns why one configuration variable makes run run a program, read a secret or leave the
+// work tree, or "".
+func (e *exec) gitEntry(run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
+	where := func() string { return e.c.entryOrigin(en) }
+	runs := func(when string) string {
+		return fmt.Sprintf("%s sets `%s`, which runs a program %s", where(), en.Key, when)
+	}
+	on := "on `" + run.name + "`"
+	section, name := en.Section(), en.Name()
+	switch {
+	case en.Key == "core.fsmonitor" && run.index:
+		if b, ok := en.Bool(); ok {
+			if b {
+				return fmt.Sprintf("%s sets `core.fsmonitor`, which starts git's file-system monitor daemon on `%s`, and it keeps running", where(), run.name)
+			}
+			return ""
+		}
+		if en.Value != "" {
+			return runs(on)
+		}
+	case en.Key == "diff.external" && en.Value != "" && run.external:
+		return runs(on)
+	case section == "diff" && en.Subsection() != "" && name == "command" && en.Value != "" && run.external:
+		return runs(on)
+	case section == "diff" && en.Subsection() != "" && name == "textconv" && en.Value != "" && run.textconv:
+		return runs(on)
+	case section == "filter" && en.Subsection() != "" && en.Value != "" &&
+		((name == "clean" || name == "process") && run.worktree || (name == "smudge" || name == "process") && run.smudge):
+		return runs(on)
+	case en.Key == "gpg.program" || section == "gpg" && en.Subsection() != "" && name == "program":
+		if run.signatures && en.Value != "" {
+			return runs(fmt.Sprintf("when `%s` checks signatures", run.name))
+		}
+	case section == "hook" && en.Subsection() != "" && name == "command" && run.writesIndex:
+		return fmt.Sprintf("%s sets `%s`, a hook git may run when `%s` refreshes the index", where(), en.Key, run.name)
+	case en.Key == "core.worktree" && r.Top != "" && en.Value != "":
+		// A relative value is relative to the git directory.
+		wt := en.Value
+		if !filepath.IsAbs(wt) {
+			wt = filepath.Join(r.GitDir, wt)
+		}
+		if ResolvePath("/", wt, e.c.ctx.Home) != ResolvePath("/", r.Top, e.c.ctx.Home) {
+			return fmt.Sprintf("%s sets `core.worktree` to `%s`, so `%s` takes another directory for the work tree", where(), en.Value, run.name)
+		}
+	case en.Key == "blame.ignorerevsfile" || en.Key == "diff.orderfile" || en.Key == "mailmap.file" ||
+		en.Key == "core.excludesfile" || en.Key == "core.attributesfile" || en.Key == "gpg.ssh.allowedsignersfile":
+		if p := e.configPath(en); isSecretPath(p, e.c.ctx.Home) {
+			return fmt.Sprintf("%s sets `%s` to `%s`, which may hold secrets and `%s` reads", where(), en.Key, en.Value, run.name)
+		}
+	}
+	return ""
+}
+
+// configPath is the file a configuration value names: `~` is home, and a relative path is relative to
+// the work tree's top for most keys, which this takes to be the file's own repository.
+func (e *exec) configPath(en gitrepo.Entry) string {
+	v := en.Value
+	if v == "~" || strings.HasPrefix(v, "~/") {
+		return ResolvePath("/", v, e.c.ctx.Home)
+	}
+	if filepath.IsAbs(v) || en.File == "" {
+		return v
+	}
+	return filepath.Join(filepath.Dir(en.File), v)
+}
+
+func truthy(en gitrepo.Entry) bool {
+	b, ok := en.Bool()
+	return ok && b
+}
+
+// gitHook returns the path of the named hook if git would run it: an executable file in core.hooksPath
+// (relative to the work tree's top) or the common directory's hooks.
+func gitHook(r gitrepo.Repo, cfg gitrepo.Config, name string) string {
+	dir := filepath.Join(r.CommonDir, "hooks")
+	if en, ok := cfg.Last("core.hookspath"); ok && en.Value != "" {
+		dir = en.Value
+		if !filepath.IsAbs(dir) {
+			base := r.Top
+			if base == "" {
+				base = r.GitDir
+			}
+			dir = filepath.Join(base, dir)
+		}
+	}
+	p := filepath.Join(dir, name)
+	if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+		return p
+	}
+	return ""
+}
+
+// entryOrigin names where a variable was set, for a reason: the file as the person would find it, or
+// the environment.
+func (c *classifier) entryOrigin(en gitrepo.Entry) string {
+	if en.File == "" {
+		return "the environment (GIT_CONFIG_COUNT)"
+	}
+	return fmt.Sprintf("`%s`", c.shownPath(en.File))
+}
+
+// shownPath shortens the absolute paths in s for a person: the workspace's prefix goes, home is `~`.
+func (c *classifier) shownPath(s string) string {
+	if ws := c.ctx.Workspace; ws != "" {
+		ws = ResolvePath("/", ws, c.ctx.Home)
+		s = strings.ReplaceAll(s, strings.TrimSuffix(ws, "/")+"/", "")
+	}
+	if h := c.ctx.Home; h != "" {
+		s = strings.ReplaceAll(s, strings.TrimSuffix(h, "/")+"/", "~/")
+	}
+	return s
+}
+
+// lookupEnv looks a variable up in the environment commands inherit.
+func (c *classifier) lookupEnv(name string) (string, bool) {
+	if c.ctx.Env != nil {
+		return c.ctx.Env(name)
+	}
+	return os.LookupEnv(name)
+}

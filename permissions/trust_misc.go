@@ -1,0 +1,174 @@
+package permissions
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// The checks of trust.go for programs with one configuration file or two.
+
+// rgConfigArgs returns the arguments of ripgrep's configuration file (RIPGREP_CONFIG_PATH: one argument
+// per line, `#` comments), which rg puts before its own unless --no-config is given.
+func (e *exec) rgConfigArgs(words []word) ([]string, string) {
+	path, ok := e.c.lookupEnv("RIPGREP_CONFIG_PATH")
+	if !ok || path == "" {
+		return nil, ""
+	}
+	for _, w := range words[1:] {
+		if w.Value == "--no-config" {
+			return nil, ""
+		}
+		if w.Value == "--" {
+			break
+		}
+	}
+	text, found, err := readSmall(path)
+	if !found {
+		return nil, ""
+	}
+	if err != nil {
+		return []string{"--pre=?"}, path
+	}
+	var args []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		args = append(args, line)
+	}
+	return args, path
+}
+
+// checkRgConfig judges the arguments ripgrep's configuration file adds: --pre and --hostname-bin run
+// programs. The ones that widen what is read (--hidden, --no-ignore...) are joined to the command's
+// own words before they are read (exec.check).
+func checkRgConfig(e *exec, words []word) string {
+	args, path := e.rgConfigArgs(words)
+	for _, arg := range args {
+		name, _, _ := strings.Cut(arg, "=")
+		if name == "--pre" || name == "--hostname-bin" {
+			return fmt.Sprintf("RIPGREP_CONFIG_PATH's `%s` gives `rg` `%s`, which runs a program", e.c.shownPath(path), name)
+		}
+	}
+	return ""
+}
+
+// checkCompose judges docker compose's listing subcommands with the project files compose reads: the
+// .env beside the compose file may set DOCKER_HOST, DOCKER_CONTEXT or COMPOSE_* (another daemon, over
+// ssh with the person's keys; other compose files), and compose files may include remote ones, which
+// compose fetches with git.
+func checkCompose(e *exec, a *parsedArgs) string {
+	if len(a.words) < 2 || a.words[1].Value != "compose" {
+		return ""
+	}
+	dir := e.scope().cwd
+	if dir == "" {
+		return "`docker compose` runs in a directory Warden lost track of"
+	}
+	if env := findUp(dir, ".env"); env != "" && filepath.Dir(env) == dir {
+		text, _, err := readSmall(env)
+		if err != nil {
+			return fmt.Sprintf("`%s` cannot be read, and `docker compose` takes settings from it", e.c.shownPath(env))
+		}
+		for _, line := range strings.Split(text, "\n") {
+			k, _, ok := strings.Cut(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "export ")), "=")
+			if ok && (strings.HasPrefix(k, "DOCKER_") || strings.HasPrefix(k, "COMPOSE_")) {
+				return fmt.Sprintf("`%s` sets `%s`, which points `docker compose` at other files or another daemon", e.c.shownPath(env), k)
+			}
+		}
+	}
+	for _, name := range []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"} {
+		f := filepath.Join(dir, name)
+		text, found, err := readSmall(f)
+		if !found {
+			continue
+		}
+		if err != nil {
+			return fmt.Sprintf("`%s` cannot be read", e.c.shownPath(f))
+		}
+		if composeRemote.MatchString(text) {
+			return fmt.Sprintf("`%s` includes a remote file, which `docker compose` fetches", e.c.shownPath(f))
+		}
+	}
+	return ""
+}
+
+var composeRemote = regexp.MustCompile(`(?m)(git@|https?://|oci://|ssh://)`)
+
+// checkPipConfig judges pip: one found on PATH inside the workspace is asked about by pathProgram; here
+// `pip config list` and `debug` print configuration, which may hold an index URL with credentials.
+func checkPipConfig(e *exec, a *parsedArgs) string {
+	if len(a.operands) == 0 || a.operands[0].Value != "config" && a.operands[0].Value != "debug" {
+		return ""
+	}
+	files := []string{"/etc/pip.conf", "/etc/xdg/pip/pip.conf", filepath.Join(e.c.ctx.Home, ".config", "pip", "pip.conf"),
+		filepath.Join(e.c.ctx.Home, ".pip", "pip.conf")}
+	for _, v := range []string{"PIP_CONFIG_FILE", "VIRTUAL_ENV"} {
+		if p, ok := e.c.lookupEnv(v); ok && p != "" {
+			if v == "VIRTUAL_ENV" {
+				p = filepath.Join(p, "pip.conf")
+			}
+			files = append(files, p)
+		}
+	}
+	for _, f := range files {
+		text, _, _ := readSmall(f)
+		if urlWithCredentials.MatchString(text) {
+			e.c.read(e.p, f, e.scope())
+			if e.p.Secret {
+				e.p.Reason = fmt.Sprintf("`%s` prints `%s`, which holds a URL with credentials", display(a.words), e.c.shownPath(f))
+			}
+		}
+	}
+	return ""
+}
+
+var urlWithCredentials = regexp.MustCompile(`(?i)://[^/@\s:]*:[^/@\s]+@|https?://[^/@\s:]+@`)
+
+// checkMavenDir judges mvn: the nearest .mvn directory above gives the JVM its options (jvm.config),
+// Maven its own (maven.config) and core extensions (extensions.xml), all applied before -v prints.
+func checkMavenDir(e *exec, a *parsedArgs) string {
+	dir := e.scope().cwd
+	if dir == "" {
+		return "`mvn` runs in a directory Warden lost track of"
+	}
+	mvn := findUp(dir, ".mvn")
+	if mvn == "" {
+		return ""
+	}
+	for _, f := range []string{"jvm.config", "maven.config", "extensions.xml"} {
+		p := filepath.Join(mvn, f)
+		if text, found, _ := readSmall(p); found && strings.TrimSpace(text) != "" {
+			return fmt.Sprintf("`%s` configures the Maven that `mvn` starts, which may load code from the project", e.c.shownPath(p))
+		}
+	}
+	return ""
+}
+
+// checkGlobalJSON judges dotnet: global.json's sdk.paths may point at an SDK inside the project.
+func checkGlobalJSON(e *exec, a *parsedArgs) string {
+	f := findUp(e.scope().cwd, "global.json")
+	if f == "" {
+		return ""
+	}
+	text, _, err := readSmall(f)
+	if err != nil || strings.Contains(text, `"paths"`) {
+		return fmt.Sprintf("`%s` may point `dotnet` at an SDK inside the project (sdk.paths)", e.c.shownPath(f))
+	}
+	return ""
+}
+
+// checkBundler judges bundle: Gemfile.lock's BUNDLED WITH makes bundler install and run that version.
+func checkBundler(e *exec, a *parsedArgs) string {
+	f := findUp(e.scope().cwd, "Gemfile.lock")
+	if f == "" {
+		return ""
+	}
+	if text, _, err := readSmall(f); err != nil || strings.Contains(text, "BUNDLED WITH") {
+		return fmt.Sprintf("`%s` names a Bundler version, which `bundle` may install and run", e.c.shownPath(f))
+	}
+	return ""
+}
