@@ -1,0 +1,354 @@
+package checkpoint
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// describe lists every path below dir with its type, mode and content, so that two moments of a tree can
+// be compared byte for byte. With skipGit, .git is left out.
+func describe(t *testing.T, dir string, skipGit bool) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if rel == "." {
+			return nil
+		}
+		if skipGit && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		info, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			out[rel] = "link " + target
+		case info.IsDir():
+			out[rel] = "dir " + info.Mode().Perm().String()
+		default:
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out[rel] = fmt.Sprintf("file %s %x", info.Mode().Perm(), sha256.Sum256(b))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func diffTrees(a, b map[string]string) string {
+	var out []string
+	for k, v := range a {
+		if b[k] != v {
+			out = append(out, fmt.Sprintf("%s: %q then %q", k, v, b[k]))
+		}
+	}
+	for k, v := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, fmt.Sprintf("%s: absent then %q", k, v))
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, "\n")
+}
+
+func openTest(t *testing.T, ws string) *Checkpoints {
+	t.Helper()
+	c, err := Open(Options{Dir: filepath.Join(t.TempDir(), "checkpoints"), Workspace: ws, Session: "s1", MaxFileSize: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Off(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// call runs a real bash command as a checkpointed call and returns its changes.
+func call(t *testing.T, c *Checkpoints, ws, script string) []Change {
+	t.Helper()
+	w, outside := c.Before("call")
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = ws
+	out, runErr := cmd.CombinedOutput()
+	changes, err := w.After("")
+	if len(outside) > 0 {
+		t.Fatalf("unexpected outside changes before %q: %s", script, changeLines(outside))
+	}
+	if runErr != nil {
+		t.Fatalf("%s: %v\n%s", script, runErr, out)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return changes
+}
+
+func restoreTo(t *testing.T, c *Checkpoints, since []Recorded, includeOutside bool) *Restored {
+	t.Helper()
+	target, outside := Target(since)
+	plan, found, err := c.PlanRestore(target, outside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) > 0 {
+		t.Fatalf("the plan found outside changes: %s", changeLines(found))
+	}
+	r, err := c.Apply(plan, includeOutside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func forEachWorkspace(t *testing.T, f func(t *testing.T, ws string)) {
+	t.Run("git repository", func(t *testing.T) {
+		isolateHome(t)
+		ws := t.TempDir()
+		sh(t, ws, "git init -q . && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m init")
+		f(t, ws)
+	})
+	t.Run("plain directory", func(t *testing.T) {
+		isolateHome(t)
+		f(t, t.TempDir())
+	})
+}
+
+func TestUndoRestoresByteForByte(t *testing.T) {
+	forEachWorkspace(t, func(t *testing.T, ws string) {
+		sh(t, ws, `mkdir -p src docs && printf 'one\ntwo\nthree\n' > src/a.go && printf 'keep\n' > docs/readme.md &&
+			printf '#!/bin/sh\necho hi\n' > run.sh && chmod 755 run.sh && ln -s src/a.go link && echo '*.log' > .gitignore &&
+			echo ignored > build.log && printf 'bin\x00ary' > blob.bin`)
+		if _, err := os.Stat(filepath.Join(ws, ".git")); err == nil {
+			sh(t, ws, "git add -A && git -c user.name=t -c user.email=t@t commit -qm files")
+		}
+		var gitBefore map[string]string
+		isRepo := false
+		if _, err := os.Stat(filepath.Join(ws, ".git")); err == nil {
+			isRepo = true
+			gitBefore = describe(t, filepath.Join(ws, ".git"), false)
+		}
+		c := openTest(t, ws)
+		before := describe(t, ws, true)
+
+		var since []Recorded
+		changes := call(t, c, ws, `printf 'one\nTWO\nthree\nfour\n' > src/a.go && rm docs/readme.md && mv run.sh start.sh &&
+			chmod 600 src/a.go && ln -sfn docs link && mkdir -p new/deep && echo created > new/deep/file && echo more >> build.log &&
+			printf 'bin\x00ARY' > blob.bin`)
+		since = append(since, Recorded{Changes: changes})
+		got := changeLines(changes)
+		for _, want := range []string{"M src/a.go (+2 −1)", "D docs/readme.md (+0 −1)", "D run.sh", "A start.sh", "L link → docs",
+			"A new/deep/file (+1 −0)", "M blob.bin (binary)"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("changes lack %q:\n%s", want, got)
+			}
+		}
+		if strings.Contains(got, "build.log") {
+			t.Errorf("an ignored file was reported:\n%s", got)
+		}
+		if s := Summary(changes); !strings.HasPrefix(s, "changed ") {
+			t.Errorf("summary %q", s)
+		}
+		changes = call(t, c, ws, "echo again >> src/a.go && rmdir docs && touch docs.txt")
+		since = append(since, Recorded{Changes: changes})
+
+		r := restoreTo(t, c, since, false)
+		if len(r.Skipped) > 0 {
+			t.Errorf("skipped: %v", r.Skipped)
+		}
+		after := describe(t, ws, true)
+		// build.log is ignored: it keeps the line the call added.
+		delete(before, "build.log")
+		delete(after, "build.log")
+		if d := diffTrees(before, after); d != "" {
+			t.Errorf("the tree differs after undo:\n%s", d)
+		}
+		if isRepo {
+			if d := diffTrees(gitBefore, describe(t, filepath.Join(ws, ".git"), false)); d != "" {
+				t.Errorf(".git changed:\n%s", d)
+			}
+		}
+	})
+}
+
+// A change made outside Warden between calls is reported as such at the next snapshot, is not folded
+// into the call, and is restored only when asked for separately.
+func TestOutsideChangesAreSetApart(t *testing.T) {
+	forEachWorkspace(t, func(t *testing.T, ws string) {
+		sh(t, ws, "echo a > a.txt && echo b > b.txt")
+		c := openTest(t, ws)
+		var since []Recorded
+		since = append(since, Recorded{Changes: call(t, c, ws, "echo a2 >> a.txt")})
+		sh(t, ws, "echo mine >> b.txt && echo mine >> a.txt")
+		w, outside := c.Before("second")
+		if got := changeLines(outside); got != "M a.txt (+1 −0)\nM b.txt (+1 −0)" {
+			t.Fatalf("outside changes: %q", got)
+		}
+		since = append(since, Recorded{Outside: true, Changes: outside})
+		sh(t, ws, "echo c > c.txt")
+		changes, err := w.After("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := changeLines(changes); got != "A c.txt (+1 −0)" {
+			t.Fatalf("the call's changes include others: %q", got)
+		}
+		since = append(since, Recorded{Changes: changes})
+
+		target, out := Target(since)
+		plan, _, err := c.PlanRestore(target, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var outsideSteps []string
+		for _, s := range plan.Outside() {
+			outsideSteps = append(outsideSteps, s.String())
+		}
+		if got := strings.Join(outsideSteps, ", "); got != "restore a.txt, restore b.txt" {
+			t.Errorf("steps changed outside: %q", got)
+		}
+		if _, err := c.Apply(plan, false); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(ws, "b.txt")); string(b) != "b\nmine\n" {
+			t.Errorf("b.txt, changed outside, was overwritten without being asked: %q", b)
+		}
+		if _, err := os.Lstat(filepath.Join(ws, "c.txt")); !os.IsNotExist(err) {
+			t.Errorf("c.txt, created by the undone call, is still there")
+		}
+	})
+}
+
+// A background task's changes made after its call returned are given to it when it ends.
+func TestBackgroundTaskChangesGoToTheTask(t *testing.T) {
+	isolateHome(t)
+	ws := t.TempDir()
+	c := openTest(t, ws)
+	w, _ := c.Before("bg")
+	release := filepath.Join(t.TempDir(), "go")
+	if err := os.WriteFile(release, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "-c", fmt.Sprintf("echo early > early.txt; while [ -e %q ]; do sleep 0.01; done; echo late > late.txt", release))
+	cmd.Dir = ws
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(ws, "early.txt")); err == nil {
+			break
+		}
+	}
+	first, err := w.After("task-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := changeLines(first); got != "A early.txt (+1 −0)" {
+		t.Errorf("the call's own changes: %q", got)
+	}
+	os.Remove(release)
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	callChanges := call(t, c, ws, "echo other > other.txt")
+	if !strings.Contains(changeLines(callChanges), "other.txt") {
+		t.Errorf("the next call's changes: %q", changeLines(callChanges))
+	}
+	_, changes, ok := c.TaskEnded("task-1")
+	if !ok {
+		t.Fatal("the task was not known")
+	}
+	if got := changeLines(changes); got != "A late.txt (+1 −0)" {
+		t.Errorf("the task's changes: %q", got)
+	}
+}
+
+// Restoring never writes through a link out of the workspace, even one a call put where a directory was.
+func TestRestoreDoesNotFollowLinksOut(t *testing.T) {
+	isolateHome(t)
+	ws := t.TempDir()
+	outside := t.TempDir()
+	sh(t, ws, "mkdir dir && echo keep > dir/f")
+	c := openTest(t, ws)
+	changes := call(t, c, ws, fmt.Sprintf("rm -r dir && ln -s %s dir", outside))
+	r := restoreTo(t, c, []Recorded{{Changes: changes}}, false)
+	if len(r.Skipped) > 0 {
+		t.Fatalf("skipped: %v", r.Skipped)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("the restore wrote outside the workspace: %v", entries)
+	}
+	if b, err := os.ReadFile(filepath.Join(ws, "dir", "f")); err != nil || string(b) != "keep\n" {
+		t.Errorf("dir/f = %q, %v", b, err)
+	}
+	for _, bad := range []string{"../x", "/etc/passwd", ".git/config", "a/../../x", "a/.git/HEAD"} {
+		if checkRel(bad) == nil {
+			t.Errorf("checkRel(%q) accepted it", bad)
+		}
+	}
+}
+
+// A file over the size cap is noted, never silently dropped, and said to be unrestorable.
+func TestFilesOverTheCapAreNoted(t *testing.T) {
+	isolateHome(t)
+	ws := t.TempDir()
+	sh(t, ws, "head -c 2000000 /dev/zero > big.bin")
+	c := openTest(t, ws)
+	changes := call(t, c, ws, "head -c 2000001 /dev/zero > big.bin")
+	if got := changeLines(changes); !strings.Contains(got, "big.bin") || !strings.Contains(got, "over the size cap") {
+		t.Fatalf("changes: %q", got)
+	}
+	target, outside := Target([]Recorded{{Changes: changes}})
+	plan, _, err := c.PlanRestore(target, outside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Problems()) != 1 || !strings.Contains(plan.Problems()[0].Problem, "size cap") {
+		t.Errorf("plan: %+v", plan.Steps)
+	}
+}
+
+// What one session saved is found by the next: the index and the content last across processes.
+func TestCheckpointsLastAcrossOpen(t *testing.T) {
+	isolateHome(t)
+	ws := t.TempDir()
+	sh(t, ws, "echo one > a.txt")
+	dir := filepath.Join(t.TempDir(), "checkpoints")
+	c, err := Open(Options{Dir: dir, Workspace: ws, Session: "s1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes := call(t, c, ws, "echo two > a.txt")
+	c.Close()
+
+	c2, err := Open(Options{Dir: dir, Workspace: ws, Session: "s1", SessionExists: func(string) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	r := restoreTo(t, c2, []Recorded{{Changes: changes}}, false)
+	if len(r.Done) != 1 {
+		t.Fatalf("restored %v, skipped %v", r.Done, r.Skipped)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "a.txt")); string(b) != "one\n" {
+		t.Errorf("a.txt = %q", b)
+	}
+}

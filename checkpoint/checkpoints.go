@@ -1,0 +1,335 @@
+package checkpoint
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// Options configure the checkpoints of one session.
+type Options struct {
+	// Dir holds the checkpoints of every workspace ($XDG_STATE_HOME/warden/checkpoints).
+	Dir string
+	// Workspace is the directory checkpointed.
+	Workspace string
+	// Session is the id of the session whose calls are checkpointed.
+	Session string
+	// MaxFileSize is the size above which a file's content is not saved (default 10 MiB).
+	MaxFileSize int64
+	// MaxStoreSize caps what the workspace's checkpoints may take on disk (default 1 GiB); the oldest
+	// sessions' checkpoints are pruned beyond it.
+	MaxStoreSize int64
+	// SessionExists reports whether a session is still saved; the checkpoints of one that is not are
+	// pruned. Nil prunes none.
+	SessionExists func(id string) bool
+}
+
+// Default limits.
+const (
+	DefaultMaxFileSize  = 10 << 20
+	DefaultMaxStoreSize = 1 << 30
+)
+
+// Checkpoints snapshots one workspace around the calls of one session. It is safe for concurrent use:
+// calls that may change files are taken one at a time, from the snapshot before one to the snapshot after
+// it, so that each call's changes are its own.
+type Checkpoints struct {
+	opts Options
+	// dir is this workspace's directory in the store.
+	dir  string
+	lock *os.File
+
+	mu   sync.Mutex
+	tree *tree
+	// off says why checkpoints stopped working (nil while they work).
+	off error
+	// running maps the background tasks started by checkpointed calls to those calls; pending holds
+	// what changed while they ran and no call did, given to them when they end.
+	running map[string]string
+	pending map[string][]Change
+	// grown counts what snapshots added to the store since it was last measured.
+	grown int64
+	refs  *os.File
+	// notes are things the person should be told, taken with Notes.
+	notes []string
+}
+
+// WorkspaceDir is where the checkpoints of workspace live under dir.
+func WorkspaceDir(dir, workspace string) string {
+	sum := sha256.Sum256([]byte(workspace))
+	return filepath.Join(dir, filepath.Base(workspace)+"-"+hex.EncodeToString(sum[:8]))
+}
+
+// Open starts checkpointing a session's calls in a workspace. Its first snapshot, which later changes
+// are measured against, is taken at once in the background: the first call that changes files waits
+// for it. Open fails only when the store cannot be made; a workspace that cannot be checkpointed (too
+// many files, say) gives Checkpoints that say why at the first call (see Off).
+func Open(opts Options) (*Checkpoints, error) {
+	if opts.MaxFileSize <= 0 {
+		opts.MaxFileSize = DefaultMaxFileSize
+	}
+	if opts.MaxStoreSize <= 0 {
+		opts.MaxStoreSize = DefaultMaxStoreSize
+	}
+	ws, err := filepath.Abs(opts.Workspace)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoints: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(ws); err == nil {
+		ws = real
+	}
+	opts.Workspace = ws
+	dir := WorkspaceDir(opts.Dir, ws)
+	for _, d := range []string{dir, filepath.Join(dir, "objects"), filepath.Join(dir, "refs")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return nil, fmt.Errorf("checkpoints: creating %s: %w", d, err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "workspace"), []byte(ws+"\n"), 0o600); err != nil {
+		return nil, fmt.Errorf("checkpoints: %w", err)
+	}
+	lock, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoints: %w", err)
+	}
+	c := &Checkpoints{opts: opts, dir: dir, lock: lock, running: map[string]string{}, pending: map[string][]Change{}}
+	// Pruning needs the store to itself: it runs only when no other Warden uses this workspace's
+	// checkpoints, and everyone else holds a shared lock.
+	pruneNow := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+	store := &objects{dir: filepath.Join(dir, "objects")}
+	store.borrow = borrowFrom(ws)
+	c.tree = &tree{root: ws, store: store, idx: loadIndex(filepath.Join(dir, "index")), maxSize: opts.MaxFileSize}
+	if opts.Session != "" {
+		refs, err := os.OpenFile(filepath.Join(dir, "refs", opts.Session), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			lock.Close()
+			return nil, fmt.Errorf("checkpoints: %w", err)
+		}
+		c.refs = refs
+	}
+	c.mu.Lock()
+	go func() {
+		defer c.mu.Unlock()
+		if pruneNow {
+			c.prune()
+		}
+		_ = syscall.Flock(int(lock.Fd()), syscall.LOCK_SH)
+		c.baseline()
+	}()
+	return c, nil
+}
+
+// baseline takes the snapshot later ones are measured against; what it finds changed since the index
+// was saved happened before this session and is nobody's call. Called with mu held.
+func (c *Checkpoints) baseline() {
+	changes, grown, err := c.tree.snapshot()
+	c.grown += grown
+	if err != nil {
+		c.off = err
+		return
+	}
+	c.addRefs(changes)
+	c.saveIndexIfWorth(true)
+}
+
+// Off reports why checkpoints do not work in this workspace, or nil when they do. It waits for the
+// first snapshot.
+func (c *Checkpoints) Off() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.off
+}
+
+// Window is one call that may change files, between the snapshot before it and the one after.
+type Window struct {
+	c      *Checkpoints
+	callID string
+	err    error
+	done   bool
+}
+
+// Before takes the snapshot before the call callID, which may change files. What changed since the last
+// snapshot was made by no call: by background tasks, if any ran (they get it when they end), or else
+// outside Warden, returned as outside. The window must be closed with After; until then other calls wait.
+func (c *Checkpoints) Before(callID string) (w *Window, outside []Change) {
+	c.mu.Lock()
+	w = &Window{c: c, callID: callID}
+	if c.off != nil {
+		w.err = c.off
+		return w, nil
+	}
+	changes, err := c.snap()
+	if err != nil {
+		w.err = err
+		return w, nil
+	}
+	return w, c.attribute(changes)
+}
+
+// After takes the snapshot after the call and returns what it changed. backgroundID is set when the
+// call went on as a background task: what changes from now while it runs is given to it when it ends
+// (TaskEnded). err says the call could not be checkpointed.
+func (w *Window) After(backgroundID string) (changes []Change, err error) {
+	c := w.c
+	if w.done {
+		return nil, errors.New("checkpoint window closed twice")
+	}
+	w.done = true
+	defer c.mu.Unlock()
+	if w.err != nil {
+		return nil, w.err
+	}
+	changes, err = c.snap()
+	if err != nil {
+		return nil, err
+	}
+	if backgroundID != "" {
+		c.running[backgroundID] = w.callID
+	}
+	return changes, nil
+}
+
+// TaskEnded takes a snapshot when a background task has ended and returns the call that started it and
+// what the task changed while no call ran. ok is false for a task no checkpointed call started.
+func (c *Checkpoints) TaskEnded(taskID string) (callID string, changes []Change, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	callID, ok = c.running[taskID]
+	if !ok {
+		return "", nil, false
+	}
+	if c.off == nil {
+		if now, err := c.snap(); err == nil {
+			c.attribute(now)
+		}
+	}
+	delete(c.running, taskID)
+	changes = compose(c.pending[taskID])
+	delete(c.pending, taskID)
+	countLines(changes, c.tree.store)
+	return callID, changes, true
+}
+
+// snap takes a snapshot, keeps its content referenced by this session and counts its lines. Called
+// with mu held.
+func (c *Checkpoints) snap() ([]Change, error) {
+	changes, grown, err := c.tree.snapshot()
+	c.grown += grown
+	if err != nil {
+		if errors.Is(err, errTooLarge) {
+			c.off = err
+		}
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	c.addRefs(changes)
+	countLines(changes, c.tree.store)
+	c.saveIndexIfWorth(false)
+	return changes, nil
+}
+
+// attribute gives changes that no call made to the running background tasks, or returns them as made
+// outside Warden when none runs.
+func (c *Checkpoints) attribute(changes []Change) (outside []Change) {
+	if len(changes) == 0 {
+		return nil
+	}
+	if len(c.running) == 0 {
+		return changes
+	}
+	for task := range c.running {
+		c.pending[task] = append(c.pending[task], changes...)
+	}
+	return nil
+}
+
+// compose joins successive changes into one per path, from the first state to the last.
+func compose(seq []Change) []Change {
+	first := map[string]*State{}
+	last := map[string]*State{}
+	var order []string
+	for _, ch := range seq {
+		if _, seen := first[ch.Path]; !seen {
+			first[ch.Path] = ch.Old
+			order = append(order, ch.Path)
+		}
+		last[ch.Path] = ch.New
+	}
+	var out []Change
+	for _, p := range order {
+		if ch, ok := classify(p, first[p], last[p]); ok {
+			out = append(out, ch)
+		}
+	}
+	slices.SortFunc(out, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// addRefs records the content changes refer to as this session's, so that pruning keeps it while the
+// session exists.
+func (c *Checkpoints) addRefs(changes []Change) {
+	if c.refs == nil || len(changes) == 0 {
+		return
+	}
+	var b strings.Builder
+	for _, ch := range changes {
+		for _, s := range []*State{ch.Old, ch.New} {
+			if s.IsFile() && !s.ID.IsZero() {
+				b.WriteString(s.ID.String())
+				b.WriteByte('\n')
+			}
+		}
+	}
+	if b.Len() > 0 {
+		if _, err := c.refs.WriteString(b.String()); err != nil && c.off == nil {
+			c.notes = append(c.notes, fmt.Sprintf("checkpoints: could not record what this session refers to (%v); pruning may remove it", err))
+		}
+	}
+}
+
+// saveIndexIfWorth saves the index when snapshots have read many files since it was last saved, so that
+// a crash does not cost the next session that work again. Called with mu held.
+func (c *Checkpoints) saveIndexIfWorth(force bool) {
+	if c.tree.hashed == 0 || (!force && c.tree.hashed < 1000) {
+		return
+	}
+	if err := saveIndex(filepath.Join(c.dir, "index"), c.tree.idx); err == nil {
+		c.tree.hashed = 0
+	}
+}
+
+// Notes returns, once, what the person should be told about checkpoints (pruned sessions, problems).
+func (c *Checkpoints) Notes() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.notes
+	c.notes = nil
+	return n
+}
+
+// Close saves the index and releases the store. It waits for a snapshot in progress.
+func (c *Checkpoints) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var err error
+	if c.tree.hashed > 0 && c.off == nil {
+		err = saveIndex(filepath.Join(c.dir, "index"), c.tree.idx)
+	}
+	if c.refs != nil {
+		c.refs.Close()
+	}
+	c.lock.Close()
+	return err
+}
+
+// Workspace is the directory checkpointed, symbolic links resolved.
+func (c *Checkpoints) Workspace() string { return c.opts.Workspace }
+
+// Content returns a saved content, for showing a diff.
+func (c *Checkpoints) Content(id ID) ([]byte, error) { return c.tree.store.get(id) }

@@ -1,0 +1,75 @@
+package checkpoint
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Every file operation of a restore goes through a directory descriptor opened one component at a time
+// from the workspace with O_NOFOLLOW: a symbolic link anywhere in a path stops the operation instead of
+// being followed, so nothing outside the workspace can be reached, whatever links a command left behind
+// or puts in place while Warden works.
+
+// errNotDir says a path's parent is not a real directory (a link, a file, or nothing).
+var errNotDir = errors.New("a directory in its path is a link, a file or missing")
+
+// checkRel refuses a path that is not a plain relative path inside the workspace, or that is in .git.
+func checkRel(rel string) error {
+	if rel == "" || strings.HasPrefix(rel, "/") || strings.ContainsRune(rel, 0) {
+		return fmt.Errorf("%q is not a path inside the workspace", rel)
+	}
+	for _, part := range strings.Split(rel, "/") {
+		switch part {
+		case "", ".", "..":
+			return fmt.Errorf("%q is not a path inside the workspace", rel)
+		case ".git":
+			return fmt.Errorf("%q is inside .git, which Warden never writes", rel)
+		}
+	}
+	return nil
+}
+
+// openRoot opens the workspace directory itself.
+func openRoot(root string) (int, error) {
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, fmt.Errorf("opening the workspace %s: %w", root, err)
+	}
+	return fd, nil
+}
+
+// openParent opens the directory that holds rel, walking from rootFd without following links. The
+// caller closes the returned descriptor.
+func openParent(rootFd int, rel string) (fd int, name string, err error) {
+	parts := strings.Split(rel, "/")
+	fd, err = unix.Dup(rootFd)
+	if err != nil {
+		return -1, "", err
+	}
+	for _, p := range parts[:len(parts)-1] {
+		next, err := unix.Openat(fd, p, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		unix.Close(fd)
+		if err != nil {
+			return -1, "", errNotDir
+		}
+		fd = next
+	}
+	return fd, parts[len(parts)-1], nil
+}
+
+// lstatAt reports what is at rel now, without following any link; ok is false when nothing is there or
+// a directory on the way is not a real one.
+func lstatAt(rootFd int, rel string) (st unix.Stat_t, ok bool) {
+	fd, name, err := openParent(rootFd, rel)
+	if err != nil {
+		return st, false
+	}
+	defer unix.Close(fd)
+	if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return st, false
+	}
+	return st, true
+}

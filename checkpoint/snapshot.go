@@ -1,0 +1,354 @@
+package checkpoint
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/warden-cli/warden/ignore"
+)
+
+// A snapshot walks the workspace the way git's index does: every path that is not ignored is lstat'ed,
+// and only those whose stat differs from the last snapshot are read. A directory whose stat has not
+// changed is not even listed again: its names are remembered. Work is spread over the CPUs.
+//
+// Timestamps are coarse (a kernel tick), so a file written twice within one tick, with a snapshot between
+// the writes, would keep its stat. Like git's "racily clean" entries, anything whose mtime is that close
+// to a snapshot is read again at the next one.
+
+// racyWindow is how close to a snapshot's start an mtime must be for the entry not to be trusted later.
+const racyWindow = 100 * time.Millisecond
+
+// entry is what the last snapshot saw at one path.
+type entry struct {
+	mode         uint32 // st_mode: type bits and permissions
+	size         int64
+	mtime, ctime int64 // nanoseconds
+	ino          uint64
+	id           ID     // regular files whose content was saved
+	link         string // symbolic links
+	skipped      bool   // a regular file over the size cap: stat only, content not saved
+	racy         bool
+	gen          uint32
+	// list is a directory's listing, valid while its stat is unchanged.
+	list []ignore.Entry
+}
+
+func (e *entry) isDir() bool  { return e.mode&unix.S_IFMT == unix.S_IFDIR }
+func (e *entry) isLink() bool { return e.mode&unix.S_IFMT == unix.S_IFLNK }
+func (e *entry) isReg() bool  { return e.mode&unix.S_IFMT == unix.S_IFREG }
+
+// sameStat reports whether st describes the file e was made from, as far as stat can tell.
+func (e *entry) sameStat(st *unix.Stat_t) bool {
+	return e.mode == st.Mode && e.size == st.Size && e.ino == st.Ino &&
+		e.mtime == st.Mtim.Nano() && e.ctime == st.Ctim.Nano()
+}
+
+func entryFromStat(st *unix.Stat_t, start time.Time) *entry {
+	e := &entry{mode: st.Mode, size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino}
+	e.racy = e.mtime >= start.Add(-racyWindow).UnixNano() || e.ctime >= start.Add(-racyWindow).UnixNano()
+	return e
+}
+
+// index is the last snapshot: every path (slash-separated, relative to the root) that was not ignored.
+type index struct {
+	entries map[string]*entry
+	// root is the workspace directory's own entry, for its listing.
+	root *entry
+	gen  uint32
+}
+
+func newIndex() *index { return &index{entries: map[string]*entry{}} }
+
+// walkLimit bounds a snapshot: a workspace with more files than this (a home directory, say) is not
+// checkpointed, rather than slowing every call down.
+const walkLimit = 400_000
+
+// errTooLarge says the workspace holds more than walkLimit paths that are not ignored.
+var errTooLarge = fmt.Errorf("the workspace holds more than %d files that are not ignored", walkLimit)
+
+// scan is one snapshot in progress.
+type scan struct {
+	root  string
+	prev  *index
+	gen   uint32
+	start time.Time
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	jobs    []dirJob
+	pending int
+	err     error
+	count   int
+	// touched are the paths whose entry is new or different from prev; dirs are directories whose
+	// listing was read again.
+	touched []touched
+	dirs    []touched
+}
+
+type touched struct {
+	path string
+	e    *entry
+}
+
+type dirJob struct {
+	rel    string
+	parent ignore.Dir
+	st     unix.Stat_t
+	prev   *entry
+}
+
+// walk lstat's the tree below root, reusing what prev knows. It returns the entries that changed
+// (regular files among them not yet hashed) and leaves unchanged entries of prev stamped with gen.
+func (s *scan) walk(m *ignore.Matcher) error {
+	s.cond = sync.NewCond(&s.mu)
+	var st unix.Stat_t
+	if err := unix.Lstat(s.root, &st); err != nil {
+		return fmt.Errorf("reading the workspace: %w", &fs.PathError{Op: "lstat", Path: s.root, Err: err})
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return fmt.Errorf("the workspace %s is not a directory", s.root)
+	}
+	s.jobs = append(s.jobs, dirJob{rel: "", st: st, prev: s.prev.root})
+	s.pending = 1
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() { s.work(m) })
+	}
+	wg.Wait()
+	return s.err
+}
+
+func (s *scan) work(m *ignore.Matcher) {
+	s.mu.Lock()
+	for {
+		for len(s.jobs) == 0 && s.pending > 0 {
+			s.cond.Wait()
+		}
+		if s.pending == 0 {
+			s.mu.Unlock()
+			return
+		}
+		j := s.jobs[len(s.jobs)-1]
+		s.jobs = s.jobs[:len(s.jobs)-1]
+		s.mu.Unlock()
+		subs, found, err := s.dir(m, j)
+		s.mu.Lock()
+		if err != nil && s.err == nil {
+			s.err = err
+		}
+		s.count += found
+		if s.count > walkLimit && s.err == nil {
+			s.err = errTooLarge
+		}
+		if s.err == nil {
+			s.jobs = append(s.jobs, subs...)
+			s.pending += len(subs)
+		}
+		s.pending--
+		if s.pending == 0 || s.err != nil {
+			if s.err != nil {
+				s.pending -= len(s.jobs)
+				s.jobs = nil
+			}
+			s.cond.Broadcast()
+		} else if len(subs) > 0 {
+			s.cond.Broadcast()
+		}
+	}
+}
+
+// dir handles one directory: its listing (remembered or read), and an lstat of every entry that is not
+// ignored. It returns the subdirectories to walk.
+func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
+	path := filepath.Join(s.root, filepath.FromSlash(j.rel))
+	// O_NOFOLLOW: a directory replaced by a link since its parent was read is not walked through.
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		if j.rel == "" {
+			return nil, 0, fmt.Errorf("reading the workspace: %w", err)
+		}
+		// Gone or replaced since it was seen: what it held counts as gone.
+		return nil, 0, nil
+	}
+	defer unix.Close(fd)
+	list := []ignore.Entry(nil)
+	fresh := j.prev == nil || j.prev.racy || j.prev.list == nil || !j.prev.sameStat(&j.st)
+	if !fresh {
+		list = j.prev.list
+	} else {
+		if list, err = ignore.ReadDir(path); err != nil {
+			if j.rel == "" {
+				return nil, 0, fmt.Errorf("reading the workspace: %w", err)
+			}
+			return nil, 0, nil
+		}
+		e := entryFromStat(&j.st, s.start)
+		e.list = list
+		s.mu.Lock()
+		s.dirs = append(s.dirs, touched{j.rel, e})
+		s.mu.Unlock()
+	}
+	var ig ignore.Dir
+	if j.rel == "" {
+		ig = m.Dir("", ignore.Names(list))
+	} else {
+		ig = j.parent.Child(filepath.Base(path), ignore.Names(list))
+	}
+	var subs []dirJob
+	var changed []touched
+	var st unix.Stat_t
+	for _, le := range list {
+		name := le.Name()
+		if name == ".git" || ig.Ignored(name, le.IsDir()) {
+			continue
+		}
+		if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			continue // gone since it was listed
+		}
+		rel := name
+		if j.rel != "" {
+			rel = j.rel + "/" + name
+		}
+		prev := s.prev.entries[rel]
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFDIR:
+			subs = append(subs, dirJob{rel: rel, parent: ig, st: st, prev: prev})
+			if prev != nil && prev.isDir() && prev.mode == st.Mode {
+				prev.gen = s.gen
+			} else {
+				changed = append(changed, touched{rel, entryFromStat(&st, s.start)})
+			}
+		case unix.S_IFREG:
+			if prev != nil && !prev.racy && prev.sameStat(&st) {
+				prev.gen = s.gen
+				continue
+			}
+			changed = append(changed, touched{rel, entryFromStat(&st, s.start)})
+		case unix.S_IFLNK:
+			if prev != nil && !prev.racy && prev.sameStat(&st) {
+				prev.gen = s.gen
+				continue
+			}
+			target, err := readlinkat(fd, name)
+			if err != nil {
+				continue
+			}
+			e := entryFromStat(&st, s.start)
+			e.link = target
+			changed = append(changed, touched{rel, e})
+		}
+		// Sockets, pipes and devices are not content: they are left out.
+	}
+	if len(changed) > 0 {
+		s.mu.Lock()
+		s.touched = append(s.touched, changed...)
+		s.mu.Unlock()
+	}
+	return subs, len(list), nil
+}
+
+func readlinkat(fd int, name string) (string, error) {
+	for size := 256; ; size *= 2 {
+		buf := make([]byte, size)
+		n, err := unix.Readlinkat(fd, name, buf)
+		if err != nil {
+			return "", err
+		}
+		if n < size {
+			return string(buf[:n]), nil
+		}
+	}
+}
+
+// hashFiles reads the regular files among touched, saves their content and fills in their ids. A file
+// over maxSize is marked skipped; one that cannot be read any more (gone, replaced) is dropped from
+// touched, as if the walk had not seen it. It returns how many bytes the store grew by.
+func hashFiles(root string, touched []touched, store *objects, maxSize int64, start time.Time) ([]touched, int64, error) {
+	var mu sync.Mutex
+	var grown int64
+	var firstErr error
+	keep := make([]bool, len(touched))
+	next := 0
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), 4) {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(touched) {
+					return
+				}
+				t := touched[i]
+				if !t.e.isReg() {
+					keep[i] = true
+					continue
+				}
+				n, ok, err := hashOne(filepath.Join(root, filepath.FromSlash(t.path)), t.e, store, maxSize, start)
+				mu.Lock()
+				grown += n
+				keep[i] = ok
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	out := touched[:0]
+	for i, t := range touched {
+		if keep[i] {
+			out = append(out, t)
+		}
+	}
+	return out, grown, firstErr
+}
+
+// hashOne reads one file into e. ok is false when the file is no longer a regular file there.
+func hashOne(path string, e *entry, store *objects, maxSize int64, start time.Time) (grown int64, ok bool, err error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return 0, false, nil
+	}
+	defer f.Close()
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return 0, false, nil
+	}
+	// The stat kept is the one taken before reading: a change made while reading shows at the next
+	// snapshot.
+	*e = *entryFromStat(&st, start)
+	if st.Size > maxSize {
+		e.skipped = true
+		return 0, true, nil
+	}
+	content, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	if err != nil {
+		return 0, false, nil
+	}
+	if int64(len(content)) > maxSize {
+		e.skipped = true
+		return 0, true, nil
+	}
+	if int64(len(content)) != st.Size {
+		// Written while read: keep what was read, and look again next time.
+		e.size, e.racy = int64(len(content)), true
+	}
+	e.id = blobID(content)
+	n, err := store.put(e.id, content)
+	if err != nil {
+		return 0, true, err
+	}
+	return n, true, nil
+}
