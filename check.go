@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
@@ -47,9 +48,26 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	results := make([]permissions.CheckResult, 0, len(commands))
+	// A command runs in the read-only jail when it would run unasked because it is read-only, and the
+	// jail is on and can be built here.
+	wall := false
+	if cfg.SandboxJail {
+		helper, _ := os.Executable()
+		_, werr := tools.ProbeWall(helper)
+		wall = werr == nil
+	}
+	results := make([]checkLine, 0, len(commands))
 	for _, c := range commands {
-		results = append(results, permissions.Check(engine, c, cfg.Workspace))
+		v := engine.Decide(permissions.Request{Kind: permissions.Exec, Command: c, Cwd: cfg.Workspace})
+		results = append(results, checkLine{CheckResult: permissions.Check(engine, c, cfg.Workspace),
+			Jailed: wall && v.Decision == permissions.Allow && v.By == "readonly"})
 	}
 	return writeJSONLines(stdout, results)
+}
+
+// checkLine is one line of `warden check`: the engine's judgement and whether the command would run in
+// the read-only jail.
+type checkLine struct {
+	permissions.CheckResult
+	Jailed bool `json:"jailed"`
 }

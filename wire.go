@@ -108,10 +108,12 @@ type session struct {
 	// sandboxLabel describes the working sandbox for the status line; sandboxProblem says why the sandbox
 	// the person asked for cannot be had.
 	sandboxLabel, sandboxProblem string
-	env                          *tools.Env
-	engine                       *permissions.Engine
-	reg                          *tools.Registry
-	tasks                        *tools.Tasks
+	// wallLabel says how read-only commands are jailed ("wall: bubblewrap"), for the status line.
+	wallLabel string
+	env       *tools.Env
+	engine    *permissions.Engine
+	reg       *tools.Registry
+	tasks     *tools.Tasks
 	// mcp runs the configured MCP servers; their tools reach the agent through Options.More.
 	mcp *mcp.Manager
 }
@@ -190,6 +192,15 @@ func newEngine(cfg *config.Config, sandboxed bool) (*permissions.Engine, error) 
 func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	sandbox := sandboxConfig(cfg)
 	s := &session{cfg: cfg}
+	// Warden's own executable serves as the session's supervisor, which starts every command and stops
+	// them all if Warden is killed, and as the read-only jail's.
+	helper, _ := os.Executable()
+	// Finding out how the jail would be built runs bubblewrap once: beside the rest of the start-up.
+	wall := make(chan func(), 1)
+	go func() {
+		info, err := tools.ProbeWall(helper)
+		wall <- func() { s.setWall(info, err) }
+	}()
 	if sandbox.Enabled {
 		info, err := tools.ProbeSandbox(sandbox)
 		if err != nil {
@@ -222,7 +233,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	s.env.Bash = tools.BashSettings{
 		TimeoutMS: cfg.BashTimeoutMS, MaxTimeoutMS: cfg.BashMaxTimeoutMS, MaxOutputChars: cfg.BashMaxOutputChars,
 		Env: cfg.BashEnv, AutoBackgroundAfterMS: cfg.BashAutoBackgroundAfterMS,
-		Sandbox: sandbox, Limits: tools.Limits(cfg.Limits),
+		Sandbox: sandbox, Limits: tools.Limits(cfg.Limits), Jail: cfg.SandboxJail,
 	}
 	if st := tools.LimitStatus(s.env.Bash.Limits); strings.Contains(st, "NOT ENFORCED") {
 		s.warnings = append(s.warnings, "resource limits: "+st)
@@ -237,9 +248,9 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 		s.warnings = append(s.warnings, fmt.Sprintf("stopped %d processes left running by a Warden that was killed", n))
 	}
 	s.tasks = tools.NewTasks()
-	// Warden's own executable serves as the session's supervisor, which starts every command and stops
-	// them all if Warden is killed.
-	s.tasks.Helper, _ = os.Executable()
+	s.tasks.Helper = helper
+	s.env.SecretWritten = s.tasks.SecretsChanged
+	(<-wall)()
 	home, _ := os.UserHomeDir()
 	// One path-resolution function for the whole program: the engine decides on the path the tools use.
 	s.env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, home) }
@@ -274,6 +285,23 @@ func startProgram(tasks *tools.Tasks) mcp.StartFunc {
 			return nil, err
 		}
 		return p, nil
+	}
+}
+
+// setWall records how read-only commands are jailed, for the status line, and says once at start when
+// they cannot be.
+func (s *session) setWall(info tools.WallInfo, err error) {
+	switch {
+	case !s.cfg.SandboxJail:
+		s.wallLabel = "wall: off (sandbox.jail is false)"
+	case err != nil:
+		s.wallLabel = "wall: off — no backend (install bubblewrap)"
+		s.warnings = append(s.warnings, "read-only commands run without the read-only jail: "+err.Error())
+	default:
+		s.wallLabel = info.String()
+		for _, n := range info.Notes {
+			s.warnings = append(s.warnings, "wall: "+n)
+		}
 	}
 }
 
@@ -469,8 +497,8 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 	defer s.close()
 	killAll := s.tasks.KillAll
 	shutdown.Store(&killAll)
-	// The supervisor starts while the first request is on its way.
-	s.tasks.Prewarm()
+	// The supervisor and the jail start while the first request is on its way.
+	s.tasks.Prewarm(s.env)
 	s.mcp.Release()
 	if s.sandboxProblem != "" {
 		return fmt.Errorf("the sandbox cannot be had: %s; pass --sandbox=off to run without it", s.sandboxProblem)
@@ -527,6 +555,7 @@ func runTUI(c *commonFlags) error {
 	opts.Resumed = s.resumed
 	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
 	opts.Sandbox, opts.SandboxProblem, opts.Warnings = s.sandboxLabel, s.sandboxProblem, s.warnings
+	opts.Wall = s.wallLabel
 	opts.Trust = func() error { return s.trust(c) }
 	if len(cfg.MCPServers)+len(cfg.UntrustedMCPServers) > 0 {
 		opts.MCP = s.mcp
@@ -541,7 +570,7 @@ func runTUI(c *commonFlags) error {
 	}
 	// The supervisor (and the jail) cost a start of Warden's executable each; they start once the first
 	// frame is surely on the screen (about 80 ms in), and sooner only if a command needs them.
-	prewarm := time.AfterFunc(prewarmAfter, s.tasks.Prewarm)
+	prewarm := time.AfterFunc(prewarmAfter, func() { s.tasks.Prewarm(s.env) })
 	defer prewarm.Stop()
 	startMCP := time.AfterFunc(prewarmAfter, s.mcp.Release)
 	defer startMCP.Stop()

@@ -153,7 +153,10 @@ func (a *Agent) runTool(ctx context.Context, p *pendingCall) (res tools.Result) 
 			res = tools.Errorf("%s failed inside Warden (%v); this is a bug in Warden, not in your call", p.tc.Function.Name, r)
 		}
 	}()
-	return p.tool.Run(ctx, a.opts.Env, tools.Call{ID: p.tc.ID, Input: p.input, Approved: &p.access,
+	// A call that runs unasked only because it was judged read-only runs in the read-only jail: a wrong
+	// judgement then still cannot write, reach the network or read a key.
+	jailed := p.verdict.Decision == permissions.Allow && p.verdict.By == "readonly"
+	return p.tool.Run(ctx, a.opts.Env, tools.Call{ID: p.tc.ID, Input: p.input, Approved: &p.access, Jailed: jailed,
 		Output: func(chunk string) { a.emit(ToolOutput{ID: p.tc.ID, Chunk: chunk}) }})
 }
 

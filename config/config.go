@@ -70,6 +70,9 @@ type SandboxSettings struct {
 	// AutoAllow lets commands that are not read-only run without asking while the sandbox (without
 	// network) bounds them.
 	AutoAllow *bool `json:"auto_allow,omitempty"`
+	// Jail runs the commands that run unasked because they were judged read-only in the read-only jail
+	// (the second wall). On unless set to false.
+	Jail *bool `json:"jail,omitempty"`
 }
 
 // UISettings is the "ui" object.
@@ -101,6 +104,7 @@ type Config struct {
 	SandboxNetwork   bool
 	SandboxWritable  []string
 	SandboxAutoAllow bool
+	SandboxJail      bool
 
 	Theme string
 
@@ -173,7 +177,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		userFile = filepath.Join(ConfigDir(getenv), "settings.json")
 	}
 
-	cfg := &Config{Workspace: ws}
+	cfg := &Config{Workspace: ws, SandboxJail: true}
 	trusted := ov.Trust
 	if !trusted {
 		trusted, err = IsTrusted(getenv, ws)
@@ -218,7 +222,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 					s.Permissions.Mode = nil
 					s.Permissions.AdditionalDirectories = nil
 					s.Sandbox.AutoAllow, s.Sandbox.Network, s.Sandbox.Writable = nil, nil, nil
-					s.Sandbox.Enabled = nil
+					s.Sandbox.Enabled, s.Sandbox.Jail = nil, nil
 					s.BaseURL, s.APIKeyEnv = nil, nil
 					s.Bash.Env = slices.DeleteFunc(s.Bash.Env, passesVariable)
 				}
@@ -275,6 +279,9 @@ func loosening(s *Settings, cur *Config) []string {
 	}
 	if s.Sandbox.Enabled != nil && !*s.Sandbox.Enabled && cur.SandboxEnabled {
 		out = append(out, "sandbox.enabled false")
+	}
+	if s.Sandbox.Jail != nil && !*s.Sandbox.Jail && cur.SandboxJail {
+		out = append(out, "sandbox.jail false")
 	}
 	if pass := slices.DeleteFunc(slices.Clone(s.Bash.Env), func(n string) bool { return !passesVariable(n) }); len(pass) > 0 {
 		out = append(out, fmt.Sprintf("bash.env passing %s", strings.Join(pass, ", ")))
@@ -343,6 +350,9 @@ func (c *Config) apply(s *Settings) {
 	c.SandboxWritable = append(c.SandboxWritable, s.Sandbox.Writable...)
 	if s.Sandbox.AutoAllow != nil {
 		c.SandboxAutoAllow = *s.Sandbox.AutoAllow
+	}
+	if s.Sandbox.Jail != nil {
+		c.SandboxJail = *s.Sandbox.Jail
 	}
 	setStr(&c.Theme, s.UI.Theme)
 }

@@ -223,3 +223,37 @@ func TestUntrustedProjectCannotDisableTheSandboxPassSecretsOrRedirectTheKey(t *t
 		t.Errorf("trusted project settings not applied: %+v", cfg)
 	}
 }
+
+// The read-only jail is on unless a settings file turns it off; a project file may turn it off only once
+// the workspace is trusted.
+func TestJailIsOnByDefaultAndOnlyATrustedProjectTurnsItOff(t *testing.T) {
+	f := newFixture(t)
+	cfg, err := f.load(t, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.SandboxJail {
+		t.Error("the jail is off by default")
+	}
+	f.write(t, filepath.Join(f.ws, ".warden", "settings.json"), `{"sandbox":{"jail":false}}`)
+	if cfg, err = f.load(t, Overrides{}); err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.SandboxJail || !slices.ContainsFunc(cfg.Untrusted, func(s string) bool { return strings.Contains(s, "sandbox.jail false") }) {
+		t.Errorf("an untrusted project turned the jail off (jail %v, untrusted %q)", cfg.SandboxJail, cfg.Untrusted)
+	}
+	if cfg, err = f.load(t, Overrides{Trust: true}); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.SandboxJail {
+		t.Error("a trusted project could not turn the jail off")
+	}
+	f.write(t, f.user, `{"sandbox":{"jail":false}}`)
+	os.Remove(filepath.Join(f.ws, ".warden", "settings.json"))
+	if cfg, err = f.load(t, Overrides{}); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.SandboxJail {
+		t.Error("the person's own settings could not turn the jail off")
+	}
+}

@@ -23,7 +23,7 @@ type bashParams struct {
 	Description     string `json:"description,omitempty" desc:"What the command does, in 5-10 words, shown to the user."`
 	RunInBackground bool   `json:"run_in_background,omitempty" desc:"Start the command in the background and return its task id at once; read its output later with bash_output."`
 	// DangerouslyUnsandboxed always asks the person (Access.Unsandboxed), whatever the rules and mode say.
-	DangerouslyUnsandboxed bool `json:"dangerously_unsandboxed,omitempty" desc:"Run outside the sandbox. Only when the sandbox is on and a command failed because of it (the result says so); the user is always asked to approve."`
+	DangerouslyUnsandboxed bool `json:"dangerously_unsandboxed,omitempty" desc:"Run outside the sandbox or the read-only jail. Only when a command failed because of one of them (the result says so); the user is always asked to approve."`
 }
 
 type taskParams struct {
@@ -54,7 +54,7 @@ func NewBash(tasks *Tasks) []Tool {
 					return Access{}, err
 				}
 				return Access{Kind: AccessExec, Command: p.Command, Cwd: env.Cwd(), Summary: summarize(p.Command),
-					Unsandboxed: p.DangerouslyUnsandboxed && env.Bash.Sandbox.Enabled}, nil
+					Unsandboxed: p.DangerouslyUnsandboxed && (env.Bash.Sandbox.Enabled || env.Bash.Jail)}, nil
 			},
 			Run: tasks.runBash,
 		}),
@@ -152,13 +152,13 @@ func (t *Tasks) runBash(ctx context.Context, env *Env, call Call, p *bashParams)
 		return Errorf("%v", err)
 	}
 	if p.RunInBackground {
-		return t.startBackground(env, p.Command, p.DangerouslyUnsandboxed)
+		return t.startBackground(env, p.Command, p.DangerouslyUnsandboxed, call.Jailed)
 	}
 	t.mu.Lock()
 	t.initLocked()
 	t.startingFg[call.ID] = true
 	t.mu.Unlock()
-	j, note, err := t.start(env, p.Command, "call-"+safeName(call.ID), p.DangerouslyUnsandboxed, call.Output)
+	j, note, err := t.start(env, p.Command, "call-"+safeName(call.ID), p.DangerouslyUnsandboxed, call.Jailed, call.Output)
 	t.mu.Lock()
 	delete(t.startingFg, call.ID)
 	if err != nil {
@@ -244,7 +244,7 @@ func (t *Tasks) promote(env *Env, j *job, note, why string) (Result, bool) {
 	return Result{Output: b.String(), BackgroundID: id, Truncated: v.truncated, OutputPath: viewPath(v)}, true
 }
 
-func (t *Tasks) startBackground(env *Env, command string, unsandboxed bool) Result {
+func (t *Tasks) startBackground(env *Env, command string, unsandboxed, jailed bool) Result {
 	// The slot and the id are taken before the task starts, so that calls made at once cannot together
 	// pass the limit, and the spool file is named by the id the task gets.
 	t.mu.Lock()
@@ -257,7 +257,7 @@ func (t *Tasks) startBackground(env *Env, command string, unsandboxed bool) Resu
 	id := fmt.Sprintf("b%d", t.nextID)
 	t.starting++
 	t.mu.Unlock()
-	j, note, err := t.start(env, command, id, unsandboxed, nil)
+	j, note, err := t.start(env, command, id, unsandboxed, jailed, nil)
 	t.mu.Lock()
 	t.starting-- // in the same hold of the lock as the task's registration below: no moment counts it in neither
 	if err != nil {

@@ -33,4 +33,13 @@ func TestCommandsGetOnlyTheStandardDescriptors(t *testing.T) {
 	for _, b := range backends(t) {
 		t.Run(string(b), func(t *testing.T) { check(t, sandboxed(t, b, false)) })
 	}
+	for _, b := range wallBackends(t) {
+		t.Run("jail-"+string(b), func(t *testing.T) {
+			h := jailHarness(t, b)
+			r := h.runJailed("ls /proc/self/fd | tr '\\n' ' '")
+			if got := strings.TrimSpace(r.Output); got != "0 1 2 3" {
+				t.Errorf("descriptors in the jail = %q, want 0 1 2 (and ls's own 3)", got)
+			}
+		})
+	}
 }

@@ -35,6 +35,9 @@ type EnvConfig struct {
 	// Secret reports whether a file may hold secrets (.env, keys); grep skips such files when it searches a
 	// directory. Wiring sets it to permissions.IsSecretPath; nil skips nothing.
 	Secret func(path string) bool
+	// SecretWritten is called when a file tool has created a file Secret judges secret, so that the
+	// read-only jail masks it before the next jailed command (wiring sets it to Tasks.SecretsChanged).
+	SecretWritten func()
 }
 
 // BashSettings tune the bash engine. Zero values mean the defaults.
@@ -51,6 +54,9 @@ type BashSettings struct {
 	Secrets []string
 	// Sandbox confines commands (sandbox.go). When it is enabled and cannot be had, commands do not run.
 	Sandbox SandboxConfig
+	// Jail runs the commands of calls marked Jailed (judged read-only, so not asked about) in the
+	// read-only jail (wall.go), when a backend for it works here.
+	Jail bool
 	// Limits are every command's resource limits (limits.go); the zero value means the defaults.
 	Limits Limits
 }

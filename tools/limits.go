@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/warden-cli/warden/tools/jail"
 )
 
 // Resource limits keep a runaway command (a fork bomb, an allocation loop, a file that never stops growing)
@@ -441,10 +443,13 @@ func forkFailed(low string) bool {
 	return false
 }
 
-// confinementNote explains a failure that came from a limit or from the sandbox, if it looks like one.
+// confinementNote explains a failure that came from a limit, the jail or the sandbox, if it looks like one.
 func (j *job) confinementNote(output string, exit *int, sig string) string {
 	if n := limitNote(j.proc.limits.limits, output, exit, sig, j.proc.pidsHit); n != "" {
 		return n
+	}
+	if j.jail != nil {
+		return jail.Note(j.jail.Backend(), j.jail.TmpDir(), output, exit, sig)
 	}
 	return sandboxNote(j.proc.sandbox, output, exit, sig)
 }

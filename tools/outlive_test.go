@@ -8,45 +8,51 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/warden-cli/warden/tools/jail"
 )
 
 // warden9 plays a Warden that runs commands, and then is killed with SIGKILL by TestNothingOutlivesWarden:
 // it starts a foreground command and a background task, each leaving processes in its group, in a
 // session of its own and double-forked, all running `sleep` with the duration in WARDEN_TEST_MARK; it
 // says "ready" once they all run, and then waits to be killed. WARDEN_TEST_SANDBOX picks a sandbox
-// backend.
+// backend, or with "jail-" before it a backend of the read-only jail, where the calls then run.
 func warden9() int {
 	mark := os.Getenv("WARDEN_TEST_MARK")
 	self, _ := os.Executable()
 	tasks := NewTasks()
 	tasks.Helper = self
 	env := NewEnv(os.Getenv("WARDEN_TEST_WS"), os.Getenv("WARDEN_TEST_SESSION"))
-	if b := os.Getenv("WARDEN_TEST_SANDBOX"); b != "" {
+	jailed := false
+	if b, ok := strings.CutPrefix(os.Getenv("WARDEN_TEST_SANDBOX"), "jail-"); ok {
+		env.Bash.Jail, tasks.JailBackend, jailed = true, jail.Backend(b), true
+	} else if b != "" {
 		env.Bash.Sandbox = SandboxConfig{Enabled: true, Backend: SandboxBackend(b)}
 	}
 	bash := NewBash(tasks)
 	leave := fmt.Sprintf("sleep %s & setsid sleep %s & (setsid sh -c 'sleep %s & exit 0' &) ; sleep 0.2; echo ready; ", mark, mark, mark)
 	run := func(id string, params map[string]any) Result {
 		in, _ := json.Marshal(params)
-		return bash[0].Run(context.Background(), env, Call{ID: id, Input: in})
+		return bash[0].Run(context.Background(), env, Call{ID: id, Input: in, Jailed: jailed})
 	}
 	if r := run("bg", map[string]any{"command": leave + "sleep " + mark, "run_in_background": true}); r.BackgroundID == "" {
 		fmt.Println("background failed:", r.Output)
 		return 1
 	}
+	// The foreground command says it runs by printing (a jailed one could not write a file).
 	ready := make(chan struct{})
-	go run("fg", map[string]any{"command": leave + "touch fg-ready; sleep " + mark, "timeout": 600000})
+	var once sync.Once
 	go func() {
-		for {
-			if _, err := os.Stat(env.Workspace + "/fg-ready"); err == nil {
-				close(ready)
-				return
+		in, _ := json.Marshal(map[string]any{"command": leave + "echo fg-ready; sleep " + mark, "timeout": 600000})
+		bash[0].Run(context.Background(), env, Call{ID: "fg", Input: in, Jailed: jailed, Output: func(s string) {
+			if strings.Contains(s, "fg-ready") {
+				once.Do(func() { close(ready) })
 			}
-			time.Sleep(5 * time.Millisecond)
-		}
+		}})
 	}()
 	<-ready
 	fmt.Println("ready")
@@ -61,6 +67,9 @@ func TestNothingOutlivesWarden(t *testing.T) {
 		if _, err := ProbeSandbox(SandboxConfig{Backend: b}); err == nil {
 			modes = append(modes, string(b))
 		}
+	}
+	for _, b := range wallBackends(t) {
+		modes = append(modes, "jail-"+string(b))
 	}
 	self, err := os.Executable()
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/landlock-lsm/go-landlock/landlock"
 
 	"github.com/warden-cli/warden/tools/confine"
+	"github.com/warden-cli/warden/tools/jail"
 	"github.com/warden-cli/warden/tools/supervisor"
 )
 
@@ -45,6 +46,9 @@ func SandboxHelperMain(args []string) int {
 	}
 	if len(args) == 3 && args[2] == "serve" {
 		return supervisor.Serve(3)
+	}
+	if len(args) >= 3 && args[2] == "jail" {
+		return jail.HelperMain(args[3:])
 	}
 	if len(args) < 4 {
 		fmt.Fprintln(os.Stderr, "warden sandbox helper: missing arguments")

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/warden-cli/warden/tools/jail"
 	"github.com/warden-cli/warden/tools/supervisor"
 )
 
@@ -35,6 +36,9 @@ type Tasks struct {
 	// helper's marker (SandboxHelperMain). Empty, commands are started by Warden itself, and those a
 	// command left running outlive a Warden killed with SIGKILL until the next one starts.
 	Helper string
+	// JailBackend forces one backend for the read-only jail; empty picks bubblewrap when it works, else
+	// Landlock.
+	JailBackend jail.Backend
 
 	mu       sync.Mutex
 	closed   bool
@@ -56,6 +60,9 @@ type Tasks struct {
 	sup    *supervisor.Client
 	supErr error
 	run    string // the session's directory for final-directory pipes; "" until made
+	// jails keeps the read-only jail (wall.go); wallErr is why there is none.
+	jails   *jail.Keeper
+	wallErr error
 }
 
 // NewTasks returns an empty task manager with the default limits. The zero Tasks is ready to use too.
@@ -114,6 +121,10 @@ type job struct {
 	status  exitStatus
 	ended   time.Time
 
+	// jail is the jail the command ran in, nil if none; after runs once it is done.
+	jail  *jail.Jail
+	after func()
+
 	// Background tasks only, guarded by Tasks.mu.
 	id   string
 	read cursor // what bash_output has returned so far
@@ -153,13 +164,17 @@ func (j *job) supervise(grace time.Duration) {
 	j.cwd, j.status = j.proc.finish()
 	j.out.Finish()
 	j.ended = time.Now()
+	if j.after != nil {
+		j.after()
+	}
 	close(j.done)
 }
 
-// start runs command in the session's directory, in the sandbox if the settings ask for one and the call
-// did not ask to run outside it. name names the spool file; live receives output as it comes.
+// start runs command in the session's directory: in the read-only jail if it was judged read-only
+// (jailed) and the jail is on, else in the sandbox if the settings ask for one, unless the call asked to
+// run outside both (unsandboxed). name names the spool file; live receives output as it comes.
 // The note, if any, is for the model (the directory had to change).
-func (t *Tasks) start(env *Env, command, name string, unsandboxed bool, live func(string)) (*job, string, error) {
+func (t *Tasks) start(env *Env, command, name string, unsandboxed, jailed bool, live func(string)) (*job, string, error) {
 	bash, err := t.shell()
 	if err != nil {
 		return nil, "", err
@@ -174,29 +189,56 @@ func (t *Tasks) start(env *Env, command, name string, unsandboxed bool, live fun
 		cwd = env.Workspace
 		env.SetCwd(cwd)
 	}
+	sp, err := t.spawner()
+	if err != nil {
+		return nil, "", err
+	}
+	childEnv := append(childEnv(os.Environ(), env.Bash, cwd), instanceVar+"="+instance)
 	var sandbox *sandboxPlan
-	if env.Bash.Sandbox.Enabled && !unsandboxed {
+	var cell *jail.Jail
+	if jailed && env.Bash.Jail && !unsandboxed {
+		if k := t.keeper(env); k != nil {
+			// Fail closed: a jail that works here but cannot be had now stops the command.
+			if cell, err = k.Get(); err != nil {
+				return nil, "", fmt.Errorf("%v. The command did not run; if it must, run it again with "+
+					"\"dangerously_unsandboxed\": true, and the user will be asked", err)
+			}
+			sp = &jailSpawner{j: cell}
+			childEnv = append(withoutVar(childEnv, "TMPDIR"), "TMPDIR="+cell.TmpDir())
+		}
+	}
+	if cell == nil && env.Bash.Sandbox.Enabled && !unsandboxed {
 		// Fail closed: a sandbox that was asked for and cannot be had stops the command.
 		if sandbox, err = planSandbox(env.Bash.Sandbox, env.Workspace); err != nil {
 			return nil, "", fmt.Errorf("%v. The command did not run", err)
 		}
 	}
-	sp, err := t.spawner()
-	if err != nil {
-		return nil, "", err
-	}
 	out := newCapture(contentBudget(env), spoolDir(env), name, live)
 	mark := fmt.Sprintf("%s=%s.%d", callVar, instance, t.calls.Add(1))
-	p, err := startProc(procSpec{bash: bash, command: command, dir: cwd,
-		env: append(childEnv(os.Environ(), env.Bash, cwd), instanceVar+"="+instance, mark), out: out,
+	p, err := startProc(procSpec{bash: bash, command: command, dir: cwd, env: append(childEnv, mark), out: out,
 		limits: env.Bash.Limits, sandbox: sandbox, mark: mark, spawner: sp})
 	if err != nil {
 		return nil, "", fmt.Errorf("starting bash: %w", err)
 	}
 	j := &job{command: command, started: time.Now(), proc: p, out: out, done: make(chan struct{}),
-		killCh: make(chan struct{}), promoteCh: make(chan struct{})}
+		killCh: make(chan struct{}), promoteCh: make(chan struct{}), jail: cell}
+	if cell == nil {
+		// A command outside the jail may write a secret file the jail does not mask yet.
+		j.after = func() { t.SecretsChanged() }
+	}
 	go j.supervise(t.grace())
 	return j, note, nil
+}
+
+// withoutVar drops NAME= entries from an environment.
+func withoutVar(env []string, name string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 func (t *Tasks) shell() (string, error) {
@@ -326,9 +368,12 @@ func (t *Tasks) KillAll() {
 	sweep(instanceVar+"="+t.instance, 0, syscall.SIGKILL)
 	releaseCgroupPool()
 	t.supMu.Lock()
-	sup, run := t.sup, t.run
-	t.sup, t.run = nil, ""
+	sup, run, jails := t.sup, t.run, t.jails
+	t.sup, t.run, t.jails = nil, "", nil
 	t.supMu.Unlock()
+	if jails != nil {
+		jails.Close()
+	}
 	if sup != nil {
 		// Everything was stopped above; the supervisor stops whatever slipped through, and exits.
 		sup.Close(supervisorWait)
@@ -338,10 +383,20 @@ func (t *Tasks) KillAll() {
 	}
 }
 
-// Prewarm starts the session's supervisor in the background, so that the first command does not wait
-// for it. Call it once the screen is up: starting it costs Warden's own start-up time.
-func (t *Tasks) Prewarm() {
-	go func() { _, _ = t.spawner() }()
+// Prewarm starts the session's supervisor, and the read-only jail if env has it on, in the background,
+// so that the first command does not wait for them. Call it once the screen is up: each costs a start of
+// Warden's executable.
+func (t *Tasks) Prewarm(env *Env) {
+	go func() {
+		if _, err := t.spawner(); err != nil {
+			return
+		}
+		if env.Bash.Jail {
+			if k := t.keeper(env); k != nil {
+				k.Prewarm()
+			}
+		}
+	}()
 }
 
 // spawner returns what starts the next command: the supervisor, started if need be, or Warden itself

@@ -99,6 +99,9 @@ type Call struct {
 	// Output receives live output as it is produced (already cleaned for display). It may be nil.
 	// It is called from the tool's goroutine and must not block for long.
 	Output func(chunk string)
+	// Jailed says the call runs without a person's approval because it was judged read-only: a command
+	// then runs in the read-only jail, when that is on (BashSettings.Jail).
+	Jailed bool
 	// Approved is what the call was decided on: the Access the permission engine, and the person when
 	// asked, saw. A tool that writes files checks that the path still resolves there and that the change
 	// is still the one shown, and writes nothing otherwise. Nil when the call was not decided (tests).

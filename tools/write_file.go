@@ -110,6 +110,9 @@ func runWriteFile(ctx context.Context, env *Env, call Call, p *writeFileParams) 
 		return Errorf("cannot write %s: %v", w.fp.Shown, unwrapPathError(err))
 	}
 	env.rememberFile(w.fp.Abs, sha256.Sum256([]byte(w.content)))
+	if !w.exists && env.Secret != nil && env.Secret(w.fp.Abs) && env.SecretWritten != nil {
+		env.SecretWritten() // a new secret file, which the read-only jail does not mask yet
+	}
 	n := plural(int64(lineCount(w.content)), "line", "lines")
 	out := ""
 	if w.exists {

@@ -85,6 +85,9 @@ type Options struct {
 	// asked about before anything runs: y calls RunUnsandboxed and goes on without it, n quits.
 	SandboxProblem string
 	RunUnsandboxed func()
+	// Wall says how commands that run unasked because they were judged read-only are jailed, for the
+	// header and /status: "wall: bubblewrap", "wall: landlock", or "wall: off — ..." with why.
+	Wall string
 	// MCP is the session's MCP servers (cmd_mcp.go); nil when there are none.
 	MCP MCPServers
 }

@@ -1,0 +1,60 @@
+package jail
+
+import "strings"
+
+// Note recognises a jailed command that probably failed because of the jail and says so, for the model,
+// with what it may do about it. output is what the model sees of the command's output; exit and sig are
+// how it ended.
+func Note(b Backend, tmp, output string, exit *int, sig string) string {
+	if sig == "" && (exit == nil || *exit == 0) {
+		return ""
+	}
+	var network, write, read, tmpGone bool
+	for _, line := range strings.Split(output, "\n") {
+		low := strings.ToLower(line)
+		denied := containsAny(low, "permission denied", "operation not permitted")
+		switch {
+		case containsAny(low, "network is unreachable", "could not resolve", "temporary failure in name resolution",
+			"name or service not known", "connection refused", "no route to host", "failed to connect",
+			"couldn't connect", "dial tcp", "getaddrinfo", "/dev/tcp/", "/dev/udp/") ||
+			(denied && containsAny(low, "socket", "connect", "dial ")):
+			network = true
+		case strings.Contains(low, "read-only file system"):
+			write = true
+		case denied:
+			// Landlock refuses a write and a masked read with the same error.
+			read = true
+			write = write || b == Landlock
+		case b == Bubblewrap && strings.Contains(low, "no such file or directory") && strings.Contains(line, "/tmp/"):
+			tmpGone = true
+		}
+	}
+	var what []string
+	if network {
+		what = append(what, "there is no network")
+	}
+	if write {
+		what = append(what, "nothing can be written except in "+tmp)
+	}
+	if read {
+		what = append(what, "keys, credentials and .env files cannot be read")
+	}
+	if tmpGone {
+		what = append(what, "/tmp is a fresh, empty one of its own")
+	}
+	if len(what) == 0 {
+		return ""
+	}
+	return "[this command was judged read-only, so it ran without asking, in Warden's read-only jail, where " +
+		strings.Join(what, "; ") + ". If it really needs more, run it again with \"dangerously_unsandboxed\": " +
+		"true; the user will be asked to approve running it outside the jail.]"
+}
+
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

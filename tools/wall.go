@@ -1,0 +1,150 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/warden-cli/warden/tools/confine"
+	"github.com/warden-cli/warden/tools/jail"
+)
+
+// The second wall: a command that runs without asking because it was judged read-only (Call.Jailed) runs
+// in the session's read-only jail (tools/jail) when BashSettings.Jail is on and a backend works here.
+// Everything else about it is as for any command: output, limits, timeouts, the background.
+
+// WallInfo says how read-only commands are jailed, for the status line and the start-up notes.
+type WallInfo struct {
+	Backend jail.Backend
+	// Notes are limitations of this backend on this machine, one short sentence each.
+	Notes []string
+}
+
+// String is the short form for the status line: "wall: bubblewrap".
+func (w WallInfo) String() string { return "wall: " + string(w.Backend) }
+
+// ProbeWall finds out how the jail would be built here: bubblewrap when it works, else Landlock with
+// Warden's executable (helper) confining itself. The error says, in a sentence the person can act on, why
+// there is no wall.
+func ProbeWall(helper string) (WallInfo, error) { return probeWall(helper, "") }
+
+// probeWall is ProbeWall with one backend forced ("" for either).
+func probeWall(helper string, only jail.Backend) (WallInfo, error) {
+	b, err := probe(SandboxConfig{Backend: BackendBubblewrap})
+	if only == jail.Landlock {
+		err = errors.New("bubblewrap is not to be used")
+	}
+	if err == nil {
+		info := WallInfo{Backend: jail.Bubblewrap}
+		if !b.pidNS {
+			info.Notes = append(info.Notes, "no pid namespace (bwrap --unshare-pid does not work here): jailed commands can see Warden's processes")
+		}
+		if confine.Arch() == 0 {
+			info.Notes = append(info.Notes, "no seccomp filter on "+runtime.GOARCH+": Unix sockets are not refused")
+		}
+		return info, nil
+	}
+	why := []string{err.Error()}
+	if only == jail.Bubblewrap {
+		return WallInfo{}, fmt.Errorf("no backend for the read-only jail: %s", why[0])
+	}
+	// Landlock needs the helper, which is Warden's own executable: it is not run here, because that costs
+	// a start of Warden, and the jail's start says so if it does not serve.
+	abi, lerr := llsys.LandlockGetABIVersion()
+	switch {
+	case helper == "":
+		why = append(why, "no helper executable for Landlock")
+	case lerr != nil || abi < 1:
+		why = append(why, "Landlock is not enabled in this kernel")
+	case abi < 4:
+		why = append(why, fmt.Sprintf("Landlock ABI %d cannot block the network (needs 4, Linux 6.7)", abi))
+	default:
+		info := WallInfo{Backend: jail.Landlock, Notes: []string{"Landlock cannot hide /tmp or /run from jailed commands; they write only in their own TMPDIR"}}
+		if abi < 6 {
+			info.Notes = append(info.Notes, fmt.Sprintf("Landlock ABI %d cannot keep jailed commands from signalling other processes (needs 6)", abi))
+		}
+		return info, nil
+	}
+	return WallInfo{}, fmt.Errorf("no backend for the read-only jail: %s", strings.Join(why, "; "))
+}
+
+// jailed starts commands in a jail.
+type jailSpawner struct{ j *jail.Jail }
+
+func (s *jailSpawner) spawn(path string, args, env []string, dir string, files []*os.File) (child, int, error) {
+	ch, err := s.j.Start(path, args, env, dir, files)
+	if err != nil {
+		return nil, 0, err
+	}
+	return ch, ch.Pid, nil
+}
+
+func (s *jailSpawner) runDir() string { return s.j.RunDir() }
+
+// keeper returns the session's jail keeper, made on first use from env; nil when there is no backend (the
+// reason is kept for WallProblem).
+func (t *Tasks) keeper(env *Env) *jail.Keeper {
+	t.supMu.Lock()
+	defer t.supMu.Unlock()
+	if t.jails != nil || t.wallErr != nil {
+		return t.jails
+	}
+	info, err := probeWall(t.Helper, t.JailBackend)
+	if err != nil {
+		t.wallErr = err
+		return nil
+	}
+	b, _ := probe(SandboxConfig{Backend: BackendBubblewrap})
+	bash, _ := t.shell()
+	home, _ := os.UserHomeDir()
+	var hide []string
+	if env.SessionDir != "" {
+		// Every session's files: outputs the person once let through may be in them. (Only this
+		// session's, should the sessions' directory hold the workspace.)
+		sessions := filepath.Dir(env.SessionDir)
+		if ws := env.Workspace; ws == sessions || strings.HasPrefix(ws, sessions+"/") {
+			sessions = env.SessionDir
+		}
+		hide = append(hide, sessions)
+	}
+	if t.run != "" {
+		hide = append(hide, t.run) // the unjailed commands' final-directory pipes
+	}
+	secret := env.Secret
+	if secret == nil {
+		secret = func(string) bool { return false }
+	}
+	t.jails = jail.NewKeeper(jail.Config{
+		Backend: info.Backend, Bwrap: b.bwrap, PidNS: b.pidNS,
+		Helper: t.Helper, HelperArgs: []string{helperMarker, "jail"},
+		Workspace: env.Workspace, Homes: jail.Homes(home), Secret: secret, Hide: hide,
+		Show: []string{env.Workspace, bash, t.Helper},
+	})
+	return t.jails
+}
+
+// WallProblem says why read-only commands are not jailed although the jail is on, or "".
+func (t *Tasks) WallProblem() string {
+	t.supMu.Lock()
+	defer t.supMu.Unlock()
+	if t.wallErr != nil {
+		return t.wallErr.Error()
+	}
+	return ""
+}
+
+// SecretsChanged says a secret file may have been written outside any command (a file tool did): the
+// jail rescans before the next jailed command.
+func (t *Tasks) SecretsChanged() {
+	t.supMu.Lock()
+	k := t.jails
+	t.supMu.Unlock()
+	if k != nil {
+		k.Stale()
+	}
+}

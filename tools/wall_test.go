@@ -1,0 +1,344 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/warden-cli/warden/tools/jail"
+)
+
+// wallBackends are the jail backends this machine has.
+func wallBackends(t *testing.T) []jail.Backend {
+	t.Helper()
+	var out []jail.Backend
+	for _, b := range []jail.Backend{jail.Bubblewrap, jail.Landlock} {
+		if _, err := probeWall(testHelper(t), b); err != nil {
+			t.Logf("%s: %v", b, err)
+			continue
+		}
+		out = append(out, b)
+	}
+	if len(out) == 0 {
+		needOrSkip(t, "no backend for the read-only jail on this machine")
+	}
+	return out
+}
+
+// testSecret stands in for the permission engine's judge of secret paths (wiring passes
+// permissions.IsSecretPath, which tools may not import).
+func testSecret(p string) bool {
+	base := filepath.Base(p)
+	switch {
+	case strings.HasPrefix(base, ".env"), strings.HasSuffix(base, ".env"), base == "id_rsa", base == ".netrc",
+		base == "credentials", strings.HasSuffix(base, ".key"):
+		return true
+	}
+	return strings.Contains(p+"/", "/.ssh/") || strings.Contains(p+"/", "/.aws/")
+}
+
+// jailHarness returns a harness whose Jailed calls run in the jail built with b.
+func jailHarness(t *testing.T, b jail.Backend) *harness {
+	t.Helper()
+	h := newHarness(t)
+	h.env.Bash.Jail = true
+	h.env.Secret = testSecret
+	h.tasks.JailBackend = b
+	return h
+}
+
+// runJailed runs command as a call judged read-only.
+func (h *harness) runJailed(command string) Result {
+	h.t.Helper()
+	in, _ := json.Marshal(map[string]any{"command": command})
+	return h.bash.Run(context.Background(), h.env, Call{ID: "jailed", Input: in, Jailed: true})
+}
+
+// testHome makes a home directory with keys in it and points HOME at it. It is made outside /tmp when it
+// can be, since bubblewrap's jail replaces /tmp, and a key there would be out of reach for that reason
+// alone.
+func testHome(t *testing.T) string {
+	t.Helper()
+	home, err := os.MkdirTemp("/var/tmp", "warden-home-")
+	if err != nil {
+		home = t.TempDir()
+	} else {
+		t.Cleanup(func() { os.RemoveAll(home) })
+	}
+	write(t, filepath.Join(home, ".ssh", "id_rsa"), "ssh-key-secret\n")
+	write(t, filepath.Join(home, ".aws", "credentials"), "aws-secret\n")
+	write(t, filepath.Join(home, ".netrc"), "netrc-secret\n")
+	t.Setenv("HOME", home)
+	return home
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// listen accepts TCP connections on loopback and counts them.
+func listen(t *testing.T) (port int, accepted *atomic.Int32) {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	accepted = &atomic.Int32{}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	return ln.Addr().(*net.TCPAddr).Port, accepted
+}
+
+// A command judged read-only runs in the jail: it reads what it likes, except keys, credentials and .env
+// files (also through a hard link), writes nothing outside its TMPDIR, reaches no network, and cannot read
+// Warden's environment. The model is told why what failed failed.
+func TestWallStopsWritesNetworkAndKeys(t *testing.T) {
+	home := testHome(t)
+	t.Setenv("WARDEN_TEST_API_KEY", "sk-warden-test-0123456789")
+	port, accepted := listen(t)
+	for _, b := range wallBackends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			h := jailHarness(t, b)
+			ws := h.env.Workspace
+			write(t, filepath.Join(ws, "README"), "hello from the workspace\n")
+			write(t, filepath.Join(ws, ".env"), "TOKEN=env-secret\n")
+			write(t, filepath.Join(ws, "svc", "api", ".env.local"), "TOKEN=deep-env-secret\n")
+			if err := os.Link(filepath.Join(ws, ".env"), filepath.Join(ws, "notes.txt")); err != nil {
+				t.Fatal(err)
+			}
+
+			if r := h.runJailed("cat README && echo t > \"$TMPDIR/scratch\" && cat \"$TMPDIR/scratch\""); r.IsError ||
+				!strings.Contains(r.Output, "hello from the workspace") {
+				t.Errorf("an ordinary read-only command failed in the jail: %s", r.Output)
+			}
+
+			for _, cmd := range []string{
+				"echo x > marker", "touch " + home + "/marker", "mkdir newdir", "rm README", "mv README moved",
+				"echo x >> README", "touch /var/tmp/warden-wall-marker",
+			} {
+				r := h.runJailed(cmd)
+				if !r.IsError {
+					t.Errorf("%q succeeded in the jail: %s", cmd, r.Output)
+				}
+				if !strings.Contains(r.Output, "read-only jail") || !strings.Contains(r.Output, "dangerously_unsandboxed") {
+					t.Errorf("%q: the model is not told about the jail: %s", cmd, r.Output)
+				}
+			}
+			for _, p := range []string{filepath.Join(ws, "marker"), filepath.Join(home, "marker"), filepath.Join(ws, "newdir"),
+				filepath.Join(ws, "moved"), "/var/tmp/warden-wall-marker"} {
+				if _, err := os.Stat(p); err == nil {
+					os.Remove(p)
+					t.Errorf("%s was written from the jail", p)
+				}
+			}
+			if got, _ := os.ReadFile(filepath.Join(ws, "README")); string(got) != "hello from the workspace\n" {
+				t.Errorf("README changed: %q", got)
+			}
+
+			r := h.runJailed(fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d && echo connected", port))
+			if !r.IsError || strings.Contains(r.Output, "connected") || !strings.Contains(r.Output, "no network") {
+				t.Errorf("connecting from the jail: %s", r.Output)
+			}
+			if n := accepted.Load(); n != 0 {
+				t.Errorf("the listener accepted %d connections from the jail", n)
+			}
+
+			secrets := []string{"env-secret", "deep-env-secret", "ssh-key-secret", "aws-secret", "netrc-secret",
+				"sk-warden-test"}
+			for _, cmd := range []string{
+				"cat .env", "cat svc/api/.env.local", "cat notes.txt", "cat ~/.ssh/id_rsa", "cat ~/.aws/credentials",
+				"cat ~/.netrc", "grep -r TOKEN . ; grep -r secret ~", fmt.Sprintf("cat /proc/%d/environ", os.Getpid()),
+				"cat /proc/*/environ | tr '\\0' '\\n' | grep sk-warden",
+			} {
+				r := h.runJailed(cmd)
+				for _, s := range secrets {
+					if strings.Contains(r.Output, s) {
+						t.Errorf("%q read %q in the jail: %s", cmd, s, r.Output)
+					}
+				}
+			}
+			if r := h.runJailed("cat ~/.ssh/id_rsa"); !strings.Contains(r.Output, "cannot be read") {
+				t.Errorf("a masked key's failure is not explained: %s", r.Output)
+			}
+		})
+	}
+}
+
+// Masks are found by a scan before the jail starts; a secret file written afterwards by a command that ran
+// outside the jail, or by write_file, is masked before the next jailed command runs.
+func TestWallMasksSecretsWrittenLater(t *testing.T) {
+	testHome(t)
+	for _, b := range wallBackends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			h := jailHarness(t, b)
+			h.env.SecretWritten = h.tasks.SecretsChanged
+			if r := h.runJailed("true"); r.IsError {
+				t.Fatalf("the jail does not run: %s", r.Output)
+			}
+			if r := h.run("echo TOKEN=written-late > .env"); r.IsError { // not jailed: a person approved it
+				t.Fatal(r.Output)
+			}
+			if r := h.runJailed("cat .env"); strings.Contains(r.Output, "written-late") {
+				t.Errorf("a .env written by an approved command was readable in the jail: %s", r.Output)
+			}
+
+			h.env.Resolve = func(cwd, p string) string {
+				if filepath.IsAbs(p) {
+					return p
+				}
+				return filepath.Join(cwd, p)
+			}
+			in, _ := json.Marshal(map[string]any{"path": "prod.env", "content": "TOKEN=tool-written\n"})
+			wf := writeFileTool()
+			if r := wf.Run(context.Background(), h.env, Call{ID: "w", Input: in}); r.IsError {
+				t.Fatal(r.Output)
+			}
+			if r := h.runJailed("cat prod.env"); strings.Contains(r.Output, "tool-written") {
+				t.Errorf("a .env written by write_file was readable in the jail: %s", r.Output)
+			}
+		})
+	}
+}
+
+// Programs a read-only command starts because the working tree says so (git's core.fsmonitor and
+// diff.external) run inside the jail too: whatever the classifier makes of them, their marker files never
+// appear.
+func TestWallHoldsProgramsTheWorkingTreeStarts(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		needOrSkip(t, "git is not installed")
+	}
+	testHome(t)
+	for _, b := range wallBackends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			h := jailHarness(t, b)
+			ws := h.env.Workspace
+			hook := filepath.Join(ws, "hook.sh")
+			write(t, hook, "#!/bin/sh\necho ran > "+filepath.Join(ws, "marker-$1")+"\n")
+			os.Chmod(hook, 0o755)
+			if r := h.run("git init -q && git config user.email a@b && git config user.name a && echo a > f && " +
+				"git add f && git commit -qm one && echo b > f && " +
+				"git config core.fsmonitor '" + hook + " fsmonitor' && git config diff.external '" + hook + " diff'"); r.IsError {
+				t.Fatal(r.Output)
+			}
+			for _, cmd := range []string{"git status", "git diff"} {
+				h.runJailed(cmd)
+			}
+			for _, m := range []string{"marker-fsmonitor", "marker-diff"} {
+				if _, err := os.Stat(filepath.Join(ws, m)); err == nil {
+					t.Errorf("%s appeared: the program the repository names wrote from the jail", m)
+				}
+			}
+			// Outside the jail the same repository does run them: the test would see it.
+			h.run("git status; git diff")
+			if _, err := os.Stat(filepath.Join(ws, "marker-fsmonitor")); err != nil {
+				t.Errorf("the fsmonitor hook does not run even outside the jail; the check above proves nothing")
+			}
+		})
+	}
+}
+
+// In the jail the bash tool works as it does elsewhere: a clean repository's git status, a cd that
+// carries over, a background task, a timeout that stops the command and what it started.
+func TestWallKeepsTheBashToolWorking(t *testing.T) {
+	testHome(t)
+	for _, b := range wallBackends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			h := jailHarness(t, b)
+			ws := h.env.Workspace
+			if r := h.run("mkdir -p sub && git init -q && echo x > sub/f"); r.IsError {
+				t.Fatal(r.Output)
+			}
+			if r := h.runJailed("git status --short && ls sub && seq 100000 | sort -rn | head -1"); r.IsError ||
+				!strings.Contains(r.Output, "sub/") || !strings.Contains(r.Output, "100000") {
+				t.Errorf("ordinary read-only commands: %s", r.Output)
+			}
+			h.runJailed("cd sub")
+			if r := h.runJailed("pwd"); strings.TrimSpace(r.Output) != filepath.Join(ws, "sub") {
+				t.Errorf("cd did not carry over in the jail: %s", r.Output)
+			}
+			h.env.SetCwd(ws)
+
+			in, _ := json.Marshal(map[string]any{"command": "echo started; sleep 30", "run_in_background": true})
+			r := h.bash.Run(context.Background(), h.env, Call{ID: "bg", Input: in, Jailed: true})
+			if r.BackgroundID == "" {
+				t.Fatalf("no background task: %s", r.Output)
+			}
+			eventually(t, 10*time.Second, "the jailed task prints", func() bool {
+				return strings.Contains(h.call(context.Background(), h.output, "o", map[string]any{"id": r.BackgroundID}, nil).Output, "started")
+			})
+			if k := h.call(context.Background(), h.kill, "k", map[string]any{"id": r.BackgroundID}, nil); !strings.Contains(k.Output, "stopped by kill_bash") {
+				t.Errorf("kill_bash: %s", k.Output)
+			}
+
+			mark := fmt.Sprintf("%d.%d", 300+os.Getpid()%97, time.Now().UnixNano()%10000)
+			in, _ = json.Marshal(map[string]any{"command": "setsid sleep " + mark + " & sleep " + mark, "timeout": 500})
+			r = h.bash.Run(context.Background(), h.env, Call{ID: "t", Input: in, Jailed: true})
+			if !r.TimedOut {
+				t.Errorf("no timeout: %+v", r)
+			}
+			eventually(t, 10*time.Second, "the jailed sleepers are gone", func() bool {
+				return len(livePids(func(pid int) bool {
+					b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+					return strings.Contains(string(b), mark)
+				})) == 0
+			})
+		})
+	}
+}
+
+// With the jail off (sandbox.jail false), a call judged read-only runs as any other.
+func TestWallOffRunsAsBefore(t *testing.T) {
+	h := newHarness(t)
+	h.env.Secret = testSecret
+	if r := h.runJailed("echo x > written"); r.IsError {
+		t.Fatalf("with the jail off a read-only call failed: %s", r.Output)
+	}
+	if _, err := os.Stat(filepath.Join(h.env.Workspace, "written")); err != nil {
+		t.Error("with the jail off the command did not write")
+	}
+}
+
+// A call that asks to run outside the jail reports itself as such to the permission engine, which asks
+// the person; once approved (not jailed) it runs outside.
+func TestWallDangerouslyUnsandboxedRunsOutside(t *testing.T) {
+	testHome(t)
+	b := wallBackends(t)[0]
+	h := jailHarness(t, b)
+	in, _ := json.Marshal(map[string]any{"command": "echo x > out", "dangerously_unsandboxed": true})
+	acc, err := h.bash.Access(h.env, in)
+	if err != nil || !acc.Unsandboxed {
+		t.Fatalf("Access = %+v, %v; want Unsandboxed with the jail on", acc, err)
+	}
+	if r := h.runJailed("echo x > out"); !r.IsError {
+		t.Fatalf("wrote in the jail: %s", r.Output)
+	}
+	if r := h.bash.Run(context.Background(), h.env, Call{ID: "u", Input: in}); r.IsError {
+		t.Errorf("the approved call outside the jail failed: %s", r.Output)
+	}
+	if _, err := os.Stat(filepath.Join(h.env.Workspace, "out")); err != nil {
+		t.Error("the approved call did not write")
+	}
+}
