@@ -41,12 +41,18 @@ func newEnv(t *testing.T) *tools.Env {
 // fresh server, as a restarted process would.
 func inProcess(t *testing.T, entries ...config.MCPServerEntry) *Manager {
 	t.Helper()
+	return inProcessWith(t, newTestServer, entries...)
+}
+
+// inProcessWith is inProcess with servers that build makes; crash, given to build, ends the connection.
+func inProcessWith(t *testing.T, build func(crash func()) *sdk.Server, entries ...config.MCPServerEntry) *Manager {
+	t.Helper()
 	m := New(Options{Workspace: t.TempDir(), LogDir: t.TempDir(), StartTimeout: deadline})
 	m.dialHook = func(e config.MCPServerEntry) (*conn, error) {
 		// Two pipes stand for the server's stdin and stdout; closing them is the server dying.
 		clientIn, serverOut := io.Pipe()
 		serverIn, clientOut := io.Pipe()
-		srv := newTestServer(func() {
+		srv := build(func() {
 			serverOut.Close()
 			serverIn.Close()
 		})

@@ -30,9 +30,13 @@ type PromptArg struct {
 
 func (s *server) promptStatusLocked() []PromptStatus {
 	var out []PromptStatus
-	taken := map[string]bool{}
-	for _, p := range s.prompts {
-		ps := PromptStatus{Command: toolName(s.entry.Name, p.Name, taken), Name: p.Name, Description: p.Description}
+	remote := make([]string, len(s.prompts))
+	for i, p := range s.prompts {
+		remote[i] = p.Name
+	}
+	names := toolNames(s.entry.Name, remote)
+	for i, p := range s.prompts {
+		ps := PromptStatus{Command: names[i], Name: p.Name, Description: p.Description}
 		if ps.Description == "" {
 			ps.Description = p.Title
 		}

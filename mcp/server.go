@@ -212,18 +212,26 @@ func (s *server) listTools(ctx context.Context, cs *sdk.ClientSession) ([]*Tool,
 		return nil, 0, nil
 	}
 	return withTimeout2(ctx, func(ctx context.Context) ([]*Tool, int, error) {
-		var out []*Tool
+		var listed []*sdk.Tool
 		dropped := 0
-		taken := map[string]bool{}
 		for t, err := range cs.Tools(ctx, nil) {
 			if err != nil {
 				return nil, 0, fmt.Errorf("listing its tools: %w", err)
 			}
-			if len(out) == maxTools {
+			if len(listed) == maxTools {
 				dropped++
 				continue
 			}
-			out = append(out, newTool(s, t, taken))
+			listed = append(listed, t)
+		}
+		remote := make([]string, len(listed))
+		for i, t := range listed {
+			remote[i] = t.Name
+		}
+		names := toolNames(s.entry.Name, remote)
+		out := make([]*Tool, len(listed))
+		for i, t := range listed {
+			out[i] = newTool(s, t, names[i])
 		}
 		return out, dropped, nil
 	})

@@ -30,7 +30,7 @@ type Tool struct {
 // maxDescription bounds a tool's description: it is sent with every request.
 const maxDescription = 2000
 
-func newTool(s *server, t *sdk.Tool, taken map[string]bool) *Tool {
+func newTool(s *server, t *sdk.Tool, name string) *Tool {
 	desc := strings.TrimSpace(t.Description)
 	if desc == "" {
 		desc = t.Title
@@ -39,7 +39,7 @@ func newTool(s *server, t *sdk.Tool, taken map[string]bool) *Tool {
 		desc = strings.ToValidUTF8(desc[:maxDescription], "") + "…"
 	}
 	readOnly := t.Annotations != nil && t.Annotations.ReadOnlyHint
-	return &Tool{s: s, name: toolName(s.entry.Name, t.Name, taken), remote: t.Name,
+	return &Tool{s: s, name: name, remote: t.Name,
 		desc: fmt.Sprintf("%s (a tool of the MCP server %q)", desc, s.entry.Name), schema: inputSchema(t.InputSchema),
 		readOnly: readOnly}
 }
