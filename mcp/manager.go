@@ -55,6 +55,8 @@ type Manager struct {
 	onChange func()
 	// dialHook, when set, connects servers instead of their configuration (tests use in-process servers).
 	dialHook func(config.MCPServerEntry) (*conn, error)
+	// toolsWait bounds how long Tools waits for servers on their first start.
+	toolsWait time.Duration
 }
 
 // New returns a manager with no servers; Add starts them.
@@ -69,7 +71,7 @@ func New(opts Options) *Manager {
 		opts.ChildEnv = func(string) []string { return os.Environ() }
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Manager{opts: opts, ctx: ctx, cancel: cancel, held: opts.Hold}
+	return &Manager{opts: opts, ctx: ctx, cancel: cancel, held: opts.Hold, toolsWait: toolsWait}
 }
 
 // Release starts the servers held back by Options.Hold.
@@ -143,9 +145,35 @@ func (m *Manager) list() []*server {
 // client builds the SDK client for one connection of s: a tool or prompt list that changes is fetched again.
 func (m *Manager) client(s *server) *sdk.Client {
 	return sdk.NewClient(&sdk.Implementation{Name: "warden", Version: m.opts.Version}, &sdk.ClientOptions{
-		ToolListChangedHandler:   func(context.Context, *sdk.ToolListChangedRequest) { go s.relist() },
-		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) { go s.relist() },
+		ToolListChangedHandler:   func(context.Context, *sdk.ToolListChangedRequest) { s.listChanged() },
+		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) { s.listChanged() },
 	})
+}
+
+// listChanged is called when the server says its tools or prompts changed. The lists are fetched again one
+// fetch at a time: notices that arrive during a fetch cost one more fetch after it, however many they are,
+// so that a server sending them in a flood cannot make Warden pile up fetches (each a goroutine and a
+// request) without bound.
+func (s *server) listChanged() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.relisting {
+		s.relistAgain = true
+		return
+	}
+	s.relisting = true
+	go func() {
+		for {
+			s.relist()
+			s.mu.Lock()
+			again := s.relistAgain
+			s.relistAgain, s.relisting = false, again
+			s.mu.Unlock()
+			if !again {
+				return
+			}
+		}
+	}()
 }
 
 // relist fetches the tools and prompts of a ready server again.
@@ -172,18 +200,20 @@ func (s *server) relist() {
 }
 
 // Tools returns the tools of every server that has listed some, including a server that has since died
-// (a call starts it again). It waits for servers still starting, at most toolsWait and until ctx ends;
-// servers that failed to start are tried again in the background once their pause is over.
+// (a call starts it again). It waits for servers on their first start, at most toolsWait and until ctx
+// ends; servers that failed to start are tried again in the background once their pause is over, and a
+// request never waits for such a try: a server that hangs whenever it starts would otherwise hold every
+// request after each pause.
 func (m *Manager) Tools(ctx context.Context) []tools.Tool {
 	// A server that hangs while starting must not hold the request for long; it joins a later turn.
-	ctx, cancel := context.WithTimeout(ctx, toolsWait)
+	ctx, cancel := context.WithTimeout(ctx, m.toolsWait)
 	defer cancel()
 	var out []tools.Tool
 	for _, s := range m.list() {
 		s.mu.Lock()
 		var wait chan struct{}
 		switch {
-		case s.state == Starting:
+		case s.state == Starting && !s.tried:
 			wait = s.attempt
 		case s.state == Failed && len(s.tools) == 0 && time.Now().After(s.retryAt):
 			s.startLocked()

@@ -50,6 +50,11 @@ type server struct {
 	prompts []*sdk.Prompt
 	// dropped counts tools the server listed beyond maxTools.
 	dropped int
+	// tried is set once the first start has ended, either way.
+	tried bool
+	// relisting is set while the lists are fetched again after the server said they changed; relistAgain
+	// when it said so again meanwhile.
+	relisting, relistAgain bool
 }
 
 const (
@@ -110,7 +115,7 @@ func (s *server) connect(gen int) {
 		closeSession(cs, c)
 		return
 	}
-	s.attempt = nil
+	s.attempt, s.tried = nil, true
 	if err != nil {
 		s.mu.Unlock()
 		closeSession(cs, c)
