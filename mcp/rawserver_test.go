@@ -3,7 +3,7 @@ package mcp
 import (
 	"bufio"
 	"encoding/json"
-	"io"
+	"os"
 	"sync"
 	"testing"
 
@@ -17,6 +17,9 @@ import (
 // calls serve with the messages the client sends and a function to send one back.
 type rawServer struct {
 	serve func(msg rawMessage, send func(any))
+	// deafen, when it returns true for a message, makes the server stop reading before it serves that
+	// message, keeping its end of the answers open: the client's next write fails with EPIPE.
+	deafen func(msg rawMessage) bool
 }
 
 type rawMessage struct {
@@ -53,8 +56,16 @@ func withRaw(t *testing.T, r *rawServer, entries ...config.MCPServerEntry) *Mana
 	t.Helper()
 	m := New(Options{Workspace: t.TempDir(), LogDir: t.TempDir(), StartTimeout: deadline})
 	m.dialHook = func(e config.MCPServerEntry) (*conn, error) {
-		clientIn, serverOut := io.Pipe()
-		serverIn, clientOut := io.Pipe()
+		// Real pipes, as a process has: a write after the other end closed fails with EPIPE.
+		clientIn, serverOut, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		serverIn, clientOut, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { closeAll([]*os.File{clientIn, serverOut, serverIn, clientOut}) })
 		var mu sync.Mutex
 		send := func(v any) {
 			data, _ := json.Marshal(v)
@@ -74,6 +85,12 @@ func withRaw(t *testing.T, r *rawServer, entries ...config.MCPServerEntry) *Mana
 					// The older protocol, which every server speaks: the client falls back to initialize.
 					send(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "error": map[string]any{"code": -32601, "message": "method not found"}})
 					continue
+				}
+				if r.deafen != nil && r.deafen(msg) {
+					// It stops reading what the client sends before it answers, but stays connected.
+					serverIn.Close()
+					r.serve(msg, send)
+					return
 				}
 				r.serve(msg, send)
 			}

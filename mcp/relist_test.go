@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -126,5 +127,31 @@ func TestARequestDoesNotWaitForAServerStartedAgain(t *testing.T) {
 	}
 	if st := m.Status()[0]; st.State != Starting {
 		t.Errorf("state %s while the second start hangs", st.State)
+	}
+}
+
+// A call that finds the connection broken when it writes (EPIPE: the server no longer reads) ends that
+// connection, so that the next call starts the server again.
+func TestABrokenPipeEndsTheConnection(t *testing.T) {
+	var lists atomic.Int32
+	r := &rawServer{serve: func(msg rawMessage, send func(any)) {
+		switch msg.Method {
+		case "initialize":
+			send(msg.initialized(map[string]any{"tools": map[string]any{}}))
+		case "tools/list":
+			send(msg.reply(rawTools("echo")))
+		case "tools/call":
+			send(msg.reply(map[string]any{"content": []map[string]any{{"type": "text", "text": "answered"}}}))
+		}
+	}, deafen: func(msg rawMessage) bool { return msg.Method == "tools/list" && lists.Add(1) == 1 }}
+	m := withRaw(t, r)
+	echo := toolByName(t, m.Tools(ctxT(t)), "mcp__raw__echo")
+	env := newEnv(t)
+	res := echo.Run(ctxT(t), env, tools.Call{ID: "c1", Input: json.RawMessage(`{}`)})
+	if !res.IsError || !strings.Contains(res.Output, "stopped during the call") {
+		t.Errorf("a call on a broken pipe: %q", res.Output)
+	}
+	if res := echo.Run(ctxT(t), env, tools.Call{ID: "c2", Input: json.RawMessage(`{}`)}); res.Output != "answered" {
+		t.Errorf("the next call: %+v", res)
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -147,7 +149,7 @@ func (t *Tool) Run(ctx context.Context, env *tools.Env, call tools.Call) tools.R
 	case err == nil:
 	case cctx.Err() != nil:
 		return t.failed(ctx, cctx, timeout, err)
-	case errors.Is(err, sdk.ErrConnectionClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+	case connectionLost(err):
 		why := t.s.ended(cs, err)
 		return tools.Errorf("%s failed: the MCP server %q stopped during the call; it is started again on the next call.\n%s",
 			t.name, t.Server(), why)
@@ -158,6 +160,13 @@ func (t *Tool) Run(ctx context.Context, env *tools.Env, call tools.Call) tools.R
 		return tools.Errorf("%s failed: %v", t.name, err)
 	}
 	return t.result(env, call.ID, res)
+}
+
+// connectionLost reports an error that means the connection is gone: closed, cut off, or (EPIPE) a server
+// that no longer reads what it is sent, which a call may notice before the connection's watcher does.
+func connectionLost(err error) bool {
+	return errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, os.ErrClosed)
 }
 
 // failed turns an error of a call into the model's result, telling a timeout and an interruption apart.
