@@ -20,6 +20,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/config"
 	"github.com/warden-cli/warden/mcp"
 	"github.com/warden-cli/warden/permissions"
@@ -116,6 +117,8 @@ type session struct {
 	tasks     *tools.Tasks
 	// mcp runs the configured MCP servers; their tools reach the agent through Options.More.
 	mcp *mcp.Manager
+	// checkpoints snapshots the workspace around calls that may change files; nil when it cannot.
+	checkpoints *checkpoint.Checkpoints
 }
 
 func loadConfig(c *commonFlags) (*config.Config, error) {
@@ -225,6 +228,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	if err := s.openStore(c); err != nil {
 		return nil, err
 	}
+	s.openCheckpoints()
 	s.dir = filepath.Join(sessionsDir(), s.id)
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating the session directory: %w", err)
@@ -399,6 +403,9 @@ func (s *session) allWarnings() []string {
 func (s *session) close() {
 	s.mcp.Close()
 	s.tasks.KillAll()
+	if s.checkpoints != nil {
+		s.checkpoints.Close()
+	}
 	s.store.Close()
 }
 
@@ -455,6 +462,7 @@ func (s *session) agentOptions(sink agent.Sink, approver agent.Approver) agent.O
 		ContextWindow: s.cfg.ContextWindow,
 		History:       s.history,
 		More:          s.mcp,
+		Checkpoints:   s.checkpoints,
 		SaveProjectRule: func(rule string) error {
 			return config.AddProjectAllow(os.Getenv, s.cfg.Workspace, rule)
 		},
@@ -505,6 +513,9 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 	}
 	for _, w := range s.allWarnings() {
 		fmt.Fprintf(stderr, "warden: %s\n", w)
+	}
+	if s.checkpoints != nil {
+		s.checkpoints.Start()
 	}
 	printer := agent.NewPrinter(stdout, stderr, format)
 	a, err := agent.New(s.agentOptions(printer.Sink, agent.HeadlessApprover{}))
@@ -574,5 +585,10 @@ func runTUI(c *commonFlags) error {
 	defer prewarm.Stop()
 	startMCP := time.AfterFunc(prewarmAfter, s.mcp.Release)
 	defer startMCP.Stop()
+	if s.checkpoints != nil {
+		// The first snapshot may read the whole workspace: after the first frame too.
+		startCheckpoints := time.AfterFunc(prewarmAfter, s.checkpoints.Start)
+		defer startCheckpoints.Stop()
+	}
 	return ui.Run(opts)
 }

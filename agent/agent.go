@@ -17,6 +17,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
 )
@@ -58,6 +59,8 @@ type Options struct {
 	// SaveProjectRule persists an "always allow (project)" rule; nil means project grants are kept for
 	// the session only.
 	SaveProjectRule func(rule string) error
+	// Checkpoints snapshots the workspace around every call that may change files; nil takes none.
+	Checkpoints *checkpoint.Checkpoints
 	// More offers tools that come and go while the session runs (MCP servers starting, dying, coming
 	// back), asked again before every model turn; nil offers none. Sub-agents do not get them.
 	More ToolSource
@@ -83,6 +86,8 @@ type Agent struct {
 	offered *tools.Registry
 	// lastPrompt is the server's count of the last request's prompt, which held lastPromptMsgs messages.
 	lastPrompt, lastPromptMsgs int
+	// pendingNotes are told to the model with the next request (what an undo restored).
+	pendingNotes []string
 }
 
 // New returns an agent with the system prompt as its first message.
@@ -129,6 +134,10 @@ func (a *Agent) Engine() *permissions.Engine { return a.opts.Engine }
 func (a *Agent) Run(ctx context.Context, prompt string) TurnDone {
 	a.running.Lock()
 	defer a.running.Unlock()
+	for _, n := range a.pendingNotes {
+		prompt = "[From Warden, not typed by the user: " + n + "]\n\n" + prompt
+	}
+	a.pendingNotes = nil
 	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: prompt})
 	done := a.safeLoop(ctx)
 	done.Usage = a.usage
@@ -223,7 +232,7 @@ func (a *Agent) emit(ev Event) {
 	defer a.emitMu.Unlock()
 	if r, ok := eventRecord(ev); ok {
 		wasOK := a.opts.Store.Err() == nil
-		a.opts.Store.Append(r, r.Type == RecToolResult)
+		a.opts.Store.Append(r, r.Type == RecToolResult || r.Type == RecChanges)
 		if err := a.opts.Store.Err(); wasOK && err != nil {
 			a.opts.Sink(Notice{Message: fmt.Sprintf("the session is no longer being saved: %v", err)})
 		}

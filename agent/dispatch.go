@@ -10,6 +10,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
 )
@@ -111,8 +112,9 @@ func (a *Agent) prepare(tc openai.ToolCall, cut bool) *pendingCall {
 
 // execute authorizes and runs one prepared call and reports its result.
 func (a *Agent) execute(ctx context.Context, p *pendingCall) tools.Result {
+	var changes []checkpoint.Change
 	finish := func(res tools.Result) tools.Result {
-		a.emit(ToolFinished{ID: p.tc.ID, Name: p.tc.Function.Name, Result: res, Duration: time.Since(p.start)})
+		a.emit(ToolFinished{ID: p.tc.ID, Name: p.tc.Function.Name, Result: res, Duration: time.Since(p.start), Changes: changes})
 		return res
 	}
 	switch {
@@ -132,7 +134,7 @@ func (a *Agent) execute(ctx context.Context, p *pendingCall) tools.Result {
 		return finish(tools.Result{Output: denial, IsError: true})
 	}
 	p.start = time.Now()
-	return finish(a.runTool(ctx, p))
+	return finish(a.checkpointed(p, &changes, func() tools.Result { return a.runTool(ctx, p) }))
 }
 
 // toolAccess asks a call's tool what the call touches; it may run in a goroutine of a concurrent group,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
 )
@@ -65,6 +66,8 @@ type ToolFinished struct {
 	Name     string
 	Result   tools.Result
 	Duration time.Duration
+	// Changes is what the call changed in the workspace, when it was checkpointed.
+	Changes []checkpoint.Change
 }
 
 // Usage counts tokens of one or more requests.

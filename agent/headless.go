@@ -8,6 +8,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/tools"
 )
 
@@ -123,13 +124,23 @@ func StreamJSON(ev Event) any {
 		}
 		return m
 	case ToolFinished:
-		return toolResultJSON(e.ID, e.Result, e.Duration.Milliseconds())
+		m := toolResultJSON(e.ID, e.Result, e.Duration.Milliseconds())
+		if len(e.Changes) > 0 {
+			m["changes"] = checkpoint.Briefs(e.Changes)
+		}
+		return m
+	case FilesChanged:
+		m := map[string]any{"type": "changes", "by": e.By, "changes": checkpoint.Briefs(e.Changes)}
+		if e.CallID != "" {
+			m["id"] = e.CallID
+		}
+		return m
 	case Notice:
 		return map[string]any{"type": "error", "message": e.Message, "retrying": e.Retrying}
 	case ChildEvent:
 		// A sub-agent's tool activity is shown with the task call it belongs to; its text is not.
 		switch e.Event.(type) {
-		case ToolCallStarted, PermissionDecided, ToolFinished, ChildEvent:
+		case ToolCallStarted, PermissionDecided, ToolFinished, FilesChanged, ChildEvent:
 		default:
 			return nil
 		}

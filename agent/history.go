@@ -6,6 +6,8 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/warden-cli/warden/checkpoint"
 )
 
 // HistoryEntry is one tool call of a session as the history view and `warden history` show it.
@@ -30,6 +32,10 @@ type HistoryEntry struct {
 	Output       string `json:"output,omitempty"`
 	OutputPath   string `json:"output_path,omitempty"`
 	BackgroundID string `json:"background_id,omitempty"`
+	// Changes is what the call changed in the workspace (a background task's, until it ended): empty
+	// for a call that changed nothing. Full holds them with their before and after states.
+	Changes []checkpoint.Brief  `json:"changes"`
+	Full    []checkpoint.Change `json:"-"`
 }
 
 // History joins a session's tool call, permission and result records into one entry per call, in order.
@@ -68,6 +74,7 @@ func History(l *Loaded) []HistoryEntry {
 			}
 			e := &out[i]
 			e.ExitCode, e.DurationMS, e.OutputPath, e.BackgroundID = r.ExitCode, r.DurationMS, r.OutputPath, r.BackgroundID
+			e.Full = r.Changes
 			if r.Output != nil {
 				e.Output = *r.Output
 			}
@@ -78,7 +85,16 @@ func History(l *Loaded) []HistoryEntry {
 					out[j].Status = "interrupted"
 				}
 			}
+		case RecChanges:
+			// A background task's changes, from its call's start to its end, replace what the call
+			// had changed when it went to the background.
+			if i, ok := index[k]; ok && r.By == ByTask {
+				out[i].Full = r.Changes
+			}
 		}
+	}
+	for i := range out {
+		out[i].Changes = checkpoint.Briefs(out[i].Full)
 	}
 	return out
 }

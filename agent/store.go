@@ -15,6 +15,8 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/warden-cli/warden/checkpoint"
 )
 
 // A session is an append-only JSONL file, <id>.jsonl, in the sessions directory; the full outputs of its
@@ -35,6 +37,11 @@ const (
 	RecToolResult = "tool_result"
 	RecNotice     = "notice"
 	RecTurn       = "turn"
+	// RecChanges records changes to the workspace that no call's result carries (FilesChanged).
+	RecChanges = "changes"
+	// RecRewind cuts the conversation back to its first Keep messages: what came after is no longer
+	// sent to the model, though it stays in the file.
+	RecRewind = "rewind"
 )
 
 // Record is one line of a session file.
@@ -75,6 +82,16 @@ type Record struct {
 	BackgroundID string  `json:"background_id,omitempty"`
 	OutputPath   string  `json:"output_path,omitempty"`
 	DurationMS   int64   `json:"duration_ms,omitempty"`
+
+	// tool_result and changes: what changed in the workspace; TaskID and BeforeCall as in FilesChanged
+	// (By says what made the changes of a changes record).
+	Changes    []checkpoint.Change `json:"changes,omitempty"`
+	Later      []checkpoint.Change `json:"later,omitempty"`
+	TaskID     string              `json:"task_id,omitempty"`
+	BeforeCall string              `json:"before_call,omitempty"`
+
+	// rewind
+	Keep *int `json:"keep,omitempty"`
 
 	// notice, turn
 	Text     string `json:"text,omitempty"`
@@ -229,6 +246,10 @@ func ReadSession(path string) (*Loaded, error) {
 // an "interrupted" result, returned separately so the caller can record them.
 func (l *Loaded) Conversation() (msgs []openai.ChatCompletionMessage, closed []openai.ChatCompletionMessage) {
 	for _, r := range l.Records {
+		if r.Type == RecRewind && r.Keep != nil && *r.Keep >= 0 && *r.Keep <= len(msgs) {
+			msgs = msgs[:*r.Keep]
+			continue
+		}
 		if r.Type != RecMessage || r.Message == nil || r.Message.Role == openai.ChatMessageRoleSystem {
 			continue
 		}
@@ -353,7 +374,7 @@ func eventRecord(ev Event) (Record, bool) {
 	switch e := ev.(type) {
 	case ChildEvent:
 		switch e.Event.(type) {
-		case ToolCallStarted, PermissionDecided, ToolFinished, ChildEvent:
+		case ToolCallStarted, PermissionDecided, ToolFinished, FilesChanged, ChildEvent:
 		default:
 			return Record{}, false
 		}
@@ -374,7 +395,9 @@ func eventRecord(ev Event) (Record, bool) {
 		out := r.Output
 		return Record{Type: RecToolResult, CallID: e.ID, Name: e.Name, Output: &out, Display: r.Display, IsError: r.IsError, ExitCode: r.ExitCode,
 			Signal: r.Signal, TimedOut: r.TimedOut, Interrupted: r.Interrupted, Truncated: r.Truncated,
-			BackgroundID: r.BackgroundID, OutputPath: r.OutputPath, DurationMS: e.Duration.Milliseconds()}, true
+			BackgroundID: r.BackgroundID, OutputPath: r.OutputPath, DurationMS: e.Duration.Milliseconds(), Changes: e.Changes}, true
+	case FilesChanged:
+		return Record{Type: RecChanges, By: e.By, CallID: e.CallID, BeforeCall: e.BeforeCall, TaskID: e.TaskID, Changes: e.Changes, Later: e.Later}, true
 	case Notice:
 		return Record{Type: RecNotice, Text: e.Message, Retrying: e.Retrying}, true
 	case TurnDone:

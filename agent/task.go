@@ -113,6 +113,7 @@ func (a *Agent) runTask(ctx context.Context, env *tools.Env, call tools.Call, p 
 		// A child's context is small and short-lived; it shares the parent's window setting.
 		ContextWindow:   a.opts.ContextWindow,
 		SaveProjectRule: a.opts.SaveProjectRule,
+		Checkpoints:     a.opts.Checkpoints,
 		Depth:           a.opts.Depth + 1,
 		SubAgents:       slices.Contains(names, "task"),
 		Prompt:          &PromptInfo{Cwd: childEnv.Cwd(), Now: time.Now(), SubAgent: true},

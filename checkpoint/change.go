@@ -219,3 +219,29 @@ func Shown(changes []Change) []Change {
 	}
 	return out
 }
+
+// Brief is a change as scripts read it (`warden history --json`, DESIGN.md §9).
+type Brief struct {
+	// Path is relative to the workspace; a directory's ends in "/".
+	Path    string `json:"path"`
+	Status  string `json:"status"`
+	Added   int    `json:"added_lines"`
+	Removed int    `json:"removed_lines"`
+	Binary  bool   `json:"binary,omitempty"`
+	// NotSaved says the file was over the size cap, so its content was not saved.
+	NotSaved bool `json:"not_saved,omitempty"`
+}
+
+// Briefs is the changes a person needs to see (Shown), as scripts read them; never nil.
+func Briefs(changes []Change) []Brief {
+	out := []Brief{}
+	for _, c := range Shown(changes) {
+		b := Brief{Path: c.Path, Status: c.Status, Added: c.Added, Removed: c.Removed, Binary: c.Binary,
+			NotSaved: (c.New != nil && c.New.Skipped) || (c.New == nil && c.Old != nil && c.Old.Skipped)}
+		if c.IsDir() {
+			b.Path += "/"
+		}
+		out = append(out, b)
+	}
+	return out
+}

@@ -85,11 +85,11 @@ func openTest(t *testing.T, ws string) *Checkpoints {
 // call runs a real bash command as a checkpointed call and returns its changes.
 func call(t *testing.T, c *Checkpoints, ws, script string) []Change {
 	t.Helper()
-	w, outside := c.Before("call")
+	w, outside := c.Before()
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Dir = ws
 	out, runErr := cmd.CombinedOutput()
-	changes, err := w.After("")
+	changes, err := w.After("", nil)
 	if len(outside) > 0 {
 		t.Fatalf("unexpected outside changes before %q: %s", script, changeLines(outside))
 	}
@@ -198,13 +198,13 @@ func TestOutsideChangesAreSetApart(t *testing.T) {
 		var since []Recorded
 		since = append(since, Recorded{Changes: call(t, c, ws, "echo a2 >> a.txt")})
 		sh(t, ws, "echo mine >> b.txt && echo mine >> a.txt")
-		w, outside := c.Before("second")
+		w, outside := c.Before()
 		if got := changeLines(outside); got != "M a.txt (+1 −0)\nM b.txt (+1 −0)" {
 			t.Fatalf("outside changes: %q", got)
 		}
 		since = append(since, Recorded{Outside: true, Changes: outside})
 		sh(t, ws, "echo c > c.txt")
-		changes, err := w.After("")
+		changes, err := w.After("", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,29 +242,35 @@ func TestBackgroundTaskChangesGoToTheTask(t *testing.T) {
 	isolateHome(t)
 	ws := t.TempDir()
 	c := openTest(t, ws)
-	w, _ := c.Before("bg")
-	release := filepath.Join(t.TempDir(), "go")
-	if err := os.WriteFile(release, nil, 0o600); err != nil {
+	w, _ := c.Before()
+	// The task says through a pipe when it has written its first file, and waits for the pipe's end to
+	// close before the second.
+	cmd := exec.Command("bash", "-c", "echo early > early.txt; echo ready; read _; echo late > late.txt")
+	cmd.Dir = ws
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("bash", "-c", fmt.Sprintf("echo early > early.txt; while [ -e %q ]; do sleep 0.01; done; echo late > late.txt", release))
-	cmd.Dir = ws
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(ws, "early.txt")); err == nil {
-			break
-		}
+	if _, err := stdout.Read(make([]byte, 6)); err != nil {
+		t.Fatal(err)
 	}
-	first, err := w.After("task-1")
+	var taskChanges []Change
+	var taskLater []Change
+	first, err := w.After("task-1", func(_ string, all, later []Change) { taskChanges, taskLater = all, later })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := changeLines(first); got != "A early.txt (+1 −0)" {
 		t.Errorf("the call's own changes: %q", got)
 	}
-	os.Remove(release)
+	stdin.Close()
 	if err := cmd.Wait(); err != nil {
 		t.Fatal(err)
 	}
@@ -272,12 +278,14 @@ func TestBackgroundTaskChangesGoToTheTask(t *testing.T) {
 	if !strings.Contains(changeLines(callChanges), "other.txt") {
 		t.Errorf("the next call's changes: %q", changeLines(callChanges))
 	}
-	_, changes, ok := c.TaskEnded("task-1")
-	if !ok {
+	if !c.TaskEnded("task-1") {
 		t.Fatal("the task was not known")
 	}
-	if got := changeLines(changes); got != "A late.txt (+1 −0)" {
+	if got := changeLines(taskChanges); got != "A early.txt (+1 −0)\nA late.txt (+1 −0)" {
 		t.Errorf("the task's changes: %q", got)
+	}
+	if got := changeLines(taskLater); got != "A late.txt (+1 −0)" {
+		t.Errorf("the task's changes after its call returned: %q", got)
 	}
 }
 

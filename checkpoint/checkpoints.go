@@ -48,11 +48,14 @@ type Checkpoints struct {
 
 	mu   sync.Mutex
 	tree *tree
+	// based says the first snapshot was taken.
+	based bool
 	// off says why checkpoints stopped working (nil while they work).
 	off error
-	// running maps the background tasks started by checkpointed calls to those calls; pending holds
-	// what changed while they ran and no call did, given to them when they end.
-	running map[string]string
+	offNoted bool
+	// running holds the background tasks started by checkpointed calls; pending holds what changed
+	// while they ran and no call did.
+	running map[string]*task
 	pending map[string][]Change
 	// grown counts what snapshots added to the store since it was last measured.
 	grown int64
@@ -68,9 +71,9 @@ func WorkspaceDir(dir, workspace string) string {
 }
 
 // Open starts checkpointing a session's calls in a workspace. Its first snapshot, which later changes
-// are measured against, is taken at once in the background: the first call that changes files waits
-// for it. Open fails only when the store cannot be made; a workspace that cannot be checkpointed (too
-// many files, say) gives Checkpoints that say why at the first call (see Off).
+// are measured against, is taken by Start in the background, or else by the first call that needs it.
+// Open fails only when the store cannot be made; a workspace that cannot be checkpointed (too many
+// files, say) gives Checkpoints that say why at the first call (see Off).
 func Open(opts Options) (*Checkpoints, error) {
 	if opts.MaxFileSize <= 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
@@ -99,10 +102,7 @@ func Open(opts Options) (*Checkpoints, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}
-	c := &Checkpoints{opts: opts, dir: dir, lock: lock, running: map[string]string{}, pending: map[string][]Change{}}
-	// Pruning needs the store to itself: it runs only when no other Warden uses this workspace's
-	// checkpoints, and everyone else holds a shared lock.
-	pruneNow := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+	c := &Checkpoints{opts: opts, dir: dir, lock: lock, running: map[string]*task{}, pending: map[string][]Change{}}
 	store := &objects{dir: filepath.Join(dir, "objects")}
 	store.borrow = borrowFrom(ws)
 	c.tree = &tree{root: ws, store: store, idx: loadIndex(filepath.Join(dir, "index")), maxSize: opts.MaxFileSize}
@@ -114,21 +114,32 @@ func Open(opts Options) (*Checkpoints, error) {
 		}
 		c.refs = refs
 	}
-	c.mu.Lock()
-	go func() {
-		defer c.mu.Unlock()
-		if pruneNow {
-			c.prune()
-		}
-		_ = syscall.Flock(int(lock.Fd()), syscall.LOCK_SH)
-		c.baseline()
-	}()
 	return c, nil
 }
 
-// baseline takes the snapshot later ones are measured against; what it finds changed since the index
-// was saved happened before this session and is nobody's call. Called with mu held.
+// Start takes the first snapshot in the background, so that the first call that changes files need not
+// wait for it (it may take seconds in a large workspace seen for the first time).
+func (c *Checkpoints) Start() {
+	go func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.baseline()
+	}()
+}
+
+// baseline takes, once, the snapshot later ones are measured against; what it finds changed since the
+// index was saved happened before this session and is nobody's call. Called with mu held.
 func (c *Checkpoints) baseline() {
+	if c.based {
+		return
+	}
+	c.based = true
+	// Pruning needs the store to itself: it runs only when no other Warden uses this workspace's
+	// checkpoints, since each holds a shared lock while it runs.
+	if syscall.Flock(int(c.lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		c.prune()
+	}
+	_ = syscall.Flock(int(c.lock.Fd()), syscall.LOCK_SH)
 	changes, grown, err := c.tree.snapshot()
 	c.grown += grown
 	if err != nil {
@@ -144,25 +155,30 @@ func (c *Checkpoints) baseline() {
 func (c *Checkpoints) Off() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.baseline()
 	return c.off
 }
 
 // Window is one call that may change files, between the snapshot before it and the one after.
 type Window struct {
-	c      *Checkpoints
-	callID string
-	err    error
-	done   bool
+	c    *Checkpoints
+	err  error
+	done bool
 }
 
-// Before takes the snapshot before the call callID, which may change files. What changed since the last
+// Before takes the snapshot before a call that may change files. What changed since the last
 // snapshot was made by no call: by background tasks, if any ran (they get it when they end), or else
 // outside Warden, returned as outside. The window must be closed with After; until then other calls wait.
-func (c *Checkpoints) Before(callID string) (w *Window, outside []Change) {
+func (c *Checkpoints) Before() (w *Window, outside []Change) {
 	c.mu.Lock()
-	w = &Window{c: c, callID: callID}
+	c.baseline()
+	w = &Window{c: c}
 	if c.off != nil {
-		w.err = c.off
+		if !c.offNoted {
+			c.offNoted = true
+			c.notes = append(c.notes, fmt.Sprintf("checkpoints are off, so /undo cannot restore what calls change: %v", c.off))
+		}
+		w.err = fmt.Errorf("%w: %v", ErrOff, c.off)
 		return w, nil
 	}
 	changes, err := c.snap()
@@ -173,10 +189,21 @@ func (c *Checkpoints) Before(callID string) (w *Window, outside []Change) {
 	return w, c.attribute(changes)
 }
 
+// task is a background task started by a checkpointed call: what its call changed before it went to the
+// background, and whom to give all it changed when it ends.
+type task struct {
+	call []Change
+	give func(taskID string, all, later []Change)
+}
+
+// ErrOff says checkpoints do not work in this workspace (see Off).
+var ErrOff = errors.New("checkpoints are off")
+
 // After takes the snapshot after the call and returns what it changed. backgroundID is set when the
-// call went on as a background task: what changes from now while it runs is given to it when it ends
-// (TaskEnded). err says the call could not be checkpointed.
-func (w *Window) After(backgroundID string) (changes []Change, err error) {
+// call went on as a background task: when TaskEnded says it ended, onTaskEnd gets all the call changed,
+// from its start to the task's end (what changed while it ran and no call did counts as its), and later,
+// what changed after After returned. err says the call could not be checkpointed.
+func (w *Window) After(backgroundID string, onTaskEnd func(taskID string, all, later []Change)) (changes []Change, err error) {
 	c := w.c
 	if w.done {
 		return nil, errors.New("checkpoint window closed twice")
@@ -190,20 +217,21 @@ func (w *Window) After(backgroundID string) (changes []Change, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if backgroundID != "" {
-		c.running[backgroundID] = w.callID
+	if backgroundID != "" && onTaskEnd != nil {
+		c.running[backgroundID] = &task{call: changes, give: onTaskEnd}
 	}
 	return changes, nil
 }
 
-// TaskEnded takes a snapshot when a background task has ended and returns the call that started it and
-// what the task changed while no call ran. ok is false for a task no checkpointed call started.
-func (c *Checkpoints) TaskEnded(taskID string) (callID string, changes []Change, ok bool) {
+// TaskEnded takes a snapshot when a background task has ended and gives all its call changed to the
+// onTaskEnd its After named. It reports false for a task no checkpointed call started.
+func (c *Checkpoints) TaskEnded(taskID string) bool {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	callID, ok = c.running[taskID]
+	c.baseline()
+	t, ok := c.running[taskID]
 	if !ok {
-		return "", nil, false
+		c.mu.Unlock()
+		return false
 	}
 	if c.off == nil {
 		if now, err := c.snap(); err == nil {
@@ -211,10 +239,14 @@ func (c *Checkpoints) TaskEnded(taskID string) (callID string, changes []Change,
 		}
 	}
 	delete(c.running, taskID)
-	changes = compose(c.pending[taskID])
+	later := compose(c.pending[taskID])
+	all := compose(append(slices.Clone(t.call), c.pending[taskID]...))
 	delete(c.pending, taskID)
-	countLines(changes, c.tree.store)
-	return callID, changes, true
+	countLines(all, c.tree.store)
+	countLines(later, c.tree.store)
+	c.mu.Unlock()
+	t.give(taskID, all, later)
+	return true
 }
 
 // snap takes a snapshot, keeps its content referenced by this session and counts its lines. Called

@@ -81,6 +81,7 @@ func (p *Plan) Empty() bool { return len(p.Steps) == 0 }
 func (c *Checkpoints) PlanRestore(target map[string]*State, outside map[string]bool) (plan *Plan, found []Change, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.baseline()
 	if c.off != nil {
 		return nil, nil, c.off
 	}
@@ -148,6 +149,7 @@ type Restored struct {
 func (c *Checkpoints) Apply(plan *Plan, includeOutside bool) (*Restored, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.baseline()
 	if c.off != nil {
 		return nil, c.off
 	}
