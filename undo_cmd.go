@@ -45,7 +45,7 @@ func runUndo(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	defer cp.Close()
 	u, err := agent.PlanUndo(cp, l, *to)
 	record := func(by string, changes []checkpoint.Change) error {
-		if len(changes) == 0 {
+		if len(changes) == 0 && by != agent.ByUndo {
 			return nil
 		}
 		st, err := agent.OpenStore(path)
@@ -53,7 +53,11 @@ func runUndo(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer st.Close()
-		st.Append(agent.Record{Type: agent.RecChanges, By: by, Changes: changes}, true)
+		r := agent.Record{Type: agent.RecChanges, By: by, Changes: changes}
+		if by == agent.ByUndo {
+			r.UndoTo = &u.Point.Pos
+		}
+		st.Append(r, true)
 		return st.Err()
 	}
 	if u != nil {

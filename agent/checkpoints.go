@@ -26,6 +26,8 @@ type FilesChanged struct {
 	// Later is, for a background task, what it changed after its call returned (Changes holds all it
 	// changed from the call's start, for the history).
 	Later []checkpoint.Change
+	// UndoTo is, for a restore, the position of the point it went back to (Point.Pos).
+	UndoTo int
 }
 
 func (FilesChanged) isEvent() {}

@@ -90,6 +90,9 @@ type Record struct {
 	TaskID     string              `json:"task_id,omitempty"`
 	BeforeCall string              `json:"before_call,omitempty"`
 
+	// UndoTo is, for the changes of a restore, the record position of the point it went back to.
+	UndoTo *int `json:"undo_to,omitempty"`
+
 	// rewind
 	Keep *int `json:"keep,omitempty"`
 
@@ -397,7 +400,12 @@ func eventRecord(ev Event) (Record, bool) {
 			Signal: r.Signal, TimedOut: r.TimedOut, Interrupted: r.Interrupted, Truncated: r.Truncated,
 			BackgroundID: r.BackgroundID, OutputPath: r.OutputPath, DurationMS: e.Duration.Milliseconds(), Changes: e.Changes}, true
 	case FilesChanged:
-		return Record{Type: RecChanges, By: e.By, CallID: e.CallID, BeforeCall: e.BeforeCall, TaskID: e.TaskID, Changes: e.Changes, Later: e.Later}, true
+		r := Record{Type: RecChanges, By: e.By, CallID: e.CallID, BeforeCall: e.BeforeCall, TaskID: e.TaskID, Changes: e.Changes, Later: e.Later}
+		if e.By == ByUndo {
+			to := e.UndoTo
+			r.UndoTo = &to
+		}
+		return r, true
 	case Notice:
 		return Record{Type: RecNotice, Text: e.Message, Retrying: e.Retrying}, true
 	case TurnDone:

@@ -171,10 +171,34 @@ func PlanUndo(cp *checkpoint.Checkpoints, l *Loaded, to string) (*UndoPlan, erro
 		}
 		return PlanTo(cp, l, p)
 	}
+	// A turn is a candidate when its calls changed files and no undo since went back to it or earlier.
+	type undo struct{ pos, to int }
+	var undos []undo
+	changed := map[int]bool{} // turn point positions whose calls changed files
+	turnPos := -1
+	for i, r := range l.Records {
+		switch {
+		case r.Type == RecMessage && r.Message != nil && r.Message.Role == openai.ChatMessageRoleUser:
+			turnPos = i
+		case r.Type == RecChanges && r.By == ByUndo && r.UndoTo != nil:
+			undos = append(undos, undo{i, *r.UndoTo})
+		case (r.Type == RecToolResult && len(r.Changes) > 0) || (r.Type == RecChanges && r.By == ByTask && len(r.Later) > 0):
+			changed[turnPos] = true
+		}
+	}
 	var found []checkpoint.Change
 	for i := len(points) - 1; i >= 0; i-- {
 		p := points[i]
-		if p.Kind != PointTurn {
+		if p.Kind != PointTurn || !changed[p.Pos] {
+			continue
+		}
+		undone := false
+		for _, u := range undos {
+			if u.to <= p.Pos && p.Pos < u.pos {
+				undone = true
+			}
+		}
+		if undone {
 			continue
 		}
 		plan, err := PlanTo(cp, l, p)

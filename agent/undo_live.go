@@ -75,9 +75,7 @@ func (a *Agent) Restore(u *UndoPlan, includeOutside bool) (*checkpoint.Restored,
 	if len(r.Found) > 0 {
 		a.emit(FilesChanged{By: ByOutside, Changes: r.Found})
 	}
-	if len(r.Changes) > 0 {
-		a.emit(FilesChanged{By: ByUndo, Changes: r.Changes})
-	}
+	a.emit(FilesChanged{By: ByUndo, Changes: r.Changes, UndoTo: u.Point.Pos})
 	if len(r.Done) > 0 || len(r.Skipped) > 0 {
 		a.tell(Describe(u.Point, r))
 	}

@@ -51,7 +51,7 @@ type Checkpoints struct {
 	// based says the first snapshot was taken.
 	based bool
 	// off says why checkpoints stopped working (nil while they work).
-	off error
+	off      error
 	offNoted bool
 	// running holds the background tasks started by checkpointed calls; pending holds what changed
 	// while they ran and no call did.
