@@ -58,6 +58,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		err = runSessions(args, stdout, stderr)
 	case "history":
 		err = runHistory(args, stdout, stderr)
+	case "undo":
+		err = runUndo(args, stdin, stdout, stderr)
 	case "mcp":
 		err = runMCP(args, stdout)
 	case "help":
@@ -183,6 +185,9 @@ Usage:
   warden check [--stdin] [-- COMMAND...]      how the current settings would treat each command
   warden history [--session ID] [--json]     tool calls of a session (default: the latest here)
   warden sessions [--json]                   saved sessions of this directory, newest first
+  warden undo [--session ID] [--to CALL_ID] [--yes]
+                                             put the files back as they were before the last request
+                                             (or before a call); shows what will change and asks
   warden mcp list [--json]                   configured MCP servers, their state and tools
 
 Flags for all:
