@@ -21,7 +21,7 @@ bench() { # bench PKG PATTERN BENCHTIME
 
 echo "running benchmarks (raw output in $raw) ..." >&2
 main=$(bench . 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS' "${count}x")
-bash=$(bench ./tools/ 'BashCallOverhead|BashThroughput|SandboxOverhead' "${count}x")
+bash=$(bench ./tools/ 'BashCallOverhead|JailCallOverhead|BashThroughput|SandboxOverhead' "${count}x")
 perm=$(bench ./permissions/ 'Classify' 1s)
 ui=$(bench ./ui/ 'Keystroke|OutputChunk|TokenStream|StreamLongAnswer' 1s)
 
@@ -44,6 +44,9 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 }
 /^BenchmarkBashCallOverhead/ {
 	row("bash per-call overhead", sprintf("%.2fx bare bash -c true", metric("ratio")), "<= 1.2x", metric("ratio") <= 1.2)
+}
+/^BenchmarkJailCallOverhead/ {
+	row("read-only call in the jail (second wall)", sprintf("%.2fx bare bash -c true (outside: %.2fx; %s µs)", metric("jailed-ratio"), metric("unjailed-ratio"), metric("jailed-µs/call")), "<= 1.5x", metric("jailed-ratio") <= 1.5)
 }
 /^BenchmarkBashThroughput/ {
 	split($1, parts, "/"); size = parts[3]; sub(/-[0-9]+$/, "", size)

@@ -107,3 +107,50 @@ func selfCPU() time.Duration {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkJailCallOverhead compares a bash tool call of `true` judged read-only, in the read-only jail,
+// with the same call outside it and with exec.Command("bash", "-c", "true").Run(), alternating, with the
+// jail warm (as it is once the session has started). Limits are on (the defaults), as in real use.
+func BenchmarkJailCallOverhead(b *testing.B) {
+	bashPath, err := exec.LookPath("bash")
+	if err != nil {
+		b.Skip("no bash")
+	}
+	plain := newHarness(b)
+	jailed := newHarness(b)
+	jailed.env.Bash.Jail = true
+	jailed.env.Secret = testSecret
+	if _, err := ProbeWall(testHelper(b)); err != nil {
+		b.Skip(err)
+	}
+	in := json.RawMessage(`{"command":"true"}`)
+	ctx := context.Background()
+	run := func(h *harness, jail bool) {
+		if r := h.bash.Run(ctx, h.env, Call{ID: "bench", Input: in, Jailed: jail}); r.IsError {
+			b.Fatal(r.Output)
+		}
+	}
+	run(plain, false) // the supervisors and the jail start
+	run(jailed, true)
+	var base, unjailed, inJail time.Duration
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		if err := exec.Command(bashPath, "-c", "true").Run(); err != nil {
+			b.Fatal(err)
+		}
+		base += time.Since(start)
+		start = time.Now()
+		run(plain, false)
+		unjailed += time.Since(start)
+		start = time.Now()
+		run(jailed, true)
+		inJail += time.Since(start)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(base.Microseconds())/n, "bare-µs/call")
+	b.ReportMetric(float64(unjailed.Microseconds())/n, "unjailed-µs/call")
+	b.ReportMetric(float64(inJail.Microseconds())/n, "jailed-µs/call")
+	b.ReportMetric(float64(unjailed)/float64(base), "unjailed-ratio")
+	b.ReportMetric(float64(inJail)/float64(base), "jailed-ratio")
+}

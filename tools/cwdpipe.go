@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 )
@@ -15,10 +16,78 @@ import (
 // back (the name is not secret, so a process that knows it still can; it can just as well `cd`).
 type cwdPipe struct {
 	path string
+	dir  string
 	fd   int
 }
 
 var cwdPipeSeq atomic.Int64
+
+// Making a named pipe and removing it again costs about half a millisecond on a journalling file system,
+// a third of a short command's run, so pipes are kept and used again: a handful, across the directories
+// (the session's, the jail's) they were made in.
+var cwdPipes struct {
+	sync.Mutex
+	free []*cwdPipe
+}
+
+// cwdPipesKept bounds the idle pipes kept.
+const cwdPipesKept = 16
+
+// getCwdPipe returns an idle pipe in dir, emptied, or a new one.
+func getCwdPipe(dir string) (*cwdPipe, error) {
+	cwdPipes.Lock()
+	for i := len(cwdPipes.free) - 1; i >= 0; i-- {
+		c := cwdPipes.free[i]
+		if c.dir != dir {
+			continue
+		}
+		cwdPipes.free = append(cwdPipes.free[:i], cwdPipes.free[i+1:]...)
+		cwdPipes.Unlock()
+		var st syscall.Stat_t
+		if syscall.Stat(c.path, &st) != nil {
+			// Its directory went (a jail that closed): make another.
+			syscall.Close(c.fd)
+			return newCwdPipe(dir)
+		}
+		c.read() // whatever a process that held it wrote since
+		return c, nil
+	}
+	cwdPipes.Unlock()
+	return newCwdPipe(dir)
+}
+
+// release gives the pipe back for another command.
+func (c *cwdPipe) release() {
+	cwdPipes.Lock()
+	cwdPipes.free = append(cwdPipes.free, c)
+	var old *cwdPipe
+	if len(cwdPipes.free) > cwdPipesKept {
+		old, cwdPipes.free = cwdPipes.free[0], cwdPipes.free[1:]
+	}
+	cwdPipes.Unlock()
+	if old != nil {
+		old.close()
+	}
+}
+
+// dropCwdPipes closes the idle pipes in dir, which is about to go.
+func dropCwdPipes(dir string) {
+	cwdPipes.Lock()
+	var drop []*cwdPipe
+	keep := cwdPipes.free[:0]
+	for _, c := range cwdPipes.free {
+		if c.dir == dir {
+			drop = append(drop, c)
+		} else {
+			keep = append(keep, c)
+		}
+	}
+	cwdPipes.free = keep
+	cwdPipes.Unlock()
+	for _, c := range drop {
+		c.close()
+	}
+}
 
 // newCwdPipe makes a fresh pipe in dir, readable and writable by this user only, and opens its read end
 // without blocking.
@@ -32,7 +101,7 @@ func newCwdPipe(dir string) (*cwdPipe, error) {
 		_ = syscall.Unlink(path)
 		return nil, fmt.Errorf("opening the pipe for the final directory: %w", err)
 	}
-	return &cwdPipe{path: path, fd: fd}, nil
+	return &cwdPipe{path: path, dir: dir, fd: fd}, nil
 }
 
 // read returns the directory the shell reported, or "". The shell wrote it before it exited, so it is in

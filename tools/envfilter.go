@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // secretWords mark a variable name as holding a secret. They are matched anywhere in the upper-cased name,
@@ -60,6 +61,33 @@ var urlCredentials = regexp.MustCompile(`(?i)://[^/@\s:]*:[^/@\s]+@|https?://[^/
 // is one of shellEnv or an exported bash function, or its value contains one of secrets (the API key, whatever it is called). settings lists exceptions: "NAME" passes a variable despite its name, "-NAME"
 // drops one that would pass. A listed name never brings back a value that contains a secret.
 func childEnv(base []string, settings BashSettings, cwd string) []string {
+	filtered := filteredEnv(base, settings)
+	out := make([]string, len(filtered), len(filtered)+1)
+	copy(out, filtered)
+	return append(out, "PWD="+cwd)
+}
+
+// filteredEnv is childEnv without PWD. The last answer is kept: the environment and the settings rarely
+// change within a session, and filtering costs a tenth of a short command's run.
+func filteredEnv(base []string, settings BashSettings) []string {
+	envMemo.Lock()
+	defer envMemo.Unlock()
+	if envMemo.out != nil && slices.Equal(envMemo.base, base) && slices.Equal(envMemo.names, settings.Env) &&
+		slices.Equal(envMemo.secrets, settings.Secrets) {
+		return envMemo.out
+	}
+	out := filterEnv(base, settings)
+	envMemo.base, envMemo.out = slices.Clone(base), out
+	envMemo.names, envMemo.secrets = slices.Clone(settings.Env), slices.Clone(settings.Secrets)
+	return out
+}
+
+var envMemo struct {
+	sync.Mutex
+	base, names, secrets, out []string
+}
+
+func filterEnv(base []string, settings BashSettings) []string {
 	pass, drop := map[string]bool{}, map[string]bool{}
 	for _, n := range settings.Env {
 		if name, ok := strings.CutPrefix(n, "-"); ok {
@@ -88,8 +116,7 @@ func childEnv(base []string, settings BashSettings, cwd string) []string {
 		}
 		out = append(out, kv)
 	}
-	out = append(out, fixedEnv...)
-	return append(out, "PWD="+cwd)
+	return append(out, fixedEnv...)
 }
 
 func secretName(name string) bool {

@@ -198,7 +198,8 @@ var (
 const cgroupPoolSize = 8
 
 // pidsCgroup is one command's cgroup: its directory, the pids.max written to it, and how many forks it had
-// refused (pids.events) when the command started, so that a hit is told from an earlier command's.
+// refused (pids.events) when the command started (counted when the previous command released it), so that
+// a hit is told from an earlier command's.
 type pidsCgroup struct {
 	dir     string
 	max     int
@@ -315,7 +316,7 @@ func newPidsCgroup(max int) (*pidsCgroup, *os.File) {
 		}
 		cg.max = max
 	}
-	cg.refused = cg.refusals()
+	// A new cgroup has refused nothing; a pooled one's count was taken when it was released.
 	f, err := os.OpenFile(filepath.Join(cg.dir, "cgroup.procs"), os.O_WRONLY, 0)
 	if err != nil {
 		_ = os.Remove(cg.dir)
@@ -356,7 +357,9 @@ func (p *limitPlan) release() (pidsHit bool) {
 		return false
 	}
 	p.cgroup = nil
-	pidsHit = cg.refusals() > cg.refused
+	now := cg.refusals()
+	pidsHit = now > cg.refused
+	cg.refused = now
 	procs := filepath.Join(cg.dir, "cgroup.procs")
 	empty := false
 	for deadline := time.Now().Add(2 * time.Second); ; {

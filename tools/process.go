@@ -71,7 +71,7 @@ func startProc(spec procSpec) (*proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	cwd, err := newCwdPipe(spec.spawner.runDir())
+	cwd, err := getCwdPipe(spec.spawner.runDir())
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func startProc(spec procSpec) (*proc, error) {
 	script := lim.prefix + wrapScript(spec.command, cwd.path)
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		cwd.close()
+		cwd.release()
 		lim.release()
 		return nil, err
 	}
@@ -92,7 +92,7 @@ func startProc(spec procSpec) (*proc, error) {
 	fail := func(err error) (*proc, error) {
 		outR.Close()
 		outW.Close()
-		cwd.close()
+		cwd.release()
 		lim.closeProcs()
 		lim.release()
 		return nil, err
@@ -257,7 +257,7 @@ func (p *proc) finish() (cwd string, st exitStatus) {
 	cwd = p.cwd.read()
 	ws, known := p.child.Reap(p.mark)
 	p.out.Close()
-	p.cwd.close()
+	p.cwd.release()
 	return cwd, exitStatus{status: ws, known: known}
 }
 

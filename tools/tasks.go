@@ -379,6 +379,7 @@ func (t *Tasks) KillAll() {
 		sup.Close(supervisorWait)
 	}
 	if run != "" {
+		dropCwdPipes(run)
 		os.RemoveAll(run)
 	}
 }

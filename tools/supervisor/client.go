@@ -183,9 +183,46 @@ func (ch *Child) Exited() <-chan struct{} { return ch.exited }
 // left outside its group that carry mark (NAME=VALUE) in their environment. It returns the wait status,
 // and false when the status is not known (the supervisor died). Call it only once Exited is closed.
 func (ch *Child) Reap(mark string) (syscall.WaitStatus, bool) {
-	<-ch.reported
+	<-ch.exited
+	// The exited process's status is in its /proc entry until it is reaped, so Warden need not wait for
+	// the supervisor's word, which may take a moment on a busy machine. Failing that, it waits.
+	ws, ok := exitStatus(ch.Pid)
+	if !ok {
+		<-ch.reported
+		ws, ok = ch.status, ch.known
+	}
 	_ = ch.cl.send(&message{op: opReap, id: ch.id, fields: []string{mark}})
-	return ch.status, ch.known
+	return ws, ok
+}
+
+// exitStatus reads an exited, unreaped process's wait status from /proc/PID/stat (its 52nd field), which
+// a process of the same user may read.
+func exitStatus(pid int) (syscall.WaitStatus, bool) {
+	fd, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/stat", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, false
+	}
+	var buf [1024]byte
+	n, err := unix.Read(fd, buf[:])
+	unix.Close(fd)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	s := string(buf[:n])
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	// f[0] is field 3, the state: only a zombie's status is final.
+	if len(f) < 50 || f[0] != "Z" {
+		return 0, false
+	}
+	code, err := strconv.Atoi(f[49])
+	if err != nil {
+		return 0, false
+	}
+	return syscall.WaitStatus(code), true
 }
 
 // Start has the supervisor fork path with args and env in dir, in a session of its own; files become the
@@ -257,11 +294,17 @@ func (cl *Client) send(m *message, fds ...int) error {
 // pidOf reads the pid a pidfd refers to, in this process's pid namespace, from its fdinfo. A descriptor
 // that is not a pidfd has no Pid line and is refused.
 func pidOf(f *os.File) (int, error) {
-	b, err := os.ReadFile("/proc/self/fdinfo/" + strconv.Itoa(int(f.Fd())))
+	fd, err := unix.Open("/proc/self/fdinfo/"+strconv.Itoa(int(f.Fd())), unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return 0, fmt.Errorf("supervisor: reading the command's pidfd: %w", err)
 	}
-	for _, line := range strings.Split(string(b), "\n") {
+	var buf [512]byte
+	n, err := unix.Read(fd, buf[:])
+	unix.Close(fd)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("supervisor: reading the command's pidfd: %v", err)
+	}
+	for _, line := range strings.Split(string(buf[:n]), "\n") {
 		if v, ok := strings.CutPrefix(line, "Pid:"); ok {
 			pid, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil || pid <= 0 {

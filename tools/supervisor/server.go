@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,7 +30,11 @@ func Serve(fd int) int {
 		os.Stderr.WriteString("warden supervisor: " + err.Error() + "\n")
 		return 2
 	}
-	s := &server{c: c, leaders: map[uint64]*leader{}, byPid: map[int]bool{}}
+	// Every command is forked from this thread, and the kernel gives an orphan to the thread that forked
+	// the ancestor it had in common with us: so orphans are found in this one thread's list of children.
+	runtime.LockOSThread()
+	s := &server{c: c, leaders: map[uint64]*leader{}, byPid: map[int]bool{},
+		forker: "/proc/self/task/" + strconv.Itoa(unix.Gettid()) + "/children"}
 	chld := make(chan os.Signal, 1)
 	signal.Notify(chld, syscall.SIGCHLD)
 	term := make(chan os.Signal, 1)
@@ -59,6 +64,7 @@ type server struct {
 	mu      sync.Mutex
 	leaders map[uint64]*leader
 	byPid   map[int]bool // pids of the leaders, registered or not yet reaped
+	forker  string       // the children list of the thread that forks
 }
 
 // leader is a command's first process, which the client alone decides when to reap.
@@ -259,8 +265,16 @@ func killTree(pid int) {
 
 // orphans lists our children that are not commands' leaders. The caller holds mu.
 func (s *server) orphans() []int {
+	b, err := os.ReadFile(s.forker)
+	if err != nil {
+		return nil
+	}
 	var out []int
-	for _, pid := range children() {
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			continue
+		}
 		if !s.byPid[pid] {
 			out = append(out, pid)
 		}
@@ -268,8 +282,8 @@ func (s *server) orphans() []int {
 	return out
 }
 
-// children lists this process's children, from every thread's list: a process forked by any thread,
-// and an orphan reparented to us, is in one of them.
+// children lists this process's children, from every thread's list: whichever thread forked a process,
+// or was given an orphan, it is in one of them.
 func children() []int {
 	tasks, _ := os.ReadDir("/proc/self/task")
 	var out []int
