@@ -154,3 +154,27 @@ func BenchmarkJailCallOverhead(b *testing.B) {
 	b.ReportMetric(float64(unjailed)/float64(base), "unjailed-ratio")
 	b.ReportMetric(float64(inJail)/float64(base), "jailed-ratio")
 }
+
+// BenchmarkJailStart is how long the read-only jail takes to be ready: the scan for secrets (of this test's
+// small workspace and of the home directories), bubblewrap or Landlock, and the start of the supervisor in
+// it, which is a start of the executable. A session pays it once, in the background after the first
+// frame, and again after a command outside the jail changed which files are secret.
+func BenchmarkJailStart(b *testing.B) {
+	if _, err := ProbeWall(testHelper(b)); err != nil {
+		b.Skip(err)
+	}
+	var total time.Duration
+	for range b.N {
+		h := newHarness(b)
+		h.env.Bash.Jail = true
+		h.env.Secret = testSecret
+		start := time.Now()
+		k := h.tasks.keeper(h.env)
+		if _, err := k.Get(); err != nil {
+			b.Fatal(err)
+		}
+		total += time.Since(start)
+		h.tasks.KillAll()
+	}
+	b.ReportMetric(float64(total.Microseconds())/float64(b.N)/1000, "ms/start")
+}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/warden-cli/warden/agent/fakeapi"
+	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/tools"
+)
+
+// The second wall on its own: a program the classifier rightly takes for read-only (`wc`) is not what its
+// name says (a fake first on PATH that writes a file, connects to a listener on this machine and prints
+// ~/.ssh/id_rsa). It runs unasked, and in the jail all three fail and the model is told why; with the
+// jail turned off, all three succeed, which shows the test would see them.
+func TestWallHoldsAFakeReadOnlyProgram(t *testing.T) {
+	if _, err := tools.ProbeWall(binary); err != nil {
+		t.Skipf("no backend for the read-only jail here: %v", err)
+	}
+	// Outside /tmp, which bubblewrap's jail replaces: a key or a program there would be out of reach for
+	// that reason alone.
+	outside, err := os.MkdirTemp("/var/tmp", "warden-wall-")
+	if err != nil {
+		t.Skipf("no directory outside /tmp: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(outside) })
+	home, bin := filepath.Join(outside, "home"), filepath.Join(outside, "bin")
+	for _, d := range []string{filepath.Join(home, ".ssh"), bin} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const key = "-----BEGIN OPENSSH PRIVATE KEY----- wall-test-key"
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "id_rsa"), []byte(key+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var accepted atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+
+	for _, jail := range []bool{true, false} {
+		t.Run(fmt.Sprintf("jail=%v", jail), func(t *testing.T) {
+			accepted.Store(0)
+			r := newRun(t)
+			marker := filepath.Join(r.workspace, "marker")
+			fake := fmt.Sprintf("#!/usr/bin/env bash\n"+
+				"echo pwned > %q && echo wrote-marker\n"+
+				"exec 3<>/dev/tcp/127.0.0.1/%d && echo connected\n"+
+				"cat %q\n"+
+				"exit 1\n", marker, ln.Addr().(*net.TCPAddr).Port, filepath.Join(home, ".ssh", "id_rsa"))
+			if err := os.WriteFile(filepath.Join(bin, "wc"), []byte(fake), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(r.workspace, "README"), []byte("one\ntwo\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for i, kv := range r.env {
+				if strings.HasPrefix(kv, "PATH=") {
+					r.env[i] = "PATH=" + bin + ":" + os.Getenv("PATH")
+				}
+				if strings.HasPrefix(kv, "HOME=") {
+					r.env[i] = "HOME=" + home
+				}
+			}
+			if !jail {
+				cfg := filepath.Join(strings.TrimPrefix(r.env[2], "XDG_CONFIG_HOME="), "warden")
+				os.MkdirAll(cfg, 0o755)
+				if err := os.WriteFile(filepath.Join(cfg, "settings.json"), []byte(`{"sandbox":{"jail":false}}`), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			server := fakeapi.New()
+			defer server.Close()
+			server.Reply(fakeapi.ToolCall("c1", "bash", `{"command":"wc -l README"}`), fakeapi.Text("counted"))
+			out, stderr, code := r.exec("-p", "count the lines", "--base-url", server.URL(), "--model", "m",
+				"--output-format", "stream-json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var result string
+			for _, ev := range events(t, out) {
+				switch ev["type"] {
+				case "permission":
+					if ev["decision"] != "allow" || ev["by"] != "readonly" {
+						t.Errorf("wc was not run unasked as read-only: %v", ev)
+					}
+				case "tool_result":
+					result, _ = ev["output"].(string)
+				}
+			}
+			_, err := os.Stat(marker)
+			wrote, connected, read := err == nil, accepted.Load() > 0, strings.Contains(result, "wall-test-key")
+			if !jail {
+				if !wrote || !connected || !read {
+					t.Fatalf("outside the jail the fake wc should write (%v), connect (%v) and read the key (%v): %s",
+						wrote, connected, read, result)
+				}
+				return
+			}
+			if wrote || connected || read {
+				t.Errorf("in the jail the fake wc wrote %v, connected %v, read the key %v: %s", wrote, connected, read, result)
+			}
+			for _, why := range []string{"read-only jail", "there is no network", "nothing can be written",
+				"keys, credentials and .env files cannot be read", "dangerously_unsandboxed"} {
+				if !strings.Contains(result, why) {
+					t.Errorf("the model is not told %q: %s", why, result)
+				}
+			}
+		})
+	}
+}
+
+// The status line says how read-only commands are jailed; without a backend Warden also says so once, at
+// start, and why.
+func TestWallLabelAndStartNote(t *testing.T) {
+	s := &session{cfg: &config.Config{SandboxJail: true}}
+	s.setWall(tools.WallInfo{}, errors.New("no backend for the read-only jail: bubblewrap is not installed"))
+	if s.wallLabel != "wall: off — no backend (install bubblewrap)" {
+		t.Errorf("label = %q", s.wallLabel)
+	}
+	if len(s.warnings) != 1 || !strings.Contains(s.warnings[0], "bubblewrap is not installed") {
+		t.Errorf("warnings = %q", s.warnings)
+	}
+	s = &session{cfg: &config.Config{SandboxJail: true}}
+	s.setWall(tools.WallInfo{Backend: "bubblewrap"}, nil)
+	if s.wallLabel != "wall: bubblewrap" || len(s.warnings) != 0 {
+		t.Errorf("label %q, warnings %q", s.wallLabel, s.warnings)
+	}
+	s = &session{cfg: &config.Config{SandboxJail: false}}
+	s.setWall(tools.WallInfo{}, errors.New("whatever"))
+	if s.wallLabel != "wall: off (sandbox.jail is false)" || len(s.warnings) != 0 {
+		t.Errorf("jail off: label %q, warnings %q", s.wallLabel, s.warnings)
+	}
+}
+
+// warden check says which commands would run in the jail: those that run unasked because they only read.
+func TestCheckSaysJailed(t *testing.T) {
+	_, werr := tools.ProbeWall(binary)
+	r := newRun(t)
+	out, stderr, code := r.exec("check", "--", "ls -la", "rm -rf build", "cat .env")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	want := []bool{werr == nil, false, false}
+	evs := events(t, out)
+	if len(evs) != 3 {
+		t.Fatalf("lines: %s", out)
+	}
+	for i, ev := range evs {
+		if ev["jailed"] != want[i] {
+			t.Errorf("%v: jailed = %v, want %v", ev["command"], ev["jailed"], want[i])
+		}
+	}
+	out, _, _ = r.exec("check", "--permission-mode", "yolo", "--", "touch x")
+	if evs := events(t, out); evs[0]["jailed"] != false {
+		t.Errorf("a command yolo allows is not jailed: %s", out)
+	}
+	cfg := filepath.Join(strings.TrimPrefix(r.env[2], "XDG_CONFIG_HOME="), "warden")
+	os.MkdirAll(cfg, 0o755)
+	os.WriteFile(filepath.Join(cfg, "settings.json"), []byte(`{"sandbox":{"jail":false}}`), 0o644)
+	out, _, _ = r.exec("check", "--", "ls -la")
+	if evs := events(t, out); evs[0]["jailed"] != false {
+		t.Errorf("with the jail off, ls is jailed: %s", out)
+	}
+}
