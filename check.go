@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
@@ -22,7 +23,7 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) error {
 	if _, err := permissions.ParseMode(common.mode); err != nil {
 		return usageError{err.Error()}
 	}
-	commands := fs.Args()
+	commands := checkArgs(fs.Args())
 	if *fromStdin {
 		lines, err := permissions.ReadCheckLines(stdin)
 		if err != nil {
@@ -70,4 +71,26 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) error {
 type checkLine struct {
 	permissions.CheckResult
 	Jailed bool `json:"jailed"`
+}
+
+// checkArgs turns the words after `--` into commands: `warden check -- git status` is one command, its
+// words quoted for the shell where they need it, while `warden check -- 'ls -la' 'git push'` (a first
+// word with a blank in it) gives one command per word.
+func checkArgs(args []string) []string {
+	if len(args) < 2 || strings.ContainsAny(args[0], " \t\n") {
+		return args
+	}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = shellQuote(a)
+	}
+	return []string{strings.Join(quoted, " ")}
+}
+
+// shellQuote quotes a word for bash unless it holds only characters that need none.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -69,7 +69,7 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			w := heredocBody(r)
+			w := heredocBody(r, lv.src)
 			stdin = &w
 		case syntax.WordHdoc:
 			w := resolveWord(r.Word, c.ctx.Home, sc.cwd)
@@ -127,7 +127,8 @@ func (c *classifier) redirects(lv *level, rs []*syntax.Redirect, sc *scope, p *P
 			prev = r.N.Value
 		}
 		c.wordSubs(lv, r.Word, sc)
-		if r.Hdoc != nil {
+		if r.Hdoc != nil && !hdocQuoted(r) {
+			// A quoted delimiter leaves the body as it is: nothing in it runs.
 			c.wordSubs(lv, r.Hdoc, sc)
 		}
 		if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
@@ -341,21 +342,59 @@ func (p *Part) writeFile(shown, path string) {
 	p.Writes = append(p.Writes, path)
 }
 
-// heredocBody is the text bash feeds from a here-document. With a quoted delimiter the body is literal;
-// otherwise a backslash only escapes $, `, \ and a newline, and any expansion makes the body unknown.
-func heredocBody(r *syntax.Redirect) word {
+// hdocQuoted reports whether a here-document's delimiter is quoted in any part (`'EOF'`, `\EOF`,
+// `E'O'F`): bash then feeds the body as it is written, expanding nothing.
+func hdocQuoted(r *syntax.Redirect) bool {
+	if r.Word == nil {
+		return false
+	}
+	for _, p := range r.Word.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.Contains(p.Value, `\`) {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// heredocBody is the text bash feeds from a here-document. With a quoted delimiter the body is literal
+// (taken from the source, since the parser may have read expansions into it); otherwise a backslash only
+// escapes $, `, \ and a newline, and any expansion makes the body unknown.
+func heredocBody(r *syntax.Redirect, src string) word {
 	out := word{Static: true}
 	if r.Hdoc == nil {
 		return out
 	}
-	quoted := false
-	for _, p := range r.Word.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			quoted = quoted || strings.Contains(p.Value, `\`)
-		default:
-			quoted = true
+	quoted := hdocQuoted(r)
+	allLit := true
+	for _, p := range r.Hdoc.Parts {
+		if _, ok := p.(*syntax.Lit); !ok {
+			allLit = false
 		}
+	}
+	if quoted && !allLit {
+		// The parser read expansions into a body bash leaves alone (`<<E'O'F`): take the source, up to
+		// the delimiter's line.
+		start, end := r.Hdoc.Pos().Offset(), r.Hdoc.End().Offset()
+		if start > end || int(end) > len(src) {
+			out.Static = false
+			return out
+		}
+		body := src[start:end]
+		delim := resolveWord(r.Word, "", "").Value
+		lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+		if n := len(lines); n > 0 && strings.TrimLeft(lines[n-1], "\t") == delim {
+			lines = lines[:n-1]
+		}
+		out.Value = strings.Join(lines, "\n")
+		if len(lines) > 0 {
+			out.Value += "\n"
+		}
+		return out
 	}
 	var b strings.Builder
 	for _, p := range r.Hdoc.Parts {

@@ -398,9 +398,9 @@ sub:
 		v := w.Value
 		if strings.HasPrefix(v, "-") {
 			// An option's value may name a file: -f~/.aws/credentials, --contents=.env.
-			if _, val, ok := strings.Cut(v, "="); ok && isSecretPath(val, e.c.ctx.Home) {
+			if name, val, ok := strings.Cut(v, "="); ok && !gitGlobOption(name) && isSecretPath(val, e.c.ctx.Home) {
 				e.c.read(e.p, val, e.scope())
-			} else if !strings.HasPrefix(v, "--") && len(v) > 2 && isSecretPath(v[2:], e.c.ctx.Home) {
+			} else if !strings.HasPrefix(v, "--") && !strings.HasPrefix(v, "-x") && len(v) > 2 && isSecretPath(v[2:], e.c.ctx.Home) {
 				e.c.read(e.p, v[2:], e.scope())
 			}
 			continue
@@ -415,6 +415,20 @@ sub:
 		e.gitContentReads(csub, crest)
 	}
 	return ""
+}
+
+// gitGlobOptions are git options whose value is a pattern of names or refs, not a file.
+var gitGlobOptions = []string{"--exclude", "--exclude-per-directory", "--glob", "--branches", "--tags", "--remotes",
+	"--decorate-refs", "--decorate-refs-exclude", "-x"}
+
+// gitGlobOption reports whether a git option's value is a pattern of names or refs, not a file.
+func gitGlobOption(name string) bool {
+	for _, o := range gitGlobOptions {
+		if name == o || abbreviates(name, o) {
+			return true
+		}
+	}
+	return false
 }
 
 // gitConfigInert returns why a `git -c key=value` setting is not read-only, or "" when its key is one of

@@ -81,7 +81,7 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 	}
 	for _, f := range g.flags {
 		switch {
-		case !f.has || f.value == "" || f.value == "-":
+		case !f.has || f.value == "" || f.value == "-" || slices.Contains(gitGlobOptions, f.name):
 		case f.name == "-L":
 			if i := strings.LastIndexByte(f.value, ':'); i >= 0 {
 				e.c.read(e.p, f.value[i+1:], sc)

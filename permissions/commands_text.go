@@ -369,6 +369,36 @@ var findWriteActions = map[string]bool{
 	"-delete": true, "-fprint": true, "-fprint0": true, "-fprintf": true, "-fls": true,
 }
 
+// findValues are how many words follow find's primaries that take them: a test's value (`-name
+// -delete` names a file "-delete") or an action's file and format.
+var findValues = map[string]int{
+	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1, "-iregex": 1,
+	"-lname": 1, "-ilname": 1, "-type": 1, "-xtype": 1, "-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-perm": 1,
+	"-size": 1, "-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1, "-cmin": 1, "-used": 1, "-links": 1,
+	"-inum": 1, "-maxdepth": 1, "-mindepth": 1, "-fstype": 1, "-context": 1, "-regextype": 1, "-samefile": 1,
+	"-newer": 1, "-anewer": 1, "-cnewer": 1, "-printf": 1, "-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2,
+}
+
+// findNarrowed reports whether find's expression has a test that selects some files and not others,
+// so that an action applies only to what matches.
+func findNarrowed(expr []word) bool {
+	for i := 0; i < len(expr); i++ {
+		v := expr[i].Value
+		switch v {
+		case "-maxdepth", "-mindepth":
+			i++
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type", "-newer",
+			"-mtime", "-mmin", "-size", "-user", "-perm", "-empty", "-lname", "-ilname", "-samefile", "-inum", "-links",
+			"-atime", "-ctime", "-amin", "-cmin", "-group", "-uid", "-gid", "-xtype", "-anewer", "-cnewer":
+			return true
+		}
+		if strings.HasPrefix(v, "-newer") {
+			return true
+		}
+	}
+	return false
+}
+
 // checkFind allows find without actions that write; the commands of -exec/-execdir/-ok/-okdir are
 // classified as parts of their own with {} standing for the search roots.
 func checkFind(e *exec, a *parsedArgs) string {
@@ -396,13 +426,26 @@ func checkFind(e *exec, a *parsedArgs) string {
 		roots = []string{"."}
 	}
 	var reason string
+	narrowed := findNarrowed(words[i:])
 	for ; i < len(words); i++ {
 		v := words[i].Value
+		if n := findValues[v]; n > 0 && !findWriteActions[v] || strings.HasPrefix(v, "-newer") && len(v) == 8 {
+			i += max(n, 1)
+			continue
+		}
 		switch {
+		case v == "-delete":
+			if reason == "" {
+				reason = fmt.Sprintf("`find -delete` deletes everything it finds below `%s`", strings.Join(roots, "`, `"))
+				if narrowed {
+					reason = "`find -delete` deletes the files its tests match"
+				}
+			}
 		case findWriteActions[v]:
 			if reason == "" {
 				reason = fmt.Sprintf("`find %s` is not read-only", v)
 			}
+			i += findValues[v]
 		case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
 			// The command ends at `;`, or at a `+` right after a `{}`; any other `+` is an argument.
 			j := i + 1
@@ -437,8 +480,6 @@ func checkFind(e *exec, a *parsedArgs) string {
 			if reason == "" {
 				reason = "`find -files0-from` reads its starting points from a file"
 			}
-		case v == "-newer" || v == "-anewer" || v == "-cnewer" || v == "-samefile":
-			i++
 		}
 	}
 	for _, r := range roots {

@@ -367,6 +367,17 @@ var corpus = func() []corpusCase {
 		ask("rm x").in(ModeAcceptEdits), ask("git push").in(ModeAcceptEdits), ask("echo x > link-out/f").in(ModeAcceptEdits),
 		ask("cat .env > out.txt").in(ModeAcceptEdits), ask("echo x > $F").in(ModeAcceptEdits),
 	)
+	// Precision: quoted here-document delimiters expand nothing; a name pattern is not a file read; find's
+	// -delete is only an action where find reads it as one.
+	cs = append(cs,
+		allow("cat <<E'O'F\n$(rm x)\nEOF"), allow("cat <<-E\"O\"F\n\t$(rm x)\n\tEOF"), allow("bash <<E'O'F\nls\nEOF"),
+		ask("bash <<E'O'F\nrm x\nEOF"), ask("cat <<EOF\n$(rm x)\nEOF"), allow("cat <<\\EOF\n`rm x`\nEOF"),
+		allow("grep -rn x --exclude=.env --exclude='*.pem' src"), allow("grep -rn x --exclude .env src"),
+		allow("git ls-files --exclude=.env -o"), allow("git log --exclude=.env --all --oneline"), ask("git log --exclude-from=.env"),
+		allow("find . -name '-delete'"), allow("find . -iname -delete -print"), ask("find . -name x -delete"),
+		danger("find . -delete"), danger("find ~ -delete"), corpusCase{cmd: "find . -name '*.pyc' -delete", want: Allow, mode: ModeYolo},
+		corpusCase{cmd: "find src -type f -delete", want: Allow, mode: ModeYolo},
+	)
 	cs = append(cs, redTeamCases...)
 	return cs
 }()
@@ -473,5 +484,33 @@ func TestControlCharactersByCodePoint(t *testing.T) {
 	}
 	if _, err := ParseRule("Bash(ls\u202e)"); err == nil || !strings.Contains(err.Error(), "U+202E") {
 		t.Errorf("rule with U+202E: %v", err)
+	}
+}
+
+// TestReasonsSayWhyItWasAllowed: an allow in yolo mode or by a rule gives the reason it was allowed, not
+// why it would have asked; find -delete says what it deletes.
+func TestReasonsSayWhyItWasAllowed(t *testing.T) {
+	ws, home := fixture(t)
+	for _, c := range []struct {
+		mode          Mode
+		allow         []string
+		cmd, decision string
+		reason        string
+	}{
+		{ModeYolo, nil, "git push origin main", "allow", "yolo mode allows `git push origin main`"},
+		{ModeYolo, nil, "cat .env", "allow", "yolo mode allows `cat .env`"},
+		{ModeDefault, []string{"Bash(npm test:*)"}, "npm test -- --watch=false", "allow", "allowed by `Bash(npm test:*)`"},
+		{ModeDefault, []string{"Bash(go test:*)"}, "go test ./... && git status", "allow", "allowed by `Bash(go test:*)`"},
+		{ModeDefault, nil, "find . -name x -delete", "ask", "`find -delete` deletes the files its tests match"},
+		{ModeDefault, nil, "find build -delete", "ask", "`find -delete` deletes everything it finds below `build`"},
+	} {
+		e, err := NewEngine(Policy{Mode: c.mode, Allow: c.allow, Workspace: ws, Home: home})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := e.Decide(Request{Kind: Exec, Command: c.cmd, Cwd: ws})
+		if string(v.Decision) != c.decision || v.Reason != c.reason {
+			t.Errorf("%q (%s): %s %q, want %s %q", c.cmd, c.mode, v.Decision, v.Reason, c.decision, c.reason)
+		}
 	}
 }

@@ -152,13 +152,33 @@ func (e *exec) dangerous(name string, words []word) {
 			}
 		}
 	case "find":
-		if !hasLong("-delete") {
-			return
+		// Only -delete as an action, not as the value of a test (`-name -delete`), and only when no test
+		// narrows what it deletes, wipes a tree.
+		i := 0
+		for i < len(args) && (args[i].Value == "-H" || args[i].Value == "-L" || args[i].Value == "-P") {
+			i++
 		}
-		for _, w := range args {
-			if strings.HasPrefix(w.Value, "-") || w.Value == "(" || w.Value == "!" {
+		var roots []word
+		for ; i < len(args); i++ {
+			if strings.HasPrefix(args[i].Value, "-") || args[i].Value == "(" || args[i].Value == "!" {
 				break
 			}
+			roots = append(roots, args[i])
+		}
+		expr := args[i:]
+		deletes := false
+		for j := 0; j < len(expr); j++ {
+			v := expr[j].Value
+			if n := findValues[v]; n > 0 {
+				j += n
+				continue
+			}
+			deletes = deletes || v == "-delete"
+		}
+		if !deletes || findNarrowed(expr) {
+			return
+		}
+		for _, w := range roots {
 			if e.catastrophicTarget(w) {
 				flag(fmt.Sprintf("deletes everything under `%s` (catastrophic)", w.Value))
 				return

@@ -112,6 +112,7 @@ func (e *Engine) decidePath(s snapshot, req Request) Verdict {
 		}
 		if s.mode == ModeYolo {
 			v.Decision, v.By = Allow, "mode"
+			v.Reason = fmt.Sprintf("reads `%s`; yolo mode allows it", shown)
 			return v
 		}
 		v.Decision, v.By = Ask, "policy"
@@ -384,6 +385,11 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 			}
 		}
 		v.Decision, v.By = Allow, "mode"
+		shown := first.Text
+		if len(shown) > 60 || strings.Contains(shown, "\n") {
+			shown = partName(first)
+		}
+		v.Reason = fmt.Sprintf("yolo mode allows `%s`", shown)
 		return v
 	}
 	// The sandbox bounds writes and the network, not reading: a secret read still goes to the model.

@@ -53,11 +53,28 @@ type spec struct {
 	// patternOpts are the options that give the pattern or program, so that the first operand is a file
 	// (grep -e, jq -f); nil means grep's.
 	patternOpts []string
+	// globOpts are the options whose value is a pattern of names to take or leave out (grep --exclude,
+	// rg -g): `--exclude=.env` reads nothing.
+	globOpts []string
+}
+
+// globValue reports whether the option, as typed, gives a pattern of names rather than a file.
+func (s *spec) globValue(name string) bool {
+	for _, g := range s.globOpts {
+		if name == g || strings.HasPrefix(name, "--") && len(name) > 2 && strings.HasPrefix(g, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // fileValue reports whether the option, as typed, is one of the spec's fileValues; a long one counts
 // abbreviated too, since reading is the stricter answer.
 func (s *spec) fileValue(name string) bool {
+	if slices.Contains(s.globOpts, name) {
+		// An option spelled out in full is that option, not an abbreviation of a longer one.
+		return false
+	}
 	for _, f := range s.fileValues {
 		if name == f || strings.HasPrefix(name, "--") && len(name) > 2 && strings.HasPrefix(f, name) {
 			return true
@@ -320,7 +337,7 @@ func (e *exec) operands(name string, s *spec, a *parsedArgs) {
 		ops = ops[1:]
 	}
 	for _, f := range a.flags {
-		if f.has && f.value != "" && isSecretPath(f.value, e.c.ctx.Home) {
+		if f.has && f.value != "" && !s.globValue(f.name) && isSecretPath(f.value, e.c.ctx.Home) {
 			e.c.read(e.p, f.value, sc)
 		}
 	}
@@ -418,7 +435,7 @@ func init() {
 		"fdfind": {ops: opList, values: "ethdEcjSo", bad: "xX", longBad: []string{"exec", "exec-batch", "base-directory"}, fileValues: []string{"--ignore-file"}},
 		"rg":     rgSpec,
 		"ag":     {ops: opRead, patternFirst: true, values: "ABCGmg", longBad: []string{"pager"}, fileValues: []string{"-p", "--path-to-ignore"}},
-		"git":    {check: checkGit},
+		"git":    {check: checkGit, globOpts: gitGlobOptions},
 		"go":     {check: checkGo},
 		"npm":    {check: checkNpm},
 		"docker": {check: checkDocker},
@@ -468,6 +485,7 @@ var interpreters = []string{
 
 var grepSpec = &spec{
 	ops: opRead, patternFirst: true, values: "eABCDdmX", walk: walkGrep,
+	globOpts:   []string{"--include", "--exclude", "--exclude-dir"},
 	fileValues: []string{"-f", "--file", "--exclude-from"},
 	longValues: []string{"regexp", "after-context", "before-context", "context", "devices", "directories",
 		"max-count", "include", "exclude", "exclude-dir", "label", "binary-files", "color", "colour"},
@@ -475,6 +493,7 @@ var grepSpec = &spec{
 
 var rgSpec = &spec{
 	ops: opRead, patternFirst: true, values: "eABCgtTmMjEr", walk: walkRg,
+	globOpts:   []string{"-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "--type-add"},
 	fileValues: []string{"-f", "--file", "--ignore-file"},
 	longValues: []string{"regexp", "glob", "iglob", "type", "type-not", "max-count", "max-columns",
 		"threads", "encoding", "replace", "after-context", "before-context", "context", "max-depth", "type-add",
