@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/gitrepo"
 )
 
 // gitContentSub returns the content subcommand a read subcommand amounts to, and its arguments:
@@ -99,6 +101,7 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 		ops = ops[1:] // the pattern
 	}
 	paths, revs := 0, 0
+	var hexRevs []string
 	for i, o := range ops {
 		v := o.Value
 		after := i >= len(ops)-pathspecs
@@ -111,7 +114,7 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 		case strings.HasPrefix(v, ":(") || strings.HasPrefix(v, ":!") || strings.HasPrefix(v, ":^"):
 			e.treeRead(gitOr(root, "."), treeRead{hidden: true})
 		case strings.HasPrefix(v, ":/"):
-			e.gitPath(filepath.Join(gitOr(root, "."), v[2:]), sc)
+			e.gitPath(filepath.Join(gitOr(root, "."), v[2:]), root, sc)
 		case !after && strings.Contains(v, ":"):
 			e.gitRevPath(v, root, sc)
 		case strings.ContainsAny(v, "*?[\\"):
@@ -123,39 +126,112 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 			}
 			e.treeRead(".", t)
 		case after || exists(e.c.abs(v, sc)):
-			e.gitPath(v, sc)
+			e.gitPath(v, root, sc)
 		default:
 			paths--
 			revs++
+			if id := hexRev(v); id != "" {
+				hexRevs = append(hexRevs, id)
+			}
 		}
 	}
-	// With no path, what is shown may be any file of the repository: the whole tracked tree (from the
-	// directory, for grep). history may also hold files no longer tracked, which Warden cannot see.
+	if len(hexRevs) > 0 && root != "" {
+		// An object named by its id may be one no ref reaches (a blob once added, then reset), whose
+		// content nothing else tells.
+		if reason := e.gitUnplaced(root, hexRevs); reason != "" {
+			e.p.notRO(reason)
+			return
+		}
+	}
+	// With no path, what is shown may be any file the repository holds: the tracked files (from the
+	// directory, for grep) and, unless only the index and the work tree are compared, every file its
+	// history ever held, read from the repository itself.
 	prints := gitPrintsContent(sub, g, revs) || sub == "stash show" && !g.hasExact(gitStatOnly...) && e.stashShowsPatch(root)
 	if paths > 0 || !prints || root == "" {
 		return
 	}
-	t := treeRead{hidden: true, repo: root, index: true}
-	var gitlinks, ok bool
-	t.tracked, gitlinks, ok = gitTracked(root, e.c.lookupEnv)
-	if !ok {
-		e.p.notRO("prints files of a repository whose index Warden cannot list in full")
+	history := revs > 0 || !(sub == "diff-files" || (sub == "diff" || sub == "grep") && !g.has("--cached", "--staged"))
+	files, reason := e.gitRepoFiles(root, history)
+	if reason != "" {
+		e.p.notRO(reason)
 		return
 	}
-	if gitlinks || exists(filepath.Join(root, ".gitmodules")) {
-		e.p.notRO("prints files of a repository with submodules, whose contents Warden does not follow")
-		return
-	}
-	// What is in HEAD or history but no longer in the index (`git rm --cached .env`) is read too unless
-	// only the index and the work tree are compared: the files on disk are looked at as well. A file
-	// gone from both is not seen.
-	t.worktree = (revs > 0 || !(sub == "diff-files" || (sub == "diff" || sub == "grep") && !g.has("--cached", "--staged"))) &&
-		gitHasObjects(root)
 	dir := root
 	if sub == "grep" {
 		dir = "."
 	}
-	e.treeRead(dir, t)
+	e.treeRead(dir, treeRead{hidden: true, repo: root, index: true, tracked: files})
+}
+
+// hexRev returns the object id a revision names directly (`3f2a1b`, `3f2a1b~2`, `3f2a1b^{tree}`), or "".
+func hexRev(v string) string {
+	end := strings.IndexAny(v, "~^@:")
+	if end < 0 {
+		end = len(v)
+	}
+	id := v[:end]
+	if len(id) < 4 || len(id) > 40 || strings.Trim(strings.ToLower(id), "0123456789abcdef") != "" {
+		return ""
+	}
+	return id
+}
+
+// gitUnplaced returns why object ids named on the command line cannot be placed in what the repository
+// whose top is root holds, or "": an id that is a ref's name, or that the history or the index reaches,
+// is placed.
+func (e *exec) gitUnplaced(root string, ids []string) string {
+	r, ok := gitrepo.AtTop(root, e.c.lookupEnv)
+	if !ok {
+		return ""
+	}
+	h, err := gitrepo.ReadHistory(r, e.c.lookupEnv)
+	if err != nil {
+		return fmt.Sprintf("names objects of a history Warden cannot read (%v)", err)
+	}
+	idx, _ := gitrepo.ReadIndex(r)
+	for _, id := range ids {
+		if h.HasObject(id) || idx.HasObject(id) || gitRefNamed(r, id) {
+			continue
+		}
+		return fmt.Sprintf("names the object `%s`, which no ref, reflog or index entry reaches: what it holds is unknown", id)
+	}
+	return ""
+}
+
+// gitRefNamed reports whether a branch, tag or remote-tracking ref of the repository has the name.
+func gitRefNamed(r gitrepo.Repo, name string) bool {
+	for _, d := range []string{"refs/heads", "refs/tags", "refs/remotes"} {
+		if exists(filepath.Join(r.CommonDir, d, name)) {
+			return true
+		}
+	}
+	packed, _, _ := readSmall(filepath.Join(r.CommonDir, "packed-refs"))
+	return strings.Contains(packed, "/"+name+"\n")
+}
+
+// gitRepoFiles lists the files a content read of the repository whose top is root may print: those the
+// index tracks and, with history, every file any commit reachable from its refs and reflogs held.
+// reason says why they cannot be listed in full.
+func (e *exec) gitRepoFiles(root string, history bool) ([]string, string) {
+	files, gitlinks, ok := gitTracked(root, e.c.lookupEnv)
+	if !ok {
+		return nil, "prints files of a repository whose index Warden cannot list in full"
+	}
+	if gitlinks || exists(filepath.Join(root, ".gitmodules")) {
+		return nil, "prints files of a repository with submodules, whose contents Warden does not follow"
+	}
+	if !history {
+		return files, ""
+	}
+	r, ok := gitrepo.AtTop(root, e.c.lookupEnv)
+	if !ok {
+		return nil, "prints files of a repository Warden cannot read"
+	}
+	h, err := gitrepo.ReadHistory(r, e.c.lookupEnv)
+	if err != nil {
+		return nil, fmt.Sprintf("prints files from a history Warden cannot read (%v)", err)
+	}
+	return append(append([]string(nil), files...), h.Paths...), ""
 }
 
 // stashShowsPatch reports whether git's configuration may make `git stash show` print a patch
@@ -312,8 +388,18 @@ func gitStdin(args []word) string {
 }
 
 // gitPath records the read of a path git shows: a directory is read below it.
-func (e *exec) gitPath(path string, sc *scope) {
+//
+// In a repository whose files can be listed (the index and the history), a directory's files are those
+// it holds below the directory, not what happens to be on disk there (an untracked .env is never
+// printed).
+func (e *exec) gitPath(path, root string, sc *scope) {
 	if fi, err := os.Stat(e.c.abs(path, sc)); err == nil && fi.IsDir() {
+		if root != "" {
+			if files, reason := e.gitRepoFiles(root, true); reason == "" {
+				e.treeRead(path, treeRead{hidden: true, repo: root, index: true, tracked: files})
+				return
+			}
+		}
 		e.treeRead(path, treeRead{hidden: true})
 		return
 	}

@@ -50,13 +50,16 @@ package permissions
 //     command defines a function of its name anywhere.
 //   - git reading revisions or objects from stdin (--stdin, --batch*) asks. A content-printing git
 //     command with no path (git log -p, git show REV, git diff, git grep, git reflog -p, git stash show
-//     -p) reads every tracked file, listed from .git/index read directly (git itself is never run: its
-//     config could run programs), and, unless it only compares the index and the work tree (git diff, git
-//     grep without a revision or --cached), every file on disk too: a secret removed from the index (`git
-//     rm --cached .env`) is still in HEAD. A secret only in history (gone from the index and the disk) is
-//     not seen. An index Warden cannot list in full (version 4, split, sparse, unreadable) or a repository
-//     with submodules (.gitmodules, gitlinks) makes such a read ask, as do --recurse-submodules and
-//     --submodule=diff anywhere. REV:path splits at the first `:` outside braces, and the last is read too.
+//     -p), or with a directory for a path, reads what the repository holds there, read from the
+//     repository itself (git is never run): the index's files and, unless it only compares the index
+//     and the work tree (git diff, git grep without a revision or --cached), every file any commit
+//     reachable from the refs, HEADs and reflogs ever held. What is only on disk (an untracked or
+//     ignored .env) is never printed by them, and does not count. An index Warden cannot list in full
+//     (split, sparse, unreadable), a history it cannot read (SHA-256, reftable, missing trees of a
+//     partial clone, more than 400,000 objects) or a repository with submodules (.gitmodules,
+//     gitlinks) makes such a read ask, as do --recurse-submodules and --submodule=diff anywhere. An
+//     object named by its id that no ref, reflog or index entry reaches (a blob once added and reset)
+//     asks. REV:path splits at the first `:` outside braces, and the last is read too.
 //   - A recursive read that covers a denied path asks with the rule as the reason; only a read that
 //     names the denied path, or starts inside it, denies. A -name filter that matches no denied file
 //     leaves the read allowed.

@@ -124,3 +124,80 @@ func TestHardLinksCountAsTheirTarget(t *testing.T) {
 		t.Errorf("a link made later: %s (%s)", v.Decision, v.Reason)
 	}
 }
+
+// TestGitReadsWhatTheRepositoryHolds: history and diff reads are judged by what the repository holds
+// (its index and every commit its refs and reflogs reach), not by what is on disk: an untracked or
+// ignored .env is never printed by them, while one committed and since removed is.
+func TestGitReadsWhatTheRepositoryHolds(t *testing.T) {
+	if _, err := osexec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	everyday := []string{"git show HEAD", "git log -p", "git log -p -1", "git diff --cached", "git diff main...HEAD",
+		"git diff HEAD~1", "git diff", "git show", "git log -p -- src", "git diff HEAD~1 -- .", "git grep -n TODO",
+		"git grep TODO HEAD", "git stash show -p", "git log -p --all", "git show HEAD~1 --stat"}
+	setup := func(t *testing.T, committedEnv bool) *trustLab {
+		l := newTrustLab(t)
+		l.write("src/main.go", "package main // TODO\n")
+		l.write(".gitignore", "node_modules/\n")
+		if committedEnv {
+			l.write(".env", "TOKEN=1\n")
+		}
+		l.sh("", "git init -q -b main . && git add -A && git commit -qm one && git checkout -qb feature && echo '// more' >> src/main.go && git commit -qam two")
+		if committedEnv {
+			l.sh("", "git rm -q --cached .env && rm .env && git commit -qm 'drop .env'")
+		}
+		// An untracked and an ignored secret on disk.
+		l.write(".env", "TOKEN=2\n")
+		l.write("src/.env.local", "TOKEN=3\n")
+		l.write("node_modules/x/key.pem", "k\n")
+		return l
+	}
+	clean := setup(t, false)
+	e := clean.engine()
+	for _, cmd := range everyday {
+		if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: clean.ws}); v.Decision != Allow {
+			t.Errorf("%q with an untracked .env: %s (%s)", cmd, v.Decision, v.Reason)
+		}
+	}
+	// Named explicitly, the file is read, and asks.
+	for _, cmd := range []string{"git diff -- .env", "git log -p -- .env", "git show HEAD:.env"} {
+		if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: clean.ws}); v.Decision != Ask {
+			t.Errorf("%q: %s (%s)", cmd, v.Decision, v.Reason)
+		}
+	}
+	// An object id nothing reaches may be anything; one a ref reaches is in the history.
+	blob := strings.TrimSpace(clean.sh("", "echo dangling | git hash-object -w --stdin"))
+	head := strings.TrimSpace(clean.sh("", "git rev-parse HEAD"))
+	tracked := strings.TrimSpace(clean.sh("", "git rev-parse HEAD:src/main.go"))
+	for cmd, want := range map[string]Decision{
+		"git cat-file -p " + blob[:10]: Ask, "git show " + blob: Ask, "git show " + head[:8]: Allow,
+		"git cat-file -p " + tracked[:7]: Allow, "git show " + head[:7] + "~1": Allow,
+	} {
+		if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: clean.ws}); v.Decision != want {
+			t.Errorf("%q: %s (%s), want %s", cmd, v.Decision, v.Reason, want)
+		}
+	}
+	// Committed once, removed from the index and the disk: history reads print it.
+	dirty := setup(t, true)
+	os.Remove(filepath.Join(dirty.ws, ".env"))
+	d := dirty.engine()
+	for _, cmd := range []string{"git log -p", "git show HEAD~1", "git log -p --all", "git diff main HEAD"} {
+		if v := d.Decide(Request{Kind: Exec, Command: cmd, Cwd: dirty.ws}); v.Decision != Ask || !strings.Contains(v.Reason, ".env") {
+			t.Errorf("%q with .env in history: %s (%s)", cmd, v.Decision, v.Reason)
+		}
+	}
+	// Comparing only the index and the work tree never shows it.
+	if v := d.Decide(Request{Kind: Exec, Command: "git diff", Cwd: dirty.ws}); v.Decision != Allow {
+		t.Errorf("git diff with .env only in history: %s (%s)", v.Decision, v.Reason)
+	}
+	deny, err := NewEngine(Policy{Workspace: dirty.ws, Home: dirty.home, Deny: []string{"Read(./.env)"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := deny.Decide(Request{Kind: Exec, Command: "git log -p", Cwd: dirty.ws}); v.Decision != Deny || v.Rule != "Read(./.env)" {
+		t.Errorf("git log -p with a denied path in history: %s (%s)", v.Decision, v.Reason)
+	}
+	if v := deny.Decide(Request{Kind: Exec, Command: "git log -p", Cwd: clean.ws}); v.Decision != Allow {
+		t.Errorf("git log -p with a denied path never tracked: %s (%s)", v.Decision, v.Reason)
+	}
+}

@@ -223,25 +223,27 @@ var redTeamCases = []corpusCase{
 	ask("kubectl get pods -o go-template-file=secrets/a.txt").denying("Read(./secrets/**)"), ask("kubectl get pods -o jsonpath-file=.env"),
 	ask("kubectl get pods --output=custom-columns-file=.env"), ask("kubectl get pods --output custom-columns-file=secrets/a.txt").denying("Read(./secrets/**)"),
 	ask("pip list -r .env"), allow("ss -tlnp"), allow("kubectl get pods -o jsonpath-file=README.md"),
-	// C6, C7 (see also TestGitWholeRepoReads): git grep and history with no path read the whole tracked tree.
-	ask("git grep -h ''").denying("Read(./secrets/**)").expect(Ask), ask("git log -p").denying("Read(./secrets/**)").expect(Ask),
-	ask("git show HEAD~2").denying("Read(./secrets/**)").expect(Ask), ask("git diff HEAD~2 HEAD").denying("Read(./secrets/**)").expect(Ask),
-	ask("git whatchanged -p").denying("Read(./secrets/**)").expect(Ask), ask("git diff-tree -p HEAD").denying("Read(./secrets/**)").expect(Ask),
-	ask("git diff").denying("Read(./secrets/**)").expect(Ask), ask("git cat-file -p 0123abcd").denying("Read(./secrets/**)").expect(Ask),
-	ask("git log -p --all").denying("Read(./secrets/**)").expect(Ask),
+	// C6, C7 (TestGitWholeRepoReads has them in real repositories): git grep and history with no path
+	// read every file the repository holds. The fixture's repository holds none, so nothing of secrets/
+	// can be printed; an object named by an id nothing reaches may hold anything.
+	allow("git grep -h ''").denying("Read(./secrets/**)").expect(Allow), allow("git log -p").denying("Read(./secrets/**)").expect(Allow),
+	allow("git show HEAD~2").denying("Read(./secrets/**)").expect(Allow), allow("git diff HEAD~2 HEAD").denying("Read(./secrets/**)").expect(Allow),
+	allow("git whatchanged -p").denying("Read(./secrets/**)").expect(Allow), allow("git diff-tree -p HEAD").denying("Read(./secrets/**)").expect(Allow),
+	allow("git diff").denying("Read(./secrets/**)").expect(Allow), ask("git cat-file -p 0123abcd").denying("Read(./secrets/**)").expect(Ask),
+	allow("git log -p --all").denying("Read(./secrets/**)").expect(Allow),
 	ask("git show HEAD --stat").denying("Read(./secrets/**)").expect(Allow), ask("git log --oneline").denying("Read(./secrets/**)").expect(Allow),
 	ask("cd src && git grep -n TODO").denying("Read(./secrets/**)").expect(Allow),
 	// F4: a recursive read that only covers a denied subtree asks; naming a denied path denies.
 	ask("find . -name '*.go' -exec grep -l TODO {} +").denying("Read(./secrets/**)").expect(Allow),
 	ask("find . -name '*.go' | xargs wc -l").denying("Read(./secrets/**)").expect(Allow),
 	ask("find . -name '*.txt' | xargs wc -l").denying("Read(./secrets/**)").expect(Ask), ask("grep -rn TODO .").denying("Read(./secrets/**)").expect(Ask),
-	ask("rg TODO").denying("Read(./secrets/**)").expect(Ask), ask("git grep -n TODO -- .").denying("Read(./secrets/**)").expect(Ask),
-	ask("git diff HEAD -- .").denying("Read(./secrets/**)").expect(Ask), ask("git log -p -- .").denying("Read(./secrets/**)").expect(Ask),
+	ask("rg TODO").denying("Read(./secrets/**)").expect(Ask), allow("git grep -n TODO -- .").denying("Read(./secrets/**)").expect(Allow),
+	allow("git diff HEAD -- .").denying("Read(./secrets/**)").expect(Allow), allow("git log -p -- .").denying("Read(./secrets/**)").expect(Allow),
 	ask("grep -rn TODO secrets").denying("Read(./secrets/**)"), ask("cat secrets/a.txt").denying("Read(./secrets/**)"),
 	// R1: git reflog and git stash show print what files hold, like git log -p.
-	ask("git reflog -p").denying("Read(./secrets/**)").expect(Ask), ask("git reflog show -p -- secrets/a.txt").denying("Read(./secrets/**)"),
-	ask("git reflog show -p -- .env"), ask("git reflog -p -- .env"), ask("git stash show -p").denying("Read(./secrets/**)").expect(Ask),
-	ask("git stash show -p stash@{0}").denying("Read(./secrets/**)").expect(Ask), ask("git reflog show --patch").denying("Read(./secrets/**)").expect(Ask),
+	allow("git reflog -p").denying("Read(./secrets/**)").expect(Allow), ask("git reflog show -p -- secrets/a.txt").denying("Read(./secrets/**)"),
+	ask("git reflog show -p -- .env"), ask("git reflog -p -- .env"), allow("git stash show -p").denying("Read(./secrets/**)").expect(Allow),
+	allow("git stash show -p stash@{0}").denying("Read(./secrets/**)").expect(Allow), allow("git reflog show --patch").denying("Read(./secrets/**)").expect(Allow),
 	ask("git stash show").denying("Read(./secrets/**)").expect(Allow), ask("git reflog").denying("Read(./secrets/**)").expect(Allow),
 	ask("git reflog show -3").denying("Read(./secrets/**)").expect(Allow), allow("git reflog list"), allow("git stash show --stat"),
 	// R2: globs in the words echo and printf print are expanded before xargs gets the names.

@@ -23,14 +23,12 @@ type treeRead struct {
 	// split is set when xargs splits the names at blanks and removes quotes: a name holding one of those
 	// would become other names (`x .env y.go`), so finding one asks.
 	split bool
-	// tracked, with index set, are the files (relative to the repository's top, repo) that git reads:
-	// a read of what git tracks looks for secrets among them instead of walking the directory.
+	// tracked, with index set, are the files (relative to the repository's top, repo) that git reads,
+	// from its index and its history: a read of what git holds looks for secrets among them instead of
+	// walking the directory.
 	tracked []string
 	repo    string
 	index   bool
-	// worktree, with index, adds the files below dir on disk to the tracked ones: git reads a file
-	// removed from the index but still in HEAD or history.
-	worktree bool
 }
 
 // maxTreeWalk bounds how many entries Warden looks at below recursively read directories, per command, to
@@ -62,9 +60,7 @@ func (e *exec) treeRead(root string, t treeRead) {
 				return
 			}
 		}
-		if !t.worktree {
-			return
-		}
+		return
 	}
 	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		e.c.walked++
@@ -133,6 +129,15 @@ func fnmatchOnly(g string) bool {
 // mayMatchUnder reports whether a path rule may name a file that a recursive read of t reads.
 func (r *Rule) mayMatchUnder(t treeRead) bool {
 	if r.pathGlob == "" {
+		return false
+	}
+	if t.index {
+		// What git prints is known file by file.
+		for _, f := range t.tracked {
+			if p := filepath.Join(t.repo, f); within(t.dir, p) && r.matchPath(p) {
+				return true
+			}
+		}
 		return false
 	}
 	if r.matchPath(t.dir) {

@@ -18,6 +18,41 @@ import (
 type History struct {
 	// Paths are relative to the work tree's top, sorted.
 	Paths []string
+	// objects are the names of every commit, tree and blob the walk reached, sorted.
+	objects []oid
+}
+
+// HasObject reports whether the history reaches an object whose name starts with the hexadecimal
+// prefix (at least 4 digits), the way git abbreviates names.
+func (h History) HasObject(prefix string) bool {
+	return hasPrefix(h.objects, prefix)
+}
+
+func hasPrefix(sorted []oid, prefix string) bool {
+	if len(prefix) < 4 || len(prefix) > 40 {
+		return false
+	}
+	prefix = strings.ToLower(prefix)
+	var lo oid
+	for i := 0; i < len(prefix); i++ {
+		c := prefix[i]
+		var v byte
+		switch {
+		case c >= '0' && c <= '9':
+			v = c - '0'
+		case c >= 'a' && c <= 'f':
+			v = c - 'a' + 10
+		default:
+			return false
+		}
+		if i%2 == 0 {
+			lo[i/2] = v << 4
+		} else {
+			lo[i/2] |= v
+		}
+	}
+	i, _ := slices.BinarySearchFunc(sorted, lo, func(a, b oid) int { return bytes.Compare(a[:], b[:]) })
+	return i < len(sorted) && strings.HasPrefix(sorted[i].String(), prefix)
 }
 
 // Has reports whether the history ever held path (relative to the top).
@@ -37,10 +72,12 @@ type historyState struct {
 	commits map[oid]bool
 	trees   map[treeAt]bool
 	paths   map[string]bool
+	objects map[oid]bool
 	sorted  []string
+	objList []oid
 	tips    string
 	err     error
-	objects int
+	read    int
 }
 
 type treeAt struct {
@@ -75,7 +112,7 @@ func ReadHistory(r Repo, env Env) (History, error) {
 	historiesMu.Lock()
 	h := histories[key]
 	if h == nil {
-		h = &historyState{commits: map[oid]bool{}, trees: map[treeAt]bool{}, paths: map[string]bool{}}
+		h = &historyState{commits: map[oid]bool{}, trees: map[treeAt]bool{}, paths: map[string]bool{}, objects: map[oid]bool{}}
 		if len(histories) > 64 {
 			clear(histories)
 		}
@@ -86,11 +123,11 @@ func ReadHistory(r Repo, env Env) (History, error) {
 	defer h.mu.Unlock()
 	fingerprint := tipsKey(tips)
 	if h.err == nil && h.tips == fingerprint {
-		return History{Paths: h.sorted}, nil
+		return History{Paths: h.sorted, objects: h.objList}, nil
 	}
 	if h.err != nil {
 		// A failed walk left the state partial: start again.
-		h.commits, h.trees, h.paths, h.err, h.objects = map[oid]bool{}, map[treeAt]bool{}, map[string]bool{}, nil, 0
+		h.commits, h.trees, h.paths, h.objects, h.err, h.read = map[oid]bool{}, map[treeAt]bool{}, map[string]bool{}, map[oid]bool{}, nil, 0
 	}
 	s, err := openStore(key)
 	if err != nil {
@@ -108,8 +145,13 @@ func ReadHistory(r Repo, env Env) (History, error) {
 		h.sorted = append(h.sorted, p)
 	}
 	slices.Sort(h.sorted)
+	h.objList = make([]oid, 0, len(h.objects))
+	for o := range h.objects {
+		h.objList = append(h.objList, o)
+	}
+	slices.SortFunc(h.objList, func(a, b oid) int { return bytes.Compare(a[:], b[:]) })
 	h.tips = fingerprint
-	return History{Paths: h.sorted}, nil
+	return History{Paths: h.sorted, objects: h.objList}, nil
 }
 
 func tipsKey(tips []oid) string {
@@ -132,13 +174,14 @@ func (h *historyState) walk(s *store, tip oid) error {
 		if h.commits[id] {
 			continue
 		}
-		if h.objects++; h.objects > maxHistoryObjects {
+		if h.read++; h.read > maxHistoryObjects {
 			return ErrHistoryTooBig
 		}
 		typ, data, err := s.read(id)
 		if errors.Is(err, errMissing) {
 			continue
 		}
+		h.objects[id] = true
 		if err != nil {
 			return err
 		}
@@ -199,7 +242,8 @@ func (h *historyState) tree(s *store, id oid, prefix string) error {
 		return nil
 	}
 	h.trees[at] = true
-	if h.objects++; h.objects > maxHistoryObjects {
+	h.objects[id] = true
+	if h.read++; h.read > maxHistoryObjects {
 		return ErrHistoryTooBig
 	}
 	typ, data, err := s.read(id)
@@ -231,6 +275,7 @@ func (h *historyState) tree(s *store, id oid, prefix string) error {
 			continue
 		}
 		h.paths[path] = true
+		h.objects[child] = true
 	}
 	return nil
 }

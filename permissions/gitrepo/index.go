@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 )
 
@@ -15,7 +16,12 @@ type Index struct {
 	Paths []string
 	// Gitlinks are the submodules' paths.
 	Gitlinks []string
+	// ids are the entries' object names, sorted.
+	ids []oid
 }
+
+// HasObject reports whether an entry's object name starts with the hexadecimal prefix.
+func (idx Index) HasObject(prefix string) bool { return hasPrefix(idx.ids, prefix) }
 
 // maxIndexSize bounds the index file read; a bigger one is not read.
 const maxIndexSize = 64 << 20
@@ -100,6 +106,9 @@ func parseIndex(data []byte) (Index, bool) {
 			return Index{}, false
 		}
 		mode := binary.BigEndian.Uint32(data[off+24 : off+28])
+		var id oid
+		copy(id[:], data[off+40:off+60])
+		idx.ids = append(idx.ids, id)
 		flags := binary.BigEndian.Uint16(data[off+60 : off+62])
 		off += 62
 		if flags&0x4000 != 0 {
@@ -153,6 +162,7 @@ func parseIndex(data []byte) (Index, bool) {
 		}
 		off += 8 + int(size)
 	}
+	slices.SortFunc(idx.ids, func(a, b oid) int { return bytes.Compare(a[:], b[:]) })
 	return idx, true
 }
 
