@@ -450,12 +450,16 @@ func gitConfigInert(kv string) string {
 // value. Any other flag asks: go env -w writes, go list -export and -compiled build, -toolexec runs a
 // program, go doc -http serves downloaded code, -u, -versions and -retracted ask the network.
 var goSubFlags = map[string]map[string]bool{
-	"version":   {"m": false, "v": false, "json": false},
-	"doc":       {"all": false, "c": false, "cmd": false, "short": false, "src": false, "u": false},
-	"env":       {"json": false, "changed": false},
-	"list":      {"e": false, "json": false, "m": false, "deps": false, "find": false, "test": false, "trimpath": false, "buildvcs": false, "f": true, "tags": true, "mod": true},
-	"mod graph": {"go": true, "x": false},
-	"mod why":   {"m": false, "vendor": false},
+	"mod verify":   {},
+	"mod edit":     {"json": false, "print": false},
+	"tool nm":      {"n": false, "size": false, "sort": true, "type": false},
+	"tool objdump": {"s": true, "S": false, "gnu": false},
+	"version":      {"m": false, "v": false, "json": false},
+	"doc":          {"all": false, "c": false, "cmd": false, "short": false, "src": false, "u": false},
+	"env":          {"json": false, "changed": false},
+	"list":         {"e": false, "json": false, "m": false, "deps": false, "find": false, "test": false, "trimpath": false, "buildvcs": false, "f": true, "tags": true, "mod": true},
+	"mod graph":    {"go": true, "x": false},
+	"mod why":      {"m": false, "vendor": false},
 }
 
 // checkGo: go version, env (reading), list, doc, help, mod graph and mod why. Flags are read the way Go's
@@ -470,9 +474,17 @@ func checkGo(e *exec, a *parsedArgs) string {
 	if sub == "help" {
 		return ""
 	}
-	if sub == "mod" && len(rest) > 0 {
+	if (sub == "mod" || sub == "tool") && len(rest) > 0 {
 		sub += " " + rest[0].Value
 		rest = rest[1:]
+	}
+	if sub == "vet" {
+		return checkGoVet(e, rest)
+	}
+	if sub == "mod edit" && !slices.ContainsFunc(rest, func(w word) bool {
+		return w.Value == "-json" || w.Value == "-print" || w.Value == "--json" || w.Value == "--print"
+	}) {
+		return "`go mod edit` without -json or -print rewrites go.mod"
 	}
 	allowed, ok := goSubFlags[sub]
 	if !ok {
@@ -502,6 +514,32 @@ func checkGo(e *exec, a *parsedArgs) string {
 		}
 	}
 	return ""
+}
+
+// goVetBad are go vet's flags that run another program, read or write elsewhere, or change go.mod.
+var goVetBad = map[string]bool{"vettool": true, "toolexec": true, "exec": true, "modfile": true, "overlay": true,
+	"pgo": true, "C": true, "o": true, "modcacherw": false, "a": false}
+
+// checkGoVet: go vet compiles the packages it checks (cgo runs the C compiler on the project's code) and
+// writes Go's build cache; read-only inside the read-only jail, with no flag that runs another tool.
+func checkGoVet(e *exec, rest []word) string {
+	for _, w := range rest {
+		v := w.Value
+		if !w.Static {
+			return "`go vet` with an argument only known at run time"
+		}
+		if !strings.HasPrefix(v, "-") || v == "--" {
+			continue
+		}
+		name, value, _ := strings.Cut(strings.TrimPrefix(v[1:], "-"), "=")
+		if goVetBad[name] {
+			return fmt.Sprintf("`go vet -%s` runs or writes something else", name)
+		}
+		if name == "mod" && value != "readonly" && value != "vendor" {
+			return fmt.Sprintf("`go vet -mod=%s` may change go.mod", value)
+		}
+	}
+	return projectCode("go vet", "the compiler (and cgo's C compiler) on the project's code")(e, nil)
 }
 
 // checkNpm: only queries that do not run package scripts.

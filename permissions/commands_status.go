@@ -138,6 +138,10 @@ func checkPip(e *exec, a *parsedArgs) string {
 			"--format", "--not-required", "--exclude-editable", "--include-editable", "-v", "-q", "--pre")
 	case ok && sub == "show":
 		return onlyOptions(rest, "-f", "--files", "-v", "--verbose")
+	case ok && sub == "debug":
+		return onlyOptions(rest, "-v", "--verbose")
+	case ok && sub == "config" && len(rest) > 0 && (rest[0].Value == "list" || rest[0].Value == "get" || rest[0].Value == "debug"):
+		return onlyOptions(rest[1:], "--global", "--user", "--site", "-v", "--verbose")
 	}
 	return fmt.Sprintf("`pip %s` is not read-only", sub)
 }

@@ -197,7 +197,7 @@ var corpus = func() []corpusCase {
 		ask("curl -o x http://y"), ask("curl http://y"), ask("wget http://y"), ask("scp a b:"), ask("rsync -a a b"),
 		ask("kill 1"), ask("pkill x"), ask("killall x"), ask("crontab -r"), ask("systemctl restart x"), ask("reboot"),
 		ask("shutdown now"), ask("apt-get install x"), ask("pip install x"), ask("brew install x"), ask("ssh host"),
-		ask("nc -l 1234"), ask("open x"), ask("xdg-open x"), ask("vim x"), ask("less README.md"), ask("man ls"),
+		ask("nc -l 1234"), ask("open x"), ask("xdg-open x"), ask("vim x"), allow("less README.md"), ask("man ls"),
 		ask("trap 'rm x' EXIT"), ask("alias ls='rm -rf'"), ask("enable -f x.so y"), ask("hash -p /tmp/x ls"),
 		// Variables that change what programs run.
 		ask("PATH=/tmp:$PATH ls"), ask("PATH=.; ls"), ask("LD_PRELOAD=./x.so ls"), ask("BASH_ENV=./x bash -c ls"),

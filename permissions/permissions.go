@@ -214,8 +214,19 @@ func (e *Engine) Context(cwd string) Context {
 	if cwd == "" {
 		cwd = e.workspace
 	}
+	e.mu.RLock()
+	jail := e.policy.ReadOnlyJail
+	e.mu.RUnlock()
 	return Context{Cwd: cwd, Workspace: e.workspace, AdditionalDirectories: e.dirs, Home: e.home, Env: e.policy.Env,
-		ReadOnlyJail: e.policy.ReadOnlyJail, rootsResolved: true}
+		ReadOnlyJail: jail, rootsResolved: true}
+}
+
+// SetReadOnlyJail says whether commands judged read-only run in the read-only jail from now on (see
+// Context.ReadOnlyJail): set it once the jail is known to work, and clear it if it stops.
+func (e *Engine) SetReadOnlyJail(on bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.policy.ReadOnlyJail = on
 }
 
 // snapshot copies what one decision needs, so that a decision never holds the lock while classifying.

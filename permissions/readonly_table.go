@@ -462,6 +462,10 @@ func init() {
 	for n, s := range statusSpecs {
 		table[n] = s
 	}
+	for n, s := range toolSpecs {
+		table[n] = s
+	}
+	table["cargo"] = &spec{check: checkCargo}
 	for _, s := range table {
 		for _, f := range s.fileValues {
 			if long, ok := strings.CutPrefix(f, "--"); ok {

@@ -381,3 +381,28 @@ func TestCleanRepositoriesRunAtOnce(t *testing.T) {
 		t.Errorf("a marker appeared in a clean workspace")
 	}
 }
+
+// TestProjectCodeRunsOnlyInTheJail: tools whose only risk is running project code ask without the
+// read-only jail and run at once inside it; their writing forms ask either way.
+func TestProjectCodeRunsOnlyInTheJail(t *testing.T) {
+	ws, home := fixture(t)
+	e, err := NewEngine(Policy{Workspace: ws, Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := map[string]bool{"eslint .": true, "eslint src --max-warnings 0": true, "prettier --check .": true, "mypy src": true,
+		"go vet ./...": true, "pytest --version": true, "eslint --fix .": false, "prettier --write .": false,
+		"mypy --install-types": false, "go vet -vettool=/tmp/x ./...": false, "eslint --cache .": false}
+	for jail := range 2 {
+		e.SetReadOnlyJail(jail == 1)
+		for cmd, readOnlyInJail := range cmds {
+			want := Ask
+			if jail == 1 && readOnlyInJail {
+				want = Allow
+			}
+			if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws}); v.Decision != want {
+				t.Errorf("%q (jail %v): %s (%s), want %s", cmd, jail == 1, v.Decision, v.Reason, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,583 @@
+package permissions
+
+// Developer tools that only read in the forms listed here: formatters and linters in check mode,
+// decompressors to standard output, archive listings, system listings, pagers whose output is not a
+// terminal (Warden's commands never have one), and the read-only corners of go, cargo, rustup and pip.
+// Each entry's trust row (trust.go) says what it loads; a tool that runs project code (eslint, prettier,
+// mypy, go vet) is read-only only inside the read-only jail.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// toolSpecs are the table entries of this file; the table's init adds them.
+var toolSpecs = map[string]*spec{
+	"gofmt": {ops: opRead, values: "r", bad: "w", longBad: []string{"cpuprofile"}, walk: walkOnly("*.go")},
+	"zcat":  {ops: opRead}, "xzcat": {ops: opRead}, "bzcat": {ops: opRead}, "zstdcat": {ops: opRead},
+	"gzip": {ops: opRead, values: "S", check: checkToStdout}, "gunzip": {ops: opRead, values: "S", check: checkToStdout},
+	"xz": {ops: opRead, values: "CFMST", check: checkToStdout}, "bzip2": {ops: opRead, check: checkToStdout},
+	"tar":    {rawArgs: true, check: checkTar},
+	"numfmt": {}, "lscpu": {values: "s"},
+	"top": {rawArgs: true, check: checkTop},
+	"ip":  {rawArgs: true, check: checkIP},
+	"less": {ops: opRead, values: "bhjpPtTxyz#", bad: "oOk", longBad: []string{"log-file", "LOG-FILE", "lesskey-file", "lesskey-src", "lesskey-content"},
+		check: checkPlusCommands},
+	"more":   {ops: opRead, values: "n", check: checkPlusCommands},
+	"dmesg":  {values: "flsF", bad: "cCDEnw", fileValues: []string{"-F", "--file"}, longBad: []string{"clear", "read-clear", "console-off", "console-on", "console-level", "follow", "follow-new"}},
+	"bat":    {ops: opRead, values: "lHmrd", longValues: batValues, check: checkBat},
+	"batcat": {ops: opRead, values: "lHmrd", longValues: batValues, check: checkBat},
+	"delta": {ops: opRead, maxOps: 2, longValues: []string{"config", "features", "syntax-theme", "width", "tabs", "wrap-max-lines", "paging"},
+		check: checkDelta},
+	"rustup":   {rawArgs: true, check: checkRustup},
+	"ruff":     {rawArgs: true, check: checkRuff},
+	"eslint":   {rawArgs: true, check: checkESLint},
+	"prettier": {rawArgs: true, check: checkPrettier},
+	"mypy":     {rawArgs: true, check: checkMypy},
+}
+
+var batValues = []string{"language", "highlight-line", "file-name", "diff-context", "tabs", "wrap", "terminal-width",
+	"color", "italic-text", "decorations", "paging", "pager", "map-syntax", "theme", "style", "line-range",
+	"nonprintable-notation", "binary", "squeeze-limit", "strip-ansi"}
+
+// walkOnly records the recursive read of directory operands, limited to files matching the globs.
+func walkOnly(globs ...string) func(e *exec, a *parsedArgs) {
+	return func(e *exec, a *parsedArgs) {
+		for _, o := range a.operands {
+			if !o.Static || o.Glob {
+				continue
+			}
+			if fi, err := os.Stat(e.c.abs(o.Value, e.scope())); err == nil && fi.IsDir() {
+				e.treeRead(o.Value, treeRead{hidden: true, include: globs})
+			}
+		}
+	}
+}
+
+// checkToStdout: gzip, xz and bzip2 replace their files unless told to write to standard output (-c),
+// to list (-l) or to test (-t).
+func checkToStdout(e *exec, a *parsedArgs) string {
+	if a.hasOpt("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test") || len(a.operands) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("`%s` without -c replaces its files", a.name)
+}
+
+// checkTar: only listing (-t, --list), with the archive read; no option that runs a program (-I,
+// --to-command, -F, --checkpoint-action, --rsh-command), writes (-g, --index-file) or names a remote
+// archive (a host: before the path, unless --force-local).
+func checkTar(e *exec, a *parsedArgs) string {
+	ws := a.words[1:]
+	list := false
+	var archive string
+	forceLocal := false
+	var files []string
+	bad := ""
+	// The first word may be bundled letters without a dash (`tar tvf x.tar`).
+	if len(ws) > 0 && !strings.HasPrefix(ws[0].Value, "-") {
+		letters := ws[0].Value
+		ws = ws[1:]
+		for _, ch := range letters {
+			switch ch {
+			case 't':
+				list = true
+			case 'f':
+				if len(ws) > 0 {
+					archive, ws = ws[0].Value, ws[1:]
+				}
+			case 'v', 'z', 'j', 'J', 'a', 'p', 'o', 'S', 'P', 'h', 'k', 'm', 'B', 'i', 'w', 'W':
+			default:
+				bad = "-" + string(ch)
+			}
+		}
+	}
+	for i := 0; i < len(ws); i++ {
+		v := ws[i].Value
+		if !ws[i].Static {
+			return "`tar` with an argument only known at run time"
+		}
+		next := func() string {
+			if i+1 < len(ws) {
+				i++
+				return ws[i].Value
+			}
+			return ""
+		}
+		switch {
+		case v == "--list":
+			list = true
+		case v == "--force-local":
+			forceLocal = true
+		case v == "--file":
+			archive = next()
+		case strings.HasPrefix(v, "--file="):
+			archive = strings.TrimPrefix(v, "--file=")
+		case v == "-C" || v == "--directory":
+			next()
+		case v == "-T" || v == "--files-from" || v == "-X" || v == "--exclude-from":
+			files = append(files, next())
+		case strings.HasPrefix(v, "--files-from=") || strings.HasPrefix(v, "--exclude-from="):
+			_, f, _ := strings.Cut(v, "=")
+			files = append(files, f)
+		case strings.HasPrefix(v, "--"):
+			name, _, _ := strings.Cut(v, "=")
+			switch name {
+			case "--verbose", "--gzip", "--bzip2", "--xz", "--zstd", "--lzma", "--lzip", "--auto-compress", "--numeric-owner",
+				"--full-time", "--wildcards", "--no-wildcards", "--anchored", "--no-anchored", "--ignore-case", "--exclude",
+				"--occurrence", "--null", "--utc", "--show-transformed-names", "--quoting-style", "--warning", "--totals",
+				"--block-number", "--ignore-zeros", "--blocking-factor", "--record-size", "--format", "--label":
+			default:
+				if bad == "" {
+					bad = name
+				}
+			}
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			for j := 1; j < len(v); j++ {
+				switch ch := v[j]; ch {
+				case 't':
+					list = true
+				case 'f':
+					if j < len(v)-1 {
+						archive = v[j+1:]
+					} else {
+						archive = next()
+					}
+					j = len(v)
+				case 'C', 'b':
+					if j == len(v)-1 {
+						next()
+					}
+					j = len(v)
+				case 'v', 'z', 'j', 'J', 'a', 'p', 'o', 'S', 'P', 'h', 'k', 'm', 'B', 'i', 'w', 'W', 'R':
+				default:
+					if bad == "" {
+						bad = "-" + string(ch)
+					}
+				}
+			}
+		}
+	}
+	switch {
+	case bad != "":
+		return fmt.Sprintf("`tar %s` is not checked", bad)
+	case !list:
+		return "`tar` that does not list (-t) writes or extracts"
+	case archive != "" && !forceLocal && strings.Contains(strings.SplitN(archive, "/", 2)[0], ":"):
+		return fmt.Sprintf("`tar -f %s` reaches a remote host", archive)
+	}
+	for _, f := range append(files, archive) {
+		if f != "" && f != "-" {
+			e.c.read(e.p, f, e.scope())
+		}
+	}
+	return ""
+}
+
+// checkTop: only batch mode (-b) with a count of iterations (-n), which prints and ends; without them top
+// waits for a terminal or runs until stopped.
+func checkTop(e *exec, a *parsedArgs) string {
+	batch, count := false, false
+	for _, w := range a.words[1:] {
+		v := w.Value
+		if !strings.HasPrefix(v, "-") {
+			continue
+		}
+		for _, ch := range v[1:] {
+			switch ch {
+			case 'b':
+				batch = true
+			case 'n':
+				count = true
+			}
+		}
+	}
+	if !batch || !count {
+		return "`top` without -b and -n runs until it is stopped"
+	}
+	return ""
+}
+
+// ipObjects are the objects `ip` lists, by every abbreviation it accepts.
+var ipObjects = map[string]bool{
+	"a": true, "ad": true, "add": false, "addr": true, "address": true, "r": true, "ro": true, "rou": true, "route": true,
+	"l": true, "li": true, "lin": true, "link": true, "n": true, "ne": true, "neigh": true, "neighbor": true, "neighbour": true,
+	"ru": true, "rule": true, "m": true, "maddr": true, "maddress": true, "mr": true, "mroute": true,
+}
+
+// checkIP: the listing forms of ip's common objects (ip a, ip -br addr show, ip route get 1.1.1.1).
+func checkIP(e *exec, a *parsedArgs) string {
+	ws := a.words[1:]
+	i := 0
+	for ; i < len(ws) && strings.HasPrefix(ws[i].Value, "-"); i++ {
+		switch v := strings.TrimPrefix(ws[i].Value, "-"); {
+		case v == "n" || v == "netns":
+			i++
+		case strings.HasPrefix(v, "b") && v != "br" && v != "brief" || strings.HasPrefix(v, "force") || strings.HasPrefix(v, "rc"):
+			return fmt.Sprintf("`ip %s` runs commands from a file or forces them", ws[i].Value)
+		}
+	}
+	if i >= len(ws) {
+		return ""
+	}
+	if !ipObjects[ws[i].Value] {
+		return fmt.Sprintf("`ip %s` is not read-only", ws[i].Value)
+	}
+	if i+1 < len(ws) {
+		switch ws[i+1].Value {
+		case "show", "sh", "list", "lst", "ls", "get":
+		default:
+			if !strings.HasPrefix(ws[i+1].Value, "-") && ws[i+1].Value != "dev" && ws[i+1].Value != "table" {
+				return fmt.Sprintf("`ip %s %s` is not read-only", ws[i].Value, ws[i+1].Value)
+			}
+		}
+	}
+	return ""
+}
+
+// checkPlusCommands: less runs a `+command` at start; more takes `+N` and `+/pattern` as where to start,
+// not as files.
+func checkPlusCommands(e *exec, a *parsedArgs) string {
+	ops := a.operands[:0:0]
+	for _, o := range a.operands {
+		if strings.HasPrefix(o.Value, "+") {
+			if a.name == "less" {
+				return fmt.Sprintf("`less %s` runs a command at start", o.Value)
+			}
+			continue
+		}
+		ops = append(ops, o)
+	}
+	a.operands = ops
+	if a.name == "less" {
+		return checkLessOpen(e, a)
+	}
+	return ""
+}
+
+// systemLessPipes are the input preprocessors distributions set LESSOPEN to.
+var systemLessPipes = regexp.MustCompile(`^\|{1,2}\s*(/usr/bin/|/bin/)?(lesspipe|lesspipe\.sh)\s+%s\s*$`)
+
+// checkLessOpen: less runs LESSOPEN's preprocessor on every file, output to a terminal or not; only the
+// system's lesspipe is accepted, from the environment or a lesskey file.
+func checkLessOpen(e *exec, a *parsedArgs) string {
+	for _, name := range []string{"LESSOPEN", "LESSCLOSE"} {
+		if v, ok := e.c.lookupEnv(name); ok && v != "" && !(name == "LESSOPEN" && systemLessPipes.MatchString(v)) {
+			return fmt.Sprintf("%s in the environment makes `less` run `%s` on what it opens", name, v)
+		}
+	}
+	var files []string
+	for _, n := range []string{"LESSKEYIN", "LESSKEY"} {
+		if v, ok := e.c.lookupEnv(n); ok && v != "" {
+			files = append(files, v)
+		}
+	}
+	if h := e.c.ctx.Home; h != "" {
+		files = append(files, filepath.Join(h, ".config", "lesskey"), filepath.Join(h, ".lesskey"), filepath.Join(h, ".less"))
+	}
+	files = append(files, "/etc/syslesskey", "/etc/sysless")
+	for _, f := range files {
+		if text, _, _ := readSmall(f); strings.Contains(text, "LESSOPEN") || strings.Contains(text, "LESSCLOSE") {
+			return fmt.Sprintf("`%s` sets LESSOPEN, a program `less` runs on what it opens", e.c.shownPath(f))
+		}
+	}
+	return ""
+}
+
+// checkBat: printing only; `bat cache` builds a cache, and --paging=always starts the pager whatever
+// the output.
+func checkBat(e *exec, a *parsedArgs) string {
+	if len(a.operands) > 0 && a.operands[0].Value == "cache" {
+		return fmt.Sprintf("`%s cache` writes bat's cache", a.name)
+	}
+	for _, f := range a.flags {
+		if (f.name == "--paging" || abbreviates(f.name, "--paging")) && f.value == "always" || f.name == "--pager" {
+			return fmt.Sprintf("`%s %s` starts a pager", a.name, f.name)
+		}
+	}
+	path, ok := e.c.lookupEnv("BAT_CONFIG_PATH")
+	if !ok || path == "" {
+		path = filepath.Join(e.c.ctx.Home, ".config", "bat", "config")
+	}
+	if text, _, _ := readSmall(path); strings.Contains(text, "always") {
+		return fmt.Sprintf("`%s` may set --paging=always, which starts a pager", e.c.shownPath(path))
+	}
+	return ""
+}
+
+// checkDelta: `cmd | delta` reads its input; given two files, delta runs `git diff --no-index` on them,
+// judged with git's configuration.
+func checkDelta(e *exec, a *parsedArgs) string {
+	for _, f := range a.flags {
+		if abbreviates(f.name, "--paging") && f.value == "always" || f.name == "--paging" && f.value == "always" {
+			return "`delta --paging=always` starts a pager"
+		}
+	}
+	if len(a.operands) == 2 {
+		return e.gitTrust(gitRun{name: "delta", sub: "diff", external: true, textconv: true}, e.scope().cwd)
+	}
+	return ""
+}
+
+// checkRustup: its listing forms. --version runs the active toolchain's rustc; show names it.
+func checkRustup(e *exec, a *parsedArgs) string {
+	ws := values(a.words[1:])
+	switch {
+	case len(ws) == 1 && (ws[0] == "--version" || ws[0] == "-V" || ws[0] == "--help" || ws[0] == "-h"),
+		len(ws) >= 1 && ws[0] == "show" && (len(ws) == 1 || slices.Contains([]string{"active-toolchain", "home", "profile", "-v", "--verbose"}, ws[1])):
+		return checkRustToolchain(e, a)
+	case len(ws) == 2 && ws[0] == "toolchain" && ws[1] == "list",
+		len(ws) == 3 && (ws[0] == "target" || ws[0] == "component") && ws[1] == "list" && ws[2] == "--installed",
+		len(ws) == 2 && ws[0] == "which":
+		return ""
+	}
+	return fmt.Sprintf("`%s` is not read-only", display(a.words))
+}
+
+// checkCargo: cargo --version; cargo tree where Cargo.lock exists (it would write one), and cargo
+// metadata offline or without dependencies (it would fetch the index), with the options that only
+// choose what to print. Both run rustc (build.rustc and wrappers of .cargo/config.toml) to learn the
+// host.
+func checkCargo(e *exec, a *parsedArgs) string {
+	if checkVersionOnly(e, a) == "" {
+		return ""
+	}
+	ws := a.words[1:]
+	if len(ws) == 0 {
+		return "`cargo` without a command"
+	}
+	sub, rest := ws[0].Value, ws[1:]
+	var allowed []string
+	switch sub {
+	case "tree":
+		if findUp(e.scope().cwd, "Cargo.lock") == "" {
+			return "`cargo tree` writes Cargo.lock where there is none"
+		}
+		allowed = []string{"-e", "--edges", "-i", "--invert", "-p", "--package", "--depth", "--prefix", "--charset", "-f",
+			"--format", "-d", "--duplicates", "--target", "--all-features", "-F", "--features", "--no-default-features",
+			"--workspace", "--exclude", "--no-dedupe", "--offline", "--frozen", "--locked", "-q", "--quiet", "-v",
+			"--verbose", "--color", "--all-targets", "--manifest-path", "--prune"}
+	case "metadata":
+		offline := false
+		for _, w := range rest {
+			offline = offline || w.Value == "--offline" || w.Value == "--frozen" || w.Value == "--no-deps"
+		}
+		if !offline {
+			return "`cargo metadata` may fetch the registry's index: give --offline or --no-deps"
+		}
+		allowed = []string{"--format-version", "--no-deps", "--offline", "--frozen", "--locked", "--manifest-path",
+			"--filter-platform", "--all-features", "-F", "--features", "--no-default-features", "-q", "--quiet", "--color"}
+	default:
+		return fmt.Sprintf("`cargo %s` runs code", sub)
+	}
+	for i := 0; i < len(rest); i++ {
+		v := rest[i].Value
+		if !rest[i].Static {
+			return fmt.Sprintf("`cargo %s` with an argument only known at run time", sub)
+		}
+		if !strings.HasPrefix(v, "-") {
+			continue
+		}
+		name, value, has := strings.Cut(v, "=")
+		if !slices.Contains(allowed, name) {
+			return fmt.Sprintf("`cargo %s %s` is not checked", sub, name)
+		}
+		if name == "--manifest-path" {
+			if !has && i+1 < len(rest) {
+				i++
+				value = rest[i].Value
+			}
+			e.c.read(e.p, value, e.scope())
+		}
+	}
+	return checkCargoConfig(e, sub)
+}
+
+// cargoRunKeys are the .cargo/config.toml keys that run programs when cargo learns the host or fetches:
+// build.rustc and its wrappers, rustdoc, git fetches through the git program, credential providers.
+var cargoRunKeys = regexp.MustCompile(`(?m)(^|[\s.{,"])(rustc|rustc-wrapper|rustc-workspace-wrapper|rustdoc|git-fetch-with-cli|credential-provider|global-credential-providers)"?\s*=`)
+
+// checkCargoConfig judges cargo with the .cargo/config.toml (and .cargo/config) files of the directory
+// and every one above, and CARGO_HOME's.
+func checkCargoConfig(e *exec, sub string) string {
+	files := allUp(e.scope().cwd, filepath.Join(".cargo", "config.toml"), filepath.Join(".cargo", "config"))
+	home, ok := e.c.lookupEnv("CARGO_HOME")
+	if !ok || home == "" {
+		home = filepath.Join(e.c.ctx.Home, ".cargo")
+	}
+	files = append(files, filepath.Join(home, "config.toml"), filepath.Join(home, "config"))
+	for _, f := range files {
+		text, found, err := readSmall(f)
+		if !found {
+			continue
+		}
+		if err != nil {
+			return fmt.Sprintf("`%s` cannot be read, so what `cargo %s` runs is unknown", e.c.shownPath(f), sub)
+		}
+		if m := cargoRunKeys.FindStringSubmatch(text); m != nil {
+			return fmt.Sprintf("`%s` sets `%s`, which `cargo %s` may run", e.c.shownPath(f), m[2], sub)
+		}
+	}
+	for _, v := range []string{"RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTC_WRAPPER"} {
+		if val, ok := e.c.lookupEnv(v); ok && val != "" {
+			return fmt.Sprintf("%s in the environment is a program `cargo %s` runs", v, sub)
+		}
+	}
+	return ""
+}
+
+// lintFlags reads a linter's words: it returns the first option among bad, and the operands, skipping
+// the values of the options in values.
+func lintFlags(ws []word, bad, values []string) (string, []word) {
+	var ops []word
+	for i := 0; i < len(ws); i++ {
+		v := ws[i].Value
+		if !strings.HasPrefix(v, "-") || v == "-" {
+			ops = append(ops, ws[i])
+			continue
+		}
+		if v == "--" {
+			ops = append(ops, ws[i+1:]...)
+			break
+		}
+		name, _, has := strings.Cut(v, "=")
+		if slices.Contains(bad, name) || slices.ContainsFunc(bad, func(b string) bool { return abbreviates(name, b) }) {
+			return name, nil
+		}
+		if slices.Contains(values, name) && !has {
+			i++
+		}
+	}
+	return "", ops
+}
+
+// lintReads records what a linter reads: its file operands, and the files matching globs below its
+// directory operands (or the directory it runs in).
+func (e *exec) lintReads(ops []word, globs ...string) string {
+	if len(ops) == 0 {
+		ops = []word{{Value: ".", Static: true}}
+	}
+	for _, o := range ops {
+		if !o.Static {
+			return fmt.Sprintf("reads `%s`, only known at run time", o.Value)
+		}
+		if fi, err := os.Stat(e.c.abs(o.Value, e.scope())); err == nil && fi.IsDir() {
+			e.treeRead(o.Value, treeRead{hidden: true, include: globs})
+		} else {
+			e.c.read(e.p, o.Value, e.scope())
+		}
+	}
+	return ""
+}
+
+// checkRuff: ruff check without fixes and ruff format --check or --diff. ruff runs no project code; it
+// writes its own cache (.ruff_cache), which it rebuilds, unless --no-cache.
+func checkRuff(e *exec, a *parsedArgs) string {
+	ws := a.words[1:]
+	if len(ws) == 1 && (ws[0].Value == "--version" || ws[0].Value == "-V" || ws[0].Value == "version") {
+		return ""
+	}
+	if len(ws) == 0 {
+		return "`ruff` without a command"
+	}
+	sub, rest := ws[0].Value, ws[1:]
+	values := []string{"--config", "--select", "--ignore", "--extend-select", "--extend-ignore", "--per-file-ignores",
+		"--exclude", "--extend-exclude", "--line-length", "--target-version", "--output-format", "--stdin-filename",
+		"--cache-dir", "--fixable", "--unfixable", "--extend-fixable", "--preview", "--range"}
+	switch sub {
+	case "check":
+		b, ops := lintFlags(rest, []string{"--fix", "--unsafe-fixes", "--fix-only", "--add-noqa", "--watch", "-w", "-o", "--output-file"}, values)
+		if b != "" {
+			return fmt.Sprintf("`ruff check %s` writes", b)
+		}
+		return e.ruffConfig(rest) + e.lintReads(ops, "*.py", "*.pyi", "*.ipynb", "pyproject.toml", "ruff.toml", ".ruff.toml")
+	case "format":
+		if !slices.ContainsFunc(rest, func(w word) bool { return w.Value == "--check" || w.Value == "--diff" }) {
+			return "`ruff format` without --check or --diff rewrites files"
+		}
+		_, ops := lintFlags(rest, nil, values)
+		return e.ruffConfig(rest) + e.lintReads(ops, "*.py", "*.pyi", "*.ipynb", "pyproject.toml", "ruff.toml", ".ruff.toml")
+	case "rule", "config", "linter", "version":
+		return ""
+	}
+	return fmt.Sprintf("`ruff %s` is not read-only", sub)
+}
+
+// ruffConfig records a --config file as a read.
+func (e *exec) ruffConfig(ws []word) string {
+	for i, w := range ws {
+		v := w.Value
+		if v == "--config" && i+1 < len(ws) {
+			v = "--config=" + ws[i+1].Value
+		}
+		if f, ok := strings.CutPrefix(v, "--config="); ok && !strings.Contains(f, "=") {
+			e.c.read(e.p, f, e.scope())
+		}
+	}
+	return ""
+}
+
+// checkESLint: eslint without --fix, an output file, a cache or a server. It runs the project's
+// configuration and plugins (JavaScript), so it is read-only only inside the read-only jail.
+func checkESLint(e *exec, a *parsedArgs) string {
+	ws := a.words[1:]
+	if len(ws) == 1 && (ws[0].Value == "--version" || ws[0].Value == "-v") {
+		return ""
+	}
+	values := []string{"-c", "--config", "--ext", "--global", "--parser", "--parser-options", "--resolve-plugins-relative-to",
+		"--rulesdir", "--plugin", "--rule", "--ignore-path", "--ignore-pattern", "-f", "--format", "--max-warnings",
+		"--stdin-filename", "--report-unused-disable-directives-severity", "--flag"}
+	if b, ops := lintFlags(ws, []string{"--fix", "--fix-type", "-o", "--output-file", "--cache", "--cache-location",
+		"--cache-file", "--init", "--inspect-config", "--mcp"}, values); b != "" {
+		return fmt.Sprintf("`eslint %s` writes or serves", b)
+	} else if r := projectCode("eslint", "the project's eslint.config.js and plugins")(e, a); r != "" {
+		return r
+	} else {
+		return e.lintReads(ops, "*.js", "*.mjs", "*.cjs", "*.jsx", "*.ts", "*.mts", "*.cts", "*.tsx", "*.vue", "*.json")
+	}
+}
+
+// checkPrettier: prettier printing what it would write, --check or --list-different; it loads the
+// project's configuration and plugins, which may be JavaScript.
+func checkPrettier(e *exec, a *parsedArgs) string {
+	ws := a.words[1:]
+	if len(ws) == 1 && (ws[0].Value == "--version" || ws[0].Value == "-v") {
+		return ""
+	}
+	values := []string{"--config", "--ignore-path", "--parser", "--plugin", "--stdin-filepath", "--log-level",
+		"--print-width", "--tab-width", "--trailing-comma", "--end-of-line", "--arrow-parens", "--prose-wrap",
+		"--quote-props", "--embedded-language-formatting", "--html-whitespace-sensitivity", "--cursor-offset",
+		"--range-start", "--range-end", "--config-precedence", "--experimental-operator-position", "--object-wrap"}
+	if b, ops := lintFlags(ws, []string{"--write", "-w", "--cache", "--cache-location", "--cache-strategy"}, values); b != "" {
+		return fmt.Sprintf("`prettier %s` writes", b)
+	} else if r := projectCode("prettier", "the project's prettier configuration and plugins")(e, a); r != "" {
+		return r
+	} else {
+		return e.lintReads(ops, "*.js", "*.mjs", "*.cjs", "*.jsx", "*.ts", "*.tsx", "*.json", "*.md", "*.css", "*.scss",
+			"*.less", "*.html", "*.vue", "*.yaml", "*.yml", "*.graphql", "*.mdx")
+	}
+}
+
+// checkMypy: mypy without installing types or writing reports. Its configured plugins are Python
+// imported from the project; it writes its own cache (.mypy_cache).
+func checkMypy(e *exec, a *parsedArgs) string {
+	ws := a.words[1:]
+	if len(ws) == 1 && (ws[0].Value == "--version" || ws[0].Value == "-V") {
+		return ""
+	}
+	values := []string{"--config-file", "-m", "--module", "-p", "--package", "-c", "--command", "--python-version",
+		"--platform", "--exclude", "--cache-dir", "--python-executable", "--always-true", "--always-false",
+		"--enable-error-code", "--disable-error-code", "--custom-typeshed-dir", "--shadow-file"}
+	if b, ops := lintFlags(ws, []string{"--install-types", "--html-report", "--xml-report", "--txt-report",
+		"--linecount-report", "--linecoverage-report", "--memory-xml-report", "--cobertura-xml-report",
+		"--lineprecision-report", "--any-exprs-report", "--junit-xml", "--shadow-file", "--python-executable"}, values); b != "" {
+		return fmt.Sprintf("`mypy %s` writes or installs", b)
+	} else if r := projectCode("mypy", "the plugins its configuration imports")(e, a); r != "" {
+		return r
+	} else {
+		return e.lintReads(ops, "*.py", "*.pyi", "mypy.ini", "setup.cfg", "pyproject.toml", ".mypy.ini")
+	}
+}
