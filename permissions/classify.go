@@ -172,6 +172,8 @@ type classifier struct {
 	readIFS string
 	// loopRounds counts the loop bodies judged once per value (see maxLoopRounds).
 	loopRounds int
+	// substParts are, per command substitution, the parts its commands were judged as.
+	substParts map[*syntax.CmdSubst][2]int
 }
 
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.
@@ -580,7 +582,12 @@ func (c *classifier) wordPart(lv *level, part syntax.WordPart, sc *scope) {
 			c.fail(lv.text(p), "mksh substitutions are not checked")
 			return
 		}
+		before := len(c.parts)
 		c.sub(lv, p.Stmts, sc)
+		if c.substParts == nil {
+			c.substParts = map[*syntax.CmdSubst][2]int{}
+		}
+		c.substParts[p] = [2]int{before, len(c.parts)}
 	case *syntax.ProcSubst:
 		c.sub(lv, p.Stmts, sc)
 	case *syntax.ArithmExp:

@@ -95,3 +95,8 @@ package permissions
 //     the additional directories and the home directory's secret places (the listing is cached per
 //     directory by its times); a search past maxLinkSearch entries asks.
 //   - A control character in a command is named by its code point (U+202E).
+//   - A file operand made of an unquoted command substitution alone (`wc -l $(git ls-files)`) is judged
+//     by what its command lists when that is known: git ls-files (the index below the directory), git
+//     diff --name-only at the work tree's top (the index and the history), find printing names, rg and
+//     grep listing files. Every name must come out whole: a blank, a wildcard or a leading dash asks.
+//     Any other substitution leaves the operand unknown.

@@ -274,6 +274,10 @@ func (e *exec) check(name string, s *spec, words []word) {
 				continue
 			}
 			if !w.Static {
+				if w.Subst != nil && s.ops != opNone && s.check == nil && isFileOperand(s, a, w) && e.substFiles(w) {
+					// `wc -l $(git ls-files)`: the names are what the inner command lists.
+					continue
+				}
 				e.p.notRO(fmt.Sprintf("`%s` gets `%s`, only known at run time", name, w.Value))
 				break
 			}

@@ -21,8 +21,10 @@ type treeRead struct {
 	// then be read under another name, and excludeDir does not keep it out.
 	follow bool
 	// split is set when xargs splits the names at blanks and removes quotes: a name holding one of those
-	// would become other names (`x .env y.go`), so finding one asks.
-	split bool
+	// would become other names (`x .env y.go`), so finding one asks. subst is set when the names come
+	// out of a command substitution, split at blanks and expanded as globs: a blank, a wildcard or a
+	// leading dash asks.
+	split, subst bool
 	// tracked, with index set, are the files (relative to the repository's top, repo) that git reads,
 	// from its index and its history: a read of what git holds looks for secrets among them instead of
 	// walking the directory.
@@ -88,6 +90,11 @@ func (e *exec) treeRead(root string, t treeRead) {
 		if t.split && p != path && (d.IsDir() || !excludes(t.exclude, name) && (len(t.include) == 0 || includes(t.include, name))) &&
 			strings.ContainsAny(name, " \t\n\v\f\r'\"\\") {
 			e.p.notRO(fmt.Sprintf("`%s` has a blank or quote in its name, which xargs splits", p))
+			return fs.SkipAll
+		}
+		if t.subst && p != path && (d.IsDir() || !excludes(t.exclude, name) && (len(t.include) == 0 || includes(t.include, name))) &&
+			!substSafe(name) {
+			e.p.notRO(fmt.Sprintf("`%s` has a blank, a wildcard or a leading dash in its name, which the shell splits or expands", p))
 			return fs.SkipAll
 		}
 		if d.IsDir() || excludes(t.exclude, name) || len(t.include) > 0 && !includes(t.include, name) {

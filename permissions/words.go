@@ -30,6 +30,9 @@ type word struct {
 	// Found is set for the {} of find -exec, which stands for each file found below the roots. Such a
 	// word is not static; Value is the first root, and only a plain file operand may hold it.
 	Found bool
+	// Subst is the command substitution the word is made of, alone and unquoted (`$(git ls-files)`):
+	// its output, split into fields, becomes the arguments.
+	Subst *syntax.CmdSubst
 }
 
 // resolveWord computes the value of w the way bash would, as far as that can be known without running
@@ -118,9 +121,14 @@ func resolveWordVars(w *syntax.Word, home, pwd string, vars map[string]string) w
 				continue
 			}
 			out.Static = false
+		case *syntax.CmdSubst:
+			if len(w.Parts) == 1 {
+				out.Subst = p
+			}
+			out.Static = false
 		default:
-			// Command and arithmetic substitutions, extended globs and anything newer than this code:
-			// the value is only known at run time.
+			// Arithmetic substitutions, extended globs and anything newer than this code: the value is
+			// only known at run time.
 			out.Static = false
 		}
 	}

@@ -1,0 +1,171 @@
+package permissions
+
+// File names given by a command substitution: `wc -l $(git ls-files)` reads the files git tracks,
+// `grep -n x $(find src -name '*.go')` the files find prints. The substitution's output is split at
+// blanks and each field may be expanded as a glob or taken as an option, so the names are only known
+// when every one is free of blanks, wildcards and a leading dash.
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/warden-cli/warden/permissions/gitrepo"
+)
+
+// substFiles judges a file operand made of a command substitution alone. It records what the program
+// reads and reports true when the substitution's command is one whose output is known to be file names
+// that can be listed: git ls-files, git diff --name-only, find printing names, rg and grep listing
+// files. Anything else is false: the operand stays only known at run time.
+func (e *exec) substFiles(w word) bool {
+	r, ok := e.c.substParts[w.Subst]
+	if !ok || r[1]-r[0] != 1 || len(w.Subst.Stmts) != 1 || len(w.Subst.Stmts[0].Redirs) > 0 {
+		return false
+	}
+	src := &e.c.parts[r[0]]
+	if !src.ReadOnly || src.Secret || !src.Static || len(src.Layers) != 1 || len(src.Args) == 0 || src.called == "" ||
+		e.c.defined[src.Args[0]] {
+		return false
+	}
+	switch src.Args[0] {
+	case "git":
+		return e.gitNames(src)
+	case "find":
+		if len(src.lists) == 0 {
+			return false
+		}
+		for _, t := range src.lists {
+			t.subst = true
+			e.treeRead(t.dir, t)
+		}
+		return true
+	case "rg", "grep", "egrep", "fgrep":
+		if !listsFiles(src.Args) {
+			return false
+		}
+		for _, t := range src.trees {
+			t.subst = true
+			e.treeRead(t.dir, t)
+		}
+		for _, p := range src.Reads {
+			if !substSafe(filepath.Base(p)) {
+				e.p.notRO(fmt.Sprintf("`%s` has a blank, a wildcard or a leading dash in its name, which the shell splits or expands", p))
+			}
+			e.c.read(e.p, p, e.scope())
+		}
+		return true
+	}
+	return false
+}
+
+// listsFiles reports whether rg or grep prints file names only: -l, -L, --files, --files-with(out)-matches.
+func listsFiles(args []string) bool {
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		switch {
+		case a == "--files" || a == "--files-with-matches" || a == "--files-without-match":
+			return true
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "lL"):
+			return true
+		}
+	}
+	return false
+}
+
+// substSafe reports whether a name comes out of a command substitution as itself: no blank (split), no
+// wildcard (expanded) and no leading dash (an option).
+func substSafe(name string) bool {
+	return !strings.ContainsAny(name, " \t\n*?[") && !strings.HasPrefix(name, "-")
+}
+
+// gitNames handles `git ls-files` (the tracked files below the directory, relative to it) and, at the
+// work tree's top, `git diff --name-only` (files of the index and the history): the program reads those
+// files, looked at in the repository's lists.
+func (e *exec) gitNames(src *Part) bool {
+	args := src.Args[1:]
+	if len(args) == 0 {
+		return false
+	}
+	dir := src.dir
+	if dir == "" {
+		return false
+	}
+	sub, rest := args[0], args[1:]
+	history := false
+	var specs []string
+	switch sub {
+	case "ls-files":
+		for _, a := range rest {
+			switch {
+			case a == "-c" || a == "--cached" || a == "-m" || a == "--modified" || a == "-d" || a == "--deleted" || a == "--":
+			case strings.HasPrefix(a, "-"):
+				return false // -o, -s, -t, -z and the rest print other things
+			default:
+				specs = append(specs, a)
+			}
+		}
+	case "diff":
+		names := false
+		for _, a := range rest {
+			switch {
+			case a == "--name-only":
+				names = true
+			case a == "--cached" || a == "--staged" || a == "--" || strings.HasPrefix(a, "--diff-filter="):
+			case strings.HasPrefix(a, "-"):
+				return false
+			default:
+				specs = append(specs, a)
+			}
+		}
+		if !names {
+			return false
+		}
+		history = true
+		specs = nil // revisions and paths alike: the names may be any the repository holds
+	default:
+		return false
+	}
+	r, ok := gitrepo.Find(dir, e.c.lookupEnv)
+	if !ok || r.Top == "" || sub == "diff" && ResolvePath("/", r.Top, "") != ResolvePath("/", dir, "") {
+		// git diff prints names relative to the top, read relative to the directory.
+		return false
+	}
+	for _, sp := range specs {
+		if !exists(e.c.abs(sp, &scope{cwd: dir})) || strings.ContainsAny(sp, "*?[:") {
+			return false
+		}
+	}
+	files, reason := e.gitRepoFiles(r.Top, history)
+	if reason != "" {
+		e.p.notRO(reason)
+		return true
+	}
+	rel, err := filepath.Rel(r.Top, dir)
+	if err != nil {
+		return false
+	}
+	for _, f := range files {
+		if rel != "." && !strings.HasPrefix(f, rel+"/") {
+			continue
+		}
+		if !substSafe(f) || strings.Contains(f, `"`) || strings.Contains(f, `\`) {
+			e.p.notRO(fmt.Sprintf("`%s` has a blank, a wildcard, a quote or a leading dash in its name, which the shell splits or expands", f))
+			return true
+		}
+	}
+	roots := []string{dir}
+	if len(specs) > 0 {
+		roots = roots[:0]
+		for _, sp := range specs {
+			roots = append(roots, e.c.abs(sp, &scope{cwd: dir}))
+		}
+	}
+	slices.Sort(roots)
+	for _, root := range slices.Compact(roots) {
+		e.treeRead(root, treeRead{hidden: true, repo: r.Top, index: true, tracked: files})
+	}
+	return true
+}
