@@ -57,6 +57,8 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) error {
 		_, werr := tools.ProbeWall(helper)
 		wall = werr == nil
 	}
+	// Programs whose only risk is running project code are read-only inside the jail.
+	engine.SetReadOnlyJail(wall)
 	results := make([]checkLine, 0, len(commands))
 	for _, c := range commands {
 		v := engine.Decide(permissions.Request{Kind: permissions.Exec, Command: c, Cwd: cfg.Workspace})
