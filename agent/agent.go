@@ -86,8 +86,11 @@ type Agent struct {
 	offered *tools.Registry
 	// lastPrompt is the server's count of the last request's prompt, which held lastPromptMsgs messages.
 	lastPrompt, lastPromptMsgs int
-	// pendingNotes are told to the model with the next request (what an undo restored).
-	pendingNotes []string
+	// notes wait for the model's next turn (notes.go).
+	notesMu sync.Mutex
+	notes   []string
+	// synthetic numbers the calls made on the person's behalf (shell mode, mentions), for their ids.
+	synthetic int
 }
 
 // New returns an agent with the system prompt as its first message.
@@ -132,22 +135,22 @@ func (a *Agent) Engine() *permissions.Engine { return a.opts.Engine }
 // cap is reached, an error ends it, or ctx is cancelled. It always ends with a TurnDone event, which it also
 // returns.
 func (a *Agent) Run(ctx context.Context, prompt string) TurnDone {
+	return a.run(ctx, prompt, nil)
+}
+
+func (a *Agent) run(ctx context.Context, prompt string, attach []string) TurnDone {
 	a.running.Lock()
 	defer a.running.Unlock()
-	for _, n := range a.pendingNotes {
-		prompt = "[From Warden, not typed by the user: " + n + "]\n\n" + prompt
-	}
-	a.pendingNotes = nil
-	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: prompt})
-	done := a.safeLoop(ctx)
+	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: withNotes(a.takeNotes(), prompt)})
+	done := a.safeLoop(ctx, attach)
 	done.Usage = a.usage
 	a.emit(done)
 	return done
 }
 
-// safeLoop runs the loop and turns a bug that panics into an error the person can read: the session, the
-// terminal and the other requests survive it.
-func (a *Agent) safeLoop(ctx context.Context) (done TurnDone) {
+// safeLoop reads the attached files, runs the loop and turns a bug that panics into an error the person
+// can read: the session, the terminal and the other requests survive it.
+func (a *Agent) safeLoop(ctx context.Context, attach []string) (done TurnDone) {
 	defer func() {
 		if r := recover(); r != nil {
 			msg := fmt.Sprintf("internal error in Warden (%v); the request was stopped, the session goes on", r)
@@ -155,6 +158,10 @@ func (a *Agent) safeLoop(ctx context.Context) (done TurnDone) {
 			done = TurnDone{Text: msg, IsError: true}
 		}
 	}()
+	a.attach(ctx, attach)
+	if ctx.Err() != nil {
+		return TurnDone{Interrupted: true}
+	}
 	return a.loop(ctx)
 }
 
@@ -170,6 +177,7 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 		if ctx.Err() != nil {
 			return TurnDone{Text: last, Interrupted: true, Turns: step - 1}
 		}
+		a.deliverNotes()
 		comp, err := a.request(ctx, schemas)
 		if err != nil {
 			if ctx.Err() != nil {

@@ -145,11 +145,16 @@ const elidedPrefix = "[output elided to save context:"
 // with the summary. The request is kept to half of limit tokens, since the summary request must fit the
 // window too. It returns how many messages it replaced.
 func (a *Agent) summarize(ctx context.Context, limit int) (int, error) {
+	return a.summarizeBefore(ctx, a.recentStart(), limit, "")
+}
+
+// summarizeBefore replaces the messages before end with the model's summary of them; focus, when not
+// empty, says what the summary must keep above all.
+func (a *Agent) summarizeBefore(ctx context.Context, end, limit int, focus string) (int, error) {
 	start := 0
 	if len(a.messages) > 0 && a.messages[0].Role == openai.ChatMessageRoleSystem {
 		start = 1
 	}
-	end := a.recentStart()
 	if end-start < 2 {
 		return 0, nil
 	}
@@ -163,7 +168,7 @@ func (a *Agent) summarize(ctx context.Context, limit int) (int, error) {
 	req := []openai.ChatCompletionMessage{
 		{Role: openai.ChatMessageRoleSystem, Content: "You summarise a coding session so that it can continue without its full text. " +
 			"Keep: the person's goals and instructions, decisions made, files read or changed and what was learnt about them, " +
-			"commands run and their outcomes, what was denied, and open questions. Be factual and compact; use a list."},
+			"commands run and their outcomes, what was denied, and open questions. Be factual and compact; use a list." + focusLine(focus)},
 		{Role: openai.ChatMessageRoleUser, Content: squeeze(transcript.String(), limit*2)},
 	}
 	comp, err := a.opts.Provider.Stream(ctx, req, nil, nil)
@@ -210,4 +215,11 @@ func squeeze(s string, max int) string {
 		tailStart++
 	}
 	return s[:headEnd] + fmt.Sprintf("[… %d characters of the session left out …]\n", tailStart-headEnd) + s[tailStart:]
+}
+
+func focusLine(focus string) string {
+	if focus == "" {
+		return ""
+	}
+	return " The user asked that the summary keep above all: " + focus
 }

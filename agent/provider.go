@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -23,7 +24,8 @@ import (
 // overwrites a filled one; arguments may come as a string in pieces, as a JSON object, or not at all.
 type Provider struct {
 	client *openai.Client
-	model  string
+	// model is read by every request and changed by SetModel (the person's /model) between requests.
+	model atomic.Pointer[string]
 }
 
 // NewProvider returns a provider for the server at baseURL (ending in /v1) using model.
@@ -36,11 +38,16 @@ func NewProvider(baseURL, apiKey, model string) *Provider {
 	// Comment lines (": keep-alive") are filtered before go-openai sees them, but some servers also send
 	// empty data lines; never give up on a live stream because of them.
 	cfg.EmptyMessagesLimit = 1 << 30
-	return &Provider{client: openai.NewClientWithConfig(cfg), model: model}
+	p := &Provider{client: openai.NewClientWithConfig(cfg)}
+	p.model.Store(&model)
+	return p
 }
 
 // Model returns the model name requests use.
-func (p *Provider) Model() string { return p.model }
+func (p *Provider) Model() string { return *p.model.Load() }
+
+// SetModel makes later requests use model.
+func (p *Provider) SetModel(model string) { p.model.Store(&model) }
 
 // Completion is one assembled model turn.
 type Completion struct {
@@ -60,7 +67,7 @@ func (p *Provider) Stream(ctx context.Context, msgs []openai.ChatCompletionMessa
 	info := &responseInfo{}
 	ctx = context.WithValue(ctx, responseInfoKey{}, info)
 	req := openai.ChatCompletionRequest{
-		Model:         p.model,
+		Model:         p.Model(),
 		Messages:      msgs,
 		Tools:         tls,
 		Stream:        true,

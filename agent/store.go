@@ -42,6 +42,8 @@ const (
 	// RecRewind cuts the conversation back to its first Keep messages: what came after is no longer
 	// sent to the model, though it stays in the file.
 	RecRewind = "rewind"
+	// RecModel records a change of model during the session (Model); the last one is the session's model.
+	RecModel = "model"
 )
 
 // Record is one line of a session file.
@@ -227,6 +229,9 @@ func ReadSession(path string) (*Loaded, error) {
 			} else {
 				if r.Type == RecSession && l.ID == "" {
 					l.ID, l.Cwd, l.Model, l.Started = r.ID, r.Cwd, r.Model, r.Time
+				}
+				if r.Type == RecModel && r.Model != "" {
+					l.Model = r.Model
 				}
 				l.Records = append(l.Records, r)
 			}

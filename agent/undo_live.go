@@ -110,7 +110,7 @@ func (a *Agent) RewindConversation(p Point) error {
 // tell records a note for the model and delivers it at the next turn.
 func (a *Agent) tell(text string) {
 	a.opts.Store.Append(Record{Type: RecNote, Text: text}, true)
-	a.pendingNotes = append(a.pendingNotes, text)
+	a.Note(text)
 }
 
 // RecordNote appends a note for the model to a session file; the session tells the model when it is

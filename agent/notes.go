@@ -1,0 +1,72 @@
+package agent
+
+import (
+	"strings"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// Notes are what Warden tells the model that the person did not type: a background task that ended, a
+// command the person ran themselves in shell mode. They wait for the model's next turn: at the start of
+// the next request they go before the person's prompt, in the same message; during a request, they go
+// after the tool results that model turn is waiting on.
+
+// Note queues text for the model's next turn. It may be called from any goroutine.
+func (a *Agent) Note(text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	a.notesMu.Lock()
+	defer a.notesMu.Unlock()
+	a.notes = append(a.notes, text)
+}
+
+func (a *Agent) takeNotes() []string {
+	a.notesMu.Lock()
+	defer a.notesMu.Unlock()
+	n := a.notes
+	a.notes = nil
+	return n
+}
+
+// The block notes are written in, so that they can be told from what the person typed.
+const (
+	notesOpen  = "<warden-notes>\nFrom Warden, not typed by the user:\n\n"
+	notesClose = "\n</warden-notes>"
+)
+
+// withNotes puts notes before a prompt.
+func withNotes(notes []string, prompt string) string {
+	if len(notes) == 0 {
+		return prompt
+	}
+	block := notesOpen + strings.Join(notes, "\n\n") + notesClose
+	if prompt == "" {
+		return block
+	}
+	return block + "\n\n" + prompt
+}
+
+// SplitNotes separates the notes Warden put before a recorded prompt from what the person typed.
+func SplitNotes(content string) (notes, prompt string) {
+	if !strings.HasPrefix(content, notesOpen) {
+		return "", content
+	}
+	end := strings.Index(content, notesClose)
+	if end < 0 {
+		return "", content
+	}
+	return content[len(notesOpen):end], strings.TrimPrefix(content[end+len(notesClose):], "\n\n")
+}
+
+// deliverNotes adds the waiting notes as their own message after tool results, mid-request.
+func (a *Agent) deliverNotes() {
+	n := len(a.messages)
+	if n == 0 || a.messages[n-1].Role != openai.ChatMessageRoleTool {
+		return
+	}
+	if notes := a.takeNotes(); len(notes) > 0 {
+		a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: withNotes(notes, "")})
+	}
+}
