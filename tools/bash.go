@@ -409,6 +409,8 @@ func endedHow(j *job) string {
 		how = "was stopped by kill_bash (" + how + ")"
 	case stopShutdown:
 		how = "was stopped because Warden is exiting (" + how + ")"
+	case stopUser:
+		how = "was stopped by the user (" + how + ")"
 	}
 	return how
 }

@@ -63,6 +63,9 @@ type Tasks struct {
 	// jails keeps the read-only jail (wall.go); wallErr is why there is none.
 	jails   *jail.Keeper
 	wallErr error
+
+	onEnd    func(TaskEnd) // see OnEnd
+	watchers sync.WaitGroup
 }
 
 // NewTasks returns an empty task manager with the default limits. The zero Tasks is ready to use too.
@@ -98,6 +101,7 @@ const (
 	stopInterrupt = "interrupt"
 	stopKill      = "kill_bash"
 	stopShutdown  = "shutdown"
+	stopUser      = "user"
 )
 
 // job is one command: its process, its output and, once it is done, how it ended.
@@ -365,6 +369,7 @@ func (t *Tasks) KillAll() {
 	for _, j := range jobs {
 		<-j.done
 	}
+	t.watchers.Wait() // no task end is reported once KillAll has returned
 	sweep(instanceVar+"="+t.instance, 0, syscall.SIGKILL)
 	releaseCgroupPool()
 	t.supMu.Lock()
@@ -537,6 +542,7 @@ func (t *Tasks) addBackgroundLocked(j *job, id string) {
 	j.id = id
 	t.bg[j.id] = j
 	t.bgOrder = append(t.bgOrder, j.id)
+	t.watchers.Go(func() { t.watchEnd(j) })
 	// Forget the oldest finished tasks beyond keepFinished; their files stay in the session directory.
 	finished := 0
 	for i := len(t.bgOrder) - 1; i >= 0; i-- {
