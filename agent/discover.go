@@ -72,3 +72,30 @@ func NoServerHelp() string {
 		"Set OPENAI_API_KEY to use OpenAI, or OPENAI_BASE_URL (or --base-url) to point at any OpenAI-compatible server, " +
 		"e.g. OPENAI_BASE_URL=http://localhost:11434/v1 for Ollama; choose the model with WARDEN_MODEL or --model."
 }
+
+// notChat are the marks of models that servers list beside chat models but that answer no chat request:
+// embeddings, speech, images, moderation, rerankers and the old completion-only models.
+var notChat = []string{"embed", "whisper", "tts", "dall-e", "image", "moderation", "rerank", "transcribe", "sora",
+	"bge-", "minilm", "davinci-002", "babbage-002"}
+
+// CanChat reports whether a model id looks like a model that can chat.
+func CanChat(id string) bool {
+	l := strings.ToLower(id)
+	for _, s := range notChat {
+		if strings.Contains(l, s) {
+			return false
+		}
+	}
+	return true
+}
+
+// ChatModels keeps the ids that can chat, in order.
+func ChatModels(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if CanChat(id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/warden-cli/warden/agent/fakeapi"
@@ -45,5 +46,14 @@ func TestListModels(t *testing.T) {
 	got, err := ListModels(context.Background(), s.URL(), "")
 	if err != nil || len(got) != 2 || got[0] != "alpha" {
 		t.Fatalf("ListModels = %v, %v", got, err)
+	}
+}
+
+func TestChatModelsSkipsModelsThatCannotChat(t *testing.T) {
+	ids := []string{"dall-e-3", "gpt-4o", "gpt-image-1", "nomic-embed-text", "omni-moderation-latest", "qwen2.5-coder:14b",
+		"text-embedding-3-small", "tts-1", "whisper-1", "gpt-4o-mini-transcribe", "bge-reranker-v2", "llama3.1:8b"}
+	got := strings.Join(ChatModels(ids), " ")
+	if got != "gpt-4o qwen2.5-coder:14b llama3.1:8b" {
+		t.Errorf("ChatModels = %s", got)
 	}
 }

@@ -316,6 +316,11 @@ type SessionInfo struct {
 	Updated time.Time `json:"updated"`
 	// Prompt is the first request of the session, shortened.
 	Prompt string `json:"prompt"`
+	// Turns counts the requests the session answered or tried to.
+	Turns int `json:"turns"`
+	// Answered is false for a session in which the model never answered and no tool ran (a run that
+	// failed at once): --continue and the session picker pass over it.
+	Answered bool `json:"answered"`
 }
 
 // ListSessions returns the sessions in dir whose workspace is cwd, newest first.
@@ -357,24 +362,49 @@ func peekSession(path string) (SessionInfo, bool) {
 	info := SessionInfo{Path: path, Updated: st.ModTime()}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for i := 0; i < 50 && sc.Scan(); i++ {
+	// Only the first lines are decoded (the session record, the first prompt); the rest are only looked
+	// at for the marks of a turn, an answer, a tool result and a change of model, which json.Marshal
+	// writes at the start of their lines.
+	for i := 0; sc.Scan(); i++ {
+		line := sc.Bytes()
+		switch {
+		case bytes.HasPrefix(line, turnMark):
+			info.Turns++
+			continue
+		case bytes.HasPrefix(line, resultMark), bytes.HasPrefix(line, messageMark) && bytes.Contains(line, assistantMark):
+			info.Answered = true
+			continue
+		case !bytes.HasPrefix(line, modelMark) && (i >= 50 || info.Prompt != ""):
+			continue
+		}
 		var r Record
-		if json.Unmarshal(sc.Bytes(), &r) != nil {
+		if json.Unmarshal(line, &r) != nil {
 			continue
 		}
 		switch {
-		case r.Type == RecSession:
+		case r.Type == RecSession && info.ID == "":
 			info.ID, info.Cwd, info.Model, info.Started = r.ID, r.Cwd, r.Model, r.Time
-		case r.Type == RecMessage && r.Message != nil && r.Message.Role == openai.ChatMessageRoleUser:
-			info.Prompt = oneLine(r.Message.Content)
+		case r.Type == RecModel && r.Model != "":
+			info.Model = r.Model
+		case r.Type == RecMessage && r.Message != nil && r.Message.Role == openai.ChatMessageRoleUser && info.Prompt == "":
+			_, prompt := SplitNotes(r.Message.Content)
+			info.Prompt = oneLine(prompt)
 			if len([]rune(info.Prompt)) > 80 {
 				info.Prompt = string([]rune(info.Prompt)[:80]) + "…"
 			}
-			return info, info.ID != ""
 		}
 	}
 	return info, info.ID != ""
 }
+
+// The starts of the record lines peekSession counts without decoding them.
+var (
+	turnMark      = []byte(`{"type":"` + RecTurn + `"`)
+	resultMark    = []byte(`{"type":"` + RecToolResult + `"`)
+	messageMark   = []byte(`{"type":"` + RecMessage + `"`)
+	modelMark     = []byte(`{"type":"` + RecModel + `"`)
+	assistantMark = []byte(`"role":"assistant"`)
+)
 
 // eventRecord turns the events the history needs into records. A sub-agent's tool events are recorded
 // with its label and parent call; its conversation is not, since a resumed session continues the parent.

@@ -195,3 +195,39 @@ func TestToolResultKeepsItsDisplay(t *testing.T) {
 		t.Errorf("display = %q", got)
 	}
 }
+
+// A listing says how many turns a session had, whether anything was ever answered, and its latest model.
+func TestListSessionsCountsTurnsAndAnswers(t *testing.T) {
+	dir := t.TempDir()
+	failed, err := CreateStore(dir, "failed", "/a", "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := openai.ChatCompletionMessage{Role: "user", Content: withNotes([]string{"a task ended"}, "fix it")}
+	failed.Append(Record{Type: RecMessage, Message: &u}, true)
+	failed.Append(Record{Type: RecTurn, IsError: true, Text: "cannot reach the server"}, true)
+	failed.Close()
+	ok, _ := CreateStore(dir, "ok", "/a", "m")
+	for i := 0; i < 3; i++ {
+		a := openai.ChatCompletionMessage{Role: "assistant", Content: "done"}
+		ok.Append(Record{Type: RecMessage, Message: &u}, true)
+		ok.Append(Record{Type: RecMessage, Message: &a}, true)
+		ok.Append(Record{Type: RecTurn}, true)
+	}
+	ok.Append(Record{Type: RecModel, Model: "later-model"}, true)
+	ok.Close()
+	list, err := ListSessions(dir, "/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]SessionInfo{}
+	for _, s := range list {
+		byID[s.ID] = s
+	}
+	if f := byID["failed"]; f.Answered || f.Turns != 1 || f.Prompt != "fix it" {
+		t.Errorf("failed = %+v", f)
+	}
+	if o := byID["ok"]; !o.Answered || o.Turns != 3 || o.Model != "later-model" {
+		t.Errorf("ok = %+v", o)
+	}
+}

@@ -20,7 +20,8 @@ const (
 	itemError
 	itemInterrupted
 	itemPanel
-	itemInfo // a dim line about the session itself (context compacted, session resumed)
+	itemInfo   // a dim line about the session itself (context compacted, session resumed)
+	itemHeader // the first entry of a new session (header.go): its first line is the title
 )
 
 // item is one entry of the transcript with its render cache. Only the streaming message and running
@@ -277,6 +278,13 @@ func (c *conversation) render(rc *renderCtx, it *item, width int) string {
 		return st.warn.Render("⏹ " + it.text)
 	case itemInfo:
 		return prefixLines(st.dim.Render("· "), "  ", wrap(st.dim.Render(expandTabs(it.text)), width-2))
+	case itemHeader:
+		title, rest, _ := strings.Cut(it.text, "\n")
+		lines := []string{st.accent.Render(title)}
+		for _, l := range strings.Split(rest, "\n") {
+			lines = append(lines, st.dim.Render(l))
+		}
+		return strings.Join(box(strings.Split(wrap(strings.Join(lines, "\n"), width-4), "\n"), width, st.panel), "\n")
 	case itemPanel:
 		return strings.Join(it.panel.render(rc, width, it.panel == rc.focused), "\n")
 	}

@@ -79,6 +79,7 @@ func (m *Model) apply(scope *panel, e agent.Event) {
 			p.state = stateInterrupted
 		}
 		p.finished(e)
+		m.takeTodos(p)
 		m.conv.version++
 	case agent.UsageUpdated:
 		m.usage = e

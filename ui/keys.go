@@ -12,8 +12,8 @@ type keyMap struct {
 	FocusPrev, FocusNext, Copy, Reasoning key.Binding
 	Help                                  key.Binding
 
-	// The completion menu under the prompt.
-	MenuUp, MenuDown, Complete key.Binding
+	// The completion menu under the prompt, and the pickers (/model, /resume, /tasks, /permissions).
+	MenuUp, MenuDown, Complete, PickerRemove key.Binding
 
 	// The approval modal.
 	Allow, AllowSession, AllowProject, Deny, DenyWithReason, Confirm, ModalScroll key.Binding
@@ -47,9 +47,10 @@ func newKeyMap() keyMap {
 		Reasoning:  b("ctrl+r", "show/hide reasoning", "ctrl+r"),
 		Help:       b("?", "keys and commands (empty input)", "?"),
 
-		MenuUp:   b("↑/↓", "choose in the / menu", "up"),
-		MenuDown: b("↓", "next in the menu", "down"),
-		Complete: b("tab", "complete the command", "tab"),
+		MenuUp:       b("↑/↓", "choose in the / and @ menus", "up"),
+		MenuDown:     b("↓", "next in the menu", "down"),
+		Complete:     b("tab", "complete the command or file", "tab"),
+		PickerRemove: b("del/ctrl+d", "remove or stop the chosen entry (pickers)", "delete", "ctrl+d"),
 
 		Allow:          b("y", "allow once", "y"),
 		AllowSession:   b("a", "always allow (session)", "a"),
@@ -83,6 +84,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Send, k.Newline, k.PrevPrompt, k.NextPrompt, k.MenuUp, k.Complete, k.ScrollUp, k.ScrollDown, k.Follow, k.Help},
 		{k.Interrupt, k.Background, k.Mode, k.History, k.Expand, k.FocusPrev, k.FocusNext, k.Copy, k.Reasoning, k.Quit},
 		{k.Allow, k.AllowSession, k.AllowProject, k.Deny, k.DenyWithReason, k.Confirm, k.ModalScroll},
-		{k.Filter, k.Open, k.Back, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Filter, k.Open, k.Back, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.PickerRemove},
 	}
 }

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/tools"
 )
 
 const (
@@ -72,6 +73,9 @@ type Model struct {
 	// prompt.
 	commands *commandSet
 	menu     menu
+	// todos is the model's checklist, pinned above the prompt (todo.go); todosSet once a call wrote one.
+	todos    []tools.TodoItem
+	todosSet bool
 
 	run    *run
 	queued []string
@@ -117,6 +121,8 @@ func newModel(opts Options, now func() time.Time) *Model {
 	m.input.Focus()
 	if opts.Resumed != nil {
 		m.restore(opts.Resumed)
+	} else if opts.SetupError == "" {
+		m.addHeader()
 	}
 	for _, w := range opts.Warnings {
 		m.conv.add(&item{kind: itemNotice, text: w})

@@ -59,6 +59,8 @@ type panel struct {
 	depth  int
 	sub    *subAgent
 	prompt string // a task's prompt, first line
+	// todos is the list a todo_write call sends.
+	todos []tools.TodoItem
 
 	// render cache of the body (everything below the header)
 	bodyKey   bodyKey
@@ -83,6 +85,9 @@ func newPanel(e agent.ToolCallStarted, now time.Time) *panel {
 	}
 	if e.Name == "task" {
 		p.sub = &subAgent{}
+	}
+	if e.Name == "todo_write" {
+		p.todos = todoInput(e.Input)
 	}
 	return p
 }

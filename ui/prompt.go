@@ -57,6 +57,9 @@ func (m *Model) submit() tea.Cmd {
 			return m.runCommand(in)
 		}
 	}
+	if cmd, ok := shellCommand(text); ok && cmd == "" {
+		return m.setFlash("Type a command after the ! to run it in your shell")
+	}
 	m.remember(text)
 	m.clearInput()
 	switch in.kind {
@@ -98,18 +101,37 @@ func (m *Model) sendPrompt(text string) tea.Cmd {
 	return m.start(text)
 }
 
+// start sends a prompt: a shell command (!cmd) runs in the person's name; anything else goes to the
+// model with the files it mentions (@path) attached.
 func (m *Model) start(prompt string) tea.Cmd {
 	m.conv.add(&item{kind: itemUser, text: prompt})
+	a := m.agent
+	if command, ok := shellCommand(prompt); ok {
+		return m.startWork(func(ctx context.Context) { a.Shell(ctx, command) })
+	}
+	attach := m.mentions(prompt)
+	return m.startWork(func(ctx context.Context) { a.RunWith(ctx, prompt, attach) })
+}
+
+// startWork runs work as the request in progress: Esc cancels its context, and the program hears when
+// it ends.
+func (m *Model) startWork(work func(ctx context.Context)) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &run{cancel: cancel, done: make(chan struct{}), started: m.now()}
 	m.run = r
-	a := m.agent
-	work := func() tea.Msg {
+	return tea.Batch(func() tea.Msg {
 		defer close(r.done)
-		a.Run(ctx, prompt)
+		work(ctx)
 		return runEndedMsg{r}
+	}, m.tick())
+}
+
+// shellCommand reads a prompt of shell mode: "!" and a command.
+func shellCommand(prompt string) (string, bool) {
+	if !strings.HasPrefix(prompt, "!") {
+		return "", false
 	}
-	return tea.Batch(work, m.tick())
+	return strings.TrimSpace(prompt[1:]), true
 }
 
 func (m *Model) runEnded(r *run) tea.Cmd {

@@ -55,6 +55,7 @@ func (m *Model) restore(l *agent.Loaded) {
 					res.Output = *r.Output
 				}
 				p.finished(agent.ToolFinished{ID: r.CallID, Name: r.Name, Result: res, Duration: time.Duration(r.DurationMS) * time.Millisecond})
+				m.takeTodos(p)
 				if p.sub != nil {
 					// The child's messages are not kept, only the task's result for the model, which ends
 					// with a record of the child's calls: those are already in the panel.
@@ -98,8 +99,14 @@ func (m *Model) restoreMessage(msg *openai.ChatCompletionMessage) {
 	}
 	switch msg.Role {
 	case openai.ChatMessageRoleUser:
-		m.conv.add(&item{kind: itemUser, text: msg.Content})
-		m.prompts = append(m.prompts, msg.Content)
+		notes, prompt := agent.SplitNotes(msg.Content)
+		if notes != "" {
+			m.conv.add(&item{kind: itemInfo, text: "Warden told the model: " + notes})
+		}
+		if prompt != "" {
+			m.conv.add(&item{kind: itemUser, text: prompt})
+			m.prompts = append(m.prompts, prompt)
+		}
 	case openai.ChatMessageRoleAssistant:
 		if msg.Content != "" || msg.ReasoningContent != "" {
 			m.conv.add(&item{kind: itemAssistant, text: msg.Content, reasoning: msg.ReasoningContent})

@@ -90,6 +90,36 @@ type Options struct {
 	Wall string
 	// MCP is the session's MCP servers (cmd_mcp.go); nil when there are none.
 	MCP MCPServers
+	// Wall labels the read-only jail for the header and /status ("wall: bubblewrap", or "wall: off — …"
+	// saying why); "" when the wiring says nothing of it.
+	Wall string
+	// BaseURL is the model server, for the header and /status.
+	BaseURL string
+	// Trusted reports a trusted workspace: its project settings and its .warden/commands apply.
+	Trusted bool
+	// ListModels lists the server's models for the /model picker; nil leaves only /model NAME.
+	ListModels func(ctx context.Context) ([]string, error)
+	// Sessions lists this directory's saved sessions, newest first, for /resume; OpenSession puts another
+	// session in place of this one: a new one for id "" (/clear, /new), else the saved session id. Both
+	// nil turn those commands off.
+	Sessions    func() ([]agent.SessionInfo, error)
+	OpenSession func(id string, sink agent.Sink, approver agent.Approver) (*Session, error)
+	// Prompt is sent as the first request once the program starts (warden "PROMPT").
+	Prompt string
+	// PickSession opens the /resume picker at start (--resume without an id).
+	PickSession bool
+	// Instructions names the project instruction files the model was given (AGENTS.md, CLAUDE.md), for
+	// the header.
+	Instructions []string
+}
+
+// Session is a session OpenSession opened: its agent, built with the UI's sink and approver, its id, and
+// for a saved session what it held.
+type Session struct {
+	Agent   *agent.Agent
+	ID      string
+	Model   string
+	Resumed *agent.Loaded
 }
 
 // Tasks is what the UI needs of the bash engine's task list: the count for the status line, and moving a

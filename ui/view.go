@@ -26,8 +26,9 @@ func (m *Model) View() tea.View {
 	}
 	inputView := m.inputView()
 	menu := m.menuView(m.width)
+	todo := m.todoView(m.width)
 	inputH := strings.Count(inputView, "\n") + 1
-	convH := max(m.height-inputH-len(menu)-2, 1)
+	convH := max(m.height-inputH-len(menu)-len(todo)-2, 1)
 	var lines []string
 	if o := m.top(); o != nil {
 		// The modal takes the bottom of the conversation; the conversation ends just above it, so the
@@ -46,6 +47,10 @@ func (m *Model) View() tea.View {
 		sb.WriteString(l)
 		sb.WriteByte('\n')
 	}
+	for _, l := range todo {
+		sb.WriteString(l)
+		sb.WriteByte('\n')
+	}
 	sb.WriteString(m.ruleLine())
 	sb.WriteByte('\n')
 	sb.WriteString(inputView)
@@ -58,7 +63,7 @@ func (m *Model) View() tea.View {
 	v.SetContent(expandStyledTabs(sb.String()))
 	if len(m.overlays) == 0 {
 		if c := m.input.Cursor(); c != nil {
-			c.Y += convH + 1
+			c.Y += convH + len(todo) + 1
 			v.Cursor = c
 		}
 	}
@@ -111,7 +116,7 @@ func (m *Model) inputView() string {
 
 // convHeight is the conversation's share of the screen.
 func (m *Model) convHeight() int {
-	return max(m.height-m.input.Height()-m.menuHeight()-2, 1)
+	return max(m.height-m.input.Height()-m.menuHeight()-len(m.todoView(m.width))-2, 1)
 }
 
 // menuHeight is how many rows the completion menu takes under the prompt.
@@ -149,6 +154,9 @@ func (m *Model) ruleLine() string {
 		left = m.st.warn.Render("⟳ "+m.retry) + m.st.dim.Render(" · esc to interrupt")
 	case m.run != nil:
 		left = m.st.accent.Render(spinnerFrame(now)) + m.st.dim.Render(" working "+shortDuration(now.Sub(m.run.started))+" · esc to interrupt")
+	}
+	if left == "" && len(m.overlays) == 0 && strings.HasPrefix(m.input.Value(), "!") {
+		left = m.st.accent.Render("! shell mode") + m.st.dim.Render(": runs in your shell without asking; the model sees the output with your next message")
 	}
 	if n := len(m.queued); n > 0 {
 		left += m.st.dim.Render(fmt.Sprintf(" · %s queued", plural(n, "prompt", "prompts")))

@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"strings"
+)
+
+// The header opens a new session: what Warden talks to, how it is confined, where it works, and how to
+// begin. It says what the first minute needs and stays as the first entry of the transcript.
+
+// addHeader puts the header at the top of the transcript.
+func (m *Model) addHeader() {
+	m.conv.add(&item{kind: itemHeader, text: m.headerText()})
+}
+
+// headerText is the header's lines, unstyled; the first is its title.
+func (m *Model) headerText() string {
+	o := m.opts
+	model := o.Model
+	if model == "" {
+		model = "no model"
+	}
+	server := model
+	if o.BaseURL != "" {
+		server += " on " + o.BaseURL
+	}
+	lines := []string{"Warden · " + server}
+	var safety []string
+	if e := o.Engine; e != nil {
+		safety = append(safety, "mode "+string(e.Mode()))
+	}
+	switch {
+	case o.Sandbox != "":
+		safety = append(safety, o.Sandbox)
+	case o.SandboxProblem != "":
+		safety = append(safety, "sandbox: cannot be had")
+	default:
+		safety = append(safety, "sandbox: off")
+	}
+	if o.Wall != "" {
+		safety = append(safety, o.Wall)
+	}
+	lines = append(lines, strings.Join(safety, " · "))
+	ws := "workspace " + shortPath(o.Workspace)
+	switch {
+	case o.Trusted:
+		ws += " (trusted)"
+	case len(o.Untrusted) > 0:
+		ws += " (not trusted: its project settings that loosen permissions are ignored)"
+	default:
+		ws += " (not trusted)"
+	}
+	if len(o.Instructions) > 0 {
+		ws += " · instructions from " + strings.Join(o.Instructions, ", ")
+	}
+	lines = append(lines, ws)
+	lines = append(lines, "/ commands · @file attaches a file · !cmd runs a shell command · ? keys")
+	return strings.Join(lines, "\n")
+}
