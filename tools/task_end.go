@@ -75,3 +75,14 @@ func (t *Tasks) watchEnd(j *job) {
 	e.ExitCode, e.Signal = exitOf(j.status)
 	f(e)
 }
+
+// Output is a background task's output from its start, as TaskEnd.Output gives it, without moving what
+// bash_output has read; path is the file holding all of it when the text is shortened.
+func (t *Tasks) Output(id string) (text, path string, err error) {
+	j, err := t.lookup(id)
+	if err != nil {
+		return "", "", err
+	}
+	v := j.out.View(cursor{}, endOutputBudget)
+	return v.text, viewPath(v), nil
+}

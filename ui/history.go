@@ -198,12 +198,21 @@ type pager struct {
 
 func newPager(m *Model, p *panel) *pager {
 	text, note := fullOutput(p)
+	title := fmt.Sprintf("%s · %s · %s", p.tool, fit(p.target(), 60), p.outcome())
+	path := p.result.OutputPath
+	if p.bgEnd != nil {
+		path = p.bgEnd.OutputPath
+	}
+	return newTextPager(m, title, text, note, path)
+}
+
+// newTextPager pages through text; path, when set, is the file holding all of it.
+func newTextPager(m *Model, title, text, note, path string) *pager {
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		lines[i] = cleanLine(l)
 	}
-	title := fmt.Sprintf("%s · %s · %s", p.tool, fit(p.target(), 60), p.outcome())
-	pg := &pager{title: title, note: note, path: p.result.OutputPath, lines: lines}
+	pg := &pager{title: title, note: note, path: path, lines: lines}
 	pg.vp = viewport.New()
 	pg.resize(m.width, m.height)
 	return pg
@@ -237,6 +246,16 @@ func (pg *pager) rows(width int) []string {
 // fullOutput is the whole output of a call: the file the engine wrote when the output was long, or what
 // the panel kept. note says where it came from when that matters.
 func fullOutput(p *panel) (text, note string) {
+	if e := p.bgEnd; e != nil {
+		// The task's whole output, from its start: what the call showed and what came after.
+		if e.OutputPath == "" {
+			return strings.TrimRight(e.Output, "\n"), "the whole output of background task " + e.ID
+		}
+		if text, err := readHeadTail(e.OutputPath, maxPagerBytes); err == nil {
+			return strings.TrimRight(text, "\n"), "full output: " + e.OutputPath
+		}
+		return strings.TrimRight(e.Output, "\n"), "head and tail of background task " + e.ID
+	}
 	if path := p.result.OutputPath; path != "" {
 		text, err := readHeadTail(path, maxPagerBytes)
 		if err == nil {

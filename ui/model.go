@@ -78,7 +78,7 @@ type Model struct {
 	todosSet bool
 
 	run    *run
-	queued []string
+	queued []request
 	usage  agent.UsageUpdated
 	// retry is the notice of a retry in progress, shown in the rule line until the answer streams again.
 	retry string
@@ -153,6 +153,7 @@ func (m *Model) connect() error {
 		return err
 	}
 	m.agent = a
+	m.watchTasks()
 	return nil
 }
 
@@ -228,6 +229,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.sendPrompt(msg.Text)
 	case commandResult:
 		return m, msg(m)
+	case taskEndedMsg:
+		return m, m.taskEnded(msg.TaskEnd)
 	}
 	if len(m.overlays) > 0 {
 		return m, m.top().update(m, msg)

@@ -661,7 +661,7 @@ func TestInterruptSaysQueuedPromptsWereDropped(t *testing.T) {
 	m, _ := newTestModel(t, 80, 24)
 	m.run = &run{cancel: func() {}, done: make(chan struct{}), started: m.now()}
 	m.prompts, m.promptIdx = []string{"first", "then this"}, 2
-	m.queued = []string{"then this"}
+	m.queued = []request{{text: "then this"}}
 	press(m, "esc")
 	if len(m.queued) != 0 {
 		t.Fatal("the queued prompt survived the interrupt")

@@ -61,6 +61,8 @@ type panel struct {
 	prompt string // a task's prompt, first line
 	// todos is the list a todo_write call sends.
 	todos []tools.TodoItem
+	// bgEnd is how the background task this call started ended, once it has.
+	bgEnd *tools.TaskEnd
 
 	// render cache of the body (everything below the header)
 	bodyKey   bodyKey
@@ -163,6 +165,13 @@ func (p *panel) status(rc *renderCtx) string {
 	case stateTimedOut:
 		return st.fail.Render("⏱ timed out") + p.took(rc)
 	case stateBackground:
+		if e := p.bgEnd; e != nil {
+			mark, style := "✓", st.ok
+			if e.Signal != "" || (e.ExitCode != nil && *e.ExitCode != 0) {
+				mark, style = "✗", st.fail
+			}
+			return style.Render(mark+" "+p.result.BackgroundID+" "+endWords(e)) + st.dim.Render(" · "+shortDuration(e.Took))
+		}
 		return st.accent.Render("⇥ in background") + st.dim.Render(" "+p.result.BackgroundID)
 	}
 	if code := p.result.ExitCode; code != nil {
@@ -195,6 +204,10 @@ func (p *panel) exitText() string {
 		return "timeout"
 	case p.state == stateInterrupted:
 		return "intr"
+	case p.bgEnd != nil && p.bgEnd.ExitCode != nil:
+		return fmt.Sprint(*p.bgEnd.ExitCode)
+	case p.bgEnd != nil:
+		return p.bgEnd.Signal
 	case p.state == stateBackground:
 		return "bg"
 	case p.active():
@@ -218,6 +231,8 @@ func (p *panel) outcome() string {
 		return "timed out"
 	case p.state == stateInterrupted:
 		return "interrupted"
+	case p.bgEnd != nil:
+		return "background task " + endWords(p.bgEnd)
 	case p.state == stateBackground:
 		return "in background"
 	case p.active():
@@ -334,4 +349,15 @@ var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 
 func spinnerFrame(now time.Time) string {
 	return spinnerFrames[(now.UnixMilli()/100)%int64(len(spinnerFrames))]
+}
+
+// endWords says briefly how a background task ended: "exit 0", "SIGTERM".
+func endWords(e *tools.TaskEnd) string {
+	if e.ExitCode != nil {
+		return fmt.Sprintf("exit %d", *e.ExitCode)
+	}
+	if e.Signal != "" {
+		return e.Signal
+	}
+	return "ended"
 }

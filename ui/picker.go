@@ -21,8 +21,9 @@ type picker struct {
 	filter textinput.Model
 	// selected indexes the rows that pass the filter.
 	selected int
-	// note is shown in place of the rows while there are none (loading, an error, nothing to list).
-	note string
+	// note is shown in place of the rows while there are none (loading, an error, nothing to list);
+	// said is the outcome of the last action (a task stopped), shown with the keys.
+	note, said string
 	// choose runs on Enter with the selected row; remove, when set, on Delete, and removeVerb names it
 	// in the hint ("stop", "remove").
 	choose     func(m *Model, r pickRow) tea.Cmd
@@ -43,6 +44,7 @@ func newPicker(title, chooseVerb string, header []string, choose func(m *Model, 
 	f := textinput.New()
 	f.Prompt = "filter: "
 	f.Placeholder = "type to narrow"
+	f.SetWidth(60)
 	f.Focus()
 	return &picker{title: title, header: header, choose: choose, chooseVerb: chooseVerb, filter: f}
 }
@@ -194,5 +196,8 @@ func (p *picker) view(m *Model, width, height int) string {
 		hint += " · del " + p.removeVerb
 	}
 	hint += " · type to filter · esc back"
+	if p.said != "" {
+		hint = p.said + " · " + hint
+	}
 	return frame(m, title, strings.Join(out, "\n"), hint, width, height)
 }

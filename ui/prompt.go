@@ -87,26 +87,37 @@ func (m *Model) clearInput() {
 	m.refreshMenu()
 }
 
+// request is a prompt on its way: text is what the model gets and shown what the transcript shows, when
+// they differ (a command's expansion is shown as the command typed).
+type request struct{ text, shown string }
+
 // sendPrompt sends text to the model, or queues it behind the request in progress.
-func (m *Model) sendPrompt(text string) tea.Cmd {
+func (m *Model) sendPrompt(text string) tea.Cmd { return m.sendRequest(request{text: text}) }
+
+// sendRequest sends a request, or queues it behind the one in progress.
+func (m *Model) sendRequest(r request) tea.Cmd {
 	m.conv.follow()
 	if m.agent == nil {
 		return m.setFlash("No model server: see the setup screen")
 	}
-	text = m.expandPastes(text)
+	r.text = m.expandPastes(r.text)
 	if m.run != nil {
-		m.queued = append(m.queued, text)
+		m.queued = append(m.queued, r)
 		return m.setFlash("Queued: it is sent when the current request ends")
 	}
-	return m.start(text)
+	return m.start(r)
 }
 
-// start sends a prompt: a shell command (!cmd) runs in the person's name; anything else goes to the
+// start sends a request: a shell command (!cmd) runs in the person's name; anything else goes to the
 // model with the files it mentions (@path) attached.
-func (m *Model) start(prompt string) tea.Cmd {
-	m.conv.add(&item{kind: itemUser, text: prompt})
-	a := m.agent
-	if command, ok := shellCommand(prompt); ok {
+func (m *Model) start(r request) tea.Cmd {
+	shown := r.shown
+	if shown == "" {
+		shown = r.text
+	}
+	m.conv.add(&item{kind: itemUser, text: shown})
+	a, prompt := m.agent, r.text
+	if command, ok := shellCommand(prompt); ok && r.shown == "" {
 		return m.startWork(func(ctx context.Context) { a.Shell(ctx, command) })
 	}
 	attach := m.mentions(prompt)

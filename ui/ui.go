@@ -111,6 +111,10 @@ type Options struct {
 	// Instructions names the project instruction files the model was given (AGENTS.md, CLAUDE.md), for
 	// the header.
 	Instructions []string
+	// SettingsFiles are the settings files that were read, in order; RuleOrigin says where a rule in
+	// force was written (a settings file, --allow), "" for one granted while Warden runs.
+	SettingsFiles []string
+	RuleOrigin    func(list, rule string) string
 }
 
 // Session is a session OpenSession opened: its agent, built with the UI's sink and approver, its id, and

@@ -1,0 +1,59 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/warden-cli/warden/tools"
+)
+
+// A background task never ends unseen: the transcript says how it ended with its last lines, the call
+// that started it shows its whole output in the history, and the model is told at its next turn.
+
+// taskEndLines is how many of a finished task's last lines the transcript shows.
+const taskEndLines = 4
+
+// taskEndedMsg reports a background task that ended (tools.Tasks.OnEnd).
+type taskEndedMsg struct{ tools.TaskEnd }
+
+// taskWatcher is a Tasks that reports the background tasks that end (a *tools.Tasks).
+type taskWatcher interface{ OnEnd(func(tools.TaskEnd)) }
+
+// watchTasks has the program hear of every background task that ends.
+func (m *Model) watchTasks() {
+	if w, ok := m.opts.Tasks.(taskWatcher); ok {
+		w.OnEnd(func(e tools.TaskEnd) { m.send.Send(taskEndedMsg{e}) })
+	}
+}
+
+// taskEnded applies a taskEndedMsg.
+func (m *Model) taskEnded(e tools.TaskEnd) tea.Cmd {
+	text := fmt.Sprintf("background task %s %s after %s: $ %s", e.ID, e.How, shortDuration(e.Took), oneLine(e.Command))
+	if tail := strings.TrimSpace(e.Tail(taskEndLines)); tail != "" {
+		text += "\n" + tail
+	}
+	kind := itemInfo
+	if e.Signal != "" || (e.ExitCode != nil && *e.ExitCode != 0) {
+		kind = itemNotice
+	}
+	m.conv.add(&item{kind: kind, text: text})
+	for _, p := range m.calls {
+		if p.result.BackgroundID == e.ID && p.bgEnd == nil {
+			end := e
+			p.bgEnd = &end
+			p.out.version++
+			m.conv.version++
+		}
+	}
+	if !e.ByModel && m.agent != nil {
+		note := fmt.Sprintf("Background task %s (`%s`) %s after %s.", e.ID, oneLine(e.Command), e.How, shortDuration(e.Took))
+		if tail := strings.TrimSpace(e.Tail(taskEndLines * 2)); tail != "" {
+			note += " Its last lines:\n" + tail
+		}
+		note += fmt.Sprintf("\nbash_output {\"id\": %q} returns what you have not read of its output.", e.ID)
+		m.agent.Note(note)
+	}
+	return nil
+}
