@@ -50,6 +50,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/commands"
 	"github.com/warden-cli/warden/permissions"
 )
 
@@ -115,6 +116,9 @@ type Options struct {
 	// force was written (a settings file, --allow), "" for one granted while Warden runs.
 	SettingsFiles []string
 	RuleOrigin    func(list, rule string) string
+	// CommandDirs are the folders custom commands are read from, first one first when two define a name
+	// (the wiring leaves the project's out of an untrusted workspace).
+	CommandDirs []commands.Dir
 }
 
 // Session is a session OpenSession opened: its agent, built with the UI's sink and approver, its id, and

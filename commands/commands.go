@@ -1,0 +1,220 @@
+// Package commands reads custom slash commands: Markdown files whose body is a prompt, in the commands
+// folders of the person ($XDG_CONFIG_HOME/warden/commands, ~/.claude/commands) and of the project
+// (.warden/commands, .claude/commands), in the format Claude Code's commands use, so that existing
+// command files work as they are.
+//
+// A file review.md is the command /review; a file in a subfolder, frontend/component.md, is
+// /frontend:component. Optional front matter between "---" lines sets the description and the argument
+// hint shown in the menu:
+//
+//	---
+//	description: Review the staged changes
+//	argument-hint: [focus]
+//	---
+//	Review the staged diff. Pay attention to $ARGUMENTS.
+//
+// In the body, $ARGUMENTS is everything typed after the name and $1 … $9 its words (quotes group words).
+//
+// It imports nothing of Warden's.
+package commands
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Command is one custom command read from a file.
+type Command struct {
+	// Name is the command without its slash: "review", "frontend:component".
+	Name         string
+	Description  string
+	ArgumentHint string
+	// Body is the prompt, before its arguments are put in.
+	Body string
+	// Source names the folder it came from ("user", "project", …) and Path the file.
+	Source, Path string
+}
+
+// Dir is a folder of command files and the name of its source.
+type Dir struct {
+	Path, Source string
+}
+
+// maxFileBytes bounds a command file: a prompt, not a data dump.
+const maxFileBytes = 256 << 10
+
+// Load reads the commands of dirs. A name found in more than one folder is taken from the first, and the
+// others are reported in warnings, as are files that cannot be read; a missing folder is not an error.
+func Load(dirs []Dir) (cmds []Command, warnings []string) {
+	taken := map[string]string{}
+	for _, d := range dirs {
+		found, warns := loadDir(d)
+		warnings = append(warnings, warns...)
+		for _, c := range found {
+			if first, ok := taken[c.Name]; ok {
+				warnings = append(warnings, fmt.Sprintf("%s: /%s is also defined in %s, which is used", c.Path, c.Name, first))
+				continue
+			}
+			taken[c.Name] = c.Path
+			cmds = append(cmds, c)
+		}
+	}
+	return cmds, warnings
+}
+
+func loadDir(d Dir) (cmds []Command, warnings []string) {
+	err := filepath.WalkDir(d.Path, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && path == d.Path {
+				return fs.SkipAll
+			}
+			warnings = append(warnings, fmt.Sprintf("%s: %v", path, err))
+			return nil
+		}
+		if e.IsDir() || !strings.HasSuffix(strings.ToLower(e.Name()), ".md") {
+			return nil
+		}
+		c, err := readFile(d, path)
+		if err != nil {
+			warnings = append(warnings, err.Error())
+			return nil
+		}
+		cmds = append(cmds, c)
+		return nil
+	})
+	if err != nil {
+		warnings = append(warnings, fmt.Sprintf("%s: %v", d.Path, err))
+	}
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
+	return cmds, warnings
+}
+
+var nameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+func readFile(d Dir, path string) (Command, error) {
+	rel, err := filepath.Rel(d.Path, path)
+	if err != nil {
+		return Command{}, err
+	}
+	parts := strings.Split(strings.TrimSuffix(filepath.ToSlash(rel), filepath.Ext(rel)), "/")
+	for _, p := range parts {
+		if !nameRe.MatchString(p) {
+			return Command{}, fmt.Errorf("%s: %q cannot be a command name (letters, digits, - _ . only); rename the file", path, p)
+		}
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return Command{}, err
+	}
+	if fi.Size() > maxFileBytes {
+		return Command{}, fmt.Errorf("%s: %d bytes is more than a command file may hold (%d)", path, fi.Size(), maxFileBytes)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Command{}, err
+	}
+	c := Command{Name: strings.Join(parts, ":"), Source: d.Source, Path: path}
+	meta, body, err := frontMatter(string(data))
+	if err != nil {
+		return Command{}, fmt.Errorf("%s: %v", path, err)
+	}
+	c.Description, c.ArgumentHint, c.Body = meta["description"], meta["argument-hint"], strings.TrimSpace(body)
+	if c.Description == "" {
+		// The body's first line says what the command does, as Claude Code shows it.
+		first, _, _ := strings.Cut(c.Body, "\n")
+		c.Description = strings.TrimSpace(strings.TrimLeft(first, "# "))
+	}
+	if len([]rune(c.Description)) > 100 {
+		c.Description = string([]rune(c.Description)[:99]) + "…"
+	}
+	return c, nil
+}
+
+// frontMatter splits "---\nkey: value\n---\nbody" into its keys and its body. Only one-line values are
+// read (quoted or not); other keys (allowed-tools, model) are kept but not used.
+func frontMatter(text string) (map[string]string, string, error) {
+	text = strings.TrimPrefix(text, "\ufeff")
+	meta := map[string]string{}
+	if !strings.HasPrefix(text, "---\n") && !strings.HasPrefix(text, "---\r\n") {
+		return meta, text, nil
+	}
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(make([]byte, 64<<10), maxFileBytes)
+	sc.Scan() // the opening ---
+	n := len(sc.Text()) + 1
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		n += len(sc.Text()) + 1
+		if line == "---" {
+			return meta, text[min(n, len(text)):], nil
+		}
+		key, value, ok := strings.Cut(line, ":")
+		if !ok || strings.HasPrefix(line, " ") || strings.HasPrefix(line, "#") {
+			continue
+		}
+		value = strings.TrimSpace(value)
+		if len(value) >= 2 && (value[0] == '"' || value[0] == '\'') && value[len(value)-1] == value[0] {
+			value = value[1 : len(value)-1]
+		}
+		meta[strings.ToLower(strings.TrimSpace(key))] = value
+	}
+	return nil, "", errors.New("the front matter opened with --- is never closed with ---")
+}
+
+var positional = regexp.MustCompile(`\$([1-9])`)
+
+// Expand puts what was typed after the command's name into its body: $ARGUMENTS is all of it, $1 … $9
+// its words. A body that uses neither gets the arguments on a line of their own at its end, so that
+// nothing typed is lost.
+func (c Command) Expand(args string) string {
+	args = strings.TrimSpace(args)
+	words := splitWords(args)
+	used := strings.Contains(c.Body, "$ARGUMENTS") || positional.MatchString(c.Body)
+	out := strings.ReplaceAll(c.Body, "$ARGUMENTS", args)
+	out = positional.ReplaceAllStringFunc(out, func(s string) string {
+		i := int(s[1] - '1')
+		if i < len(words) {
+			return words[i]
+		}
+		return ""
+	})
+	if !used && args != "" {
+		out += "\n\n" + args
+	}
+	return out
+}
+
+// splitWords splits arguments at spaces, keeping quoted words together without their quotes.
+func splitWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	quote, in := rune(0), false
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote == 0 && (r == '"' || r == '\''):
+			quote, in = r, true
+		case quote == 0 && (r == ' ' || r == '\t' || r == '\n'):
+			if in {
+				words = append(words, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, cur.String())
+	}
+	return words
+}

@@ -1,0 +1,67 @@
+package commands
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoadReadsFrontMatterFoldersAndPrecedence(t *testing.T) {
+	project, user := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(project, "review.md"), "---\ndescription: \"Review the diff\"\nargument-hint: [focus]\nallowed-tools: Bash(git diff:*)\n---\nReview the staged diff, about $ARGUMENTS.\n")
+	write(t, filepath.Join(project, "frontend", "component.md"), "# Make a component named $1\nIn $2.\n")
+	write(t, filepath.Join(user, "review.md"), "my own review\n")
+	write(t, filepath.Join(user, "notes.txt"), "not a command\n")
+	write(t, filepath.Join(user, "bad name.md"), "x\n")
+	write(t, filepath.Join(user, "open.md"), "---\ndescription: never closed\n")
+	cmds, warnings := Load([]Dir{{project, "project"}, {user, "user"}, {filepath.Join(user, "missing"), "none"}})
+	byName := map[string]Command{}
+	for _, c := range cmds {
+		byName[c.Name] = c
+	}
+	r := byName["review"]
+	if r.Description != "Review the diff" || r.ArgumentHint != "[focus]" || r.Source != "project" || r.Body != "Review the staged diff, about $ARGUMENTS." {
+		t.Errorf("review = %+v", r)
+	}
+	fc := byName["frontend:component"]
+	if fc.Description != "Make a component named $1" || fc.Source != "project" {
+		t.Errorf("frontend:component = %+v", fc)
+	}
+	if len(cmds) != 2 {
+		t.Errorf("commands %+v", cmds)
+	}
+	all := strings.Join(warnings, "\n")
+	for _, want := range []string{"/review is also defined in", "cannot be a command name", "never closed"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("warnings lack %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "missing") {
+		t.Errorf("a missing folder was reported:\n%s", all)
+	}
+}
+
+func TestExpand(t *testing.T) {
+	for _, tc := range []struct{ body, args, want string }{
+		{"Review $ARGUMENTS now.", "the tests", "Review the tests now."},
+		{"Fix issue #$1 with priority $2.", `123 "very high"`, "Fix issue #123 with priority very high."},
+		{"Only $1 and $3.", "a", "Only a and ."},
+		{"No placeholder.", "extra words", "No placeholder.\n\nextra words"},
+		{"No placeholder.", "", "No placeholder."},
+	} {
+		if got := (Command{Body: tc.body}).Expand(tc.args); got != tc.want {
+			t.Errorf("Expand(%q, %q) = %q, want %q", tc.body, tc.args, got, tc.want)
+		}
+	}
+}
