@@ -28,6 +28,7 @@ func (a *Agent) attach(ctx context.Context, paths []string) {
 		calls = append(calls, openaiCall(fmt.Sprintf("mention_%d", a.synthetic), "read_file", string(args)))
 	}
 	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, ToolCalls: calls})
+	a.offered = a.tools // read_file is one of the agent's own tools, whatever else a turn offers
 	a.runCalls(ctx, calls, false)
 }
 

@@ -72,7 +72,7 @@ func (m *Model) taskRows(tm taskManager) ([]pickRow, string) {
 		default:
 			state = "ended"
 		}
-		rows = append(rows, pickRow{cells: []string{t.ID, state, oneLine(t.Command)}, value: t.ID})
+		rows = append(rows, pickRow{cells: []string{t.ID, state, flatten(t.Command)}, value: t.ID})
 	}
 	if len(rows) == 0 {
 		return nil, "No background task was started in this session. The model starts them with run_in_background; ctrl+b sends a running command there."

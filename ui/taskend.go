@@ -30,7 +30,7 @@ func (m *Model) watchTasks() {
 
 // taskEnded applies a taskEndedMsg.
 func (m *Model) taskEnded(e tools.TaskEnd) tea.Cmd {
-	text := fmt.Sprintf("background task %s %s after %s: $ %s", e.ID, e.How, shortDuration(e.Took), oneLine(e.Command))
+	text := fmt.Sprintf("background task %s %s after %s: $ %s", e.ID, e.How, shortDuration(e.Took), flatten(e.Command))
 	if tail := strings.TrimSpace(e.Tail(taskEndLines)); tail != "" {
 		text += "\n" + tail
 	}
@@ -48,7 +48,7 @@ func (m *Model) taskEnded(e tools.TaskEnd) tea.Cmd {
 		}
 	}
 	if !e.ByModel && m.agent != nil {
-		note := fmt.Sprintf("Background task %s (`%s`) %s after %s.", e.ID, oneLine(e.Command), e.How, shortDuration(e.Took))
+		note := fmt.Sprintf("Background task %s (`%s`) %s after %s.", e.ID, flatten(e.Command), e.How, shortDuration(e.Took))
 		if tail := strings.TrimSpace(e.Tail(taskEndLines * 2)); tail != "" {
 			note += " Its last lines:\n" + tail
 		}
