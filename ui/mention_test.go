@@ -68,3 +68,35 @@ func TestMentionsParsesQuotesAndPunctuation(t *testing.T) {
 		t.Errorf("no note about the directory:\n%s", s)
 	}
 }
+
+// @ opens the menu on the workspace's files, leaving out what git ignores; Tab takes the file, a folder
+// opens on its contents, and the mention is sent with the prompt.
+func TestAppAtCompletesFilesHonouringGitignore(t *testing.T) {
+	s := fullSetup(t, mentionScript)
+	for name, text := range map[string]string{".gitignore": "build/\n*.log\n", "src/parser.go": "package src\n",
+		"src/parser_test.go": "package src\n", "build/parser.go": "x\n", "parser.log": "x\n"} {
+		p := filepath.Join(s.dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+	}
+	a := startAppWith(t, s, nil, nil)
+	a.tm.Type("explain @pars")
+	scr := a.waitFor("src/parser.go", "src/parser_test.go", "tab or enter take")
+	if strings.Contains(scr, "build/parser.go") || strings.Contains(scr, "parser.log") {
+		t.Fatalf("ignored files are offered:\n%s", scr)
+	}
+	a.key(keyMsg("tab"))
+	a.waitFor("❯ explain @src/parser.go")
+	a.tm.Type("and @sr")
+	a.waitFor("src/", "folder")
+	a.key(keyMsg("enter"))
+	a.waitFor("❯ explain @src/parser.go and @src/", "src/parser_test.go")
+	a.key(keyMsg("esc"))
+	a.tm.Type(" too")
+	a.key(keyMsg("enter"))
+	a.waitFor("You said:")
+	reqs := a.srv.Requests()
+	if !strings.Contains(string(reqs[0].Raw), "package src") {
+		t.Errorf("the mentioned file was not attached: %s", reqs[0].Raw)
+	}
+}

@@ -16,7 +16,7 @@ const (
 )
 
 // menu is the completion list under the prompt: the commands while the first word of a prompt starting
-// with a slash is typed. It is worked out again from
+// with a slash is typed, and the workspace's files while an @mention is. It is worked out again from
 // the prompt after every change to it (refreshMenu), so it never disagrees with what is typed; the only
 // state of its own is the selection and the prompt Esc closed it for.
 type menu struct {
@@ -31,6 +31,8 @@ type menu struct {
 	dismissed string
 	// rows is how many entries show at once, set from the screen's height.
 	rows int
+	// mentionAt is where the @ of the mention being completed is on its line (in runes).
+	mentionAt int
 }
 
 type menuKind int
@@ -38,6 +40,7 @@ type menuKind int
 const (
 	menuNone menuKind = iota
 	menuCommands
+	menuFiles
 )
 
 // menuItem is one entry: what completing it puts in the prompt, and what the menu shows.
@@ -97,6 +100,8 @@ func (m *Model) refreshMenu() {
 		if len(mn.items) == 0 {
 			mn.note = "no command matches /" + mn.typed + " · esc closes"
 		}
+	default:
+		m.refreshFileMenu()
 	}
 	if mn.kind != prev || mn.typed != prevTyped {
 		mn.selected, mn.offset = 0, 0
@@ -134,6 +139,14 @@ func (m *Model) menuKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if !ok {
 			return nil, false
 		}
+		if mn.kind == menuFiles {
+			if it.value == mn.typed {
+				return nil, false // nothing left to complete: Enter sends
+			}
+			// Enter takes the file, as Tab does; the prompt goes with the next Enter.
+			m.complete(it)
+			return nil, true
+		}
 		m.complete(it)
 		return m.submit(), true
 	case key.Matches(msg, k.Interrupt) && m.run == nil:
@@ -154,6 +167,8 @@ func (m *Model) complete(it menuItem) {
 			v += " "
 		}
 		m.input.SetValue(v)
+	case menuFiles:
+		m.replaceMention(it.value)
 	}
 	m.inputGen++
 	m.layout()
@@ -175,6 +190,9 @@ func (m *Model) menuView(width int) []string {
 		labelW = max(labelW, ansi.StringWidth(it.label+" "+it.args))
 	}
 	labelW = min(labelW, max(width/2, 12))
+	if mn.kind == menuFiles {
+		labelW = max(width-14, 12)
+	}
 	var lines []string
 	end := min(mn.offset+mn.rows, len(mn.items))
 	for i := mn.offset; i < end; i++ {
@@ -197,6 +215,9 @@ func (m *Model) menuView(width int) []string {
 		lines = append(lines, row)
 	}
 	hint := "↑↓ choose · tab complete · enter run · esc close"
+	if mn.kind == menuFiles {
+		hint = "↑↓ choose · tab or enter take · esc close"
+	}
 	if n := len(mn.items); n > mn.rows {
 		hint = plural(n, "match", "matches") + " · " + hint
 	}

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/fileindex"
 	"github.com/warden-cli/warden/tools"
 )
 
@@ -76,6 +77,8 @@ type Model struct {
 	// todos is the model's checklist, pinned above the prompt (todo.go); todosSet once a call wrote one.
 	todos    []tools.TodoItem
 	todosSet bool
+	// files lists the workspace for @ completion.
+	files *fileindex.Index
 
 	run    *run
 	queued []request

@@ -152,10 +152,11 @@ func (m *Model) runEnded(r *run) tea.Cmd {
 	}
 	m.run = nil
 	m.conv.version++
+	reindex := m.reindexFiles()
 	if len(m.queued) > 0 {
 		next := m.queued[0]
 		m.queued = m.queued[1:]
-		return m.start(next)
+		return tea.Batch(reindex, m.start(next))
 	}
-	return nil
+	return reindex
 }
