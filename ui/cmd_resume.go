@@ -30,7 +30,9 @@ func (m *Model) pickSession() tea.Cmd {
 		if r.value == m.opts.SessionID {
 			return tea.Batch(m.pop(m.top()), m.setFlash("That is this session"))
 		}
-		return tea.Batch(m.pop(m.top()), m.openSession(r.value))
+		// The session first: a first prompt waiting for the picker to close goes to the session chosen.
+		open := m.openSession(r.value)
+		return tea.Batch(open, m.pop(m.top()))
 	})
 	list, err := m.opts.Sessions()
 	p.setRows(m.sessionRows(list, err))
@@ -45,7 +47,7 @@ func (m *Model) sessionRows(list []agent.SessionInfo, err error) ([]pickRow, str
 	now := m.now()
 	var rows []pickRow
 	for _, s := range list {
-		if !s.Answered && s.ID != m.opts.SessionID {
+		if !s.Answered {
 			continue
 		}
 		prompt := s.Prompt

@@ -79,6 +79,8 @@ type Model struct {
 	todosSet bool
 	// files lists the workspace for @ completion.
 	files *fileindex.Index
+	// pendingPrompt is the first prompt (warden "PROMPT"), waiting for the questions asked at start.
+	pendingPrompt string
 
 	run    *run
 	queued []request

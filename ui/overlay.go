@@ -37,7 +37,7 @@ func (m *Model) pop(o overlay) tea.Cmd {
 	m.conv.version++
 	if len(m.overlays) == 0 {
 		m.refreshMenu()
-		return m.input.Focus()
+		return tea.Batch(m.input.Focus(), m.sendPending())
 	}
 	return nil
 }

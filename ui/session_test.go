@@ -124,3 +124,29 @@ func TestAppModelPickerSwitches(t *testing.T) {
 	a.waitFor("model: third-model from now on")
 	a.waitFor("third-model ·")
 }
+
+// warden --resume "PROMPT": the picker comes first, and the prompt goes to the session chosen.
+func TestAppPickerAtStartThenThePrompt(t *testing.T) {
+	s := fullSetup(t, echoScript)
+	ss, uiOpts, agentOpts := withSessions(t, s)
+	// An earlier session, answered, to pick.
+	old, err := ss.open("", func(agent.Event) {}, agent.HeadlessApprover{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.Agent.Run(context.Background(), "the earlier work")
+	a := startAppWith(t, s, func(o *Options) {
+		uiOpts(o)
+		o.PickSession, o.Prompt = true, "carry on"
+	}, agentOpts)
+	a.waitFor("Resume a session", "the earlier work")
+	if n := len(a.srv.Requests()); n != 1 {
+		t.Fatalf("the prompt went before the picker closed (%d requests)", n)
+	}
+	a.key(keyMsg("enter"))
+	a.waitFor("resumed session s1", "You said: carry on")
+	reqs := a.srv.Requests()
+	if raw := string(reqs[len(reqs)-1].Raw); !strings.Contains(raw, "the earlier work") {
+		t.Errorf("the prompt did not go to the session picked: %s", raw)
+	}
+}
