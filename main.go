@@ -44,31 +44,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = exitError
 		}
 	}()
-	cmd := ""
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		cmd, args = args[0], args[1:]
+	commands := map[string]subcommand{
+		"check":    {run: func(a []string, in io.Reader, out, _ io.Writer) error { return runCheck(a, in, out) }},
+		"sessions": {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runSessions(a, out, errw) }},
+		"history":  {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runHistory(a, out, errw) }},
+		"undo":     {run: runUndo},
+		"mcp":      {run: func(a []string, _ io.Reader, out, _ io.Writer) error { return runMCP(a, out) }, words: 1},
+		"help": {run: func(_ []string, _ io.Reader, out, _ io.Writer) error {
+			printUsage(out)
+			return nil
+		}},
 	}
-	var err error
-	switch cmd {
-	case "":
-		err = runMain(args, stdin, stdout, stderr)
-	case "check":
-		err = runCheck(args, stdin, stdout)
-	case "sessions":
-		err = runSessions(args, stdout, stderr)
-	case "history":
-		err = runHistory(args, stdout, stderr)
-	case "undo":
-		err = runUndo(args, stdin, stdout, stderr)
-	case "mcp":
-		err = runMCP(args, stdout)
-	case "help":
-		printUsage(stdout)
-		return exitOK
-	default:
-		err = usageError{fmt.Sprintf("unknown command %q; run warden --help for usage", cmd)}
+	args = resumeArgs(args)
+	cmd, args := splitCommand(args, commands)
+	if c, ok := commands[cmd]; ok {
+		return report(c.run(args, stdin, stdout, stderr), stderr)
 	}
-	return report(err, stderr)
+	if err := typoOfCommand(args, commands); err != nil {
+		return report(err, stderr)
+	}
+	return report(runMain(args, stdin, stdout, stderr), stderr)
 }
 
 // report prints an error as one line and returns the exit status for it.
@@ -99,9 +94,11 @@ type commonFlags struct {
 	allow, deny          stringList
 	cont                 bool
 	resume               string
-	trust                bool
-	sandbox              sandboxFlag
-	version              bool
+	// pick is --resume without an id: the session picker.
+	pick    bool
+	trust   bool
+	sandbox sandboxFlag
+	version bool
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -111,7 +108,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.allow, "allow", "allow rule, e.g. 'Bash(npm test:*)' (repeatable)")
 	fs.Var(&c.deny, "deny", "deny rule (repeatable)")
 	fs.BoolVar(&c.cont, "continue", false, "continue the latest session in this directory")
-	fs.StringVar(&c.resume, "resume", "", "resume the session with this id")
+	fs.Var(resumeFlag{c}, "resume", "resume the session with this id; without one, pick a session")
 	fs.BoolVar(&c.trust, "trust", false, "trust this workspace's project settings for this run")
 	fs.Var(&c.sandbox, "sandbox", "run commands in the sandbox (on|off)")
 	fs.BoolVar(&c.version, "version", false, "print the version")
@@ -180,7 +177,8 @@ func printUsage(w io.Writer) {
 
 Usage:
   warden                          full-screen TUI in the current directory
-  warden -p "PROMPT"              one request, headless (the prompt may also come on stdin)
+  warden "PROMPT"                 the TUI, with PROMPT sent as the first message
+  warden -p "PROMPT"              one request, headless (the prompt may also come on stdin: warden -p < file)
       --output-format text|json|stream-json   (default text)
   warden check [--stdin] [-- COMMAND...]      how the current settings would treat each command
   warden history [--session ID] [--json]     tool calls of a session (default: the latest here)
@@ -192,8 +190,9 @@ Usage:
 
 Flags for all:
   --model M  --base-url URL  --permission-mode default|accept-edits|plan|yolo
-  --allow RULE (repeatable)  --deny RULE (repeatable)  --continue  --resume ID  --trust
+  --allow RULE (repeatable)  --deny RULE (repeatable)  --continue  --resume [ID]  --trust
   --sandbox[=on|off]  --version
+  Global flags go before or after a subcommand: warden --permission-mode plan check -- CMD
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, WARDEN_MODEL (flags win over env, env over settings files).
 `)

@@ -241,7 +241,7 @@ func TestBadInputIsOneClearLine(t *testing.T) {
 	}{
 		{"empty prompt", nil, []string{"-p", "  ", "--base-url", server.URL(), "--model", "m"}, 2, "empty prompt"},
 		{"unknown flag", nil, []string{"--frobnicate"}, 2, "flag provided but not defined: -frobnicate"},
-		{"unknown command", nil, []string{"frobnicate"}, 2, "unknown command"},
+		{"unknown command", nil, []string{"sesions"}, 2, "unknown command"},
 		{"bad output format", nil, []string{"-p", "x", "--output-format", "yaml"}, 2, "--output-format"},
 		{"bad mode", nil, []string{"-p", "x", "--permission-mode", "sometimes", "--base-url", server.URL(), "--model", "m"}, 2, "unknown permission mode"},
 		{"unreachable server", nil, []string{"-p", "x", "--base-url", deadURL, "--model", "m"}, 1, "cannot reach the model server"},

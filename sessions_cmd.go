@@ -17,6 +17,8 @@ import (
 // runSessions lists this directory's saved sessions, newest first.
 func runSessions(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("sessions")
+	var common commonFlags // accepted wherever they are given, though a listing uses none of them
+	common.register(fs)
 	asJSON := fs.Bool("json", false, "one JSON object per session")
 	if err := parseFlags(fs, args); err != nil {
 		return helpOr(err, stdout)
@@ -47,6 +49,8 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 // runHistory prints the tool calls of one session (the latest in this directory by default).
 func runHistory(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("history")
+	var common commonFlags
+	common.register(fs)
 	id := fs.String("session", "", "session id (default: the latest in this directory)")
 	asJSON := fs.Bool("json", false, "one JSON object per tool call")
 	if err := parseFlags(fs, args); err != nil {

@@ -32,10 +32,11 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("warden")
 	var common commonFlags
 	common.register(fs)
-	prompt := fs.String("p", "", "run one request headless")
+	var prompt promptFlag
+	fs.Var(&prompt, "p", "run one request headless; the prompt follows, or comes on stdin")
 	format := fs.String("output-format", agent.FormatText, "text, json or stream-json")
-	headless := false
-	if err := parseFlags(fs, args); err != nil {
+	words, err := parseInterspersed(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printUsage(stdout)
 			return nil
@@ -46,34 +47,38 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "warden %s\n", version)
 		return nil
 	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q; give the prompt with -p", fs.Arg(0))}
-	}
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "p" {
-			headless = true
-		}
-	})
 	switch *format {
 	case agent.FormatText, agent.FormatJSON, agent.FormatStreamJSON:
 	default:
 		return usageError{fmt.Sprintf("unknown --output-format %q: use text, json or stream-json", *format)}
 	}
-	if _, err := permissions.ParseMode(common.mode); err != nil {
+	headless := prompt.set || !isTerminal(stdin) // piped input without -p: the prompt comes on stdin
+	err = startMain(&common, prompt.text, words, headless, *format, stdin, stdout, stderr)
+	if headless {
+		setupFailure(stdout, *format, err)
+	}
+	return err
+}
+
+// startMain runs the TUI, or one headless request, once the flags are read.
+func startMain(c *commonFlags, flagPrompt string, words []string, headless bool, format string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if _, err := permissions.ParseMode(c.mode); err != nil {
 		return usageError{err.Error()}
 	}
-	if err := notYet(&common); err != nil {
+	if err := notYet(c); err != nil {
 		return err
 	}
-	if !headless && !isTerminal(stdin) {
-		// Piped input without -p: the prompt comes on stdin.
-		headless = true
-	}
+	text := strings.TrimSpace(flagPrompt + " " + strings.Join(words, " "))
 	if !headless {
-		return runTUI(&common)
+		return runTUI(c, text, stdout)
 	}
-	text := strings.TrimSpace(*prompt)
+	if c.pick {
+		return usageError{"--resume needs a session id with -p (warden sessions lists them)"}
+	}
 	if text == "" || text == "-" {
+		if isTerminal(stdin) {
+			return usageError{"empty prompt: give the request with -p \"PROMPT\" or on stdin (warden -p < file)"}
+		}
 		b, err := io.ReadAll(io.LimitReader(stdin, 10<<20))
 		if err != nil {
 			return fmt.Errorf("reading the prompt from stdin: %w", err)
@@ -83,13 +88,13 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if text == "" {
 		return usageError{"empty prompt: give the request with -p \"PROMPT\" or on stdin"}
 	}
-	return runHeadless(&common, text, *format, stdout, stderr)
+	return runHeadless(c, text, format, stdout, stderr)
 }
 
 // notYet refuses flag combinations that make no sense, rather than ignoring one.
 func notYet(c *commonFlags) error {
-	if c.cont && c.resume != "" {
-		return usageError{"use either --continue or --resume ID, not both"}
+	if c.cont && (c.resume != "" || c.pick) {
+		return usageError{"use either --continue or --resume, not both"}
 	}
 	return nil
 }
@@ -103,9 +108,13 @@ type session struct {
 	// resumed is the earlier session being continued, if any; history is its conversation.
 	resumed *agent.Loaded
 	history []openai.ChatCompletionMessage
-	// instructions is the project's AGENTS.md / WARDEN.md; warnings are told to the person at start.
-	instructions string
-	warnings     []string
+	// instructions is the project's AGENTS.md (or CLAUDE.md) and WARDEN.md, read from instructionFiles;
+	// warnings are told to the person at start.
+	instructions     string
+	instructionFiles []string
+	warnings         []string
+	// closed is set once close has run.
+	closed bool
 	// sandboxLabel describes the working sandbox for the status line; sandboxProblem says why the sandbox
 	// the person asked for cannot be had.
 	sandboxLabel, sandboxProblem string
@@ -229,6 +238,10 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 		return nil, err
 	}
 	s.openCheckpoints()
+	if s.resumed != nil && s.resumed.Model != "" && c.model == "" {
+		// A resumed session goes on with the model it last used, unless --model says otherwise.
+		cfg.Model = s.resumed.Model
+	}
 	s.dir = filepath.Join(sessionsDir(), s.id)
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating the session directory: %w", err)
@@ -246,8 +259,8 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 		s.env.Bash.Secrets = []string{cfg.APIKey}
 		s.env.Bash.Env = append(s.env.Bash.Env, "-"+cfg.APIKeyEnv)
 	}
-	instructions, warnings := agent.LoadInstructions(cfg.Workspace)
-	s.instructions, s.warnings = instructions, append(s.warnings, warnings...)
+	instructions, read, warnings := agent.LoadInstructionFiles(cfg.Workspace)
+	s.instructions, s.instructionFiles, s.warnings = instructions, read, append(s.warnings, warnings...)
 	if n := tools.SweepOrphans(); n > 0 {
 		s.warnings = append(s.warnings, fmt.Sprintf("stopped %d processes left running by a Warden that was killed", n))
 	}
@@ -259,7 +272,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	// One path-resolution function for the whole program: the engine decides on the path the tools use.
 	s.env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, home) }
 	s.env.Secret = func(p string) bool { return permissions.IsSecretPath(p, home) }
-	s.reg = tools.NewRegistry(append(tools.NewBash(s.tasks), tools.NewFileTools()...)...)
+	s.reg = tools.NewRegistry(append(append(tools.NewBash(s.tasks), tools.NewFileTools()...), tools.NewTodo())...)
 	s.mcp = newMCP(cfg, s.env, s.tasks, s.dir)
 	return s, nil
 }
@@ -323,14 +336,11 @@ func (s *session) openStore(c *commonFlags) error {
 			return fmt.Errorf("no session %q; run warden sessions to see this directory's sessions", c.resume)
 		}
 	case c.cont:
-		list, err := agent.ListSessions(dir, s.cfg.Workspace)
+		p, err := latestAnswered(dir, s.cfg.Workspace)
 		if err != nil {
 			return err
 		}
-		if len(list) == 0 {
-			return fmt.Errorf("no earlier session in %s to continue; start one without --continue", s.cfg.Workspace)
-		}
-		path = list[0].Path
+		path = p
 	}
 	if path == "" {
 		s.id = newSessionID(time.Now())
@@ -401,12 +411,16 @@ func (s *session) allWarnings() []string {
 
 // close ends every process the session started and closes its file.
 func (s *session) close() {
+	if s.closed {
+		return
+	}
+	s.closed = true
 	s.mcp.Close()
 	s.tasks.KillAll()
 	if s.checkpoints != nil {
 		s.checkpoints.Close()
 	}
-	s.store.Close()
+	s.retire()
 }
 
 // prewarmAfter is when the TUI starts the session's helper processes.
@@ -431,15 +445,19 @@ func resolveServer(ctx context.Context, cfg *config.Config) error {
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = "https://api.openai.com/v1"
 	}
+	if !strings.Contains(cfg.BaseURL, "://") {
+		return fmt.Errorf("the base URL %q has no scheme: add http:// or https:// (for example http://%s)", cfg.BaseURL, cfg.BaseURL)
+	}
 	if cfg.Model != "" {
 		return nil
 	}
 	models, err := agent.ListModels(ctx, cfg.BaseURL, cfg.APIKey)
+	models = agent.ChatModels(models)
 	if err != nil {
 		return fmt.Errorf("no model set and listing the server's models failed: %w; set --model or WARDEN_MODEL", err)
 	}
 	if len(models) == 0 {
-		return fmt.Errorf("no model set and the server at %s lists none; set --model or WARDEN_MODEL", cfg.BaseURL)
+		return fmt.Errorf("no model set and the server at %s lists none that can chat; set --model or WARDEN_MODEL", cfg.BaseURL)
 	}
 	cfg.Model = models[0]
 	return nil
@@ -545,12 +563,12 @@ func isTerminal(r io.Reader) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func runTUI(c *commonFlags) error {
+func runTUI(c *commonFlags, prompt string, stdout io.Writer) error {
 	cfg, err := loadConfig(c)
 	if err != nil {
 		return err
 	}
-	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Untrusted: cfg.Untrusted}
+	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Untrusted: cfg.Untrusted, Prompt: prompt}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	err = resolveServer(ctx, cfg)
 	cancel()
@@ -563,6 +581,7 @@ func runTUI(c *commonFlags) error {
 		return err
 	}
 	defer s.close()
+	s.tuiOptions(&opts, c)
 	opts.Resumed = s.resumed
 	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
 	opts.Sandbox, opts.SandboxProblem, opts.Warnings = s.sandboxLabel, s.sandboxProblem, s.warnings
@@ -590,5 +609,8 @@ func runTUI(c *commonFlags) error {
 		startCheckpoints := time.AfterFunc(prewarmAfter, s.checkpoints.Start)
 		defer startCheckpoints.Stop()
 	}
-	return ui.Run(opts)
+	err = ui.Run(opts)
+	s.close()
+	s.sayHowToResume(stdout)
+	return err
 }

@@ -77,8 +77,11 @@ func isGitRepo(dir string) bool {
 	}
 }
 
-// instructionFiles are read from the workspace root, in this order, into the system prompt.
+// instructionFiles are read from the workspace root, in this order, into the system prompt. A project
+// written for Claude Code has CLAUDE.md instead of AGENTS.md: it is read in its place.
 var instructionFiles = []string{"AGENTS.md", "WARDEN.md"}
+
+const claudeFile = "CLAUDE.md"
 
 // maxInstructionBytes bounds each instruction file, so a huge file cannot crowd out the conversation.
 const maxInstructionBytes = 32 << 10
@@ -86,8 +89,18 @@ const maxInstructionBytes = 32 << 10
 // LoadInstructions returns the project's instruction files, each under a heading with its name. Missing
 // files are skipped; a file that cannot be read is reported in warnings, never fatal.
 func LoadInstructions(workspace string) (text string, warnings []string) {
+	text, _, warnings = LoadInstructionFiles(workspace)
+	return text, warnings
+}
+
+// LoadInstructionFiles is LoadInstructions that also names the files it read.
+func LoadInstructionFiles(workspace string) (text string, read, warnings []string) {
+	names := instructionFiles
+	if _, err := os.Stat(filepath.Join(workspace, "AGENTS.md")); os.IsNotExist(err) {
+		names = append([]string{claudeFile}, names[1:]...)
+	}
 	var b strings.Builder
-	for _, name := range instructionFiles {
+	for _, name := range names {
 		path := filepath.Join(workspace, name)
 		data, err := os.ReadFile(path)
 		if os.IsNotExist(err) {
@@ -103,6 +116,7 @@ func LoadInstructions(workspace string) (text string, warnings []string) {
 			note = fmt.Sprintf("\n[%s was cut at %d KB]", name, maxInstructionBytes>>10)
 		}
 		fmt.Fprintf(&b, "## %s\n%s%s\n", name, strings.TrimSpace(string(data)), note)
+		read = append(read, name)
 	}
-	return strings.TrimSpace(b.String()), warnings
+	return strings.TrimSpace(b.String()), read, warnings
 }

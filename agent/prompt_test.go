@@ -31,3 +31,18 @@ func TestSystemPromptSaysWhereAndWhatAndHowToTakeDenials(t *testing.T) {
 		t.Errorf("non-git directory: %s", p2)
 	}
 }
+
+// A project written for Claude Code gets its CLAUDE.md read when it has no AGENTS.md, and only then.
+func TestClaudeMDStandsInForAgentsMD(t *testing.T) {
+	ws := t.TempDir()
+	os.WriteFile(filepath.Join(ws, "CLAUDE.md"), []byte("use tabs"), 0o644)
+	text, read, _ := LoadInstructionFiles(ws)
+	if !strings.Contains(text, "## CLAUDE.md\nuse tabs") || len(read) != 1 || read[0] != "CLAUDE.md" {
+		t.Errorf("without AGENTS.md: %q %v", text, read)
+	}
+	os.WriteFile(filepath.Join(ws, "AGENTS.md"), []byte("use spaces"), 0o644)
+	text, read, _ = LoadInstructionFiles(ws)
+	if strings.Contains(text, "use tabs") || len(read) != 1 || read[0] != "AGENTS.md" {
+		t.Errorf("with AGENTS.md: %q %v", text, read)
+	}
+}

@@ -342,6 +342,8 @@ func classify(ctx context.Context, err error, info *responseInfo) error {
 	}
 	e := &ProviderError{Status: status, RetryAfter: info.retryAfter}
 	switch {
+	case status == 0 && unfixable(err) != "":
+		e.Kind, e.Message = ErrBadRequest, unfixable(err)
 	case status == 0 && isNetwork(err):
 		e.Kind, e.Retryable = ErrNetwork, true
 		e.Message = fmt.Sprintf("cannot reach the model server (%v); check that it is running and that --base-url/OPENAI_BASE_URL points at it", rootCause(err))

@@ -110,6 +110,8 @@ type Store struct {
 	f    *os.File
 	path string
 	err  error
+	// answered is set once the model answered or a tool ran (see Answered).
+	answered bool
 }
 
 // SessionPath is the file of session id in dir.
@@ -163,6 +165,9 @@ func (s *Store) Append(r Record, sync bool) {
 	if r.Time.IsZero() {
 		r.Time = time.Now().UTC()
 	}
+	if r.Type == RecToolResult || (r.Type == RecMessage && r.Message != nil && r.Message.Role == openai.ChatMessageRoleAssistant) {
+		s.answered = true
+	}
 	b, err := json.Marshal(r)
 	if err != nil {
 		s.err = fmt.Errorf("encoding a session record: %w", err)
@@ -177,6 +182,29 @@ func (s *Store) Append(r Record, sync bool) {
 			s.err = fmt.Errorf("syncing the session file: %w", err)
 		}
 	}
+}
+
+// Answered reports whether the model answered, or a tool ran, since the store was opened: a session
+// that failed before either holds nothing worth resuming.
+func (s *Store) Answered() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.answered
+}
+
+// Remove closes the file and deletes it with the session's directory of full outputs beside it.
+func (s *Store) Remove() error {
+	if s == nil {
+		return nil
+	}
+	s.Close()
+	if err := os.RemoveAll(strings.TrimSuffix(s.path, ".jsonl")); err != nil {
+		return err
+	}
+	return os.Remove(s.path)
 }
 
 // Err returns the first write error.

@@ -19,14 +19,23 @@ func (m *Model) openSession(id string) tea.Cmd {
 		return nil
 	}
 	m.agent = s.Agent
-	left := m.opts.SessionID
+	left, model := m.opts.SessionID, m.opts.Model
 	m.opts.SessionID = s.ID
+	if s.Resumed == nil && model != "" && s.Model != model {
+		// A new conversation goes on with the model chosen with /model.
+		if err := s.Agent.SetModel(model); err == nil {
+			s.Model = model
+		}
+	}
 	if s.Model != "" {
 		m.opts.Model = s.Model
 	}
 	m.resetConversation()
 	if s.Resumed != nil {
 		m.restore(s.Resumed)
+		if s.Model != model {
+			m.conv.add(&item{kind: itemInfo, text: "model: " + s.Model + ", the one this session used"})
+		}
 		return nil
 	}
 	m.addHeader()
