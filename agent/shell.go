@@ -22,7 +22,7 @@ func (a *Agent) Shell(ctx context.Context, command string) tools.Result {
 	defer a.running.Unlock()
 	a.synthetic++
 	id := fmt.Sprintf("shell_%d", a.synthetic)
-	input, _ := json.Marshal(map[string]string{"command": command})
+	input, _ := json.Marshal(map[string]string{"command": command, "description": "typed by you (shell mode)"})
 	start := time.Now()
 	finish := func(res tools.Result) tools.Result {
 		a.emit(ToolFinished{ID: id, Name: "bash", Result: res, Duration: time.Since(start)})

@@ -27,7 +27,7 @@ build() {
 }
 
 start_fakeapi() {
-	"$TMP/fakeapi" -script "$ROOT/scripts/testdata/tui.json" >"$TMP/fakeapi.out" 2>"$TMP/fakeapi.err" &
+	"$TMP/fakeapi" -script "$ROOT/scripts/testdata/tui.json" -requests "$TMP/requests.jsonl" >"$TMP/fakeapi.out" 2>"$TMP/fakeapi.err" &
 	FAKE_PID=$!
 	for _ in $(seq 100); do
 		URL=$(head -n1 "$TMP/fakeapi.out" 2>/dev/null || true)
@@ -116,3 +116,18 @@ wait_for() {
 		sleep 0.1
 	done
 }
+
+# requested TEXT: wait until a chat request the fake server received contains TEXT (as JSON writes it).
+requested() {
+	local deadline=$((SECONDS + 20))
+	until grep -qF -- "$1" "$TMP/requests.jsonl" 2>/dev/null; do
+		if ((SECONDS > deadline)); then
+			echo "FAIL: no request to the server held: $1" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# requests counts the chat requests the fake server has received.
+requests() { wc -l <"$TMP/requests.jsonl" 2>/dev/null || echo 0; }

@@ -113,6 +113,83 @@ keys C-t
 wait_for "└ read_file" "allow · readonly"
 esc
 pass "--continue shows the earlier conversation and its calls"
+# What warden prints as it ends, read from the pane's output: a dead pane's screen is not kept.
+tmux -L "$SOCK" pipe-pane -t warden -o "cat >'$TMP/pane.out'"; sleep 0.3
+keys C-c
+keys C-c
+wait_exit
+for _ in $(seq 50); do grep -qE "Session [0-9a-f-]+ saved. Resume it with: warden --resume [0-9a-f-]+" "$TMP/pane.out" && break; sleep 0.1; done
+grep -qE "Session [0-9a-f-]+ saved. Resume it with: warden --resume [0-9a-f-]+" "$TMP/pane.out" || { echo "FAIL: no word on how to resume: $(od -c "$TMP/pane.out" | tail -5)" >&2; exit 1; }
+pass "on quit Warden says how to resume the session"
+
+# The workbench: commands, completion, shell mode, the todo list, background tasks, pickers.
+mkdir -p "$TMP/config/warden/commands"
+printf -- '---\ndescription: Review with care\nargument-hint: [what]\n---\nReview $ARGUMENTS with care.\n' >"$TMP/config/warden/commands/review.md"
+start_warden 100 32
+wait_for "Warden · fake-model" "/ commands · @file"
+pass "a new session opens with a header: model and server, mode, sandbox, workspace, tips"
+
+keys -l "/"
+wait_for "/compact [focus]" "/help" "16 matches" "tab complete"
+keys -l "rev"
+wait_for "/review [what]" "Review with care (user)"
+pass "/ opens the command menu, custom commands with their source"
+keys Tab
+wait_for "❯ /review"
+keys -l "the parser"
+keys Enter
+wait_for "❯ /review the parser" "Reviewing as asked"
+requested 'Review the parser with care.'
+pass "a custom command is expanded in the request the server receives"
+
+before=$(requests)
+type_prompt "/frobnicate this"
+wait_for "Unknown command /frobnicate"
+[[ $(requests) == "$before" ]] || { echo "FAIL: an unknown command reached the server" >&2; exit 1; }
+keys C-u
+pass "an unknown /word says so and sends nothing"
+
+keys -l "explain @hel"
+wait_for "hello.txt" "tab or enter take"
+keys Tab
+wait_for "❯ explain @hello.txt"
+keys C-u
+pass "@ completes the workspace's files"
+
+type_prompt "!echo from-the-shell"
+wait_for "$ echo from-the-shell" "✓ exit 0" "typed by you"
+type_prompt "what did the shell say"
+requested 'from-the-shell'
+wait_idle
+pass "!cmd runs without asking and its output reaches the model with the next prompt"
+
+type_prompt "plan the release"
+wait_for "Todo · 0 of 4 done" "◐ Reading the changelog" "☐ Tag the release"
+wait_for "Todo · 1 of 4 done" "☑ Read the changelog" "◐ Bumping the version"
+wait_idle
+pass "the todo list is pinned above the prompt and follows the model's updates"
+
+type_prompt "start the job"
+wait_for "It runs in the background."
+wait_for "background task b1 exited with status 3" "job-finished"
+pass "a background task that ends says so, with its last lines"
+
+type_prompt "/model"
+wait_for "Models on" "● fake-model"
+esc
+type_prompt "/status"
+wait_for "Status" "Session " "Context " "Sandbox "
+esc
+pass "/model and /status open their screens"
+keys C-c
+keys C-c
+wait_exit
+
+WARDEN_ARGS=--resume start_warden 100 32
+wait_for "Resume a session" "Review the parser with care." "list files"
+keys Enter
+wait_for "resumed session" "Todo · 1 of 4 done"
+pass "--resume without an id opens the picker; the todo list comes back with the session"
 keys C-c
 keys C-c
 echo "PASS"

@@ -8,7 +8,7 @@ import (
 
 func init() {
 	registerBuiltin(Command{Name: "compact", Args: "[focus]", Idle: true,
-		Desc: "summarise the conversation to free context; the focus says what the summary must keep",
+		Desc: "summarise the conversation to free context; focus says what to keep",
 		Run: func(m *Model, focus string) tea.Cmd {
 			if m.agent == nil {
 				return m.setFlash("No model server: see the setup screen")

@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	registerBuiltin(Command{Name: "help", Desc: "list the commands and keys (as ? does)",
+	registerBuiltin(Command{Name: "help", Desc: "the keys and commands (as ?)",
 		Run: func(m *Model, _ string) tea.Cmd {
 			m.push(&helpOverlay{})
 			return nil

@@ -16,7 +16,7 @@ AGENTS.md should be short (under 150 lines) and say only what an agent could not
 Write facts you checked, not generic advice. When you are done, say in a few lines what you wrote.`
 
 func init() {
-	registerBuiltin(Command{Name: "init", Desc: "have the model write AGENTS.md, the instructions for agents working on this repository",
+	registerBuiltin(Command{Name: "init", Desc: "have the model write AGENTS.md (how to work on this repository)",
 		Run: func(m *Model, _ string) tea.Cmd {
 			return m.sendRequest(request{text: initPrompt, shown: "/init"})
 		}})

@@ -10,7 +10,7 @@ import (
 
 func init() {
 	registerBuiltin(Command{Name: "mode", Args: "[MODE]",
-		Desc: "set the permission mode: default, accept-edits, plan or yolo; alone, the next (shift+tab)",
+		Desc: "set the permission mode; alone, the next one (shift+tab)",
 		Run: func(m *Model, args string) tea.Cmd {
 			if args == "" {
 				return m.cycleMode()

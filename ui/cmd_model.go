@@ -12,7 +12,7 @@ import (
 
 func init() {
 	registerBuiltin(Command{Name: "model", Args: "[NAME]", Idle: true,
-		Desc: "switch the model for the rest of the session; alone, pick from the server's models",
+		Desc: "switch the model; alone, pick one of the server's models",
 		Run: func(m *Model, args string) tea.Cmd {
 			if m.agent == nil {
 				return m.setFlash("No model server: see the setup screen")

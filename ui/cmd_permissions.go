@@ -5,7 +5,7 @@ import (
 )
 
 func init() {
-	registerBuiltin(Command{Name: "permissions", Desc: "the permission rules in force and where each comes from; remove one",
+	registerBuiltin(Command{Name: "permissions", Desc: "the rules in force and where each comes from; remove one",
 		Run: func(m *Model, _ string) tea.Cmd {
 			e := m.opts.Engine
 			if e == nil {

@@ -11,7 +11,7 @@ import (
 
 func init() {
 	registerBuiltin(Command{Name: "resume", Args: "[ID]", Idle: true,
-		Desc: "go back to a saved session of this directory; alone, pick one",
+		Desc: "go back to a saved session; alone, pick one",
 		Run: func(m *Model, args string) tea.Cmd {
 			if args != "" {
 				return m.openSession(args)

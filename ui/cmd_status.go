@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	registerBuiltin(Command{Name: "status", Desc: "model, server, context and tokens, session, sandbox and wall, and where each rule comes from",
+	registerBuiltin(Command{Name: "status", Desc: "model, server, context, tokens, session, sandbox, wall and rules",
 		Run: func(m *Model, _ string) tea.Cmd {
 			m.push(newTextPager(m, "Status", m.statusText(), "", ""))
 			return nil

@@ -17,7 +17,7 @@ type taskManager interface {
 }
 
 func init() {
-	registerBuiltin(Command{Name: "tasks", Desc: "background tasks: their state and output; stop one",
+	registerBuiltin(Command{Name: "tasks", Desc: "background tasks: state and output; stop one",
 		Run: func(m *Model, _ string) tea.Cmd {
 			tm, ok := m.opts.Tasks.(taskManager)
 			if !ok {

@@ -218,7 +218,11 @@ func (m *Model) runCommand(in slashInput) tea.Cmd {
 	}
 	c, ok := m.commands.lookup(in.name)
 	if !ok {
-		return m.setFlash(fmt.Sprintf("Unknown command /%s: nothing was sent. /help lists the commands; start with // to send a message that begins with /", in.name))
+		guess := ""
+		if near := m.commands.match(in.name); len(near) > 0 {
+			guess = fmt.Sprintf(" (did you mean /%s?)", near[0].Name)
+		}
+		return m.setFlash(fmt.Sprintf("Unknown command /%s%s: nothing was sent. /help lists the commands; // sends a message that begins with /", in.name, guess))
 	}
 	if c.Idle && m.run != nil {
 		return m.setFlash(fmt.Sprintf("/%s waits until the request in progress ends (esc interrupts it)", c.Name))

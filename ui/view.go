@@ -156,7 +156,7 @@ func (m *Model) ruleLine() string {
 		left = m.st.accent.Render(spinnerFrame(now)) + m.st.dim.Render(" working "+shortDuration(now.Sub(m.run.started))+" · esc to interrupt")
 	}
 	if left == "" && len(m.overlays) == 0 && strings.HasPrefix(m.input.Value(), "!") {
-		left = m.st.accent.Render("! shell mode") + m.st.dim.Render(": runs in your shell without asking; the model sees the output with your next message")
+		left = m.st.accent.Render("! shell mode") + m.st.dim.Render(": runs without asking; the model sees its output next turn")
 	}
 	if n := len(m.queued); n > 0 {
 		left += m.st.dim.Render(fmt.Sprintf(" · %s queued", plural(n, "prompt", "prompts")))

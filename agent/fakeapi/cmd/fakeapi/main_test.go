@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -87,5 +88,37 @@ func TestBadCommandLinesAndScriptsFail(t *testing.T) {
 		if err := run(t.Context(), args, io.Discard, io.Discard); err == nil {
 			t.Errorf("run(%q) succeeded", args)
 		}
+	}
+}
+
+// -requests writes every chat request's body, one a line, for scripts that drive a client.
+func TestRequestsAreWrittenToAFile(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out := &lineWriter{lines: make(chan string, 1)}
+	log := t.TempDir() + "/requests.jsonl"
+	go run(ctx, []string{"-addr", "127.0.0.1:0", "-script", "../../testdata/demo.json", "-requests", log}, out, io.Discard)
+	var base string
+	select {
+	case base = <-out.lines:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no base URL printed")
+	}
+	body := `{"model":"fake-model","messages":[{"role":"user","content":"the expanded\ncommand"}]}`
+	resp, err := http.Post(base+"/chat/completions", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		data, _ := os.ReadFile(log)
+		if strings.Contains(string(data), `the expanded\ncommand`) && strings.Count(string(data), "\n") == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the request was not written: %q", data)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
