@@ -91,9 +91,6 @@ type Options struct {
 	Wall string
 	// MCP is the session's MCP servers (cmd_mcp.go); nil when there are none.
 	MCP MCPServers
-	// Wall labels the read-only jail for the header and /status ("wall: bubblewrap", or "wall: off — …"
-	// saying why); "" when the wiring says nothing of it.
-	Wall string
 	// BaseURL is the model server, for the header and /status.
 	BaseURL string
 	// Trusted reports a trusted workspace: its project settings and its .warden/commands apply.
