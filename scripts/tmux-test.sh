@@ -130,7 +130,7 @@ wait_for "Warden · fake-model" "/ commands · @file"
 pass "a new session opens with a header: model and server, mode, sandbox, workspace, tips"
 
 keys -l "/"
-wait_for "/compact [focus]" "/help" "16 matches" "tab complete"
+wait_for "/compact [focus]" "/help" "matches · ↑↓ choose" "tab complete"
 keys -l "rev"
 wait_for "/review [what]" "Review with care (user)"
 pass "/ opens the command menu, custom commands with their source"
