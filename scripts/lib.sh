@@ -47,7 +47,10 @@ start_warden() {
 	mkdir -p "$WS" "$TMP/config" "$TMP/state"
 	printf 'hello\n' >"$WS/hello.txt"
 	printf 'package main\n' >"$WS/main.go"
-	tmux -L "$SOCK" kill-session -t warden 2>/dev/null || true
+	# The whole tmux server goes, and is waited for: a server still shutting down when the next session
+	# is made answers "server exited unexpectedly".
+	tmux -L "$SOCK" kill-server 2>/dev/null || true
+	for _ in $(seq 100); do tmux -L "$SOCK" ls >/dev/null 2>&1 || break; sleep 0.05; done
 	rm -f "$TMP/warden.exit"
 	tmux -L "$SOCK" -f /dev/null new-session -d -s warden -x "$cols" -y "$rows" \
 		"cd '$WS' && env -u OPENAI_API_KEY TERM=xterm-256color COLORTERM=truecolor XDG_CONFIG_HOME='$TMP/config' XDG_STATE_HOME='$TMP/state' $* '$TMP/warden' --base-url '$URL' --model fake-model ${WARDEN_ARGS:-}; echo \$? >'$TMP/warden.exit'"
