@@ -261,6 +261,10 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		cfg.SandboxEnabled = *ov.Sandbox
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	for i, u := range cfg.Untrusted {
+		// Each item is drawn in the trust prompt: what a repository wrote must not redraw it.
+		cfg.Untrusted[i] = Printable(u)
+	}
 	cfg.fillDefaults()
 	return cfg, cfg.validate()
 }

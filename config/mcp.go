@@ -60,7 +60,7 @@ func (s MCPServer) Transport() string {
 // line for stdio, the URL otherwise. It is what the trust prompt and `warden mcp list` show.
 func (s MCPServer) Target() string {
 	if s.Transport() != "stdio" {
-		return s.URL
+		return Printable(s.URL)
 	}
 	words := make([]string, 0, 1+len(s.Args))
 	for _, w := range append([]string{s.Command}, s.Args...) {
@@ -78,7 +78,7 @@ func (e MCPServerEntry) Describe() string {
 			fmt.Fprintf(&b, " with %s", strings.Join(sortedAssignments(e.Env), " "))
 		}
 	} else {
-		fmt.Fprintf(&b, "MCP server %q would connect to %s (%s)", e.Name, e.URL, e.Transport())
+		fmt.Fprintf(&b, "MCP server %q would connect to %s (%s)", e.Name, Printable(e.URL), e.Transport())
 		if len(e.Headers) > 0 {
 			fmt.Fprintf(&b, " sending %s", strings.Join(sortedAssignments(e.Headers), ", "))
 		}
@@ -92,15 +92,19 @@ func (e MCPServerEntry) Describe() string {
 func sortedAssignments(m map[string]string) []string {
 	out := make([]string, 0, len(m))
 	for k, v := range m {
-		out = append(out, k+"="+shellQuote(v))
+		out = append(out, Printable(k)+"="+shellQuote(v))
 	}
 	slices.Sort(out)
 	return out
 }
 
 // shellQuote quotes a word the way a person would type it to bash, so a command line shown for trust reads
-// as exactly what will run.
+// as exactly what will run; a word holding a control or invisible character is quoted as $'...' with that
+// character escaped, so that it cannot redraw or reorder what the prompt shows.
 func shellQuote(s string) string {
+	if strings.IndexFunc(s, hidden) >= 0 {
+		return ansiCQuote(s)
+	}
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,${}", r))
 	}) < 0 {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/warden-cli/warden/config"
 )
 
 // A server's prompts are offered to the person as `/mcp__SERVER__PROMPT` commands; running one fetches the
@@ -28,6 +30,9 @@ type PromptArg struct {
 	Required    bool
 }
 
+// Label is the argument's name as it may be drawn: a control character the server put in it is escaped.
+func (a PromptArg) Label() string { return config.Printable(a.Name) }
+
 func (s *server) promptStatusLocked() []PromptStatus {
 	var out []PromptStatus
 	remote := make([]string, len(s.prompts))
@@ -36,12 +41,13 @@ func (s *server) promptStatusLocked() []PromptStatus {
 	}
 	names := toolNames(s.entry.Name, remote)
 	for i, p := range s.prompts {
-		ps := PromptStatus{Command: names[i], Name: p.Name, Description: p.Description}
+		// What the server wrote is drawn in the / menu and in /mcp: its control characters become escapes.
+		ps := PromptStatus{Command: names[i], Name: p.Name, Description: config.Printable(p.Description)}
 		if ps.Description == "" {
-			ps.Description = p.Title
+			ps.Description = config.Printable(p.Title)
 		}
 		for _, a := range p.Arguments {
-			ps.Args = append(ps.Args, PromptArg{Name: a.Name, Description: a.Description, Required: a.Required})
+			ps.Args = append(ps.Args, PromptArg{Name: a.Name, Description: config.Printable(a.Description), Required: a.Required})
 		}
 		out = append(out, ps)
 	}

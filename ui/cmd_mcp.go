@@ -83,9 +83,9 @@ func (m *Model) promptCommand(p mcp.PromptStatus) Command {
 	var args []string
 	for _, a := range p.Args {
 		if a.Required {
-			args = append(args, strings.ToUpper(a.Name))
+			args = append(args, strings.ToUpper(a.Label()))
 		} else {
-			args = append(args, "["+strings.ToUpper(a.Name)+"]")
+			args = append(args, "["+strings.ToUpper(a.Label())+"]")
 		}
 	}
 	desc := p.Description

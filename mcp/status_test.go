@@ -1,0 +1,54 @@
+package mcp
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/warden-cli/warden/config"
+)
+
+// What a server says of itself (its errors, tool and prompt names and descriptions) is drawn by /mcp, the
+// / menu and `warden mcp list` on a terminal: a control character in it must arrive as an escape.
+func TestWhatAServerSaysIsShownWithControlCharactersEscaped(t *testing.T) {
+	evil := "x\x1b[2J\ry\u202e"
+	ok := &rawServer{serve: func(msg rawMessage, send func(any)) {
+		switch msg.Method {
+		case "initialize":
+			send(msg.initialized(map[string]any{"tools": map[string]any{}, "prompts": map[string]any{}}))
+		case "tools/list":
+			send(msg.reply(rawTools("tool" + evil)))
+		case "prompts/list":
+			send(msg.reply(map[string]any{"prompts": []map[string]any{{"name": "p", "description": "about " + evil,
+				"arguments": []map[string]any{{"name": "arg" + evil, "description": "d" + evil}}}}}))
+		}
+	}}
+	failing := &rawServer{serve: func(msg rawMessage, send func(any)) {
+		if msg.Method == "initialize" {
+			send(map[string]any{"jsonrpc": "2.0", "id": msg.ID, "error": map[string]any{"code": -32000, "message": "no: " + evil}})
+		}
+	}}
+	for _, r := range []*rawServer{ok, failing} {
+		m := withRaw(t, r)
+		m.Tools(ctxT(t))
+		var shown []string
+		for _, st := range m.Status() {
+			shown = append(shown, st.Error, Format(m.Status()))
+			for _, tl := range st.Tools {
+				shown = append(shown, tl.Remote)
+			}
+		}
+		for _, p := range m.Prompts() {
+			shown = append(shown, p.Description)
+			for _, a := range p.Args {
+				shown = append(shown, a.Label(), a.Description)
+			}
+		}
+		text := strings.Join(shown, "\n")
+		if strings.ContainsAny(text, "\x1b\r\u202e") {
+			t.Errorf("control characters reach the screen: %q", text)
+		}
+		if !strings.Contains(text, config.Printable(evil)) {
+			t.Errorf("the escaped text is missing: %q", text)
+		}
+	}
+}
