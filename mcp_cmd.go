@@ -50,14 +50,11 @@ func runMCP(args []string, stdout io.Writer) error {
 	})
 	defer m.Close()
 	m.Add(cfg.MCPServers)
+	m.AddUntrusted(cfg.UntrustedMCPServers)
 	ctx, cancel := context.WithTimeout(context.Background(), mcp.DefaultStartTimeout+5*time.Second)
 	m.Wait(ctx)
 	cancel()
 	list := m.Status()
-	for _, e := range cfg.UntrustedMCPServers {
-		list = append(list, mcp.ServerStatus{Name: e.Name, Transport: e.Transport(), Target: e.Target(), File: e.File,
-			State: "untrusted", Error: "not started: this workspace is not trusted; start warden here to be asked, or pass --trust"})
-	}
 	if *asJSON {
 		return writeJSONLines(stdout, list)
 	}

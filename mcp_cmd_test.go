@@ -120,3 +120,52 @@ func TestMCPServersDoNotOutliveAKilledWarden(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Opening a repository never runs a program it chose, even through the person's own servers: npx, the usual
+// way to start one, runs the workspace's node_modules/.bin first. In a workspace not trusted such a server
+// waits; `warden mcp list` and a headless run say so, and start it only with --trust.
+func TestTheUsersNpxServerDoesNotRunTheWorkspacesProgram(t *testing.T) {
+	if _, err := exec.LookPath("npx"); err != nil {
+		t.Skip("npx is not installed (Node.js; .ci/run installs the MCP servers with npm)")
+	}
+	r := newRun(t)
+	userDir := filepath.Join(filepath.Dir(r.workspace), "config", "warden")
+	if err := os.MkdirAll(userDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(userDir, "settings.json"), []byte(`{"mcpServers": {"tool": {"command": "npx", "args": ["--no", "my-mcp-server"]}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(r.workspace, "node_modules", ".bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(r.workspace, "MARKER")
+	if err := os.WriteFile(filepath.Join(bin, "my-mcp-server"), []byte("#!/bin/sh\necho ran > "+marker+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := r.exec("mcp", "list")
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatalf("warden mcp list ran the workspace's program in an untrusted workspace:\n%s%s", out, stderr)
+	}
+	if code != 0 || !strings.Contains(out, "tool  untrusted  (stdio) npx --no my-mcp-server") || !strings.Contains(out, "--trust") {
+		t.Errorf("untrusted: exit %d\n%s%s", code, out, stderr)
+	}
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(fakeapi.Text("done"))
+	_, stderr, code = r.exec("-p", "go", "--base-url", server.URL(), "--model", "m")
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatalf("a headless run ran the workspace's program in an untrusted workspace: %s", stderr)
+	}
+	if code != 0 || !strings.Contains(stderr, `your MCP server "tool" would run in this workspace`) {
+		t.Errorf("headless: exit %d: %s", code, stderr)
+	}
+	// Trusted, it is the person's choice: the program runs (and, being no server, fails to start).
+	if out, stderr, _ = r.exec("mcp", "list", "--trust"); !strings.Contains(out, "tool  failed") {
+		t.Errorf("trusted:\n%s%s", out, stderr)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("with --trust the server did not start: %v", err)
+	}
+}

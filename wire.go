@@ -290,6 +290,7 @@ func newMCP(cfg *config.Config, env *tools.Env, tasks *tools.Tasks, dir string) 
 		Hold:      true, // released by the runner: at once headless, after the first frame in the TUI
 	})
 	m.Add(cfg.MCPServers)
+	m.AddUntrusted(cfg.UntrustedMCPServers)
 	return m
 }
 
@@ -375,14 +376,18 @@ func (s *session) trust(c *commonFlags) error {
 	if err != nil {
 		return err
 	}
-	// The project's MCP servers start now that the person has seen what each would run.
-	var project []config.MCPServerEntry
+	// The MCP servers that waited for trust start now that the person has seen what each would run.
+	held := map[string]bool{}
+	for _, e := range s.cfg.UntrustedMCPServers {
+		held[e.Name] = true
+	}
+	var start []config.MCPServerEntry
 	for _, e := range trusted.MCPServers {
-		if e.Project {
-			project = append(project, e)
+		if held[e.Name] {
+			start = append(start, e)
 		}
 	}
-	s.mcp.Add(project)
+	s.mcp.Add(start)
 	for _, r := range trusted.Allow {
 		if !slices.Contains(s.cfg.Allow, r) {
 			if err := s.engine.AddAllow(r); err != nil {

@@ -124,7 +124,8 @@ type Config struct {
 
 	// MCPServers are the servers to start, by name, in the order first configured.
 	MCPServers []MCPServerEntry
-	// UntrustedMCPServers are the project's servers that wait for the workspace to be trusted.
+	// UntrustedMCPServers are the servers that wait for the workspace to be trusted: the project's, and the
+	// person's own that Warden would start in the workspace.
 	UntrustedMCPServers []MCPServerEntry
 }
 

@@ -14,8 +14,12 @@ import (
 // MCP servers are configured in the shape people already have for Claude Code: `mcpServers` maps a name to
 // a program to start ({command, args, env}) or a server to reach ({type: "http" or "sse", url, headers}).
 // The map is read from every settings file and from .mcp.json at the workspace root; a later file's entry
-// replaces an earlier one of the same name whole. A project's servers (.mcp.json, .warden/settings*.json)
-// start only in a trusted workspace: opening a repository must never run a program it chose.
+// replaces an earlier one of the same name whole. Opening a repository must never run a program it chose,
+// so a project's servers (.mcp.json, .warden/settings*.json) start only in a trusted workspace, and so do
+// the person's own servers that Warden starts: they run in the workspace, where the programs that usually
+// start them take orders from its files (npx runs the workspace's node_modules/.bin and obeys its .npmrc,
+// which can load any script into node; uvx and python read pyproject.toml; a relative command or a PATH
+// entry such as "." finds the workspace's own programs). Servers reached over HTTP start anywhere.
 
 // MCPServer is one entry of `mcpServers`.
 type MCPServer struct {
@@ -72,12 +76,18 @@ func (s MCPServer) Target() string {
 // Describe says in one line what trusting the server lets it do, for the trust prompt.
 func (e MCPServerEntry) Describe() string {
 	var b strings.Builder
-	if e.Transport() == "stdio" {
+	switch {
+	case e.Transport() == "stdio" && !e.Project:
+		fmt.Fprintf(&b, "your MCP server %q would run in this workspace, where what starts it may read the workspace's files (npx its node_modules and .npmrc): %s", e.Name, e.Target())
+		if len(e.Env) > 0 {
+			fmt.Fprintf(&b, " with %s", strings.Join(sortedAssignments(e.Env), " "))
+		}
+	case e.Transport() == "stdio":
 		fmt.Fprintf(&b, "MCP server %q would run: %s", e.Name, e.Target())
 		if len(e.Env) > 0 {
 			fmt.Fprintf(&b, " with %s", strings.Join(sortedAssignments(e.Env), " "))
 		}
-	} else {
+	default:
 		fmt.Fprintf(&b, "MCP server %q would connect to %s (%s)", e.Name, Printable(e.URL), e.Transport())
 		if len(e.Headers) > 0 {
 			fmt.Fprintf(&b, " sending %s", strings.Join(sortedAssignments(e.Headers), ", "))
@@ -176,8 +186,9 @@ func ReadMCPFile(path string) (map[string]MCPServer, error) {
 // mcpJSON is the path of the workspace's .mcp.json.
 func mcpJSON(ws string) string { return filepath.Join(ws, ".mcp.json") }
 
-// addMCPServers merges one file's servers into the config: a trusted source's entries replace earlier
-// ones of the same name; an untrusted project's are listed in Untrusted with what they would run.
+// addMCPServers merges one file's servers into the config: entries replace earlier ones of the same name;
+// in a workspace not trusted, a project's servers and every server Warden would start there are listed in
+// Untrusted with what they would run, and wait.
 func (c *Config) addMCPServers(file string, project, trusted bool, servers map[string]MCPServer) {
 	names := make([]string, 0, len(servers))
 	for n := range servers {
@@ -188,11 +199,11 @@ func (c *Config) addMCPServers(file string, project, trusted bool, servers map[s
 		e := MCPServerEntry{Name: n, MCPServer: servers[n], File: file, Project: project}
 		if project {
 			c.ProjectLoosens = true
-			if !trusted {
-				c.Untrusted = append(c.Untrusted, fmt.Sprintf("%s: %s", file, e.Describe()))
-				c.UntrustedMCPServers = append(c.UntrustedMCPServers, e)
-				continue
-			}
+		}
+		if !trusted && (project || e.Transport() == "stdio") {
+			c.Untrusted = append(c.Untrusted, fmt.Sprintf("%s: %s", file, e.Describe()))
+			c.UntrustedMCPServers = append(c.UntrustedMCPServers, e)
+			continue
 		}
 		c.MCPServers = slices.DeleteFunc(c.MCPServers, func(o MCPServerEntry) bool { return o.Name == n })
 		c.MCPServers = append(c.MCPServers, e)

@@ -40,7 +40,7 @@ func TestMCPServersFromEveryFileLaterReplacingEarlier(t *testing.T) {
 // prompt says exactly what each would run or reach.
 func TestProjectMCPServersNeedTrust(t *testing.T) {
 	f := newFixture(t)
-	f.write(t, f.user, `{"mcpServers": {"mine": {"command": "my-server"}}}`)
+	f.write(t, f.user, `{"mcpServers": {"mine": {"type": "http", "url": "https://mine.example/mcp"}}}`)
 	f.write(t, filepath.Join(f.ws, ".mcp.json"), `{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "server fs", "it's"], "env": {"TOKEN": "${GITHUB_TOKEN}"}}}}`)
 	f.write(t, filepath.Join(f.ws, ".warden", "settings.json"), `{"mcpServers": {"api": {"type": "http", "url": "https://evil.example/mcp", "headers": {"Authorization": "Bearer ${API_KEY}"}, "trust_read_only": true}}}`)
 	cfg, err := f.load(t, Overrides{})
@@ -118,5 +118,38 @@ func TestAddProjectAllowKeepsMCPServers(t *testing.T) {
 	fs := s.MCPServers["fs"]
 	if fs.Command != "x" || fs.Env["K"] != "v" || *fs.TimeoutMS != 5 || !slices.Equal(s.Permissions.Allow, []string{"mcp__fs__read"}) {
 		t.Errorf("after saving a grant: %+v", s)
+	}
+}
+
+// The person's own servers that Warden starts run in the workspace, where what starts them takes orders from
+// its files (npx runs its node_modules/.bin and obeys its .npmrc): in a workspace not trusted they wait too,
+// and the trust prompt says so; the servers Warden reaches over HTTP start anywhere.
+func TestTheUsersOwnStdioServersWaitForAnUntrustedWorkspace(t *testing.T) {
+	f := newFixture(t)
+	f.write(t, f.user, `{"mcpServers": {"gh": {"command": "npx", "args": ["-y", "@example/server-github"], "env": {"A": "1"}},
+		"web": {"type": "http", "url": "https://mine.example/mcp"}}}`)
+	cfg, err := f.load(t, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := serverNames(cfg.MCPServers); !slices.Equal(got, []string{"web"}) {
+		t.Errorf("started in an untrusted workspace: %v", got)
+	}
+	if got := serverNames(cfg.UntrustedMCPServers); !slices.Equal(got, []string{"gh"}) || cfg.UntrustedMCPServers[0].Project {
+		t.Errorf("waiting for trust: %+v", cfg.UntrustedMCPServers)
+	}
+	want := f.user + `: your MCP server "gh" would run in this workspace, where what starts it may read the workspace's files (npx its node_modules and .npmrc): npx -y @example/server-github with A=1`
+	if len(cfg.Untrusted) != 1 || cfg.Untrusted[0] != want {
+		t.Errorf("trust prompt items %q, want %q", cfg.Untrusted, want)
+	}
+	if cfg.ProjectLoosens {
+		t.Error("the person's own servers are not the project loosening anything")
+	}
+	cfg, err = f.load(t, Overrides{Trust: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := serverNames(cfg.MCPServers); !slices.Equal(got, []string{"gh", "web"}) || len(cfg.Untrusted) != 0 {
+		t.Errorf("trusted: servers %v, untrusted %v", got, cfg.Untrusted)
 	}
 }

@@ -119,6 +119,29 @@ func (m *Manager) Add(entries []config.MCPServerEntry) {
 	m.changed()
 }
 
+// AddUntrusted lists servers that wait for the workspace to be trusted: Status shows them, and they never
+// start; Add with the same name replaces one once the person trusts the workspace.
+func (m *Manager) AddUntrusted(entries []config.MCPServerEntry) {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	for _, e := range entries {
+		s := &server{m: m, entry: e, stderr: newStderrLog(m.opts.LogDir, e.Name), state: Untrusted, err: notTrusted}
+		if i := slices.IndexFunc(m.servers, func(o *server) bool { return o.entry.Name == e.Name }); i >= 0 {
+			m.servers[i] = s
+		} else {
+			m.servers = append(m.servers, s)
+		}
+	}
+	m.mu.Unlock()
+	m.changed()
+}
+
+// notTrusted is why a server that waits for trust has not started.
+const notTrusted = "not started: this workspace is not trusted (warden asks when it starts here; headless runs and warden mcp list take --trust)"
+
 // SetOnChange sets the function called, from any goroutine, whenever a server's state or tools change (the
 // TUI refreshes its status line). It must not block.
 func (m *Manager) SetOnChange(f func()) {

@@ -25,6 +25,8 @@ const (
 	Failed   State = "failed"
 	Exited   State = "exited"
 	Stopped  State = "stopped"
+	// Untrusted is a server that waits for the workspace to be trusted; it is never started.
+	Untrusted State = "untrusted"
 )
 
 // server is one configured MCP server and its current connection, if any.
@@ -285,6 +287,9 @@ func (s *server) use(ctx context.Context) (*sdk.ClientSession, error) {
 	case Stopped:
 		s.mu.Unlock()
 		return nil, errors.New("Warden is shutting down")
+	case Untrusted:
+		s.mu.Unlock()
+		return nil, errors.New(notTrusted)
 	}
 	done := s.startLocked()
 	s.mu.Unlock()

@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/warden-cli/warden/config"
@@ -50,5 +52,41 @@ func TestWhatAServerSaysIsShownWithControlCharactersEscaped(t *testing.T) {
 		if !strings.Contains(text, config.Printable(evil)) {
 			t.Errorf("the escaped text is missing: %q", text)
 		}
+	}
+}
+
+// A server that waits for trust is listed (/mcp must not say none is configured) and never started, and
+// holds no request; once trusted, Add starts it in its place.
+func TestAServerWaitingForTrustIsListedAndNeverStarted(t *testing.T) {
+	var dials atomic.Int32
+	m := New(Options{Workspace: t.TempDir(), LogDir: t.TempDir(), StartTimeout: deadline})
+	m.dialHook = func(config.MCPServerEntry) (*conn, error) {
+		dials.Add(1)
+		return nil, errors.New("not this time")
+	}
+	t.Cleanup(m.Close)
+	e := config.MCPServerEntry{Name: "fs", File: ".mcp.json", Project: true, MCPServer: config.MCPServer{Command: "npx", Args: []string{"fs"}}}
+	m.AddUntrusted([]config.MCPServerEntry{e})
+	m.Release()
+	if list := m.Tools(ctxT(t)); len(list) != 0 {
+		t.Errorf("tools %v", toolNamesOf(list))
+	}
+	st := m.Status()
+	if len(st) != 1 || st[0].State != Untrusted || !strings.Contains(st[0].Error, "not trusted") || st[0].Target != "npx fs" {
+		t.Errorf("status %+v", st)
+	}
+	if ready, total := m.Counts(); ready != 0 || total != 1 {
+		t.Errorf("counts %d/%d", ready, total)
+	}
+	if !strings.Contains(Format(st), "fs  untrusted  (stdio) npx fs") {
+		t.Errorf("format:\n%s", Format(st))
+	}
+	if dials.Load() != 0 {
+		t.Fatal("a server waiting for trust was started")
+	}
+	m.Add([]config.MCPServerEntry{e})
+	m.Wait(ctxT(t))
+	if st := m.Status(); len(st) != 1 || st[0].State != Failed || dials.Load() != 1 {
+		t.Errorf("after trust: %+v, %d starts", st, dials.Load())
 	}
 }

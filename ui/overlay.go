@@ -192,10 +192,10 @@ func (t *trustOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
 				return nil
 			}
 		}
-		m.conv.add(&item{kind: itemNotice, text: "Workspace trusted: its allow rules and permission mode apply now, its other settings from the next start of warden."})
+		m.conv.add(&item{kind: itemNotice, text: "Workspace trusted: its allow rules, permission mode and MCP servers apply now, its other settings from the next start of warden."})
 		return m.pop(t)
 	case "n", "esc":
-		m.conv.add(&item{kind: itemNotice, text: "Workspace not trusted: its project settings that loosen permissions stay ignored."})
+		m.conv.add(&item{kind: itemNotice, text: "Workspace not trusted: what the list named stays ignored and no MCP server starts in it."})
 		return m.pop(t)
 	}
 	return nil
@@ -203,7 +203,7 @@ func (t *trustOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
 
 func (t *trustOverlay) view(m *Model, width, height int) string {
 	var sb strings.Builder
-	sb.WriteString(wrap("This workspace's project settings would loosen permissions. They are ignored until you trust this workspace:", width))
+	sb.WriteString(wrap("Until you trust this workspace, Warden ignores its settings that would loosen permissions and starts no MCP server in it:", width))
 	sb.WriteString("\n\n")
 	for _, it := range t.items {
 		sb.WriteString(wrap(m.st.warn.Render("• "+it), width) + "\n")
