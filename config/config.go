@@ -393,44 +393,58 @@ func (c *Config) validate() error {
 // leading byte-order mark is skipped.
 func ReadFile(path string) (*Settings, error) {
 	s := &Settings{}
-	if err := readStrict(path, s, reflect.TypeFor[Settings]()); err != nil {
+	at, err := readStrict(path, s, reflect.TypeFor[Settings]())
+	if err != nil {
 		return nil, err
 	}
-	if err := s.check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if err := s.check(at); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
-// readStrict decodes the JSON file at path into v, of type t, refusing what ReadFile refuses. A missing
-// file is an error that matches os.ErrNotExist; an empty one leaves v as it is.
-func readStrict(path string, v any, t reflect.Type) error {
-	data, err := os.ReadFile(path)
+// maxSettingsSize bounds a settings file: a repository's file is read at every start, trusted or not, and
+// a real one is a few kilobytes.
+const maxSettingsSize = 1 << 20
+
+// readStrict decodes the JSON file at path into v, of type t, refusing what ReadFile refuses, and says
+// where each key is. A missing file is an error that matches os.ErrNotExist; an empty one leaves v as it is.
+func readStrict(path string, v any, t reflect.Type) (*positions, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return err
+			return nil, err
 		}
-		return fmt.Errorf("reading settings: %w", err)
+		return nil, fmt.Errorf("reading settings: %w", err)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxSettingsSize+1))
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("reading settings: %w", err)
+	}
+	if len(data) > maxSettingsSize {
+		return nil, fmt.Errorf("%s: a settings file may be at most %d KB, and this one is larger; is it the right file?", path, maxSettingsSize>>10)
 	}
 	data = stripBOM(data)
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil
+		return nil, nil
 	}
+	var at *positions
 	if json.Valid(data) {
-		if err := checkKeys(path, data, t); err != nil {
-			return err
+		if at, err = checkKeys(path, data, t); err != nil {
+			return nil, err
 		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return settingsError(path, data, dec, err)
+		return nil, settingsError(path, data, dec, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		line, col := position(data, dec.InputOffset())
-		return fmt.Errorf("%s:%d:%d: unexpected content after the settings object", path, line, col)
+		return nil, fmt.Errorf("%s:%d:%d: unexpected content after the settings object; a settings file holds one object", path, line, col)
 	}
-	return nil
+	return at, nil
 }
 
 func settingsError(path string, data []byte, dec *json.Decoder, err error) error {
@@ -439,8 +453,9 @@ func settingsError(path string, data []byte, dec *json.Decoder, err error) error
 	switch {
 	case errors.As(err, &syn):
 		// The offset counts the offending byte itself; point at it.
-		line, col := position(data, max(syn.Offset-1, 0))
-		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", path, line, col, syn)
+		off := max(syn.Offset-1, 0)
+		line, col := position(data, off)
+		return fmt.Errorf("%s:%d:%d: invalid JSON: %v%s", path, line, col, syn, syntaxHint(data, off, syn))
 	case errors.As(err, &typ):
 		line, col := position(data, typ.Offset)
 		if typ.Field == "" {
@@ -456,6 +471,27 @@ func settingsError(path string, data []byte, dec *json.Decoder, err error) error
 		return fmt.Errorf("%s:%d:%d: unknown setting %s; see the README for the keys", path, line, col, field)
 	}
 	return fmt.Errorf("%s:%d:%d: %v", path, line, col, err)
+}
+
+// syntaxHint says what to do about the JSON mistakes people make most in settings files: the trailing
+// comma and the comment that JavaScript and JSONC allow.
+func syntaxHint(data []byte, off int64, syn *json.SyntaxError) string {
+	if off >= int64(len(data)) {
+		return ""
+	}
+	switch c := data[off]; {
+	case c == '}' || c == ']':
+		if prev := bytes.TrimRight(data[:off], " \t\r\n"); len(prev) > 0 && prev[len(prev)-1] == ',' {
+			return "; remove the comma before it (JSON allows none after the last item)"
+		}
+	case c == '/' && off+1 < int64(len(data)) && (data[off+1] == '/' || data[off+1] == '*'):
+		return "; JSON has no comments, remove it"
+	case strings.Contains(syn.Error(), "exceeded max depth"):
+		return "; settings nest a few levels deep at most"
+	case c == '\'':
+		return "; JSON strings take double quotes"
+	}
+	return ""
 }
 
 // goKind names what a settings field holds in JSON words, not Go's.
@@ -492,31 +528,38 @@ func jsonKind(v string) string {
 	return v
 }
 
-// check finds values that parse but make no sense, so that they are reported with the file rather than
-// silently replaced by a default.
-func (s *Settings) check() error {
+// check finds values that parse but make no sense, so that they are reported where they were written
+// rather than silently replaced by a default.
+func (s *Settings) check(at *positions) error {
 	if m := s.Permissions.Mode; m != nil {
 		switch *m {
 		case "default", "accept-edits", "plan", "yolo":
 		default:
-			return fmt.Errorf("permissions.mode: unknown permission mode %q: use default, accept-edits, plan or yolo", *m)
+			return fmt.Errorf("%s: permissions.mode: unknown permission mode %q: use default, accept-edits, plan or yolo",
+				at.of("permissions", "mode"), *m)
 		}
 	}
 	ints := []struct {
-		name string
+		keys []string
 		v    *int
+		min  int
 	}{
-		{"context_window", s.ContextWindow}, {"max_steps", s.MaxSteps},
-		{"bash.timeout_ms", s.Bash.TimeoutMS}, {"bash.max_timeout_ms", s.Bash.MaxTimeoutMS},
-		{"bash.max_output_chars", s.Bash.MaxOutputChars}, {"bash.auto_background_after_ms", s.Bash.AutoBackgroundAfterMS},
+		{[]string{"context_window"}, s.ContextWindow, 1}, {[]string{"max_steps"}, s.MaxSteps, 1},
+		{[]string{"bash", "timeout_ms"}, s.Bash.TimeoutMS, 0}, {[]string{"bash", "max_timeout_ms"}, s.Bash.MaxTimeoutMS, 0},
+		{[]string{"bash", "max_output_chars"}, s.Bash.MaxOutputChars, 0}, {[]string{"bash", "auto_background_after_ms"}, s.Bash.AutoBackgroundAfterMS, 0},
 	}
 	// (A negative resource limit is allowed: it removes that limit.)
 	for _, f := range ints {
-		if f.v != nil && *f.v < 0 {
-			return fmt.Errorf("%s must not be negative, not %d", f.name, *f.v)
+		switch {
+		case f.v == nil:
+		case *f.v < 0:
+			return fmt.Errorf("%s: %s must not be negative, not %d", at.of(f.keys...), strings.Join(f.keys, "."), *f.v)
+		case *f.v < f.min:
+			// 0 would silently mean the default.
+			return fmt.Errorf("%s: %s must be at least %d, not %d; leave it out for the default", at.of(f.keys...), strings.Join(f.keys, "."), f.min, *f.v)
 		}
 	}
-	return checkMCPServers(s.MCPServers)
+	return checkMCPServers(s.MCPServers, at)
 }
 
 // position turns a byte offset into a 1-based line and column.

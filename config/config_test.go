@@ -100,12 +100,22 @@ func TestBadSettingsNameFileLineAndColumn(t *testing.T) {
 		{"{\n  \"modle\": \"x\"\n}", "unknown setting \"modle\""},
 		{"{\"model\": \"x\"", ":1:14: invalid JSON: unexpected end of file"},
 		{"{} {}", "unexpected content after the settings object"},
-		{"{\"permissions\": {\"mode\": \"sometimes\"}}", "user.json: permissions.mode: unknown permission mode \"sometimes\""},
+		{"{\"permissions\": {\"mode\": \"sometimes\"}}", "user.json:1:18: permissions.mode: unknown permission mode \"sometimes\""},
 		{"[]", "settings must be a JSON object, not an array"},
 		{"{\"permissions\": [\"Bash\"]}", "\"permissions\" must be an object, not an array"},
 		{"{\"bash\": {\"timeout_ms\": \"5s\"}}", "\"bash.timeout_ms\" must be a whole number, not a string"},
 		{"{\"bash\": {\"max_output_chars\": -5}}", "bash.max_output_chars must not be negative"},
 		{"{\"context_window\": -1}", "context_window must not be negative"},
+		{"{\n  \"bash\": {\n    \"timeout_ms\": -5}}", ":3:5: bash.timeout_ms must not be negative, not -5"},
+		{"{\"max_steps\": 0}", ":1:2: max_steps must be at least 1, not 0; leave it out for the default"},
+		{"null", ":1:1: settings must be a JSON object, not null; write {} for none"},
+		{"{\"model\": \"a\", \"model\": \"b\"}", ":1:16: \"model\" is given twice, on line 1, columns 2 and 16"},
+		{"{\"permissions\": {\"deny\": [],\n \"\\u0064eny\": []}}", ":2:2: \"deny\" is given twice in permissions, on lines 1 and 2"},
+		{"{\n  \"model\": \"x\",\n}", ":3:1: invalid JSON: invalid character '}' looking for beginning of object key string; remove the comma before it"},
+		{"{\"allow\": [\"a\",]}", "remove the comma before it"},
+		{"{\n  // my model\n  \"model\": \"x\"\n}", ":2:3: invalid JSON: invalid character '/' looking for beginning of object key string; JSON has no comments"},
+		{"{'model': 'x'}", "JSON strings take double quotes"},
+		{"{\"model\": \"x\"" + strings.Repeat(" ", 1<<20) + "}", "a settings file may be at most 1024 KB"},
 	}
 	for _, tc := range cases {
 		f := newFixture(t)

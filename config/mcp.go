@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -44,7 +43,8 @@ type MCPFile struct {
 
 // MCPServerEntry is a configured server with its name and where it was configured.
 type MCPServerEntry struct {
-	Name string
+	// Name is what its tools and rules call it (MCPName); Key the name as written, when different.
+	Name, Key string
 	MCPServer
 	// File is the settings file the entry came from.
 	File string
@@ -78,17 +78,17 @@ func (e MCPServerEntry) Describe() string {
 	var b strings.Builder
 	switch {
 	case e.Transport() == "stdio" && !e.Project:
-		fmt.Fprintf(&b, "your MCP server %q would run in this workspace, where what starts it may read the workspace's files (npx its node_modules and .npmrc): %s", e.Name, e.Target())
+		fmt.Fprintf(&b, "your MCP server %s would run in this workspace, where what starts it may read the workspace's files (npx its node_modules and .npmrc): %s", e.label(), e.Target())
 		if len(e.Env) > 0 {
 			fmt.Fprintf(&b, " with %s", strings.Join(sortedAssignments(e.Env), " "))
 		}
 	case e.Transport() == "stdio":
-		fmt.Fprintf(&b, "MCP server %q would run: %s", e.Name, e.Target())
+		fmt.Fprintf(&b, "MCP server %s would run: %s", e.label(), e.Target())
 		if len(e.Env) > 0 {
 			fmt.Fprintf(&b, " with %s", strings.Join(sortedAssignments(e.Env), " "))
 		}
 	default:
-		fmt.Fprintf(&b, "MCP server %q would connect to %s (%s)", e.Name, Printable(e.URL), e.Transport())
+		fmt.Fprintf(&b, "MCP server %s would connect to %s (%s)", e.label(), Printable(e.URL), e.Transport())
 		if len(e.Headers) > 0 {
 			fmt.Fprintf(&b, " sending %s", strings.Join(sortedAssignments(e.Headers), ", "))
 		}
@@ -97,6 +97,14 @@ func (e MCPServerEntry) Describe() string {
 		b.WriteString(", its read-only marks trusted")
 	}
 	return b.String()
+}
+
+// label is the server's name in quotes, with the name its tools take when that differs.
+func (e MCPServerEntry) label() string {
+	if e.Key != "" && e.Key != e.Name {
+		return fmt.Sprintf("%q (its tools mcp__%s__…)", e.Key, e.Name)
+	}
+	return fmt.Sprintf("%q", e.Name)
 }
 
 func sortedAssignments(m map[string]string) []string {
@@ -126,46 +134,71 @@ func shellQuote(s string) string {
 // DefaultMCPTimeoutMS bounds one MCP tool call unless the server's timeout_ms says otherwise.
 const DefaultMCPTimeoutMS = 120_000
 
-// mcpServerName is what a server may be called: its tools reach the model as mcp__NAME__TOOL, whose
-// characters the model APIs restrict, and "__" would make rules ambiguous.
-var mcpServerName = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9_-]*[A-Za-z0-9-])?$`)
+// MCPName is the name a server's tools and rules use, mcp__NAME__TOOL: the name it was given with every
+// character other than letters, digits, - and _ replaced by _, runs of _ made one and _ at the ends
+// dropped, so that "my.server" is my_server as it is for Claude Code, whose tool names replace the same
+// characters, and "__" cannot make a rule ambiguous.
+func MCPName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+			r = '_'
+		}
+		if r == '_' && strings.HasSuffix(b.String(), "_") {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return strings.Trim(b.String(), "_")
+}
 
-// checkMCPServers reports a server entry that cannot work, naming it.
-func checkMCPServers(servers map[string]MCPServer) error {
+// maxMCPName bounds a server's name, so that its tool names fit the model APIs' limit of 64.
+const maxMCPName = 40
+
+// checkMCPServers reports a server entry that cannot work, naming it and where it was written.
+func checkMCPServers(servers map[string]MCPServer, at *positions) error {
 	names := make([]string, 0, len(servers))
 	for n := range servers {
 		names = append(names, n)
 	}
 	slices.Sort(names)
+	byName := map[string]string{}
 	for _, name := range names {
 		s := servers[name]
-		where := fmt.Sprintf("mcpServers.%s", name)
-		switch {
-		case !mcpServerName.MatchString(name) || strings.Contains(name, "__"):
-			return fmt.Errorf("%s: a server name may hold only letters, digits, - and single _ (not at its ends), since its tools are named mcp__%s__TOOL", where, name)
-		case len(name) > 40:
-			return fmt.Errorf("%s: a server name may be at most 40 characters, so that its tool names fit the model's limit of 64", where)
+		where := func(key string) string {
+			return fmt.Sprintf("%s: mcpServers.%s", at.of("mcpServers", name, key), Printable(name))
 		}
+		id := MCPName(name)
+		switch {
+		case id == "":
+			return fmt.Errorf("%s: a server name needs a letter or digit, since its tools are named mcp__NAME__TOOL", where(""))
+		case len(id) > maxMCPName:
+			return fmt.Errorf("%s: a server name may be at most %d characters, so that its tool names fit the model's limit of 64", where(""), maxMCPName)
+		case byName[id] != "":
+			return fmt.Errorf("%s: the servers %q (%s) and %q would both be called %s in tool names and rules (mcp__%s__TOOL); rename one",
+				where(""), Printable(byName[id]), at.of("mcpServers", byName[id]), Printable(name), id, id)
+		}
+		byName[id] = name
 		switch s.Transport() {
 		case "stdio":
 			if strings.TrimSpace(s.Command) == "" {
-				return fmt.Errorf("%s: give the program to start as \"command\" (or \"type\": \"http\" with a \"url\")", where)
+				return fmt.Errorf("%s: give the program to start as \"command\" (or \"type\": \"http\" with a \"url\")", where("command"))
 			}
 			if s.URL != "" || len(s.Headers) > 0 {
-				return fmt.Errorf("%s: \"url\" and \"headers\" belong to \"type\": \"http\" or \"sse\" servers, not to one started with \"command\"", where)
+				return fmt.Errorf("%s: \"url\" and \"headers\" belong to \"type\": \"http\" or \"sse\" servers, not to one started with \"command\"", where("url"))
 			}
 		case "http", "sse":
 			if strings.TrimSpace(s.URL) == "" {
-				return fmt.Errorf("%s: a %s server needs a \"url\"", where, s.Type)
+				return fmt.Errorf("%s: a %s server needs a \"url\"", where("url"), s.Type)
 			}
 			if s.Command != "" || len(s.Args) > 0 || len(s.Env) > 0 {
-				return fmt.Errorf("%s: \"command\", \"args\" and \"env\" belong to servers Warden starts; a %s server is reached at its \"url\"", where, s.Type)
+				return fmt.Errorf("%s: \"command\", \"args\" and \"env\" belong to servers Warden starts; a %s server is reached at its \"url\"", where("command"), s.Type)
 			}
 		default:
-			return fmt.Errorf("%s: unknown type %q: use \"stdio\", \"http\" or \"sse\"", where, s.Type)
+			return fmt.Errorf("%s: unknown type %q: use \"stdio\", \"http\" or \"sse\"", where("type"), s.Type)
 		}
 		if s.TimeoutMS != nil && *s.TimeoutMS < 0 {
-			return fmt.Errorf("%s.timeout_ms must not be negative, not %d", where, *s.TimeoutMS)
+			return fmt.Errorf("%s.timeout_ms must not be negative, not %d", where("timeout_ms"), *s.TimeoutMS)
 		}
 	}
 	return nil
@@ -174,11 +207,12 @@ func checkMCPServers(servers map[string]MCPServer) error {
 // ReadMCPFile parses a .mcp.json file with the same strictness as a settings file.
 func ReadMCPFile(path string) (map[string]MCPServer, error) {
 	var f MCPFile
-	if err := readStrict(path, &f, reflect.TypeFor[MCPFile]()); err != nil {
+	at, err := readStrict(path, &f, reflect.TypeFor[MCPFile]())
+	if err != nil {
 		return nil, err
 	}
-	if err := checkMCPServers(f.MCPServers); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if err := checkMCPServers(f.MCPServers, at); err != nil {
+		return nil, err
 	}
 	return f.MCPServers, nil
 }
@@ -196,7 +230,7 @@ func (c *Config) addMCPServers(file string, project, trusted bool, servers map[s
 	}
 	slices.Sort(names)
 	for _, n := range names {
-		e := MCPServerEntry{Name: n, MCPServer: servers[n], File: file, Project: project}
+		e := MCPServerEntry{Name: MCPName(n), Key: n, MCPServer: servers[n], File: file, Project: project}
 		if project {
 			c.ProjectLoosens = true
 		}
@@ -205,7 +239,7 @@ func (c *Config) addMCPServers(file string, project, trusted bool, servers map[s
 			c.UntrustedMCPServers = append(c.UntrustedMCPServers, e)
 			continue
 		}
-		c.MCPServers = slices.DeleteFunc(c.MCPServers, func(o MCPServerEntry) bool { return o.Name == n })
+		c.MCPServers = slices.DeleteFunc(c.MCPServers, func(o MCPServerEntry) bool { return o.Name == e.Name })
 		c.MCPServers = append(c.MCPServers, e)
 	}
 }

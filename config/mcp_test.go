@@ -83,8 +83,14 @@ func TestMCPJSONIsHeldToTheSameStrictness(t *testing.T) {
 		{"{\"mcpServers\": {\"fs\": {\"type\": \"http\"}}}", "mcpServers.fs: a http server needs a \"url\""},
 		{"{\"mcpServers\": {\"fs\": {\"type\": \"ws\", \"url\": \"x\"}}}", "unknown type \"ws\""},
 		{"{\"mcpServers\": {\"fs\": {\"type\": \"sse\", \"url\": \"x\", \"command\": \"y\"}}}", "belong to servers Warden starts"},
-		{"{\"mcpServers\": {\"my__fs\": {\"command\": \"y\"}}}", "mcpServers.my__fs: a server name may hold only"},
-		{"{\"mcpServers\": {\"my fs\": {\"command\": \"y\"}}}", "a server name may hold only"},
+		{"{\"mcpServers\": {\"my.fs\": {\"command\": \"x\"},\n \"my_fs\": {\"command\": \"y\"}}}",
+			":2:2: mcpServers.my_fs: the servers \"my.fs\" ("},
+		{"{\"mcpServers\": {\"my.fs\": {\"command\": \"x\"},\n \"my_fs\": {\"command\": \"y\"}}}",
+			"would both be called my_fs in tool names and rules (mcp__my_fs__TOOL); rename one"},
+		{"{\"mcpServers\": {\"...\": {\"command\": \"y\"}}}", ":1:17: mcpServers....: a server name needs a letter or digit"},
+		{"{\"mcpServers\": {\"fs\": {\"args\": [\"x\"]}}}", ":1:17: mcpServers.fs: give the program to start"},
+		{"{\"mcpServers\": {\"fs\": {\"type\": \"ws\",\n \"url\": \"x\"}}}", ":1:24: mcpServers.fs: unknown type"},
+		{"{\"mcpServers\": {\"fs\": {\"command\": \"x\",\n  \"timeout_ms\": -1}}}", ":2:3: mcpServers.fs.timeout_ms must not be negative"},
 		{"{\"mcpServers\": {\"fs\": {\"command\": \"y\", \"env\": [\"A=b\"]}}}", ":1:48: \"mcpServers.env\" must be an object, not an array"},
 	}
 	for _, tc := range cases {
@@ -151,5 +157,25 @@ func TestTheUsersOwnStdioServersWaitForAnUntrustedWorkspace(t *testing.T) {
 	}
 	if got := serverNames(cfg.MCPServers); !slices.Equal(got, []string{"gh", "web"}) || len(cfg.Untrusted) != 0 {
 		t.Errorf("trusted: servers %v, untrusted %v", got, cfg.Untrusted)
+	}
+}
+
+// Claude Code accepts any server name and replaces what a tool name cannot hold; a .mcp.json written for it
+// must load here too, its servers named the same way, not stop Warden from starting in that repository.
+func TestMCPServerNamesAreMadeSafeLikeClaudeCode(t *testing.T) {
+	f := newFixture(t)
+	f.write(t, filepath.Join(f.ws, ".mcp.json"), `{"mcpServers": {"github.com": {"command": "gh-mcp"}, "my  server": {"command": "x"}, "a__b": {"command": "y"}}}`)
+	cfg, err := f.load(t, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := serverNames(cfg.UntrustedMCPServers); !slices.Equal(got, []string{"a_b", "github_com", "my_server"}) {
+		t.Errorf("names %v", got)
+	}
+	if joined := strings.Join(cfg.Untrusted, "\n"); !strings.Contains(joined, `MCP server "github.com" (its tools mcp__github_com__…) would run: gh-mcp`) {
+		t.Errorf("trust prompt items:\n%s", joined)
+	}
+	if e := cfg.UntrustedMCPServers[1]; e.Key != "github.com" {
+		t.Errorf("the name as written: %+v", e)
 	}
 }

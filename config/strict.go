@@ -23,22 +23,53 @@ func stripBOM(data []byte) []byte {
 }
 
 // checkKeys reports the first duplicate or unknown key of the JSON document data, which must be valid JSON,
-// against type t. Objects decoded into maps may have any keys but still none twice.
-func checkKeys(path string, data []byte, t reflect.Type) error {
-	w := &keyWalker{path: path, data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+// against type t. Objects decoded into maps may have any keys but still none twice. It records where each
+// key is, so that a value found wrong after decoding is reported where it was written.
+func checkKeys(path string, data []byte, t reflect.Type) (*positions, error) {
+	w := &keyWalker{path: path, data: data, dec: json.NewDecoder(bytes.NewReader(data)),
+		at: &positions{path: path, data: data, keys: map[string]int64{}}}
 	w.dec.UseNumber()
-	return w.value(t, "")
+	if tok, err := w.dec.Token(); err == nil && tok == nil {
+		// null decodes into nothing at all: a file that holds only it sets nothing, silently.
+		return nil, fmt.Errorf("%s:1:1: settings must be a JSON object, not null; write {} for none", path)
+	}
+	w.dec = json.NewDecoder(bytes.NewReader(data))
+	w.dec.UseNumber()
+	return w.at, w.value(t, nil)
 }
 
 type keyWalker struct {
 	path string
 	data []byte
 	dec  *json.Decoder
+	at   *positions
+}
+
+// positions says where each key of a settings file is, by its path of keys.
+type positions struct {
+	path string
+	data []byte
+	keys map[string]int64
+}
+
+// of names the file, line and column of the key at the end of keys, or of the nearest enclosing one
+// recorded, for an error about that setting.
+func (p *positions) of(keys ...string) string {
+	if p == nil {
+		return ""
+	}
+	for n := len(keys); n > 0; n-- {
+		if off, ok := p.keys[strings.Join(keys[:n], "\x00")]; ok {
+			line, col := position(p.data, off)
+			return fmt.Sprintf("%s:%d:%d", p.path, line, col)
+		}
+	}
+	return p.path
 }
 
 // value consumes one JSON value that is to be decoded into t (nil: anything, only duplicates are checked);
-// where names the enclosing object for messages ("permissions", "mcpServers.db").
-func (w *keyWalker) value(t reflect.Type, where string) error {
+// keys are the keys of the enclosing objects ("permissions", or "mcpServers" and "db").
+func (w *keyWalker) value(t reflect.Type, keys []string) error {
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -48,14 +79,14 @@ func (w *keyWalker) value(t reflect.Type, where string) error {
 	}
 	switch tok {
 	case json.Delim('{'):
-		return w.object(t, where)
+		return w.object(t, keys)
 	case json.Delim('['):
 		var elem reflect.Type
 		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
 			elem = t.Elem()
 		}
 		for w.dec.More() {
-			if err := w.value(elem, where); err != nil {
+			if err := w.value(elem, keys); err != nil {
 				return err
 			}
 		}
@@ -65,7 +96,8 @@ func (w *keyWalker) value(t reflect.Type, where string) error {
 	return nil
 }
 
-func (w *keyWalker) object(t reflect.Type, where string) error {
+func (w *keyWalker) object(t reflect.Type, keys []string) error {
+	where := strings.Join(keys, ".")
 	var fields map[string]reflect.Type
 	var elem reflect.Type
 	switch {
@@ -78,20 +110,27 @@ func (w *keyWalker) object(t reflect.Type, where string) error {
 		// A type mismatch (an object where a list is wanted): the decoder reports it with its position.
 		t = nil
 	}
-	seen := map[string]int{}
+	seen := map[string]int64{}
 	for w.dec.More() {
 		tok, err := w.dec.Token()
 		if err != nil {
 			return fmt.Errorf("%s: reading settings: %w", w.path, err)
 		}
 		key := tok.(string)
-		end := w.dec.InputOffset()
-		line, col := position(w.data, keyStart(w.data, end))
+		start := keyStart(w.data, w.dec.InputOffset())
+		line, col := position(w.data, start)
 		if first, dup := seen[key]; dup {
-			return fmt.Errorf("%s:%d:%d: %s is given twice%s, on lines %d and %d; only one can count, so merge them into one",
-				w.path, line, col, quoteKey(key), in(where), first, line)
+			fl, fc := position(w.data, first)
+			both := fmt.Sprintf("lines %d and %d", fl, line)
+			if fl == line {
+				both = fmt.Sprintf("line %d, columns %d and %d", line, fc, col)
+			}
+			return fmt.Errorf("%s:%d:%d: %s is given twice%s, on %s; only one can count, so merge them into one",
+				w.path, line, col, quoteKey(key), in(where), both)
 		}
-		seen[key] = line
+		seen[key] = start
+		path := append(slices.Clip(keys), key)
+		w.at.keys[strings.Join(path, "\x00")] = start
 		next := elem
 		if fields != nil {
 			ft, ok := fields[key]
@@ -101,7 +140,7 @@ func (w *keyWalker) object(t reflect.Type, where string) error {
 			}
 			next = ft
 		}
-		if err := w.value(next, join(where, key)); err != nil {
+		if err := w.value(next, path); err != nil {
 			return err
 		}
 	}
@@ -203,11 +242,4 @@ func in(where string) string {
 		return ""
 	}
 	return " in " + where
-}
-
-func join(where, key string) string {
-	if where == "" {
-		return key
-	}
-	return where + "." + key
 }
