@@ -755,7 +755,7 @@ func TestBadRuleNamesWhereItWasWritten(t *testing.T) {
 	path := filepath.Join(r.workspace, ".warden", "settings.json")
 	os.WriteFile(path, []byte(`{"permissions":{"deny":["Bash(rm"]}}`), 0o644)
 	_, stderr, code := r.exec("check", "--", "ls")
-	if code != 1 || !strings.Contains(stderr, path+": permissions.deny:") {
+	if code != 1 || !strings.Contains(stderr, path+":1:25: permissions.deny:") {
 		t.Errorf("exit %d stderr %q", code, stderr)
 	}
 	os.Remove(path)

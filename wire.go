@@ -148,10 +148,10 @@ func loadConfig(c *commonFlags) (*config.Config, error) {
 // checkRules parses every permission rule where it was written, so that a bad one is reported with the
 // settings file or flag it came from (config cannot parse rules itself: it imports nothing of Warden's).
 func checkRules(origins []config.RuleOrigin, c *commonFlags) error {
-	check := func(where, list string, rules []string) error {
-		for _, r := range rules {
+	check := func(where func(i int) string, list string, rules []string) error {
+		for i, r := range rules {
 			if _, err := permissions.ParseRule(r); err != nil {
-				return fmt.Errorf("%s: permissions.%s: %v", where, list, err)
+				return fmt.Errorf("%s: permissions.%s: %v", where(i), list, err)
 			}
 		}
 		return nil
@@ -161,15 +161,16 @@ func checkRules(origins []config.RuleOrigin, c *commonFlags) error {
 			name  string
 			rules []string
 		}{{"allow", o.Allow}, {"deny", o.Deny}, {"ask", o.Ask}} {
-			if err := check(o.File, l.name, l.rules); err != nil {
+			if err := check(func(i int) string { return o.Where(l.name, i) }, l.name, l.rules); err != nil {
 				return err
 			}
 		}
 	}
-	if err := check("--allow", "allow", c.allow); err != nil {
+	flag := func(name string) func(int) string { return func(int) string { return name } }
+	if err := check(flag("--allow"), "allow", c.allow); err != nil {
 		return usageError{err.Error()}
 	}
-	if err := check("--deny", "deny", c.deny); err != nil {
+	if err := check(flag("--deny"), "deny", c.deny); err != nil {
 		return usageError{err.Error()}
 	}
 	return nil

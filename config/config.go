@@ -33,6 +33,9 @@ type Settings struct {
 	UI            UISettings          `json:"ui,omitzero"`
 	// MCPServers are Model Context Protocol servers whose tools the model may call (mcp.go).
 	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
+
+	// at says where each setting was written, for errors found later (a rule that does not parse).
+	at *positions
 }
 
 // PermissionsSettings is the "permissions" object.
@@ -133,6 +136,15 @@ type Config struct {
 type RuleOrigin struct {
 	File             string
 	Allow, Deny, Ask []string
+	at               *positions
+}
+
+// Where names the file, line and column of rule i of list (allow, deny or ask).
+func (o RuleOrigin) Where(list string, i int) string {
+	if o.at == nil {
+		return o.File
+	}
+	return o.at.of("permissions", list, fmt.Sprintf("[%d]", i))
 }
 
 // Defaults applied when no source sets a value.
@@ -232,7 +244,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		cfg.apply(s)
 		cfg.addMCPServers(f.path, f.project, trusted, s.MCPServers)
 		if p := s.Permissions; len(p.Allow)+len(p.Deny)+len(p.Ask) > 0 {
-			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask})
+			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask, at: s.at})
 		}
 	}
 
@@ -400,6 +412,7 @@ func ReadFile(path string) (*Settings, error) {
 	if err := s.check(at); err != nil {
 		return nil, err
 	}
+	s.at = at
 	return s, nil
 }
 

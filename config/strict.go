@@ -85,7 +85,12 @@ func (w *keyWalker) value(t reflect.Type, keys []string) error {
 		if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
 			elem = t.Elem()
 		}
-		for w.dec.More() {
+		for i := 0; w.dec.More(); i++ {
+			start := w.dec.InputOffset()
+			for start < int64(len(w.data)) && strings.IndexByte(" \t\r\n,", w.data[start]) >= 0 {
+				start++
+			}
+			w.at.keys[strings.Join(append(slices.Clip(keys), fmt.Sprintf("[%d]", i)), "\x00")] = start
 			if err := w.value(elem, keys); err != nil {
 				return err
 			}
