@@ -1,7 +1,10 @@
 package mcp
 
 import (
+	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -88,5 +91,23 @@ func TestAServerWaitingForTrustIsListedAndNeverStarted(t *testing.T) {
 	m.Wait(ctxT(t))
 	if st := m.Status(); len(st) != 1 || st[0].State != Failed || dials.Load() != 1 {
 		t.Errorf("after trust: %+v, %d starts", st, dials.Load())
+	}
+}
+
+// warden mcp list keeps its servers' logs in one directory: each run's log replaces the last, so that the
+// cap on one run's log bounds the file.
+func TestAServersLogIsReplacedByTheNextRun(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "db.log")
+	if err := os.WriteFile(path, bytes.Repeat([]byte("old run\n"), 1000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l := newStderrLog(dir, "db")
+	l.begin("db-server")
+	l.Write([]byte("new run\n"))
+	l.close()
+	data, err := os.ReadFile(path)
+	if err != nil || strings.Contains(string(data), "old run") || !strings.Contains(string(data), "new run") {
+		t.Errorf("log after a new run: %d bytes, %v", len(data), err)
 	}
 }

@@ -55,11 +55,13 @@ func (l *stderrLog) writeLocked(p []byte) {
 		return
 	}
 	if l.f == nil {
+		// A log of an earlier run (warden mcp list keeps its logs in one place) is replaced, not added to:
+		// the cap is per run, and appending would let the file grow by it at every run.
 		if err := os.MkdirAll(filepath.Dir(l.path), 0o700); err != nil {
 			l.full = true
 			return
 		}
-		f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		f, err := os.OpenFile(l.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 		if err != nil {
 			l.full = true
 			return
