@@ -169,3 +169,23 @@ func TestTheUsersNpxServerDoesNotRunTheWorkspacesProgram(t *testing.T) {
 		t.Errorf("with --trust the server did not start: %v", err)
 	}
 }
+
+// Server names are case-sensitive: a rule that names a configured server in another case matches nothing,
+// which for a deny rule would be silent; Warden says so at start.
+func TestAnMCPRuleInTheWrongCaseIsReported(t *testing.T) {
+	r := newRun(t)
+	dir := filepath.Join(filepath.Dir(r.workspace), "config", "warden")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"mcpServers": {"github": {"type": "http", "url": "http://127.0.0.1:1/mcp"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(fakeapi.Text("done"))
+	_, stderr, code := r.exec("-p", "go", "--base-url", server.URL(), "--model", "m", "--deny", "mcp__GitHub__delete_repo")
+	if code != 0 || !strings.Contains(stderr, "the deny rule mcp__GitHub__delete_repo names no MCP server; server names are case-sensitive: did you mean mcp__github?") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}

@@ -275,7 +275,37 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	s.env.Secret = func(p string) bool { return permissions.IsSecretPath(p, home) }
 	s.reg = tools.NewRegistry(append(append(tools.NewBash(s.tasks), tools.NewFileTools()...), tools.NewTodo())...)
 	s.mcp = newMCP(cfg, s.env, s.tasks, s.dir)
+	s.warnings = append(s.warnings, mcpRuleWarnings(cfg)...)
 	return s, nil
+}
+
+// mcpRuleWarnings names the MCP rules whose server is a configured one spelt in another case: names are
+// case-sensitive, so a deny rule mcp__GitHub for the server github would deny nothing, without a word.
+func mcpRuleWarnings(cfg *config.Config) []string {
+	var names []string
+	for _, e := range append(slices.Clone(cfg.MCPServers), cfg.UntrustedMCPServers...) {
+		names = append(names, e.Name)
+	}
+	var out []string
+	for _, l := range []struct {
+		name  string
+		rules []string
+	}{{"deny", cfg.Deny}, {"ask", cfg.Ask}, {"allow", cfg.Allow}} {
+		for _, r := range l.rules {
+			rest, ok := strings.CutPrefix(r, "mcp__")
+			if !ok {
+				continue
+			}
+			server, _, _ := strings.Cut(rest, "__")
+			for _, n := range names {
+				if n != server && strings.EqualFold(n, server) && !slices.Contains(names, server) {
+					out = append(out, fmt.Sprintf("the %s rule %s names no MCP server; server names are case-sensitive: did you mean mcp__%s?", l.name, r, n))
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // newMCP starts the configured MCP servers in the background; it returns at once. Servers get the
