@@ -438,12 +438,15 @@ func (t *Tasks) spawner() (spawner, error) {
 	return &direct{dir: t.run}, nil
 }
 
-// removeStaleRunDirs removes the run directories of Wardens that are gone (killed, so they could not).
+// removeStaleRunDirs removes the run and jail directories of Wardens that are gone (killed, so they could
+// not).
 func removeStaleRunDirs() {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "warden-run-*-*"))
-	for _, d := range dirs {
+	runs, _ := filepath.Glob(filepath.Join(os.TempDir(), "warden-run-*-*"))
+	jails, _ := filepath.Glob(filepath.Join(os.TempDir(), "warden-jail-*-*"))
+	for _, d := range append(runs, jails...) {
 		var pid int
-		if _, err := fmt.Sscanf(filepath.Base(d), "warden-run-%d-", &pid); err != nil || pid == os.Getpid() {
+		name := strings.Replace(filepath.Base(d), "warden-jail-", "warden-run-", 1)
+		if _, err := fmt.Sscanf(name, "warden-run-%d-", &pid); err != nil || pid == os.Getpid() {
 			continue
 		}
 		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); os.IsNotExist(err) {

@@ -152,8 +152,8 @@ func Start(cfg Config, masks Masks) (*Jail, error) {
 	cmd.Env = []string{}
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	var stderr strings.Builder
-	cmd.Stderr = &limitedWriter{w: &stderr, n: 4096}
+	stderr := &limitedWriter{n: 4096}
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		local.Close()
 		return fail(err)
@@ -328,17 +328,26 @@ func (j *Jail) Close() {
 // Alive reports whether the jail's supervisor still serves.
 func (j *Jail) Alive() bool { return j.cl.Err() == nil }
 
-// limitedWriter keeps the first n bytes written to it.
+// limitedWriter keeps the first n bytes written to it, for the error when a jail does not start.
 type limitedWriter struct {
-	w interface{ WriteString(string) (int, error) }
-	n int
+	mu sync.Mutex
+	b  strings.Builder
+	n  int
 }
 
 func (l *limitedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	if l.n > 0 {
 		k := min(len(p), l.n)
-		l.w.WriteString(string(p[:k]))
+		l.b.Write(p[:k])
 		l.n -= k
 	}
 	return len(p), nil
+}
+
+func (l *limitedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

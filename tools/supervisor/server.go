@@ -230,30 +230,44 @@ func (s *server) reap(m *message) {
 }
 
 // killMarked kills the orphans that carry mark in their environment, and what they started, round by
-// round: a killed process's children come to us when it dies.
+// round: a killed process's children come to us when it dies. A process caught in the middle of an exec
+// shows no environment for a moment, so an orphan whose environment could not be read is looked at again,
+// for at most unreadableWait.
 func (s *server) killMarked(mark string) {
 	want := []byte("\x00" + mark + "\x00")
-	for round := 0; round < 100; round++ {
+	deadline := time.Now().Add(unreadableWait)
+	for round := 0; round < 1000; round++ {
 		var killed []int
+		unsure := false
 		s.mu.Lock()
 		for _, pid := range s.orphans() {
 			env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-			if err != nil || !bytes.Contains(append([]byte{0}, env...), want) {
+			if err != nil || len(env) == 0 {
+				unsure = true
+				continue
+			}
+			if !bytes.Contains(append([]byte{0}, env...), want) {
 				continue
 			}
 			killTree(pid)
 			killed = append(killed, pid)
 		}
 		s.mu.Unlock()
-		if len(killed) == 0 {
-			return
-		}
 		for _, pid := range killed {
 			var ws syscall.WaitStatus
 			_, _ = syscall.Wait4(pid, &ws, 0, nil) // ECHILD if the SIGCHLD handler reaped it first
 		}
+		if len(killed) == 0 {
+			if !unsure || time.Now().After(deadline) {
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
 	}
 }
+
+// unreadableWait bounds how long killMarked waits for an orphan's environment to become readable.
+const unreadableWait = 100 * time.Millisecond
 
 // killTree kills a process and, when it leads a process group, the group.
 func killTree(pid int) {
