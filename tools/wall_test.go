@@ -223,40 +223,62 @@ func TestWallMasksSecretsWrittenLater(t *testing.T) {
 	}
 }
 
-// Programs a read-only command starts because the working tree says so (git's core.fsmonitor and
-// diff.external) run inside the jail too: whatever the classifier makes of them, their marker files never
-// appear.
+// Programs a read-only command starts because the working tree says so run inside the jail too, whatever
+// the classifier makes of them: git's core.fsmonitor (git status) and diff.external (git diff), rustup's
+// toolchain path (rustc --version), npm's git= in .npmrc (npm view). Each writes a marker file; in the jail
+// none appears, while outside it each does, which shows the vector is real.
 func TestWallHoldsProgramsTheWorkingTreeStarts(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		needOrSkip(t, "git is not installed")
+	// rustup finds its toolchains through HOME, which testHome replaces.
+	if home, err := os.UserHomeDir(); err == nil {
+		if os.Getenv("RUSTUP_HOME") == "" {
+			t.Setenv("RUSTUP_HOME", filepath.Join(home, ".rustup"))
+		}
+		if os.Getenv("CARGO_HOME") == "" {
+			t.Setenv("CARGO_HOME", filepath.Join(home, ".cargo"))
+		}
 	}
 	testHome(t)
+	type vector struct {
+		name, program, setup, command string
+	}
+	vectors := []vector{
+		{"git core.fsmonitor", "git", "git init -q && git config user.email a@b && git config user.name a && echo a > f && " +
+			"git add f && git commit -qm one && echo b > f && git config core.fsmonitor \"$HOOK fsmonitor\"", "git status"},
+		{"git diff.external", "git", "git init -q && git config user.email a@b && git config user.name a && echo a > f && " +
+			"git add f && git commit -qm one && echo b > f && git config diff.external \"$HOOK diff\"", "git diff"},
+		{"rustup toolchain path", "rustc", "mkdir -p tc/bin && cp \"$HOOK\" tc/bin/rustc && " +
+			"printf '[toolchain]\\npath = \"%s/tc\"\\n' \"$PWD\" > rust-toolchain.toml", "rustc --version"},
+		{"npm git=", "npm", "printf 'git=%s\\n' \"$HOOK\" > .npmrc", "npm view git+file:///nonexistent/repo version"},
+	}
 	for _, b := range wallBackends(t) {
-		t.Run(string(b), func(t *testing.T) {
-			h := jailHarness(t, b)
-			ws := h.env.Workspace
-			hook := filepath.Join(ws, "hook.sh")
-			write(t, hook, "#!/bin/sh\necho ran > "+filepath.Join(ws, "marker-$1")+"\n")
-			os.Chmod(hook, 0o755)
-			if r := h.run("git init -q && git config user.email a@b && git config user.name a && echo a > f && " +
-				"git add f && git commit -qm one && echo b > f && " +
-				"git config core.fsmonitor '" + hook + " fsmonitor' && git config diff.external '" + hook + " diff'"); r.IsError {
-				t.Fatal(r.Output)
-			}
-			for _, cmd := range []string{"git status", "git diff"} {
-				h.runJailed(cmd)
-			}
-			for _, m := range []string{"marker-fsmonitor", "marker-diff"} {
-				if _, err := os.Stat(filepath.Join(ws, m)); err == nil {
-					t.Errorf("%s appeared: the program the repository names wrote from the jail", m)
+		for _, v := range vectors {
+			t.Run(string(b)+"/"+v.name, func(t *testing.T) {
+				if _, err := exec.LookPath(v.program); err != nil {
+					if v.program == "git" {
+						needOrSkip(t, "git is not installed") // .ci/run installs it
+					}
+					t.Skipf("%s is not installed: this vector is covered where it is", v.program)
 				}
-			}
-			// Outside the jail the same repository does run them: the test would see it.
-			h.run("git status; git diff")
-			if _, err := os.Stat(filepath.Join(ws, "marker-fsmonitor")); err != nil {
-				t.Errorf("the fsmonitor hook does not run even outside the jail; the check above proves nothing")
-			}
-		})
+				h := jailHarness(t, b)
+				ws := h.env.Workspace
+				marker := filepath.Join(ws, "marker")
+				hook := filepath.Join(ws, "hook.sh")
+				write(t, hook, "#!/bin/sh\necho ran > "+marker+"\necho rustc 0.0.0\n")
+				os.Chmod(hook, 0o755)
+				if r := h.run("HOOK=" + hook + "; " + v.setup); r.IsError {
+					t.Fatal(r.Output)
+				}
+				r := h.runJailed(v.command)
+				if _, err := os.Stat(marker); err == nil {
+					t.Fatalf("the program %s names wrote its marker from the jail: %s", v.name, r.Output)
+				}
+				in, _ := json.Marshal(map[string]any{"command": v.command, "timeout": 60000})
+				h.bash.Run(context.Background(), h.env, Call{ID: "outside", Input: in})
+				if _, err := os.Stat(marker); err != nil {
+					t.Errorf("outside the jail %s did not run the program either; the check above proves nothing", v.command)
+				}
+			})
+		}
 	}
 }
 
