@@ -204,6 +204,17 @@ type pidsCgroup struct {
 	dir     string
 	max     int
 	refused int
+	// procs is its cgroup.procs, open for writing: kept with the cgroup, since opening a cgroup file
+	// costs a noticeable part of a short command's run.
+	procs *os.File
+}
+
+// remove closes the cgroup's file and removes it; it fails, harmlessly, while something runs in it.
+func (cg *pidsCgroup) remove() {
+	if cg.procs != nil {
+		cg.procs.Close()
+	}
+	_ = os.Remove(cg.dir)
 }
 
 // pidsCgroupBase finds a directory in which Warden can create pids cgroups, or "".
@@ -237,10 +248,11 @@ func removeStaleCgroups(base string) {
 
 // releaseCgroupPool removes the pooled cgroups.
 func releaseCgroupPool() {
+	cgroupCleanups.Wait()
 	cgroupPoolMu.Lock()
 	defer cgroupPoolMu.Unlock()
 	for _, cg := range cgroupPool {
-		_ = os.Remove(cg.dir)
+		cg.remove()
 	}
 	cgroupPool = nil
 }
@@ -311,18 +323,21 @@ func newPidsCgroup(max int) (*pidsCgroup, *os.File) {
 	}
 	if cg.max != max {
 		if err := os.WriteFile(filepath.Join(cg.dir, "pids.max"), []byte(strconv.Itoa(max)), 0); err != nil {
-			_ = os.Remove(cg.dir)
+			cg.remove()
 			return nil, nil
 		}
 		cg.max = max
 	}
 	// A new cgroup has refused nothing; a pooled one's count was taken when it was released.
-	f, err := os.OpenFile(filepath.Join(cg.dir, "cgroup.procs"), os.O_WRONLY, 0)
-	if err != nil {
-		_ = os.Remove(cg.dir)
-		return nil, nil
+	if cg.procs == nil {
+		f, err := os.OpenFile(filepath.Join(cg.dir, "cgroup.procs"), os.O_WRONLY, 0)
+		if err != nil {
+			cg.remove()
+			return nil, nil
+		}
+		cg.procs = f
 	}
-	return cg, f
+	return cg, cg.procs
 }
 
 // refusals is the number of forks the cgroup's limit has refused so far ("max N" in pids.events).
@@ -341,25 +356,38 @@ func (cg *pidsCgroup) refusals() int {
 
 // closeProcs closes Warden's copy of the cgroup.procs descriptor once the child has its own.
 func (p *limitPlan) closeProcs() {
-	if p.procs != nil {
-		p.procs.Close()
-		p.procs = nil
-	}
+	// The file stays open with the cgroup, for the next command that gets it.
+	p.procs = nil
 }
 
-// release kills whatever is left in the command's cgroup (processes that left its process group, too)
-// and returns the emptied cgroup to the pool, or removes it. It reports whether the cgroup's pids limit
-// was hit while the command ran.
-func (p *limitPlan) release() (pidsHit bool) {
+// release has whatever is left in the command's cgroup (processes that left its process group, too)
+// killed and the emptied cgroup returned to the pool, or removed, after the command's result, which need
+// not wait for it. The function it returns reports whether the cgroup's pids limit was hit while the
+// command ran; it waits for the count, which costs a read of the cgroup, to be taken first.
+func (p *limitPlan) release() (pidsHit func() bool) {
 	p.closeProcs()
 	cg := p.cgroup
 	if cg == nil {
-		return false
+		return func() bool { return false }
 	}
 	p.cgroup = nil
-	now := cg.refusals()
-	pidsHit = now > cg.refused
-	cg.refused = now
+	hit := make(chan bool, 1)
+	cgroupCleanups.Add(1)
+	go func() {
+		defer cgroupCleanups.Done()
+		now := cg.refusals()
+		hit <- now > cg.refused
+		cg.refused = now
+		cg.empty()
+	}()
+	return sync.OnceValue(func() bool { return <-hit })
+}
+
+// cgroupCleanups are the emptyings under way, which the pool waits for before it is removed.
+var cgroupCleanups sync.WaitGroup
+
+// empty kills what is in the cgroup, and puts it back in the pool once nothing is, or removes it.
+func (cg *pidsCgroup) empty() {
 	procs := filepath.Join(cg.dir, "cgroup.procs")
 	empty := false
 	for deadline := time.Now().Add(2 * time.Second); ; {
@@ -383,20 +411,25 @@ func (p *limitPlan) release() (pidsHit bool) {
 	defer cgroupPoolMu.Unlock()
 	if empty && len(cgroupPool) < cgroupPoolSize {
 		cgroupPool = append(cgroupPool, cg)
-		return pidsHit
+		return
 	}
-	_ = os.Remove(cg.dir)
-	return pidsHit
+	cg.remove()
 }
 
 // limitNote recognises a command that ended because of a limit and says so, for the model. output is
 // what the model sees of the command's output; exit and sig are how the shell ended.
-func limitNote(l Limits, output string, exit *int, sig string, pidsHit bool) string {
+func limitNote(l Limits, output string, exit *int, sig string, pidsHit func() bool) string {
 	failed := sig != "" || (exit != nil && *exit != 0)
-	if !failed && !pidsHit {
+	low := strings.ToLower(output)
+	// A refused fork is asked about only for a command that failed or said a fork failed: the count is
+	// read from the cgroup, which most commands need not wait for.
+	refused := false
+	if failed || forkFailed(low) {
+		refused = pidsHit()
+	}
+	if !failed && !refused {
 		return ""
 	}
-	low := strings.ToLower(output)
 	code := -1
 	if exit != nil {
 		code = *exit
@@ -414,7 +447,7 @@ func limitNote(l Limits, output string, exit *int, sig string, pidsHit bool) str
 		"out of memory", "bad_alloc", "failed to allocate", "allocation failed", "not enough memory") {
 		hit = append(hit, fmt.Sprintf("memory (%s per process; bash.limits.memory_mb)", sizeMB(l.MemoryMB)))
 	}
-	if l.Processes > 0 && (pidsHit || forkFailed(low)) {
+	if l.Processes > 0 && (refused || forkFailed(low)) {
 		hit = append(hit, fmt.Sprintf("processes (%d; bash.limits.processes)", l.Processes))
 	}
 	if len(hit) == 0 {

@@ -127,11 +127,11 @@ func TestLimitsCanBeTurnedOff(t *testing.T) {
 
 func TestLimitNoteIsQuietOnSuccess(t *testing.T) {
 	zero := 0
-	if n := limitNote(Limits{MemoryMB: 1}.Effective(), "MemoryError", &zero, "", false); n != "" {
+	if n := limitNote(Limits{MemoryMB: 1}.Effective(), "MemoryError", &zero, "", func() bool { return false }); n != "" {
 		t.Errorf("note on success: %s", n)
 	}
 	one := 1
-	if n := limitNote(Limits{}.Effective(), "bash: fork: retry: Resource temporarily unavailable", &one, "", false); !strings.Contains(n, "processes (4096") {
+	if n := limitNote(Limits{}.Effective(), "bash: fork: retry: Resource temporarily unavailable", &one, "", func() bool { return false }); !strings.Contains(n, "processes (4096") {
 		t.Errorf("fork failure not recognised: %q", n)
 	}
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -44,7 +45,9 @@ type proc struct {
 	sandbox *sandboxPlan
 	mark    string
 	hurry   chan struct{} // closed to cut a stop's grace period short
-	pidsHit bool          // set by finish: the command's pids cgroup refused a fork
+	// pidsHit, set by finish, says whether the command's pids cgroup refused a fork; it waits for the
+	// count, which is read after the command's end.
+	pidsHit func() bool
 	// drainEnd (Unix nanoseconds) is set by finish when the group is gone: the reader then renews the read
 	// deadline after every read that got output, up to drainEnd.
 	drainEnd atomic.Int64
@@ -77,7 +80,7 @@ func startProc(spec procSpec) (*proc, error) {
 	}
 	lim := planLimits(spec.limits)
 	script := lim.prefix + wrapScript(spec.command, cwd.path)
-	outR, outW, err := os.Pipe()
+	outR, outW, err := outputPipe()
 	if err != nil {
 		cwd.release()
 		lim.release()
@@ -121,6 +124,22 @@ func startProc(spec procSpec) (*proc, error) {
 		limits: lim, sandbox: spec.sandbox, mark: spec.mark, hurry: make(chan struct{})}
 	go p.read(spec.out)
 	return p, nil
+}
+
+// outputPipe makes the pipe a command's output comes through. Only the read end goes to Go's poller (for
+// its deadlines); the write end, which is only handed on, stays a plain blocking descriptor, which spares a
+// registration and its undoing on every command.
+func outputPipe() (r, w *os.File, err error) {
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, fmt.Errorf("output pipe: %w", err)
+	}
+	if err := syscall.SetNonblock(p[0], true); err != nil {
+		syscall.Close(p[0])
+		syscall.Close(p[1])
+		return nil, nil, fmt.Errorf("output pipe: %w", err)
+	}
+	return os.NewFile(uintptr(p[0]), "output"), os.NewFile(uintptr(p[1]), "output"), nil
 }
 
 // read copies the output to w until the pipe is closed or its read deadline passes.

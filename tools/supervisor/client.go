@@ -191,7 +191,8 @@ func (ch *Child) Reap(mark string) (syscall.WaitStatus, bool) {
 		<-ch.reported
 		ws, ok = ch.status, ch.known
 	}
-	_ = ch.cl.send(&message{op: opReap, id: ch.id, fields: []string{mark}})
+	// The command has exited and Warden is done signalling its group: the reap need not be waited for.
+	go func() { _ = ch.cl.send(&message{op: opReap, id: ch.id, fields: []string{mark}}) }()
 	return ws, ok
 }
 
