@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/checkpoint"
 )
 
 // runSessions lists this directory's saved sessions, newest first.
@@ -92,7 +93,7 @@ func runHistory(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "session %s (%s, %s)\n", l.ID, l.Cwd, l.Model)
 	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TIME\tTOOL\tSTATUS\tDECISION\tDURATION\tCOMMAND OR PATH")
+	fmt.Fprintln(tw, "TIME\tTOOL\tSTATUS\tDECISION\tDURATION\tCHANGES\tCOMMAND OR PATH")
 	for _, e := range entries {
 		status := e.Status
 		if e.ExitCode != nil {
@@ -107,8 +108,12 @@ func runHistory(args []string, stdout, stderr io.Writer) error {
 			summary = string(r[:79]) + "…"
 		}
 		tool := strings.Repeat("  ", e.Depth) + e.Tool
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Time.Local().Format("15:04:05"), tool, status, decision,
-			(time.Duration(e.DurationMS) * time.Millisecond).String(), summary)
+		changes := checkpoint.Summary(e.Full)
+		if changes == "" {
+			changes = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Time.Local().Format("15:04:05"), tool, status, decision,
+			(time.Duration(e.DurationMS) * time.Millisecond).String(), strings.TrimPrefix(changes, "changed "), summary)
 	}
 	return tw.Flush()
 }
