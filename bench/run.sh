@@ -25,8 +25,10 @@ bash=$(bench ./tools/ 'BashCallOverhead|JailCallOverhead|BashThroughput|SandboxO
 jail=$(bench ./tools/ 'JailStart' 10x)
 perm=$(bench ./permissions/ 'Classify' 1s)
 ui=$(bench ./ui/ 'Keystroke|OutputChunk|TokenStream|StreamLongAnswer' 1s)
+cp=$(bench ./checkpoint/ 'SnapshotUnchanged' 10x)
+cpcall=$(bench ./agent/ 'CheckpointedCall' "${count}x")
 
-printf '%s\n%s\n%s\n%s\n%s\n' "$main" "$bash" "$jail" "$perm" "$ui" | awk '
+printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n' "$main" "$bash" "$jail" "$perm" "$ui" "$cp" "$cpcall" | awk '
 function metric(name,   i) { for (i = 1; i <= NF; i++) if ($(i+1) == name) return $i; return "" }
 function nsop(   i) { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") return $i; return "" }
 function row(what, value, target, ok) { printf "%-44s %-44s %-16s %s\n", what, value, target, ok ? "ok" : "MISSED" }
@@ -48,6 +50,15 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 }
 /^BenchmarkJailCallOverhead/ {
 	row("read-only call in the jail (second wall)", sprintf("%.2fx bare bash -c true (outside: %.2fx; %s µs)", metric("jailed-ratio"), metric("unjailed-ratio"), metric("jailed-µs/call")), "<= 1.5x", metric("jailed-ratio") <= 1.5)
+}
+/^BenchmarkSnapshotUnchanged\/10k/ {
+	row("checkpoint, nothing changed, 10k files", sprintf("%.1f ms stat walk (%.2fx bare lstat); watched %.2f ms", metric("walk-ms"), metric("walk-ratio"), metric("watched-ms")), "<= 30 ms", metric("walk-ms") <= 30)
+}
+/^BenchmarkSnapshotUnchanged\/100k/ {
+	row("checkpoint, nothing changed, 100k files", sprintf("%.0f ms stat walk (%.2fx bare lstat); watched %.2f ms", metric("walk-ms"), metric("walk-ratio"), metric("watched-ms")), "scales", metric("walk-ratio") <= 2)
+}
+/^BenchmarkCheckpointedCall/ {
+	row("bash call that writes, checkpoints on", sprintf("+%.1f ms (%.1f ms, off: %.1f ms), 10k files", metric("added-ms"), metric("checkpointed-ms"), metric("bare-ms")), "reported", 1)
 }
 /^BenchmarkJailStart/ {
 	row("jail start (once, after the first frame)", sprintf("%.0f ms with the test binary", metric("ms/start")), "reported", 1)

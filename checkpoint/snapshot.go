@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -80,6 +81,15 @@ type scan struct {
 	prev  *index
 	gen   uint32
 	start time.Time
+	// w, when set, watches every directory the scan reads.
+	w *watcher
+	// partial says only the directories given are looked at again: their subdirectories already known
+	// are not walked, and what left them is listed in deleted ("dir/" for what a directory held, when
+	// something else took its place).
+	partial bool
+	deleted []string
+	// replaced are directories deleted since the last scan: what stands there now is walked as new.
+	replaced map[string]bool
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -108,7 +118,6 @@ type dirJob struct {
 // walk lstat's the tree below root, reusing what prev knows. It returns the entries that changed
 // (regular files among them not yet hashed) and leaves unchanged entries of prev stamped with gen.
 func (s *scan) walk(m *ignore.Matcher) error {
-	s.cond = sync.NewCond(&s.mu)
 	var st unix.Stat_t
 	if err := unix.Lstat(s.root, &st); err != nil {
 		return fmt.Errorf("reading the workspace: %w", &fs.PathError{Op: "lstat", Path: s.root, Err: err})
@@ -116,8 +125,44 @@ func (s *scan) walk(m *ignore.Matcher) error {
 	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		return fmt.Errorf("the workspace %s is not a directory", s.root)
 	}
-	s.jobs = append(s.jobs, dirJob{rel: "", st: st, prev: s.prev.root})
-	s.pending = 1
+	return s.run(m, []dirJob{{rel: "", st: st, prev: s.prev.root}})
+}
+
+// walkDirty looks again at the directories named (relative to the root) and at what is new in them.
+func (s *scan) walkDirty(m *ignore.Matcher, dirs []string) error {
+	s.partial = true
+	var jobs []dirJob
+	for _, rel := range dirs {
+		var st unix.Stat_t
+		if unix.Lstat(filepath.Join(s.root, filepath.FromSlash(rel)), &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			continue // gone or replaced: its parent's listing says so
+		}
+		j := dirJob{rel: rel, st: st}
+		if rel == "" {
+			j.prev = s.prev.root
+		} else {
+			j.prev = s.prev.entries[rel]
+			if j.prev == nil || !j.prev.isDir() {
+				continue // not followed (ignored, or new: its parent's listing brings it in)
+			}
+			parent := ""
+			if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+				parent = rel[:i]
+			}
+			j.parent = m.Dir(parent, nil)
+		}
+		jobs = append(jobs, j)
+	}
+	return s.run(m, jobs)
+}
+
+func (s *scan) run(m *ignore.Matcher, jobs []dirJob) error {
+	s.cond = sync.NewCond(&s.mu)
+	s.jobs = jobs
+	s.pending = len(jobs)
+	if s.pending == 0 {
+		return nil
+	}
 	workers := min(runtime.GOMAXPROCS(0), 4)
 	var wg sync.WaitGroup
 	for range workers {
@@ -170,6 +215,10 @@ func (s *scan) work(m *ignore.Matcher) {
 // ignored. It returns the subdirectories to walk.
 func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 	path := filepath.Join(s.root, filepath.FromSlash(j.rel))
+	if s.w != nil {
+		// Before reading it, so that no change falls between the listing and the watch.
+		s.w.add(j.rel)
+	}
 	// O_NOFOLLOW: a directory replaced by a link since its parent was read is not walked through.
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -181,7 +230,7 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 	}
 	defer unix.Close(fd)
 	list := []ignore.Entry(nil)
-	fresh := j.prev == nil || j.prev.racy || j.prev.list == nil || !j.prev.sameStat(&j.st)
+	fresh := s.partial || j.prev == nil || j.prev.racy || j.prev.list == nil || !j.prev.sameStat(&j.st)
 	if !fresh {
 		list = j.prev.list
 	} else {
@@ -193,8 +242,18 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 		}
 		e := entryFromStat(&j.st, s.start)
 		e.list = list
+		var gone []string
+		if s.partial && j.prev != nil {
+			have := ignore.Names(list)
+			for _, old := range j.prev.list {
+				if !have(old.Name()) {
+					gone = append(gone, joinRel(j.rel, old.Name()))
+				}
+			}
+		}
 		s.mu.Lock()
 		s.dirs = append(s.dirs, touched{j.rel, e})
+		s.deleted = append(s.deleted, gone...)
 		s.mu.Unlock()
 	}
 	var ig ignore.Dir
@@ -214,14 +273,30 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 		if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 			continue // gone since it was listed
 		}
-		rel := name
-		if j.rel != "" {
-			rel = j.rel + "/" + name
-		}
+		rel := joinRel(j.rel, name)
 		prev := s.prev.entries[rel]
+		if s.partial && prev != nil && prev.isDir() && s.replaced[rel] {
+			// Another directory now, even if the file system reused the inode number: what the old
+			// one held is gone, and the new one is walked whole.
+			s.mu.Lock()
+			s.deleted = append(s.deleted, rel+"/")
+			s.mu.Unlock()
+			prev = nil
+		}
+		if s.partial && prev != nil && prev.isDir() && st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			// A directory replaced by something else: what it held is gone.
+			s.mu.Lock()
+			s.deleted = append(s.deleted, rel+"/")
+			s.mu.Unlock()
+		}
 		switch st.Mode & unix.S_IFMT {
 		case unix.S_IFDIR:
-			subs = append(subs, dirJob{rel: rel, parent: ig, st: st, prev: prev})
+			// A partial scan walks only directories that are new here (a directory made again under
+			// the same name is new: another inode); the others are watched, and looked at on their own
+			// when something happened in them.
+			if !s.partial || prev == nil || !prev.isDir() || prev.ino != st.Ino {
+				subs = append(subs, dirJob{rel: rel, parent: ig, st: st, prev: prev})
+			}
 			if prev != nil && prev.isDir() && prev.mode == st.Mode {
 				prev.gen = s.gen
 			} else {
@@ -254,6 +329,13 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 		s.mu.Unlock()
 	}
 	return subs, len(list), nil
+}
+
+func joinRel(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
 }
 
 func readlinkat(fd int, name string) (string, error) {

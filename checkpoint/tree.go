@@ -10,6 +10,9 @@ import (
 	"github.com/warden-cli/warden/ignore"
 )
 
+// fullWalkEvery bounds how long snapshots may rely on the watch alone (see watch.go).
+const fullWalkEvery = time.Minute
+
 // tree is the workspace as the last snapshot saw it, and the means to take the next one.
 type tree struct {
 	root    string
@@ -18,9 +21,21 @@ type tree struct {
 	maxSize int64
 	// hashed counts files read by snapshots since the index was last saved.
 	hashed int
+
+	// watch reports the directories something happened in since the last snapshot; nil before the
+	// first walk, or when watching cannot be had (noWatch).
+	watch   *watcher
+	noWatch bool
+	// watched says the last full walk watched every directory it read; lastFull is when it started,
+	// and rules the fingerprint of the ignore rules outside the tree then.
+	watched  bool
+	lastFull time.Time
+	rules    string
+	// full counts full walks, for tests.
+	full int
 }
 
-// snapshot walks the workspace and returns what changed since the last snapshot, sorted by path. The
+// snapshot looks at the workspace and returns what changed since the last snapshot, sorted by path. The
 // first snapshot of an empty index reports every file as added.
 func (t *tree) snapshot() ([]Change, int64, error) {
 	start := time.Now()
@@ -28,10 +43,79 @@ func (t *tree) snapshot() ([]Change, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if t.watch != nil && t.watched && m.Fingerprint() == t.rules && start.Sub(t.lastFull) < fullWalkEvery {
+		dirty, deleted, ok := t.watch.drain()
+		if ok && !touchesIgnoreFiles(dirty) {
+			if len(dirty) == 0 {
+				return nil, 0, nil
+			}
+			dirs := make([]string, 0, len(dirty))
+			for d := range dirty {
+				if !deleted[d] {
+					dirs = append(dirs, d)
+				}
+			}
+			return t.walk(m, start, dirs, deleted)
+		}
+	}
+	if t.watch == nil && !t.noWatch {
+		if w, err := newWatcher(t.root); err == nil {
+			t.watch = w
+		} else {
+			t.noWatch = true
+		}
+	}
+	if t.watch != nil {
+		// What happened before this walk, the walk sees.
+		t.watch.drain()
+		t.watch.reset()
+	}
+	changes, grown, err := t.walk(m, start, nil, nil)
+	if err != nil {
+		return nil, grown, err
+	}
+	t.full++
+	t.lastFull, t.rules = start, m.Fingerprint()
+	t.watched = false
+	if t.watch != nil {
+		t.watch.mu.Lock()
+		failed := t.watch.failed
+		t.watch.mu.Unlock()
+		if failed {
+			// Watches cannot cover this tree (the kernel's limit): walk it whole every time.
+			t.watch.close()
+			t.watch, t.noWatch = nil, true
+		} else {
+			t.watched = true
+		}
+	}
+	return changes, grown, nil
+}
+
+// touchesIgnoreFiles reports whether an ignore file changed, which may change what is ignored anywhere
+// below it: only a full walk can tell.
+func touchesIgnoreFiles(dirty map[string][]string) bool {
+	for _, names := range dirty {
+		if slices.Contains(names, ".gitignore") {
+			return true
+		}
+	}
+	return false
+}
+
+// walk takes a snapshot: of the whole tree when dirty is nil, else of the directories in dirty only;
+// replaced names the directories deleted since, whatever stands at their paths now.
+func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced map[string]bool) ([]Change, int64, error) {
 	t.idx.gen++
 	gen := t.idx.gen
-	s := &scan{root: t.root, prev: t.idx, gen: gen, start: start}
-	if err := s.walk(m); err != nil {
+	s := &scan{root: t.root, prev: t.idx, gen: gen, start: start, w: t.watch, replaced: replaced}
+	var err error
+	if dirty == nil {
+		err = s.walk(m)
+	} else {
+		err = s.walkDirty(m, dirty)
+	}
+	if err != nil {
 		return nil, 0, err
 	}
 	touched, grown, err := hashFiles(t.root, s.touched, t.store, t.maxSize, start)
@@ -49,6 +133,20 @@ func (t *tree) snapshot() ([]Change, int64, error) {
 		delete(relisted, "")
 	}
 	var changes []Change
+	// What left the directories a partial scan read again goes first, so that a path that went and came
+	// back (a file replaced by a directory of the same name) ends up as the new entry.
+	if s.partial {
+		for _, p := range s.deleted {
+			for _, path := range t.below(p) {
+				if e := t.idx.entries[path]; e != nil {
+					delete(t.idx.entries, path)
+					if c, ok := classify(path, e.state(), nil); ok {
+						changes = append(changes, c)
+					}
+				}
+			}
+		}
+	}
 	for _, tc := range touched {
 		old := t.idx.entries[tc.path]
 		if d, ok := relisted[tc.path]; ok {
@@ -73,25 +171,87 @@ func (t *tree) snapshot() ([]Change, int64, error) {
 			t.idx.entries[path] = d
 		}
 	}
-	rootFd := -1
-	for path, e := range t.idx.entries {
-		if e.gen == gen {
-			continue
-		}
-		delete(t.idx.entries, path)
-		if rootFd < 0 {
-			if rootFd, err = openRoot(t.root); err != nil {
-				return nil, grown, err
+	if !s.partial {
+		rootFd := -1
+		for path, e := range t.idx.entries {
+			if e.gen == gen {
+				continue
 			}
-			defer unix.Close(rootFd)
+			delete(t.idx.entries, path)
+			if rootFd < 0 {
+				if rootFd, err = openRoot(t.root); err != nil {
+					return nil, grown, err
+				}
+				defer unix.Close(rootFd)
+			}
+			// Still there, but not walked: now ignored. It is no longer followed, and not reported.
+			if _, there := lstatAt(rootFd, path); there {
+				continue
+			}
+			c, _ := classify(path, e.state(), nil)
+			changes = append(changes, c)
 		}
-		// Still there, but not walked: now ignored. It is no longer followed, and not reported.
-		if _, there := lstatAt(rootFd, path); there {
-			continue
-		}
-		c, _ := classify(path, e.state(), nil)
-		changes = append(changes, c)
 	}
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
-	return changes, grown, nil
+	// A path both deleted and added in one scan is one change.
+	return mergeSamePath(changes), grown, nil
+}
+
+// below lists p and every indexed path under it; "dir/" lists only what is under dir.
+func (t *tree) below(p string) []string {
+	var out []string
+	dir, onlyUnder := strings.CutSuffix(p, "/")
+	if !onlyUnder {
+		out = append(out, p)
+	}
+	e := t.idx.entries[dir]
+	if e == nil || !e.isDir() {
+		if onlyUnder || e == nil {
+			// The directory's own entry is already replaced: find what was under it by name.
+			prefix := dir + "/"
+			for path := range t.idx.entries {
+				if strings.HasPrefix(path, prefix) {
+					out = append(out, path)
+				}
+			}
+		}
+		return out
+	}
+	if e.list == nil {
+		prefix := dir + "/"
+		for path := range t.idx.entries {
+			if strings.HasPrefix(path, prefix) {
+				out = append(out, path)
+			}
+		}
+		return out
+	}
+	for _, le := range e.list {
+		out = append(out, t.below(dir+"/"+le.Name())...)
+	}
+	return out
+}
+
+// mergeSamePath joins a deletion and an addition of the same path, sorted together.
+func mergeSamePath(changes []Change) []Change {
+	out := changes[:0]
+	for _, c := range changes {
+		if n := len(out); n > 0 && out[n-1].Path == c.Path {
+			old, new := out[n-1].Old, c.New
+			if old == nil {
+				old = c.Old
+			}
+			if new == nil {
+				new = out[n-1].New
+			}
+			if merged, ok := classify(c.Path, old, new); ok {
+				out[n-1] = merged
+			} else {
+				out = out[:n-1]
+			}
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }

@@ -1,6 +1,8 @@
 package ignore
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -51,6 +53,8 @@ type Matcher struct {
 	global [][]Pattern
 	// perDir lists the indexes of the per-directory sources.
 	perDir []int
+	// fingerprint identifies the rules that do not live in the tree (see Fingerprint).
+	fingerprint string
 
 	mu   sync.Mutex
 	dirs map[string]*dirState // by path relative to the top, for Match
@@ -91,20 +95,32 @@ func New(root string, opts Options) (*Matcher, error) {
 		m.prefix = filepath.ToSlash(rel) + "/"
 	}
 	m.global = make([][]Pattern, len(opts.Sources))
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%v\x00", top, m.prefix, opts.FoldCase)
 	for i, s := range opts.Sources {
+		fmt.Fprintf(h, "%s\x00%s\x00", s.Name, s.Path)
 		switch {
 		case s.Name != "" && s.Path == "":
 			m.perDir = append(m.perDir, i)
 		case s.Path != "" && s.Name == "":
 			// A missing file is no rules, as in git.
 			data, _ := readLimited(s.Path, false)
+			h.Write(data)
+			h.Write([]byte{0})
 			m.global[i] = parseFile(data)
 		default:
 			return nil, fmt.Errorf("ignore: a source needs exactly one of Name and Path (got %+v)", s)
 		}
 	}
+	m.fingerprint = hex.EncodeToString(h.Sum(nil))
 	return m, nil
 }
+
+// Fingerprint identifies everything that decides what is ignored except the per-directory files: the
+// top, the sources, the content of the single-file ones, the case folding. Two matchers with the same
+// fingerprint decide alike wherever the tree's own ignore files are the same, so a walker that watches
+// those files can tell when it must look at the whole tree again.
+func (m *Matcher) Fingerprint() string { return m.fingerprint }
 
 // GitSources returns the sources git reads in repo, highest precedence first: .gitignore in every
 // directory, info/exclude, and core.excludesFile (by default $XDG_CONFIG_HOME/git/ignore). foldCase is

@@ -154,3 +154,29 @@ func TestReadDirReportsTypes(t *testing.T) {
 		t.Errorf("a missing directory gave %v", err)
 	}
 }
+
+// The fingerprint changes with the rules that live outside the tree, and only with them.
+func TestFingerprintFollowsRulesOutsideTheTree(t *testing.T) {
+	dir := newRepo(t, map[string]string{".gitignore": "*.o\n"})
+	fp := func() string {
+		m, err := ForDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Fingerprint()
+	}
+	first := fp()
+	writeTree(t, dir, map[string]string{".gitignore": "*.a\n", "x.o": ""})
+	if fp() != first {
+		t.Error("a change inside the tree changed the fingerprint")
+	}
+	writeTree(t, dir, map[string]string{".git/info/exclude": "*.tmp\n"})
+	second := fp()
+	if second == first {
+		t.Error("info/exclude changed and the fingerprint did not")
+	}
+	writeTree(t, os.Getenv("HOME"), map[string]string{".gitconfig": "[core]\n\tignoreCase = true\n"})
+	if fp() == second {
+		t.Error("core.ignoreCase changed and the fingerprint did not")
+	}
+}
