@@ -356,6 +356,10 @@ func (c *Checkpoints) Close() error {
 	if c.refs != nil {
 		c.refs.Close()
 	}
+	if c.tree.watch != nil {
+		c.tree.watch.close()
+		c.tree.watch = nil
+	}
 	c.lock.Close()
 	return err
 }
