@@ -360,3 +360,55 @@ func TestCheckpointsLastAcrossOpen(t *testing.T) {
 		t.Errorf("a.txt = %q", b)
 	}
 }
+
+func countObjects(t *testing.T, c *Checkpoints) int {
+	t.Helper()
+	n := 0
+	filepath.WalkDir(filepath.Join(c.dir, "objects"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// Files git already holds are not copied by the first snapshot; once changed, their old content is
+// copied, so an undo works even after the person's git dropped the objects.
+func TestTrackedFilesAreBorrowedNotCopied(t *testing.T) {
+	isolateHome(t)
+	ws := t.TempDir()
+	// Files written in the second the index is written are not trusted by their stat ("racily clean"):
+	// these are made older first.
+	sh(t, ws, `git init -q . && printf 'a\nb\n' > a.txt && echo b > b.txt && head -c 1500000 /dev/urandom > big.bin &&
+		touch -d '-5 seconds' a.txt b.txt big.bin &&
+		git add -A && git -c user.name=t -c user.email=t@t commit -qm files && echo untracked > u.txt`)
+	c := openTest(t, ws)
+	if n := countObjects(t, c); n != 1 {
+		t.Errorf("the first snapshot saved %d contents, want 1 (the untracked file)", n)
+	}
+	bigBefore, _ := os.ReadFile(filepath.Join(ws, "big.bin"))
+	changes := call(t, c, ws, "printf 'a\\nB\\n' > a.txt && rm b.txt && head -c 100 /dev/zero > big.bin")
+	if got := changeLines(changes); got != "M a.txt (+1 −1)\nD b.txt (+0 −1)\nM big.bin (binary)" {
+		t.Errorf("changes: %q", got)
+	}
+	// The person's git forgets everything (gc of a rewritten history, say).
+	sh(t, ws, "rm -rf .git/objects/* && mkdir -p .git/objects/info .git/objects/pack")
+	r := restoreTo(t, c, []Recorded{{Changes: changes}}, false)
+	if b, _ := os.ReadFile(filepath.Join(ws, "a.txt")); string(b) != "a\nb\n" {
+		t.Errorf("a.txt = %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "b.txt")); string(b) != "b\n" {
+		t.Errorf("b.txt = %q", b)
+	}
+	// big.bin is over the cap: it stayed borrowed, and the objects are gone.
+	var problem string
+	for _, s := range r.Skipped {
+		if s.Path == "big.bin" {
+			problem = s.Problem
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "big.bin")); string(b) == string(bigBefore) || !strings.Contains(problem, "gone") {
+		t.Errorf("big.bin: restored %v, problem %q", string(b) == string(bigBefore), problem)
+	}
+}

@@ -103,9 +103,9 @@ func Open(opts Options) (*Checkpoints, error) {
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}
 	c := &Checkpoints{opts: opts, dir: dir, lock: lock, running: map[string]*task{}, pending: map[string][]Change{}}
-	store := &objects{dir: filepath.Join(dir, "objects")}
-	store.borrow = borrowFrom(ws)
-	c.tree = &tree{root: ws, store: store, idx: loadIndex(filepath.Join(dir, "index")), maxSize: opts.MaxFileSize}
+	borrow := newBorrower(ws)
+	store := &objects{dir: filepath.Join(dir, "objects"), borrow: borrow.read}
+	c.tree = &tree{root: ws, store: store, idx: loadIndex(filepath.Join(dir, "index")), maxSize: opts.MaxFileSize, borrow: borrow}
 	if opts.Session != "" {
 		refs, err := os.OpenFile(filepath.Join(dir, "refs", opts.Session), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
@@ -260,6 +260,7 @@ func (c *Checkpoints) snap() ([]Change, error) {
 		}
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
+	c.grown += keep(changes, c.tree.store, c.opts.MaxFileSize)
 	c.addRefs(changes)
 	countLines(changes, c.tree.store)
 	c.saveIndexIfWorth(false)
@@ -360,6 +361,7 @@ func (c *Checkpoints) Close() error {
 		c.tree.watch.close()
 		c.tree.watch = nil
 	}
+	c.tree.borrow.close()
 	c.lock.Close()
 	return err
 }

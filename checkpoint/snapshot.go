@@ -354,7 +354,7 @@ func readlinkat(fd int, name string) (string, error) {
 // hashFiles reads the regular files among touched, saves their content and fills in their ids. A file
 // over maxSize is marked skipped; one that cannot be read any more (gone, replaced) is dropped from
 // touched, as if the walk had not seen it. It returns how many bytes the store grew by.
-func hashFiles(root string, touched []touched, store *objects, maxSize int64, start time.Time) ([]touched, int64, error) {
+func hashFiles(root string, touched []touched, store *objects, maxSize int64, start time.Time, borrow *borrower) ([]touched, int64, error) {
 	var mu sync.Mutex
 	var grown int64
 	var firstErr error
@@ -376,7 +376,7 @@ func hashFiles(root string, touched []touched, store *objects, maxSize int64, st
 					keep[i] = true
 					continue
 				}
-				n, ok, err := hashOne(filepath.Join(root, filepath.FromSlash(t.path)), t.e, store, maxSize, start)
+				n, ok, err := hashOne(root, t.path, t.e, store, maxSize, start, borrow)
 				mu.Lock()
 				grown += n
 				keep[i] = ok
@@ -397,9 +397,10 @@ func hashFiles(root string, touched []touched, store *objects, maxSize int64, st
 	return out, grown, firstErr
 }
 
-// hashOne reads one file into e. ok is false when the file is no longer a regular file there.
-func hashOne(path string, e *entry, store *objects, maxSize int64, start time.Time) (grown int64, ok bool, err error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+// hashOne reads the file rel into e, unless the person's git holds its content already. ok is false when
+// the file is no longer a regular file there.
+func hashOne(root, rel string, e *entry, store *objects, maxSize int64, start time.Time, borrow *borrower) (grown int64, ok bool, err error) {
+	f, err := os.OpenFile(filepath.Join(root, filepath.FromSlash(rel)), os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return 0, false, nil
 	}
@@ -411,6 +412,10 @@ func hashOne(path string, e *entry, store *objects, maxSize int64, start time.Ti
 	// The stat kept is the one taken before reading: a change made while reading shows at the next
 	// snapshot.
 	*e = *entryFromStat(&st, start)
+	if id, ok := borrow.lookup(rel, &st); ok {
+		e.id = id
+		return 0, true, nil
+	}
 	if st.Size > maxSize {
 		e.skipped = true
 		return 0, true, nil

@@ -33,6 +33,8 @@ type tree struct {
 	rules    string
 	// full counts full walks, for tests.
 	full int
+	// borrow finds content in the person's git objects; nil outside a work tree.
+	borrow *borrower
 }
 
 // snapshot looks at the workspace and returns what changed since the last snapshot, sorted by path. The
@@ -118,7 +120,8 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 	if err != nil {
 		return nil, 0, err
 	}
-	touched, grown, err := hashFiles(t.root, s.touched, t.store, t.maxSize, start)
+	t.borrow.refresh()
+	touched, grown, err := hashFiles(t.root, s.touched, t.store, t.maxSize, start, t.borrow)
 	if err != nil {
 		return nil, grown, err
 	}

@@ -80,75 +80,36 @@ func sha256Repo(r Repo) bool {
 	return err == nil && bytes.Contains(bytes.ToLower(cfg), []byte("objectformat"))
 }
 
-// parseIndex reads an index file of version 2, 3 or 4.
-//
-// An entry is 40 bytes of stat data (the mode at offset 24), a 20-byte object name and 16 bits of flags
-// (16 more when the extended bit is set, from version 3). In versions 2 and 3 the path follows, NUL
-// terminated and padded with NULs to a multiple of 8 bytes from the entry's start; in version 4 the path
-// is the previous one with a varint's count of bytes dropped from its end and a NUL-terminated suffix
-// added, with no padding. Extensions and a 20-byte checksum follow the entries.
+// parseIndex reads an index file of version 2, 3 or 4 (the entries' layout is on walkIndex).
+// Extensions and a 20-byte checksum follow the entries.
 func parseIndex(data []byte) (Index, bool) {
 	var idx Index
 	if len(data) < 12+20 || string(data[:4]) != "DIRC" {
 		return idx, false
 	}
-	version := binary.BigEndian.Uint32(data[4:8])
-	n := binary.BigEndian.Uint32(data[8:12])
-	if version < 2 || version > 4 {
+	if version := binary.BigEndian.Uint32(data[4:8]); version < 2 || version > 4 {
 		return idx, false
 	}
-	end := len(data) - 20
-	off := 12
-	prev := ""
-	for i := uint32(0); i < n; i++ {
-		start := off
-		if off+62 > end {
-			return Index{}, false
-		}
-		mode := binary.BigEndian.Uint32(data[off+24 : off+28])
+	entriesEnd := 0
+	sparse := false
+	ok := walkIndex(data, func(path string, raw []byte, _, _ uint16) {
+		mode := binary.BigEndian.Uint32(raw[24:28])
 		var id oid
-		copy(id[:], data[off+40:off+60])
+		copy(id[:], raw[40:60])
 		idx.ids = append(idx.ids, id)
-		flags := binary.BigEndian.Uint16(data[off+60 : off+62])
-		off += 62
-		if flags&0x4000 != 0 {
-			if version < 3 || off+2 > end {
-				return Index{}, false
-			}
-			off += 2
-		}
-		var path string
-		if version == 4 {
-			drop, w := uvarint4(data[off:end])
-			if w <= 0 || drop > uint64(len(prev)) {
-				return Index{}, false
-			}
-			off += w
-			nul := bytes.IndexByte(data[off:end], 0)
-			if nul < 0 {
-				return Index{}, false
-			}
-			path = prev[:len(prev)-int(drop)] + string(data[off:off+nul])
-			off += nul + 1
-		} else {
-			nul := bytes.IndexByte(data[off:end], 0)
-			if nul <= 0 {
-				return Index{}, false
-			}
-			path = string(data[off : off+nul])
-			off += nul
-			off = start + (off-start+8)&^7
-		}
-		prev = path
 		switch mode & 0o170000 {
 		case 0o040000:
 			// A sparse index: a directory stands for every file below it.
-			return Index{}, false
+			sparse = true
 		case 0o160000:
 			idx.Gitlinks = append(idx.Gitlinks, path)
 		}
 		idx.Paths = append(idx.Paths, path)
+	}, func(off int) { entriesEnd = off })
+	if !ok || sparse {
+		return Index{}, false
 	}
+	end, off := len(data)-20, entriesEnd
 	// An extension whose signature starts with a lower-case letter must be understood: `link` (a split
 	// index, whose entries are partly in another file) and `sdir` (a sparse index) leave files out.
 	for off+8 <= end {
