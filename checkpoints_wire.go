@@ -8,6 +8,7 @@ import (
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/tools"
 )
 
 // checkpointsDir holds the checkpoints of every workspace, beside the sessions they belong to.
@@ -34,4 +35,6 @@ func (s *session) openCheckpoints() {
 		return
 	}
 	s.checkpoints = cp
+	// What a background task changes after its call returned is given to that call when the task ends.
+	s.tasks.OnEnd(func(e tools.TaskEnd) { cp.EndTask(e.ID) })
 }

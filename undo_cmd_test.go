@@ -103,4 +103,15 @@ func TestUndoCommandRestoresAHeadlessRun(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "nothing to undo") {
 		t.Errorf("a second undo: exit %d %s", code, out)
 	}
+
+	// The session, continued, tells the model what was undone.
+	server.Reply(fakeapi.Text("noted"))
+	if _, stderr, code := r.exec("--continue", "-p", "go on", "--base-url", server.URL(), "--model", "m"); code != 0 {
+		t.Fatalf("continue: exit %d %s", code, stderr)
+	}
+	reqs := server.Requests()
+	msgs := reqs[len(reqs)-1].Messages
+	if last := msgs[len(msgs)-1].Content; !strings.Contains(last, "restored the workspace's files") || !strings.Contains(last, "go on") {
+		t.Errorf("the model was not told of the undo: %q", last)
+	}
 }

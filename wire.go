@@ -238,7 +238,6 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	if err := s.openStore(c); err != nil {
 		return nil, err
 	}
-	s.openCheckpoints()
 	if s.resumed != nil && s.resumed.Model != "" && c.model == "" {
 		// A resumed session goes on with the model it last used, unless --model says otherwise.
 		cfg.Model = s.resumed.Model
@@ -267,6 +266,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	}
 	s.tasks = tools.NewTasks()
 	s.tasks.Helper = helper
+	s.openCheckpoints()
 	s.env.SecretWritten = s.tasks.SecretsChanged
 	(<-wall)()
 	home, _ := os.UserHomeDir()
@@ -517,6 +517,7 @@ func (s *session) agentOptions(sink agent.Sink, approver agent.Approver) agent.O
 		History:       s.history,
 		More:          s.mcp,
 		Checkpoints:   s.checkpoints,
+		Notes:         agent.PendingNotes(s.resumed),
 		SaveProjectRule: func(rule string) error {
 			return config.AddProjectAllow(os.Getenv, s.cfg.Workspace, rule)
 		},

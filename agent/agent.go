@@ -61,6 +61,8 @@ type Options struct {
 	SaveProjectRule func(rule string) error
 	// Checkpoints snapshots the workspace around every call that may change files; nil takes none.
 	Checkpoints *checkpoint.Checkpoints
+	// Notes are told to the model at its next turn, as Note tells them (a resumed session's PendingNotes).
+	Notes []string
 	// More offers tools that come and go while the session runs (MCP servers starting, dying, coming
 	// back), asked again before every model turn; nil offers none. Sub-agents do not get them.
 	More ToolSource
@@ -115,6 +117,9 @@ func New(opts Options) (*Agent, error) {
 	if opts.System != "" {
 		// The system prompt is rebuilt at every start, so it is not recorded.
 		a.messages = append(a.messages, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: opts.System})
+	}
+	for _, n := range opts.Notes {
+		a.Note(n)
 	}
 	a.messages = append(a.messages, opts.History...)
 	return a, nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+	"golang.org/x/sys/unix"
 
 	"github.com/warden-cli/warden/agent/fakeapi"
 	"github.com/warden-cli/warden/checkpoint"
@@ -29,6 +30,7 @@ type cpHarness struct {
 	cp       *checkpoint.Checkpoints
 	sessions string
 	cpDir    string
+	events   chan Event
 }
 
 func newCPHarness(t *testing.T) *cpHarness {
@@ -64,13 +66,19 @@ func (h *cpHarness) start(st *Store, history []openai.ChatCompletionMessage) {
 	}
 	tasks := tools.NewTasks()
 	h.t.Cleanup(tasks.KillAll)
+	tasks.OnEnd(func(e tools.TaskEnd) { cp.EndTask(e.ID) })
 	env := tools.NewEnv(h.ws, h.t.TempDir())
 	env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, h.t.TempDir()) }
 	h.rec = &recorder{}
+	h.events = make(chan Event, 1024)
+	sink := func(ev Event) {
+		h.rec.sink(ev)
+		h.events <- ev
+	}
 	a, err := New(Options{
 		Provider: NewProvider(h.server.URL(), "sk-test", "fake-model"),
 		Tools:    tools.NewRegistry(append(tools.NewBash(tasks), tools.NewFileTools()...)...),
-		Env:      env, Engine: engine, Approver: HeadlessApprover{}, Sink: h.rec.sink, System: "system prompt",
+		Env:      env, Engine: engine, Approver: HeadlessApprover{}, Sink: sink, System: "system prompt",
 		MaxSteps: 8, Store: st, Checkpoints: cp, SubAgents: true, History: history,
 		Retry: RetryPolicy{Attempts: 2, Base: 10 * time.Millisecond, Max: 50 * time.Millisecond},
 	})
@@ -316,5 +324,65 @@ func TestSubAgentCallsAreCheckpointed(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(h.ws, "sub.txt")); !os.IsNotExist(err) {
 		t.Errorf("sub.txt survived the undo")
+	}
+}
+
+// waitFor waits, up to a generous deadline, for an event that ok accepts.
+func (h *cpHarness) waitFor(ok func(Event) bool) Event {
+	h.t.Helper()
+	deadline := time.After(15 * time.Second)
+	for {
+		select {
+		case ev := <-h.events:
+			if ok(ev) {
+				return ev
+			}
+		case <-deadline:
+			h.t.Fatal("the event did not come")
+		}
+	}
+}
+
+// A background task's file is given to the call that started it when the task ends, and undone with it.
+func TestBackgroundTaskChangesAreGivenToItsCall(t *testing.T) {
+	h := newCPHarness(t)
+	fifo := filepath.Join(t.TempDir(), "go")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(map[string]any{"command": "echo early > early.txt; read _ < " + fifo + "; echo late > late.txt", "run_in_background": true})
+	h.run("start it", fakeapi.ToolCall("bg", "bash", string(b)), fakeapi.Text("started"))
+	if got := h.changesOf()["bg"]; got != "A early.txt (+1 −0)" && got != "" {
+		t.Errorf("the call's changes when it went to the background: %q", got)
+	}
+	if err := os.WriteFile(fifo, []byte("go\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ev := h.waitFor(func(ev Event) bool { f, ok := ev.(FilesChanged); return ok && f.By == ByTask }).(FilesChanged)
+	var lines []string
+	for _, c := range ev.Changes {
+		lines = append(lines, c.String())
+	}
+	if ev.CallID != "bg" || strings.Join(lines, "; ") != "A early.txt (+1 −0); A late.txt (+1 −0)" {
+		t.Errorf("the task's changes: %s %q", ev.CallID, lines)
+	}
+	l, err := ReadSession(h.store.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hist := History(l); len(hist) != 1 || len(hist[0].Changes) != 2 {
+		t.Errorf("history: %+v", hist)
+	}
+	u, err := h.agent.PlanUndo("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.agent.Restore(u, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"early.txt", "late.txt"} {
+		if _, err := os.Lstat(filepath.Join(h.ws, f)); !os.IsNotExist(err) {
+			t.Errorf("%s survived the undo", f)
+		}
 	}
 }

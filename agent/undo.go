@@ -85,8 +85,11 @@ func Points(l *Loaded) []Point {
 			}
 			switch {
 			case m.Role == openai.ChatMessageRoleUser:
-				turn++
-				out = append(out, Point{Kind: PointTurn, Pos: i, Time: r.Time, Turn: turn, Prompt: m.Content, Keep: msgs})
+				// Notes Warden delivered between tool results are not a request of the person's.
+				if _, prompt := SplitNotes(m.Content); prompt != "" {
+					turn++
+					out = append(out, Point{Kind: PointTurn, Pos: i, Time: r.Time, Turn: turn, Prompt: prompt, Keep: msgs})
+				}
 			case m.Role == openai.ChatMessageRoleAssistant:
 				for _, tc := range m.ToolCalls {
 					keepFor[tc.ID] = msgs
@@ -179,7 +182,9 @@ func PlanUndo(cp *checkpoint.Checkpoints, l *Loaded, to string) (*UndoPlan, erro
 	for i, r := range l.Records {
 		switch {
 		case r.Type == RecMessage && r.Message != nil && r.Message.Role == openai.ChatMessageRoleUser:
-			turnPos = i
+			if _, prompt := SplitNotes(r.Message.Content); prompt != "" {
+				turnPos = i
+			}
 		case r.Type == RecChanges && r.By == ByUndo && r.UndoTo != nil:
 			undos = append(undos, undo{i, *r.UndoTo})
 		case (r.Type == RecToolResult && len(r.Changes) > 0) || (r.Type == RecChanges && r.By == ByTask && len(r.Later) > 0):

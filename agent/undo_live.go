@@ -113,6 +113,24 @@ func (a *Agent) tell(text string) {
 	a.Note(text)
 }
 
+// PendingNotes are the notes a session recorded that the model has not been told: those after the last
+// message the session sent it. A resumed session tells them at its next turn (Options.Notes).
+func PendingNotes(l *Loaded) []string {
+	if l == nil {
+		return nil
+	}
+	var notes []string
+	for _, r := range l.Records {
+		switch {
+		case r.Type == RecMessage && r.Message != nil && r.Message.Role == openai.ChatMessageRoleUser:
+			notes = nil
+		case r.Type == RecNote && r.Text != "":
+			notes = append(notes, r.Text)
+		}
+	}
+	return notes
+}
+
 // RecordNote appends a note for the model to a session file; the session tells the model when it is
 // resumed and continued.
 func RecordNote(path, text string) error {

@@ -62,6 +62,9 @@ type Checkpoints struct {
 	refs  *os.File
 	// notes are things the person should be told, taken with Notes.
 	notes []string
+	// ends are the TaskEnded calls EndTask started; closed says Close ran.
+	ends   sync.WaitGroup
+	closed bool
 }
 
 // WorkspaceDir is where the checkpoints of workspace live under dir.
@@ -171,6 +174,9 @@ type Window struct {
 // outside Warden, returned as outside. The window must be closed with After; until then other calls wait.
 func (c *Checkpoints) Before() (w *Window, outside []Change) {
 	c.mu.Lock()
+	if c.closed {
+		return &Window{c: c, err: fmt.Errorf("%w: the session is closing", ErrOff)}, nil
+	}
 	c.baseline()
 	w = &Window{c: c}
 	if c.off != nil {
@@ -227,6 +233,10 @@ func (w *Window) After(backgroundID string, onTaskEnd func(taskID string, all, l
 // onTaskEnd its After named. It reports false for a task no checkpointed call started.
 func (c *Checkpoints) TaskEnded(taskID string) bool {
 	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return false
+	}
 	c.baseline()
 	t, ok := c.running[taskID]
 	if !ok {
@@ -247,6 +257,12 @@ func (c *Checkpoints) TaskEnded(taskID string) bool {
 	c.mu.Unlock()
 	t.give(taskID, all, later)
 	return true
+}
+
+// EndTask is TaskEnded without waiting: a task's end is heard from its own goroutine, which must not
+// wait for a call in progress to finish. Close waits for it.
+func (c *Checkpoints) EndTask(taskID string) {
+	c.ends.Go(func() { c.TaskEnded(taskID) })
 }
 
 // snap takes a snapshot, keeps its content referenced by this session and counts its lines. Called
@@ -348,8 +364,13 @@ func (c *Checkpoints) Notes() []string {
 
 // Close saves the index and releases the store. It waits for a snapshot in progress.
 func (c *Checkpoints) Close() error {
+	c.ends.Wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	c.closed = true
 	var err error
 	if c.tree.hashed > 0 && c.off == nil {
 		err = saveIndex(filepath.Join(c.dir, "index"), c.tree.idx)

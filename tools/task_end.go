@@ -39,11 +39,12 @@ func (e TaskEnd) Tail(n int) string {
 const endOutputBudget = 256 << 10
 
 // OnEnd makes f hear of every background task that ends from now on, except those Warden stops because
-// it is exiting. f is called from the task's own goroutine.
+// it is exiting; each f given hears, in the order given (the TUI, the checkpoints). f is called from the
+// task's own goroutine.
 func (t *Tasks) OnEnd(f func(TaskEnd)) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.onEnd = f
+	t.onEnd = append(t.onEnd, f)
 }
 
 // Kill stops a background task, as kill_bash does but on the person's word, and waits for it to end.
@@ -64,16 +65,18 @@ func (t *Tasks) Kill(id string) error {
 func (t *Tasks) watchEnd(j *job) {
 	<-j.done
 	t.mu.Lock()
-	f, closing := t.onEnd, t.closed
+	fs, closing := t.onEnd, t.closed
 	t.mu.Unlock()
-	if f == nil || (closing && j.stopped == stopShutdown) {
+	if len(fs) == 0 || (closing && j.stopped == stopShutdown) {
 		return
 	}
 	v := j.out.View(cursor{}, endOutputBudget)
 	e := TaskEnd{ID: j.id, Command: j.command, How: endedHow(j), ByModel: j.stopped == stopKill,
 		Took: j.ended.Sub(j.started), Output: v.text, OutputPath: viewPath(v)}
 	e.ExitCode, e.Signal = exitOf(j.status)
-	f(e)
+	for _, f := range fs {
+		f(e)
+	}
 }
 
 // Output is a background task's output from its start, as TaskEnd.Output gives it, without moving what

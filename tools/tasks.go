@@ -64,7 +64,7 @@ type Tasks struct {
 	jails   *jail.Keeper
 	wallErr error
 
-	onEnd    func(TaskEnd) // see OnEnd
+	onEnd    []func(TaskEnd) // see OnEnd
 	watchers sync.WaitGroup
 }
 
