@@ -53,6 +53,9 @@ func (p Point) Label() string {
 	}
 	s := p.Tool
 	if p.Summary != "" {
+		if p.Tool == "bash" {
+			s += " $"
+		}
 		s += " " + oneLine(p.Summary)
 	}
 	return s

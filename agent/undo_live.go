@@ -145,3 +145,11 @@ func RecordNote(path, text string) error {
 	}
 	return nil
 }
+
+// Diff shows one change of this session's workspace (see checkpoint.Checkpoints.Diff).
+func (a *Agent) Diff(c checkpoint.Change) (string, error) {
+	if a.opts.Checkpoints == nil {
+		return "", errors.New("checkpoints are off in this session, so its changes cannot be shown")
+	}
+	return a.opts.Checkpoints.Diff(c)
+}

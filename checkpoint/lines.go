@@ -2,6 +2,8 @@ package checkpoint
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -74,4 +76,68 @@ func countLines(changes []Change, store *objects) {
 			}
 		}
 	}
+}
+
+// Diff shows one change to people: a unified diff of a text file, or a line saying what changed when
+// there are no lines to compare (a directory, a link, a binary file, one over the size cap).
+func (c *Checkpoints) Diff(ch Change) (string, error) {
+	path := ch.Path
+	switch {
+	case ch.IsDir():
+		switch {
+		case ch.Old == nil:
+			return "directory " + path + "/ created\n", nil
+		case ch.New == nil:
+			return "directory " + path + "/ removed\n", nil
+		}
+		return fmt.Sprintf("directory %s/: mode %s → %s\n", path, ch.Old.FileMode().Perm(), ch.New.FileMode().Perm()), nil
+	case ch.Old.IsLink() || ch.New.IsLink():
+		var b strings.Builder
+		if ch.Old.IsLink() {
+			fmt.Fprintf(&b, "-link %s → %s\n", path, ch.Old.Link)
+		}
+		if ch.New.IsLink() {
+			fmt.Fprintf(&b, "+link %s → %s\n", path, ch.New.Link)
+		}
+		return b.String(), nil
+	}
+	read := func(s *State) (string, string, error) {
+		if !s.IsFile() {
+			return "", "", nil
+		}
+		if s.Skipped {
+			return "", "over the size cap, not saved", nil
+		}
+		b, err := c.tree.store.get(s.ID)
+		if err != nil {
+			return "", "", err
+		}
+		if isBinary(b) {
+			return "", fmt.Sprintf("binary, %s", byteSize(int64(len(b)))), nil
+		}
+		return string(b), "", nil
+	}
+	old, oldNote, err := read(ch.Old)
+	if err != nil {
+		return "", fmt.Errorf("%s: the content before: %w", path, err)
+	}
+	new, newNote, err := read(ch.New)
+	if err != nil {
+		return "", fmt.Errorf("%s: the content after: %w", path, err)
+	}
+	var head string
+	if ch.Status == ModeOnly || (ch.Old != nil && ch.New != nil && ch.Old.Mode != ch.New.Mode) {
+		head = fmt.Sprintf("mode %s → %s\n", ch.Old.FileMode().Perm(), ch.New.FileMode().Perm())
+	}
+	if oldNote != "" || newNote != "" {
+		return head + fmt.Sprintf("%s: %s\n", path, strings.Join(slices.DeleteFunc([]string{oldNote, newNote}, func(s string) bool { return s == "" }), "; ")), nil
+	}
+	from, to := "a/"+path, "b/"+path
+	if ch.Old == nil {
+		from = "/dev/null"
+	}
+	if ch.New == nil {
+		to = "/dev/null"
+	}
+	return head + udiff.Unified(from, to, old, new), nil
 }

@@ -81,6 +81,8 @@ func (m *Model) apply(scope *panel, e agent.Event) {
 		p.finished(e)
 		m.takeTodos(p)
 		m.conv.version++
+	case agent.FilesChanged:
+		m.filesChanged(scope, e)
 	case agent.UsageUpdated:
 		m.usage = e
 	case agent.ContextCompacted:

@@ -129,6 +129,10 @@ func (h *historyOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
 		if h.selected >= 0 && h.selected < len(rows) {
 			m.push(newPager(m, rows[h.selected]))
 		}
+	case k.String() == "d":
+		if h.selected >= 0 && h.selected < len(rows) && len(rows[h.selected].changes) > 0 {
+			m.push(newDiffPager(m, rows[h.selected]))
+		}
 	}
 	return nil
 }
@@ -138,6 +142,10 @@ func (h *historyOverlay) view(m *Model, width, height int) string {
 	rows := h.rows(m)
 	headers := []string{"TIME", "TOOL", "COMMAND / PATH", "DECISION", "EXIT", "TOOK"}
 	widths := []int{8, 14, 0, 16, 7, 7}
+	withChanges := anyChanges(m.calls)
+	if withChanges {
+		headers, widths = append(headers, "CHANGES"), append(widths, 15)
+	}
 	fixed := len(widths) - 1
 	for _, w := range widths {
 		fixed += w
@@ -165,7 +173,11 @@ func (h *historyOverlay) view(m *Model, width, height int) string {
 		out = append(out, st.dim.Render("No tool calls yet."))
 	}
 	for i := offset; i < len(rows) && i < offset+room; i++ {
-		text := line(historyCells(rows[i]))
+		cells := historyCells(rows[i])
+		if withChanges {
+			cells = append(cells, changesCell(rows[i]))
+		}
+		text := line(cells)
 		if i == selected {
 			text = st.selected.Render(text)
 		} else if rows[i].state == stateDenied || (rows[i].result.ExitCode != nil && *rows[i].result.ExitCode != 0) {
@@ -177,7 +189,11 @@ func (h *historyOverlay) view(m *Model, width, height int) string {
 	if len(rows) != len(m.calls) {
 		title += fmt.Sprintf(" · %d shown", len(rows))
 	}
-	return frame(m, title, strings.Join(out, "\n"), "↑/↓ select · enter full output · / filter · esc back", width, height)
+	hint := "↑/↓ select · enter full output · / filter · esc back"
+	if selected >= 0 && selected < len(rows) && len(rows[selected].changes) > 0 {
+		hint = "↑/↓ select · enter full output · d diff · / filter · esc back"
+	}
+	return frame(m, title, strings.Join(out, "\n"), hint, width, height)
 }
 
 // pagerMaxRows is how many screen rows one line of output may take in the pager: a line longer than that

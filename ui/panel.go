@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
 )
@@ -63,6 +64,8 @@ type panel struct {
 	todos []tools.TodoItem
 	// bgEnd is how the background task this call started ended, once it has.
 	bgEnd *tools.TaskEnd
+	// changes is what the call changed in the workspace (changes.go).
+	changes []checkpoint.Change
 
 	// render cache of the body (everything below the header)
 	bodyKey   bodyKey
@@ -105,6 +108,7 @@ func (p *panel) decided(e agent.PermissionDecided, now time.Time) {
 
 func (p *panel) finished(e agent.ToolFinished) {
 	p.result, p.duration = e.Result, e.Duration
+	p.changes = e.Changes
 	r := e.Result
 	switch {
 	case p.state == stateDenied:
@@ -332,7 +336,7 @@ func (p *panel) body(rc *renderCtx, width int) []string {
 	case !p.expanded && hidden > 0:
 		out = append(out, st.dim.Render(fmt.Sprintf("+%s (ctrl+o to expand)", plural(hidden, "line", "lines"))))
 	}
-	return out
+	return append(out, p.changesLines(rc, width)...)
 }
 
 func shortDuration(d time.Duration) string {

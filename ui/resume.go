@@ -54,7 +54,8 @@ func (m *Model) restore(l *agent.Loaded) {
 				if r.Output != nil {
 					res.Output = *r.Output
 				}
-				p.finished(agent.ToolFinished{ID: r.CallID, Name: r.Name, Result: res, Duration: time.Duration(r.DurationMS) * time.Millisecond})
+				p.finished(agent.ToolFinished{ID: r.CallID, Name: r.Name, Result: res, Duration: time.Duration(r.DurationMS) * time.Millisecond,
+					Changes: r.Changes})
 				m.takeTodos(p)
 				if p.sub != nil {
 					// The child's messages are not kept, only the task's result for the model, which ends
@@ -63,6 +64,8 @@ func (m *Model) restore(l *agent.Loaded) {
 					p.sub.answer, _, _ = strings.Cut(res.Output, taskRecordMarker)
 				}
 			}
+		case agent.RecChanges:
+			m.restoreChanges(calls[key(r)], r)
 		case agent.RecNotice:
 			if !r.Retrying {
 				m.conv.add(&item{kind: itemError, text: r.Text})
