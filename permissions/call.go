@@ -89,6 +89,10 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 		e := &exec{c: c, lv: lv, sc: sc, p: &p, stdin: stdin}
 		e.run(words)
 	}
+	if c.untrusted != "" {
+		p.notRO(c.untrusted)
+		p.Static = false
+	}
 	if !p.ReadOnly && p.Reason == "" {
 		p.Reason = fmt.Sprintf("`%s` is not read-only", p.Text)
 	}

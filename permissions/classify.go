@@ -92,6 +92,8 @@ type Part struct {
 	// when pipedNames found out what the names are; inputDir is where the program resolves them.
 	readsInput, inputOpts, namesKnown bool
 	inputDir                          string
+	// scriptFromInput is set for a shell that runs the commands its input holds.
+	scriptFromInput bool
 	// called is the name a command was called by when it was judged as the program of that name, not
 	// as a function.
 	called string
@@ -174,6 +176,9 @@ type classifier struct {
 	loopRounds int
 	// substParts are, per command substitution, the parts its commands were judged as.
 	substParts map[*syntax.CmdSubst][2]int
+	// untrusted is set while a body Warden reads only for deny and ask rules is classified: why its
+	// parts are not read-only.
+	untrusted string
 }
 
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.

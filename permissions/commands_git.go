@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/gitrepo"
 )
 
 // gitInertConfig are `git -c` keys that only change how output looks. Every other key may run a program
@@ -331,9 +333,82 @@ func gitConfig(e *exec, args []word) string {
 	return "`git config` changes settings"
 }
 
+// gitBuiltins are the subcommands git runs itself, before any alias of the same name (git.c's list).
+var gitBuiltins = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`add am annotate apply archive backfill bisect blame branch bugreport bundle cat-file
+		check-attr check-ignore check-mailmap check-ref-format checkout checkout-index cherry cherry-pick clean clone
+		column commit commit-graph commit-tree config count-objects credential credential-cache credential-store
+		describe diagnose diff diff-files diff-index diff-pairs diff-tree difftool fast-export fast-import fetch
+		fetch-pack fmt-merge-msg for-each-ref for-each-repo format-patch fsck fsck-objects gc get-tar-commit-id grep
+		hash-object help history hook index-pack init init-db interpret-trailers last-modified log ls-files
+		ls-remote ls-tree mailinfo mailsplit maintenance merge merge-base merge-file merge-index merge-ours
+		merge-recursive merge-subtree merge-tree mktag mktree multi-pack-index mv name-rev notes pack-objects
+		pack-redundant pack-refs patch-id pickaxe prune prune-packed pull push range-diff read-tree rebase
+		receive-pack reflog refs remote remote-ext remote-fd repack replace replay repo rerere reset restore rev-list
+		rev-parse revert rm send-pack shortlog show show-branch show-index show-ref sparse-checkout stage stash
+		status stripspace submodule switch symbolic-ref tag unpack-file unpack-objects update-index update-ref
+		update-server-info upload-archive upload-pack var verify-commit verify-pack verify-tag version whatchanged
+		worktree write-tree`) {
+		gitBuiltins[n] = true
+	}
+}
+
+// gitAlias reads, for deny and ask rules, what an alias runs: `git -c alias.p=push p` is git push, and
+// `alias.x = !rm -rf y` runs rm through the shell. Aliases come from -c options and the configuration
+// of the repository git uses; git consults them only for a name it has no command of.
+func (e *exec) gitAlias(words []word) {
+	settings := map[string]string{}
+	i := 0
+	for ; i < len(words); i++ {
+		v := words[i].Value
+		switch {
+		case v == "-c" && i+1 < len(words):
+			i++
+			k, val, _ := strings.Cut(words[i].Value, "=")
+			settings[strings.ToLower(k)] = val
+		case strings.HasPrefix(v, "-c") && len(v) > 2:
+			k, val, _ := strings.Cut(v[2:], "=")
+			settings[strings.ToLower(k)] = val
+		case v == "-C" || v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--config-env":
+			i++
+		case strings.HasPrefix(v, "-"):
+		default:
+			goto sub
+		}
+	}
+	return
+sub:
+	name := words[i].Value
+	if !words[i].Static || gitBuiltins[name] || strings.HasPrefix(name, "-") {
+		return
+	}
+	key := "alias." + strings.ToLower(name)
+	value, ok := settings[key]
+	if !ok {
+		if r, found := gitrepo.Find(e.scope().cwd, e.c.lookupEnv); found {
+			if en, ok2 := gitrepo.LoadConfig(r, e.c.lookupEnv, e.c.ctx.Home).Last(key); ok2 {
+				value, ok = en.Value, true
+			}
+		}
+	}
+	if !ok || value == "" {
+		return
+	}
+	rest := strings.Join(values(words[i+1:]), " ")
+	reason := fmt.Sprintf("`git %s` is an alias, which runs `%s`", name, value)
+	if body, shell := strings.CutPrefix(value, "!"); shell {
+		e.untrustedBody(body+" "+rest, reason)
+		return
+	}
+	e.untrustedBody("git "+value+" "+rest, reason)
+}
+
 // checkGit vets git's global options, then the subcommand.
 func checkGit(e *exec, a *parsedArgs) string {
 	words := a.words[1:]
+	e.gitAlias(words)
 	noLocks := false
 	i := 0
 	for ; i < len(words); i++ {

@@ -161,7 +161,7 @@ func bashMatch(rules []Rule, p *Part, allow bool) (Rule, bool) {
 		}
 		if !allow {
 			for _, layer := range p.Layers {
-				if r.matchArgs(layer) {
+				if r.matchArgs(layer) || r.matchShape(layer) {
 					return r, true
 				}
 				if len(layer) > 0 && strings.Contains(layer[0], "/") {

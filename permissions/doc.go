@@ -100,3 +100,12 @@ package permissions
 //     diff --name-only at the work tree's top (the index and the history), find printing names, rg and
 //     grep listing files. Every name must come out whole: a blank, a wildcard or a leading dash asks.
 //     Any other substitution leaves the operand unknown.
+//   - Deny and ask rules match the parsed command as well as its words (rulematch.go): options in any
+//     order and clustering, long forms for their short twins where Warden knows them, extra options
+//     still matching; git's global options before the subcommand, git-push and /usr/lib/git-core/git-push
+//     as git push; aliases from -c and the repository's configuration expanded. Allow rules still need
+//     the words as written. `~`, `$HOME` and `${HOME}` in a Bash rule are the home directory.
+//   - Bodies Warden does not judge are read as bash for deny and ask rules only, their parts never
+//     read-only and only known at run time (so yolo mode with deny rules asks): zsh, ksh, mksh and fish
+//     -c, script -c, eval with words known before running, a shell fed by echo or printf through a pipe.
+//     busybox and toybox run their applet like a wrapper; `sh -c '"$@"' _ cmd...` runs cmd.

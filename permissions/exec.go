@@ -129,7 +129,15 @@ func (e *exec) run(words []word) {
 			continue
 		}
 		if shells[n] {
-			e.shell(n, words)
+			if inner := e.shell(n, words); len(inner) > 0 {
+				// `sh -c '"$@"' _ rm -rf x` runs its arguments.
+				words = inner
+				continue
+			}
+			return
+		}
+		if n == "eval" {
+			e.eval(words)
 			return
 		}
 		s, ok := table[n]
@@ -181,15 +189,25 @@ var hasSubcommands = map[string]bool{
 }
 
 // shells are the programs that run a script: from -c, from a file, or from stdin.
-var shells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "ash": true}
+var shells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
 
 // shell handles `bash -c BODY`, `bash <<EOF` and `bash script`: a body given inline is parsed and
 // classified like the rest; a script file or stdin Warden cannot see is not read-only.
-func (e *exec) shell(name string, words []word) {
-	if name == "zsh" || name == "ksh" || name == "mksh" {
+func (e *exec) shell(name string, words []word) []word {
+	if name == "zsh" || name == "ksh" || name == "mksh" || name == "fish" {
 		// Their syntax is not bash's: zsh's glob qualifiers *(e:cmd:) run code in what bash reads as a glob.
-		e.p.notRO(fmt.Sprintf("`%s` reads its commands differently from bash", name))
-		return
+		// The body is read as bash all the same, for deny and ask rules only.
+		reason := fmt.Sprintf("`%s` reads its commands differently from bash", name)
+		e.p.notRO(reason)
+		for i := 1; i+1 < len(words); i++ {
+			if v := words[i].Value; strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "c") || v == "--command" {
+				if words[i+1].Static {
+					e.untrustedBody(words[i+1].Value, reason)
+				}
+				break
+			}
+		}
+		return nil
 	}
 	var body *word
 	sawC := false
@@ -198,7 +216,7 @@ func (e *exec) shell(name string, words []word) {
 		w := words[i]
 		if !w.Static {
 			e.p.notRO(fmt.Sprintf("`%s` with an option only known at run time", name))
-			return
+			return nil
 		}
 		v := w.Value
 		if v == "--" || v == "-" {
@@ -212,7 +230,7 @@ func (e *exec) shell(name string, words []word) {
 			}
 			// --posix finds special builtins before functions; --rcfile and --init-file run files.
 			e.p.notRO(fmt.Sprintf("`%s %s` is not checked", name, v))
-			return
+			return nil
 		}
 		if len(v) < 2 || v[0] != '-' && v[0] != '+' {
 			break
@@ -225,50 +243,91 @@ func (e *exec) shell(name string, words []word) {
 			case ch == 'l' || ch == 's' || ch == 'r':
 			case ch == 'i':
 				e.p.notRO(fmt.Sprintf("`%s -i` runs an interactive shell", name))
-				return
+				return nil
 			case ch == 'o':
 				i++
 				if i >= len(words) || !words[i].Static || !setNames[words[i].Value] {
 					e.p.notRO(fmt.Sprintf("`%s %co` sets an option that changes how the shell reads commands", name, v[0]))
-					return
+					return nil
 				}
 			case ch == 'O':
 				e.p.notRO(fmt.Sprintf("`%s %cO` changes how the shell expands words", name, v[0]))
-				return
+				return nil
 			case !strings.ContainsRune(setLetters, ch):
 				// -k takes NAME=VALUE anywhere as environment; -H expands history.
 				e.p.notRO(fmt.Sprintf("`%s %c%c` changes how the shell reads commands", name, v[0], ch))
-				return
+				return nil
 			}
 		}
 	}
 	if sawC {
 		if i >= len(words) {
 			e.p.notRO(fmt.Sprintf("`%s -c` without a command", name))
-			return
+			return nil
 		}
 		body = &words[i]
 		if !body.Static {
 			e.p.notRO(fmt.Sprintf("`%s -c` runs a command only known at run time", name))
-			return
+			return nil
+		}
+		switch strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(body.Value), "exec ")) {
+		case `"$@"`, `$@`:
+			// The body runs the words after $0.
+			if i+2 < len(words) {
+				return words[i+2:]
+			}
+		case `"$0" "$@"`, `$0 "$@"`, `$0 $@`:
+			if i+1 < len(words) {
+				return words[i+1:]
+			}
 		}
 		e.nested(body.Value, name != "bash")
-		return
+		return nil
 	}
 	if i < len(words) {
 		e.p.notRO(fmt.Sprintf("`%s %s` runs a script Warden cannot see", name, words[i].Value))
-		return
+		return nil
 	}
 	if e.stdin == nil {
 		e.p.notRO(fmt.Sprintf("`%s` runs commands from its input, which Warden cannot see", name))
-		return
+		// A pipeline may tell what that input is (`echo 'rm x' | sh`), for deny and ask rules.
+		e.p.scriptFromInput = true
+		return nil
 	}
 	doc := *e.stdin
 	if !doc.Static {
 		e.p.notRO(fmt.Sprintf("`%s` runs a here-document only known at run time", name))
-		return
+		return nil
 	}
 	e.nested(doc.Value, name != "bash")
+	return nil
+}
+
+// eval runs its words, joined with blanks, as a command of this shell. Words known before running are
+// read as that command for deny and ask rules; eval itself always asks.
+func (e *exec) eval(words []word) {
+	reason := "`eval` runs its words as a command"
+	e.p.notRO(reason)
+	for _, w := range words[1:] {
+		if !w.Static {
+			return
+		}
+	}
+	e.untrustedBody(strings.Join(values(words[1:]), " "), reason)
+}
+
+// untrustedBody reads a body Warden does not judge (another shell's, eval's, one a shell reads from a
+// pipe) as bash, so that deny and ask rules see the commands in it. Every part found is not read-only
+// and only known at run time.
+func (e *exec) untrustedBody(body, reason string) {
+	e.c.untrustedScript(body, e.p.Text, e.scope().cwd, e.lv.depth+1, reason)
+}
+
+func (c *classifier) untrustedScript(body, anchor, cwd string, depth int, reason string) {
+	before := c.untrusted
+	c.untrusted = reason
+	c.script(body, anchor, &scope{cwd: cwd}, depth, false)
+	c.untrusted = before
 }
 
 // nested classifies a script body found inside this part. Its parts are added on their own; this part

@@ -45,7 +45,27 @@ func (c *classifier) pipeline(lv *level, n *syntax.BinaryCmd, sc *scope) {
 		if p := &c.parts[bounds[i+1]-1]; p.readsInput || p.inputOpts {
 			c.pipedNames(lv, p, stages, bounds, ops, i-1)
 		}
+		if p := &c.parts[bounds[i+1]-1]; p.scriptFromInput {
+			c.pipedScript(lv, p, stages[i-1], bounds[i-1], bounds[i])
+		}
 	}
+}
+
+// pipedScript reads, for deny and ask rules, what a shell at the end of a pipe runs when the stage
+// before it is echo or printf printing words known before running (`echo 'rm -rf x' | sh`).
+func (c *classifier) pipedScript(lv *level, sh *Part, stage *syntax.Stmt, from, to int) {
+	if _, ok := stage.Cmd.(*syntax.CallExpr); !ok || to-from == 0 || redirectsOutput(stage.Redirs) {
+		return
+	}
+	src := &c.parts[to-1]
+	if len(src.Args) == 0 || len(src.Layers) != 1 || !src.Static || src.Args[0] != "echo" && src.Args[0] != "printf" {
+		return
+	}
+	body, ok := printedText(src.Args, src.static)
+	if !ok {
+		return
+	}
+	c.untrustedScript(body, sh.Text, sh.dir, lv.depth+1, fmt.Sprintf("`%s` runs the commands its input holds", sh.Args[0]))
 }
 
 // redirectsInput reports whether redirections may give a command's standard input something other than

@@ -5,6 +5,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -486,5 +487,136 @@ func TestTreeWalkBound(t *testing.T) {
 		if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws}); v.Decision != want {
 			t.Errorf("%q: got %s (%s), want %s", cmd, v.Decision, v.Reason, want)
 		}
+	}
+}
+
+// disguise is a denied command in one of its spellings.
+type disguise struct{ rule, cmd string }
+
+// disguises are the spellings of denied commands a deny rule must see through: options reordered,
+// clustered, split and spelled long; git's global options before the subcommand; wrappers, multi-call
+// binaries, other shells, eval, a shell fed by a pipe, "$@"; $HOME, ${HOME} and ~. Built from bases ×
+// wrappers × carriers, every one a row.
+var disguises = func() []disguise {
+	var out []disguise
+	add := func(rule string, cmds ...string) {
+		for _, c := range cmds {
+			out = append(out, disguise{rule, c})
+		}
+	}
+	rmForms := []string{"rm -rf build", "rm -fr build", "rm -r -f build", "rm -f -r build", "rm -Rf build", "rm -rfv build",
+		"rm --recursive --force build", "rm --force --recursive build", "rm -r --force -- build", "rm -rf -- build",
+		"rm -R -f build", "rm --recursive -f build", "rm -vfr build", "rm -r -v -f build", "rm -fR ./build", "rm -rf build/ dist"}
+	wrappers := []string{"", "sudo ", "timeout 5 ", "nice -n 5 ", "nohup ", "env ", "env -i ", "command ", "\\", "/bin/",
+		"/usr/bin/", "exec ", "stdbuf -o0 ", "ionice -c3 ", "busybox ", "toybox ", "time ", "env A=1 ", "setsid "}
+	for _, f := range rmForms {
+		for _, w := range wrappers {
+			add("Bash(rm -rf:*)", w+f)
+		}
+	}
+	carriers := []string{"bash -c '%s'", "sh -c '%s'", "dash -c '%s'", "zsh -c '%s'", "ksh -c '%s'", "fish -c '%s'",
+		"script -qc '%s' /dev/null", "eval '%s'", "echo '%s' | sh", "printf '%%s\\n' '%s' | bash", "bash <<< '%s'",
+		"(%s)", "{ %s; }", "true && %s", "false || %s", "echo $(%s)", "watch -n1 '%s'", "bash -lc '%s'", "sh -ec '%s'",
+		"xargs -0 %s < /dev/null", "find . -maxdepth 0 -exec %s \\;"}
+	for _, c := range carriers {
+		for _, f := range []string{"rm -rf build", "rm -fr build", "rm --recursive --force build"} {
+			add("Bash(rm -rf:*)", fmt.Sprintf(c, f))
+		}
+	}
+	add("Bash(rm -rf:*)", "sh -c '\"$@\"' _ rm -rf build", "bash -c 'exec \"$@\"' x rm -fr build", "sh -c '\"$0\" \"$@\"' rm -r -f build",
+		"eval rm -rf build", "cd src && rm -rf ../build", "rm -rf build &", "! rm -rf build")
+	pushForms := []string{"git push", "git push origin main", "git push -f", "git push --force origin main", "git -C . push",
+		"git -C sub push", "git -c user.name=x push", "git -cuser.name=x push", "git --no-pager push", "git -P push",
+		"git --git-dir=.git push", "git --work-tree=. push", "git-push origin main", "/usr/lib/git-core/git-push",
+		"git --no-pager -C . push --tags", "git push --mirror", "git -c core.askpass=true push origin HEAD"}
+	for _, f := range pushForms {
+		for _, w := range []string{"", "timeout 30 ", "env GIT_TRACE=0 ", "command ", "nohup "} {
+			add("Bash(git push:*)", w+f)
+		}
+	}
+	for _, c := range []string{"bash -c '%s'", "sh -c '%s'", "zsh -c '%s'", "eval '%s'", "echo '%s' | bash", "cd sub && %s"} {
+		add("Bash(git push:*)", fmt.Sprintf(c, "git push origin main"), fmt.Sprintf(c, "git -C . push"))
+	}
+	for _, f := range []string{"rm -rf ~/old", "rm -rf $HOME/old", "rm -rf ${HOME}/old", "rm -fr \"$HOME\"/old", "rm -r -f ~/old",
+		"rm --recursive --force $HOME/old", "sudo rm -rf ~/old", "bash -c 'rm -rf ~/old'", "rm -rf {home}/old"} {
+		add("Bash(rm -rf ~/old:*)", f)
+		add("Bash(rm -rf $HOME/old:*)", f)
+	}
+	for _, f := range []string{"curl https://x.example", "curl -s https://x.example", "/usr/bin/curl -o out https://x.example",
+		"command curl https://x.example", "env curl https://x.example", "busybox curl https://x.example",
+		"bash -c 'curl https://x.example'", "echo 'curl https://x.example' | sh", "eval curl https://x.example",
+		"timeout 5 curl --silent https://x.example", "xargs curl <<< https://x.example"} {
+		add("Bash(curl:*)", f)
+	}
+	add("Bash(rm -rf:*)", "rm -r build -f", "rm build -rf", "'r'm -rf build", "r\\m -fr build", "rm -r -f -v -- build",
+		"doas rm -rf build", "strace -f rm -rf build", "nice rm -rf build", "flock /tmp/l rm -rf build")
+	// Only known at run time, or through an alias git defines: these ask.
+	add("Bash(git push:*)", "git -c alias.p=push p origin")
+	add("Bash(rm -rf:*)", "X=rm; $X -rf build", "$(echo rm) -rf build", "`echo rm` -rf build", "r=rm; \"$r\" -fr build")
+	return out
+}()
+
+// TestDenyRulesSeeThroughDisguises measures the share of disguised forms of denied commands that are
+// denied; none may be allowed, in default or in yolo mode, and at least 90% must be denied.
+func TestDenyRulesSeeThroughDisguises(t *testing.T) {
+	ws, home := fixture(t)
+	if err := os.MkdirAll(filepath.Join(ws, "sub", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if len(disguises) < 300 {
+		t.Fatalf("%d disguised forms, want at least 300", len(disguises))
+	}
+	denied := 0
+	for _, d := range disguises {
+		cmd := strings.ReplaceAll(d.cmd, "{home}", home)
+		for _, mode := range []Mode{ModeDefault, ModeYolo} {
+			e, err := NewEngine(Policy{Mode: mode, Deny: []string{d.rule}, Workspace: ws, Home: home})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws})
+			if v.Decision == Allow {
+				t.Errorf("%q (deny %s, %s): allowed (%s)", cmd, d.rule, mode, v.Reason)
+			}
+			if mode == ModeDefault && v.Decision == Deny {
+				denied++
+			} else if mode == ModeDefault {
+				t.Logf("asks, not denied: %q (%s): %s", cmd, d.rule, v.Reason)
+			}
+		}
+	}
+	rate := float64(denied) / float64(len(disguises))
+	t.Logf("deny-hit rate: %d of %d disguised forms denied (%.1f%%), the rest ask, none allowed", denied, len(disguises), 100*rate)
+	if rate < 0.9 {
+		t.Errorf("deny-hit rate %.1f%% is below 90%%", 100*rate)
+	}
+}
+
+// TestDenyRulesSeeThroughGitAliases: an alias in the repository's configuration is what it names, for
+// deny rules, in every mode.
+func TestDenyRulesSeeThroughGitAliases(t *testing.T) {
+	if _, err := osexec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	l := newTrustLab(t)
+	l.repo("")
+	l.sh("", "git config alias.p push && git config alias.nuke '!rm -rf build' && git config alias.st status")
+	for _, c := range []struct{ rule, cmd string }{
+		{"Bash(git push:*)", "git p origin main"}, {"Bash(git push:*)", "git -c alias.q=push q"},
+		{"Bash(rm -rf:*)", "git nuke"}, {"Bash(rm -rf:*)", "git -c 'alias.z=!rm -fr build' z"},
+	} {
+		for _, mode := range []Mode{ModeDefault, ModeYolo} {
+			e, err := NewEngine(Policy{Mode: mode, Deny: []string{c.rule}, Workspace: l.ws, Home: l.home})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := e.Decide(Request{Kind: Exec, Command: c.cmd, Cwd: l.ws}); v.Decision != Deny {
+				t.Errorf("%q (deny %s, %s): %s (%s)", c.cmd, c.rule, mode, v.Decision, v.Reason)
+			}
+		}
+	}
+	// An alias named like a builtin is never used: git status is git status.
+	if v := l.engine().Decide(Request{Kind: Exec, Command: "git status", Cwd: l.ws}); v.Decision != Allow {
+		t.Errorf("git status with alias.st defined: %s (%s)", v.Decision, v.Reason)
 	}
 }

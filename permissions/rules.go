@@ -25,6 +25,9 @@ type Rule struct {
 	glob string
 	// pathGlob is the absolute doublestar pattern of a path rule, built by compile.
 	pathGlob string
+	// shape is a Bash rule read the way deny and ask rules match commands (rulematch.go), built by
+	// compile.
+	shape *shape
 }
 
 // ParseRule parses the rule syntax of DESIGN.md §5. Path patterns are kept as written; they are made
@@ -84,7 +87,11 @@ func ParseRule(s string) (Rule, error) {
 // compile makes a path rule's pattern absolute: `//x` is absolute, `~/x` is in home, anything else is
 // relative to the workspace. The roots are resolved like any path, so that rules and paths agree.
 func (r *Rule) compile(workspace, home string) {
-	if r.Tool == "Bash" || isMCPRuleName(r.Tool) {
+	if r.Tool == "Bash" {
+		r.compileBash(home)
+		return
+	}
+	if isMCPRuleName(r.Tool) {
 		return
 	}
 	p := r.Pattern
@@ -107,6 +114,29 @@ func (r *Rule) compile(workspace, home string) {
 		return
 	}
 	r.pathGlob = strings.TrimSuffix(escapeGlob(root), "/") + "/" + p
+}
+
+// compileBash makes `~`, `$HOME` and `${HOME}` in a Bash rule the home directory, as they are in the
+// command's words, and reads the rule's shape.
+func (r *Rule) compileBash(home string) {
+	if r.any {
+		return
+	}
+	words := strings.Split(r.glob, " ")
+	for i, w := range words {
+		if home == "" {
+			break
+		}
+		for _, h := range []string{"${HOME}", "$HOME", "~"} {
+			if rest, ok := strings.CutPrefix(w, h); ok && (rest == "" || rest[0] == '/') {
+				words[i] = strings.TrimSuffix(home, "/") + rest
+				break
+			}
+		}
+	}
+	r.glob = strings.Join(words, " ")
+	sh := readShape(words)
+	r.shape = &sh
 }
 
 func escapeGlob(s string) string {

@@ -48,6 +48,10 @@ func init() {
 		"torsocks":     peelOpts("", nil, "", nil, true),
 		"proxychains":  peelOpts("f", nil, "", nil, true),
 		"proxychains4": peelOpts("f", nil, "", nil, true),
+		// Multi-call binaries run the applet named by their first argument: `busybox rm -rf x` is rm.
+		"busybox": peelOpts("", nil, "", nil, true),
+		"toybox":  peelOpts("", nil, "", nil, true),
+		"script":  peelScript,
 	}
 }
 
@@ -545,4 +549,32 @@ func peelTaskset(e *exec, words []word) []word {
 		return nil
 	}
 	return words[i:]
+}
+
+// peelScript: `script -c CMD [FILE]` runs CMD with the shell and records the session in FILE
+// (typescript by default). It always writes; the command is read for deny and ask rules.
+func peelScript(e *exec, words []word) []word {
+	e.p.notRO("`script` records the session to a file")
+	e.p.opaque = true
+	for i := 1; i < len(words); i++ {
+		v := words[i].Value
+		var cmd string
+		switch {
+		case v == "-c" || v == "--command":
+			if i+1 < len(words) && words[i+1].Static {
+				cmd = words[i+1].Value
+			}
+		case strings.HasPrefix(v, "--command="):
+			cmd = strings.TrimPrefix(v, "--command=")
+		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.HasSuffix(v, "c"):
+			if i+1 < len(words) && words[i+1].Static {
+				cmd = words[i+1].Value
+			}
+		}
+		if cmd != "" {
+			e.untrustedBody(cmd, "`script -c` runs its command through the shell")
+			break
+		}
+	}
+	return nil
 }
