@@ -64,6 +64,11 @@ package permissions
 //     names the denied path, or starts inside it, denies. A -name filter that matches no denied file
 //     leaves the read allowed.
 //   - A recursive read whose walk passes maxTreeWalk entries asks: a secret past the bound is not seen.
+//     Walks go the way the program walks (walk.go): grep -r reads every file; rg skips hidden files and
+//     what .rgignore, .ignore and, inside a git repository, .gitignore, info/exclude and
+//     core.excludesFile leave out (any --no-ignore* or -u reads everything); --type and -g narrow it.
+//     A file a walk leaves out keeps a deny rule naming it out of the read. Directory listings are
+//     cached by the directory's times and inode.
 //   - Globs in the words of echo or printf feeding xargs are expanded as for any operand; a name matched
 //     that may be taken as an option makes the names unknown (bash orders them by the locale).
 //   - A directory a recursive read leaves out (grep --exclude-dir, rg -g '!dir' when every glob leaves

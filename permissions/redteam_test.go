@@ -462,6 +462,8 @@ func TestGitWholeRepoReads(t *testing.T) {
 // TestTreeWalkBound: a recursive read of a tree bigger than maxTreeWalk asks, since a secret past the
 // bound would not be seen; whole-repository git reads that look at the work tree too.
 func TestTreeWalkBound(t *testing.T) {
+	defer func(n int) { maxTreeWalk = n }(maxTreeWalk)
+	maxTreeWalk = 3000
 	ws, _ := filepath.EvalSymlinks(t.TempDir())
 	for _, d := range []string{"big", "small"} {
 		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {

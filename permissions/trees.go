@@ -1,11 +1,12 @@
 package permissions
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-cli/warden/ignore"
 )
 
 // treeRead is a directory a command reads recursively (grep -r, rg): every file below it is read, so a
@@ -25,6 +26,9 @@ type treeRead struct {
 	// out of a command substitution, split at blanks and expanded as globs: a blank, a wildcard or a
 	// leading dash asks.
 	split, subst bool
+	// ignores says which ignore files the reading program honours; matcher holds their rules for dir.
+	ignores ignoreMode
+	matcher *ignore.Matcher
 	// tracked, with index set, are the files (relative to the repository's top, repo) that git reads,
 	// from its index and its history: a read of what git holds looks for secrets among them instead of
 	// walking the directory.
@@ -34,8 +38,9 @@ type treeRead struct {
 }
 
 // maxTreeWalk bounds how many entries Warden looks at below recursively read directories, per command, to
-// find secrets. A read of a bigger tree asks: a secret past the bound would not be seen.
-const maxTreeWalk = 20000
+// find secrets. A read of a bigger tree asks: a secret past the bound would not be seen. Listings are
+// cached (walk.go), so the bound is about time on a first look, not on every command.
+var maxTreeWalk = 200000
 
 // treeRead records a recursive read of root and looks below it for files that hold secrets.
 func (e *exec) treeRead(root string, t treeRead) {
@@ -47,6 +52,9 @@ func (e *exec) treeRead(root string, t treeRead) {
 	}
 	path = ResolvePath("/", path, e.c.ctx.Home)
 	t.dir = path
+	if t.ignores != ignoreNone {
+		t.matcher = matcherFor(path, t.ignores)
+	}
 	e.p.trees = append(e.p.trees, t)
 	if r, ok := objectStore(path); ok {
 		e.c.objectRead(e.p, r, root)
@@ -64,48 +72,7 @@ func (e *exec) treeRead(root string, t treeRead) {
 		}
 		return
 	}
-	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		e.c.walked++
-		if e.c.walked > maxTreeWalk {
-			// Files past the bound are not looked at: a secret may be among them.
-			e.p.notRO(fmt.Sprintf("reads more than %d files below `%s`, too many to look for secrets", maxTreeWalk, root))
-			return fs.SkipAll
-		}
-		if err != nil {
-			return fs.SkipAll
-		}
-		name := d.Name()
-		if p != path && (!t.hidden && strings.HasPrefix(name, ".") || d.IsDir() && (name == ".git" || excludes(t.excludeDir, name))) {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() && name == "objects" {
-			if r, ok := objectStore(p); ok {
-				e.c.objectRead(e.p, r, p)
-				return fs.SkipDir
-			}
-		}
-		if t.split && p != path && (d.IsDir() || !excludes(t.exclude, name) && (len(t.include) == 0 || includes(t.include, name))) &&
-			strings.ContainsAny(name, " \t\n\v\f\r'\"\\") {
-			e.p.notRO(fmt.Sprintf("`%s` has a blank or quote in its name, which xargs splits", p))
-			return fs.SkipAll
-		}
-		if t.subst && p != path && (d.IsDir() || !excludes(t.exclude, name) && (len(t.include) == 0 || includes(t.include, name))) &&
-			!substSafe(name) {
-			e.p.notRO(fmt.Sprintf("`%s` has a blank, a wildcard or a leading dash in its name, which the shell splits or expands", p))
-			return fs.SkipAll
-		}
-		if d.IsDir() || excludes(t.exclude, name) || len(t.include) > 0 && !includes(t.include, name) {
-			return nil
-		}
-		if isSecretPath(p, e.c.ctx.Home) {
-			e.c.read(e.p, p, sc)
-			return fs.SkipAll
-		}
-		return nil
-	})
+	e.walkTree(path, root, &t, sc)
 }
 
 // excludes reports whether one of the globs (grep --exclude, rg -g '!x', find's tests) surely matches
@@ -172,6 +139,10 @@ func (r *Rule) mayMatchUnder(t treeRead) bool {
 	}
 	lit = filepath.Clean(lit)
 	if !within(t.dir, lit) && !within(lit, t.dir) {
+		return false
+	}
+	if t.ignoredBelow(lit) {
+		// The program never reads it: hidden, or left out by an ignore file.
 		return false
 	}
 	if rel, err := filepath.Rel(t.dir, lit); err == nil && !t.hidden {
@@ -269,10 +240,28 @@ func walkGrep(e *exec, a *parsedArgs) {
 	}
 }
 
-// walkRg: rg always recurses, skipping hidden files unless told otherwise.
+// rgTypes are the file types of rg --type most used, with the globs ripgrep gives them.
+var rgTypes = map[string][]string{
+	"go": {"*.go"}, "py": {"*.py", "*.pyi"}, "python": {"*.py", "*.pyi"},
+	"js": {"*.js", "*.mjs", "*.cjs", "*.jsx", "*.vue"}, "ts": {"*.ts", "*.tsx", "*.cts", "*.mts"},
+	"typescript": {"*.ts", "*.tsx", "*.cts", "*.mts"}, "rust": {"*.rs"}, "md": {"*.md", "*.markdown", "*.mdx", "*.mkd"},
+	"markdown": {"*.md", "*.markdown", "*.mdx", "*.mkd"}, "json": {"*.json", "*.jsonl", "*.sarif"}, "yaml": {"*.yaml", "*.yml"},
+	"toml": {"*.toml"}, "c": {"*.c", "*.h", "*.H"}, "cpp": {"*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.hxx", "*.h", "*.inl"},
+	"java": {"*.java", "*.jsp"}, "kotlin": {"*.kt", "*.kts"}, "rb": {"*.rb", "Gemfile", "*.gemspec", "Rakefile"},
+	"ruby": {"*.rb", "Gemfile", "*.gemspec", "Rakefile"}, "sh": {"*.sh", "*.bash", "*.zsh", "*.ksh"},
+	"html": {"*.html", "*.htm", "*.xhtml"}, "css": {"*.css", "*.scss", "*.sass", "*.less"}, "sql": {"*.sql", "*.psql"},
+	"php": {"*.php", "*.phtml"}, "swift": {"*.swift"}, "lua": {"*.lua"}, "txt": {"*.txt"}, "proto": {"*.proto"},
+	"make": {"Makefile", "makefile", "GNUmakefile", "*.mk", "*.mak"}, "docker": {"Dockerfile", "*.Dockerfile", "Dockerfile.*"},
+	"vue": {"*.vue"}, "svelte": {"*.svelte"}, "zig": {"*.zig"}, "elixir": {"*.ex", "*.exs", "*.eex", "*.heex"},
+	"csharp": {"*.cs"}, "cs": {"*.cs"}, "scala": {"*.scala", "*.sbt"}, "tf": {"*.tf", "*.tfvars"}, "xml": {"*.xml", "*.xsd"},
+}
+
+// walkRg: rg always recurses, skipping hidden files and what its ignore files leave out unless told
+// otherwise; --type narrows what it reads to a type's globs.
 func walkRg(e *exec, a *parsedArgs) {
 	var t treeRead
 	var dirs []string
+	noIgnore := false
 	for _, f := range a.flags {
 		switch {
 		case f.name == "--hidden" || f.name == "-." || f.name == "--unrestricted":
@@ -286,6 +275,18 @@ func walkRg(e *exec, a *parsedArgs) {
 				}
 			}
 			t.hidden = t.hidden || n >= 2
+			noIgnore = true
+		case strings.HasPrefix(f.name, "--no-ignore") || f.name == "--unrestricted" || f.name == "--no-require-git":
+			// Every variant reads more; the strictest reading ignores nothing.
+			noIgnore = true
+		case f.name == "-t" || f.name == "--type" || abbreviates(f.name, "--type") && len(f.name) > 4 && !strings.HasPrefix("--type-not", f.name) && !strings.HasPrefix("--type-add", f.name):
+			globs, known := rgTypes[f.value]
+			if !known {
+				t.include = append(t.include, "*")
+			}
+			t.include = append(t.include, globs...)
+		case f.name == "-T" || f.name == "--type-not":
+			t.exclude = append(t.exclude, rgTypes[f.value]...)
 		case f.name == "-L" || f.name == "--follow":
 			t.follow = true
 		case f.name == "-g" || f.name == "--glob" || f.name == "--iglob":
@@ -307,6 +308,9 @@ func walkRg(e *exec, a *parsedArgs) {
 	// directories stay out.
 	if len(t.include) == 0 {
 		t.excludeDir = dirs
+	}
+	if !noIgnore {
+		t.ignores = ignoreRg
 	}
 	if !a.has("--files", "--type-list") {
 		e.trees(a, t)
