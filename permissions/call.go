@@ -227,11 +227,7 @@ func (c *classifier) readOne(p *Part, operand, path string, sc *scope, links boo
 		if !p.Secret {
 			p.Secret = true
 			if p.ReadOnly {
-				shown := operand
-				if h := c.ctx.Home; h != "" && strings.HasPrefix(operand, h+"/") {
-					shown = "~" + strings.TrimPrefix(operand, h)
-				}
-				p.Reason = fmt.Sprintf("reads `%s`, which may hold secrets", shown)
+				p.Reason = fmt.Sprintf("reads `%s`, which may hold secrets", c.shownPath(operand))
 			}
 		}
 	}

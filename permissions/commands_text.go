@@ -515,16 +515,25 @@ func plainFindOutput(words []word) bool {
 
 // findNames returns the -name patterns a file must match for find to act on it, when the expression is
 // a plain conjunction of tests; nil when any file may be acted on.
+//
+// A negated test (`-not -path './vendor/*'`, `! -name x`) only leaves files out, so it is passed over;
+// a negated group, an -o or a comma may take in anything, and makes the answer nil.
 func findNames(words []word) []string {
 	var names []string
-	for i, w := range words {
-		switch w.Value {
-		case "-o", "-or", "!", "-not", "(", ")", ",":
+	for i := 0; i < len(words); i++ {
+		switch v := words[i].Value; v {
+		case "-o", "-or", "(", ")", ",":
 			return nil
+		case "!", "-not":
+			if i+1 >= len(words) || words[i+1].Value == "(" || words[i+1].Value == "!" || words[i+1].Value == "-not" {
+				return nil
+			}
+			i += 1 + findValues[words[i+1].Value]
 		case "-name":
 			if i+1 < len(words) {
 				names = append(names, words[i+1].Value)
 			}
+			i++
 		}
 	}
 	return names

@@ -378,6 +378,31 @@ var corpus = func() []corpusCase {
 		danger("find . -delete"), danger("find ~ -delete"), corpusCase{cmd: "find . -name '*.pyc' -delete", want: Allow, mode: ModeYolo},
 		corpusCase{cmd: "find src -type f -delete", want: Allow, mode: ModeYolo},
 	)
+	// Tools that only read in these forms; their writing forms ask. Those that run project code ask
+	// without the read-only jail (TestProjectCodeRunsOnlyInTheJail has them with it).
+	cs = append(cs,
+		allow("gofmt -l ."), allow("gofmt -d src/main.go"), ask("gofmt -w src/main.go"), allow("zcat x.gz"), allow("gzip -dc x.gz"),
+		allow("gunzip -c x.gz"), ask("gzip x"), ask("gunzip x.gz"), allow("xzcat x.xz"), allow("bzcat x.bz2"), allow("xz -dc x.xz"),
+		allow("tar -tf x.tar"), allow("tar -tvf x.tgz"), allow("tar tzvf x.tgz"), ask("tar -xf x.tar"), ask("tar -cf x.tar src"),
+		ask("tar -tf host:x.tar"), ask("tar -t -I ./x -f a.tar"), ask("tar --to-command=sh -tf a.tar"), allow("tar --force-local -tf a:b.tar"),
+		allow("numfmt --to=iec 1048576"), allow("lscpu"), allow("top -bn1"), allow("top -b -n 1 | head"), ask("top"), ask("top -b"),
+		allow("ip a"), allow("ip -br addr show"), allow("ip route"), allow("ip -6 route show"), allow("ip route get 1.1.1.1"),
+		ask("ip link set eth0 down"), ask("ip route add default via 1.1.1.1"), ask("ip -batch cmds"), ask("ip -force a"),
+		allow("less -F README.md"), allow("less README.md"), allow("more README.md"), allow("more +10 README.md"), ask("less +!id README.md"),
+		ask("less -o log README.md"), ask("less --log-file=x README.md"), allow("dmesg"), allow("dmesg -T | tail"), ask("dmesg -c"),
+		ask("dmesg -w"), ask("dmesg --clear"), allow("delta src/main.go src/util.go"), allow("git diff | delta"),
+		ask("delta --paging=always a b"), allow("bat README.md"), allow("bat -n src/main.go"), allow("batcat -p README.md"),
+		ask("bat --paging=always README.md"), ask("bat cache --build"), allow("pip config list"), allow("pip config get global.index-url"),
+		allow("pip debug"), ask("pip config set global.index-url x"), allow("go mod verify"), allow("go mod edit -json"),
+		allow("go mod edit -print"), ask("go mod edit -go=1.22"), ask("go mod edit -require=x@v1"), allow("go tool nm /usr/bin/true"),
+		allow("go tool objdump -s main /usr/bin/true"), ask("go tool cover -html=c.out -o x.html"), allow("rustup --version"),
+		allow("rustup show"), allow("rustup show active-toolchain"), allow("rustup toolchain list"), ask("rustup update"),
+		ask("rustup toolchain install nightly"), ask("cargo tree"), allow("cargo metadata --no-deps"), allow("cargo metadata --offline --format-version 1"),
+		ask("cargo metadata"), ask("cargo build"), allow("ruff check"), allow("ruff check src --select E"), allow("ruff format --check ."),
+		allow("ruff format --diff src"), ask("ruff check --fix ."), ask("ruff format ."), ask("ruff check --add-noqa"),
+		ask("eslint src"), ask("eslint --fix src"), ask("prettier --check ."), ask("prettier --write ."), ask("mypy src"),
+		ask("mypy --install-types"), ask("go vet ./..."), allow("find . -name '-delete'"),
+	)
 	cs = append(cs, redTeamCases...)
 	return cs
 }()

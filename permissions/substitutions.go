@@ -8,6 +8,7 @@ package permissions
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -133,39 +134,87 @@ func (e *exec) gitNames(src *Part) bool {
 		// git diff prints names relative to the top, read relative to the directory.
 		return false
 	}
+	rel, err := filepath.Rel(r.Top, dir)
+	if err != nil {
+		return false
+	}
+	var matchers []*regexp.Regexp
 	for _, sp := range specs {
-		if !exists(e.c.abs(sp, &scope{cwd: dir})) || strings.ContainsAny(sp, "*?[:") {
-			return false
+		if strings.HasPrefix(sp, ":") || strings.Contains(sp, "..") {
+			return false // pathspec magic, or a path outside the directory
 		}
+		full := filepath.ToSlash(filepath.Join(rel, sp))
+		if rel == "." {
+			full = filepath.ToSlash(filepath.Clean(sp))
+		}
+		matchers = append(matchers, pathspecRegexp(full))
 	}
 	files, reason := e.gitRepoFiles(r.Top, history)
 	if reason != "" {
 		e.p.notRO(reason)
 		return true
 	}
-	rel, err := filepath.Rel(r.Top, dir)
-	if err != nil {
-		return false
-	}
+	var listed []string
 	for _, f := range files {
 		if rel != "." && !strings.HasPrefix(f, rel+"/") {
 			continue
 		}
-		if !substSafe(f) || strings.Contains(f, `"`) || strings.Contains(f, `\`) {
+		if len(matchers) > 0 && !slices.ContainsFunc(matchers, func(m *regexp.Regexp) bool { return m.MatchString(f) }) {
+			continue
+		}
+		if !substSafe(filepath.Base(f)) || strings.ContainsAny(f, " \t\n*?[\"\\") {
 			e.p.notRO(fmt.Sprintf("`%s` has a blank, a wildcard, a quote or a leading dash in its name, which the shell splits or expands", f))
 			return true
 		}
+		listed = append(listed, f)
 	}
-	roots := []string{dir}
-	if len(specs) > 0 {
-		roots = roots[:0]
-		for _, sp := range specs {
-			roots = append(roots, e.c.abs(sp, &scope{cwd: dir}))
+	e.treeRead(dir, treeRead{hidden: true, repo: r.Top, index: true, tracked: listed})
+	return true
+}
+
+// pathspecRegexp compiles a git pathspec (relative to the top) the way git matches one by default: a
+// wildcard matches across slashes, and a plain path matches itself and everything below it.
+func pathspecRegexp(spec string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^")
+	wild := false
+	for i := 0; i < len(spec); i++ {
+		switch c := spec[i]; c {
+		case '*':
+			b.WriteString(".*")
+			wild = true
+		case '?':
+			b.WriteString(".")
+			wild = true
+		case '[':
+			end := strings.IndexByte(spec[i+1:], ']')
+			if end < 0 {
+				b.WriteString(regexp.QuoteMeta("["))
+				continue
+			}
+			class := spec[i+1 : i+1+end]
+			if strings.HasPrefix(class, "!") {
+				class = "^" + class[1:]
+			}
+			b.WriteString("[" + strings.ReplaceAll(class, `\`, `\\`) + "]")
+			i += end + 1
+			wild = true
+		case '\\':
+			if i+1 < len(spec) {
+				i++
+				b.WriteString(regexp.QuoteMeta(string(spec[i])))
+			}
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
 		}
 	}
-	slices.Sort(roots)
-	for _, root := range slices.Compact(roots) {
-		e.treeRead(root, treeRead{hidden: true, repo: r.Top, index: true, tracked: files})
+	if !wild {
+		b.WriteString("(/.*)?")
 	}
-	return true
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return regexp.MustCompile(".*")
+	}
+	return re
 }
