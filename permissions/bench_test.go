@@ -12,7 +12,12 @@ var typicalCommands = []string{
 
 func BenchmarkClassify(b *testing.B) {
 	ws, home := fixture(b)
-	ctx := Context{Cwd: ws, Workspace: ws, Home: home}
+	// The context an engine gives, as every classification in a session gets it.
+	e, err := NewEngine(Policy{Workspace: ws, Home: home})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := e.Context(ws)
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, c := range typicalCommands {

@@ -179,6 +179,8 @@ type classifier struct {
 	// untrusted is set while a body Warden reads only for deny and ask rules is classified: why its
 	// parts are not read-only.
 	untrusted string
+	// repos remembers the repositories found for directories during this classification.
+	repos map[string]foundRepo
 }
 
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.
@@ -665,7 +667,7 @@ func (c *classifier) abs(p string, sc *scope) string {
 		return filepath.Clean(p)
 	}
 	if hasDotDot(p) {
-		return ResolvePath(sc.cwd, p, "")
+		return c.resolvedFrom(sc.cwd, p)
 	}
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p)

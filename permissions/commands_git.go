@@ -317,7 +317,8 @@ func gitConfig(e *exec, args []word) string {
 			}
 			e.c.read(e.p, f.value, e.scope())
 		case f.name == "--blob":
-			e.gitRevPath(f.value, gitTop(e.scope().cwd), e.scope())
+			repo, _ := e.c.workTree(e.scope().cwd)
+			e.gitRevPath(f.value, repo.Top, e.scope())
 		}
 	}
 	if len(args) > 0 && (args[0].Value == "list" || args[0].Value == "get") {

@@ -74,7 +74,8 @@ var gitLongValues = []string{"--grep", "--author", "--committer", "--format", "-
 // pathspec with a wildcard or magic reads the whole directory.
 func (e *exec) gitContentReads(sub string, rest []word) {
 	sc := e.scope()
-	root := gitTop(sc.cwd)
+	repo, _ := e.c.workTree(sc.cwd)
+	root := repo.Top
 	dash := slices.IndexFunc(rest, func(w word) bool { return w.Value == "--" })
 	g := parseGit(rest, gitShortValues[sub], "", gitLongValues)
 	pathspecs := 0
@@ -114,7 +115,7 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 		case strings.HasPrefix(v, ":(") || strings.HasPrefix(v, ":!") || strings.HasPrefix(v, ":^"):
 			e.treeRead(gitOr(root, "."), treeRead{hidden: true})
 		case strings.HasPrefix(v, ":/"):
-			e.gitPath(filepath.Join(gitOr(root, "."), v[2:]), root, sc)
+			e.gitPath(filepath.Join(gitOr(root, "."), v[2:]), repo, sc)
 		case !after && strings.Contains(v, ":"):
 			e.gitRevPath(v, root, sc)
 		case strings.ContainsAny(v, "*?[\\"):
@@ -126,7 +127,7 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 			}
 			e.treeRead(".", t)
 		case after || exists(e.c.abs(v, sc)):
-			e.gitPath(v, root, sc)
+			e.gitPath(v, repo, sc)
 		default:
 			paths--
 			revs++
@@ -138,7 +139,7 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 	if len(hexRevs) > 0 && root != "" {
 		// An object named by its id may be one no ref reaches (a blob once added, then reset), whose
 		// content nothing else tells.
-		if reason := e.gitUnplaced(root, hexRevs); reason != "" {
+		if reason := e.gitUnplaced(repo, hexRevs); reason != "" {
 			e.p.notRO(reason)
 			return
 		}
@@ -151,7 +152,7 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 		return
 	}
 	history := revs > 0 || !(sub == "diff-files" || (sub == "diff" || sub == "grep") && !g.has("--cached", "--staged"))
-	files, reason := e.gitRepoFiles(root, history)
+	files, reason := e.gitRepoFiles(repo, history)
 	if reason != "" {
 		e.p.notRO(reason)
 		return
@@ -177,13 +178,8 @@ func hexRev(v string) string {
 }
 
 // gitUnplaced returns why object ids named on the command line cannot be placed in what the repository
-// whose top is root holds, or "": an id that is a ref's name, or that the history or the index reaches,
-// is placed.
-func (e *exec) gitUnplaced(root string, ids []string) string {
-	r, ok := gitrepo.AtTop(root, e.c.lookupEnv)
-	if !ok {
-		return ""
-	}
+// r holds, or "": an id that is a ref's name, or that the history or the index reaches, is placed.
+func (e *exec) gitUnplaced(r gitrepo.Repo, ids []string) string {
 	h, err := gitrepo.ReadHistory(r, e.c.lookupEnv)
 	if err != nil {
 		return fmt.Sprintf("names objects of a history Warden cannot read (%v)", err)
@@ -209,29 +205,25 @@ func gitRefNamed(r gitrepo.Repo, name string) bool {
 	return strings.Contains(packed, "/"+name+"\n")
 }
 
-// gitRepoFiles lists the files a content read of the repository whose top is root may print: those the
-// index tracks and, with history, every file any commit reachable from its refs and reflogs held.
-// reason says why they cannot be listed in full.
-func (e *exec) gitRepoFiles(root string, history bool) ([]string, string) {
-	files, gitlinks, ok := gitTracked(root, e.c.lookupEnv)
+// gitRepoFiles lists the files a content read of the repository r may print: those the index tracks
+// and, with history, every file any commit reachable from its refs and reflogs held. reason says why
+// they cannot be listed in full.
+func (e *exec) gitRepoFiles(r gitrepo.Repo, history bool) ([]string, string) {
+	idx, ok := gitrepo.ReadIndex(r)
 	if !ok {
 		return nil, "prints files of a repository whose index Warden cannot list in full"
 	}
-	if gitlinks || exists(filepath.Join(root, ".gitmodules")) {
+	if len(idx.Gitlinks) > 0 || exists(filepath.Join(r.Top, ".gitmodules")) {
 		return nil, "prints files of a repository with submodules, whose contents Warden does not follow"
 	}
 	if !history {
-		return files, ""
-	}
-	r, ok := gitrepo.AtTop(root, e.c.lookupEnv)
-	if !ok {
-		return nil, "prints files of a repository Warden cannot read"
+		return idx.Paths, ""
 	}
 	h, err := gitrepo.ReadHistory(r, e.c.lookupEnv)
 	if err != nil {
 		return nil, fmt.Sprintf("prints files from a history Warden cannot read (%v)", err)
 	}
-	return append(append([]string(nil), files...), h.Paths...), ""
+	return append(append([]string(nil), idx.Paths...), h.Paths...), ""
 }
 
 // stashShowsPatch reports whether git's configuration may make `git stash show` print a patch
@@ -387,16 +379,14 @@ func gitStdin(args []word) string {
 	return ""
 }
 
-// gitPath records the read of a path git shows: a directory is read below it.
-//
-// In a repository whose files can be listed (the index and the history), a directory's files are those
-// it holds below the directory, not what happens to be on disk there (an untracked .env is never
-// printed).
-func (e *exec) gitPath(path, root string, sc *scope) {
+// gitPath records the read of a path git shows: a directory is read below it. In a repository whose
+// files can be listed (the index and the history), a directory's files are those it holds below the
+// directory, not what happens to be on disk there (an untracked .env is never printed).
+func (e *exec) gitPath(path string, repo gitrepo.Repo, sc *scope) {
 	if fi, err := os.Stat(e.c.abs(path, sc)); err == nil && fi.IsDir() {
-		if root != "" {
-			if files, reason := e.gitRepoFiles(root, true); reason == "" {
-				e.treeRead(path, treeRead{hidden: true, repo: root, index: true, tracked: files})
+		if repo.Top != "" {
+			if files, reason := e.gitRepoFiles(repo, true); reason == "" {
+				e.treeRead(path, treeRead{hidden: true, repo: repo.Top, index: true, tracked: files})
 				return
 			}
 		}
@@ -413,16 +403,11 @@ func gitOr(root, def string) string {
 	return root
 }
 
-// gitTop finds the top of the repository dir is in, the way git does by default: the nearest directory
-// holding .git. It returns "" when dir is unknown or in no repository.
-func gitTop(dir string) string {
-	for d := dir; d != "" && filepath.IsAbs(d); d = filepath.Dir(d) {
-		if exists(filepath.Join(d, ".git")) {
-			return d
-		}
-		if d == "/" {
-			break
-		}
+// workTree returns the repository whose work tree dir is in, when it has one.
+func (c *classifier) workTree(dir string) (gitrepo.Repo, bool) {
+	r, ok := c.findRepo(dir)
+	if !ok || r.Top == "" {
+		return gitrepo.Repo{}, false
 	}
-	return ""
+	return r, true
 }

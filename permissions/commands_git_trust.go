@@ -209,7 +209,7 @@ func (e *exec) gitTrust(run gitRun, dir string) string {
 		return fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose repository's configuration it cannot read", run.name)
 	}
 	env := e.c.lookupEnv
-	r, ok := gitrepo.Find(dir, env)
+	r, ok := e.c.findRepo(dir)
 	if !ok {
 		// Outside any repository git reads the system and global files only.
 		r = gitrepo.Repo{}
@@ -381,13 +381,33 @@ func (c *classifier) entryOrigin(en gitrepo.Entry) string {
 // shownPath shortens the absolute paths in s for a person: the workspace's prefix goes, home is `~`.
 func (c *classifier) shownPath(s string) string {
 	if ws := c.ctx.Workspace; ws != "" {
-		ws = ResolvePath("/", ws, c.ctx.Home)
+		if !c.ctx.rootsResolved {
+			ws = ResolvePath("/", ws, c.ctx.Home)
+		}
 		s = strings.ReplaceAll(s, strings.TrimSuffix(ws, "/")+"/", "")
 	}
 	if h := c.ctx.Home; h != "" {
 		s = strings.ReplaceAll(s, strings.TrimSuffix(h, "/")+"/", "~/")
 	}
 	return s
+}
+
+// findRepo is gitrepo.Find, remembered for the rest of the classification.
+func (c *classifier) findRepo(dir string) (gitrepo.Repo, bool) {
+	if r, ok := c.repos[dir]; ok {
+		return r.repo, r.ok
+	}
+	r, ok := gitrepo.Find(dir, c.lookupEnv)
+	if c.repos == nil {
+		c.repos = map[string]foundRepo{}
+	}
+	c.repos[dir] = foundRepo{r, ok}
+	return r, ok
+}
+
+type foundRepo struct {
+	repo gitrepo.Repo
+	ok   bool
 }
 
 // lookupEnv looks a variable up in the environment commands inherit.

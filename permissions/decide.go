@@ -257,7 +257,7 @@ func (e *Engine) absFor(path string) string {
 	if !filepath.IsAbs(path) {
 		return path
 	}
-	return ResolvePath("/", path, e.home)
+	return resolveBelow(e.workspace, path)
 }
 
 func (e *Engine) decideExec(s snapshot, req Request) Verdict {
@@ -313,7 +313,7 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 		if ok {
 			v.Decision, v.By, v.Rule, v.Part = Ask, "rule", r.Raw, p.Text
 			v.Reason = fmt.Sprintf("`%s` matches `%s`, which asks", partName(p), r.Raw)
-			v.SuggestedRule = SuggestRule(req.Command, e.Context(cwd))
+			v.SuggestedRule = suggestFor(cls, e.Context(cwd))
 			return v
 		}
 	}
@@ -419,7 +419,7 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 		}
 	}
 	v.Decision, v.By = Ask, "policy"
-	v.SuggestedRule = SuggestRule(req.Command, e.Context(cwd))
+	v.SuggestedRule = suggestFor(cls, e.Context(cwd))
 	return v
 }
 

@@ -376,7 +376,7 @@ func (e *exec) cd(words []word) {
 		e.sc.cwd = ""
 		return
 	}
-	dir := ResolvePath(e.sc.cwd, target, e.c.ctx.Home)
+	dir := e.c.resolvedFrom(e.sc.cwd, target)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		// The cd fails, and what follows it runs where the command began, not where it names.
 		e.p.notRO(fmt.Sprintf("`cd %s` names no directory that exists", target))
@@ -387,6 +387,26 @@ func (e *exec) cd(words []word) {
 	if !e.c.inside(dir) {
 		e.p.notRO(fmt.Sprintf("`cd %s` leaves the workspace", target))
 	}
+}
+
+// resolved resolves an absolute path the way the kernel walks it, from the workspace when it lies below
+// it and the workspace is known resolved.
+func (c *classifier) resolved(path string) string {
+	if c.ctx.rootsResolved && c.ctx.Workspace != "" && filepath.IsAbs(path) {
+		return resolveBelow(c.ctx.Workspace, path)
+	}
+	return ResolvePath("/", path, c.ctx.Home)
+}
+
+// resolvedFrom is ResolvePath(cwd, path, home), walked from the workspace where it can be.
+func (c *classifier) resolvedFrom(cwd, path string) string {
+	if path == "~" || strings.HasPrefix(path, "~/") || !filepath.IsAbs(cwd) && !filepath.IsAbs(path) {
+		return ResolvePath(cwd, path, c.ctx.Home)
+	}
+	if !filepath.IsAbs(path) {
+		path = cwd + "/" + path
+	}
+	return c.resolved(path)
 }
 
 // inside reports whether an absolute path lies in the workspace or an additional directory.

@@ -39,9 +39,27 @@ func resolvePath(cwd, path, home string) (resolved string, sure bool) {
 		}
 		path = cwd + "/" + path
 	}
+	return walkPath("/", strings.Split(path, "/"))
+}
+
+// resolveBelow is ResolvePath for an absolute path, walked from root when it lies below it: root must
+// already be resolved (an engine's workspace is), which saves a system call per component above it.
+func resolveBelow(root, path string) string {
+	if path == root {
+		return root
+	}
+	if root == "" || root == "/" || !strings.HasPrefix(path, root+"/") {
+		p, _ := resolvePath("/", path, "")
+		return p
+	}
+	// The rest is walked as written: `..` after a link is the link target's parent.
+	p, _ := walkPath(root, strings.Split(path[len(root)+1:], "/"))
+	return p
+}
+
+// walkPath resolves the components rest from the resolved directory cur, the way the kernel walks them.
+func walkPath(cur string, rest []string) (resolved string, sure bool) {
 	sure = true
-	cur := "/"
-	rest := strings.Split(path, "/")
 	for hops := 0; len(rest) > 0; {
 		comp := rest[0]
 		rest = rest[1:]

@@ -11,8 +11,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/warden-cli/warden/permissions/gitrepo"
 )
 
 // substFiles judges a file operand made of a command substitution alone. It records what the program
@@ -129,8 +127,8 @@ func (e *exec) gitNames(src *Part) bool {
 	default:
 		return false
 	}
-	r, ok := gitrepo.Find(dir, e.c.lookupEnv)
-	if !ok || r.Top == "" || sub == "diff" && ResolvePath("/", r.Top, "") != ResolvePath("/", dir, "") {
+	r, ok := e.c.workTree(dir)
+	if !ok || sub == "diff" && ResolvePath("/", r.Top, "") != ResolvePath("/", dir, "") {
 		// git diff prints names relative to the top, read relative to the directory.
 		return false
 	}
@@ -149,7 +147,7 @@ func (e *exec) gitNames(src *Part) bool {
 		}
 		matchers = append(matchers, pathspecRegexp(full))
 	}
-	files, reason := e.gitRepoFiles(r.Top, history)
+	files, reason := e.gitRepoFiles(r, history)
 	if reason != "" {
 		e.p.notRO(reason)
 		return true

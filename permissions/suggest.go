@@ -41,7 +41,11 @@ var runScripts = map[string]bool{"npm": true, "yarn": true, "pnpm": true, "bun":
 // need different rules, or when no rule could safely express them (commands only known at run time,
 // sudo, dangerous commands).
 func SuggestRule(command string, ctx Context) string {
-	cls := Classify(command, ctx)
+	return suggestFor(Classify(command, ctx), ctx)
+}
+
+// suggestFor is SuggestRule for a command already classified.
+func suggestFor(cls Classification, ctx Context) string {
 	if cls.Dangerous {
 		return ""
 	}

@@ -50,7 +50,7 @@ func (e *exec) treeRead(root string, t treeRead) {
 		e.p.notRO("reads `" + root + "` in a directory Warden lost track of")
 		return
 	}
-	path = ResolvePath("/", path, e.c.ctx.Home)
+	path = e.c.resolved(path)
 	t.dir = path
 	if t.ignores != ignoreNone {
 		t.matcher = matcherFor(path, t.ignores)

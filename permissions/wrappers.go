@@ -197,7 +197,7 @@ func (e *exec) chdir(dir string) {
 		e.p.notRO(fmt.Sprintf("changes to `%s` from a directory Warden lost track of", dir))
 		return
 	}
-	e.dir = ResolvePath(base, dir, e.c.ctx.Home)
+	e.dir = e.c.resolvedFrom(base, dir)
 }
 
 // peelTimeout skips timeout's options and its duration.

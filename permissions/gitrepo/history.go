@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // History is every path a repository's history holds: the files of every commit reachable from its
@@ -280,9 +281,79 @@ func (h *historyState) tree(s *store, id oid, prefix string) error {
 	return nil
 }
 
-// listTips returns, sorted, the objects history starts from: HEAD, every ref (loose and packed), the
-// work trees' HEADs, the special heads and every object a reflog names.
+// tipsCache remembers a repository's tips with the files and directories they were read from: while
+// none of them changed (a ref or reflog is rewritten, a new one appears in a directory), the tips are
+// the same.
+type tipsCache struct {
+	deps []dep
+	tips []oid
+}
+
+type dep struct {
+	path string
+	id   fileID
+}
+
+var (
+	tipsMu     sync.Mutex
+	tipsCaches = map[string]*tipsCache{}
+)
+
+// statID identifies a file or a directory by its times, size and inode; ok is false when it is gone.
+func statID(path string) (fileID, bool) {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return fileID{}, false
+	}
+	return fileID{dev: uint64(st.Dev), ino: st.Ino, size: st.Size, mtime: st.Mtim.Sec*1e9 + st.Mtim.Nsec,
+		ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec}, true
+}
+
+// listTips returns, sorted, the objects history starts from, from the cache while nothing they were read
+// from changed.
 func listTips(r Repo) ([]oid, error) {
+	key := r.GitDir + "\x00" + r.CommonDir
+	tipsMu.Lock()
+	c := tipsCaches[key]
+	tipsMu.Unlock()
+	if c != nil {
+		valid := true
+		for _, d := range c.deps {
+			if id, ok := statID(d.path); !ok || id != d.id {
+				valid = false
+				break
+			}
+		}
+		if valid {
+			return c.tips, nil
+		}
+	}
+	var deps []dep
+	note := func(path string) {
+		if id, ok := statID(path); ok {
+			deps = append(deps, dep{path, id})
+		}
+	}
+	tips, err := readTips(r, note)
+	if err != nil {
+		return nil, err
+	}
+	tipsMu.Lock()
+	if len(tipsCaches) > 256 {
+		clear(tipsCaches)
+	}
+	tipsCaches[key] = &tipsCache{deps: deps, tips: tips}
+	tipsMu.Unlock()
+	return tips, nil
+}
+
+// readTips returns, sorted, the objects history starts from: HEAD, every ref (loose and packed), the
+// work trees' HEADs, the special heads and every object a reflog names. note is told every file and
+// directory it reads, before reading it.
+func readTips(r Repo, note func(string)) ([]oid, error) {
+	note(r.GitDir)
+	note(r.CommonDir)
+	note(filepath.Join(r.CommonDir, "worktrees"))
 	seen := map[oid]bool{}
 	add := func(s string) {
 		if id, ok := parseOID(strings.TrimSpace(s)); ok {
@@ -299,6 +370,7 @@ func listTips(r Repo) ([]oid, error) {
 		}
 	}
 	for _, f := range heads {
+		note(f)
 		if data, err := os.ReadFile(f); err == nil {
 			for _, line := range strings.Split(string(data), "\n") {
 				if len(line) >= 40 {
@@ -307,6 +379,7 @@ func listTips(r Repo) ([]oid, error) {
 			}
 		}
 	}
+	note(filepath.Join(r.CommonDir, "packed-refs"))
 	if data, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs")); err == nil {
 		for _, line := range strings.Split(string(data), "\n") {
 			line = strings.TrimPrefix(line, "^")
@@ -324,6 +397,7 @@ func listTips(r Repo) ([]oid, error) {
 				}
 				return err
 			}
+			note(p)
 			if d.IsDir() {
 				return nil
 			}

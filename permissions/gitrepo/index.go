@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -76,8 +77,19 @@ func ReadIndex(r Repo) (Index, bool) {
 // sha256Repo reports whether the repository may use SHA-256 object names, which this package does not
 // read.
 func sha256Repo(r Repo) bool {
-	cfg, err := os.ReadFile(filepath.Join(r.CommonDir, "config"))
-	return err == nil && bytes.Contains(bytes.ToLower(cfg), []byte("objectformat"))
+	pf, ok := parsedFile(filepath.Join(r.CommonDir, "config"))
+	if !ok {
+		return false
+	}
+	if pf.err != "" {
+		return true // unreadable: not known to be SHA-1
+	}
+	for _, e := range pf.entries {
+		if e.Key == "extensions.objectformat" && !strings.EqualFold(e.Value, "sha1") {
+			return true
+		}
+	}
+	return false
 }
 
 // parseIndex reads an index file of version 2, 3 or 4 (the entries' layout is on walkIndex).

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Env looks a variable up in the environment the commands run with, like os.LookupEnv.
@@ -160,8 +161,60 @@ func IsGitDir(dir string, env Env) bool {
 	return ok
 }
 
+// gitDirs remembers what gitDirCommon found for a directory, with the identity of the directory and of
+// its common directory: adding, removing or replacing HEAD, commondir, objects or refs changes one of
+// them.
+var (
+	gitDirsMu sync.Mutex
+	gitDirs   = map[string]gitDirFound{}
+)
+
+type gitDirFound struct {
+	id, commonID fileID
+	common       string
+	ok           bool
+}
+
 // gitDirCommon is IsGitDir, returning the common directory too.
 func gitDirCommon(dir string, env Env) (string, bool) {
+	if env == nil {
+		env = OSEnv
+	}
+	_, e1 := env("GIT_COMMON_DIR")
+	_, e2 := env("GIT_OBJECT_DIRECTORY")
+	if e1 || e2 {
+		return gitDirCommonUncached(dir, env)
+	}
+	id, ok := statID(dir)
+	if !ok {
+		return "", false
+	}
+	gitDirsMu.Lock()
+	f, cached := gitDirs[dir]
+	gitDirsMu.Unlock()
+	if cached && f.id == id {
+		if f.common == dir || f.common == "" {
+			return f.common, f.ok
+		}
+		if cid, ok := statID(f.common); ok && cid == f.commonID {
+			return f.common, f.ok
+		}
+	}
+	common, ok := gitDirCommonUncached(dir, env)
+	f = gitDirFound{id: id, common: common, ok: ok}
+	if common != "" && common != dir {
+		f.commonID, _ = statID(common)
+	}
+	gitDirsMu.Lock()
+	if len(gitDirs) > 4096 {
+		clear(gitDirs)
+	}
+	gitDirs[dir] = f
+	gitDirsMu.Unlock()
+	return common, ok
+}
+
+func gitDirCommonUncached(dir string, env Env) (string, bool) {
 	if fi, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil || fi.IsDir() {
 		return "", false
 	}
