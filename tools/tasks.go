@@ -59,8 +59,10 @@ type Tasks struct {
 	supMu  sync.Mutex
 	sup    *supervisor.Client
 	supErr error
+	runMu  sync.Mutex
 	run    string // the session's directory for final-directory pipes; "" until made
 	// jails keeps the read-only jail (wall.go); wallErr is why there is none.
+	jailMu  sync.Mutex
 	jails   *jail.Keeper
 	wallErr error
 
@@ -193,11 +195,8 @@ func (t *Tasks) start(env *Env, command, name string, unsandboxed, jailed bool, 
 		cwd = env.Workspace
 		env.SetCwd(cwd)
 	}
-	sp, err := t.spawner()
-	if err != nil {
-		return nil, "", err
-	}
 	childEnv := append(childEnv(os.Environ(), env.Bash, cwd), instanceVar+"="+instance)
+	var sp spawner
 	var sandbox *sandboxPlan
 	var cell *jail.Jail
 	if jailed && env.Bash.Jail && !unsandboxed {
@@ -209,6 +208,11 @@ func (t *Tasks) start(env *Env, command, name string, unsandboxed, jailed bool, 
 			}
 			sp = &jailSpawner{j: cell}
 			childEnv = append(withoutVar(childEnv, "TMPDIR"), "TMPDIR="+cell.TmpDir())
+		}
+	}
+	if sp == nil {
+		if sp, err = t.spawner(); err != nil {
+			return nil, "", err
 		}
 	}
 	if cell == nil && env.Bash.Sandbox.Enabled && !unsandboxed {
@@ -372,10 +376,18 @@ func (t *Tasks) KillAll() {
 	t.watchers.Wait() // no task end is reported once KillAll has returned
 	sweep(instanceVar+"="+t.instance, 0, syscall.SIGKILL)
 	releaseCgroupPool()
+	t.jailMu.Lock()
+	jails := t.jails
+	t.jails = nil
+	t.jailMu.Unlock()
 	t.supMu.Lock()
-	sup, run, jails := t.sup, t.run, t.jails
-	t.sup, t.run, t.jails = nil, "", nil
+	sup := t.sup
+	t.sup = nil
 	t.supMu.Unlock()
+	t.runMu.Lock()
+	run := t.run
+	t.run = ""
+	t.runMu.Unlock()
 	if jails != nil {
 		jails.Close()
 	}
@@ -393,38 +405,55 @@ func (t *Tasks) KillAll() {
 // so that the first command does not wait for them. Call it once the screen is up: each costs a start of
 // Warden's executable.
 func (t *Tasks) Prewarm(env *Env) {
-	go func() {
-		if _, err := t.spawner(); err != nil {
-			return
-		}
-		if env.Bash.Jail {
+	go func() { _, _ = t.spawner() }()
+	if env.Bash.Jail {
+		// Beside the supervisor, not after it: each is a start of the executable.
+		go func() {
 			if k := t.keeper(env); k != nil {
 				k.Prewarm()
 			}
-		}
-	}()
+		}()
+	}
 }
 
-// spawner returns what starts the next command: the supervisor, started if need be, or Warden itself
-// when there is none.
-func (t *Tasks) spawner() (spawner, error) {
-	// KillAll takes supMu after it marks the tasks closed, so a supervisor started here is either seen
-	// by it or never started.
-	t.supMu.Lock()
-	defer t.supMu.Unlock()
+// closed reports whether KillAll has begun.
+func (t *Tasks) isClosed() bool {
 	t.mu.Lock()
-	closed := t.closed
-	t.mu.Unlock()
-	if closed {
-		return nil, errors.New("Warden is shutting down; no new commands are started")
+	defer t.mu.Unlock()
+	return t.closed
+}
+
+// runDir returns the session's directory for final-directory pipes, made on first use.
+func (t *Tasks) runDir() (string, error) {
+	t.runMu.Lock()
+	defer t.runMu.Unlock()
+	if t.isClosed() {
+		return "", errors.New("Warden is shutting down; no new commands are started")
 	}
 	if t.run == "" {
 		removeStaleRunDirs()
 		dir, err := os.MkdirTemp("", fmt.Sprintf("warden-run-%d-", os.Getpid()))
 		if err != nil {
-			return nil, fmt.Errorf("making Warden's run directory: %w", err)
+			return "", fmt.Errorf("making Warden's run directory: %w", err)
 		}
 		t.run = dir
+	}
+	return t.run, nil
+}
+
+// spawner returns what starts the next command: the supervisor, started if need be, or Warden itself
+// when there is none.
+func (t *Tasks) spawner() (spawner, error) {
+	run, err := t.runDir()
+	if err != nil {
+		return nil, err
+	}
+	// KillAll takes supMu after it marks the tasks closed, so a supervisor started here is either seen
+	// by it or never started.
+	t.supMu.Lock()
+	defer t.supMu.Unlock()
+	if t.isClosed() {
+		return nil, errors.New("Warden is shutting down; no new commands are started")
 	}
 	if t.sup != nil && t.sup.Err() != nil {
 		t.sup = nil // it died (killed, or out of memory); its commands went with it
@@ -433,9 +462,9 @@ func (t *Tasks) spawner() (spawner, error) {
 		t.sup, t.supErr = launchSupervisor(t.Helper)
 	}
 	if t.sup != nil {
-		return &supervised{cl: t.sup, dir: t.run}, nil
+		return &supervised{cl: t.sup, dir: run}, nil
 	}
-	return &direct{dir: t.run}, nil
+	return &direct{dir: run}, nil
 }
 
 // removeStaleRunDirs removes the run and jail directories of Wardens that are gone (killed, so they could

@@ -89,9 +89,15 @@ func (s *jailSpawner) runDir() string { return s.j.RunDir() }
 // keeper returns the session's jail keeper, made on first use from env; nil when there is no backend (the
 // reason is kept for WallProblem).
 func (t *Tasks) keeper(env *Env) *jail.Keeper {
-	t.supMu.Lock()
-	defer t.supMu.Unlock()
-	if t.jails != nil || t.wallErr != nil {
+	run, err := t.runDir()
+	if err != nil {
+		return nil
+	}
+	// KillAll takes jailMu after it marks the tasks closed, so a keeper made here is either seen by it
+	// or never made.
+	t.jailMu.Lock()
+	defer t.jailMu.Unlock()
+	if t.jails != nil || t.wallErr != nil || t.isClosed() {
 		return t.jails
 	}
 	info, err := probeWall(t.Helper, t.JailBackend)
@@ -112,9 +118,7 @@ func (t *Tasks) keeper(env *Env) *jail.Keeper {
 		}
 		hide = append(hide, sessions)
 	}
-	if t.run != "" {
-		hide = append(hide, t.run) // the unjailed commands' final-directory pipes
-	}
+	hide = append(hide, run) // the unjailed commands' final-directory pipes
 	secret := env.Secret
 	if secret == nil {
 		secret = func(string) bool { return false }
@@ -130,8 +134,8 @@ func (t *Tasks) keeper(env *Env) *jail.Keeper {
 
 // WallProblem says why read-only commands are not jailed although the jail is on, or "".
 func (t *Tasks) WallProblem() string {
-	t.supMu.Lock()
-	defer t.supMu.Unlock()
+	t.jailMu.Lock()
+	defer t.jailMu.Unlock()
 	if t.wallErr != nil {
 		return t.wallErr.Error()
 	}
@@ -141,9 +145,9 @@ func (t *Tasks) WallProblem() string {
 // SecretsChanged says a secret file may have been written outside any command (a file tool did): the
 // jail rescans before the next jailed command.
 func (t *Tasks) SecretsChanged() {
-	t.supMu.Lock()
+	t.jailMu.Lock()
 	k := t.jails
-	t.supMu.Unlock()
+	t.jailMu.Unlock()
 	if k != nil {
 		k.Stale()
 	}
