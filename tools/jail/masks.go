@@ -47,38 +47,39 @@ var skipInHome = map[string]bool{".cache": true, ".npm": true, ".rustup": true, 
 // scan finds what to mask: secret files and directories (as secret judges them: the permission engine's
 // own notion) in the workspace, in the home directories and among the system's, the files that are hard
 // links to any of them, and the extra paths given whole (Warden's own session files).
+//
+// The walk reads directories only: a name says whether a file is secret, and the directory entry whether
+// it is a directory. Only secret files are looked at more closely; and only when one of them has more than
+// one name is the walk made again, looking at every file, to find the others.
 func scan(secret func(string) bool, workspace string, homes, extra []string) Masks {
 	var m Masks
 	files, dirs := map[string]bool{}, map[string]bool{}
-	// Hard links: a second name of a secret file reads the same content. Inodes of secret files are
-	// collected, and any other file seen with one of them is masked too.
+	// Hard links: a second name of a secret file reads the same content.
 	type inode struct{ dev, ino uint64 }
 	secretInodes := map[inode]bool{}
-	linked := map[inode][]string{}
-	note := func(path string, info fs.FileInfo, isSecret bool) {
+	linked := false // a secret file has more than one name
+	note := func(info fs.FileInfo) {
 		st, ok := info.Sys().(*syscall.Stat_t)
-		if !ok || !info.Mode().IsRegular() {
-			return
-		}
-		key := inode{uint64(st.Dev), uint64(st.Ino)}
-		if isSecret {
-			secretInodes[key] = true
-		} else if st.Nlink > 1 {
-			linked[key] = append(linked[key], path)
+		if ok && info.Mode().IsRegular() {
+			secretInodes[inode{uint64(st.Dev), uint64(st.Ino)}] = true
+			linked = linked || st.Nlink > 1
 		}
 	}
-	add := func(path string, info fs.FileInfo) {
+	add := func(path string) {
+		info, err := os.Lstat(path)
+		if err != nil {
+			return
+		}
 		if info.Mode()&fs.ModeSymlink != 0 {
 			// A mount lands on what a link points to: mask the target, whatever its own name.
 			target, err := filepath.EvalSymlinks(path)
 			if err != nil {
 				return
 			}
-			ti, err := os.Stat(target)
-			if err != nil {
+			if info, err = os.Stat(target); err != nil {
 				return
 			}
-			path, info = target, ti
+			path = target
 		}
 		if info.IsDir() {
 			dirs[path] = true
@@ -89,17 +90,19 @@ func scan(secret func(string) bool, workspace string, homes, extra []string) Mas
 					break
 				}
 				if fi, err := e.Info(); err == nil {
-					note(filepath.Join(path, e.Name()), fi, true)
+					note(fi)
 				}
 			}
 			return
 		}
 		if info.Mode().IsRegular() {
 			files[path] = true
-			note(path, info, true)
+			note(info)
 		}
 	}
-	walk := func(root string, limit, depth int, skip map[string]bool) bool {
+	// walk calls visit with every file (not directory) below root that it does not mask, and reports
+	// whether it saw the whole tree.
+	walk := func(root string, limit, depth int, skip map[string]bool, visit func(path string, d fs.DirEntry)) bool {
 		n := 0
 		complete := true
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -113,53 +116,64 @@ func scan(secret func(string) bool, workspace string, homes, extra []string) Mas
 			if path == root {
 				return nil
 			}
-			rel, _ := filepath.Rel(root, path)
-			info, err := d.Info()
-			if err != nil {
-				return nil
-			}
 			if secret(path) {
-				add(path, info)
+				add(path)
 				if d.IsDir() {
 					return filepath.SkipDir
 				}
 				return nil
 			}
 			if d.IsDir() {
+				rel, _ := filepath.Rel(root, path)
 				// A home's caches are skipped in a workspace too: the workspace may be a home.
 				if skip[d.Name()] || skip[rel] || skipInHome[rel] || (depth > 0 && strings.Count(rel, "/")+1 >= depth) {
 					return filepath.SkipDir
 				}
 				return nil
 			}
-			note(path, info, false)
+			if visit != nil {
+				visit(path, d)
+			}
 			return nil
 		})
 		return complete
 	}
-	if workspace != "" && !walk(workspace, maxWorkspaceEntries, 0, skipInWorkspace) {
-		m.Incomplete = workspace
+	type tree struct {
+		root         string
+		limit, depth int
+		skip         map[string]bool
+	}
+	var trees []tree
+	if workspace != "" {
+		trees = append(trees, tree{workspace, maxWorkspaceEntries, 0, skipInWorkspace})
 	}
 	for _, h := range homes {
-		if !walk(h, maxHomeEntries, homeDepth, skipInHome) && m.Incomplete == "" {
-			m.Incomplete = h
+		trees = append(trees, tree{h, maxHomeEntries, homeDepth, skipInHome})
+	}
+	for _, t := range trees {
+		if !walk(t.root, t.limit, t.depth, t.skip, nil) && m.Incomplete == "" {
+			m.Incomplete = t.root
 		}
 	}
 	for _, p := range systemSecrets() {
-		if info, err := os.Lstat(p); err == nil {
-			add(p, info)
-		}
+		add(p)
 	}
 	for _, p := range extra {
-		if info, err := os.Lstat(p); err == nil {
-			add(p, info)
-		}
+		add(p)
 	}
-	for key, paths := range linked {
-		if secretInodes[key] {
-			for _, p := range paths {
-				files[p] = true
-			}
+	if linked {
+		for _, t := range trees {
+			walk(t.root, t.limit, t.depth, t.skip, func(path string, d fs.DirEntry) {
+				if !d.Type().IsRegular() {
+					return
+				}
+				if info, err := d.Info(); err == nil {
+					if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 &&
+						secretInodes[inode{uint64(st.Dev), uint64(st.Ino)}] {
+						files[path] = true
+					}
+				}
+			})
 		}
 	}
 	// A path below a masked directory needs no mask of its own (and could not get one).
