@@ -123,8 +123,12 @@ func (t *Tasks) keeper(env *Env) *jail.Keeper {
 	if secret == nil {
 		secret = func(string) bool { return false }
 	}
+	var fallback jail.Backend
+	if abi, err := llsys.LandlockGetABIVersion(); err == nil && abi >= 4 && info.Backend == jail.Bubblewrap {
+		fallback = jail.Landlock
+	}
 	t.jails = jail.NewKeeper(jail.Config{
-		Backend: info.Backend, Bwrap: b.bwrap, PidNS: b.pidNS,
+		Backend: info.Backend, Bwrap: b.bwrap, PidNS: b.pidNS, Fallback: fallback,
 		Helper: t.Helper, HelperArgs: []string{helperMarker, "jail"},
 		Workspace: env.Workspace, Homes: jail.Homes(home), Secret: secret, Hide: hide,
 		Show: []string{env.Workspace, bash, t.Helper},

@@ -364,3 +364,21 @@ func TestWallDangerouslyUnsandboxedRunsOutside(t *testing.T) {
 		t.Error("the approved call did not write")
 	}
 }
+
+// A workspace with thousands of secret files gets a mask for each: more than a command line holds.
+func TestWallMasksThousandsOfSecrets(t *testing.T) {
+	testHome(t)
+	for _, b := range wallBackends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			h := jailHarness(t, b)
+			long := strings.Repeat("x", 100)
+			for i := range 2400 {
+				write(t, filepath.Join(h.env.Workspace, fmt.Sprintf("d%02d", i%50), fmt.Sprintf("%s%04d.env", long, i)), "TOKEN=many-secret\n")
+			}
+			r := h.runJailed("cat d07/*.env | head -3; ls d07 | wc -l")
+			if strings.Contains(r.Output, "many-secret") || !strings.Contains(r.Output, "48") {
+				t.Errorf("with 2,400 masks: %s", r.Output)
+			}
+		})
+	}
+}

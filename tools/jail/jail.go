@@ -32,6 +32,10 @@ type Config struct {
 	// Bwrap is the path of bwrap, for Bubblewrap; PidNS says that its --unshare-pid works here.
 	Bwrap string
 	PidNS bool
+	// Fallback is the backend to use when the masks are too many for bubblewrap (each is a mount, and
+	// mounting grows slower with every one: a thousand take seconds); "" for none, and then the masks
+	// beyond bwrapMaxMasks are left out.
+	Fallback Backend
 	// Helper is Warden's executable, which serves inside the jail as its supervisor: with Landlock it
 	// confines itself first (HelperMain).
 	Helper string
@@ -52,6 +56,9 @@ type Config struct {
 	// Parent is the directory to make the jail's own directory in; "" means os.TempDir().
 	Parent string
 }
+
+// bwrapMaxMasks bounds the masks a bubblewrap jail is built with: 400 mounts take about half a second.
+const bwrapMaxMasks = 400
 
 // defaultTmpSize is the room a jailed command has to write: enough for sort's spill files and here
 // documents, not enough to fill the machine's memory.
@@ -79,6 +86,16 @@ type Jail struct {
 func Start(cfg Config, masks Masks) (*Jail, error) {
 	if cfg.Helper == "" || cfg.Secret == nil {
 		return nil, errors.New("jail: no helper or secret judge")
+	}
+	if n := len(masks.Files) + len(masks.Dirs); cfg.Backend == Bubblewrap && n > bwrapMaxMasks {
+		if cfg.Fallback != "" {
+			cfg.Backend = cfg.Fallback
+		} else {
+			masks.Files = masks.Files[:max(0, bwrapMaxMasks-len(masks.Dirs))]
+			if masks.Incomplete == "" {
+				masks.Incomplete = fmt.Sprintf("more than %d secret files", bwrapMaxMasks)
+			}
+		}
 	}
 	parent := cfg.Parent
 	if parent == "" {
@@ -120,15 +137,21 @@ func Start(cfg Config, masks Masks) (*Jail, error) {
 			return fail(err)
 		}
 		defer prog.Close()
-		args := bwrapArgs(cfg, j, masks)
+		opts := bwrapArgs(cfg, j, masks)
 		if confine.Arch() != 0 {
-			args = append(args, "--seccomp", "4")
+			opts = append(opts, "--seccomp", "4")
 		}
-		args = append(args, "--", cfg.Helper)
-		args = append(args, cfg.HelperArgs...)
-		args = append(args, "serve")
-		cmd = exec.Command(cfg.Bwrap, args...)
-		cmd.ExtraFiles = []*os.File{remote, prog} // 3, 4
+		// The options, one mount per mask, can outgrow what a command line holds: bubblewrap reads
+		// them from a pipe.
+		list, err := argsFile(opts)
+		if err != nil {
+			local.Close()
+			return fail(err)
+		}
+		defer list.Close()
+		args := append([]string{"--args", "5", "--", cfg.Helper}, cfg.HelperArgs...)
+		cmd = exec.Command(cfg.Bwrap, append(args, "serve")...)
+		cmd.ExtraFiles = []*os.File{remote, prog, list} // 3, 4, 5
 	case Landlock:
 		j.tmp = filepath.Join(dir, "tmp")
 		if err := os.Mkdir(j.tmp, 0o700); err != nil {
@@ -237,6 +260,24 @@ func bwrapArgs(cfg Config, j *Jail, masks Masks) []string {
 	}
 	a = append(a, "--chdir", "/")
 	return a
+}
+
+// argsFile returns a pipe from which args can be read NUL-separated, as bubblewrap's --args wants them.
+func argsFile(args []string) (*os.File, error) {
+	var b strings.Builder
+	for _, a := range args {
+		b.WriteString(a)
+		b.WriteByte(0)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		_, _ = w.WriteString(b.String())
+		w.Close()
+	}()
+	return r, nil
 }
 
 func exists(p string) bool {

@@ -27,12 +27,12 @@ func (m Masks) equal(o Masks) bool {
 func (m Masks) all() []string { return append(append([]string(nil), m.Dirs...), m.Files...) }
 
 // Scan bounds: a workspace is walked whole up to maxWorkspaceEntries entries, a home directory to depth
-// homeDepth and maxHomeEntries entries; at most maxMasks paths are masked (each is a mount).
+// homeDepth and maxHomeEntries entries; at most maxMasks paths are masked.
 const (
 	maxWorkspaceEntries = 200_000
 	maxHomeEntries      = 20_000
 	homeDepth           = 3
-	maxMasks            = 4_000
+	maxMasks            = 20_000
 )
 
 // skipInWorkspace are directories a workspace walk does not enter: they hold other people's code, not the
