@@ -351,6 +351,10 @@ func (s *session) setWall(info tools.WallInfo, err error) {
 		for _, n := range info.Notes {
 			s.warnings = append(s.warnings, "wall: "+n)
 		}
+		// Programs whose only risk is running project code are read-only inside the jail.
+		if s.engine != nil {
+			s.engine.SetReadOnlyJail(true)
+		}
 	}
 }
 
