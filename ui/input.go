@@ -8,7 +8,7 @@ import (
 // newInput is the prompt editor: it grows with its text up to a third of the screen; Enter sends, so
 // new lines are Shift+Enter or Ctrl+J, and the bindings the root uses (Ctrl+B, Ctrl+T) are taken out of
 // the textarea's own map.
-func newInput(isDark bool) textarea.Model {
+func newInput(isDark bool, keys keyMap) textarea.Model {
 	ta := textarea.New()
 	ta.Prompt = "❯ "
 	// Only the first row gets the mark: a second line, or a row the text wrapped to, is not a new prompt.
@@ -30,6 +30,12 @@ func newInput(isDark bool) textarea.Model {
 	ta.KeyMap.TransposeCharacterBackward = key.NewBinding(key.WithDisabled())
 	ta.KeyMap.LineNext = key.NewBinding(key.WithKeys("down"))
 	ta.KeyMap.LinePrevious = key.NewBinding(key.WithKeys("up"))
+	// The editing keys the help lists are the editor's keys.
+	ta.KeyMap.DeleteBeforeCursor = keys.KillToStart
+	ta.KeyMap.DeleteAfterCursor = keys.KillToEnd
+	ta.KeyMap.DeleteWordBackward = keys.KillWord
+	ta.KeyMap.WordBackward = keys.WordLeft
+	ta.KeyMap.WordForward = keys.WordRight
 	ta.SetStyles(inputStyles(isDark))
 	ta.SetHeight(1)
 	return ta

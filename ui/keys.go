@@ -15,6 +15,9 @@ type keyMap struct {
 	// The completion menu under the prompt, and the pickers (/model, /resume, /tasks, /permissions).
 	MenuUp, MenuDown, Complete, PickerRemove key.Binding
 
+	// Editing the prompt: the prompt editor's own bindings are set from these (newInput), and Redraw.
+	KillToStart, KillToEnd, KillWord, WordLeft, WordRight, Redraw key.Binding
+
 	// The approval modal.
 	Allow, AllowSession, AllowProject, Deny, DenyWithReason, Confirm, ModalScroll key.Binding
 
@@ -32,7 +35,7 @@ func newKeyMap() keyMap {
 		Newline:    b("shift+enter/ctrl+j", "new line", "shift+enter", "ctrl+j"),
 		PrevPrompt: b("↑", "previous prompt", "up"),
 		NextPrompt: b("↓", "next prompt", "down"),
-		Interrupt:  b("esc", "interrupt; when idle, clear the prompt", "esc"),
+		Interrupt:  b("esc", "interrupt, or clear prompt", "esc"),
 		Quit:       b("ctrl+c ×2", "quit", "ctrl+c"),
 		History:    b("ctrl+t", "tool history", "ctrl+t"),
 		Expand:     b("ctrl+o", "expand output", "ctrl+o"),
@@ -47,10 +50,17 @@ func newKeyMap() keyMap {
 		Reasoning:  b("ctrl+r", "show/hide reasoning", "ctrl+r"),
 		Help:       b("?", "keys and commands (empty input)", "?"),
 
-		MenuUp:       b("↑/↓", "choose in the / and @ menus", "up"),
+		MenuUp:       b("↑/↓", "choose in / and @ menus", "up"),
 		MenuDown:     b("↓", "next in the menu", "down"),
-		Complete:     b("tab", "complete the command or file", "tab"),
-		PickerRemove: b("del/ctrl+d", "remove or stop the chosen entry (pickers)", "delete", "ctrl+d"),
+		Complete:     b("tab", "complete command or file", "tab"),
+		PickerRemove: b("del/ctrl+d", "remove/stop (pickers)", "delete", "ctrl+d"),
+
+		KillToStart: b("ctrl+u", "delete to line start", "ctrl+u"),
+		KillToEnd:   b("ctrl+k", "delete to line end", "ctrl+k"),
+		KillWord:    b("ctrl+w", "delete word before", "ctrl+w", "alt+backspace"),
+		WordLeft:    b("alt+←", "word left", "alt+left", "alt+b", "ctrl+left"),
+		WordRight:   b("alt+→", "word right", "alt+right", "alt+f", "ctrl+right"),
+		Redraw:      b("ctrl+l", "redraw the screen", "ctrl+l"),
 
 		Allow:          b("y", "allow once", "y"),
 		AllowSession:   b("a", "always allow (session)", "a"),
@@ -81,8 +91,10 @@ func (k keyMap) ShortHelp() []key.Binding {
 // FullHelp is the `?` overlay, one column per area.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.PrevPrompt, k.NextPrompt, k.MenuUp, k.Complete, k.ScrollUp, k.ScrollDown, k.Follow, k.Help},
-		{k.Interrupt, k.Background, k.Mode, k.History, k.Expand, k.FocusPrev, k.FocusNext, k.Copy, k.Reasoning, k.Quit},
+		{k.Send, k.Newline, k.PrevPrompt, k.NextPrompt, k.MenuUp, k.Complete, k.Help},
+		{k.KillToStart, k.KillToEnd, k.KillWord, k.WordLeft, k.WordRight, k.Redraw},
+		{k.Interrupt, k.Background, k.Mode, k.History, k.Expand, k.FocusPrev, k.FocusNext, k.Copy, k.Reasoning,
+			k.ScrollUp, k.ScrollDown, k.Follow, k.Quit},
 		{k.Allow, k.AllowSession, k.AllowProject, k.Deny, k.DenyWithReason, k.Confirm, k.ModalScroll},
 		{k.Filter, k.Open, k.Back, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.PickerRemove},
 	}

@@ -122,7 +122,7 @@ func newModel(opts Options, now func() time.Time) *Model {
 		width: 80, height: 24, commands: newCommandSet(),
 	}
 	m.st = newStyles(m.isDark)
-	m.input = newInput(m.isDark)
+	m.input = newInput(m.isDark, m.keys)
 	m.input.Focus()
 	if opts.Resumed != nil {
 		m.restore(opts.Resumed)
@@ -359,6 +359,8 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.showReasoning = !m.showReasoning
 		m.conv.version++
 		return nil
+	case key.Matches(msg, k.Redraw):
+		return tea.ClearScreen
 	case key.Matches(msg, k.Help) && m.input.Value() == "":
 		m.push(&helpOverlay{})
 		return nil

@@ -96,7 +96,7 @@ func (h *helpOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
 
 func (h *helpOverlay) view(m *Model, width, height int) string {
 	groups := m.keys.FullHelp()
-	titles := []string{"Input", "Session", "Approval modal", "History, output and pickers"}
+	titles := []string{"Input", "Editing (across lines)", "Session", "Approval modal", "History, output and pickers"}
 	// One block per group, laid out in as many columns as fit, so every binding shows from 60×15 up.
 	blocks := make([]string, len(groups))
 	for i, g := range groups {
