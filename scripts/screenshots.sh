@@ -90,3 +90,30 @@ keys C-t
 wait_for "Tool history" "└ read_file"
 shot history-subagent
 esc
+
+# The workbench: the command menu, @ completion, the todo list, the session picker.
+mkdir -p "$WS/src/parser" "$WS/docs"
+for f in src/parser/lexer.go src/parser/parser.go src/parser/parser_test.go src/main.go docs/parser.md README.md; do
+	printf 'x\n' >"$WS/$f"
+done
+start_warden 100 30
+wait_for "Warden · fake-model"
+keys -l "/"
+wait_for "tab complete"
+shot menu
+keys C-u
+keys -l "explain @pars"
+wait_for "src/parser/parser.go" "tab or enter take"
+shot mention
+keys C-u
+type_prompt "plan the release"
+wait_for "Todo · 1 of 4 done" "◐ Bumping the version"
+wait_idle
+shot todo
+keys C-c
+keys C-c
+wait_exit
+WARDEN_ARGS=--resume start_warden 100 30
+wait_for "Resume a session" "plan the release"
+shot picker
+esc

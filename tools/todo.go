@@ -59,7 +59,7 @@ func NewTodo() Tool {
 					fmt.Fprintf(&b, " In progress: %s.", t.Content)
 				}
 			}
-			return Result{Output: b.String(), Display: TodoSummary(p.Todos)}
+			return Result{Output: b.String(), Display: todoChecklist(p.Todos)}
 		},
 	})
 }
@@ -92,4 +92,20 @@ func TodoSummary(items []TodoItem) string {
 		}
 	}
 	return fmt.Sprintf("%d of %d done", done, len(items))
+}
+
+// todoChecklist is the list as the person reads it in the call's panel and the history.
+func todoChecklist(items []TodoItem) string {
+	var b strings.Builder
+	for _, t := range items {
+		mark := "☐"
+		switch t.Status {
+		case TodoCompleted:
+			mark = "☑"
+		case TodoInProgress:
+			mark = "◐"
+		}
+		fmt.Fprintf(&b, "%s %s\n", mark, t.Content)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -16,7 +16,7 @@ func TestTodoWriteChecksAndCounts(t *testing.T) {
 		t.Fatalf("access %+v, %v", ac, err)
 	}
 	res := tool.Run(context.Background(), env, Call{ID: "c", Input: json.RawMessage(in)})
-	if res.IsError || !strings.Contains(res.Output, "In progress: Fix the bug") {
+	if res.IsError || !strings.Contains(res.Output, "In progress: Fix the bug") || res.Display != "☑ Read the code\n◐ Fix the bug\n☐ Run the tests" {
 		t.Errorf("result %+v", res)
 	}
 	for _, bad := range []string{
