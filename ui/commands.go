@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
@@ -266,3 +267,12 @@ type commandResult func(m *Model) tea.Cmd
 var startHooks []func(m *Model) tea.Cmd
 
 func registerOnStart(f func(m *Model) tea.Cmd) { startHooks = append(startHooks, f) }
+
+// firstFrameDelay is how long work that need not be ready at once (indexing files, reading command files)
+// waits, so that the first frame does not share the machine with it.
+const firstFrameDelay = 200 * time.Millisecond
+
+// afterFirstFrame runs f in Update once the first frame is surely on the screen.
+func afterFirstFrame(f func(m *Model) tea.Cmd) tea.Cmd {
+	return tea.Tick(firstFrameDelay, func(time.Time) tea.Msg { return commandResult(f) })
+}

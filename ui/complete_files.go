@@ -21,7 +21,7 @@ func init() {
 		if m.opts.Workspace == "" {
 			return nil
 		}
-		return m.indexFiles()
+		return afterFirstFrame(func(m *Model) tea.Cmd { return m.indexFiles() })
 	})
 }
 

@@ -17,10 +17,12 @@ func init() {
 		if len(dirs) == 0 {
 			return nil
 		}
-		return func() tea.Msg {
-			cmds, warnings := commands.Load(dirs)
-			return commandResult(func(m *Model) tea.Cmd { return m.addCustomCommands(dirs, cmds, warnings) })
-		}
+		return afterFirstFrame(func(*Model) tea.Cmd {
+			return func() tea.Msg {
+				cmds, warnings := commands.Load(dirs)
+				return commandResult(func(m *Model) tea.Cmd { return m.addCustomCommands(dirs, cmds, warnings) })
+			}
+		})
 	})
 }
 
