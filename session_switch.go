@@ -99,7 +99,7 @@ func (s *session) tuiOptions(opts *ui.Options, c *commonFlags) {
 	opts.OpenSession = s.switchTo
 	opts.PickSession = c.pick
 	opts.RuleOrigin = func(list, rule string) string { return ruleOrigin(cfg, c, list, rule) }
-	opts.CommandDirs = commandDirs(cfg)
+	opts.ProjectCommandDirs, opts.CommandDirs = commandDirs(cfg)
 }
 
 // ruleOrigin is where a rule in force was written: the settings file, or the flag.
@@ -119,21 +119,18 @@ func ruleOrigin(cfg *config.Config, c *commonFlags, list, rule string) string {
 	return ""
 }
 
-// commandDirs are the folders custom commands come from, the project's first; the project's only in a
-// trusted workspace, since a repository's commands put words in the person's mouth.
-func commandDirs(cfg *config.Config) []commands.Dir {
-	home, _ := os.UserHomeDir()
-	var dirs []commands.Dir
-	if cfg.Trusted {
-		dirs = append(dirs,
-			commands.Dir{Path: filepath.Join(cfg.Workspace, ".warden", "commands"), Source: "project"},
-			commands.Dir{Path: filepath.Join(cfg.Workspace, ".claude", "commands"), Source: "project, .claude"})
+// commandDirs are the folders custom commands come from: the project's, which the TUI reads only in a
+// trusted workspace since a repository's commands put words in the person's mouth, and the person's.
+func commandDirs(cfg *config.Config) (project, user []commands.Dir) {
+	project = []commands.Dir{
+		{Path: filepath.Join(cfg.Workspace, ".warden", "commands"), Source: "project"},
+		{Path: filepath.Join(cfg.Workspace, ".claude", "commands"), Source: "project, .claude"},
 	}
-	dirs = append(dirs, commands.Dir{Path: filepath.Join(config.ConfigDir(os.Getenv), "commands"), Source: "user"})
-	if home != "" {
-		dirs = append(dirs, commands.Dir{Path: filepath.Join(home, ".claude", "commands"), Source: "user, .claude"})
+	user = []commands.Dir{{Path: filepath.Join(config.ConfigDir(os.Getenv), "commands"), Source: "user"}}
+	if home, _ := os.UserHomeDir(); home != "" {
+		user = append(user, commands.Dir{Path: filepath.Join(home, ".claude", "commands"), Source: "user, .claude"})
 	}
-	return dirs
+	return project, user
 }
 
 // sayHowToResume tells the person, as the TUI ends, which session they leave and how to come back.

@@ -582,6 +582,7 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 		return err
 	}
 	printer.Sink(agent.SessionStarted{ID: s.id, Cwd: cfg.Workspace, Model: cfg.Model})
+	s.tasks.OnEnd(a.NoteTaskEnd) // a background task that ends is told to the model at its next turn
 	done := a.Run(ctx, prompt)
 	if err := printer.Err(); err != nil {
 		return fmt.Errorf("writing output: %w", err)

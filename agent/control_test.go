@@ -288,3 +288,20 @@ func TestCompactSummarisesWithTheFocus(t *testing.T) {
 		t.Error("no ContextCompacted event")
 	}
 }
+
+// The end of a background task the model did not stop itself is told at the next turn.
+func TestNoteTaskEnd(t *testing.T) {
+	r := newRealAgent(t, nil)
+	code := 2
+	r.agent.NoteTaskEnd(tools.TaskEnd{ID: "b1", Command: "make   test", How: "exited with status 2", ExitCode: &code,
+		Took: 1500 * time.Millisecond, Output: "ok 1\nFAIL 2\n"})
+	r.agent.NoteTaskEnd(tools.TaskEnd{ID: "b2", Command: "sleep 100", How: "was stopped by kill_bash", ByModel: true})
+	r.server.Reply(fakeapi.Text("Seen."))
+	r.agent.Run(ctx10(t), "status?")
+	msgs := r.server.Requests()[0].Messages
+	notes, prompt := SplitNotes(msgs[len(msgs)-1].Content)
+	if !strings.Contains(notes, "Background task b1 (`make test`) exited with status 2 after 1.5s. Its last lines:\nok 1\nFAIL 2") ||
+		strings.Contains(notes, "b2") || prompt != "status?" {
+		t.Errorf("notes %q, prompt %q", notes, prompt)
+	}
+}

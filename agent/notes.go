@@ -1,9 +1,13 @@
 package agent
 
 import (
+	"fmt"
 	"strings"
+	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/warden-cli/warden/tools"
 )
 
 // Notes are what Warden tells the model that the person did not type: a background task that ended, a
@@ -69,4 +73,22 @@ func (a *Agent) deliverNotes() {
 	if notes := a.takeNotes(); len(notes) > 0 {
 		a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: withNotes(notes, "")})
 	}
+}
+
+// taskEndLines is how many of an ended background task's last lines the model is told.
+const taskEndLines = 8
+
+// NoteTaskEnd tells the model, at its next turn, that a background task ended, unless it stopped the task
+// itself.
+func (a *Agent) NoteTaskEnd(e tools.TaskEnd) {
+	if e.ByModel {
+		return
+	}
+	note := fmt.Sprintf("Background task %s (`%s`) %s after %s.", e.ID, strings.Join(strings.Fields(e.Command), " "),
+		e.How, e.Took.Round(time.Millisecond))
+	if tail := strings.TrimSpace(e.Tail(taskEndLines)); tail != "" {
+		note += " Its last lines:\n" + tail
+	}
+	note += fmt.Sprintf("\nbash_output {\"id\": %q} returns what you have not read of its output.", e.ID)
+	a.Note(note)
 }

@@ -192,4 +192,11 @@ wait_for "resumed session" "Todo · 1 of 4 done"
 pass "--resume without an id opens the picker; the todo list comes back with the session"
 keys C-c
 keys C-c
+wait_exit
+
+WARDEN_ARGS="'list files'" start_warden 100 32
+wait_for "❯ list files" "Nothing else is there."
+pass 'warden "PROMPT" opens with the prompt sent'
+keys C-c
+keys C-c
 echo "PASS"

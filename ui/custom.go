@@ -13,17 +13,25 @@ import (
 
 func init() {
 	registerOnStart(func(m *Model) tea.Cmd {
-		dirs := m.opts.CommandDirs
-		if len(dirs) == 0 {
-			return nil
-		}
-		return afterFirstFrame(func(*Model) tea.Cmd {
-			return func() tea.Msg {
-				cmds, warnings := commands.Load(dirs)
-				return commandResult(func(m *Model) tea.Cmd { return m.addCustomCommands(dirs, cmds, warnings) })
-			}
-		})
+		return afterFirstFrame(func(m *Model) tea.Cmd { return m.loadCustomCommands() })
 	})
+}
+
+// loadCustomCommands reads the command files in the background: the project's first, if the workspace
+// is trusted, then the person's.
+func (m *Model) loadCustomCommands() tea.Cmd {
+	var dirs []commands.Dir
+	if m.opts.Trusted {
+		dirs = append(dirs, m.opts.ProjectCommandDirs...)
+	}
+	dirs = append(dirs, m.opts.CommandDirs...)
+	if len(dirs) == 0 {
+		return nil
+	}
+	return func() tea.Msg {
+		cmds, warnings := commands.Load(dirs)
+		return commandResult(func(m *Model) tea.Cmd { return m.addCustomCommands(dirs, cmds, warnings) })
+	}
 }
 
 // addCustomCommands puts the commands read from files in the menu, each under its source.
@@ -37,10 +45,10 @@ func (m *Model) addCustomCommands(dirs []commands.Dir, cmds []commands.Command, 
 	}
 	var out []tea.Cmd
 	for _, d := range dirs {
-		if list, ok := bySource[d.Source]; ok {
-			out = append(out, m.addCommands(commandsMsg{Source: d.Source, Commands: list}))
-			delete(bySource, d.Source)
-		}
+		// Every folder's source is set, emptied if it has no commands any more, so that a second reading
+		// replaces the first.
+		out = append(out, m.addCommands(commandsMsg{Source: d.Source, Commands: bySource[d.Source]}))
+		delete(bySource, d.Source)
 	}
 	return tea.Batch(out...)
 }

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/warden-cli/warden/commands"
 )
@@ -30,5 +33,43 @@ func TestAppCustomCommandExpands(t *testing.T) {
 	}
 	if !strings.Contains(a.screen(), "❯ /review parser high") {
 		t.Errorf("the transcript does not show the command typed:\n%s", a.screen())
+	}
+}
+
+// apply applies cmd's message, and the messages of the commands it batches, in the model.
+func apply(m *Model, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			apply(m, c)
+		}
+	case commandResult:
+		apply(m, msg(m))
+	case nil:
+	default:
+		m.Update(msg)
+	}
+}
+
+// A project's commands are read only once the workspace is trusted, and then at once.
+func TestProjectCommandsWaitForTrust(t *testing.T) {
+	project := t.TempDir()
+	os.WriteFile(filepath.Join(project, "deploy.md"), []byte("Deploy to $1.\n"), 0o644)
+	clock := &fixedClock{t: time.Date(2026, 11, 21, 14, 30, 0, 0, time.UTC)}
+	m := newModel(Options{Untrusted: []string{".warden/settings.json: allow Bash(make:*)"}, Trust: func() error { return nil },
+		ProjectCommandDirs: []commands.Dir{{Path: project, Source: "project"}}}, clock.now)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	apply(m, m.loadCustomCommands())
+	if _, ok := m.commands.lookup("deploy"); ok {
+		t.Fatal("a project command was read before the workspace was trusted")
+	}
+	clock.t = clock.t.Add(time.Second)
+	_, cmd := m.Update(keyMsg("y"))
+	apply(m, cmd)
+	if c, ok := m.commands.lookup("deploy"); !ok || c.Source != "project" {
+		t.Errorf("after trust: %+v %v", c, ok)
 	}
 }

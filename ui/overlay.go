@@ -192,8 +192,9 @@ func (t *trustOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
 				return nil
 			}
 		}
-		m.conv.add(&item{kind: itemNotice, text: "Workspace trusted: its allow rules, permission mode and MCP servers apply now, its other settings from the next start of warden."})
-		return m.pop(t)
+		m.opts.Trusted = true
+		m.conv.add(&item{kind: itemNotice, text: "Workspace trusted: its allow rules, permission mode, commands and MCP servers apply now, its other settings from the next start of warden."})
+		return tea.Batch(m.pop(t), m.loadCustomCommands())
 	case "n", "esc":
 		m.conv.add(&item{kind: itemNotice, text: "Workspace not trusted: what the list named stays ignored and no MCP server starts in it."})
 		return m.pop(t)

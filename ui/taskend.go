@@ -47,13 +47,8 @@ func (m *Model) taskEnded(e tools.TaskEnd) tea.Cmd {
 			m.conv.version++
 		}
 	}
-	if !e.ByModel && m.agent != nil {
-		note := fmt.Sprintf("Background task %s (`%s`) %s after %s.", e.ID, flatten(e.Command), e.How, shortDuration(e.Took))
-		if tail := strings.TrimSpace(e.Tail(taskEndLines * 2)); tail != "" {
-			note += " Its last lines:\n" + tail
-		}
-		note += fmt.Sprintf("\nbash_output {\"id\": %q} returns what you have not read of its output.", e.ID)
-		m.agent.Note(note)
+	if m.agent != nil {
+		m.agent.NoteTaskEnd(e)
 	}
 	return nil
 }

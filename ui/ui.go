@@ -113,9 +113,10 @@ type Options struct {
 	// force was written (a settings file, --allow), "" for one granted while Warden runs.
 	SettingsFiles []string
 	RuleOrigin    func(list, rule string) string
-	// CommandDirs are the folders custom commands are read from, first one first when two define a name
-	// (the wiring leaves the project's out of an untrusted workspace).
-	CommandDirs []commands.Dir
+	// CommandDirs are the person's folders of custom commands, ProjectCommandDirs the project's, which
+	// are read only in a trusted workspace (and once the person trusts it), and before the person's: the
+	// first folder that defines a name wins.
+	CommandDirs, ProjectCommandDirs []commands.Dir
 }
 
 // Session is a session OpenSession opened: its agent, built with the UI's sink and approver, its id, and
