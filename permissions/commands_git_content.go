@@ -5,11 +5,13 @@ package permissions
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/warden-cli/warden/permissions/gitrepo"
 )
@@ -180,7 +182,7 @@ func hexRev(v string) string {
 // gitUnplaced returns why object ids named on the command line cannot be placed in what the repository
 // r holds, or "": an id that is a ref's name, or that the history or the index reaches, is placed.
 func (e *exec) gitUnplaced(r gitrepo.Repo, ids []string) string {
-	h, err := gitrepo.ReadHistory(r, e.c.lookupEnv)
+	h, err := gitrepo.ReadHistoryWithin(r, e.c.lookupEnv, historyBudget)
 	if err != nil {
 		return fmt.Sprintf("names objects of a history Warden cannot read (%v)", err)
 	}
@@ -205,6 +207,10 @@ func gitRefNamed(r gitrepo.Repo, name string) bool {
 	return strings.Contains(packed, "/"+name+"\n")
 }
 
+// historyBudget is how long one decision may spend reading a repository's history; a longer walk goes
+// on in the background and the decision asks meanwhile.
+const historyBudget = 250 * time.Millisecond
+
 // gitRepoFiles lists the files a content read of the repository r may print: those the index tracks
 // and, with history, every file any commit reachable from its refs and reflogs held. reason says why
 // they cannot be listed in full.
@@ -219,7 +225,10 @@ func (e *exec) gitRepoFiles(r gitrepo.Repo, history bool) ([]string, string) {
 	if !history {
 		return idx.Paths, ""
 	}
-	h, err := gitrepo.ReadHistory(r, e.c.lookupEnv)
+	h, err := gitrepo.ReadHistoryWithin(r, e.c.lookupEnv, historyBudget)
+	if errors.Is(err, gitrepo.ErrHistoryNotYet) {
+		return nil, "prints files from a history Warden is still reading (it goes on in the background)"
+	}
 	if err != nil {
 		return nil, fmt.Sprintf("prints files from a history Warden cannot read (%v)", err)
 	}

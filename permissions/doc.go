@@ -56,7 +56,9 @@ package permissions
 //     reachable from the refs, HEADs and reflogs ever held. What is only on disk (an untracked or
 //     ignored .env) is never printed by them, and does not count. An index Warden cannot list in full
 //     (split, sparse, unreadable), a history it cannot read (SHA-256, reftable, missing trees of a
-//     partial clone, more than 400,000 objects) or a repository with submodules (.gitmodules,
+//     partial clone, more than 2,000,000 objects), one still being read (a decision spends at most
+//     historyBudget on it; the walk goes on in the background, so git.git's 203,000 commits take
+//     half a minute once) or a repository with submodules (.gitmodules,
 //     gitlinks) makes such a read ask, as do --recurse-submodules and --submodule=diff anywhere. An
 //     object named by its id that no ref, reflog or index entry reaches (a blob once added and reset)
 //     asks. REV:path splits at the first `:` outside braces, and the last is read too.

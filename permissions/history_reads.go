@@ -70,7 +70,7 @@ func (e *Engine) historyDenied(rules []Rule, p *Part) (Rule, string, bool) {
 			continue
 		}
 		var paths []string
-		if h, err := gitrepo.ReadHistory(r, e.policy.Env); err == nil {
+		if h, err := gitrepo.ReadHistoryWithin(r, e.policy.Env, historyBudget); err == nil {
 			paths = h.Paths
 		}
 		if idx, ok := gitrepo.ReadIndex(r); ok {

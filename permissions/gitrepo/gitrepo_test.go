@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func needGit(t *testing.T) {
@@ -314,4 +316,36 @@ func TestReadHistoryMatchesGit(t *testing.T) {
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-qm", "later")
 	check("a new commit")
+}
+
+// TestReadHistoryWithinALimit: a walk that takes longer than it is given says so, finishes in the
+// background, and is found done afterwards.
+func TestReadHistoryWithinALimit(t *testing.T) {
+	needGit(t)
+	dir := tempDir(t)
+	git(t, dir, "init", "-q")
+	for i := range 80 {
+		write(t, filepath.Join(dir, fmt.Sprintf("d%d", i%9), fmt.Sprintf("f%d.txt", i)), fmt.Sprint(i))
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-qm", fmt.Sprint(i))
+	}
+	r, _ := Find(dir, nil)
+	if _, err := ReadHistoryWithin(r, nil, time.Nanosecond); !errors.Is(err, ErrHistoryNotYet) {
+		t.Fatalf("a walk given a nanosecond: %v", err)
+	}
+	// A call without a limit waits for the walk going on in the background.
+	done := make(chan error, 1)
+	go func() { _, err := ReadHistory(r, nil); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the background walk did not finish in 30s")
+	}
+	h, err := ReadHistoryWithin(r, nil, time.Nanosecond)
+	if err != nil || !h.Has("d3/f75.txt") || len(h.Paths) != 80 {
+		t.Errorf("history after the background walk: %d paths, %v", len(h.Paths), err)
+	}
 }

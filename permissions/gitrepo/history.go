@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // History is every path a repository's history holds: the files of every commit reachable from its
@@ -19,7 +20,7 @@ import (
 type History struct {
 	// Paths are relative to the work tree's top, sorted.
 	Paths []string
-	// objects are the names of every commit, tree and blob the walk reached, sorted.
+	// objects are the names of every commit, tag and tree the walk reached, sorted.
 	objects []oid
 }
 
@@ -62,28 +63,39 @@ func (h History) Has(path string) bool {
 	return ok
 }
 
-// maxHistoryObjects bounds the commits and trees one walk reads; a bigger history counts as unreadable.
-const maxHistoryObjects = 400000
+// maxHistoryObjects bounds the commits and trees read for one repository; a bigger history counts as
+// unreadable.
+const maxHistoryObjects = 2000000
 
 // ErrHistoryTooBig says the history holds more than a walk reads.
 var ErrHistoryTooBig = errors.New("the history is too big to read through")
 
+// ErrHistoryNotYet says the walk has not finished within the time it was given (or is going on
+// elsewhere); asked again, it goes on from where it stopped.
+var ErrHistoryNotYet = errors.New("the history is still being read")
+
+// historyState is one repository's walk, kept between calls: what was read, what is left to read.
 type historyState struct {
 	mu      sync.Mutex
 	commits map[oid]bool
-	trees   map[treeAt]bool
-	paths   map[string]bool
+	// dirs are, per directory of the work tree ("" for the top), the trees read there and the names
+	// of the files any of them held.
+	dirs    map[string]*histDir
 	objects map[oid]bool
+	// stack holds what is left to read: commits, tags and root trees.
+	stack   []oid
 	sorted  []string
 	objList []oid
 	tips    string
 	err     error
 	read    int
+	// warming is set while a walk goes on in the background.
+	warming bool
 }
 
-type treeAt struct {
-	id     oid
-	prefix string
+type histDir struct {
+	trees map[oid]bool
+	files map[string]bool
 }
 
 var (
@@ -91,11 +103,19 @@ var (
 	histories   = map[string]*historyState{}
 )
 
-// ReadHistory returns every path the repository's history holds. It reads only what changed since it
-// was last asked about the same repository: the refs are listed each time, and only commits not seen
-// before are walked. An error means the history could not be read in full (a SHA-256 or reftable
-// repository, missing trees of a partial clone, damage, ErrHistoryTooBig).
+// ReadHistory returns every path the repository's history holds, reading for as long as it takes. See
+// ReadHistoryWithin.
 func ReadHistory(r Repo, env Env) (History, error) {
+	return ReadHistoryWithin(r, env, 0)
+}
+
+// ReadHistoryWithin returns every path the repository's history holds. It reads only what changed since
+// it was last asked about the same repository: the refs are listed each time, and only commits not seen
+// before are walked. Given a time limit (0 for none), it returns ErrHistoryNotYet when the walk takes
+// longer, or when another call is walking the same repository; the next call goes on from there.
+// Another error means the history cannot be read in full (a SHA-256 or reftable repository, missing
+// trees of a partial clone, damage, ErrHistoryTooBig).
+func ReadHistoryWithin(r Repo, env Env, limit time.Duration) (History, error) {
 	if env == nil {
 		env = OSEnv
 	}
@@ -113,46 +133,82 @@ func ReadHistory(r Repo, env Env) (History, error) {
 	historiesMu.Lock()
 	h := histories[key]
 	if h == nil {
-		h = &historyState{commits: map[oid]bool{}, trees: map[treeAt]bool{}, paths: map[string]bool{}, objects: map[oid]bool{}}
+		h = newHistoryState()
 		if len(histories) > 64 {
 			clear(histories)
 		}
 		histories[key] = h
 	}
 	historiesMu.Unlock()
-	h.mu.Lock()
+	if limit > 0 {
+		if !h.mu.TryLock() {
+			return History{}, ErrHistoryNotYet
+		}
+	} else {
+		h.mu.Lock()
+	}
 	defer h.mu.Unlock()
 	fingerprint := tipsKey(tips)
 	if h.err == nil && h.tips == fingerprint {
 		return History{Paths: h.sorted, objects: h.objList}, nil
 	}
-	if h.err != nil {
+	if h.err != nil && !errors.Is(h.err, ErrHistoryNotYet) {
 		// A failed walk left the state partial: start again.
-		h.commits, h.trees, h.paths, h.objects, h.err, h.read = map[oid]bool{}, map[treeAt]bool{}, map[string]bool{}, map[oid]bool{}, nil, 0
+		h.reset()
 	}
 	s, err := openStore(key)
 	if err != nil {
 		return History{}, err
 	}
 	defer s.close()
-	for _, t := range tips {
-		if err := h.walk(s, t); err != nil {
-			h.err = err
-			return History{}, err
+	h.stack = append(h.stack, tips...)
+	var deadline time.Time
+	if limit > 0 {
+		deadline = time.Now().Add(limit)
+	}
+	if err := h.walk(s, deadline); err != nil {
+		h.err = err
+		if errors.Is(err, ErrHistoryNotYet) && !h.warming {
+			// Finish the walk in the background, so that a later call finds it done.
+			h.warming = true
+			go func() {
+				ReadHistory(r, env)
+				h.mu.Lock()
+				h.warming = false
+				h.mu.Unlock()
+			}()
+		}
+		return History{}, err
+	}
+	h.err = nil
+	h.sorted = h.sorted[:0]
+	for prefix, d := range h.dirs {
+		for name := range d.files {
+			if prefix == "" {
+				h.sorted = append(h.sorted, name)
+			} else {
+				h.sorted = append(h.sorted, prefix+"/"+name)
+			}
 		}
 	}
-	h.sorted = make([]string, 0, len(h.paths))
-	for p := range h.paths {
-		h.sorted = append(h.sorted, p)
-	}
 	slices.Sort(h.sorted)
-	h.objList = make([]oid, 0, len(h.objects))
+	h.objList = h.objList[:0]
 	for o := range h.objects {
 		h.objList = append(h.objList, o)
 	}
 	slices.SortFunc(h.objList, func(a, b oid) int { return bytes.Compare(a[:], b[:]) })
 	h.tips = fingerprint
 	return History{Paths: h.sorted, objects: h.objList}, nil
+}
+
+func newHistoryState() *historyState {
+	h := &historyState{}
+	h.reset()
+	return h
+}
+
+func (h *historyState) reset() {
+	h.commits, h.dirs, h.objects, h.stack, h.err, h.read = map[oid]bool{}, map[string]*histDir{}, map[oid]bool{}, nil, nil, 0
 }
 
 func tipsKey(tips []oid) string {
@@ -163,16 +219,18 @@ func tipsKey(tips []oid) string {
 	return b.String()
 }
 
-// walk reads every commit reachable from tip (a commit, a tag or a tree) that was not read before, and
-// the trees of each. A commit the store does not hold (beyond a shallow clone's edge, pruned after a
-// reflog named it) is skipped: git cannot print it either. A missing tree is an error, since a partial
-// clone fetches it when asked.
-func (h *historyState) walk(s *store, tip oid) error {
-	stack := []oid{tip}
-	for len(stack) > 0 {
-		id := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+// walk reads what is left on the stack: every commit reachable from it (a commit, a tag or a tree) that
+// was not read before, and the trees of each, until the deadline (if not zero). A commit the store does
+// not hold (beyond a shallow clone's edge, pruned after a reflog named it) is skipped: git cannot print
+// it either. A missing tree is an error, since a partial clone fetches it when asked.
+func (h *historyState) walk(s *store, deadline time.Time) error {
+	for n := 0; len(h.stack) > 0; n++ {
+		if !deadline.IsZero() && n%64 == 63 && time.Now().After(deadline) {
+			return ErrHistoryNotYet
+		}
+		id := h.stack[len(h.stack)-1]
 		if h.commits[id] {
+			h.stack = h.stack[:len(h.stack)-1]
 			continue
 		}
 		if h.read++; h.read > maxHistoryObjects {
@@ -180,27 +238,30 @@ func (h *historyState) walk(s *store, tip oid) error {
 		}
 		typ, data, err := s.read(id)
 		if errors.Is(err, errMissing) {
+			h.stack = h.stack[:len(h.stack)-1]
 			continue
 		}
-		h.objects[id] = true
 		if err != nil {
 			return err
 		}
 		switch typ {
 		case objTag:
+			h.objects[id] = true
+			h.stack = h.stack[:len(h.stack)-1]
 			if target, ok := headerOID(data, "object "); ok {
-				stack = append(stack, target)
+				h.stack = append(h.stack, target)
 			}
 			continue
 		case objTree:
 			if err := h.tree(s, id, ""); err != nil {
 				return err
 			}
+			h.stack = h.stack[:len(h.stack)-1]
 			continue
 		case objBlob:
+			h.stack = h.stack[:len(h.stack)-1]
 			continue
 		}
-		h.commits[id] = true
 		tree, ok := headerOID(data, "tree ")
 		if !ok {
 			return errors.New("a commit without a tree")
@@ -208,13 +269,16 @@ func (h *historyState) walk(s *store, tip oid) error {
 		if err := h.tree(s, tree, ""); err != nil {
 			return err
 		}
+		h.commits[id] = true
+		h.objects[id] = true
+		h.stack = h.stack[:len(h.stack)-1]
 		for _, line := range bytes.Split(data, []byte("\n")) {
 			if len(line) == 0 {
 				break
 			}
 			if p, ok := bytes.CutPrefix(line, []byte("parent ")); ok {
 				if pid, ok := parseOID(string(p)); ok && !h.commits[pid] {
-					stack = append(stack, pid)
+					h.stack = append(h.stack, pid)
 				}
 			}
 		}
@@ -235,15 +299,17 @@ func headerOID(data []byte, prefix string) (oid, bool) {
 	return oid{}, false
 }
 
-// tree records the paths below the tree id at prefix. A tree is "MODE NAME\0" and a 20-byte object
-// name per entry; mode 40000 is a directory.
+// tree records the files below the tree id at prefix. A tree is "MODE NAME\0" and a 20-byte object
+// name per entry; mode 40000 is a directory. A tree read before at the same place holds nothing new.
 func (h *historyState) tree(s *store, id oid, prefix string) error {
-	at := treeAt{id, prefix}
-	if h.trees[at] {
+	d := h.dirs[prefix]
+	if d == nil {
+		d = &histDir{trees: map[oid]bool{}, files: map[string]bool{}}
+		h.dirs[prefix] = d
+	}
+	if d.trees[id] {
 		return nil
 	}
-	h.trees[at] = true
-	h.objects[id] = true
 	if h.read++; h.read > maxHistoryObjects {
 		return ErrHistoryTooBig
 	}
@@ -254,29 +320,34 @@ func (h *historyState) tree(s *store, id oid, prefix string) error {
 	if typ != objTree {
 		return errors.New("a tree that is not a tree")
 	}
+	d.trees[id] = true
+	h.objects[id] = true
 	for len(data) > 0 {
 		sp := bytes.IndexByte(data, ' ')
 		nul := bytes.IndexByte(data, 0)
 		if sp < 0 || nul < sp || nul+21 > len(data) {
 			return errors.New("a damaged tree")
 		}
-		mode := string(data[:sp])
-		name := string(data[sp+1 : nul])
+		mode, name := data[:sp], data[sp+1:nul]
 		var child oid
-		copy(child[:], data[nul+1:nul+21])
+		copy(child[:], data[nul+21-20:nul+21])
 		data = data[nul+21:]
-		path := name
-		if prefix != "" {
-			path = prefix + "/" + name
-		}
-		if mode == "40000" {
-			if err := h.tree(s, child, path); err != nil {
+		if string(mode) == "40000" {
+			sub := string(name)
+			if prefix != "" {
+				sub = prefix + "/" + sub
+			}
+			if sd := h.dirs[sub]; sd != nil && sd.trees[child] {
+				continue
+			}
+			if err := h.tree(s, child, sub); err != nil {
 				return err
 			}
 			continue
 		}
-		h.paths[path] = true
-		h.objects[child] = true
+		if !d.files[string(name)] {
+			d.files[string(name)] = true
+		}
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // The object store, read the way git lays it out: loose objects (objects/xx/yyyy, zlib-compressed
@@ -60,6 +61,7 @@ type store struct {
 	cacheOrder []packPos
 	cacheBytes int
 	zr         io.ReadCloser
+	br         bytes.Reader
 }
 
 type packPos struct {
@@ -139,6 +141,9 @@ func (s *store) addDir(dir string, depth int) error {
 
 func (s *store) close() {
 	for _, p := range s.packs {
+		if p.data != nil {
+			syscall.Munmap(p.data)
+		}
 		p.f.Close()
 	}
 }
@@ -218,12 +223,10 @@ func (s *store) readPacked(p *packFile, off int64, depth int) (int, []byte, erro
 	if c, ok := s.cache[packPos{p, off}]; ok {
 		return c.typ, c.data, nil
 	}
-	var hdr [32]byte
-	n, err := p.f.ReadAt(hdr[:], off)
-	if n == 0 && err != nil {
-		return 0, nil, err
+	if off < 0 || off >= int64(len(p.data)) {
+		return 0, nil, errors.New("offset outside the pack")
 	}
-	b := hdr[:n]
+	b := p.data[off:min(off+32, int64(len(p.data)))]
 	if len(b) == 0 {
 		return 0, nil, errors.New("truncated pack")
 	}
@@ -240,6 +243,7 @@ func (s *store) readPacked(p *packFile, off int64, depth int) (int, []byte, erro
 	}
 	var baseTyp int
 	var base []byte
+	var err error
 	switch typ {
 	case objOfsDelta:
 		rel, w := uvarint4(b[i:])
@@ -263,7 +267,8 @@ func (s *store) readPacked(p *packFile, off int64, depth int) (int, []byte, erro
 	if err != nil {
 		return 0, nil, err
 	}
-	data, err := s.inflate(io.NewSectionReader(p.f, off+int64(i), p.size-off-int64(i)), size)
+	s.br.Reset(p.data[off+int64(i):])
+	data, err := s.inflate(&s.br, size)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -362,8 +367,10 @@ func applyDelta(base, delta []byte) ([]byte, error) {
 // cumulative counts by first byte, the sorted object names, their CRCs, their 32-bit offsets (the high
 // bit pointing into a table of 64-bit ones), and checksums.
 type packFile struct {
-	f      *os.File
-	size   int64
+	f    *os.File
+	size int64
+	// data is the pack, mapped into memory.
+	data   []byte
 	n      int
 	fanout [256]uint32
 	names  []byte
@@ -410,6 +417,12 @@ func openPack(idxPath, packPath string) (*packFile, error) {
 		return nil, err
 	}
 	p.f, p.size = f, fi.Size()
+	if p.size > 0 {
+		if p.data, err = syscall.Mmap(int(f.Fd()), 0, int(p.size), syscall.PROT_READ, syscall.MAP_SHARED); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
 	return p, nil
 }
 
