@@ -31,13 +31,13 @@ func (m *Model) statusText() string {
 	}
 	switch {
 	case o.Sandbox != "":
-		row("Sandbox", o.Sandbox)
+		row("Sandbox", strings.TrimPrefix(o.Sandbox, "sandbox: "))
 	case o.SandboxProblem != "":
 		row("Sandbox", "asked for but cannot be had: "+o.SandboxProblem)
 	default:
 		row("Sandbox", "off: commands run with your access, limited by the permission rules")
 	}
-	row("Wall", or(o.Wall, "not reported by this build"))
+	row("Wall", or(strings.TrimPrefix(o.Wall, "wall: "), "not reported by this build"))
 	trust := "not trusted"
 	if o.Trusted {
 		trust = "trusted"

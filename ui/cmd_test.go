@@ -32,7 +32,7 @@ func TestStatusShowsTheSessionAndTheRulesOrigins(t *testing.T) {
 	press(m, "enter")
 	s := plain(m)
 	for _, want := range []string{"fake-model", "http://127.0.0.1:1234/v1", "20261125-1", "3,200 tokens used of 32,000 (10%), 28,800 left",
-		"5,000 prompt, 400 completion", "sandbox: bwrap, no network", "wall: bubblewrap",
+		"5,000 prompt, 400 completion", "Sandbox       bwrap, no network", "Wall          bubblewrap",
 		"allow  Bash(go test:*)  from /work/project/.warden/settings.json", "deny   Read(./.env)  from --deny",
 		"allow  Bash(touch:*)  from granted in this session"} {
 		if !strings.Contains(s, want) {
