@@ -320,3 +320,28 @@ func TestExactNameComesFirst(t *testing.T) {
 		t.Errorf("match(hel) = %v", got)
 	}
 }
+
+// Enter on a command whose arguments are required completes it and waits for them; optional ones run.
+func TestEnterWaitsForRequiredArguments(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	ran := ""
+	m.Update(commandsMsg{Source: "user", Commands: []Command{
+		{Name: "deploy", Args: "ENV", Desc: "d", Run: func(_ *Model, a string) tea.Cmd { ran = "deploy:" + a; return nil }},
+		{Name: "lint", Args: "[path]", Desc: "d", Run: func(_ *Model, a string) tea.Cmd { ran = "lint:" + a; return nil }},
+	}})
+	typeText(m, "/depl")
+	press(m, "enter")
+	if ran != "" || m.input.Value() != "/deploy " {
+		t.Fatalf("ran %q, prompt %q", ran, m.input.Value())
+	}
+	typeText(m, "staging")
+	press(m, "enter")
+	if ran != "deploy:staging" {
+		t.Errorf("ran %q", ran)
+	}
+	typeText(m, "/lin")
+	press(m, "enter")
+	if ran != "lint:" {
+		t.Errorf("an optional argument held the command back: ran %q", ran)
+	}
+}

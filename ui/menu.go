@@ -148,6 +148,10 @@ func (m *Model) menuKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		m.complete(it)
+		if c := it.cmd; c != nil && c.Args != "" && !strings.HasPrefix(c.Args, "[") {
+			// Its arguments are not optional: Enter completes the name and waits for them.
+			return nil, true
+		}
 		return m.submit(), true
 	case key.Matches(msg, k.Interrupt) && m.run == nil:
 		mn.dismissed = m.input.Value()
