@@ -146,6 +146,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) TurnDone {
 func (a *Agent) run(ctx context.Context, prompt string, attach []string) TurnDone {
 	a.running.Lock()
 	defer a.running.Unlock()
+	a.settleCheckpoints()
 	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: withNotes(a.takeNotes(), prompt)})
 	done := a.safeLoop(ctx, attach)
 	done.Usage = a.usage

@@ -79,3 +79,13 @@ func (a *Agent) checkpointed(p *pendingCall, changes *[]checkpoint.Change, run f
 	}
 	return res
 }
+
+// settleCheckpoints records, as a request starts, what changed outside Warden since the last snapshot,
+// so that an undo of this request leaves it alone.
+func (a *Agent) settleCheckpoints() {
+	if cp := a.opts.Checkpoints; cp != nil && a.opts.Depth == 0 {
+		if outside := cp.Settle(); len(outside) > 0 {
+			a.emit(FilesChanged{By: ByOutside, Changes: outside})
+		}
+	}
+}

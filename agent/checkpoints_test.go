@@ -180,7 +180,8 @@ func TestUndoTheLastTurnAndTellTheModel(t *testing.T) {
 			outside = append(outside, f)
 		}
 	}
-	if len(outside) != 1 || len(outside[0].Changes) != 1 || outside[0].Changes[0].Path != "mine.txt" || outside[0].BeforeCall != "c2" {
+	// Found as the second request starts, so before it: undoing that request leaves it alone.
+	if len(outside) != 1 || len(outside[0].Changes) != 1 || outside[0].Changes[0].Path != "mine.txt" || outside[0].BeforeCall != "" {
 		t.Fatalf("changes outside Warden: %+v", outside)
 	}
 	if got := h.changesOf()["c2"]; got != "D one.txt (+0 −1); A two.txt (+1 −0)" {
@@ -201,7 +202,7 @@ func TestUndoTheLastTurnAndTellTheModel(t *testing.T) {
 	if strings.Join(steps, ", ") != "recreate one.txt, remove two.txt" {
 		t.Errorf("steps: %q", steps)
 	}
-	if len(u.Plan.Outside()) != 1 || u.Plan.Outside()[0].Path != "mine.txt" {
+	if len(u.Plan.Outside()) != 0 {
 		t.Errorf("steps changed outside: %+v", u.Plan.Outside())
 	}
 	if _, err := h.agent.Restore(u, false); err != nil {

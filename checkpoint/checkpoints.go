@@ -259,6 +259,24 @@ func (c *Checkpoints) TaskEnded(taskID string) bool {
 	return true
 }
 
+// Settle takes a snapshot now, if nothing else is being snapshotted, and returns what changed since the
+// last one that no call made (as Before does; a background task's goes to it). The agent calls it as a
+// request starts, so that what the person changed while writing the request is recorded before it.
+func (c *Checkpoints) Settle() (outside []Change) {
+	if !c.mu.TryLock() {
+		return nil
+	}
+	defer c.mu.Unlock()
+	if !c.based || c.off != nil || c.closed {
+		return nil
+	}
+	changes, err := c.snap()
+	if err != nil {
+		return nil
+	}
+	return c.attribute(changes)
+}
+
 // EndTask is TaskEnded without waiting: a task's end is heard from its own goroutine, which must not
 // wait for a call in progress to finish. Close waits for it.
 func (c *Checkpoints) EndTask(taskID string) {

@@ -117,3 +117,44 @@ WARDEN_ARGS=--resume start_warden 100 30
 wait_for "Resume a session" "plan the release"
 shot picker
 esc
+
+# Checkpoints: what a call changed, in its panel and in the history with the diff, and /rewind.
+start_warden 100 30
+wait_for "Ask Warden"
+type_prompt "split the greeting"
+wait_for "Allow bash?" "y allow once"
+keys y
+wait_for "Done:"
+wait_idle
+keys C-o
+wait_for "D hello.txt (+0 −1)"
+shot changes
+keys C-o
+type_prompt "add a test"
+wait_for "Allow write_file?" "y allow once"
+keys y
+wait_for "Added"
+wait_idle
+keys C-t
+wait_for "Tool history" "CHANGES" "3 files +11 −1"
+keys Up
+wait_for "d diff"
+shot history-changes
+keys d
+wait_for "what the call changed" "── M main.go"
+shot history-diff
+esc
+esc
+type_prompt "/rewind"
+wait_for "Rewind to" "turn 2" "turn 1"
+keys Down Down
+wait_for "enter choose what goes back"
+shot rewind
+keys Down
+keys Enter
+wait_for "b both · f files · c conversation"
+keys b
+wait_for "Restore files?" "y restore 4 paths"
+shot rewind-restore
+keys n
+wait_for "nothing restored"

@@ -199,4 +199,44 @@ wait_for "❯ list files" "Nothing else is there."
 pass 'warden "PROMPT" opens with the prompt sent'
 keys C-c
 keys C-c
+wait_exit
+
+# Checkpoints: a call's changes in its panel and the history, /undo putting the files back, the person's
+# own edit set apart.
+start_warden 100 32
+wait_for "Ask Warden"
+type_prompt "split the greeting"
+wait_for "Allow bash?" "y allow once"
+keys y
+wait_for "± changed 3 files (+11 −1)" "Done:"
+wait_idle
+echo "by hand" >>"$WS/greet.go"
+type_prompt "add a test"
+wait_for "Allow write_file?" "y allow once"
+keys y
+wait_for "changed outside Warden since the last call: greet.go" "± changed 1 file (+7 −0)"
+wait_idle
+keys C-t
+wait_for "CHANGES" "3 files +11 −1" "1 file +7 −0"
+keys d
+wait_for "── A greet_test.go (+7 −0)" "+func TestGreet"
+esc
+esc
+pass "a call's panel and the history say what it changed, with the diff; an edit by hand is set apart"
+type_prompt "/undo"
+wait_for "Restore files?" "remove greet_test.go" "y restore 1 path"
+keys y
+wait_for "restored 1 path"
+[[ ! -e "$WS/greet_test.go" && -e "$WS/greet.go" ]] || { echo "FAIL: /undo left greet_test.go or took greet.go" >&2; exit 1; }
+type_prompt "/undo"
+wait_for "Restore files?" "recreate hello.txt" "restore main.go" "Changed outside Warden since" "remove greet.go" "y restore 2 paths"
+keys y
+wait_for "y also restore the 1 path changed outside Warden"
+keys n
+wait_for "restored 2 paths"
+grep -q "by hand" "$WS/greet.go" || { echo "FAIL: the edit by hand was overwritten" >&2; exit 1; }
+[[ -e "$WS/hello.txt" ]] || { echo "FAIL: hello.txt was not recreated" >&2; exit 1; }
+pass "/undo restores a request's files and asks apart for one edited by hand"
+keys C-c
+keys C-c
 echo "PASS"

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/viewport"
@@ -89,7 +90,8 @@ func (m *Model) filesChanged(scope *panel, e agent.FilesChanged) {
 		}
 	case agent.ByOutside:
 		if len(e.Changes) > 0 {
-			m.conv.add(&item{kind: itemNotice, text: "changed outside Warden since the last snapshot: " + changeList(e.Changes)})
+			// Said before the call whose snapshot found it: it happened before that call ran.
+			m.addBefore(scope, e.BeforeCall, &item{kind: itemNotice, text: "changed outside Warden since the last call: " + changeList(e.Changes)})
 		}
 	case agent.ByUndo:
 		if len(e.Changes) > 0 {
@@ -113,7 +115,26 @@ func changeList(changes []checkpoint.Change) string {
 		}
 		names = append(names, name)
 	}
-	return strings.Join(names, ", ") + " (" + strings.TrimPrefix(checkpoint.Summary(changes), "changed ") + ")"
+	return strings.Join(names, ", ") + " · " + strings.TrimPrefix(checkpoint.Summary(changes), "changed ")
+}
+
+// addBefore puts it in the transcript just before the panel of the call callID (of the agent of scope;
+// a sub-agent's call is inside its task's panel, so before that), or at the end when there is none.
+func (m *Model) addBefore(scope *panel, callID string, it *item) {
+	p := m.call(scope, callID)
+	for p != nil && p.parent != nil {
+		p = p.parent
+	}
+	if p != nil {
+		for i, x := range m.conv.items {
+			if x.panel == p {
+				m.conv.items = slices.Insert(m.conv.items, i, it)
+				m.conv.version++
+				return
+			}
+		}
+	}
+	m.conv.add(it)
 }
 
 // newDiffPager shows every file a call changed, each with its diff.
@@ -153,7 +174,7 @@ func (m *Model) restoreChanges(p *panel, r agent.Record) {
 		}
 		return
 	}
-	m.filesChanged(nil, agent.FilesChanged{By: r.By, Changes: r.Changes})
+	m.filesChanged(nil, agent.FilesChanged{By: r.By, BeforeCall: r.BeforeCall, Changes: r.Changes})
 }
 
 // anyChanges reports whether a call changed anything: only then has the history a changes column.

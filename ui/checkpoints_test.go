@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/checkpoint"
@@ -114,5 +115,31 @@ func (a *app) waitUntil(what string, ok func(screen string) bool) string {
 			a.t.Fatalf("%s: never; the screen shows:\n%s", what, s)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Changes made outside Warden are said before the call whose snapshot found them, not after it.
+func TestOutsideChangesAreShownBeforeTheCall(t *testing.T) {
+	m := newModel(Options{}, time.Now)
+	m.apply(nil, agent.ToolCallStarted{ID: "c1", Name: "bash"})
+	m.apply(nil, agent.FilesChanged{By: agent.ByOutside, BeforeCall: "c1", Changes: []checkpoint.Change{
+		{Path: "notes.md", Status: checkpoint.Modified, Added: 2, Old: &checkpoint.State{Mode: 0o100644}, New: &checkpoint.State{Mode: 0o100644}}}})
+	m.apply(nil, agent.ToolFinished{ID: "c1", Name: "bash", Changes: []checkpoint.Change{
+		{Path: "out.txt", Status: checkpoint.Added, Added: 1, New: &checkpoint.State{Mode: 0o100644}}}})
+	var kinds []string
+	for _, it := range m.conv.items {
+		switch {
+		case it.panel != nil:
+			kinds = append(kinds, "panel")
+		case strings.Contains(it.text, "outside Warden"):
+			kinds = append(kinds, "outside: "+it.text)
+		}
+	}
+	if strings.Join(kinds, " | ") != "outside: changed outside Warden since the last call: notes.md · 1 file (+2 −0) | panel" {
+		t.Errorf("transcript: %q", kinds)
+	}
+	lines := ansi.Strip(strings.Join(m.conv.items[len(m.conv.items)-1].panel.render(m.renderCtx(), 80, false), "\n"))
+	if !strings.Contains(lines, "± changed 1 file (+1 −0)") {
+		t.Errorf("the panel does not say what its call changed:\n%s", lines)
 	}
 }
