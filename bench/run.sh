@@ -52,10 +52,12 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 	row("read-only call in the jail (second wall)", sprintf("%.2fx bare bash -c true (outside: %.2fx; %s µs)", metric("jailed-ratio"), metric("unjailed-ratio"), metric("jailed-µs/call")), "<= 1.5x", metric("jailed-ratio") <= 1.5)
 }
 /^BenchmarkSnapshotUnchanged\/10k/ {
-	row("checkpoint, nothing changed, 10k files", sprintf("%.1f ms stat walk (%.2fx bare lstat); watched %.2f ms", metric("walk-ms"), metric("walk-ratio"), metric("watched-ms")), "<= 30 ms", metric("walk-ms") <= 30)
+	walk10 = metric("walk-ms"); ratio10 = metric("walk-ratio")
+	row("checkpoint, nothing changed, 10k files", sprintf("%.2f ms (full stat walk, once a minute: %.1f ms)", metric("watched-ms"), walk10), "<= 30 ms", metric("watched-ms") <= 30)
 }
 /^BenchmarkSnapshotUnchanged\/100k/ {
-	row("checkpoint, nothing changed, 100k files", sprintf("%.0f ms stat walk (%.2fx bare lstat); watched %.2f ms", metric("walk-ms"), metric("walk-ratio"), metric("watched-ms")), "scales", metric("walk-ratio") <= 2)
+	row("checkpoint, nothing changed, 100k files", sprintf("%.2f ms (full stat walk: %.0f ms, %.1fx the 10k one)", metric("watched-ms"), metric("walk-ms"), metric("walk-ms") / walk10), "scales", metric("watched-ms") <= 30 && metric("walk-ms") <= 15 * walk10)
+	row("checkpoint stat walk, 10k / 100k files", sprintf("%.2fx / %.2fx a bare fstatat of each file", ratio10, metric("walk-ratio")), "<= 1.5x", ratio10 <= 1.5 && metric("walk-ratio") <= 1.5)
 }
 /^BenchmarkCheckpointedCall/ {
 	row("bash call that writes, checkpoints on", sprintf("+%.1f ms (%.1f ms, off: %.1f ms), 10k files", metric("added-ms"), metric("checkpointed-ms"), metric("bare-ms")), "reported", 1)
