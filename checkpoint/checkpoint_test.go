@@ -412,3 +412,87 @@ func TestTrackedFilesAreBorrowedNotCopied(t *testing.T) {
 		t.Errorf("big.bin: restored %v, problem %q", string(b) == string(bigBefore), problem)
 	}
 }
+
+func TestDiffShowsEachKindOfChange(t *testing.T) {
+	isolateHome(t)
+	ws := t.TempDir()
+	sh(t, ws, "printf 'one\\ntwo\\n' > a.txt && printf 'x\\x00y' > b.bin && ln -s a.txt l")
+	c := openTest(t, ws)
+	changes := call(t, c, ws, "printf 'one\\nTWO\\n' > a.txt && printf 'x\\x00z' > b.bin && ln -sfn b.bin l && mkdir d && chmod 600 a.txt")
+	var all []string
+	for _, ch := range changes {
+		d, err := c.Diff(ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, d)
+	}
+	got := strings.Join(all, "")
+	for _, want := range []string{"mode -rw-r--r-- → -rw-------", "-two\n+TWO\n", "b.bin: binary, 3 B; binary, 3 B", "-link l → a.txt\n+link l → b.bin", "directory d/ created"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diffs lack %q:\n%s", want, got)
+		}
+	}
+}
+
+// Content goes with the sessions that refer to it: a deleted session's is pruned, and beyond the cap the
+// oldest sessions' go first, which Pruned then reports.
+func TestPruningFollowsSessions(t *testing.T) {
+	isolateHome(t)
+	ws := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "checkpoints")
+	alive := map[string]bool{"old": true, "gone": true, "new": true}
+	exists := func(id string) bool { return alive[id] }
+	session := func(id string, scripts ...string) {
+		c, err := Open(Options{Dir: dir, Workspace: ws, Session: id, SessionExists: exists, MaxStoreSize: 1 << 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range scripts {
+			call(t, c, ws, s)
+		}
+		c.Close()
+	}
+	session("old", "head -c 300000 /dev/urandom > old.bin")
+	// What only this session saw: a file it made and removed again.
+	session("gone", "head -c 300000 /dev/urandom > gone.bin", "rm gone.bin")
+	session("new", "echo x > keep.txt")
+	storeSize := func() int64 {
+		var n int64
+		filepath.WalkDir(filepath.Join(WorkspaceDir(dir, ws), "objects"), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				info, _ := d.Info()
+				n += info.Size()
+			}
+			return nil
+		})
+		return n
+	}
+	before := storeSize()
+	delete(alive, "gone")
+	c, err := Open(Options{Dir: dir, Workspace: ws, Session: "now", SessionExists: exists, MaxStoreSize: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Off(); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if after := storeSize(); after >= before {
+		t.Errorf("the store kept %d bytes of %d after a session was deleted", after, before)
+	}
+	if Pruned(dir, ws, "old") {
+		t.Error("a session within the cap was reported pruned")
+	}
+	// A cap below what the sessions hold drops the oldest first.
+	c, err = Open(Options{Dir: dir, Workspace: ws, Session: "now", SessionExists: exists, MaxStoreSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Off()
+	notes := strings.Join(c.Notes(), "\n")
+	c.Close()
+	if !Pruned(dir, ws, "old") || !strings.Contains(notes, "older session") {
+		t.Errorf("the oldest session was not pruned: notes %q", notes)
+	}
+}
