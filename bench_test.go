@@ -33,24 +33,63 @@ func firstFrame(b *testing.B, dir string, env []string, marker string, argv ...s
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		f.Close()
-	}()
-	var seen []byte
-	buf := make([]byte, 64<<10)
-	f.SetReadDeadline(time.Now().Add(10 * time.Second))
-	for {
-		n, err := f.Read(buf)
-		seen = append(seen, buf[:n]...)
-		if bytes.Contains(seen, []byte(marker)) {
-			return time.Since(start)
+	defer stopInTerminal(cmd, f)
+	if seen, err := readUntil(f, marker, 10*time.Second); err != nil {
+		b.Fatalf("%v never showed %q: %v\n%q", argv, marker, err, seen)
+	}
+	return time.Since(start)
+}
+
+// readUntil reads the terminal f until its output holds marker, for at most limit. creack/pty hands back
+// the terminal in blocking mode, where SetReadDeadline never fires, so the reads run on a goroutine of their
+// own and the limit is a timer: a program that never draws the marker fails the benchmark instead of
+// hanging bench/run.sh. The caller stops the program, which ends the pending read.
+func readUntil(f *os.File, marker string, limit time.Duration) ([]byte, error) {
+	type chunk struct {
+		data []byte
+		err  error
+	}
+	chunks := make(chan chunk, 16)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			buf := make([]byte, 64<<10)
+			n, err := f.Read(buf)
+			select {
+			case chunks <- chunk{buf[:n], err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
 		}
-		if err != nil {
-			b.Fatalf("%v never showed %q: %v\n%q", argv, marker, err, seen)
+	}()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	var seen []byte
+	for {
+		select {
+		case c := <-chunks:
+			seen = append(seen, c.data...)
+			if bytes.Contains(seen, []byte(marker)) {
+				return seen, nil
+			}
+			if c.err != nil {
+				return seen, c.err
+			}
+		case <-timer.C:
+			return seen, fmt.Errorf("nothing more after %v", limit)
 		}
 	}
+}
+
+// stopInTerminal kills a program started in a pseudo-terminal and closes the terminal.
+func stopInTerminal(cmd *exec.Cmd, f *os.File) {
+	cmd.Process.Kill()
+	cmd.Wait()
+	f.Close()
 }
 
 // benchEnv is an isolated HOME and XDG directories.
@@ -149,9 +188,13 @@ func BenchmarkPeakRSS(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		waitFor(b, f, "Ask Warden")
+		if seen, err := readUntil(f, "Ask Warden", 20*time.Second); err != nil {
+			stopInTerminal(cmd, f)
+			b.Fatalf("never showed %q: %v\n%q", "Ask Warden", err, seen)
+		}
 		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
 		if err != nil {
+			stopInTerminal(cmd, f)
 			b.Fatal(err)
 		}
 		for _, line := range strings.Split(string(status), "\n") {
@@ -160,26 +203,9 @@ func BenchmarkPeakRSS(b *testing.B) {
 				peak = max(peak, float64(kb)/1024)
 			}
 		}
-		cmd.Process.Kill()
-		cmd.Wait()
-		f.Close()
+		stopInTerminal(cmd, f)
 	}
 	b.ReportMetric(peak, "peak-rss-MB")
-}
-
-// waitFor reads the terminal until marker appears.
-func waitFor(b *testing.B, f *os.File, marker string) {
-	b.Helper()
-	var seen []byte
-	buf := make([]byte, 64<<10)
-	f.SetReadDeadline(time.Now().Add(20 * time.Second))
-	for !bytes.Contains(seen, []byte(marker)) {
-		n, err := f.Read(buf)
-		seen = append(seen, buf[:n]...)
-		if err != nil {
-			b.Fatalf("never showed %q: %v", marker, err)
-		}
-	}
 }
 
 // writeLongSession writes a session of n messages: questions, answers with markdown, and every tenth
