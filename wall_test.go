@@ -133,22 +133,22 @@ func TestWallHoldsAFakeReadOnlyProgram(t *testing.T) {
 // start, and why.
 func TestWallLabelAndStartNote(t *testing.T) {
 	s := &session{cfg: &config.Config{SandboxJail: true}}
-	s.setWall(tools.WallInfo{}, errors.New("no backend for the read-only jail: bubblewrap is not installed"))
-	if s.wallLabel != "wall: off — no backend (install bubblewrap)" {
-		t.Errorf("label = %q", s.wallLabel)
+	label, warnings := s.setWall(tools.WallInfo{}, errors.New("no backend for the read-only jail: bubblewrap is not installed"))
+	if label != "wall: off — no backend (install bubblewrap)" {
+		t.Errorf("label = %q", label)
 	}
-	if len(s.warnings) != 1 || !strings.Contains(s.warnings[0], "bubblewrap is not installed") {
-		t.Errorf("warnings = %q", s.warnings)
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "bubblewrap is not installed") {
+		t.Errorf("warnings = %q", warnings)
 	}
 	s = &session{cfg: &config.Config{SandboxJail: true}}
-	s.setWall(tools.WallInfo{Backend: "bubblewrap"}, nil)
-	if s.wallLabel != "wall: bubblewrap" || len(s.warnings) != 0 {
-		t.Errorf("label %q, warnings %q", s.wallLabel, s.warnings)
+	label, warnings = s.setWall(tools.WallInfo{Backend: "bubblewrap"}, nil)
+	if label != "wall: bubblewrap" || len(warnings) != 0 {
+		t.Errorf("label %q, warnings %q", label, warnings)
 	}
 	s = &session{cfg: &config.Config{SandboxJail: false}}
-	s.setWall(tools.WallInfo{}, errors.New("whatever"))
-	if s.wallLabel != "wall: off (sandbox.jail is false)" || len(s.warnings) != 0 {
-		t.Errorf("jail off: label %q, warnings %q", s.wallLabel, s.warnings)
+	label, warnings = s.setWall(tools.WallInfo{}, errors.New("whatever"))
+	if label != "wall: off (sandbox.jail is false)" || len(warnings) != 0 {
+		t.Errorf("jail off: label %q, warnings %q", label, warnings)
 	}
 }
 

@@ -118,12 +118,12 @@ type session struct {
 	// sandboxLabel describes the working sandbox for the status line; sandboxProblem says why the sandbox
 	// the person asked for cannot be had.
 	sandboxLabel, sandboxProblem string
-	// wallLabel says how read-only commands are jailed ("wall: bubblewrap"), for the status line.
-	wallLabel string
-	env       *tools.Env
-	engine    *permissions.Engine
-	reg       *tools.Registry
-	tasks     *tools.Tasks
+	// helper is Warden's own executable, which serves as the supervisor and the jail.
+	helper string
+	env    *tools.Env
+	engine *permissions.Engine
+	reg    *tools.Registry
+	tasks  *tools.Tasks
 	// mcp runs the configured MCP servers; their tools reach the agent through Options.More.
 	mcp *mcp.Manager
 	// checkpoints snapshots the workspace around calls that may change files; nil when it cannot.
@@ -208,12 +208,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	// Warden's own executable serves as the session's supervisor, which starts every command and stops
 	// them all if Warden is killed, and as the read-only jail's.
 	helper, _ := os.Executable()
-	// Finding out how the jail would be built runs bubblewrap once: beside the rest of the start-up.
-	wall := make(chan func(), 1)
-	go func() {
-		info, err := tools.ProbeWall(helper)
-		wall <- func() { s.setWall(info, err) }
-	}()
+	s.helper = helper
 	if sandbox.Enabled {
 		info, err := tools.ProbeSandbox(sandbox)
 		if err != nil {
@@ -261,14 +256,10 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	}
 	instructions, read, warnings := agent.LoadInstructionFiles(cfg.Workspace)
 	s.instructions, s.instructionFiles, s.warnings = instructions, read, append(s.warnings, warnings...)
-	if n := tools.SweepOrphans(); n > 0 {
-		s.warnings = append(s.warnings, fmt.Sprintf("stopped %d processes left running by a Warden that was killed", n))
-	}
 	s.tasks = tools.NewTasks()
 	s.tasks.Helper = helper
 	s.openCheckpoints()
 	s.env.SecretWritten = s.tasks.SecretsChanged
-	(<-wall)()
 	home, _ := os.UserHomeDir()
 	// One path-resolution function for the whole program: the engine decides on the path the tools use.
 	s.env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, home) }
@@ -337,25 +328,43 @@ func startProgram(tasks *tools.Tasks) mcp.StartFunc {
 	}
 }
 
-// setWall records how read-only commands are jailed, for the status line, and says once at start when
-// they cannot be.
-func (s *session) setWall(info tools.WallInfo, err error) {
+// settle does the start-up work that the first frame need not wait for: it finds out how read-only
+// commands are jailed (running bubblewrap once) and stops the processes a killed Warden left running. It
+// returns the wall's label for the header and the status line, and what to tell the person. Until it has
+// run, the engine treats programs whose only risk is running project code as it would without the jail
+// (it asks), so a command decided before it never gets the jail's leniency without the jail.
+func (s *session) settle() (wall string, warnings []string) {
+	probed := make(chan func(), 1)
+	go func() {
+		info, err := tools.ProbeWall(s.helper)
+		probed <- func() { wall, warnings = s.setWall(info, err) }
+	}()
+	if n := tools.SweepOrphans(); n > 0 {
+		defer func() {
+			warnings = append(warnings, fmt.Sprintf("stopped %d processes left running by a Warden that was killed", n))
+		}()
+	}
+	(<-probed)()
+	return wall, warnings
+}
+
+// setWall says how read-only commands are jailed, for the status line, and what to tell the person once
+// at start when they cannot be.
+func (s *session) setWall(info tools.WallInfo, err error) (label string, warnings []string) {
 	switch {
 	case !s.cfg.SandboxJail:
-		s.wallLabel = "wall: off (sandbox.jail is false)"
+		return "wall: off (sandbox.jail is false)", nil
 	case err != nil:
-		s.wallLabel = "wall: off — no backend (install bubblewrap)"
-		s.warnings = append(s.warnings, "read-only commands run without the read-only jail: "+err.Error())
-	default:
-		s.wallLabel = info.String()
-		for _, n := range info.Notes {
-			s.warnings = append(s.warnings, "wall: "+n)
-		}
-		// Programs whose only risk is running project code are read-only inside the jail.
-		if s.engine != nil {
-			s.engine.SetReadOnlyJail(true)
-		}
+		return "wall: off — no backend (install bubblewrap)", []string{"read-only commands run without the read-only jail: " + err.Error()}
 	}
+	for _, n := range info.Notes {
+		warnings = append(warnings, "wall: "+n)
+	}
+	// Programs whose only risk is running project code are read-only inside the jail.
+	if s.engine != nil {
+		s.engine.SetReadOnlyJail(true)
+	}
+	return info.String(), warnings
 }
 
 // openStore starts a new session file, or reopens the one --continue or --resume names.
@@ -564,6 +573,8 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 	defer s.close()
 	killAll := s.tasks.KillAll
 	shutdown.Store(&killAll)
+	_, settled := s.settle()
+	s.warnings = append(s.warnings, settled...)
 	// The supervisor and the jail start while the first request is on its way.
 	s.tasks.Prewarm(s.env)
 	s.mcp.Release()
@@ -627,7 +638,7 @@ func runTUI(c *commonFlags, prompt string, stdout io.Writer) error {
 	opts.Resumed = s.resumed
 	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
 	opts.Sandbox, opts.SandboxProblem, opts.Warnings = s.sandboxLabel, s.sandboxProblem, s.warnings
-	opts.Wall = s.wallLabel
+	opts.Settle = s.settle
 	opts.Trust = func() error { return s.trust(c) }
 	if len(cfg.MCPServers)+len(cfg.UntrustedMCPServers) > 0 {
 		opts.MCP = s.mcp

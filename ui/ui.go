@@ -89,6 +89,9 @@ type Options struct {
 	// Wall says how commands that run unasked because they were judged read-only are jailed, for the
 	// header and /status: "wall: bubblewrap", "wall: landlock", or "wall: off — ..." with why.
 	Wall string
+	// Settle, when set, does the start-up work the first frame need not wait for; it is called once, off
+	// the program's loop, after the first frame, and returns the Wall label and warnings to show.
+	Settle func() (wall string, warnings []string)
 	// MCP is the session's MCP servers (cmd_mcp.go); nil when there are none.
 	MCP MCPServers
 	// BaseURL is the model server, for the header and /status.
