@@ -72,6 +72,9 @@ func historyCells(p *panel) []string {
 		decision = "asking"
 	case p.state == stateInterrupted:
 		decision = "interrupted"
+	case !p.active():
+		// The agent refused it before asking anyone: a tool that does not exist, arguments that are not JSON.
+		decision = "not run"
 	}
 	dur := "-"
 	if !p.active() && p.duration > 0 {
@@ -81,7 +84,23 @@ func historyCells(p *panel) []string {
 	if p.depth > 0 {
 		tool = strings.Repeat("  ", p.depth-1) + "└ " + tool
 	}
-	return []string{p.started.Format("15:04:05"), tool, p.target(), decision, p.exitText(), dur}
+	target := p.target()
+	if t := p.access.MCP; t != nil {
+		// The tool column names the server and the tool already.
+		target = strings.TrimPrefix(target, t.Server+" · "+t.Tool+" ")
+	}
+	return []string{p.started.Format("15:04:05"), tool, target, decision, p.exitText(), dur}
+}
+
+// toolWidth is the history's tool column: wide enough for the longest name shown (an MCP tool's
+// mcp__SERVER__TOOL is what its rules are written with), but never so wide that the command column gets
+// less than a quarter of the screen.
+func toolWidth(rows []*panel, width, others int) int {
+	w := 14
+	for _, p := range rows {
+		w = max(w, ansi.StringWidth(historyCells(p)[1]))
+	}
+	return max(min(w, width-others-width/4), 14)
 }
 
 func (h *historyOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
@@ -150,10 +169,16 @@ func (h *historyOverlay) view(m *Model, width, height int) string {
 	for _, w := range widths {
 		fixed += w
 	}
+	widths[1] = toolWidth(rows, width, fixed-widths[1])
+	fixed += widths[1] - 14
 	widths[2] = max(width-fixed, 10)
 	line := func(cells []string) string {
 		parts := make([]string, len(cells))
 		for i, c := range cells {
+			if i == 1 {
+				parts[i] = padRight(fitMiddle(c, widths[i]), widths[i])
+				continue
+			}
 			parts[i] = padRight(fit(c, widths[i]), widths[i])
 		}
 		return strings.Join(parts, " ")

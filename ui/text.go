@@ -172,6 +172,17 @@ func fitLeft(s string, width int) string {
 	return "…" + ansi.Cut(s, w-width+1, w)
 }
 
+// fitMiddle cuts a plain line to width cells in its middle, keeping both ends: an MCP tool's server and
+// the last words of its name.
+func fitMiddle(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w <= width || width < 5 {
+		return fit(s, width)
+	}
+	head := (width - 1) / 2
+	return ansi.Cut(s, 0, head) + "…" + ansi.Cut(s, w-(width-1-head), w)
+}
+
 // wrap soft-wraps styled text to width cells.
 func wrap(s string, width int) string {
 	if width <= 0 {
