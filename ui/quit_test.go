@@ -60,3 +60,25 @@ func TestPasteWithTabsKeepsThem(t *testing.T) {
 		t.Errorf("pastes = %+v", m.pastes)
 	}
 }
+
+// Ctrl+C twice quits from every full-screen view, and the first says so there too: the history, the
+// pager on one call's output, the help and the session picker hide the line where the hint usually shows.
+func TestCtrlCTwiceQuitsFromFullScreenViews(t *testing.T) {
+	for _, open := range [][]string{{"ctrl+t"}, {"ctrl+t", "enter"}, {"?"}, {"ctrl+t", "/"}} {
+		t.Run(strings.Join(open, " "), func(t *testing.T) {
+			m, _ := newTestModel(t, 100, 24)
+			startCall(m, "c1", "ls")
+			press(m, open...)
+			if o := m.top(); o == nil || !o.fullScreen() {
+				t.Fatalf("%v opened no full-screen view:\n%s", open, plain(m))
+			}
+			press(m, "ctrl+c")
+			if s := plain(m); !strings.Contains(s, "Press Ctrl+C again to quit") {
+				t.Errorf("the first ctrl+c says nothing:\n%s", s)
+			}
+			if _, cmd := m.Update(keyMsg("ctrl+c")); cmd == nil || !isQuit(cmd) {
+				t.Errorf("the second ctrl+c did not quit")
+			}
+		})
+	}
+}

@@ -21,6 +21,11 @@ func (m *Model) View() tea.View {
 	}
 	status := m.statusLine()
 	if o := m.top(); o != nil && o.fullScreen() {
+		if m.flash != "" && m.now().Before(m.flashUntil) {
+			// The line that carries it on the main screen is hidden: "Press Ctrl+C again to quit" must
+			// show wherever the person is.
+			status = m.st.warn.Render(fit(m.flash, m.width))
+		}
 		v.SetContent(expandStyledTabs(o.view(m, m.width, m.height-1) + "\n" + status))
 		return v
 	}
