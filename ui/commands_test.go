@@ -345,3 +345,21 @@ func TestEnterWaitsForRequiredArguments(t *testing.T) {
 		t.Errorf("an optional argument held the command back: ran %q", ran)
 	}
 }
+
+// The menu's name column is as wide as the names it shows: an MCP prompt's long name further down the
+// list does not cut the descriptions of the built-ins at the top.
+func TestMenuNameColumnFitsTheShownEntries(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	m.Update(commandsMsg{Source: "mcp: everything", Commands: []Command{{Name: "mcp__everything__completable-prompt",
+		Args: "DEPARTMENT NAME", Desc: "First argument choice narrows values for second argument",
+		Run: func(*Model, string) tea.Cmd { return nil }}}})
+	typeText(m, "/")
+	s := plain(m)
+	if !strings.Contains(s, "/clear  ") || !strings.Contains(s, "start a new conversation (this one stays for /resume)") {
+		t.Errorf("the built-ins' descriptions are cut:\n%s", s)
+	}
+	typeText(m, "mcp__")
+	if s := plain(m); !strings.Contains(s, "/mcp__everything__completable-prompt") {
+		t.Errorf("the MCP prompt's name is cut:\n%s", s)
+	}
+}

@@ -189,8 +189,11 @@ func (m *Model) menuView(width int) []string {
 	if mn.note != "" && len(mn.items) == 0 {
 		return []string{st.dim.Render(fit("  "+mn.note, width))}
 	}
+	end := min(mn.offset+mn.rows, len(mn.items))
+	// The names column is as wide as the names on screen: a long MCP prompt further down must not cut
+	// the descriptions of every entry shown above it.
 	labelW := 0
-	for _, it := range mn.items {
+	for _, it := range mn.items[mn.offset:end] {
 		labelW = max(labelW, ansi.StringWidth(it.label+" "+it.args))
 	}
 	labelW = min(labelW, max(width/2, 12))
@@ -198,7 +201,6 @@ func (m *Model) menuView(width int) []string {
 		labelW = max(width-14, 12)
 	}
 	var lines []string
-	end := min(mn.offset+mn.rows, len(mn.items))
 	for i := mn.offset; i < end; i++ {
 		it := mn.items[i]
 		left := it.label
