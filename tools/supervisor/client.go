@@ -104,11 +104,13 @@ func (cl *Client) read() {
 				continue
 			}
 			ch <- r
-		case opExited:
+		case opExited, opReaped:
 			closeAll(files)
 			cl.mu.Lock()
 			ch := cl.running[m.id]
-			delete(cl.running, m.id)
+			if m.op == opReaped {
+				delete(cl.running, m.id)
+			}
 			cl.mu.Unlock()
 			if ch != nil {
 				ch.end(syscall.WaitStatus(m.num), m.known)
@@ -141,38 +143,50 @@ type Child struct {
 	Pid int
 	id  uint64
 	cl  *Client
-	// exited is closed as soon as the process exits: the pidfd, which Warden watches itself, becomes
-	// readable then, and the supervisor's word may come a little later.
+	// exited is closed as soon as the process exits: Warden watches a pidfd of it, which becomes readable
+	// then (or, without one, the supervisor says so).
 	exited     chan struct{}
 	exitedOnce sync.Once
-	reported   chan struct{} // closed when the supervisor has sent the status
-	status     syscall.WaitStatus
-	known      bool
+	// reported is closed once the supervisor has sent the status, which Warden asks for only when it
+	// cannot read it itself.
+	reported     chan struct{}
+	reportedOnce sync.Once
+	status       syscall.WaitStatus
+	known        bool
 }
 
 func (ch *Child) end(ws syscall.WaitStatus, known bool) {
-	ch.status, ch.known = ws, known
-	close(ch.reported)
+	ch.reportedOnce.Do(func() {
+		ch.status, ch.known = ws, known
+		close(ch.reported)
+	})
 	ch.markExited()
 }
 
 func (ch *Child) markExited() { ch.exitedOnce.Do(func() { close(ch.exited) }) }
 
 // watch closes exited when the pidfd becomes readable, which it does when the process exits. It owns f.
+// Should the pidfd not be watchable, the supervisor is asked to watch instead.
 func (ch *Child) watch(f *os.File) {
 	defer f.Close()
 	rc, err := f.SyscallConn()
-	if err != nil {
-		return // the supervisor's report will do
+	if err == nil {
+		// The poller reports edges, and a process that exited before the pidfd was watched makes none:
+		// each wake-up, the first one included, asks the pidfd itself.
+		err = rc.Read(func(fd uintptr) bool {
+			p := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+			for {
+				n, err := unix.Poll(p, 0)
+				if err != unix.EINTR {
+					return err == nil && n > 0
+				}
+			}
+		})
 	}
-	first := true
-	_ = rc.Read(func(uintptr) bool {
-		if first {
-			first = false
-			return false // wait for readability
-		}
-		return true
-	})
+	if err != nil {
+		_ = ch.cl.send(&message{op: opWatch, id: ch.id})
+		return
+	}
 	ch.markExited()
 }
 
@@ -184,16 +198,22 @@ func (ch *Child) Exited() <-chan struct{} { return ch.exited }
 // and false when the status is not known (the supervisor died). Call it only once Exited is closed.
 func (ch *Child) Reap(mark string) (syscall.WaitStatus, bool) {
 	<-ch.exited
-	// The exited process's status is in its /proc entry until it is reaped, so Warden need not wait for
-	// the supervisor's word, which may take a moment on a busy machine. Failing that, it waits.
-	ws, ok := exitStatus(ch.Pid)
-	if !ok {
-		<-ch.reported
-		ws, ok = ch.status, ch.known
+	// The exited process's status is in its /proc entry until it is reaped: the supervisor need not be
+	// asked, nor the reap waited for, Warden being done signalling the group.
+	if ws, ok := exitStatus(ch.Pid); ok {
+		go func() { _ = ch.cl.send(&message{op: opReap, id: ch.id, fields: []string{mark}}) }()
+		return ws, true
 	}
-	// The command has exited and Warden is done signalling its group: the reap need not be waited for.
-	go func() { _ = ch.cl.send(&message{op: opReap, id: ch.id, fields: []string{mark}}) }()
-	return ws, ok
+	return ch.reapAsking(mark)
+}
+
+// reapAsking reaps the command and waits for the supervisor to say how it ended.
+func (ch *Child) reapAsking(mark string) (syscall.WaitStatus, bool) {
+	if err := ch.cl.send(&message{op: opReap, id: ch.id, num: 1, fields: []string{mark}}); err != nil {
+		ch.end(0, false)
+	}
+	<-ch.reported
+	return ch.status, ch.known
 }
 
 // exitStatus reads an exited, unreaped process's wait status from /proc/PID/stat (its 52nd field), which
@@ -275,6 +295,8 @@ func (cl *Client) Start(path string, args, env []string, dir string, files []*os
 	// stays unreaped until Reap, so the pid names it still.
 	if fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK); err == nil {
 		go ch.watch(os.NewFile(uintptr(fd), "pidfd"))
+	} else if err := cl.send(&message{op: opWatch, id: id}); err != nil {
+		ch.end(0, false)
 	}
 	return ch, nil
 }

@@ -6,9 +6,10 @@
 //   - forks each command with the directory, environment and descriptors it is sent, in a session and
 //     process group of its own, and sends back a pidfd of it, from which the client reads the command's pid
 //     as Warden sees it (the jail's supervisor lives in a pid namespace of its own, where pids differ);
-//   - keeps the command unreaped after it exits, reporting its status at once, until the client says it is
-//     done with it: until then the pid, which is also the process group's id, cannot be reused, so
-//     signalling the group can never hit a stranger;
+//   - keeps the command unreaped after it exits, until the client says it is done with it: until then the
+//     pid, which is also the process group's id, cannot be reused, so signalling the group can never hit a
+//     stranger. The client learns of the exit from a pidfd of its own, and the status from the command's
+//     /proc entry, which an unreaped process keeps; only failing those does it ask the supervisor;
 //   - is a child subreaper, so a process that a command double-forked or setsid'ed away from its group is
 //     reparented to the supervisor instead of to init and stays in reach: when the client is done with a
 //     command, its processes that are left (found by the mark in their environment) are killed;
@@ -23,8 +24,10 @@
 // command only the descriptors it was sent for it; every descriptor it holds is closed on exec.
 //
 // The protocol is a SOCK_SEQPACKET socket pair, one message per request or event, with descriptors passed
-// as SCM_RIGHTS. The client sends start (with the command's descriptors) and reap; the supervisor sends
-// hello once, then started (with a pidfd) and exited. Messages are small binary records (protocol.go).
+// as SCM_RIGHTS. The client sends start (with the command's descriptors) and reap, and, when it cannot
+// watch or read a command itself, watch or a reap that asks for the status; the supervisor sends hello
+// once, then started (with a pidfd), and exited or reaped when asked. Messages are small binary records
+// (protocol.go).
 //
 // This package imports nothing of Warden's.
 package supervisor

@@ -16,8 +16,11 @@ const (
 	opHello   byte = 'h' // supervisor -> client, once it serves
 	opStart   byte = 's' // client -> supervisor: path, dir, argv, env; descriptors 0..n-1 of the command
 	opStarted byte = 'S' // supervisor -> client: the error, or "" and a pidfd
-	opExited  byte = 'x' // supervisor -> client: the wait status
-	opReap    byte = 'r' // client -> supervisor: reap the command, then kill its processes left (the mark)
+	opWatch   byte = 'w' // client -> supervisor: say when the command exits (the client has no pidfd of it)
+	opExited  byte = 'x' // supervisor -> client: the command exited; the wait status
+	opReap    byte = 'r' // client -> supervisor: reap the command, then kill its processes left (the mark);
+	// num 1 asks for the status
+	opReaped byte = 'R' // supervisor -> client: the command's wait status, when asked
 )
 
 // maxMessage bounds one message: a command may be 120 KiB, and its environment comes with it. The socket's

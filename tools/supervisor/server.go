@@ -69,9 +69,8 @@ type server struct {
 
 // leader is a command's first process, which the client alone decides when to reap.
 type leader struct {
-	pid    int
-	pidfd  int
-	status chan syscall.WaitStatus // filled once it exited
+	pid   int
+	pidfd int
 }
 
 func (s *server) send(m *message, fds ...int) error {
@@ -92,6 +91,14 @@ func (s *server) loop() {
 		case opReap:
 			closeAll(files)
 			s.reap(m)
+		case opWatch:
+			closeAll(files)
+			s.mu.Lock()
+			l := s.leaders[m.id]
+			s.mu.Unlock()
+			if l != nil {
+				go s.watch(m.id, l)
+			}
 		default:
 			closeAll(files)
 		}
@@ -137,14 +144,11 @@ func (s *server) start(m *message, files []*os.File) {
 		fail(startError(m.fields[0], m.fields[1], err))
 		return
 	}
-	l := &leader{pid: pid, pidfd: pidfd, status: make(chan syscall.WaitStatus, 1)}
+	l := &leader{pid: pid, pidfd: pidfd}
 	s.leaders[m.id] = l
 	s.byPid[pid] = true
 	s.mu.Unlock()
-	if err := s.send(&message{op: opStarted, id: m.id, fields: []string{""}}, pidfd); err != nil {
-		return
-	}
-	go s.watch(m.id, l)
+	_ = s.send(&message{op: opStarted, id: m.id, fields: []string{""}}, pidfd)
 }
 
 // startError words a failed fork or exec for the model.
@@ -157,7 +161,8 @@ func startError(path, dir string, err error) string {
 	return "cannot start " + path + ": " + err.Error()
 }
 
-// watch waits for a leader to exit, without reaping it, and reports its status.
+// watch waits for a leader to exit, without reaping it, and reports its status: for a client that could
+// not watch the command itself.
 func (s *server) watch(id uint64, l *leader) {
 	var info unix.Siginfo
 	for {
@@ -171,7 +176,6 @@ func (s *server) watch(id uint64, l *leader) {
 		}
 	}
 	ws := waitStatus(&info)
-	l.status <- ws
 	_ = s.send(&message{op: opExited, id: id, num: uint32(ws), known: true})
 }
 
@@ -213,11 +217,34 @@ func (s *server) reap(m *message) {
 	delete(s.leaders, m.id)
 	s.mu.Unlock()
 	if l == nil {
+		if m.num == 1 {
+			_ = s.send(&message{op: opReaped, id: m.id})
+		}
 		return
 	}
-	// The leader exited before the client asked (the client waits for the exit), so this returns at once.
+	// The client asks only once the leader has exited, so this returns at once; should it not have, the
+	// wait must not hold up the other commands.
 	var info unix.Siginfo
-	for waitid(unix.P_PIDFD, l.pidfd, &info, unix.WEXITED) == unix.EINTR {
+	if err := waitid(unix.P_PIDFD, l.pidfd, &info, unix.WEXITED|unix.WNOHANG); err != nil || nativeUint32((*[128]byte)(unsafe.Pointer(&info))[16:]) == 0 {
+		go s.finishReap(m, l, true)
+		return
+	}
+	s.finishReap(m, l, false)
+	if m.num == 1 {
+		_ = s.send(&message{op: opReaped, id: m.id, num: uint32(waitStatus(&info)), known: true})
+	}
+}
+
+// finishReap waits for the leader if wait says so (and then answers a request for its status), forgets it,
+// and has what is left of its command killed.
+func (s *server) finishReap(m *message, l *leader, wait bool) {
+	if wait {
+		var info unix.Siginfo
+		for waitid(unix.P_PIDFD, l.pidfd, &info, unix.WEXITED) == unix.EINTR {
+		}
+		if m.num == 1 {
+			_ = s.send(&message{op: opReaped, id: m.id, num: uint32(waitStatus(&info)), known: true})
+		}
 	}
 	s.mu.Lock()
 	delete(s.byPid, l.pid)

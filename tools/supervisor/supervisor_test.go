@@ -245,3 +245,31 @@ func eventually(t *testing.T, what string, ok func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// When Warden cannot watch a command or read its status itself, the supervisor does and says.
+func TestSupervisorWatchesAndReportsWhenAsked(t *testing.T) {
+	cl := launch(t)
+	ch, _ := run(t, cl, "read -t 0.2 x </dev/zero; exit 7")
+	reported := make(chan struct{})
+	other := &Child{id: ch.id, cl: cl, exited: make(chan struct{}), reported: reported}
+	cl.mu.Lock()
+	cl.running[ch.id] = other // the supervisor's word goes to this stand-in, which has no pidfd
+	cl.mu.Unlock()
+	if err := cl.send(&message{op: opWatch, id: ch.id}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-other.exited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the supervisor did not say the command exited")
+	}
+	if !other.known || other.status.ExitStatus() != 7 {
+		t.Errorf("watched status = %v (known %v), want exit 7", other.status, other.known)
+	}
+	ch2, _ := run(t, cl, "exit 5")
+	waitExit(t, ch2)
+	if ws, known := ch2.reapAsking(""); !known || ws.ExitStatus() != 5 {
+		t.Errorf("asked status = %v (known %v), want exit 5", ws, known)
+	}
+	eventually(t, "the asked command is reaped", func() bool { return !alive(ch2.Pid) })
+}
