@@ -112,23 +112,35 @@ func cutTail(b []byte) []byte {
 	return b
 }
 
-// ring keeps the last bytes written to it.
+// ring keeps the last bytes written to it. Its buffer grows with what is written until it is full, so a
+// command that prints a line does not pay for the room a long output would take.
 type ring struct {
 	buf   []byte
+	limit int   // the size the buffer grows to
 	w     int   // next write position
 	total int64 // bytes ever written
 	out   []byte
 }
 
-func newRing(size int) ring { return ring{buf: make([]byte, size)} }
+func newRing(size int) ring { return ring{limit: size} }
 
-func (r *ring) size() int { return len(r.buf) }
+func (r *ring) size() int { return r.limit }
 
 // Len is how many bytes the ring holds.
-func (r *ring) Len() int { return int(min(r.total, int64(len(r.buf)))) }
+func (r *ring) Len() int { return int(min(r.total, int64(r.limit))) }
 
 func (r *ring) Write(p []byte) {
 	r.total += int64(len(p))
+	if len(r.buf) < r.limit {
+		if len(r.buf)+len(p) < r.limit {
+			r.buf = append(r.buf, p...)
+			r.w = len(r.buf)
+			return
+		}
+		full := make([]byte, r.limit)
+		r.w = copy(full, r.buf)
+		r.buf = full
+	}
 	if len(p) >= len(r.buf) {
 		copy(r.buf, p[len(p)-len(r.buf):])
 		r.w = 0

@@ -138,3 +138,23 @@ func clipString(s string, budget int, path string) string {
 		path: path, head: func(buf []byte) []byte { return buf[:copy(buf, s)] }})
 	return out
 }
+
+// The ring grows to its size and then keeps the last bytes, whatever the sizes of the writes.
+func TestRingKeepsTheLastBytesAsItGrows(t *testing.T) {
+	for _, chunk := range []int{1, 3, 7, 10, 11, 25} {
+		r := newRing(10)
+		var all []byte
+		for i := 0; i < 40; i += chunk {
+			p := make([]byte, chunk)
+			for k := range p {
+				p[k] = byte('a' + (i+k)%26)
+			}
+			r.Write(p)
+			all = append(all, p...)
+			want := all[max(0, len(all)-10):]
+			if got := r.Last(r.Len()); string(got) != string(want) {
+				t.Fatalf("chunk %d after %d bytes: %q, want %q", chunk, len(all), got, want)
+			}
+		}
+	}
+}
