@@ -11,7 +11,8 @@ import (
 // The model's checklist (the todo_write tool) is pinned above the prompt, as the latest successful call of
 // the main agent left it, while it has steps left or the request that wrote it runs.
 
-// todoRows is how many lines the pinned list takes at most, its title included.
+// todoRows is how many lines the pinned list takes at most, its title included; a short screen gives it
+// a quarter of its rows.
 const todoRows = 8
 
 // todoInput reads the list a todo_write call sends.
@@ -48,8 +49,10 @@ func (m *Model) todoView(width int) []string {
 	}
 	st := m.st
 	lines := []string{st.bold.Render("Todo") + st.dim.Render(fmt.Sprintf(" · %d of %d done", done, len(items)))}
+	// A short screen keeps most of its rows for the conversation.
+	rows := min(todoRows, max(m.height/4, 3))
 	shown := items
-	if len(items) > todoRows-1 && done > 0 {
+	if len(items) > rows-1 && done > 0 {
 		// Short of room, the finished steps give way first, counted on one line.
 		shown = nil
 		for _, t := range items {
@@ -57,9 +60,12 @@ func (m *Model) todoView(width int) []string {
 				shown = append(shown, t)
 			}
 		}
-		lines = append(lines, st.dim.Render(fit(fmt.Sprintf("  ✓ %d done", done), width)))
+		if rows > 4 {
+			// The title counts them already: on a short screen that is enough.
+			lines = append(lines, st.dim.Render(fit(fmt.Sprintf("  ✓ %d done", done), width)))
+		}
 	}
-	room := todoRows - len(lines)
+	room := rows - len(lines)
 	for i, t := range shown {
 		if i == room-1 && len(shown) > room {
 			lines = append(lines, st.dim.Render(fmt.Sprintf("  … %d more", len(shown)-i)))

@@ -78,3 +78,34 @@ func TestLongTodoListKeepsWhatIsLeft(t *testing.T) {
 		t.Errorf("a finished step shows while room is short:\n%s", s)
 	}
 }
+
+// On a short terminal the list gives the conversation most of the screen: it takes at most a quarter of
+// the rows, and the step in progress is what stays in sight.
+func TestTodoListOnAShortTerminal(t *testing.T) {
+	m, _ := newTestModel(t, 60, 15)
+	var items []string
+	for i := range 14 {
+		status := "pending"
+		switch {
+		case i == 0:
+			status = "completed"
+		case i == 1:
+			status = "in_progress"
+		}
+		items = append(items, `{"content":"step `+string(rune('a'+i))+`","status":"`+status+`"}`)
+	}
+	in := `{"todos":[` + strings.Join(items, ",") + `]}`
+	send(m, agent.ToolCallStarted{ID: "t", Name: "todo_write", Input: []byte(in)})
+	send(m, agent.PermissionDecided{ID: "t", Decision: "allow", By: "readonly"})
+	send(m, agent.ToolFinished{ID: "t", Name: "todo_write"})
+	got := m.todoView(60)
+	if len(got) > 15/4 {
+		t.Errorf("the list takes %d of 15 rows:\n%s", len(got), strings.Join(got, "\n"))
+	}
+	s := plain(m)
+	for _, want := range []string{"Todo · 1 of 14 done", "◐ step b", "more"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("lacks %q:\n%s", want, s)
+		}
+	}
+}
