@@ -168,19 +168,22 @@ func frontMatter(text string) (map[string]string, string, error) {
 	return nil, "", errors.New("the front matter opened with --- is never closed with ---")
 }
 
-var positional = regexp.MustCompile(`\$([1-9])`)
+// placeholder is $ARGUMENTS or one of $1 … $9.
+var placeholder = regexp.MustCompile(`\$(ARGUMENTS|[1-9])`)
 
 // Expand puts what was typed after the command's name into its body: $ARGUMENTS is all of it, $1 … $9
 // its words. A body that uses neither gets the arguments on a line of their own at its end, so that
-// nothing typed is lost.
+// nothing typed is lost. The body is read once, so a $1 in what was typed (awk '{print $1}') stays as it
+// was typed.
 func (c Command) Expand(args string) string {
 	args = strings.TrimSpace(args)
 	words := splitWords(args)
-	used := strings.Contains(c.Body, "$ARGUMENTS") || positional.MatchString(c.Body)
-	out := strings.ReplaceAll(c.Body, "$ARGUMENTS", args)
-	out = positional.ReplaceAllStringFunc(out, func(s string) string {
-		i := int(s[1] - '1')
-		if i < len(words) {
+	used := placeholder.MatchString(c.Body)
+	out := placeholder.ReplaceAllStringFunc(c.Body, func(s string) string {
+		if s == "$ARGUMENTS" {
+			return args
+		}
+		if i := int(s[1] - '1'); i < len(words) {
 			return words[i]
 		}
 		return ""

@@ -59,6 +59,10 @@ func TestExpand(t *testing.T) {
 		{"Only $1 and $3.", "a", "Only a and ."},
 		{"No placeholder.", "extra words", "No placeholder.\n\nextra words"},
 		{"No placeholder.", "", "No placeholder."},
+		// What was typed is put in as it is: a $1 or $ARGUMENTS inside it is not expanded again.
+		{"Explain: $ARGUMENTS", `awk '{print $1}'`, `Explain: awk '{print $1}'`},
+		{"First $1, all $ARGUMENTS.", `$ARGUMENTS $2 x`, `First $ARGUMENTS, all $ARGUMENTS $2 x.`},
+		{"Say $1.", `"$2" b`, `Say $2.`},
 	} {
 		if got := (Command{Body: tc.body}).Expand(tc.args); got != tc.want {
 			t.Errorf("Expand(%q, %q) = %q, want %q", tc.body, tc.args, got, tc.want)
