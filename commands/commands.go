@@ -126,6 +126,10 @@ func readFile(d Dir, path string) (Command, error) {
 		return Command{}, fmt.Errorf("%s: %v", path, err)
 	}
 	c.Description, c.ArgumentHint, c.Body = meta["description"], meta["argument-hint"], strings.TrimSpace(body)
+	if c.Body == "" {
+		// It would send an empty request.
+		return Command{}, fmt.Errorf("%s: no prompt in it (only front matter, or nothing); write what the command asks the model", path)
+	}
 	if c.Description == "" {
 		// The body's first line says what the command does, as Claude Code shows it.
 		first, _, _ := strings.Cut(c.Body, "\n")

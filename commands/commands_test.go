@@ -25,6 +25,8 @@ func TestLoadReadsFrontMatterFoldersAndPrecedence(t *testing.T) {
 	write(t, filepath.Join(user, "notes.txt"), "not a command\n")
 	write(t, filepath.Join(user, "bad name.md"), "x\n")
 	write(t, filepath.Join(user, "open.md"), "---\ndescription: never closed\n")
+	write(t, filepath.Join(user, "empty.md"), "")
+	write(t, filepath.Join(user, "only-meta.md"), "---\ndescription: all talk\n---\n\n")
 	cmds, warnings := Load([]Dir{{project, "project"}, {user, "user"}, {filepath.Join(user, "missing"), "none"}})
 	byName := map[string]Command{}
 	for _, c := range cmds {
@@ -42,7 +44,8 @@ func TestLoadReadsFrontMatterFoldersAndPrecedence(t *testing.T) {
 		t.Errorf("commands %+v", cmds)
 	}
 	all := strings.Join(warnings, "\n")
-	for _, want := range []string{"/review is also defined in", "cannot be a command name", "never closed"} {
+	for _, want := range []string{"/review is also defined in", "cannot be a command name", "never closed",
+		"empty.md: no prompt", "only-meta.md: no prompt"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("warnings lack %q:\n%s", want, all)
 		}

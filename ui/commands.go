@@ -28,6 +28,8 @@ type Command struct {
 	Idle bool
 	// Run does the command, from Update; args is what follows the name, trimmed.
 	Run func(m *Model, args string) tea.Cmd
+	// File is the file a custom command was read from, named when the command cannot be added.
+	File string
 }
 
 // builtins are the commands every session has, registered by the cmd_*.go files as the package starts.
@@ -87,7 +89,7 @@ func newCommandSet() *commandSet {
 // set replaces every command of source with cmds. A name already taken by a built-in or by another
 // source is not replaced: the first comer keeps it, and the names left out are returned so that the
 // person can be told.
-func (s *commandSet) set(source string, cmds []Command) (shadowed []string) {
+func (s *commandSet) set(source string, cmds []Command) (refused []string) {
 	for name, c := range s.byName {
 		if c.Source == source && source != "" {
 			delete(s.byName, name)
@@ -95,17 +97,24 @@ func (s *commandSet) set(source string, cmds []Command) (shadowed []string) {
 	}
 	for _, c := range cmds {
 		c.Source = source
-		if checkCommand(c) != nil {
-			shadowed = append(shadowed, c.Name)
+		why := ""
+		if err := checkCommand(c); err != nil {
+			why = err.Error()
+		} else if had, taken := s.byName[c.Name]; taken && had.Source == "" {
+			why = "/" + c.Name + " is one of Warden's own commands, which always win"
+		} else if taken {
+			why = "the " + had.Source + " commands have /" + c.Name + " already"
+		}
+		if why == "" {
+			s.byName[c.Name] = c
 			continue
 		}
-		if _, taken := s.byName[c.Name]; taken {
-			shadowed = append(shadowed, c.Name)
-			continue
+		if c.File != "" {
+			why += "; rename " + c.File
 		}
-		s.byName[c.Name] = c
+		refused = append(refused, why)
 	}
-	return shadowed
+	return refused
 }
 
 func (s *commandSet) lookup(name string) (Command, bool) {
@@ -240,17 +249,11 @@ type commandsMsg struct {
 
 // addCommands applies a commandsMsg.
 func (m *Model) addCommands(msg commandsMsg) tea.Cmd {
-	shadowed := m.commands.set(msg.Source, msg.Commands)
+	refused := m.commands.set(msg.Source, msg.Commands)
 	m.refreshMenu()
-	if len(shadowed) == 0 {
-		return nil
+	for _, why := range refused {
+		m.conv.add(&item{kind: itemNotice, text: fmt.Sprintf("%s: a command is not added: %s", msg.Source, why)})
 	}
-	names := make([]string, len(shadowed))
-	for i, n := range shadowed {
-		names[i] = "/" + n
-	}
-	m.conv.add(&item{kind: itemNotice, text: fmt.Sprintf("%s: %s not added: the name is taken or not a command name (letters, digits, - _ : .)",
-		msg.Source, strings.Join(names, ", "))})
 	return nil
 }
 

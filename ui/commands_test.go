@@ -190,8 +190,14 @@ func TestCommandsAddedAtRunTime(t *testing.T) {
 		}}
 	}
 	m.Update(commandsMsg{Source: "mcp: files", Commands: []Command{mk("mcp__files__summarise"), mk("help")}})
-	if s := plain(m); !strings.Contains(s, "/help not added") {
+	if s := plain(m); !strings.Contains(s, "/help is one of Warden's own commands") {
 		t.Errorf("the clash with /help is not reported:\n%s", s)
+	}
+	clash := Command{Name: "mcp__files__summarise", File: "/home/me/.config/warden/commands/mcp__files__summarise.md",
+		Run: func(*Model, string) tea.Cmd { return nil }}
+	m.Update(commandsMsg{Source: "user", Commands: []Command{clash}})
+	if s := strings.Join(strings.Fields(plain(m)), " "); !strings.Contains(s, "the mcp: files commands have /mcp__files__summarise already; rename /home/me/.config/warden/commands/mcp__files__summarise.md") {
+		t.Errorf("the clash between two sources does not say which holds the name and which file to rename:\n%s", s)
 	}
 	typeText(m, "/mcp__f")
 	s := plain(m)

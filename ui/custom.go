@@ -56,7 +56,7 @@ func (m *Model) addCustomCommands(dirs []commands.Dir, cmds []commands.Command, 
 // customCommand is the slash command of a command file: it sends the file's prompt with the arguments put
 // in, and the transcript shows what was typed.
 func customCommand(c commands.Command) Command {
-	return Command{Name: c.Name, Args: c.ArgumentHint, Desc: c.Description,
+	return Command{Name: c.Name, Args: c.ArgumentHint, Desc: c.Description, File: c.Path,
 		Run: func(m *Model, args string) tea.Cmd {
 			shown := strings.TrimSpace("/" + c.Name + " " + args)
 			return m.sendRequest(request{text: c.Expand(args), shown: shown})

@@ -21,7 +21,7 @@ func TestAppCustomCommandExpands(t *testing.T) {
 	a := startAppWith(t, s, func(o *Options) {
 		o.CommandDirs = []commands.Dir{{Path: project, Source: "project"}, {Path: user, Source: "user"}}
 	}, nil)
-	a.waitFor("user: /help not added")
+	a.waitFor("user: a command is not added: /help is one of Warden's own commands")
 	a.tm.Type("/rev")
 	a.waitFor("/review [focus]", "Review the diff (project)")
 	a.tm.Type("iew parser high")
