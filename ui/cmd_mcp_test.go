@@ -200,3 +200,21 @@ func TestModalShowsServerToolAndFormattedArguments(t *testing.T) {
 		t.Errorf("answer %+v", ap)
 	}
 }
+
+// /status counts the MCP servers as the status line does, and points to /mcp; a wall not yet found out
+// at start says so; a status that fits the screen has no scroll percentage in its title.
+func TestStatusCountsMCPServersAndTheWallBeingFoundOut(t *testing.T) {
+	m := newMCPModel(t, newFakeMCP())
+	m.opts.Settle = func() (string, []string) { return "wall: bubblewrap", nil }
+	typeText(m, "/status")
+	press(m, "enter")
+	s := plain(m)
+	for _, want := range []string{"MCP           1 of 2 servers ready (/mcp)", "Wall          being found out"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("/status lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "%") {
+		t.Errorf("a status that fits has a scroll percentage:\n%s", s)
+	}
+}

@@ -37,7 +37,14 @@ func (m *Model) statusText() string {
 	default:
 		row("Sandbox", "off: commands run with your access, limited by the permission rules")
 	}
-	row("Wall", or(strings.TrimPrefix(o.Wall, "wall: "), "not reported by this build"))
+	switch {
+	case o.Wall != "":
+		row("Wall", strings.TrimPrefix(o.Wall, "wall: "))
+	case o.Settle != nil:
+		row("Wall", "being found out (a moment after start)")
+	default:
+		row("Wall", "not reported by this build")
+	}
 	trust := "not trusted"
 	if o.Trusted {
 		trust = "trusted"
@@ -50,6 +57,10 @@ func (m *Model) statusText() string {
 		row("Settings", strings.Join(mapStrings(o.SettingsFiles, shortPath), ", "))
 	} else {
 		row("Settings", "no settings file")
+	}
+	if o.MCP != nil {
+		ready, total := o.MCP.Counts()
+		row("MCP", fmt.Sprintf("%d of %s ready (/mcp)", ready, plural(total, "server", "servers")))
 	}
 	if o.Tasks != nil {
 		row("Tasks", plural(o.Tasks.Running(), "background task running", "background tasks running")+" (/tasks)")

@@ -404,6 +404,9 @@ func (pg *pager) view(m *Model, width, height int) string {
 			hint = note + " · " + hint
 		}
 	}
-	pct := fmt.Sprintf(" %3.0f%%", pg.vp.ScrollPercent()*100)
-	return frame(m, pg.title+m.st.dim.Render(pct), pg.vp.View(), hint, width, height)
+	title := pg.title
+	if pg.vp.TotalLineCount() > pg.vp.Height() {
+		title += m.st.dim.Render(fmt.Sprintf(" %3.0f%%", pg.vp.ScrollPercent()*100))
+	}
+	return frame(m, title, pg.vp.View(), hint, width, height)
 }
