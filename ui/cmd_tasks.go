@@ -40,7 +40,7 @@ func init() {
 				return func() tea.Msg {
 					err := tm.Kill(id)
 					return commandResult(func(m *Model) tea.Cmd {
-						p.setRows(m.taskRows(tm))
+						p.refresh(m)
 						p.said = "Stopped task " + id
 						if err != nil {
 							p.said = err.Error()
@@ -49,6 +49,7 @@ func init() {
 					})
 				}
 			}, "stop"
+			p.live = func(m *Model) ([]pickRow, string) { return m.taskRows(tm) }
 			p.setRows(m.taskRows(tm))
 			m.push(p)
 			return nil
@@ -58,11 +59,12 @@ func init() {
 // taskRows are the background tasks, newest first.
 func (m *Model) taskRows(tm taskManager) ([]pickRow, string) {
 	list := tm.List()
-	now := m.now()
 	var rows []pickRow
 	for i := len(list) - 1; i >= 0; i-- {
 		t := list[i]
-		state := "running " + shortDuration(now.Sub(t.Started))
+		// The time it started, not how long it has run: the list is drawn again when a task ends, not
+		// as the clock goes.
+		state := "running since " + t.Started.Format("15:04:05")
 		switch {
 		case t.Running:
 		case t.ExitCode != nil:

@@ -30,6 +30,9 @@ type picker struct {
 	remove     func(m *Model, r pickRow) tea.Cmd
 	removeVerb string
 	chooseVerb string
+	// live, when set, lists the rows again; the program calls it when what it lists changes (a task
+	// ends), so that an open list never shows a state that is over.
+	live func(m *Model) ([]pickRow, string)
 }
 
 // pickRow is one entry: its cells, and what choosing it means.
@@ -58,6 +61,34 @@ func (p *picker) setRows(rows []pickRow, note string) {
 		if r.current {
 			p.selected = i
 			break
+		}
+	}
+}
+
+// refresh lists a live picker's rows again, keeping the selection on the same entry.
+func (p *picker) refresh(m *Model) {
+	if p.live == nil {
+		return
+	}
+	var was string
+	if rows := p.visible(); p.selected < len(rows) {
+		was = rows[p.selected].value
+	}
+	p.rows, p.note = p.live(m)
+	p.selected = 0
+	for i, r := range p.visible() {
+		if r.value == was {
+			p.selected = i
+			break
+		}
+	}
+}
+
+// refreshPickers lists the rows of every open live picker again.
+func (m *Model) refreshPickers() {
+	for _, o := range m.overlays {
+		if p, ok := o.(*picker); ok {
+			p.refresh(m)
 		}
 	}
 }

@@ -50,5 +50,6 @@ func (m *Model) taskEnded(e tools.TaskEnd) tea.Cmd {
 	if m.agent != nil {
 		m.agent.NoteTaskEnd(e)
 	}
+	m.refreshPickers()
 	return nil
 }

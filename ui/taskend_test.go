@@ -61,3 +61,17 @@ func TestAppTasksListsShowsAndStops(t *testing.T) {
 		t.Errorf("the model was told %q", last)
 	}
 }
+
+// /tasks follows the tasks while it is open: one that ends while the list is on screen shows how it
+// ended, not the running time it had when the list opened.
+func TestAppTasksListFollowsATaskThatEnds(t *testing.T) {
+	s := fullSetup(t, bgScript)
+	a := startAppWith(t, s, nil, nil)
+	a.prompt("start the job")
+	a.waitFor("Started it.")
+	a.prompt("/tasks")
+	a.waitFor("Background tasks", "b1")
+	a.waitUntil("the task's row to say how it ended", func(s string) bool {
+		return strings.Contains(lineWith(s, "b1 "), "exit 2  ")
+	})
+}
