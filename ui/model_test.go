@@ -657,6 +657,12 @@ func TestHugePasteIsKeptWholeOutsideTheEditor(t *testing.T) {
 	if v := m.input.Value(); v != "one\ntwo" {
 		t.Errorf("a short paste reads %q", v)
 	}
+	// A short paste with tabs is kept whole too, and says why: it is not long.
+	m.input.Reset()
+	m.Update(tea.PasteMsg{Content: "all:\n\tgo build\n"})
+	if s := plain(m); !strings.Contains(s, "[pasted text #2: 2 lines, tabs kept]") || strings.Contains(s, "Long paste") {
+		t.Errorf("a short paste with tabs:\n%s", s)
+	}
 }
 
 func TestInterruptSaysQueuedPromptsWereDropped(t *testing.T) {

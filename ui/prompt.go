@@ -28,12 +28,18 @@ func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 	if lines <= pasteMaxLines && len(text) <= pasteMaxBytes && !strings.Contains(text, "\t") {
 		return m.updateInput(msg)
 	}
-	p := pasted{label: fmt.Sprintf("[pasted text #%d: %s]", len(m.pastes)+1, plural(lines, "line", "lines")), text: text}
+	long := lines > pasteMaxLines || len(text) > pasteMaxBytes
+	label, flash := plural(lines, "line", "lines"), "Long paste: it is sent whole in place of its label"
+	if !long {
+		label += ", tabs kept"
+		flash = "Pasted text with tabs is kept as it is: it is sent whole in place of its label"
+	}
+	p := pasted{label: fmt.Sprintf("[pasted text #%d: %s]", len(m.pastes)+1, label), text: text}
 	m.pastes = append(m.pastes, p)
 	m.input.InsertString(p.label)
 	m.inputGen++
 	m.refreshMenu()
-	return m.setFlash("Long paste: it is sent whole in place of its label")
+	return m.setFlash(flash)
 }
 
 // expandPastes replaces the labels of long pastes in a prompt by their text.
