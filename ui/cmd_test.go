@@ -89,3 +89,26 @@ func TestAppCompactSummarises(t *testing.T) {
 		t.Errorf("the summary request's instructions: %q", sys)
 	}
 }
+
+// In a picker letters narrow the list (q, k and j too), as ? says: the keys of the history that are
+// letters do not apply there.
+func TestPickerLettersFilterAsHelpSays(t *testing.T) {
+	m, _ := newTestModel(t, 140, 60)
+	typeText(m, "?")
+	s := plain(m)
+	for _, want := range []string{"filter (pickers: just type)", "back (pickers: esc)", "up (pickers: ↑)", "down (pickers: ↓)"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("? lacks %q:\n%s", want, s)
+		}
+	}
+	press(m, "esc")
+	eng, _ := permissions.NewEngine(permissions.Policy{Workspace: "/ws", Allow: []string{"Bash(make:*)", "Bash(kubectl get:*)"}})
+	m.opts.Engine = eng
+	typeText(m, "/permissions")
+	press(m, "enter")
+	typeText(m, "kq")
+	s = plain(m)
+	if !strings.Contains(s, "filter: kq") || m.top() == nil {
+		t.Errorf("k and q did not go to the filter:\n%s", s)
+	}
+}

@@ -70,11 +70,11 @@ func newKeyMap() keyMap {
 		Confirm:        b("enter", "confirm", "enter"),
 		ModalScroll:    b("↑↓ pgup/pgdn", "read a long command", "up", "down", "pgup", "pgdown", "home", "end"),
 
-		Filter: b("/", "filter", "/"),
-		Open:   b("enter", "open output", "enter"),
-		Back:   b("esc/q", "back", "esc", "q"),
-		Up:     b("↑/k", "up", "up", "k"),
-		Down:   b("↓/j", "down", "down", "j"),
+		Filter: b("/", "filter (pickers: just type)", "/"),
+		Open:   b("enter", "open output; choose (pickers)", "enter"),
+		Back:   b("esc/q", "back (pickers: esc)", "esc", "q"),
+		Up:     b("↑/k", "up (pickers: ↑)", "up", "k"),
+		Down:   b("↓/j", "down (pickers: ↓)", "down", "j"),
 
 		PageUp:   b("pgup", "page up", "pgup"),
 		PageDown: b("pgdn", "page down", "pgdown"),
