@@ -204,6 +204,13 @@ func (a *app) waitFor(want ...string) string {
 	}
 }
 
+// idle waits until no request is in progress: an answer is on the screen a moment before its request
+// ends, and a command that needs the agent free (/clear, /resume) typed in that moment is refused.
+func (a *app) idle() {
+	a.t.Helper()
+	a.waitUntil("no request in progress", func(s string) bool { return !strings.Contains(s, "esc to interrupt") })
+}
+
 func (a *app) prompt(text string) {
 	a.tm.Type(text)
 	a.key(tea.KeyPressMsg{Code: tea.KeyEnter})

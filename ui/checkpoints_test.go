@@ -42,6 +42,7 @@ func TestAppShowsChangesAndUndoes(t *testing.T) {
 	a.waitFor("Allow bash?", "y allow once")
 	a.typeKey('y')
 	a.waitUntil("both panels say what their call changed", func(s string) bool { return strings.Count(s, "± changed 1 file") == 2 })
+	a.idle()
 
 	// The history has a changes column and shows each file's diff.
 	a.key(tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl})
@@ -70,6 +71,7 @@ func TestAppRewindsFilesAndConversation(t *testing.T) {
 	a.waitFor("Allow bash?", "y allow once")
 	a.typeKey('y')
 	a.waitUntil("both panels say what their call changed", func(s string) bool { return strings.Count(s, "± changed 1 file") == 2 })
+	a.idle()
 
 	a.prompt("/rewind")
 	a.waitFor("Rewind to", "turn 2", "turn 1", "bash $ touch x", "changed 1 file")

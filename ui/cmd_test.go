@@ -82,6 +82,7 @@ func TestAppCompactSummarises(t *testing.T) {
 	a.waitFor("You said: one")
 	a.prompt("two")
 	a.waitFor("You said: two")
+	a.idle()
 	a.prompt("/compact the numbers")
 	a.waitFor("compacting the conversation, keeping above all: the numbers", "context: summarised 4 messages")
 	reqs := a.srv.Requests()

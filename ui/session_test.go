@@ -71,6 +71,7 @@ func TestAppClearAndResume(t *testing.T) {
 	a := startAppWith(t, s, uiOpts, agentOpts)
 	a.prompt("the first conversation")
 	a.waitFor("You said: the first conversation")
+	a.idle()
 	a.prompt("/clear")
 	a.waitFor("new session s1; /resume s0 goes back")
 	if strings.Contains(a.screen(), "You said: the first") {
@@ -78,6 +79,7 @@ func TestAppClearAndResume(t *testing.T) {
 	}
 	a.prompt("a second one")
 	a.waitFor("You said: a second one")
+	a.idle()
 	reqs := a.srv.Requests()
 	last := reqs[len(reqs)-1]
 	if strings.Contains(string(last.Raw), "the first conversation") {
@@ -116,6 +118,7 @@ func TestAppModelPickerSwitches(t *testing.T) {
 	a.waitFor("model: other-model from now on")
 	a.prompt("hello")
 	a.waitFor("You said: hello")
+	a.idle()
 	reqs := a.srv.Requests()
 	if m := reqs[len(reqs)-1].Model; m != "other-model" {
 		t.Errorf("the request used %q", m)
