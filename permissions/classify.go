@@ -324,15 +324,25 @@ func (c *classifier) script(src, anchor string, sc *scope, depth int, posix bool
 	}
 	// A comment ends at the newline for bash even after a backslash, but the parser continues it onto the
 	// next line and drops that line: `ls # \` then `rm x` would hide rm.
-	hidden := false
+	hidden, early := false, false
+	var substs [][2]uint
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if cm, ok := n.(*syntax.Comment); ok && (strings.Contains(cm.Text, "\n") || strings.HasSuffix(cm.Text, `\`)) {
-			hidden = true
+		switch n := n.(type) {
+		case *syntax.Comment:
+			hidden = hidden || strings.Contains(n.Text, "\n") || strings.HasSuffix(n.Text, `\`)
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			substs = append(substs, [2]uint{n.Pos().Offset(), n.End().Offset()})
+		case *syntax.Redirect:
+			early = early || hdocEndsEarly(n, src, inside(substs, n.Pos().Offset()))
 		}
-		return !hidden
+		return !hidden && !early
 	})
 	if hidden {
 		c.fail(anchor, "a comment ends in a backslash, which bash and Warden read differently")
+		return
+	}
+	if early {
+		c.fail(anchor, "a here-document has a line bash may take as its end, where Warden reads on")
 		return
 	}
 	lv := &level{src: src, depth: depth}

@@ -404,6 +404,7 @@ var corpus = func() []corpusCase {
 		ask("mypy --install-types"), ask("go vet ./..."), allow("find . -name '-delete'"),
 	)
 	cs = append(cs, redTeamCases...)
+	cs = append(cs, linkAndWalkCases...)
 	return cs
 }()
 
