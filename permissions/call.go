@@ -223,7 +223,19 @@ func (c *classifier) readOne(p *Part, operand, path string, sc *scope, links boo
 		p.notRO(fmt.Sprintf("reads `%s` in a directory Warden lost track of", operand))
 	}
 	p.Reads = append(p.Reads, path)
-	if isSecretPath(path, c.ctx.Home) || isSecretPath(operand, c.ctx.Home) {
+	secret := isSecretPath(path, c.ctx.Home) || isSecretPath(operand, c.ctx.Home)
+	if !secret && filepath.IsAbs(path) {
+		// A link is read where it leads: `notes.txt -> ~/.ssh/id_rsa` is the key.
+		if real := c.resolved(path); real != path && isSecretPath(real, c.ctx.Home) {
+			p.Reads = append(p.Reads, real)
+			secret = true
+			if !p.Secret && p.ReadOnly {
+				p.Secret = true
+				p.Reason = fmt.Sprintf("reads `%s`, a link to `%s`, which may hold secrets", c.shownPath(operand), c.shownPath(real))
+			}
+		}
+	}
+	if secret {
 		if !p.Secret {
 			p.Secret = true
 			if p.ReadOnly {

@@ -170,6 +170,10 @@ type classifier struct {
 	execFDs bool
 	// walked counts the entries looked at below recursively read directories.
 	walked int
+	// followed are the directories walks reached through links; dirs caches resolved directories of
+	// names git lists.
+	followed map[string]bool
+	dirs     map[string]string
 	// readIFS is the text of a `read` given its own IFS, which only the builtin may be given freely.
 	readIFS string
 	// loopRounds counts the loop bodies judged once per value (see maxLoopRounds).

@@ -485,7 +485,7 @@ func checkFind(e *exec, a *parsedArgs) string {
 	for _, r := range roots {
 		e.c.read(e.p, r, e.scope())
 		if plainFindOutput(a.words[1:]) {
-			e.p.lists = append(e.p.lists, treeRead{dir: e.c.abs(r, e.scope()), hidden: true, include: findNames(words)})
+			e.p.lists = append(e.p.lists, treeRead{dir: e.c.abs(r, e.scope()), hidden: true, include: findNames(words), named: true})
 		}
 	}
 	// Listing a directory is not reading its secrets; only -exec would read them, through {}.
@@ -551,7 +551,7 @@ func (e *exec) findExec(inner []word, roots, names []string, words []word) {
 	}
 	if sub.foundRead {
 		for _, r := range roots {
-			sub.treeRead(r, treeRead{hidden: true, include: names})
+			sub.treeRead(r, treeRead{hidden: true, include: names, named: true})
 		}
 	}
 	if !sub.p.ReadOnly && sub.p.Reason == "" {

@@ -66,11 +66,22 @@ package permissions
 //     names the denied path, or starts inside it, denies. A -name filter that matches no denied file
 //     leaves the read allowed.
 //   - A recursive read whose walk passes maxTreeWalk entries asks: a secret past the bound is not seen.
-//     Walks go the way the program walks (walk.go): grep -r reads every file; rg skips hidden files and
-//     what .rgignore, .ignore and, inside a git repository, .gitignore, info/exclude and
-//     core.excludesFile leave out (any --no-ignore* or -u reads everything); --type and -g narrow it.
-//     A file a walk leaves out keeps a deny rule naming it out of the read. Directory listings are
-//     cached by the directory's times and inode.
+//     Walks go the way the program walks (walk.go): grep -r reads every file, its last matching
+//     --include or --exclude deciding; ag is read as reading everything; rg decides as its ignore crate
+//     does (rgwalk.go): -g globs first (braces expanded, --iglob folded, the last match winning, a
+//     plain one taking in even hidden and ignored files), then .rgignore, .ignore, .gitignore and
+//     info/exclude up to the nearest .git (a nested repository starts afresh; directories above the
+//     searched one count), then --type, then hidden names. A `!` pattern takes a hidden file in. The
+//     repository's core.ignoreCase and core.excludesFile are git's, not rg's. Patterns rg reads
+//     differently from git (POSIX classes, [^..], braces, backslashes, ** inside a name) never leave
+//     anything out. --type-add makes types unknown. A file a walk leaves out keeps a deny rule naming
+//     it out of the read, unless links are followed. Directory listings are cached by the directory's
+//     times and inode.
+//   - A link is read where it leads (`cat notes.txt` with notes.txt -> ~/.ssh/id_rsa reads the key).
+//     A walk that follows links (grep -R, rg -L) or hands its names to a program that opens them (find
+//     -exec, xargs, a command substitution) follows them: a file they lead to is read, a directory is
+//     walked. A file a walk takes in that has other names (hard links) is read under each of them; the
+//     link count is the listing's.
 //   - Globs in the words of echo or printf feeding xargs are expanded as for any operand; a name matched
 //     that may be taken as an option makes the names unknown (bash orders them by the locale).
 //   - A directory a recursive read leaves out (grep --exclude-dir, rg -g '!dir' when every glob leaves
@@ -105,8 +116,13 @@ package permissions
 //   - A file operand made of an unquoted command substitution alone (`wc -l $(git ls-files)`) is judged
 //     by what its command lists when that is known: git ls-files (the index below the directory), git
 //     diff --name-only at the work tree's top (the index and the history), find printing names, rg and
-//     grep listing files. Every name must come out whole: a blank, a wildcard or a leading dash asks.
+//     grep listing files (-l, --files, with no option that prints anything else, such as rg's -L or
+//     --null). Every name must come out whole: a blank, a wildcard or a leading dash asks. What the
+//     work tree holds at a name git lists is judged too: a link, a directory, a file with other names.
 //     Any other substitution leaves the operand unknown.
+//   - A here-document bash may end before the parser does asks: inside a substitution, a line that
+//     starts with the delimiter and holds a `)`; in an unquoted body, lines joined by a backslash that
+//     make the delimiter.
 //   - Deny and ask rules match the parsed command as well as its words (rulematch.go): options in any
 //     order and clustering, long forms for their short twins where Warden knows them, extra options
 //     still matching; git's global options before the subcommand, git-push and /usr/lib/git-core/git-push

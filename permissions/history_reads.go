@@ -161,6 +161,84 @@ func (c *classifier) hardLinks(p *Part, path string, sc *scope) {
 	}
 }
 
+// hardLinksOf is hardLinks for the files a walk found with other names, in one search.
+func (c *classifier) hardLinksOf(p *Part, paths []string, sc *scope) {
+	if len(paths) == 0 || p.Secret {
+		return
+	}
+	targets := map[inode]string{}
+	for _, path := range paths {
+		var st syscall.Stat_t
+		if syscall.Stat(path, &st) == nil && st.Nlink > 1 {
+			targets[inode{uint64(st.Dev), st.Ino}] = path
+		}
+	}
+	if len(targets) == 0 {
+		return
+	}
+	budget := maxLinkSearch
+	complete := true
+	var found []string
+	search := func(root string) {
+		names, ok := searchLinksOf(root, targets, &budget)
+		found = append(found, names...)
+		complete = complete && ok
+	}
+	for _, r := range c.rootsList() {
+		search(r)
+	}
+	if h := c.ctx.Home; h != "" {
+		for _, place := range homeSecretPlaces {
+			if fi, err := os.Lstat(filepath.Join(h, place)); err == nil && fi.IsDir() {
+				search(filepath.Join(h, place))
+			} else if err == nil {
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok && fi.Mode().IsRegular() {
+					if _, hit := targets[inode{uint64(st.Dev), st.Ino}]; hit {
+						found = append(found, filepath.Join(h, place))
+					}
+				}
+			}
+		}
+	}
+	if !complete {
+		p.notRO("files read have other names (hard links) that Warden could not all look for")
+	}
+	for _, other := range found {
+		c.readOne(p, other, other, sc, false)
+		if p.Secret {
+			return
+		}
+	}
+}
+
+// searchLinksOf is searchLinks for a set of files.
+func searchLinksOf(root string, targets map[inode]string, budget *int) ([]string, bool) {
+	var found []string
+	stack := []string{root}
+	for len(stack) > 0 {
+		dir := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		ld := listLinked(dir)
+		if ld == nil {
+			continue
+		}
+		if *budget -= ld.entries + 1; *budget < 0 {
+			return found, false
+		}
+		for k, names := range ld.links {
+			if _, hit := targets[k]; hit {
+				for _, name := range names {
+					found = append(found, filepath.Join(dir, name))
+				}
+			}
+		}
+		for _, sub := range ld.subdirs {
+			stack = append(stack, filepath.Join(dir, sub))
+		}
+	}
+	return found, true
+}
+
 func sameFile(fi os.FileInfo, target inode) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return ok && fi.Mode().IsRegular() && inode{uint64(st.Dev), st.Ino} == target

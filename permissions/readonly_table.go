@@ -438,7 +438,7 @@ func init() {
 		"fd":     {ops: opList, values: "ethdEcjSo", longValues: []string{"type", "extension", "exclude", "max-depth", "min-depth", "changed-within", "changed-before", "size", "owner", "color", "threads", "search-path", "base-directory"}, bad: "xX", longBad: []string{"exec", "exec-batch", "base-directory"}, fileValues: []string{"--ignore-file"}},
 		"fdfind": {ops: opList, values: "ethdEcjSo", bad: "xX", longBad: []string{"exec", "exec-batch", "base-directory"}, fileValues: []string{"--ignore-file"}},
 		"rg":     rgSpec,
-		"ag":     {ops: opRead, patternFirst: true, values: "ABCGmg", longBad: []string{"pager"}, fileValues: []string{"-p", "--path-to-ignore"}},
+		"ag":     {ops: opRead, patternFirst: true, values: "ABCGmg", walk: walkAg, longBad: []string{"pager"}, fileValues: []string{"-p", "--path-to-ignore"}},
 		"git":    {check: checkGit, globOpts: gitGlobOptions},
 		"go":     {check: checkGo},
 		"npm":    {check: checkNpm},

@@ -259,7 +259,7 @@ var redTeamCases = []corpusCase{
 	ask("grep -rn TODO --exclude-dir=secrets --exclude='.e*' .").denying("Read(./secrets/**)").expect(Allow), ask("rg TODO -g '!secrets'").denying("Read(./secrets/**)").expect(Allow),
 	ask("rg TODO -g '!secrets/'").denying("Read(./secrets/**)").expect(Allow), ask("grep -rn TODO --exclude-dir='secr*' --exclude='.e*' .").denying("Read(./secrets/**)").expect(Allow),
 	ask("grep -Rn TODO --exclude-dir=secrets --exclude='.e*' .").denying("Read(./secrets/**)").expect(Ask), ask("rg -L TODO -g '!secrets'").denying("Read(./secrets/**)").expect(Ask),
-	ask("rg TODO -g '!secrets' -g 'secrets/**'").denying("Read(./secrets/**)").expect(Ask), ask("grep -rn TODO --exclude-dir=src .").denying("Read(./secrets/**)").expect(Ask),
+	allow("rg TODO -g '!secrets' -g 'secrets/**'").denying("Read(./secrets/**)").expect(Allow), ask("grep -rn TODO --exclude-dir=src .").denying("Read(./secrets/**)").expect(Ask),
 	ask("grep -rn TODO --exclude-dir='secret[!s]' .").denying("Read(./secrets/**)").expect(Ask), ask("grep -rn x --exclude-dir='[!s]*' .").denying("Read(./secrets/**)").expect(Ask),
 	ask("grep -rn x --exclude-dir='[!s]*' ."), ask("rg --hidden x -g '!secrets'"), ask("grep -rn x --exclude='.e[!n]v' ."),
 }

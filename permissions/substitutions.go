@@ -40,10 +40,15 @@ func (e *exec) substFiles(w word) bool {
 		}
 		return true
 	case "rg", "grep", "egrep", "fgrep":
-		if !listsFiles(src.Args) {
+		listed, files := listsFiles(src.Args)
+		if !listed {
 			return false
 		}
-		for _, t := range src.trees {
+		ts := src.trees
+		if files {
+			ts = src.lists
+		}
+		for _, t := range ts {
 			t.subst = true
 			e.treeRead(t.dir, t)
 		}
@@ -58,20 +63,45 @@ func (e *exec) substFiles(w word) bool {
 	return false
 }
 
-// listsFiles reports whether rg or grep prints file names only: -l, -L, --files, --files-with(out)-matches.
-func listsFiles(args []string) bool {
-	for _, a := range args[1:] {
-		if a == "--" {
-			break
-		}
+// listOnly are the options that leave rg's and grep's output a list of names, one a line: what to
+// match, where to look, and which files to take.
+var listOnly = map[string]bool{
+	"-l": true, "--files-with-matches": true, "--files-without-match": true, "--files": true,
+	"-r": true, "-R": true, "--recursive": true, "--dereference-recursive": true, "-i": true, "--ignore-case": true,
+	"-w": true, "--word-regexp": true, "-F": true, "--fixed-strings": true, "-E": true, "--extended-regexp": true,
+	"-e": true, "--regexp": true, "-s": true, "--no-messages": true, "-I": true, "--include": true, "--exclude": true,
+	"--exclude-dir": true, "-g": true, "--glob": true, "--iglob": true, "-t": true, "--type": true, "-T": true,
+	"--type-not": true, "--hidden": true, "-.": true, "-u": true, "-S": true, "--smart-case": true, "-P": true,
+	"--pcre2": true, "--max-depth": true, "--sort": true, "--sortr": true, "-v": true, "--invert-match": true,
+	"--follow": true, "--no-ignore": true, "--no-ignore-vcs": true, "--no-ignore-dot": true, "--no-ignore-parent": true,
+}
+
+// listsFiles reports whether rg or grep prints only file names (-l, --files, --files-without-match; for
+// grep -L too), one a line, with no option that prints anything else or joins them (-c, -o, --null,
+// --path-separator, --json...). files is set for rg --files, whose names come from its listing.
+func listsFiles(args []string) (listed, files bool) {
+	sp := grepSpec
+	rg := args[0] == "rg"
+	if rg {
+		sp = rgSpec
+	}
+	words := make([]word, len(args))
+	for i, a := range args {
+		words[i] = word{Value: a, Static: true}
+	}
+	a, _ := sp.parse(words)
+	for _, f := range a.flags {
 		switch {
-		case a == "--files" || a == "--files-with-matches" || a == "--files-without-match":
-			return true
-		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "lL"):
-			return true
+		case f.name == "-L" && !rg, f.name == "-l", f.name == "--files-with-matches", f.name == "--files-without-match":
+			listed = true
+		case f.name == "--files" && rg:
+			listed, files = true, true
+		case f.name == "-L" && rg:
+		case !listOnly[f.name]:
+			return false, false
 		}
 	}
-	return false
+	return listed, files
 }
 
 // substSafe reports whether a name comes out of a command substitution as itself: no blank (split), no
@@ -166,7 +196,7 @@ func (e *exec) gitNames(src *Part) bool {
 		}
 		listed = append(listed, f)
 	}
-	e.treeRead(dir, treeRead{hidden: true, repo: r.Top, index: true, tracked: listed})
+	e.treeRead(dir, treeRead{hidden: true, repo: r.Top, index: true, tracked: listed, named: true})
 	return true
 }
 

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/warden-cli/warden/ignore"
@@ -26,9 +27,15 @@ type treeRead struct {
 	// out of a command substitution, split at blanks and expanded as globs: a blank, a wildcard or a
 	// leading dash asks.
 	split, subst bool
-	// ignores says which ignore files the reading program honours; matcher holds their rules for dir.
-	ignores ignoreMode
-	matcher *ignore.Matcher
+	// rg, for ripgrep, is what decides which entries it searches (rgwalk.go); nil for other programs.
+	rg *rgRules
+	// grepGlobs are grep's --include and --exclude in order, when any was given (grepTakes).
+	grepGlobs []grepGlob
+	// named is set when the names found are handed to a program that opens them (find -exec, xargs, a
+	// command substitution): links are followed to what they point to.
+	named bool
+	// home is the home directory, for listings.
+	home string
 	// tracked, with index set, are the files (relative to the repository's top, repo) that git reads,
 	// from its index and its history: a read of what git holds looks for secrets among them instead of
 	// walking the directory.
@@ -52,9 +59,7 @@ func (e *exec) treeRead(root string, t treeRead) {
 	}
 	path = e.c.resolved(path)
 	t.dir = path
-	if t.ignores != ignoreNone {
-		t.matcher = matcherFor(path, t.ignores)
-	}
+	t.home = e.c.ctx.Home
 	e.p.trees = append(e.p.trees, t)
 	if r, ok := objectStore(path); ok {
 		e.c.objectRead(e.p, r, root)
@@ -63,16 +68,64 @@ func (e *exec) treeRead(root string, t treeRead) {
 		return
 	}
 	if t.index {
+		var linked []string
 		for _, f := range t.tracked {
 			p := filepath.Join(t.repo, f)
-			if within(path, p) && isSecretPath(p, e.c.ctx.Home) {
+			if !within(path, p) {
+				continue
+			}
+			if isSecretPath(p, e.c.ctx.Home) {
 				e.c.read(e.p, p, sc)
 				return
 			}
+			if t.opens() && !e.onDisk(p, root, &t, sc, &linked) {
+				return
+			}
 		}
+		e.c.hardLinksOf(e.p, linked, sc)
 		return
 	}
 	e.walkTree(path, root, &t, sc)
+}
+
+// onDisk judges a name git lists that is handed to a program which opens it: what the work tree holds
+// there may be a link, a directory (which a recursive program reads) or a file with other names. It
+// returns false to stop.
+func (e *exec) onDisk(p, root string, t *treeRead, sc *scope, linked *[]string) bool {
+	dir, name := filepath.Dir(p), filepath.Base(p)
+	if e.c.dirs == nil {
+		e.c.dirs = map[string]string{}
+	}
+	real, ok := e.c.dirs[dir]
+	if !ok {
+		real = e.c.resolved(dir)
+		e.c.dirs[dir] = real
+	}
+	if real != dir {
+		// A directory on the way is a link: the name is read where it leads.
+		e.c.read(e.p, p, sc)
+		return !e.p.Secret
+	}
+	l := listDir(dir, e.c.ctx.Home)
+	if l == nil {
+		return true
+	}
+	i, found := slices.BinarySearchFunc(l.entries, name, func(en ignore.Entry, n string) int { return strings.Compare(en.Name(), n) })
+	if !found {
+		return true
+	}
+	switch en := l.entries[i]; {
+	case en.IsDir():
+		return e.walkDir(p, root, t, sc, nil, linked)
+	case en.Type()&fs.ModeSymlink != 0:
+		return e.followLink(p, root, t, sc, nil, linked)
+	case l.secret[i]:
+		e.c.read(e.p, p, sc)
+		return false
+	case l.multi[i]:
+		*linked = append(*linked, p)
+	}
+	return true
 }
 
 // excludes reports whether one of the globs (grep --exclude, rg -g '!x', find's tests) surely matches
@@ -141,16 +194,10 @@ func (r *Rule) mayMatchUnder(t treeRead) bool {
 	if !within(t.dir, lit) && !within(lit, t.dir) {
 		return false
 	}
-	if t.ignoredBelow(lit) {
-		// The program never reads it: hidden, or left out by an ignore file.
+	if !t.follow && t.ignoredBelow(lit) {
+		// The program never reads it: hidden, or left out by its globs or an ignore file. A program
+		// that follows links may reach it under another name.
 		return false
-	}
-	if rel, err := filepath.Rel(t.dir, lit); err == nil && !t.hidden {
-		for _, comp := range strings.Split(rel, "/") {
-			if strings.HasPrefix(comp, ".") && comp != "." && comp != ".." {
-				return false
-			}
-		}
 	}
 	// A directory below t.dir on the way to what the rule names that the read skips (grep --exclude-dir,
 	// rg -g '!dir') keeps the rule's files out, unless links are followed. Without a wildcard, the last
@@ -166,10 +213,11 @@ func (r *Rule) mayMatchUnder(t treeRead) bool {
 			}
 		}
 	}
-	if base := filepath.Base(r.pathGlob); !wild && len(t.include) > 0 && !includes(t.include, base) {
+	narrowed := len(t.include) > 0 || len(t.exclude) > 0 || t.grepGlobs != nil
+	if base := filepath.Base(r.pathGlob); !wild && narrowed && !t.takes(base) {
 		return false
 	}
-	if wild && len(t.include) > 0 {
+	if wild && (narrowed || t.rg != nil && !t.follow) {
 		// `find . -name '*.go'` reads only files of those names: look for one the rule names.
 		return r.namesFileUnder(t, lit)
 	}
@@ -183,6 +231,10 @@ func (r *Rule) namesFileUnder(t treeRead, lit string) bool {
 	root := t.dir
 	if within(t.dir, lit) {
 		root = lit
+	}
+	if t.rg != nil {
+		walked := 0
+		return r.rgNamesFileUnder(t, root, rgStateAt(root, t.home), &walked)
 	}
 	found, walked := false, 0
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -201,7 +253,7 @@ func (r *Rule) namesFileUnder(t treeRead, lit string) bool {
 			}
 			return nil
 		}
-		if d.IsDir() || excludes(t.exclude, name) || !includes(t.include, name) {
+		if d.IsDir() || !t.takes(name) {
 			return nil
 		}
 		if r.matchPath(p) {
@@ -211,6 +263,33 @@ func (r *Rule) namesFileUnder(t treeRead, lit string) bool {
 		return nil
 	})
 	return found
+}
+
+// rgNamesFileUnder is namesFileUnder for rg, deciding each entry by its rules.
+func (r *Rule) rgNamesFileUnder(t treeRead, dir string, rs *rgState, walked *int) bool {
+	l := listDir(dir, t.home)
+	if l == nil || rs == nil {
+		return false
+	}
+	for _, en := range l.entries {
+		if *walked++; *walked > maxTreeWalk {
+			return true
+		}
+		name, p := en.Name(), dir+"/"+en.Name()
+		if name == ".git" || !t.rg.reads(rs, p, name, en.IsDir()) {
+			continue
+		}
+		if en.IsDir() {
+			if r.rgNamesFileUnder(t, p, rs.child(p, t.home), walked) {
+				return true
+			}
+			continue
+		}
+		if r.matchPath(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // walkGrep finds the directories grep reads recursively.
@@ -228,9 +307,9 @@ func walkGrep(e *exec, a *parsedArgs) {
 		}
 		switch f.name {
 		case "--include":
-			t.include = append(t.include, f.value)
+			t.grepGlobs = append(t.grepGlobs, grepGlob{glob: f.value, include: true})
 		case "--exclude":
-			t.exclude = append(t.exclude, f.value)
+			t.grepGlobs = append(t.grepGlobs, grepGlob{glob: f.value})
 		case "--exclude-dir":
 			t.excludeDir = append(t.excludeDir, f.value)
 		}
@@ -238,6 +317,41 @@ func walkGrep(e *exec, a *parsedArgs) {
 	if recursive {
 		e.trees(a, t)
 	}
+}
+
+// grepGlob is one --include or --exclude of grep.
+type grepGlob struct {
+	glob    string
+	include bool
+}
+
+// grepTakes decides a file name as GNU grep does: the last --include or --exclude matching it wins;
+// when none matches, the file is read unless the first of them is an --include. A glob Go cannot match
+// as fnmatch does is taken to match when it would take the file in, and not when it would leave it out.
+func grepTakes(globs []grepGlob, name string) bool {
+	for i := len(globs) - 1; i >= 0; i-- {
+		g := globs[i]
+		if fnmatchOnly(g.glob) {
+			if g.include {
+				return true
+			}
+			continue
+		}
+		if ok, err := filepath.Match(g.glob, name); err != nil {
+			if g.include {
+				return true
+			}
+		} else if ok {
+			return g.include
+		}
+	}
+	return !globs[0].include
+}
+
+// walkAg: ag searches recursively, honouring ignore files of its own kinds; Warden reads it as reading
+// every file below its operands, hidden ones too.
+func walkAg(e *exec, a *parsedArgs) {
+	e.trees(a, treeRead{hidden: true, follow: a.hasOpt("-f", "--follow")})
 }
 
 // rgTypes are the file types of rg --type most used, with the globs ripgrep gives them.
@@ -256,65 +370,72 @@ var rgTypes = map[string][]string{
 	"csharp": {"*.cs"}, "cs": {"*.cs"}, "scala": {"*.scala", "*.sbt"}, "tf": {"*.tf", "*.tfvars"}, "xml": {"*.xml", "*.xsd"},
 }
 
-// walkRg: rg always recurses, skipping hidden files and what its ignore files leave out unless told
-// otherwise; --type narrows what it reads to a type's globs.
+// walkRg: rg always recurses, deciding what it searches by its globs, ignore files, types and hidden
+// names (rgwalk.go). With --files it prints the names instead, which a command substitution may hand
+// to another program.
 func walkRg(e *exec, a *parsedArgs) {
-	var t treeRead
-	var dirs []string
-	noIgnore := false
+	t := treeRead{rg: &rgRules{cwd: e.scope().cwd, ignores: true}}
+	r := t.rg
+	foldAll := a.has("--glob-case-insensitive")
+	uCount := 0
 	for _, f := range a.flags {
 		switch {
 		case f.name == "--hidden" || f.name == "-." || f.name == "--unrestricted":
-			t.hidden = true
+			r.hidden = true
+			r.ignores = r.ignores && f.name != "--unrestricted"
 		case f.name == "-u":
 			// -u is --no-ignore; -uu adds --hidden.
-			n := 0
-			for _, g := range a.flags {
-				if g.name == "-u" {
-					n++
-				}
-			}
-			t.hidden = t.hidden || n >= 2
-			noIgnore = true
-		case strings.HasPrefix(f.name, "--no-ignore") || f.name == "--unrestricted" || f.name == "--no-require-git":
+			uCount++
+			r.ignores = false
+			r.hidden = r.hidden || uCount >= 2
+		case strings.HasPrefix(f.name, "--no-ignore") || f.name == "--no-require-git":
 			// Every variant reads more; the strictest reading ignores nothing.
-			noIgnore = true
-		case f.name == "-t" || f.name == "--type" || abbreviates(f.name, "--type") && len(f.name) > 4 && !strings.HasPrefix("--type-not", f.name) && !strings.HasPrefix("--type-add", f.name):
-			globs, known := rgTypes[f.value]
-			if !known {
-				t.include = append(t.include, "*")
+			r.ignores = false
+		case f.name == "--ignore-file" || abbreviates(f.name, "--ignore-file"):
+			// Its `!` lines may take hidden files in.
+			r.hidden = true
+		case f.name == "--type-add" || f.name == "--type-clear":
+			// Types are no longer what Warden knows: every selection is unknown.
+			for i := range r.types {
+				r.types[i].unknown = true
 			}
-			t.include = append(t.include, globs...)
+			r.typesChanged = true
+		case f.name == "-t" || f.name == "--type":
+			globs, known := rgTypes[f.value]
+			r.types = append(r.types, rgType{globs: globs, unknown: !known || r.typesChanged})
+			r.selected = true
 		case f.name == "-T" || f.name == "--type-not":
-			t.exclude = append(t.exclude, rgTypes[f.value]...)
+			globs, known := rgTypes[f.value]
+			r.types = append(r.types, rgType{globs: globs, negated: true, unknown: !known || r.typesChanged})
 		case f.name == "-L" || f.name == "--follow":
 			t.follow = true
-		case f.name == "-g" || f.name == "--glob" || f.name == "--iglob":
-			switch {
-			case strings.HasPrefix(f.value, "!"):
-				t.exclude = append(t.exclude, strings.TrimPrefix(f.value, "!"))
-				// `!name` (or `!name/`) leaves out directories of that name at any depth too.
-				if dir := strings.TrimSuffix(f.value[1:], "/"); dir != "" && !strings.ContainsAny(dir, "/\\{") {
-					dirs = append(dirs, dir)
-				}
-			case strings.Contains(f.value, "/"):
-				t.include = append(t.include, "*")
-			default:
-				t.include = append(t.include, f.value)
-			}
+		case f.name == "-g" || f.name == "--glob":
+			r.addGlob(f.value, foldAll)
+		case f.name == "--iglob":
+			r.addGlob(f.value, true)
 		}
 	}
-	// A later glob takes precedence over an earlier one: only when every glob leaves out do the
-	// directories stay out.
-	if len(t.include) == 0 {
-		t.excludeDir = dirs
+	if r.ignores {
+		r.global = globalExcludes(e.c.lookupEnv, e.c.ctx.Home)
 	}
-	if !noIgnore {
-		t.ignores = ignoreRg
+	if a.has("--type-list") {
+		return
 	}
-	if !a.has("--files", "--type-list") {
-		e.trees(a, t)
+	if a.has("--files") {
+		ops := a.operands
+		if len(ops) == 0 {
+			ops = []word{{Value: ".", Static: true}}
+		}
+		for _, o := range ops {
+			if o.Static && !o.Glob {
+				l := t
+				l.dir = e.c.abs(o.Value, e.scope())
+				e.p.lists = append(e.p.lists, l)
+			}
+		}
+		return
 	}
+	e.trees(a, t)
 }
 
 // trees records the recursive reads of a search command's operands after the pattern, or of `.`.

@@ -8,6 +8,7 @@ package permissions
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,16 +18,6 @@ import (
 	"github.com/warden-cli/warden/ignore"
 )
 
-// ignoreMode says which ignore files a walk honours.
-type ignoreMode int
-
-const (
-	// ignoreNone: every file is read (grep -r, rg --no-ignore).
-	ignoreNone ignoreMode = iota
-	// ignoreRg: ripgrep's files: .rgignore, .ignore, and git's inside a repository.
-	ignoreRg
-)
-
 // listing is one directory's entries, with which of them name secrets.
 type listing struct {
 	mtime, ctime int64
@@ -34,6 +25,8 @@ type listing struct {
 	home         string
 	entries      []ignore.Entry
 	secret       []bool
+	// multi marks regular files with more than one name (hard links).
+	multi []bool
 }
 
 var (
@@ -66,9 +59,18 @@ func listDir(dir, home string) *listing {
 	if err != nil {
 		return nil
 	}
-	l = &listing{mtime: mtime, ctime: ctime, ino: st.Ino, home: home, entries: entries, secret: make([]bool, len(entries))}
+	l = &listing{mtime: mtime, ctime: ctime, ino: st.Ino, home: home, entries: entries, secret: make([]bool, len(entries)),
+		multi: make([]bool, len(entries))}
 	for i, en := range entries {
 		l.secret[i] = !en.IsDir() && isSecretPath(filepath.Join(dir, en.Name()), home)
+		if en.Type() == 0 {
+			// A hard link's other names are found when a walk takes the file in. A link made later in
+			// another directory does not change this one's times: the count is as of the listing.
+			var st syscall.Stat_t
+			if syscall.Lstat(filepath.Join(dir, en.Name()), &st) == nil && st.Nlink > 1 {
+				l.multi[i] = true
+			}
+		}
 	}
 	listingMu.Lock()
 	if len(listings) >= maxListings {
@@ -77,26 +79,6 @@ func listDir(dir, home string) *listing {
 	listings[dir] = l
 	listingMu.Unlock()
 	return l
-}
-
-// matcherFor returns the ignore rules a walk of root honours, or nil for none.
-func matcherFor(root string, mode ignoreMode) *ignore.Matcher {
-	if mode == ignoreNone {
-		return nil
-	}
-	sources := []ignore.Source{{Name: ".rgignore"}, {Name: ".ignore"}}
-	top := root
-	fold := false
-	if repo, ok := ignore.FindRepo(root); ok {
-		git, f := ignore.GitSources(repo)
-		sources = append(sources, git...)
-		top, fold = repo.Top, f
-	}
-	m, err := ignore.New(root, ignore.Options{Top: top, Sources: sources, FoldCase: fold})
-	if err != nil {
-		return nil
-	}
-	return m
 }
 
 // walkTree looks below path (a directory or a file) for the files t reads, the way the program walks
@@ -114,20 +96,21 @@ func (e *exec) walkTree(path, root string, t *treeRead, sc *scope) {
 		}
 		return
 	}
-	var top ignore.Dir
-	if t.matcher != nil {
-		l := listDir(path, home)
-		if l == nil {
+	var rs *rgState
+	if t.rg != nil {
+		if rs = rgStateAt(path, home); rs == nil {
 			return
 		}
-		top = t.matcher.Dir("", ignore.Names(l.entries))
 	}
-	e.walkDir(path, root, t, sc, top)
+	var linked []string
+	if e.walkDir(path, root, t, sc, rs, &linked) && !e.p.Secret {
+		e.c.hardLinksOf(e.p, linked, sc)
+	}
 }
 
-// walkDir walks one directory; d is what the ignore files say inside it (unused without a matcher). It
-// returns false to stop the walk.
-func (e *exec) walkDir(dir, root string, t *treeRead, sc *scope, d ignore.Dir) bool {
+// walkDir walks one directory; rs is what rg's rules say inside it (nil for other programs). Files with
+// other names are added to linked. It returns false to stop the walk.
+func (e *exec) walkDir(dir, root string, t *treeRead, sc *scope, rs *rgState, linked *[]string) bool {
 	l := listDir(dir, e.c.ctx.Home)
 	if l == nil {
 		return true
@@ -140,11 +123,21 @@ func (e *exec) walkDir(dir, root string, t *treeRead, sc *scope, d ignore.Dir) b
 		}
 		name := en.Name()
 		isDir := en.IsDir()
+		isLink := en.Type()&fs.ModeSymlink != 0
 		p := dir + "/" + name
-		if !t.hidden && strings.HasPrefix(name, ".") || isDir && (name == ".git" || excludes(t.excludeDir, name)) {
+		if name == ".git" {
 			continue
 		}
-		if t.matcher != nil && d.Ignored(name, isDir) {
+		if t.rg != nil {
+			asDir := isDir
+			if isLink && t.follow {
+				fi, err := os.Stat(p)
+				asDir = err == nil && fi.IsDir()
+			}
+			if !t.rg.reads(rs, p, name, asDir) {
+				continue
+			}
+		} else if !t.hidden && strings.HasPrefix(name, ".") || isDir && excludes(t.excludeDir, name) {
 			continue
 		}
 		if isDir && name == "objects" {
@@ -153,7 +146,7 @@ func (e *exec) walkDir(dir, root string, t *treeRead, sc *scope, d ignore.Dir) b
 				continue
 			}
 		}
-		taken := isDir || !excludes(t.exclude, name) && (len(t.include) == 0 || includes(t.include, name))
+		taken := isDir || t.takes(name)
 		if t.split && taken && strings.ContainsAny(name, " \t\n\v\f\r'\"\\") {
 			e.p.notRO(fmt.Sprintf("`%s` has a blank or quote in its name, which xargs splits", p))
 			return false
@@ -163,15 +156,20 @@ func (e *exec) walkDir(dir, root string, t *treeRead, sc *scope, d ignore.Dir) b
 			return false
 		}
 		if isDir {
-			var sub ignore.Dir
-			if t.matcher != nil {
-				sl := listDir(p, e.c.ctx.Home)
-				if sl == nil {
+			var sub *rgState
+			if rs != nil {
+				if sub = rs.child(p, e.c.ctx.Home); sub == nil {
 					continue
 				}
-				sub = d.Child(name, ignore.Names(sl.entries))
 			}
-			if !e.walkDir(p, root, t, sc, sub) {
+			if !e.walkDir(p, root, t, sc, sub, linked) {
+				return false
+			}
+			continue
+		}
+		if isLink && (t.follow || t.opens()) {
+			// The program, or the one the names are handed to, opens what the link points to.
+			if !e.followLink(p, root, t, sc, rs, linked) {
 				return false
 			}
 			continue
@@ -183,29 +181,100 @@ func (e *exec) walkDir(dir, root string, t *treeRead, sc *scope, d ignore.Dir) b
 			e.c.read(e.p, p, sc)
 			return false
 		}
+		if l.multi[i] {
+			*linked = append(*linked, p)
+		}
 	}
 	return true
 }
 
-// ignoredBelow reports whether a walk of t leaves out path (absolute, below t.dir): an ignore rule of
-// its own or of a directory on the way, or a hidden name on the way when hidden files are skipped.
+// followLink judges a symbolic link met in a walk whose program follows it: a file it points to is read
+// under the name it resolves to; a directory is walked as if it were there, once per classification.
+func (e *exec) followLink(p, root string, t *treeRead, sc *scope, rs *rgState, linked *[]string) bool {
+	target := e.c.resolved(p)
+	fi, err := os.Stat(target)
+	if err != nil {
+		return true
+	}
+	if !fi.IsDir() {
+		if !t.takes(filepath.Base(p)) && !t.takes(filepath.Base(target)) {
+			return true
+		}
+		e.c.read(e.p, p, sc)
+		return !e.p.Secret
+	}
+	if e.c.followed == nil {
+		e.c.followed = map[string]bool{}
+	}
+	if e.c.followed[target] {
+		return true
+	}
+	e.c.followed[target] = true
+	if within(target, e.c.resolved(filepath.Dir(p))) {
+		return true // a link to a directory above it: rg and grep stop at the loop
+	}
+	var sub *rgState
+	if rs != nil {
+		if sub = rs.child(target, e.c.ctx.Home); sub == nil {
+			return true
+		}
+	}
+	e.c.read(e.p, target, sc)
+	if e.p.Secret {
+		return false
+	}
+	// Rules naming files below it apply as to any recursive read.
+	e.p.trees = append(e.p.trees, treeRead{dir: target, hidden: true, follow: true, home: e.c.ctx.Home})
+	return e.walkDir(target, root, t, sc, sub, linked)
+}
+
+// takes reports whether a file of this name passes the read's include and exclude globs.
+func (t *treeRead) takes(name string) bool {
+	if t.grepGlobs != nil {
+		return grepTakes(t.grepGlobs, name)
+	}
+	return !excludes(t.exclude, name) && (len(t.include) == 0 || includes(t.include, name))
+}
+
+// opens reports whether the names the walk finds are handed to a program that opens them (find -exec,
+// xargs, a command substitution), which follows links.
+func (t *treeRead) opens() bool { return t.named || t.split || t.subst }
+
+// ignoredBelow reports whether a walk of t leaves out path (absolute, below t.dir): rg's rules leave
+// out it or a directory on the way, or a hidden name is on the way when hidden files are skipped.
 func (t treeRead) ignoredBelow(path string) bool {
 	rel, err := filepath.Rel(t.dir, path)
 	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 		return false
 	}
 	comps := strings.Split(rel, "/")
-	for i, comp := range comps {
-		if !t.hidden && strings.HasPrefix(comp, ".") {
-			return true
-		}
-		if t.matcher != nil {
-			fi, err := os.Lstat(filepath.Join(t.dir, strings.Join(comps[:i+1], "/")))
-			isDir := err == nil && fi.IsDir() || i < len(comps)-1
-			if t.matcher.Match(strings.Join(comps[:i+1], "/"), isDir) {
+	if t.rg == nil {
+		for _, comp := range comps {
+			if !t.hidden && strings.HasPrefix(comp, ".") {
 				return true
 			}
 		}
+		return false
+	}
+	rs := rgStateAt(t.dir, t.home)
+	cur := t.dir
+	for i, comp := range comps {
+		next := cur + "/" + comp
+		fi, err := os.Lstat(next)
+		isDir := err == nil && fi.IsDir() || i < len(comps)-1
+		if rs == nil {
+			return false
+		}
+		if !t.rg.reads(rs, next, comp, isDir) {
+			return true
+		}
+		if i < len(comps)-1 {
+			if err != nil {
+				return false
+			}
+			rs = rs.child(next, t.home)
+		}
+		cur = next
 	}
 	return false
 }
