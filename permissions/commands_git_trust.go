@@ -16,7 +16,8 @@ package permissions
 //     diff against the work tree, diff-files, diff-index without --cached, blame of the work-tree file,
 //     describe --dirty, ls-files -m/-d); .smudge and .process by cat-file --filters.
 //   - gpg.program, gpg.<format>.program: run when signatures are checked (--show-signature,
-//     log.showSignature, %G formats, %(signature) atoms).
+//     log.showSignature, %G formats, %(signature) atoms), also when format.pretty or a pretty.<name>
+//     holds such a format, since plain `git log` and `--format=NAME` use them.
 //   - hooks: post-index-change (in core.hooksPath or hooks/), and hook.<name>.command, run when the
 //     index is written, which status, diff and describe --dirty do to refresh it unless optional locks
 //     are off.
@@ -134,7 +135,7 @@ func gitFacets(name, sub string, rest []word, noLocks bool, isPath func(string) 
 		run.submodules = true
 		run.inSubmodule = "rev-parse"
 	}
-	if csub == "log" || csub == "show" || csub == "whatchanged" || csub == "for-each-ref" || csub == "branch" || csub == "tag" {
+	if gitPrintsCommits[csub] || csub == "for-each-ref" || csub == "branch" || csub == "tag" {
 		run.signatures = g.has("--show-signature") || gitFormatChecksSignatures(g)
 	}
 	run.index = !gitNoIndex[sub] || run.worktree || run.submodules
@@ -199,6 +200,26 @@ func gitFormatChecksSignatures(g gitArgs) bool {
 	return false
 }
 
+// gitPrintsCommits are the subcommands that print commits with a pretty format, from --format, --pretty
+// or format.pretty, by name through pretty.<name>.
+var gitPrintsCommits = map[string]bool{
+	"log": true, "show": true, "whatchanged": true, "reflog": true, "stash": true, "stash list": true,
+	"stash show": true, "rev-list": true, "shortlog": true, "diff-tree": true,
+}
+
+// configFormatChecksSignatures reports whether the configuration gives a format that verifies
+// signatures: format.pretty, the default of log and show, or a pretty.<name> a --format may name. Any
+// such format counts, named or not, since a name may also come from an alias of another.
+func configFormatChecksSignatures(cfg gitrepo.Config) bool {
+	for _, en := range cfg.Entries {
+		if (en.Key == "format.pretty" || en.Section() == "pretty") &&
+			(strings.Contains(en.Value, "%G") || strings.Contains(en.Value, "%(signature")) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxSubmoduleChecks bounds how many submodules (at every depth) one git command's check looks into.
 const maxSubmoduleChecks = 64
 
@@ -233,6 +254,9 @@ func (e *exec) gitTrustRepo(run gitRun, r gitrepo.Repo, env gitrepo.Env, budget 
 		}
 	}
 	if showSignature && (run.sub == "log" || run.sub == "show" || run.sub == "whatchanged" || run.sub == "reflog") {
+		run.signatures = true
+	}
+	if gitPrintsCommits[run.sub] && configFormatChecksSignatures(cfg) {
 		run.signatures = true
 	}
 	partial := ""

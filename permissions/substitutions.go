@@ -184,6 +184,11 @@ func (e *exec) gitNames(src *Part) bool {
 	}
 	var listed []string
 	for _, f := range files {
+		if f != filepath.Clean(f) || filepath.IsAbs(f) || f == ".." || strings.HasPrefix(f, "../") {
+			// An index git did not write: the name leads out of the work tree.
+			e.p.notRO(fmt.Sprintf("the index lists `%s`, a name that leaves the work tree", f))
+			return true
+		}
 		if rel != "." && !strings.HasPrefix(f, rel+"/") {
 			continue
 		}

@@ -194,6 +194,16 @@ var trustVectors = []vector{
 		l.sh("", `git cat-file commit HEAD | sed '/^committer /a gpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----' > /tmp/c.$$ && git update-ref HEAD $(git hash-object -t commit -w /tmp/c.$$) && rm /tmp/c.$$`)
 		l.sh("", "git config gpg.program "+l.mark)
 	}, cmds: []string{"git log --show-signature", "git log --format='%G?' -1"}, want: []string{"gpg.program"}},
+	{name: "gpg under format.pretty", setup: func(l *trustLab) {
+		l.repo("")
+		l.sh("", `git cat-file commit HEAD | sed '/^committer /a gpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----' > /tmp/c.$$ && git update-ref HEAD $(git hash-object -t commit -w /tmp/c.$$) && rm /tmp/c.$$`)
+		l.sh("", "git config format.pretty '%h %G? %s' && git config gpg.program "+l.mark)
+	}, cmds: []string{"git log", "git show"}, want: []string{"gpg.program", "signatures"}},
+	{name: "gpg under a pretty alias", setup: func(l *trustLab) {
+		l.repo("")
+		l.sh("", `git cat-file commit HEAD | sed '/^committer /a gpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----' > /tmp/c.$$ && git update-ref HEAD $(git hash-object -t commit -w /tmp/c.$$) && rm /tmp/c.$$`)
+		l.sh("", "git config pretty.sig '%G?' && git config gpg.program "+l.mark)
+	}, cmds: []string{"git log --pretty=sig", "git log --format=sig -1", "git show --format=sig"}, want: []string{"gpg.program", "signatures"}},
 	{name: "post-index-change hook", setup: func(l *trustLab) {
 		l.repo("")
 		l.write(".git/hooks/post-index-change", "#!/bin/sh\n"+l.mark+"\n")
