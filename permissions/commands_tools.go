@@ -293,6 +293,9 @@ func checkBat(e *exec, a *parsedArgs) string {
 	if len(a.operands) > 0 && a.operands[0].Value == "cache" {
 		return fmt.Sprintf("`%s cache` writes bat's cache", a.name)
 	}
+	if a.hasOpt("--generate-config-file") {
+		return fmt.Sprintf("`%s --generate-config-file` writes bat's configuration file", a.name)
+	}
 	for _, f := range a.flags {
 		if (f.name == "--paging" || abbreviates(f.name, "--paging")) && f.value == "always" || f.name == "--pager" {
 			return fmt.Sprintf("`%s %s` starts a pager", a.name, f.name)
@@ -373,6 +376,9 @@ func checkCargo(e *exec, a *parsedArgs) string {
 	default:
 		return fmt.Sprintf("`cargo %s` runs code", sub)
 	}
+	if r := cargoLocked(e, sub, rest); r != "" {
+		return r
+	}
 	for i := 0; i < len(rest); i++ {
 		v := rest[i].Value
 		if !rest[i].Static {
@@ -394,6 +400,20 @@ func checkCargo(e *exec, a *parsedArgs) string {
 		}
 	}
 	return checkCargoConfig(e, sub)
+}
+
+// cargoLocked: cargo tree and cargo metadata resolve the dependencies first, which rewrites a
+// Cargo.lock that no longer matches the manifests (or writes a missing one) and downloads what the
+// resolution needs, unless --frozen (or --locked with --offline) forbids both; metadata --no-deps
+// resolves nothing. Inside the read-only jail the writes and the downloads fail instead.
+func cargoLocked(e *exec, sub string, rest []word) string {
+	has := func(names ...string) bool {
+		return slices.ContainsFunc(rest, func(w word) bool { return slices.Contains(names, w.Value) })
+	}
+	if e.c.ctx.ReadOnlyJail || has("--frozen") || has("--locked") && has("--offline") || sub == "metadata" && has("--no-deps") {
+		return ""
+	}
+	return fmt.Sprintf("`cargo %s` rewrites a Cargo.lock that does not match the manifests and downloads crates: give --frozen", sub)
 }
 
 // cargoRunKeys are the .cargo/config.toml keys that run programs when cargo learns the host or fetches:
@@ -493,17 +513,40 @@ func checkRuff(e *exec, a *parsedArgs) string {
 		if b != "" {
 			return fmt.Sprintf("`ruff check %s` writes", b)
 		}
+		if r := ruffWrites(e, "check", rest); r != "" {
+			return r
+		}
 		return e.ruffConfig(rest) + e.lintReads(ops, "*.py", "*.pyi", "*.ipynb", "pyproject.toml", "ruff.toml", ".ruff.toml")
 	case "format":
 		if !slices.ContainsFunc(rest, func(w word) bool { return w.Value == "--check" || w.Value == "--diff" }) {
 			return "`ruff format` without --check or --diff rewrites files"
 		}
 		_, ops := lintFlags(rest, nil, values)
+		if r := ruffWrites(e, "format", rest); r != "" {
+			return r
+		}
 		return e.ruffConfig(rest) + e.lintReads(ops, "*.py", "*.pyi", "*.ipynb", "pyproject.toml", "ruff.toml", ".ruff.toml")
 	case "rule", "config", "linter", "version":
 		return ""
 	}
 	return fmt.Sprintf("`ruff %s` is not read-only", sub)
+}
+
+// ruffWrites: outside the read-only jail, ruff check applies fixes when its configuration (a project's
+// pyproject.toml, or --config "fix = true") sets `fix`, and both commands write a cache where
+// `cache-dir` says, anywhere; --no-fix and --no-cache turn those off.
+func ruffWrites(e *exec, sub string, rest []word) string {
+	if e.c.ctx.ReadOnlyJail {
+		return ""
+	}
+	has := func(name string) bool { return slices.ContainsFunc(rest, func(w word) bool { return w.Value == name }) }
+	if sub == "check" && !has("--no-fix") {
+		return "`ruff check` applies fixes when its configuration sets `fix = true`: give --no-fix, or run it in the read-only jail"
+	}
+	if !has("--no-cache") {
+		return fmt.Sprintf("`ruff %s` writes its cache where its configuration's `cache-dir` says: give --no-cache, or run it in the read-only jail", sub)
+	}
+	return ""
 }
 
 // ruffConfig records a --config file as a read.

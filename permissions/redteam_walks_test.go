@@ -11,4 +11,10 @@ var linkAndWalkCases = []corpusCase{
 	ask("cat <<-EOF\nfoo\n\tE\\\nOF\ntouch p\nEOF"), ask("x=$(cat <<'E'\nEcho (x)\nE\n)"),
 	allow("cat <<'EOF'\nfoo (bar)\nEOF)\nEOF"), allow("x=$(cat <<'EOF'\nfoo\nEOF\n)"), allow("cat <<EOF\na \\\nb\nEOF"),
 	allow("cat <<'EOF'\nEO\\\nF\nEOF"),
+	// T1: tools that write unless told not to: cargo resolves (rewriting a stale Cargo.lock, downloading
+	// crates) unless frozen; ruff applies the fixes and writes the cache its configuration names; bat
+	// writes its configuration file.
+	ask("cargo tree --offline"), ask("cargo metadata --offline --format-version 1"), allow("cargo metadata --frozen"),
+	ask("ruff check ."), ask("ruff format --diff ."), allow("ruff check --no-fix --no-cache ."), ask("bat --generate-config-file"),
+	ask("batcat --generate-config"), allow("bat --config-file"),
 }

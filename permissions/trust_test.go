@@ -394,6 +394,37 @@ func TestCleanRepositoriesRunAtOnce(t *testing.T) {
 
 // TestProjectCodeRunsOnlyInTheJail: tools whose only risk is running project code ask without the
 // read-only jail and run at once inside it; their writing forms ask either way.
+// TestCargoRewritesAStaleLock: with a path dependency added to Cargo.toml, `cargo tree` really rewrites
+// Cargo.lock; outside the jail it asks, and `--frozen` (which fails instead) runs at once.
+func TestCargoRewritesAStaleLock(t *testing.T) {
+	if _, err := osexec.LookPath("cargo"); err != nil {
+		t.Skip("cargo is not installed")
+	}
+	l := newTrustLab(t)
+	l.write("Cargo.toml", "[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n")
+	l.write("src/main.rs", "fn main() {}\n")
+	l.write("dep/Cargo.toml", "[package]\nname = \"dep\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+	l.write("dep/src/lib.rs", "\n")
+	l.sh("", "cargo generate-lockfile --offline")
+	l.write("Cargo.toml", "[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n[dependencies]\ndep = { path = \"dep\" }\n")
+	before, _ := os.ReadFile(filepath.Join(l.ws, "Cargo.lock"))
+	e := l.engine()
+	for cmd, want := range map[string]Decision{"cargo tree": Ask, "cargo tree --locked": Ask, "cargo metadata --offline": Ask,
+		"cargo tree --frozen": Allow, "cargo metadata --no-deps": Allow} {
+		if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: l.ws}); v.Decision != want {
+			t.Errorf("%q: %s (%s), want %s", cmd, v.Decision, v.Reason, want)
+		}
+	}
+	l.run("", "cargo tree --frozen")
+	if after, _ := os.ReadFile(filepath.Join(l.ws, "Cargo.lock")); string(after) != string(before) {
+		t.Fatalf("cargo tree --frozen wrote Cargo.lock")
+	}
+	l.run("", "cargo tree")
+	if after, _ := os.ReadFile(filepath.Join(l.ws, "Cargo.lock")); string(after) == string(before) {
+		t.Fatalf("cargo tree did not rewrite the stale Cargo.lock: the vector is not live")
+	}
+}
+
 func TestProjectCodeRunsOnlyInTheJail(t *testing.T) {
 	ws, home := fixture(t)
 	e, err := NewEngine(Policy{Workspace: ws, Home: home})
@@ -402,7 +433,9 @@ func TestProjectCodeRunsOnlyInTheJail(t *testing.T) {
 	}
 	cmds := map[string]bool{"eslint .": true, "eslint src --max-warnings 0": true, "prettier --check .": true, "mypy src": true,
 		"go vet ./...": true, "pytest --version": true, "eslint --fix .": false, "prettier --write .": false,
-		"mypy --install-types": false, "go vet -vettool=/tmp/x ./...": false, "eslint --cache .": false}
+		"mypy --install-types": false, "go vet -vettool=/tmp/x ./...": false, "eslint --cache .": false,
+		// ruff writes fixes its configuration asks for, and its cache; cargo rewrites a stale Cargo.lock.
+		"ruff check": true, "ruff format --check .": true, "ruff check --fix": false, "cargo metadata --offline": true}
 	for jail := range 2 {
 		e.SetReadOnlyJail(jail == 1)
 		for cmd, readOnlyInJail := range cmds {
