@@ -124,8 +124,9 @@ package permissions
 //     starts with the delimiter and holds a `)`; in an unquoted body, lines joined by a backslash that
 //     make the delimiter.
 //   - Deny and ask rules match the parsed command as well as its words (rulematch.go): options in any
-//     order and clustering, long forms for their short twins where Warden knows them, extra options
-//     still matching; git's global options before the subcommand, git-push and /usr/lib/git-core/git-push
+//     order and clustering, long forms (and their abbreviations) for their short twins where Warden
+//     knows them, an option's value attached or apart for the programs of the read-only table
+//     (`Bash(head -c:*)` stops `head -c5`, `head --bytes 5`), extra options still matching; git's global options before the subcommand, git-push and /usr/lib/git-core/git-push
 //     as git push; aliases from -c and the repository's configuration expanded. Allow rules still need
 //     the words as written. `~`, `$HOME` and `${HOME}` in a Bash rule are the home directory.
 //   - Bodies Warden does not judge are read as bash for deny and ask rules only, their parts never

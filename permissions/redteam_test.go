@@ -527,6 +527,13 @@ var disguises = func() []disguise {
 	}
 	add("Bash(rm -rf:*)", "sh -c '\"$@\"' _ rm -rf build", "bash -c 'exec \"$@\"' x rm -fr build", "sh -c '\"$0\" \"$@\"' rm -r -f build",
 		"eval rm -rf build", "cd src && rm -rf ../build", "rm -rf build &", "! rm -rf build")
+	// Read-only programs, whose disguises would otherwise run at once: values attached or apart, long
+	// forms and their abbreviations.
+	add("Bash(head -c:*)", "head -c5 README.md", "head --bytes=5 README.md", "head --bytes 5 README.md", "head --byt=5 README.md",
+		"head -n1 -c5 README.md", "head -vc5 README.md", "tail -c5 README.md | head -c 3")
+	add("Bash(head -n 5:*)", "head -n5 README.md", "head --lines=5 README.md", "head --lines 5 README.md", "head -vn5 README.md")
+	add("Bash(grep -r:*)", "grep --recursive x .", "grep --recur x .", "grep -nr x .", "grep -rn x src", "grep -irl x .")
+	add("Bash(ls -a:*)", "ls --all", "ls -la", "ls -al src", "ls -l --all")
 	pushForms := []string{"git push", "git push origin main", "git push -f", "git push --force origin main", "git -C . push",
 		"git -C sub push", "git -c user.name=x push", "git -cuser.name=x push", "git --no-pager push", "git -P push",
 		"git --git-dir=.git push", "git --work-tree=. push", "git-push origin main", "/usr/lib/git-core/git-push",

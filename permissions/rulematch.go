@@ -59,8 +59,21 @@ var longTwins = map[string]map[string]string{
 	"git branch":   {"delete": "d", "force": "f", "move": "m", "copy": "c"},
 	"git reset":    {"quiet": "q"},
 	"git stash":    {"quiet": "q"},
-	"docker rm":    {"force": "f", "volumes": "v"},
-	"docker rmi":   {"force": "f"},
+	"head":         {"bytes": "c", "lines": "n", "quiet": "q", "silent": "q", "verbose": "v"},
+	"tail":         {"bytes": "c", "lines": "n", "follow": "f", "quiet": "q", "silent": "q", "verbose": "v"},
+	"grep": {"recursive": "r", "dereference-recursive": "R", "ignore-case": "i", "files-with-matches": "l",
+		"files-without-match": "L", "count": "c", "invert-match": "v", "word-regexp": "w", "line-number": "n",
+		"extended-regexp": "E", "fixed-strings": "F", "regexp": "e", "file": "f", "only-matching": "o",
+		"no-filename": "h", "with-filename": "H", "text": "a"},
+	"ls":         {"all": "a", "almost-all": "A", "recursive": "R", "human-readable": "h", "directory": "d"},
+	"cat":        {"show-all": "A", "number": "n", "show-ends": "E", "show-tabs": "T", "show-nonprinting": "v"},
+	"wc":         {"lines": "l", "words": "w", "bytes": "c", "chars": "m"},
+	"du":         {"summarize": "s", "human-readable": "h", "all": "a", "max-depth": "d"},
+	"sort":       {"reverse": "r", "numeric-sort": "n", "unique": "u", "key": "k", "output": "o"},
+	"cut":        {"fields": "f", "delimiter": "d", "bytes": "b", "characters": "c"},
+	"diff":       {"recursive": "r", "unified": "u", "brief": "q", "new-file": "N"},
+	"docker rm":  {"force": "f", "volumes": "v"},
+	"docker rmi": {"force": "f"},
 }
 
 // shortImplies are short options that stand for several: git branch -D is -d --force, -M is -m --force.
@@ -110,26 +123,36 @@ func readShape(args []string) shape {
 	twins := longTwins[key]
 	implies := shortImplies[key]
 	cluster := clusteringPrograms[prog]
-	for i, a := range rest {
+	// A program of the read-only table is read as Warden reads it to judge it: short options cluster,
+	// and one that takes a value takes the rest of its word or the next word (`head -c5`, `-c 5`).
+	var sp *spec
+	if t := table[prog]; t != nil && !t.rawArgs && t.check == nil {
+		sp, cluster = t, true
+	}
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
 		switch {
 		case a == "--":
 			s.words = append(s.words, rest[i+1:]...)
 			return s
 		case strings.HasPrefix(a, "--") && len(a) > 2:
 			name, value, hasValue := strings.Cut(a[2:], "=")
-			if t, ok := twins[name]; ok {
-				name = t
+			if !hasValue && sp != nil && longTakesValue(sp, twins, name) && i+1 < len(rest) {
+				i++
+				value, hasValue = rest[i], true
 			}
-			if hasValue {
-				s.flags[name+"="+value] = true
+			for _, n := range longNames(twins, name) {
+				if hasValue {
+					s.flags[n+"="+value] = true
+				}
+				s.flags[n] = true
 			}
-			s.flags[name] = true
 		case strings.HasPrefix(a, "-") && len(a) > 1 && !isNumber(a[1:]):
-			if !cluster || strings.ContainsAny(a, "=*") {
+			if !cluster || strings.ContainsAny(a, "=*") && sp == nil {
 				s.flags[a[1:]] = true
 				continue
 			}
-			for _, ch := range a[1:] {
+			for j, ch := range a[1:] {
 				f := string(ch)
 				if more, ok := implies[f]; ok {
 					for _, m := range more {
@@ -140,12 +163,52 @@ func readShape(args []string) shape {
 					f = t
 				}
 				s.flags[f] = true
+				if sp != nil && strings.ContainsRune(sp.values, ch) {
+					value := a[2+j:]
+					if value == "" && i+1 < len(rest) {
+						i++
+						value = rest[i]
+					}
+					if value != "" {
+						s.flags[f+"="+value] = true
+					}
+					break
+				}
 			}
 		default:
 			s.words = append(s.words, a)
 		}
 	}
 	return s
+}
+
+// longTakesValue reports whether a long option, as typed, takes the next word as its value: the table
+// says so, or its short twin takes one.
+func longTakesValue(sp *spec, twins map[string]string, name string) bool {
+	if exactOrPrefix(name, sp.longValues) {
+		return true
+	}
+	for _, n := range longNames(twins, name) {
+		if len(n) == 1 && strings.Contains(sp.values, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// longNames are the names a long option stands for when matching: its short twin, or, typed
+// abbreviated, the twin of every long name it may abbreviate, as GNU getopt and git accept.
+func longNames(twins map[string]string, name string) []string {
+	if t, ok := twins[name]; ok {
+		return []string{t}
+	}
+	out := []string{name}
+	for long, t := range twins {
+		if len(name) > 1 && strings.HasPrefix(long, name) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 func isNumber(s string) bool {
