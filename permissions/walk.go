@@ -167,7 +167,7 @@ func (e *exec) walkDir(dir, root string, t *treeRead, sc *scope, rs *rgState, li
 			}
 			continue
 		}
-		if isLink && (t.follow || t.opens()) {
+		if isLink && (t.follow || t.opens() && t.takes(name)) {
 			// The program, or the one the names are handed to, opens what the link points to.
 			if !e.followLink(p, root, t, sc, rs, linked) {
 				return false
