@@ -182,3 +182,39 @@ func TestCheckSaysJailed(t *testing.T) {
 		t.Errorf("with the jail off, ls is jailed: %s", out)
 	}
 }
+
+// A command that failed in the jail may be run outside it only with the person's approval, whatever the
+// mode: headless, where nobody can approve, it is refused even in yolo mode, and the model is told why.
+func TestLeavingTheJailAlwaysAsks(t *testing.T) {
+	if _, err := tools.ProbeWall(binary); err != nil {
+		t.Skipf("no backend for the read-only jail here: %v", err)
+	}
+	r := newRun(t)
+	marker := filepath.Join(r.workspace, "marker")
+	server := fakeapi.New()
+	defer server.Close()
+	cmd := fmt.Sprintf("ls > %s", marker)
+	server.Reply(fakeapi.ToolCall("c1", "bash", fmt.Sprintf(`{"command":%q,"dangerously_unsandboxed":true}`, "ls")),
+		fakeapi.ToolCall("c2", "bash", fmt.Sprintf(`{"command":%q,"dangerously_unsandboxed":true}`, cmd)),
+		fakeapi.Text("done"))
+	out, stderr, code := r.exec("-p", "list", "--base-url", server.URL(), "--model", "m", "--permission-mode", "yolo",
+		"--output-format", "stream-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	denied := 0
+	for _, ev := range events(t, out) {
+		if ev["type"] == "permission" {
+			if ev["decision"] != "deny" || ev["by"] != "policy" {
+				t.Errorf("leaving the jail was not refused as needing the person: %v", ev)
+			}
+			denied++
+		}
+	}
+	if denied != 2 {
+		t.Errorf("%d permission events, want 2: %s", denied, out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the command ran outside the jail without approval")
+	}
+}
