@@ -142,7 +142,7 @@ func (r *configReader) file(path string, depth int) {
 	if depth > maxIncludeDepth {
 		return
 	}
-	data, err := os.ReadFile(path)
+	data, err := readLimited(path, false)
 	if err != nil {
 		return
 	}

@@ -3,14 +3,10 @@ package ignore
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 )
 
 // Source is one place ignore patterns come from.
@@ -270,29 +266,4 @@ func lastMatch(pats []Pattern, path string, isDir, fold bool) *Pattern {
 		}
 	}
 	return nil
-}
-
-// readLimited reads an ignore file. Per-directory files inside the tree are not followed when they are
-// symbolic links, as git does not follow them.
-func readLimited(path string, noFollow bool) ([]byte, error) {
-	flags := os.O_RDONLY
-	if noFollow {
-		flags |= syscall.O_NOFOLLOW
-	}
-	f, err := os.OpenFile(path, flags, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	if fi.Size() > maxFileSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxFileSize)
-	}
-	return io.ReadAll(io.LimitReader(f, maxFileSize))
 }

@@ -57,7 +57,7 @@ func repoAt(dir string) (Repo, bool) {
 		return Repo{}, false
 	}
 	r := Repo{Top: dir, GitDir: gitDir, CommonDir: gitDir}
-	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+	if data, err := readLimited(filepath.Join(gitDir, "commondir"), false); err == nil {
 		common := strings.TrimSpace(string(data))
 		if !filepath.IsAbs(common) {
 			common = filepath.Join(gitDir, common)
@@ -69,7 +69,7 @@ func repoAt(dir string) (Repo, bool) {
 
 // readGitFile reads a .git file ("gitdir: PATH") and returns the directory it names, or "".
 func readGitFile(path string) string {
-	data, err := os.ReadFile(path)
+	data, err := readLimited(path, false)
 	if err != nil {
 		return ""
 	}
@@ -92,7 +92,7 @@ func isGitDir(dir string) bool {
 		return false
 	}
 	common := dir
-	if data, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
+	if data, err := readLimited(filepath.Join(dir, "commondir"), false); err == nil {
 		common = strings.TrimSpace(string(data))
 		if !filepath.IsAbs(common) {
 			common = filepath.Join(dir, common)
@@ -108,7 +108,7 @@ func isGitDir(dir string) bool {
 
 // branch is the branch HEAD names ("main" for ref: refs/heads/main), or "" when HEAD is detached.
 func (r Repo) branch() string {
-	data, err := os.ReadFile(filepath.Join(r.GitDir, "HEAD"))
+	data, err := readLimited(filepath.Join(r.GitDir, "HEAD"), false)
 	if err != nil {
 		return ""
 	}

@@ -1,0 +1,37 @@
+package ignore
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+)
+
+// readLimited reads a file git would read for ignore rules: an ignore file, a configuration file, a
+// .git file. Whoever controls the tree or the repository chose what stands at these paths, so only a
+// regular file is read: a FIFO is opened without waiting for a writer (an open that blocks would stall
+// every walk), and a device is never read. Per-directory files inside the tree are not followed when
+// they are symbolic links (noFollow), as git does not follow them.
+func readLimited(path string, noFollow bool) ([]byte, error) {
+	flags := os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY
+	if noFollow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	f, err := os.OpenFile(path, flags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if fi.Size() > maxFileSize {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxFileSize)
+	}
+	return io.ReadAll(io.LimitReader(f, maxFileSize))
+}
