@@ -41,6 +41,29 @@ func (s *State) IsLink() bool { return s != nil && s.Mode&unix.S_IFMT == unix.S_
 // IsFile reports whether the state is a regular file.
 func (s *State) IsFile() bool { return s != nil && s.Mode&unix.S_IFMT == unix.S_IFREG }
 
+// IsSpecial reports whether the state is a FIFO, a socket or a device: there, but with no content to
+// save or put back.
+func (s *State) IsSpecial() bool {
+	return s != nil && !s.IsFile() && !s.IsDir() && !s.IsLink()
+}
+
+// kind names the type of a state for people.
+func (s *State) kind() string {
+	switch s.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return "file"
+	case unix.S_IFDIR:
+		return "directory"
+	case unix.S_IFLNK:
+		return "link"
+	case unix.S_IFIFO:
+		return "FIFO"
+	case unix.S_IFSOCK:
+		return "socket"
+	}
+	return "device"
+}
+
 // FileMode is the state's mode as Go spells it.
 func (s *State) FileMode() fs.FileMode {
 	m := fs.FileMode(s.Mode & 0o777)

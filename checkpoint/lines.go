@@ -100,6 +100,15 @@ func (c *Checkpoints) Diff(ch Change) (string, error) {
 			fmt.Fprintf(&b, "+link %s → %s\n", path, ch.New.Link)
 		}
 		return b.String(), nil
+	case ch.Old.IsSpecial() || ch.New.IsSpecial():
+		var b strings.Builder
+		if ch.Old != nil {
+			fmt.Fprintf(&b, "-%s %s\n", ch.Old.kind(), path)
+		}
+		if ch.New != nil {
+			fmt.Fprintf(&b, "+%s %s\n", ch.New.kind(), path)
+		}
+		return b.String(), nil
 	}
 	read := func(s *State) (string, string, error) {
 		if !s.IsFile() {

@@ -113,6 +113,8 @@ func (c *Checkpoints) PlanRestore(target map[string]*State, outside map[string]b
 			st.Problem = checkRel(path).Error()
 		case now == nil && existsAt(rootFd, path):
 			st.Problem = "something Warden does not track is there now (an ignored file?); left as it is"
+		case to.IsSpecial():
+			st.Problem = "it was a " + to.kind() + ", which Warden does not make again"
 		case to.IsFile() && to.Skipped:
 			st.Problem = "it was over the size cap, so its content was not saved"
 		case to.IsFile() && !c.tree.store.has(to.ID):

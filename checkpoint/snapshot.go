@@ -90,6 +90,11 @@ type scan struct {
 	deleted []string
 	// replaced are directories deleted since the last scan: what stands there now is walked as new.
 	replaced map[string]bool
+	// sticky says the rules do not decide alone: a path the last scan followed is followed while it is
+	// there, even once a rule ignores it (git keeps tracking a tracked file whatever .gitignore says),
+	// so that a command cannot hide a file from its checkpoints by ignoring it before changing it. Only
+	// the first scan of a session follows the rules to the letter.
+	sticky bool
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -106,6 +111,9 @@ type scan struct {
 type touched struct {
 	path string
 	e    *entry
+	// quiet says the path was there at the last scan but not followed (a rule ignored it, say): it is
+	// followed from now on, but it was not added, and an undo must not remove it.
+	quiet bool
 }
 
 type dirJob struct {
@@ -113,6 +121,12 @@ type dirJob struct {
 	parent ignore.Dir
 	st     unix.Stat_t
 	prev   *entry
+	// ignored says the directory is ignored, and followed only because the last scan followed it:
+	// what is new in it is ignored.
+	ignored bool
+	// unfollowed says the directory was there at the last scan but not followed: what it holds is
+	// not new.
+	unfollowed bool
 }
 
 // walk lstat's the tree below root, reusing what prev knows. It returns the entries that changed
@@ -150,6 +164,8 @@ func (s *scan) walkDirty(m *ignore.Matcher, dirs []string) error {
 				parent = rel[:i]
 			}
 			j.parent = m.Dir(parent, nil)
+			// Followed though ignored (see sticky): what is new in it is ignored too.
+			j.ignored = m.Match(rel, true)
 		}
 		jobs = append(jobs, j)
 	}
@@ -252,7 +268,7 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 			}
 		}
 		s.mu.Lock()
-		s.dirs = append(s.dirs, touched{j.rel, e})
+		s.dirs = append(s.dirs, touched{path: j.rel, e: e})
 		s.deleted = append(s.deleted, gone...)
 		s.mu.Unlock()
 	}
@@ -262,19 +278,30 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 	} else {
 		ig = j.parent.Child(filepath.Base(path), ignore.Names(list))
 	}
+	// What the last scan listed here and did not follow was there before: if it is followed now (a rule
+	// that ignored it went), it is not new.
+	var listedBefore func(string) bool
+	if j.prev != nil && j.prev.list != nil {
+		listedBefore = ignore.Names(j.prev.list)
+	}
 	var subs []dirJob
 	var changed []touched
 	var st unix.Stat_t
 	for _, le := range list {
 		name := le.Name()
-		if name == ".git" || ig.Ignored(name, le.IsDir()) {
+		if name == ".git" {
+			continue
+		}
+		rel := joinRel(j.rel, name)
+		prev := s.prev.entries[rel]
+		ignored := j.ignored || ig.Ignored(name, le.IsDir())
+		if ignored && !(s.sticky && prev != nil) {
 			continue
 		}
 		if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 			continue // gone since it was listed
 		}
-		rel := joinRel(j.rel, name)
-		prev := s.prev.entries[rel]
+		quiet := prev == nil && s.sticky && (j.unfollowed || (listedBefore != nil && listedBefore(name)))
 		if s.partial && prev != nil && prev.isDir() && s.replaced[rel] {
 			// Another directory now, even if the file system reused the inode number: what the old
 			// one held is gone, and the new one is walked whole.
@@ -295,19 +322,13 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 			// the same name is new: another inode); the others are watched, and looked at on their own
 			// when something happened in them.
 			if !s.partial || prev == nil || !prev.isDir() || prev.ino != st.Ino {
-				subs = append(subs, dirJob{rel: rel, parent: ig, st: st, prev: prev})
+				subs = append(subs, dirJob{rel: rel, parent: ig, st: st, prev: prev, ignored: ignored, unfollowed: quiet})
 			}
 			if prev != nil && prev.isDir() && prev.mode == st.Mode {
 				prev.gen = s.gen
 			} else {
-				changed = append(changed, touched{rel, entryFromStat(&st, s.start)})
+				changed = append(changed, touched{rel, entryFromStat(&st, s.start), quiet})
 			}
-		case unix.S_IFREG:
-			if prev != nil && !prev.racy && prev.sameStat(&st) {
-				prev.gen = s.gen
-				continue
-			}
-			changed = append(changed, touched{rel, entryFromStat(&st, s.start)})
 		case unix.S_IFLNK:
 			if prev != nil && !prev.racy && prev.sameStat(&st) {
 				prev.gen = s.gen
@@ -319,9 +340,17 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 			}
 			e := entryFromStat(&st, s.start)
 			e.link = target
-			changed = append(changed, touched{rel, e})
+			changed = append(changed, touched{rel, e, quiet})
+		default:
+			// Regular files; and pipes, sockets and devices, which have no content to save but are
+			// followed all the same: one put where a file was is that file's deletion, and an undo
+			// must be able to put the file back.
+			if prev != nil && !prev.racy && prev.sameStat(&st) {
+				prev.gen = s.gen
+				continue
+			}
+			changed = append(changed, touched{rel, entryFromStat(&st, s.start), quiet})
 		}
-		// Sockets, pipes and devices are not content: they are left out.
 	}
 	if len(changed) > 0 {
 		s.mu.Lock()

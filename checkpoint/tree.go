@@ -110,7 +110,7 @@ func touchesIgnoreFiles(dirty map[string][]string) bool {
 func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced map[string]bool) ([]Change, int64, error) {
 	t.idx.gen++
 	gen := t.idx.gen
-	s := &scan{root: t.root, prev: t.idx, gen: gen, start: start, w: t.watch, replaced: replaced}
+	s := &scan{root: t.root, prev: t.idx, gen: gen, start: start, w: t.watch, replaced: replaced, sticky: t.full > 0}
 	var err error
 	if dirty == nil {
 		err = s.walk(m)
@@ -158,6 +158,9 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 		}
 		tc.e.gen = gen
 		t.idx.entries[tc.path] = tc.e
+		if tc.quiet {
+			continue
+		}
 		if old != nil && old.skipped && tc.e.skipped && old.mode == tc.e.mode && old.size == tc.e.size &&
 			old.mtime == tc.e.mtime && old.ino == tc.e.ino {
 			// Not saved either time, and by its stat the same file: nothing to report.
@@ -180,17 +183,24 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 			if e.gen == gen {
 				continue
 			}
-			delete(t.idx.entries, path)
 			if rootFd < 0 {
 				if rootFd, err = openRoot(t.root); err != nil {
 					return nil, grown, err
 				}
 				defer unix.Close(rootFd)
 			}
-			// Still there, but not walked: now ignored. It is no longer followed, and not reported.
 			if _, there := lstatAt(rootFd, path); there {
+				if s.sticky {
+					// Still there, but the walk could not look at it (a directory that cannot be
+					// read): it is kept as it was, and looked at again next time.
+					e.gen = gen
+					continue
+				}
+				// Ignored by the rules as the session starts: no longer followed, and not reported.
+				delete(t.idx.entries, path)
 				continue
 			}
+			delete(t.idx.entries, path)
 			c, _ := classify(path, e.state(), nil)
 			changes = append(changes, c)
 		}

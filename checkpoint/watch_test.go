@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,12 +112,27 @@ func TestIgnoreFileChangeForcesAFullWalk(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := changeLines(changes); got != "A .gitignore (+1 −0)" && got != "A .gitignore" {
-		t.Errorf("changes: %q (build/ became ignored: it is no longer followed, and not deleted)", got)
+		t.Errorf("changes: %q (build/ became ignored: it is not deleted)", got)
 	}
 	if tr.full != 2 {
 		t.Errorf("%d full walks, want 2", tr.full)
 	}
-	if _, ok := tr.idx.entries[filepath.ToSlash("build/out")]; ok {
-		t.Error("an ignored file is still followed")
+	// Within the session, what was followed stays followed, as git keeps tracking a tracked file:
+	// what is new in build/ is ignored, what was there is not.
+	sh(t, root, "echo y > build/new && echo z > build/out")
+	changes, _, err = tr.snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := changeLines(changes); got != "M build/out" {
+		t.Errorf("changes in a directory that became ignored: %q, want build/out modified and build/new ignored", got)
+	}
+	// A session that starts afresh follows the rules to the letter.
+	fresh := &tree{root: root, store: tr.store, idx: tr.idx, maxSize: tr.maxSize}
+	if _, _, err := fresh.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := fresh.idx.entries["build/out"]; ok {
+		t.Error("an ignored file is still followed by a new session")
 	}
 }
