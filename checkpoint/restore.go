@@ -266,11 +266,15 @@ func (c *Checkpoints) putAt(rootFd int, st Step) error {
 		if err := unix.Mkdirat(fd, name, 0o700); err != nil && !errors.Is(err, unix.EEXIST) {
 			return fmt.Errorf("creating the directory failed: %w", err)
 		}
-		var cur unix.Stat_t
-		if err := unix.Fstatat(fd, name, &cur, unix.AT_SYMLINK_NOFOLLOW); err != nil || cur.Mode&unix.S_IFMT != unix.S_IFDIR {
+		beforeDirMode(fd, name)
+		// The mode is set through a descriptor of the directory itself: by name, a link put in its
+		// place after it was checked would be followed, and the mode set on what it points to.
+		dfd, err := unix.Openat(fd, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
 			return errors.New("something else stands where the directory goes")
 		}
-		return unix.Fchmodat(fd, name, perm, 0)
+		defer unix.Close(dfd)
+		return fchmodPath(dfd, perm)
 	case to.IsLink():
 		tmp := ".warden-restore-" + randomSuffix()
 		if err := unix.Symlinkat(to.Link, fd, tmp); err != nil {
@@ -308,6 +312,29 @@ func (c *Checkpoints) putAt(rootFd int, st Step) error {
 		return nil
 	}
 	return fmt.Errorf("cannot restore a file of mode %o", to.Mode)
+}
+
+// beforeDirMode runs just before a restored directory's mode is set; tests put a link in its place.
+var beforeDirMode = func(parentFd int, name string) {}
+
+// fchmodPath sets the mode of what an O_PATH descriptor names. fchmod refuses such descriptors, and a
+// directory Warden may not read (mode 0300, say) cannot be opened otherwise; its name under
+// /proc/self/fd is the directory itself, whatever stands at its path now.
+func fchmodPath(fd int, perm uint32) error {
+	err := unix.Fchmodat(unix.AT_FDCWD, fmt.Sprintf("/proc/self/fd/%d", fd), perm, 0)
+	if err == nil {
+		return nil
+	}
+	// Without /proc: a descriptor opened for reading takes fchmod.
+	rfd, oerr := unix.Openat(fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if oerr != nil {
+		return fmt.Errorf("setting the directory's mode failed: %w", err)
+	}
+	defer unix.Close(rfd)
+	if err := unix.Fchmod(rfd, perm); err != nil {
+		return fmt.Errorf("setting the directory's mode failed: %w", err)
+	}
+	return nil
 }
 
 func writeAll(fd int, b []byte) error {
