@@ -307,7 +307,7 @@ func TestRestoreDoesNotFollowLinksOut(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(ws, "dir", "f")); err != nil || string(b) != "keep\n" {
 		t.Errorf("dir/f = %q, %v", b, err)
 	}
-	for _, bad := range []string{"../x", "/etc/passwd", ".git/config", "a/../../x", "a/.git/HEAD"} {
+	for _, bad := range []string{"../x", "/etc/passwd", ".git/config", "a/../../x", "a/.git/HEAD", ".GIT/config", "a/.Git/hooks/x", "GIT~1/config", ".git"} {
 		if checkRel(bad) == nil {
 			t.Errorf("checkRel(%q) accepted it", bad)
 		}

@@ -134,7 +134,8 @@ func readIndex(r *bufio.Reader, idx *index) error {
 		if e.link, err = str(1 << 16); err != nil {
 			return err
 		}
-		if checkRel(path) != nil {
+		// Paths a restore refuses (.GIT on a file system that keeps case) are followed all the same.
+		if plainRel(path) != nil {
 			return errBadIndex
 		}
 		idx.entries[path] = e

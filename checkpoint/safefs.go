@@ -18,18 +18,35 @@ var errNotDir = errors.New("a directory in its path is a link, a file or missing
 
 // checkRel refuses a path that is not a plain relative path inside the workspace, or that is in .git.
 func checkRel(rel string) error {
-	if rel == "" || strings.HasPrefix(rel, "/") || strings.ContainsRune(rel, 0) {
-		return fmt.Errorf("%q is not a path inside the workspace", rel)
+	if err := plainRel(rel); err != nil {
+		return err
 	}
 	for _, part := range strings.Split(rel, "/") {
-		switch part {
-		case "", ".", "..":
-			return fmt.Errorf("%q is not a path inside the workspace", rel)
-		case ".git":
+		if isDotGit(part) {
 			return fmt.Errorf("%q is inside .git, which Warden never writes", rel)
 		}
 	}
 	return nil
+}
+
+// plainRel refuses a path that is not a plain relative path inside the workspace.
+func plainRel(rel string) error {
+	if rel == "" || strings.HasPrefix(rel, "/") || strings.ContainsRune(rel, 0) {
+		return fmt.Errorf("%q is not a path inside the workspace", rel)
+	}
+	for _, part := range strings.Split(rel, "/") {
+		if part == "" || part == "." || part == ".." {
+			return fmt.Errorf("%q is not a path inside the workspace", rel)
+		}
+	}
+	return nil
+}
+
+// isDotGit reports whether a name may reach a repository's .git: on a file system that folds case (vfat,
+// exfat, a casefold directory) .GIT is .git, and on those that keep 8.3 names GIT~1 is too. Git refuses
+// these names in any tree for the same reason.
+func isDotGit(name string) bool {
+	return strings.EqualFold(name, ".git") || strings.EqualFold(name, "git~1")
 }
 
 // openRoot opens the workspace directory itself.

@@ -65,3 +65,23 @@ func isolateHome(t *testing.T) {
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	os.Unsetenv("GIT_CONFIG_GLOBAL")
 }
+
+// A directory named .GIT is an ordinary one where case matters: it is followed, and the saved index keeps
+// it, though a restore refuses to write there (it would be .git where case does not matter).
+func TestIndexKeepsPathsARestoreRefuses(t *testing.T) {
+	isolateHome(t)
+	root := t.TempDir()
+	sh(t, root, "mkdir .GIT && echo x > .GIT/f && echo y > g")
+	tr := newTree(t, root)
+	if _, _, err := tr.snapshot(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "index")
+	if err := saveIndex(path, tr.idx); err != nil {
+		t.Fatal(err)
+	}
+	idx := loadIndex(path)
+	if idx.entries[".GIT/f"] == nil || idx.entries["g"] == nil {
+		t.Errorf("the saved index lost entries: %v", indexState(idx))
+	}
+}
