@@ -10,6 +10,7 @@ import (
 
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/checkpoint"
+	"github.com/warden-cli/warden/config"
 )
 
 // runUndo restores a session's workspace files to how they were before its last request that changed
@@ -113,7 +114,7 @@ func runUndo(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "Restored %d %s.\n", len(r.Done), plural(len(r.Done), "path", "paths"))
 	for _, s := range r.Skipped {
-		fmt.Fprintf(stdout, "  left as it is: %s\n", s)
+		fmt.Fprintf(stdout, "  left as it is: %s\n", config.Printable(s.String()))
 	}
 	if err := agent.RecordNote(path, agent.Describe(u.Point, r)); err != nil {
 		fmt.Fprintf(stderr, "warden: the session will not tell the model about this undo: %v\n", err)
@@ -121,26 +122,27 @@ func runUndo(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// printPlan shows what a restore will change, the paths changed outside Warden set apart.
+// printPlan shows what a restore will change, the paths changed outside Warden set apart. Paths and
+// commands are whatever the model chose: they are shown escaped, so that none can redraw the terminal.
 func printPlan(w io.Writer, l *agent.Loaded, u *agent.UndoPlan) {
-	where := "the start of " + u.Point.Label()
+	where := "at the start of " + u.Point.Label()
 	if u.Point.Kind == agent.PointCall {
 		where = "just before " + u.Point.CallID + " (" + u.Point.Label() + ")"
 	}
-	fmt.Fprintf(w, "Restore %s to how it was at %s:\n", l.Cwd, where)
+	fmt.Fprintf(w, "Restore %s to how it was %s:\n", config.Printable(l.Cwd), config.Printable(where))
 	for _, s := range u.Plan.Warden() {
-		fmt.Fprintf(w, "  %s\n", s)
+		fmt.Fprintf(w, "  %s\n", config.Printable(s.String()))
 	}
 	if out := u.Plan.Outside(); len(out) > 0 {
 		fmt.Fprintln(w, "Changed outside Warden since (restored only if you say so):")
 		for _, s := range out {
-			fmt.Fprintf(w, "  %s\n", s)
+			fmt.Fprintf(w, "  %s\n", config.Printable(s.String()))
 		}
 	}
 	if bad := u.Plan.Problems(); len(bad) > 0 {
 		fmt.Fprintln(w, "Cannot be restored:")
 		for _, s := range bad {
-			fmt.Fprintf(w, "  %s\n", s)
+			fmt.Fprintf(w, "  %s\n", config.Printable(s.String()))
 		}
 	}
 }

@@ -115,3 +115,26 @@ func TestUndoCommandRestoresAHeadlessRun(t *testing.T) {
 		t.Errorf("the model was not told of the undo: %q", last)
 	}
 }
+
+// A command can give a file any name, escape sequences and carriage returns included: warden undo shows
+// such a name escaped, so that it cannot redraw the plan on the terminal as something else.
+func TestUndoCommandEscapesNamesItShows(t *testing.T) {
+	r := newRun(t)
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(
+		fakeapi.ToolCall("c1", "bash", `{"command":"echo x > $'evil\\e[2J\\e[H\\rremove nothing'"}`),
+		fakeapi.Text("done"))
+	if out, stderr, code := r.exec("-p", "make a file", "--base-url", server.URL(), "--model", "m", "--permission-mode", "yolo"); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, out)
+	}
+	for _, args := range [][]string{{"undo"}, {"undo", "--to", "c1"}, {"undo", "--yes"}} {
+		out, stderr, _ := r.exec(args...)
+		if strings.ContainsAny(out+stderr, "\x1b\r") {
+			t.Errorf("warden %s wrote control characters to the terminal:\n%q", strings.Join(args, " "), out+stderr)
+		}
+		if !strings.Contains(out, `evil\e[2J\e[H\rremove nothing`) {
+			t.Errorf("warden %s does not show the name escaped:\n%s", strings.Join(args, " "), out)
+		}
+	}
+}
