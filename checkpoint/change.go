@@ -28,8 +28,21 @@ type State struct {
 	// Link is a symbolic link's target.
 	Link string `json:"link,omitempty"`
 	Size int64  `json:"size,omitempty"`
-	// Skipped says the file was over the size cap: its content was not saved and cannot be restored.
-	Skipped bool `json:"skipped,omitempty"`
+	// Skipped says the file's content was not saved, so it cannot be restored: it was over the size
+	// cap, or, with Unreadable, Warden was not allowed to read it.
+	Skipped    bool `json:"skipped,omitempty"`
+	Unreadable bool `json:"unreadable,omitempty"`
+}
+
+// notSaved says why a file's content was not saved, or "" when it was.
+func (s *State) notSaved() string {
+	switch {
+	case !s.IsFile() || !s.Skipped:
+		return ""
+	case s.Unreadable:
+		return "could not be read"
+	}
+	return "over the size cap"
 }
 
 // IsDir reports whether the state is a directory.
@@ -107,7 +120,7 @@ func (e *entry) state() *State {
 	if e == nil {
 		return nil
 	}
-	return &State{Mode: e.mode, ID: e.id, Link: e.link, Size: e.size, Skipped: e.skipped}
+	return &State{Mode: e.mode, ID: e.id, Link: e.link, Size: e.size, Skipped: e.skipped, Unreadable: e.unreadable}
 }
 
 // Change is what happened to one path between two snapshots.
@@ -144,8 +157,12 @@ func (c Change) String() string {
 	} else if c.Added > 0 || c.Removed > 0 {
 		s += fmt.Sprintf(" (+%d −%d)", c.Added, c.Removed)
 	}
-	if (c.New != nil && c.New.Skipped) || (c.New == nil && c.Old != nil && c.Old.Skipped) {
-		s += " [over the size cap: not saved]"
+	last := c.New
+	if last == nil {
+		last = c.Old
+	}
+	if why := last.notSaved(); why != "" {
+		s += " [" + why + ": not saved]"
 	}
 	return s
 }

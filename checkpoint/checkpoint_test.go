@@ -332,6 +332,19 @@ func TestFilesOverTheCapAreNoted(t *testing.T) {
 	if len(plan.Problems()) != 1 || !strings.Contains(plan.Problems()[0].Problem, "size cap") {
 		t.Errorf("plan: %+v", plan.Steps)
 	}
+
+	// A small file a command replaced with one over the cap is put back: the big one was not saved,
+	// but the small one was.
+	sh(t, ws, "echo small > data.json")
+	c.Settle()
+	changes = call(t, c, ws, "head -c 2000000 /dev/zero > data.json")
+	r := restoreTo(t, c, []Recorded{{Changes: changes}}, false)
+	if len(r.Skipped) > 0 {
+		t.Errorf("skipped: %v", r.Skipped)
+	}
+	if b, err := os.ReadFile(filepath.Join(ws, "data.json")); err != nil || string(b) != "small\n" {
+		t.Errorf("data.json after undo: %d bytes, %v", len(b), err)
+	}
 }
 
 // What one session saved is found by the next: the index and the content last across processes.

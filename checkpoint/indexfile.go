@@ -19,6 +19,7 @@ const (
 	flagSkipped = 1 << iota
 	flagRacy
 	flagID
+	flagUnreadable
 )
 
 func saveIndex(path string, idx *index) error {
@@ -50,6 +51,9 @@ func saveIndex(path string, idx *index) error {
 		}
 		if !e.id.IsZero() {
 			flags |= flagID
+		}
+		if e.unreadable {
+			flags |= flagUnreadable
 		}
 		w.WriteByte(flags)
 		if flags&flagID != 0 {
@@ -125,7 +129,7 @@ func readIndex(r *bufio.Reader, idx *index) error {
 			return errBadIndex
 		}
 		e.mode, e.size, e.mtime, e.ctime, e.ino = uint32(mode), size, mtime, ctime, ino
-		e.skipped, e.racy = flags&flagSkipped != 0, flags&flagRacy != 0
+		e.skipped, e.racy, e.unreadable = flags&flagSkipped != 0, flags&flagRacy != 0, flags&flagUnreadable != 0
 		if flags&flagID != 0 {
 			if _, err := io.ReadFull(r, e.id[:]); err != nil {
 				return errBadIndex

@@ -114,8 +114,8 @@ func (c *Checkpoints) Diff(ch Change) (string, error) {
 		if !s.IsFile() {
 			return "", "", nil
 		}
-		if s.Skipped {
-			return "", "over the size cap, not saved", nil
+		if why := s.notSaved(); why != "" {
+			return "", why + ", not saved", nil
 		}
 		b, err := c.tree.store.get(s.ID)
 		if err != nil {

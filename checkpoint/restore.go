@@ -25,6 +25,24 @@ type Step struct {
 	Outside bool
 	// Problem says why the path cannot be restored; such a step is left out.
 	Problem string
+	// was is the path's stat when the plan was made, to tell when applying it whether it changed since:
+	// a file whose content was not saved has no other identity.
+	was stamp
+}
+
+// stamp is what stat says of a path, enough to tell that it changed.
+type stamp struct {
+	there              bool
+	mode               uint32
+	size, mtime, ctime int64
+	ino                uint64
+}
+
+func stampOf(e *entry) stamp {
+	if e == nil {
+		return stamp{}
+	}
+	return stamp{true, e.mode, e.size, e.mtime, e.ctime, e.ino}
 }
 
 // Verb says what the step does, for people: "restore", "remove", "recreate".
@@ -107,7 +125,7 @@ func (c *Checkpoints) PlanRestore(target map[string]*State, outside map[string]b
 		if now.same(to) {
 			continue
 		}
-		st := Step{Path: path, From: now, To: to, Outside: outside[path]}
+		st := Step{Path: path, From: now, To: to, Outside: outside[path], was: stampOf(c.tree.idx.entries[path])}
 		switch {
 		case checkRel(path) != nil:
 			st.Problem = checkRel(path).Error()
@@ -116,7 +134,8 @@ func (c *Checkpoints) PlanRestore(target map[string]*State, outside map[string]b
 		case to.IsSpecial():
 			st.Problem = "it was a " + to.kind() + ", which Warden does not make again"
 		case to.IsFile() && to.Skipped:
-			st.Problem = "it was over the size cap, so its content was not saved"
+			st.Problem = "it " + map[bool]string{true: "could not be read", false: "was over the size cap"}[to.Unreadable] +
+				", so its content was not saved"
 		case to.IsFile() && !c.tree.store.has(to.ID):
 			if _, err := c.tree.store.get(to.ID); err != nil {
 				st.Problem = "its saved content is gone (checkpoints pruned)"
@@ -172,7 +191,7 @@ func (c *Checkpoints) Apply(plan *Plan, includeOutside bool) (*Restored, error) 
 		case st.Problem != "":
 		case st.Outside && !includeOutside:
 			st.Problem = "changed outside Warden; not included"
-		case !c.tree.idx.entries[st.Path].state().same(st.From):
+		case !c.tree.idx.entries[st.Path].state().same(st.From) && stampOf(c.tree.idx.entries[st.Path]) != st.was:
 			st.Problem = "changed again since the plan was shown; left as it is"
 		}
 		if st.Problem != "" {

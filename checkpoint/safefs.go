@@ -59,7 +59,8 @@ func openRoot(root string) (int, error) {
 }
 
 // openParent opens the directory that holds rel, walking from rootFd without following links. The
-// caller closes the returned descriptor.
+// descriptors are O_PATH ones, which the *at calls take: a directory a command made unreadable can still
+// be restored into. The caller closes the returned descriptor.
 func openParent(rootFd int, rel string) (fd int, name string, err error) {
 	parts := strings.Split(rel, "/")
 	fd, err = unix.Dup(rootFd)
@@ -67,26 +68,36 @@ func openParent(rootFd int, rel string) (fd int, name string, err error) {
 		return -1, "", err
 	}
 	for _, p := range parts[:len(parts)-1] {
-		next, err := unix.Openat(fd, p, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		next, err := unix.Openat(fd, p, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		unix.Close(fd)
 		if err != nil {
-			return -1, "", errNotDir
+			return -1, "", fmt.Errorf("%w: %w", errNotDir, err)
 		}
 		fd = next
 	}
 	return fd, parts[len(parts)-1], nil
 }
 
-// lstatAt reports what is at rel now, without following any link; ok is false when nothing is there or
-// a directory on the way is not a real one.
-func lstatAt(rootFd int, rel string) (st unix.Stat_t, ok bool) {
+// statAt lstats rel without following any link on the way.
+func statAt(rootFd int, rel string) (st unix.Stat_t, err error) {
 	fd, name, err := openParent(rootFd, rel)
 	if err != nil {
-		return st, false
+		return st, err
 	}
 	defer unix.Close(fd)
-	if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
-		return st, false
-	}
-	return st, true
+	err = unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	return st, err
+}
+
+// lstatAt reports what is at rel now, without following any link; ok is false when nothing is there, a
+// directory on the way is not a real one, or it cannot be looked at.
+func lstatAt(rootFd int, rel string) (st unix.Stat_t, ok bool) {
+	st, err := statAt(rootFd, rel)
+	return st, err == nil
+}
+
+// isGone reports whether an error opening or looking at a path says nothing is there (or a link is, on
+// the way or in its place), rather than that Warden may not look.
+func isGone(err error) bool {
+	return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP)
 }

@@ -35,7 +35,8 @@ type entry struct {
 	ino          uint64
 	id           ID     // regular files whose content was saved
 	link         string // symbolic links
-	skipped      bool   // a regular file over the size cap: stat only, content not saved
+	skipped      bool   // a regular file whose content was not saved: over the size cap, or unreadable
+	unreadable   bool   // skipped because Warden may not read it
 	racy         bool
 	gen          uint32
 	// list is a directory's listing, valid while its stat is unchanged.
@@ -381,8 +382,9 @@ func readlinkat(fd int, name string) (string, error) {
 }
 
 // hashFiles reads the regular files among touched, saves their content and fills in their ids. A file
-// over maxSize is marked skipped; one that cannot be read any more (gone, replaced) is dropped from
-// touched, as if the walk had not seen it. It returns how many bytes the store grew by.
+// over maxSize, or that Warden may not read, is marked skipped; one that is not there any more (gone,
+// replaced by a link) is dropped from touched, as if the walk had not seen it. It returns how many bytes
+// the store grew by.
 func hashFiles(root string, touched []touched, store *objects, maxSize int64, start time.Time, borrow *borrower) ([]touched, int64, error) {
 	var mu sync.Mutex
 	var grown int64
@@ -429,9 +431,15 @@ func hashFiles(root string, touched []touched, store *objects, maxSize int64, st
 // hashOne reads the file rel into e, unless the person's git holds its content already. ok is false when
 // the file is no longer a regular file there.
 func hashOne(root, rel string, e *entry, store *objects, maxSize int64, start time.Time, borrow *borrower) (grown int64, ok bool, err error) {
-	f, err := os.OpenFile(filepath.Join(root, filepath.FromSlash(rel)), os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+	f, err := os.OpenFile(filepath.Join(root, filepath.FromSlash(rel)), os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
 	if err != nil {
-		return 0, false, nil
+		if isGone(err) {
+			return 0, false, nil
+		}
+		// There, but not to be read (a command took the permission away): what changed is recorded
+		// all the same, from its stat, so that an undo puts back what was there before.
+		e.skipped, e.unreadable = true, true
+		return 0, true, nil
 	}
 	defer f.Close()
 	var st unix.Stat_t
@@ -451,7 +459,8 @@ func hashOne(root, rel string, e *entry, store *objects, maxSize int64, start ti
 	}
 	content, err := io.ReadAll(io.LimitReader(f, maxSize+1))
 	if err != nil {
-		return 0, false, nil
+		e.skipped, e.unreadable = true, true
+		return 0, true, nil
 	}
 	if int64(len(content)) > maxSize {
 		e.skipped = true

@@ -189,10 +189,10 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 				}
 				defer unix.Close(rootFd)
 			}
-			if _, there := lstatAt(rootFd, path); there {
+			if _, err := statAt(rootFd, path); err == nil || !isGone(err) {
 				if s.sticky {
-					// Still there, but the walk could not look at it (a directory that cannot be
-					// read): it is kept as it was, and looked at again next time.
+					// Still there, or it cannot be told (a directory that cannot be read), but the
+					// walk could not look at it: it is kept as it was, and looked at again next time.
 					e.gen = gen
 					continue
 				}
