@@ -149,8 +149,14 @@ func (s *scan) walkDirty(m *ignore.Matcher, dirs []string) error {
 	var jobs []dirJob
 	for _, rel := range dirs {
 		var st unix.Stat_t
-		if unix.Lstat(filepath.Join(s.root, filepath.FromSlash(rel)), &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		fd, err := openBeneath(s.root, rel, unix.O_PATH|unix.O_NOFOLLOW)
+		if err != nil {
 			continue // gone or replaced: its parent's listing says so
+		}
+		err = unix.Fstat(fd, &st)
+		unix.Close(fd)
+		if err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			continue
 		}
 		j := dirJob{rel: rel, st: st}
 		if rel == "" {
@@ -232,12 +238,8 @@ func (s *scan) work(m *ignore.Matcher) {
 // ignored. It returns the subdirectories to walk.
 func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 	path := filepath.Join(s.root, filepath.FromSlash(j.rel))
-	if s.w != nil {
-		// Before reading it, so that no change falls between the listing and the watch.
-		s.w.add(j.rel)
-	}
 	// O_NOFOLLOW: a directory replaced by a link since its parent was read is not walked through.
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	fd, err := openBeneath(s.root, j.rel, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW)
 	if err != nil {
 		if j.rel == "" {
 			return nil, 0, fmt.Errorf("reading the workspace: %w", err)
@@ -246,12 +248,16 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 		return nil, 0, nil
 	}
 	defer unix.Close(fd)
+	if s.w != nil {
+		// Before the directory is listed, so that no change falls between the listing and the watch.
+		s.w.add(j.rel, fd)
+	}
 	list := []ignore.Entry(nil)
 	fresh := s.partial || j.prev == nil || j.prev.racy || j.prev.list == nil || !j.prev.sameStat(&j.st)
 	if !fresh {
 		list = j.prev.list
 	} else {
-		if list, err = ignore.ReadDir(path); err != nil {
+		if list, err = ignore.ReadDirFd(fd, path); err != nil {
 			if j.rel == "" {
 				return nil, 0, fmt.Errorf("reading the workspace: %w", err)
 			}
@@ -431,7 +437,7 @@ func hashFiles(root string, touched []touched, store *objects, maxSize int64, st
 // hashOne reads the file rel into e, unless the person's git holds its content already. ok is false when
 // the file is no longer a regular file there.
 func hashOne(root, rel string, e *entry, store *objects, maxSize int64, start time.Time, borrow *borrower) (grown int64, ok bool, err error) {
-	f, err := os.OpenFile(filepath.Join(root, filepath.FromSlash(rel)), os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
+	fd, err := openBeneath(root, rel, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY)
 	if err != nil {
 		if isGone(err) {
 			return 0, false, nil
@@ -441,6 +447,7 @@ func hashOne(root, rel string, e *entry, store *objects, maxSize int64, start ti
 		e.skipped, e.unreadable = true, true
 		return 0, true, nil
 	}
+	f := os.NewFile(uintptr(fd), rel)
 	defer f.Close()
 	var st unix.Stat_t
 	if err := unix.Fstat(int(f.Fd()), &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {

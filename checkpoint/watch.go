@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"errors"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"unsafe"
 
@@ -43,9 +44,14 @@ func newWatcher(root string) (*watcher, error) {
 	return &watcher{fd: fd, root: root, byWD: map[int32]string{}}, nil
 }
 
-// add watches the directory rel. It is called before the directory is read.
-func (w *watcher) add(rel string) {
-	wd, err := unix.InotifyAddWatch(w.fd, filepath.Join(w.root, filepath.FromSlash(rel)), watchMask)
+// add watches the directory rel, open as fd. It is called before the directory is listed. The watch is
+// added through the descriptor's name in /proc, which is the directory itself, whatever stands at its
+// path now and however deep it is; without /proc, by its path.
+func (w *watcher) add(rel string, fd int) {
+	wd, err := unix.InotifyAddWatch(w.fd, "/proc/self/fd/"+strconv.Itoa(fd), watchMask&^unix.IN_DONT_FOLLOW)
+	if errors.Is(err, unix.ENOENT) {
+		wd, err = unix.InotifyAddWatch(w.fd, filepath.Join(w.root, filepath.FromSlash(rel)), watchMask)
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err != nil {

@@ -41,6 +41,13 @@ func ReadDir(dir string) ([]Entry, error) {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
 	defer unix.Close(fd)
+	return ReadDirFd(fd, dir)
+}
+
+// ReadDirFd is ReadDir of a directory the caller opened (for reading, from its start); dir is its path,
+// for errors and for Entry.Info. The descriptor is left open. A walker that opens each directory itself,
+// relative to its parent or without following links, lists it this way without opening it again.
+func ReadDirFd(fd int, dir string) ([]Entry, error) {
 	var out []Entry
 	buf := make([]byte, 32<<10)
 	for {
@@ -85,15 +92,34 @@ func ReadDir(dir string) ([]Entry, error) {
 			case unix.DT_BLK:
 				e.typ = fs.ModeDevice
 			default:
-				fi, err := os.Lstat(filepath.Join(dir, name))
-				if err != nil {
+				var st unix.Stat_t
+				if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 					continue // gone since it was listed
 				}
-				e.typ = fi.Mode().Type()
+				e.typ = typeOf(st.Mode)
 			}
 			out = append(out, e)
 		}
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.name, b.name) })
 	return out, nil
+}
+
+// typeOf is the type bits of a stat mode as fs.FileMode spells them.
+func typeOf(mode uint32) fs.FileMode {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return 0
 }
