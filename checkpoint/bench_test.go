@@ -84,11 +84,11 @@ func BenchmarkSnapshotUnchanged(b *testing.B) {
 			if err := c.Off(); err != nil {
 				b.Fatal(err)
 			}
-			walk := &tree{root: ws, store: c.tree.store, idx: newIndex(), maxSize: DefaultMaxFileSize, noWatch: true}
+			walk := &tree{root: ws, store: c.tree.store, loaded: newIndex(), maxSize: DefaultMaxFileSize, noWatch: true}
 			if _, _, err := walk.snapshot(); err != nil {
 				b.Fatal(err)
 			}
-			files := bareFiles(b, walk.idx)
+			files := bareFiles(b, walk.index())
 			var watched, walked, bare time.Duration
 			b.ResetTimer()
 			for b.Loop() {

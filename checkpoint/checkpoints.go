@@ -108,7 +108,10 @@ func Open(opts Options) (*Checkpoints, error) {
 	c := &Checkpoints{opts: opts, dir: dir, lock: lock, running: map[string]*task{}, pending: map[string][]Change{}}
 	borrow := newBorrower(ws)
 	store := &objects{dir: filepath.Join(dir, "objects"), borrow: borrow.read}
-	c.tree = &tree{root: ws, store: store, idx: loadIndex(filepath.Join(dir, "index")), maxSize: opts.MaxFileSize, borrow: borrow}
+	// The index is read when first needed (by the first snapshot, which Start takes in the background):
+	// in a workspace of 100,000 files it is megabytes, whose reading took half a second before Warden's
+	// first frame.
+	c.tree = &tree{root: ws, store: store, indexPath: filepath.Join(dir, "index"), maxSize: opts.MaxFileSize, borrow: borrow}
 	if opts.Session != "" {
 		refs, err := os.OpenFile(filepath.Join(dir, "refs", opts.Session), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
@@ -366,7 +369,7 @@ func (c *Checkpoints) saveIndexIfWorth(force bool) {
 	if c.tree.hashed == 0 || (!force && c.tree.hashed < 1000) {
 		return
 	}
-	if err := saveIndex(filepath.Join(c.dir, "index"), c.tree.idx); err == nil {
+	if err := saveIndex(filepath.Join(c.dir, "index"), c.tree.index()); err == nil {
 		c.tree.hashed = 0
 	}
 }
@@ -391,7 +394,7 @@ func (c *Checkpoints) Close() error {
 	c.closed = true
 	var err error
 	if c.tree.hashed > 0 && c.off == nil {
-		err = saveIndex(filepath.Join(c.dir, "index"), c.tree.idx)
+		err = saveIndex(filepath.Join(c.dir, "index"), c.tree.index())
 	}
 	if c.refs != nil {
 		c.refs.Close()

@@ -42,7 +42,7 @@ func (c *Checkpoints) prune() {
 		sessions = append(sessions, session{id: id, mod: info.ModTime(), ids: readRefs(path)})
 	}
 	base := map[ID]bool{}
-	for _, e := range c.tree.idx.entries {
+	for _, e := range c.tree.index().entries {
 		if !e.id.IsZero() {
 			base[e.id] = true
 		}

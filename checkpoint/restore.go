@@ -121,11 +121,11 @@ func (c *Checkpoints) PlanRestore(target map[string]*State, outside map[string]b
 	defer unix.Close(rootFd)
 	plan = &Plan{}
 	for path, to := range target {
-		now := c.tree.idx.entries[path].state()
+		now := c.tree.index().entries[path].state()
 		if now.same(to) {
 			continue
 		}
-		st := Step{Path: path, From: now, To: to, Outside: outside[path], was: stampOf(c.tree.idx.entries[path])}
+		st := Step{Path: path, From: now, To: to, Outside: outside[path], was: stampOf(c.tree.index().entries[path])}
 		switch {
 		case checkRel(path) != nil:
 			st.Problem = checkRel(path).Error()
@@ -191,7 +191,7 @@ func (c *Checkpoints) Apply(plan *Plan, includeOutside bool) (*Restored, error) 
 		case st.Problem != "":
 		case st.Outside && !includeOutside:
 			st.Problem = "changed outside Warden; not included"
-		case !c.tree.idx.entries[st.Path].state().same(st.From) && stampOf(c.tree.idx.entries[st.Path]) != st.was:
+		case !c.tree.index().entries[st.Path].state().same(st.From) && stampOf(c.tree.index().entries[st.Path]) != st.was:
 			st.Problem = "changed again since the plan was shown; left as it is"
 		}
 		if st.Problem != "" {

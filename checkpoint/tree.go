@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -14,11 +15,25 @@ import (
 const fullWalkEvery = time.Minute
 
 // tree is the workspace as the last snapshot saw it, and the means to take the next one.
+// index is what the last snapshot saw, read from the saved index the first time it is needed.
+func (t *tree) index() *index {
+	t.loadIdx.Do(func() {
+		if t.loaded == nil {
+			t.loaded = loadIndex(t.indexPath)
+		}
+	})
+	return t.loaded
+}
+
 type tree struct {
-	root    string
-	store   *objects
-	idx     *index
-	maxSize int64
+	root  string
+	store *objects
+	// loaded is what the last snapshot saw; use index(), which reads it from indexPath the first time
+	// (set it only to start from an index of one's own).
+	loaded    *index
+	indexPath string
+	loadIdx   sync.Once
+	maxSize   int64
 	// hashed counts files read by snapshots since the index was last saved.
 	hashed int
 
@@ -108,9 +123,9 @@ func touchesIgnoreFiles(dirty map[string][]string) bool {
 // walk takes a snapshot: of the whole tree when dirty is nil, else of the directories in dirty only;
 // replaced names the directories deleted since, whatever stands at their paths now.
 func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced map[string]bool) ([]Change, int64, error) {
-	t.idx.gen++
-	gen := t.idx.gen
-	s := &scan{root: t.root, prev: t.idx, gen: gen, start: start, w: t.watch, replaced: replaced, sticky: t.full > 0}
+	t.index().gen++
+	gen := t.index().gen
+	s := &scan{root: t.root, prev: t.index(), gen: gen, start: start, w: t.watch, replaced: replaced, sticky: t.full > 0}
 	var err error
 	if dirty == nil {
 		err = s.walk(m)
@@ -132,7 +147,7 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 		relisted[d.path] = d.e
 	}
 	if d, ok := relisted[""]; ok {
-		t.idx.root = d
+		t.index().root = d
 		delete(relisted, "")
 	}
 	var changes []Change
@@ -141,8 +156,8 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 	if s.partial {
 		for _, p := range s.deleted {
 			for _, path := range t.below(p) {
-				if e := t.idx.entries[path]; e != nil {
-					delete(t.idx.entries, path)
+				if e := t.index().entries[path]; e != nil {
+					delete(t.index().entries, path)
 					if c, ok := classify(path, e.state(), nil); ok {
 						changes = append(changes, c)
 					}
@@ -151,13 +166,13 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 		}
 	}
 	for _, tc := range touched {
-		old := t.idx.entries[tc.path]
+		old := t.index().entries[tc.path]
 		if d, ok := relisted[tc.path]; ok {
 			tc.e.list = d.list
 			delete(relisted, tc.path)
 		}
 		tc.e.gen = gen
-		t.idx.entries[tc.path] = tc.e
+		t.index().entries[tc.path] = tc.e
 		if tc.quiet {
 			continue
 		}
@@ -172,14 +187,14 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 	}
 	// Directories listed again whose own state did not change: remember their new stat and listing.
 	for path, d := range relisted {
-		if e := t.idx.entries[path]; e != nil && e.isDir() {
+		if e := t.index().entries[path]; e != nil && e.isDir() {
 			d.gen = e.gen
-			t.idx.entries[path] = d
+			t.index().entries[path] = d
 		}
 	}
 	if !s.partial {
 		rootFd := -1
-		for path, e := range t.idx.entries {
+		for path, e := range t.index().entries {
 			if e.gen == gen {
 				continue
 			}
@@ -197,10 +212,10 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 					continue
 				}
 				// Ignored by the rules as the session starts: no longer followed, and not reported.
-				delete(t.idx.entries, path)
+				delete(t.index().entries, path)
 				continue
 			}
-			delete(t.idx.entries, path)
+			delete(t.index().entries, path)
 			c, _ := classify(path, e.state(), nil)
 			changes = append(changes, c)
 		}
@@ -217,12 +232,12 @@ func (t *tree) below(p string) []string {
 	if !onlyUnder {
 		out = append(out, p)
 	}
-	e := t.idx.entries[dir]
+	e := t.index().entries[dir]
 	if e == nil || !e.isDir() {
 		if onlyUnder || e == nil {
 			// The directory's own entry is already replaced: find what was under it by name.
 			prefix := dir + "/"
-			for path := range t.idx.entries {
+			for path := range t.index().entries {
 				if strings.HasPrefix(path, prefix) {
 					out = append(out, path)
 				}
@@ -232,7 +247,7 @@ func (t *tree) below(p string) []string {
 	}
 	if e.list == nil {
 		prefix := dir + "/"
-		for path := range t.idx.entries {
+		for path := range t.index().entries {
 			if strings.HasPrefix(path, prefix) {
 				out = append(out, path)
 			}

@@ -10,7 +10,7 @@ import (
 
 func newTree(t *testing.T, root string) *tree {
 	t.Helper()
-	return &tree{root: root, store: &objects{dir: filepath.Join(t.TempDir(), "objects")}, idx: newIndex(), maxSize: 1 << 20}
+	return &tree{root: root, store: &objects{dir: filepath.Join(t.TempDir(), "objects")}, loaded: newIndex(), maxSize: 1 << 20}
 }
 
 func sh(t *testing.T, dir, script string) {
@@ -77,7 +77,7 @@ func TestIndexKeepsPathsARestoreRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "index")
-	if err := saveIndex(path, tr.idx); err != nil {
+	if err := saveIndex(path, tr.index()); err != nil {
 		t.Fatal(err)
 	}
 	idx := loadIndex(path)

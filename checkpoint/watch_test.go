@@ -69,11 +69,11 @@ func TestWatchedSnapshotsMatchFullWalks(t *testing.T) {
 		if _, _, err := watched.snapshot(); err != nil {
 			t.Fatal(err)
 		}
-		fresh := &tree{root: root, store: watched.store, idx: newIndex(), maxSize: watched.maxSize, noWatch: true}
+		fresh := &tree{root: root, store: watched.store, loaded: newIndex(), maxSize: watched.maxSize, noWatch: true}
 		if _, _, err := fresh.snapshot(); err != nil {
 			t.Fatal(err)
 		}
-		got, want := indexState(watched.idx), indexState(fresh.idx)
+		got, want := indexState(watched.index()), indexState(fresh.index())
 		for p, w := range want {
 			if got[p] != w {
 				t.Errorf("round %d (%s): %s is %q, a full walk says %q", round, cmd, p, got[p], w)
@@ -128,11 +128,11 @@ func TestIgnoreFileChangeForcesAFullWalk(t *testing.T) {
 		t.Errorf("changes in a directory that became ignored: %q, want build/out modified and build/new ignored", got)
 	}
 	// A session that starts afresh follows the rules to the letter.
-	fresh := &tree{root: root, store: tr.store, idx: tr.idx, maxSize: tr.maxSize}
+	fresh := &tree{root: root, store: tr.store, loaded: tr.index(), maxSize: tr.maxSize}
 	if _, _, err := fresh.snapshot(); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := fresh.idx.entries["build/out"]; ok {
+	if _, ok := fresh.index().entries["build/out"]; ok {
 		t.Error("an ignored file is still followed by a new session")
 	}
 }
