@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -84,12 +85,17 @@ func historyCells(p *panel) []string {
 	if p.depth > 0 {
 		tool = strings.Repeat("  ", p.depth-1) + "└ " + tool
 	}
+	return []string{p.started.Format("15:04:05"), tool, historyTarget(p), decision, p.exitText(), dur}
+}
+
+// historyTarget is what the call worked on, beside its tool's name: an MCP call's arguments without its
+// server and tool, which the name says already.
+func historyTarget(p *panel) string {
 	target := p.target()
 	if t := p.access.MCP; t != nil {
-		// The tool column names the server and the tool already.
 		target = strings.TrimPrefix(target, t.Server+" · "+t.Tool+" ")
 	}
-	return []string{p.started.Format("15:04:05"), tool, target, decision, p.exitText(), dur}
+	return target
 }
 
 // toolWidth is the history's tool column: wide enough for the longest name shown (an MCP tool's
@@ -165,21 +171,43 @@ func (h *historyOverlay) view(m *Model, width, height int) string {
 	if withChanges {
 		headers, widths = append(headers, "CHANGES"), append(widths, 15)
 	}
-	fixed := len(widths) - 1
-	for _, w := range widths {
-		fixed += w
+	// On a narrow screen the time, the duration and then the changes give way (the pager and d show
+	// them), before anything that says what ran and how it was decided is cut: the tool's whole name
+	// counts for more than when the call ran.
+	shown := []int{}
+	for i := range headers {
+		shown = append(shown, i)
+	}
+	longest := toolWidth(rows, 1<<20, 0)
+	total := func() int {
+		n := len(shown) - 1 + 10 // separators, and the least the command column gets
+		for _, i := range shown {
+			n += widths[i]
+		}
+		return n - widths[1] + longest
+	}
+	for _, drop := range []int{0, 5, 6} {
+		if total() <= width {
+			break
+		}
+		shown = slices.DeleteFunc(shown, func(i int) bool { return i == drop })
+	}
+	fixed := len(shown) - 1
+	for _, i := range shown {
+		fixed += widths[i]
 	}
 	widths[1] = toolWidth(rows, width, fixed-widths[1])
 	fixed += widths[1] - 14
 	widths[2] = max(width-fixed, 10)
 	line := func(cells []string) string {
-		parts := make([]string, len(cells))
-		for i, c := range cells {
+		parts := make([]string, 0, len(shown))
+		for _, i := range shown {
+			c := cells[i]
 			if i == 1 {
-				parts[i] = padRight(fitMiddle(c, widths[i]), widths[i])
+				parts = append(parts, padRight(fitMiddle(c, widths[i]), widths[i]))
 				continue
 			}
-			parts[i] = padRight(fit(c, widths[i]), widths[i])
+			parts = append(parts, padRight(fit(c, widths[i]), widths[i]))
 		}
 		return strings.Join(parts, " ")
 	}
@@ -239,7 +267,7 @@ type pager struct {
 
 func newPager(m *Model, p *panel) *pager {
 	text, note := fullOutput(p)
-	title := fmt.Sprintf("%s · %s · %s", p.tool, fit(p.target(), 60), p.outcome())
+	title := fmt.Sprintf("%s · %s · %s", p.tool, fit(historyTarget(p), 60), p.outcome())
 	path := p.result.OutputPath
 	if p.bgEnd != nil {
 		path = p.bgEnd.OutputPath

@@ -38,13 +38,18 @@ func TestHistoryShowsMCPToolNamesWhole(t *testing.T) {
 		t.Errorf("the bash row lost its decision: %q", bash)
 	}
 
-	// A narrow terminal still leaves the command column room: the name is cut in its middle, keeping its
-	// two ends.
+	// A narrow terminal drops the time and the duration before it cuts anything that says what ran:
+	// each row still fits, with its decision and exit; a name too long even then is cut in its middle,
+	// keeping its two ends.
 	m.Update(tea.WindowSizeMsg{Width: 60, Height: 20})
 	s = plain(m)
 	row = lineWith(s, "mcp__")
-	if !strings.Contains(row, "mcp__") || !strings.Contains(row, "…") || !strings.Contains(row, "{") {
-		t.Errorf("at 60 columns the row should keep the name's ends and some arguments: %q\n%s", row, s)
+	if strings.Contains(s, "TIME") || strings.Contains(s, "TOOK") || !strings.Contains(row, "allow · user") ||
+		!strings.Contains(row, "ok") || !strings.Contains(row, "…") || !strings.Contains(row, "{") {
+		t.Errorf("at 60 columns the row should keep the name's ends, some arguments, the decision and exit: %q\n%s", row, s)
+	}
+	if bash := lineWith(s, "$ ls"); !strings.HasPrefix(bash, "bash ") {
+		t.Errorf("at 60 columns the tool should come first: %q", bash)
 	}
 }
 
