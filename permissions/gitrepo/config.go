@@ -11,9 +11,11 @@ import (
 
 // Entry is one variable set in git's configuration.
 type Entry struct {
-	// File is the absolute path of the file that set it; empty when the environment did
-	// (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n).
+	// File is the absolute path of the file that set it; empty when the environment did.
 	File string
+	// Env names the variable that set it when File is empty: GIT_CONFIG_COUNT (with GIT_CONFIG_KEY_n
+	// and GIT_CONFIG_VALUE_n) or GIT_CONFIG_PARAMETERS, where `git -c` passes its settings.
+	Env string
 	// Line is the line of File the variable is on.
 	Line int
 	// Key is the variable's name as git compares it: section and name lower-cased, a subsection as
@@ -61,9 +63,44 @@ func (e Entry) Bool() (v, ok bool) {
 // Config is every variable git reads for a repository, in git's order.
 type Config struct {
 	Entries []Entry
+	// Includes are the files includes brought in, in the order they were read, each with the variable
+	// that named it. A file git would print the variables of (`git config -l`) is one of them or a file
+	// the chain starts from.
+	Includes []Include
 	// Problem says why the chain could not be read as git reads it (a file git would refuse, includes
 	// nested too deep); it is empty when every file was read.
 	Problem string
+}
+
+// Include is a file read because a variable named it.
+type Include struct {
+	// File is the included file's absolute path.
+	File string
+	// By is the include.path or includeIf.<condition>.path that named it.
+	By Entry
+}
+
+// Files returns the files the entries come from, each once, in the order read.
+func (c Config) Files() []string {
+	var files []string
+	seen := map[string]bool{}
+	for _, e := range c.Entries {
+		if e.File != "" && !seen[e.File] {
+			seen[e.File] = true
+			files = append(files, e.File)
+		}
+	}
+	return files
+}
+
+// IncludedBy returns the variable whose include brought file in first, if an include did.
+func (c Config) IncludedBy(file string) (Entry, bool) {
+	for _, in := range c.Includes {
+		if in.File == file {
+			return in.By, true
+		}
+	}
+	return Entry{}, false
 }
 
 // Last returns the last entry for key (the one git uses for a single-valued variable).
@@ -82,40 +119,40 @@ const maxIncludeDepth = 10
 // LoadConfig reads the configuration git uses in r (or, with r empty, outside any repository): the
 // system file (GIT_CONFIG_SYSTEM, or /etc/gitconfig, unless GIT_CONFIG_NOSYSTEM), the global ones
 // (GIT_CONFIG_GLOBAL, or $XDG_CONFIG_HOME/git/config and ~/.gitconfig), the repository's config and
-// config.worktree, then GIT_CONFIG_COUNT's variables. Every include.path and includeIf.*.path is followed
+// config.worktree, then GIT_CONFIG_COUNT's variables and GIT_CONFIG_PARAMETERS's (`git -c`). Every include.path and includeIf.*.path is followed
 // whatever its condition, since a condition may hold: the answer covers more than git reads, never less.
 func LoadConfig(r Repo, env Env, home string) Config {
 	if env == nil {
 		env = OSEnv
 	}
-	l := &loader{home: home}
+	l := &loader{home: home, includes: true}
 	if v, _ := env("GIT_CONFIG_NOSYSTEM"); !truthy(v) {
 		system := "/etc/gitconfig"
 		if s, ok := env("GIT_CONFIG_SYSTEM"); ok {
 			system = s
 		}
-		l.file(system, 0)
+		l.file(system, 0, nil)
 	}
 	if g, ok := env("GIT_CONFIG_GLOBAL"); ok {
-		l.file(g, 0)
+		l.file(g, 0, nil)
 	} else {
 		xdg, _ := env("XDG_CONFIG_HOME")
 		if xdg == "" && home != "" {
 			xdg = filepath.Join(home, ".config")
 		}
 		if xdg != "" {
-			l.file(filepath.Join(xdg, "git", "config"), 0)
+			l.file(filepath.Join(xdg, "git", "config"), 0, nil)
 		}
 		if home != "" {
-			l.file(filepath.Join(home, ".gitconfig"), 0)
+			l.file(filepath.Join(home, ".gitconfig"), 0, nil)
 		}
 	}
 	if r.CommonDir != "" {
-		l.file(filepath.Join(r.CommonDir, "config"), 0)
+		l.file(filepath.Join(r.CommonDir, "config"), 0, nil)
 	}
 	if r.GitDir != "" {
 		// Read only with extensions.worktreeConfig by git; read here whenever it exists.
-		l.file(filepath.Join(r.GitDir, "config.worktree"), 0)
+		l.file(filepath.Join(r.GitDir, "config.worktree"), 0, nil)
 	}
 	if n, err := strconv.Atoi(lookup(env, "GIT_CONFIG_COUNT")); err == nil {
 		for i := 0; i < n && i < 1000; i++ {
@@ -123,11 +160,16 @@ func LoadConfig(r Repo, env Env, home string) Config {
 			if key == "" {
 				continue
 			}
-			e := Entry{Key: canonicalKey(key), Value: lookup(env, "GIT_CONFIG_VALUE_"+strconv.Itoa(i))}
-			l.cfg.Entries = append(l.cfg.Entries, e)
-			if isInclude(e.Key) {
-				l.file(expandHome(e.Value, home), 1)
-			}
+			l.setting("GIT_CONFIG_COUNT", key, lookup(env, "GIT_CONFIG_VALUE_"+strconv.Itoa(i)), false)
+		}
+	}
+	if params, ok := env("GIT_CONFIG_PARAMETERS"); ok {
+		settings, err := ParseParameters(params)
+		if err != nil && l.cfg.Problem == "" {
+			l.cfg.Problem = "GIT_CONFIG_PARAMETERS " + err.Error()
+		}
+		for _, s := range settings {
+			l.setting("GIT_CONFIG_PARAMETERS", s.Key, s.Value, s.NoValue)
 		}
 	}
 	return l.cfg
@@ -163,15 +205,43 @@ func expandHome(p, home string) string {
 	return p
 }
 
+// LoadFile reads one configuration file as `git config --file` reads it: alone, following its
+// includes (all of them, whatever their condition) only when includes is set, as --includes asks.
+func LoadFile(path string, includes bool, home string) Config {
+	l := &loader{home: home, includes: includes}
+	l.file(path, 0, nil)
+	return l.cfg
+}
+
 // loader collects the entries of a configuration chain.
 type loader struct {
 	home string
-	cfg  Config
+	// includes is set when include.path and includeIf.*.path are followed.
+	includes bool
+	cfg      Config
 }
 
-// file appends the entries of the file at path, and of the files it includes. A missing file is
-// skipped, as git skips it.
-func (l *loader) file(path string, depth int) {
+// setting appends a variable the environment sets, named by the variable env, and what it includes.
+// git refuses a relative include there, having no file to take it relative to.
+func (l *loader) setting(env, key, value string, noValue bool) {
+	e := Entry{Env: env, Key: canonicalKey(key), Value: value, NoValue: noValue}
+	l.cfg.Entries = append(l.cfg.Entries, e)
+	if !isInclude(e.Key) || noValue || value == "" {
+		return
+	}
+	inc := expandHome(value, l.home)
+	if !filepath.IsAbs(inc) {
+		if l.cfg.Problem == "" {
+			l.cfg.Problem = fmt.Sprintf("%s includes the relative path `%s`, which git refuses", env, value)
+		}
+		return
+	}
+	l.file(inc, 1, &e)
+}
+
+// file appends the entries of the file at path, and of the files it includes; by is the variable that
+// included it, nil for a file the chain starts from. A missing file is skipped, as git skips it.
+func (l *loader) file(path string, depth int, by *Entry) {
 	if path == "" {
 		return
 	}
@@ -185,17 +255,20 @@ func (l *loader) file(path string, depth int) {
 	if !ok {
 		return
 	}
+	if by != nil {
+		l.cfg.Includes = append(l.cfg.Includes, Include{File: path, By: *by})
+	}
 	if pf.err != "" && l.cfg.Problem == "" {
 		l.cfg.Problem = pf.err
 	}
 	for _, e := range pf.entries {
 		l.cfg.Entries = append(l.cfg.Entries, e)
-		if isInclude(e.Key) && !e.NoValue && e.Value != "" {
+		if l.includes && isInclude(e.Key) && !e.NoValue && e.Value != "" {
 			inc := expandHome(e.Value, l.home)
 			if !filepath.IsAbs(inc) {
 				inc = filepath.Join(filepath.Dir(path), inc)
 			}
-			l.file(inc, depth+1)
+			l.file(inc, depth+1, &e)
 		}
 	}
 }
