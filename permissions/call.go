@@ -87,6 +87,22 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 	c.execFDs = false
 	if len(words) > 0 {
 		e := &exec{c: c, lv: lv, sc: sc, p: &p, stdin: stdin}
+		for _, a := range call.Assigns {
+			if a.Name == nil || a.Index != nil || a.Array != nil {
+				continue
+			}
+			v := word{Static: true}
+			if a.Value != nil {
+				v = c.resolve(lv, a.Value, sc)
+			}
+			if a.Append {
+				old, _ := e.lookupEnv(a.Name.Value)
+				v.Value = old + v.Value
+			}
+			if v.Static {
+				e.setEnv(a.Name.Value, v.Value)
+			}
+		}
 		e.run(words)
 	}
 	if c.untrusted != "" {

@@ -31,7 +31,7 @@ func init() {
 		"ls-tree": logLike, "cat-file": logLike, "show-ref": logLike, "for-each-ref": logLike,
 		"merge-base": logLike, "name-rev": logLike, "count-objects": logLike, "diff-tree": logLike,
 		"diff-files": logLike, "diff-index": logLike, "range-diff": logLike, "check-ignore": logLike,
-		"check-attr": logLike, "var": logLike, "cherry": logLike, "show-branch": logLike,
+		"check-attr": logLike, "var": gitVar, "cherry": logLike, "show-branch": logLike,
 		"version": logLike,
 		"grep":    gitGrep,
 		"branch": gitListOnly("dDmMcCfu", "u", "", []string{"--delete", "--move", "--copy", "--force",
@@ -287,53 +287,6 @@ func gitRemote(e *exec, args []word) string {
 	return fmt.Sprintf("`%s` changes the repository", args[i].Value)
 }
 
-// gitConfigReadOpts are the options that only choose where to read and how to print.
-var gitConfigReadOpts = map[string]bool{
-	"--global": true, "--system": true, "--local": true, "--worktree": true, "--file": true, "-f": true,
-	"--blob": true, "--type": true, "--bool": true, "--int": true, "--bool-or-int": true, "--path": true,
-	"--expiry-date": true, "--no-type": true, "--null": true, "-z": true, "--name-only": true,
-	"--show-origin": true, "--show-scope": true, "--includes": true, "--no-includes": true, "--default": true,
-	"--fixed-value": true, "--all": true, "--regexp": true, "--value": true, "--url": true,
-	// The actions that read.
-	"--get": true, "--get-all": true, "--get-regexp": true, "--get-urlmatch": true, "--get-color": true,
-	"--get-colorbool": true, "--list": true, "-l": true,
-}
-
-// gitConfig reads in git config's read forms only: `git config list|get ...`, the --get*/--list actions,
-// or, with no action, a single name. Every option must be one that only reads; anything else (a second
-// operand sets a value, --add, --unset, -e...) asks.
-func gitConfig(e *exec, args []word) string {
-	g := parseGit(args, "f", "", []string{"--file", "--blob", "--type", "--default", "--value", "--url"})
-	for _, f := range g.flags {
-		if !gitConfigReadOpts[f.name] {
-			return fmt.Sprintf("`%s` may change settings", f.name)
-		}
-		// The file or blob read is a read like any other, for deny rules and secrets alike.
-		switch {
-		case !f.has:
-		case f.name == "-f" || f.name == "--file":
-			if f.value == "-" {
-				return "`git config -f -` reads its input"
-			}
-			e.c.read(e.p, f.value, e.scope())
-		case f.name == "--blob":
-			repo, _ := e.c.workTree(e.scope().cwd)
-			e.gitRevPath(f.value, repo.Top, e.scope())
-		}
-	}
-	if len(args) > 0 && (args[0].Value == "list" || args[0].Value == "get") {
-		return ""
-	}
-	if g.hasExact("--list", "-l") && len(g.operands) == 0 ||
-		g.hasExact("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool") && len(g.operands) <= 2 {
-		return ""
-	}
-	if len(g.operands) == 1 && g.operands[0].Value != "list" && g.operands[0].Value != "get" {
-		return ""
-	}
-	return "`git config` changes settings"
-}
-
 // gitBuiltins are the subcommands git runs itself, before any alias of the same name (git.c's list).
 var gitBuiltins = map[string]bool{}
 
@@ -388,8 +341,8 @@ sub:
 	key := "alias." + strings.ToLower(name)
 	value, ok := settings[key]
 	if !ok {
-		if r, found := gitrepo.Find(e.scope().cwd, e.c.lookupEnv); found {
-			if en, ok2 := gitrepo.LoadConfig(r, e.c.lookupEnv, e.c.ctx.Home).Last(key); ok2 {
+		if r, found := gitrepo.Find(e.scope().cwd, e.lookupEnv); found {
+			if en, ok2 := gitrepo.LoadConfig(r, e.lookupEnv, e.c.ctx.Home).Last(key); ok2 {
 				value, ok = en.Value, true
 			}
 		}
@@ -409,6 +362,8 @@ sub:
 // checkGit vets git's global options, then the subcommand.
 func checkGit(e *exec, a *parsedArgs) string {
 	words := a.words[1:]
+	e.gitSettings(words)
+	defer e.gitCommandLineReads()
 	e.gitAlias(words)
 	noLocks := false
 	i := 0

@@ -229,8 +229,12 @@ func (e *exec) gitTrust(run gitRun, dir string) string {
 	if dir == "" || !filepath.IsAbs(dir) {
 		return fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose repository's configuration it cannot read", run.name)
 	}
-	env := e.c.lookupEnv
+	env := e.lookupEnv
 	r, ok := e.c.findRepo(dir)
+	if len(e.env) > 0 {
+		// GIT_DIR or GIT_WORK_TREE in front of the command may name another repository.
+		r, ok = gitrepo.Find(dir, env)
+	}
 	if !ok {
 		// Outside any repository git reads the system and global files only.
 		r = gitrepo.Repo{}
@@ -396,6 +400,9 @@ func gitHook(r gitrepo.Repo, cfg gitrepo.Config, name string) string {
 // entryOrigin names where a variable was set, for a reason: the file as the person would find it, or
 // the environment.
 func (c *classifier) entryOrigin(en gitrepo.Entry) string {
+	if en.File == "" && en.Env == "GIT_CONFIG_PARAMETERS" {
+		return "`git -c` (GIT_CONFIG_PARAMETERS)"
+	}
 	if en.File == "" {
 		return "the environment (GIT_CONFIG_COUNT)"
 	}

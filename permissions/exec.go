@@ -26,6 +26,25 @@ type exec struct {
 	foundRead bool
 	// xargsFile is set when xargs reads its arguments from a file (-a), which no pipe models.
 	xargsFile bool
+	// env are the variables the command line gives the program over those commands inherit: the
+	// assignments in front of it, `env NAME=value`, and what git's -c puts in GIT_CONFIG_PARAMETERS.
+	env map[string]string
+}
+
+// setEnv records a variable the command line gives the program.
+func (e *exec) setEnv(name, value string) {
+	if e.env == nil {
+		e.env = map[string]string{}
+	}
+	e.env[name] = value
+}
+
+// lookupEnv looks a variable up in the environment the program runs with.
+func (e *exec) lookupEnv(name string) (string, bool) {
+	if v, ok := e.env[name]; ok {
+		return v, true
+	}
+	return e.c.lookupEnv(name)
 }
 
 // systemBinDirs are the directories whose programs count as the system tool of the same name: on a

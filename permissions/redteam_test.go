@@ -213,7 +213,9 @@ var redTeamCases = []corpusCase{
 	// C5: git config's files and blobs are reads.
 	ask("git config -f secrets/a.txt --list").denying("Read(./secrets/**)"), ask("git config --file secrets/a.txt --list").denying("Read(./secrets/**)"),
 	ask("git config --blob HEAD:secrets/a.txt --list").denying("Read(./secrets/**)"), ask("git config --blob=HEAD:.env --list"),
-	ask("git config -f .env --list"), ask("git config -f - --list"), allow("git config -f README.md --list"), allow("git config --blob HEAD:README.md -l"),
+	ask("git config -f .env --list"), ask("git config -f - --list"), allow("git config -f README.md --list"), allow("git config --no-includes --blob HEAD:README.md -l"),
+	// git follows a blob's includes unless told not to, and Warden does not read the blob.
+	ask("git config --blob HEAD:README.md -l"), ask("git config --no-includes --includes --blob HEAD:README.md -l"),
 	// C8: REV:path splits at the first `:` outside braces; a later one may start the path too.
 	ask("git show 'HEAD^{/d[:]?b}:secrets/a.txt'").denying("Read(./secrets/**)"), ask("git show 'HEAD@{2030-01-01 00:00}:secrets/a.txt'").denying("Read(./secrets/**)"),
 	ask("git show 'HEAD^{/x:y}:.env'"), ask("git show 'HEAD@{1}:.env'"), ask("git show 'HEAD{:.env'"), ask("git show HEAD:credentials"),

@@ -148,6 +148,18 @@ type vector struct {
 	skip string
 }
 
+// includeIfSecret is a repository whose .git/config includes ~/.pypirc under an includeIf condition
+// that holds there (WS stands for the workspace).
+func includeIfSecret(cond string) vector {
+	return vector{name: "an include of a secret under includeIf " + cond, setup: func(l *trustLab) {
+		l.repo("")
+		l.write(filepath.Join(l.home, ".pypirc"), "[pypi]\n\tpassword = pypi-LEAKED\n")
+		l.sh("", "git config remote.origin.url https://example.com/x")
+		l.sh("", fmt.Sprintf("git config 'includeIf.%s.path' ~/.pypirc", strings.ReplaceAll(cond, "WS", l.ws)))
+	}, cmds: []string{"git var -l", "git config --show-origin -l", "git config --get-regexp pypi"},
+		want: []string{"`~/.pypirc`", "secrets", "`.git/config` includes it"}, leak: "pypi-LEAKED"}
+}
+
 func plantConfig(dir, key, value string) func(l *trustLab) {
 	return func(l *trustLab) {
 		l.repo(dir)
@@ -257,6 +269,23 @@ var trustVectors = []vector{
 		l.write(filepath.Join(l.home, "keys", "a.txt"), "SECRET-ELSEWHERE\n")
 		l.sh("", "git config core.worktree "+filepath.Join(l.home, "keys"))
 	}, cmds: []string{"git diff"}, want: []string{"core.worktree"}, leak: "SECRET-ELSEWHERE"},
+	{name: "an include of a secret", setup: func(l *trustLab) {
+		l.repo("")
+		l.write(filepath.Join(l.home, ".pypirc"), "[pypi]\n\tusername = __token__\n\tpassword = pypi-LEAKED\n")
+		l.sh("", "git config include.path "+filepath.Join(l.home, ".pypirc"))
+	}, cmds: []string{"git config -l", "git config --get pypi.password"}, want: []string{"`~/.pypirc`", "secrets"}, leak: "pypi-LEAKED"},
+	{name: "an include of a secret in a named file", setup: func(l *trustLab) {
+		l.repo("")
+		l.write(filepath.Join(l.home, ".pypirc"), "[pypi]\n\tpassword = pypi-LEAKED\n")
+		l.write("cfg", "[include]\n\tpath = "+filepath.Join(l.home, ".pypirc")+"\n")
+	}, cmds: []string{"git config --includes -f cfg -l"}, want: []string{"--includes"}, leak: "pypi-LEAKED"},
+	includeIfSecret("gitdir:WS/"), includeIfSecret("onbranch:main"), includeIfSecret("hasconfig:remote.*.url:https://example.com/**"),
+	{name: "an include of a secret in a blob", setup: func(l *trustLab) {
+		l.repo("")
+		l.write(filepath.Join(l.home, ".pypirc"), "[pypi]\n\tpassword = pypi-LEAKED\n")
+		l.write("cfg", "[include]\n\tpath = "+filepath.Join(l.home, ".pypirc")+"\n")
+		l.sh("", "git add cfg && git commit -qm cfg")
+	}, cmds: []string{"git config --blob HEAD:cfg -l", "git config --blob HEAD:cfg --includes --get pypi.password"}, want: []string{"--blob", "--no-includes"}, leak: "pypi-LEAKED"},
 	{name: "configuration that does not parse", setup: func(l *trustLab) {
 		l.repo("")
 		l.sh("", `printf '[core]\n\tfsmonitor = "unterminated\n' >> .git/config`)

@@ -181,6 +181,12 @@ func envAssigns(e *exec, words []word, i int) []word {
 		}
 		if _, value, _ := strings.Cut(words[i].Value, "="); !words[i].Static || strings.ContainsRune(value, '[') {
 			e.c.taint(fmt.Sprintf("`env` gives `%s` a value only known at run time", name))
+		} else {
+			// bash expands a tilde after the `=` of a word shaped like an assignment, argument or not.
+			if h := e.c.ctx.Home; h != "" && (value == "~" || strings.HasPrefix(value, "~/")) {
+				value = h + value[1:]
+			}
+			e.setEnv(name, value)
 		}
 	}
 	if i >= len(words) {

@@ -1,0 +1,333 @@
+package permissions
+
+// What git prints of its configuration. `git config -l`, `git config --get KEY` and `git var -l` print
+// the values of every file the configuration chain reads, the included ones too: a repository's own
+// .git/config with `include.path = ~/.pypirc` makes `git config -l` print the password, and so does a
+// file named with `-f` under --includes, or a blob (whose includes git follows unless told not to). Each
+// file whose variables such a command may print is a read of that file, for secrets and Read rules
+// alike. The files the command line itself brings into the chain (`git -c include.path=F`,
+// GIT_CONFIG_GLOBAL=F or GIT_CONFIG_PARAMETERS in front of git) are reads whatever the subcommand,
+// since git reads them before it runs any.
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/warden-cli/warden/permissions/gitrepo"
+)
+
+// gitConfigReadOpts are the options that only choose where to read and how to print.
+var gitConfigReadOpts = map[string]bool{
+	"--global": true, "--system": true, "--local": true, "--worktree": true, "--file": true, "-f": true,
+	"--blob": true, "--type": true, "--bool": true, "--int": true, "--bool-or-int": true, "--path": true,
+	"--expiry-date": true, "--no-type": true, "--null": true, "-z": true, "--name-only": true,
+	"--show-origin": true, "--show-scope": true, "--includes": true, "--no-includes": true, "--default": true,
+	"--fixed-value": true, "--all": true, "--regexp": true, "--value": true, "--url": true,
+	// The actions that read.
+	"--get": true, "--get-all": true, "--get-regexp": true, "--get-urlmatch": true, "--get-color": true,
+	"--get-colorbool": true, "--list": true, "-l": true,
+}
+
+// gitConfig reads in git config's read forms only: `git config list|get ...`, the --get*/--list actions,
+// or, with no action, a single name. Every option must be one that only reads; anything else (a second
+// operand sets a value, --add, --unset, -e...) asks. The files whose values it prints are reads.
+func gitConfig(e *exec, args []word) string {
+	g := parseGit(args, "f", "", []string{"--file", "--blob", "--type", "--default", "--value", "--url"})
+	for _, f := range g.flags {
+		if !gitConfigReadOpts[f.name] {
+			return fmt.Sprintf("`%s` may change settings", f.name)
+		}
+		// The file or blob read is a read like any other, for deny rules and secrets alike.
+		switch {
+		case !f.has:
+		case f.name == "-f" || f.name == "--file":
+			if f.value == "-" {
+				return "`git config -f -` reads its input"
+			}
+			e.c.read(e.p, f.value, e.scope())
+		case f.name == "--blob":
+			repo, _ := e.c.workTree(e.scope().cwd)
+			e.gitRevPath(f.value, repo.Top, e.scope())
+		}
+	}
+	if !gitConfigReads(args, g) {
+		return "`git config` changes settings"
+	}
+	return e.gitConfigPrints(args, g)
+}
+
+// gitConfigReads reports whether a git config invocation is one of the read forms.
+func gitConfigReads(args []word, g gitArgs) bool {
+	if len(args) > 0 && (args[0].Value == "list" || args[0].Value == "get") {
+		return true
+	}
+	if g.hasExact("--list", "-l") && len(g.operands) == 0 ||
+		g.hasExact("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool") && len(g.operands) <= 2 {
+		return true
+	}
+	return len(g.operands) == 1 && g.operands[0].Value != "list" && g.operands[0].Value != "get"
+}
+
+// gitConfigPrints records as reads the files whose values a reading git config prints, and returns why
+// it is not read-only when those files cannot be known.
+func (e *exec) gitConfigPrints(args []word, g gitArgs) string {
+	sc := e.scope()
+	if sc.cwd == "" || !filepath.IsAbs(sc.cwd) {
+		return "`git config` runs in a directory Warden lost track of, whose configuration it cannot read"
+	}
+	home := e.c.ctx.Home
+	// git follows includes when it reads the whole chain or a blob, and in a file only under --includes;
+	// the last of --includes and --no-includes wins.
+	includes, asked := true, false
+	for _, f := range g.flags {
+		switch f.name {
+		case "--includes":
+			includes, asked = true, true
+		case "--no-includes":
+			includes, asked = false, true
+		}
+	}
+	r, _ := gitrepo.Find(sc.cwd, e.lookupEnv)
+	var files []string
+	for _, f := range g.flags {
+		switch {
+		case (f.name == "-f" || f.name == "--file") && f.has:
+			files = append(files, e.c.abs(f.value, sc))
+		case f.name == "--blob" && f.has:
+			if !asked || includes {
+				return "--blob follows the includes the blob holds, which Warden does not read (with --no-includes git does not follow them)"
+			}
+		case f.name == "--global":
+			if v, ok := e.lookupEnv("GIT_CONFIG_GLOBAL"); ok {
+				files = append(files, e.c.abs(v, sc))
+				continue
+			}
+			xdg, _ := e.lookupEnv("XDG_CONFIG_HOME")
+			if xdg == "" {
+				xdg = filepath.Join(home, ".config")
+			}
+			files = append(files, filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig"))
+		case f.name == "--system":
+			system := "/etc/gitconfig"
+			if v, ok := e.lookupEnv("GIT_CONFIG_SYSTEM"); ok {
+				system = e.c.abs(v, sc)
+			}
+			files = append(files, system)
+		case f.name == "--local" && r.CommonDir != "":
+			files = append(files, filepath.Join(r.CommonDir, "config"))
+		case f.name == "--worktree" && r.GitDir != "":
+			files = append(files, filepath.Join(r.GitDir, "config.worktree"), filepath.Join(r.CommonDir, "config"))
+		}
+	}
+	source := ""
+	var cfg gitrepo.Config
+	if len(files) == 0 && !g.has("--blob") {
+		// GIT_CONFIG stands for --file when no file is named.
+		if v, ok := e.lookupEnv("GIT_CONFIG"); ok && v != "" {
+			files = append(files, e.c.abs(v, sc))
+		}
+	}
+	switch {
+	case g.has("--blob"):
+		// Read with --no-includes: the blob's own values, already a read of its path.
+		return ""
+	case len(files) > 0:
+		for _, f := range files {
+			one := gitrepo.LoadFile(f, includes && asked, home)
+			cfg.Entries = append(cfg.Entries, one.Entries...)
+			cfg.Includes = append(cfg.Includes, one.Includes...)
+		}
+		if includes && asked {
+			source = "--includes"
+		}
+	default:
+		cfg = gitrepo.LoadConfig(r, e.lookupEnv, home)
+		if !includes {
+			cfg = withoutIncludes(cfg)
+		}
+	}
+	match := gitConfigPrinted(args, g)
+	name := "`git config`"
+	for _, file := range cfg.Files() {
+		if slices.ContainsFunc(cfg.Entries, func(en gitrepo.Entry) bool { return en.File == file && match(en) }) {
+			e.readPrinted(name, file, cfg, source)
+		}
+	}
+	return ""
+}
+
+// withoutIncludes drops the entries of included files, as --no-includes reads the chain.
+func withoutIncludes(cfg gitrepo.Config) gitrepo.Config {
+	out := gitrepo.Config{Problem: cfg.Problem}
+	for _, en := range cfg.Entries {
+		if _, included := cfg.IncludedBy(en.File); !included || en.File == "" {
+			out.Entries = append(out.Entries, en)
+		}
+	}
+	return out
+}
+
+// gitConfigPrinted returns which variables a reading git config prints: those of the name it gets, or
+// every one for a list, a regular expression or a URL match (whose sections are matched loosely).
+func gitConfigPrinted(args []word, g gitArgs) func(gitrepo.Entry) bool {
+	all := func(gitrepo.Entry) bool { return true }
+	ops := g.operands
+	newForm := len(args) > 0 && (args[0].Value == "list" || args[0].Value == "get")
+	if newForm {
+		ops = ops[1:]
+	}
+	switch {
+	case g.hasExact("--list", "-l", "--get-regexp") || newForm && (args[0].Value == "list" || g.has("--regexp")):
+		return all
+	case len(ops) == 0:
+		return all
+	case g.hasExact("--get-urlmatch") || newForm && g.has("--url"):
+		section, name, _ := strings.Cut(strings.ToLower(ops[0].Value), ".")
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:]
+		}
+		return func(en gitrepo.Entry) bool {
+			return en.Section() == section && (name == "" || en.Name() == name)
+		}
+	}
+	key := canonicalGitKey(ops[0].Value)
+	return func(en gitrepo.Entry) bool { return en.Key == key }
+}
+
+// canonicalGitKey lower-cases a key's section and name, keeping its subsection as written, as git
+// compares keys.
+func canonicalGitKey(key string) string {
+	first, last := strings.IndexByte(key, '.'), strings.LastIndexByte(key, '.')
+	if first < 0 {
+		return strings.ToLower(key)
+	}
+	return strings.ToLower(key[:first]) + key[first:last] + strings.ToLower(key[last:])
+}
+
+// gitVar: `git var -l` prints every variable of the chain, and `git var NAME` values some of them
+// (core.editor, core.pager, user.name...); the chain's files are its reads.
+func gitVar(e *exec, args []word) string {
+	if r := gitOpts("", "", "", nil)(e, args); r != "" {
+		return r
+	}
+	sc := e.scope()
+	if sc.cwd == "" || !filepath.IsAbs(sc.cwd) {
+		return "`git var` runs in a directory Warden lost track of, whose configuration it cannot read"
+	}
+	r, _ := gitrepo.Find(sc.cwd, e.lookupEnv)
+	cfg := gitrepo.LoadConfig(r, e.lookupEnv, e.c.ctx.Home)
+	for _, file := range cfg.Files() {
+		e.readPrinted("`git var`", file, cfg, "")
+	}
+	return ""
+}
+
+// readPrinted records that the command name prints the values of file, from the chain cfg; source
+// names the option that made git follow includes, if one did.
+func (e *exec) readPrinted(name, file string, cfg gitrepo.Config, source string) {
+	reason := fmt.Sprintf("%s prints `%s`, which may hold secrets", name, e.c.shownPath(file))
+	if by, ok := cfg.IncludedBy(file); ok {
+		reason += fmt.Sprintf(": %s includes it", e.c.entryOrigin(by))
+		if source != "" {
+			reason += ", and " + source + " follows includes"
+		}
+	}
+	e.readConfigFile(file, reason)
+}
+
+// readConfigFile records git's read of a configuration file, giving reason when the file is a secret.
+func (e *exec) readConfigFile(file, reason string) {
+	if !e.p.Secret && e.p.ReadOnly && isSecretPath(file, e.c.ctx.Home) {
+		e.p.Secret = true
+		e.p.Reason = reason
+	}
+	e.c.read(e.p, file, e.scope())
+}
+
+// gitSettings puts the settings of git's -c and --config-env options into GIT_CONFIG_PARAMETERS, as git
+// does for itself and the git commands it runs, so that the chain read for the command has them.
+func (e *exec) gitSettings(words []word) {
+	var settings []string
+	add := func(kv string) {
+		k, v, has := strings.Cut(kv, "=")
+		settings = append(settings, gitrepo.QuoteParameter(k, v, !has))
+	}
+	for i := 0; i < len(words); i++ {
+		v := words[i].Value
+		switch {
+		case (v == "-c" || v == "--config-env") && i+1 < len(words):
+			i++
+			if v == "-c" {
+				add(words[i].Value)
+				continue
+			}
+			e.gitConfigEnv(words[i].Value, add)
+		case strings.HasPrefix(v, "--config-env="):
+			e.gitConfigEnv(strings.TrimPrefix(v, "--config-env="), add)
+		case strings.HasPrefix(v, "-c") && len(v) > 2:
+			add(v[2:])
+		case v == "-C" || v == "--git-dir" || v == "--work-tree" || v == "--namespace":
+			i++
+		case strings.HasPrefix(v, "-"):
+		default:
+			i = len(words)
+		}
+	}
+	if len(settings) == 0 {
+		return
+	}
+	params, _ := e.lookupEnv("GIT_CONFIG_PARAMETERS")
+	if params != "" {
+		params += " "
+	}
+	e.setEnv("GIT_CONFIG_PARAMETERS", params+strings.Join(settings, " "))
+}
+
+// gitConfigEnv adds the setting of `--config-env=key=VAR`: key takes VAR's value.
+func (e *exec) gitConfigEnv(spec string, add func(string)) {
+	i := strings.LastIndexByte(spec, '=')
+	if i < 0 {
+		return
+	}
+	value, _ := e.lookupEnv(spec[i+1:])
+	add(spec[:i] + "=" + value)
+}
+
+// gitCommandLineReads records as reads the configuration files git reads only because of the command
+// line: those of the chain with its settings (-c, --config-env, GIT_CONFIG_* and HOME in front of git)
+// that the chain without them lacks.
+func (e *exec) gitCommandLineReads() {
+	sc := e.scope()
+	if len(e.env) == 0 || sc.cwd == "" || !filepath.IsAbs(sc.cwd) {
+		return
+	}
+	home := e.c.ctx.Home
+	if h, ok := e.env["HOME"]; ok {
+		home = h
+	}
+	baseRepo, _ := e.c.findRepo(sc.cwd)
+	known := map[string]bool{}
+	base := gitrepo.LoadConfig(baseRepo, e.c.lookupEnv, e.c.ctx.Home)
+	for _, f := range configFiles(base) {
+		known[f] = true
+	}
+	r, _ := gitrepo.Find(sc.cwd, e.lookupEnv)
+	for _, f := range configFiles(gitrepo.LoadConfig(r, e.lookupEnv, home)) {
+		if !known[f] {
+			e.readConfigFile(f, fmt.Sprintf("the command line makes git read `%s`, which may hold secrets", e.c.shownPath(f)))
+		}
+	}
+}
+
+// configFiles returns the files of a chain: those with variables and those included.
+func configFiles(cfg gitrepo.Config) []string {
+	files := cfg.Files()
+	for _, in := range cfg.Includes {
+		if !slices.Contains(files, in.File) {
+			files = append(files, in.File)
+		}
+	}
+	return files
+}
