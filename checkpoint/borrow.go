@@ -16,6 +16,11 @@ import (
 // read back from the person's objects when a diff or a restore needs it. The person's repository is
 // only ever read, never run. As soon as a call (or anyone) changes such a file, its old content is
 // copied into the checkpoint store, so an undo never depends on what the person's git keeps later.
+//
+// The index names contents for the session's first snapshot only, as the session found it. Within the
+// session a command may write the index, and an entry with its file's stat and another content's
+// object would have what the call changed recorded, shown and undone as that other content; so what
+// changed after the first snapshot is always read from the file.
 
 type borrower struct {
 	repo   gitrepo.Repo
@@ -24,8 +29,15 @@ type borrower struct {
 	mu      sync.Mutex
 	blobs   *gitrepo.Blobs
 	noBlobs bool
-	index   map[string]gitrepo.StatEntry
-	stamp   unix.Stat_t // of the index file index was read from
+	// lent says the index was handed to a snapshot: no later one gets it.
+	lent bool
+}
+
+// lender is the person's index as the first snapshot read it.
+type lender struct {
+	b      *borrower
+	prefix string
+	index  map[string]gitrepo.StatEntry
 }
 
 func newBorrower(workspace string) *borrower {
@@ -44,44 +56,39 @@ func newBorrower(workspace string) *borrower {
 	return b
 }
 
-// refresh reads the index again if it changed since it was last read. Called before a snapshot hashes.
-func (b *borrower) refresh() {
+// lend returns the index for a snapshot to name contents by, the first time it is called, and nil
+// after: each snapshot calls it, and only the session's first one may borrow (see above).
+func (b *borrower) lend() *lender {
 	if b == nil {
-		return
+		return nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var st unix.Stat_t
-	if unix.Stat(filepath.Join(b.repo.GitDir, "index"), &st) != nil {
-		b.index = nil
-		return
+	if b.lent {
+		return nil
 	}
-	if b.index != nil && st.Ino == b.stamp.Ino && st.Size == b.stamp.Size && st.Mtim == b.stamp.Mtim && st.Ctim == b.stamp.Ctim {
-		return
-	}
+	b.lent = true
 	idx, ok := gitrepo.StatIndex(b.repo)
-	if !ok {
-		idx = map[string]gitrepo.StatEntry{}
+	if !ok || len(idx) == 0 {
+		return nil
 	}
-	b.index, b.stamp = idx, st
+	return &lender{b: b, prefix: b.prefix, index: idx}
 }
 
 // lookup returns the object id of the file at rel (relative to the workspace) when its stat says it
 // holds what the index recorded, and the person's store has that object.
-func (b *borrower) lookup(rel string, st *unix.Stat_t) (ID, bool) {
-	if b == nil {
+func (l *lender) lookup(rel string, st *unix.Stat_t) (ID, bool) {
+	if l == nil {
 		return ID{}, false
 	}
-	b.mu.Lock()
-	e, ok := b.index[b.prefix+rel]
-	b.mu.Unlock()
+	e, ok := l.index[l.prefix+rel]
 	if !ok || !e.Trusted() || e.Mode&0o170000 != 0o100000 || (e.Mode&0o100 != 0) != (st.Mode&0o100 != 0) ||
 		e.Size != uint32(st.Size) || e.Ino != uint32(st.Ino) ||
 		e.MtimeSec != uint32(st.Mtim.Sec) || e.MtimeNsec != uint32(st.Mtim.Nsec) ||
 		e.CtimeSec != uint32(st.Ctim.Sec) || e.CtimeNsec != uint32(st.Ctim.Nsec) {
 		return ID{}, false
 	}
-	blobs := b.open()
+	blobs := l.b.open()
 	if blobs == nil || !blobs.Has(e.ID) {
 		return ID{}, false
 	}

@@ -391,7 +391,7 @@ func readlinkat(fd int, name string) (string, error) {
 // over maxSize, or that Warden may not read, is marked skipped; one that is not there any more (gone,
 // replaced by a link) is dropped from touched, as if the walk had not seen it. It returns how many bytes
 // the store grew by.
-func hashFiles(root string, touched []touched, store *objects, maxSize int64, start time.Time, borrow *borrower) ([]touched, int64, error) {
+func hashFiles(root string, touched []touched, store *objects, maxSize int64, start time.Time, borrow *lender) ([]touched, int64, error) {
 	var mu sync.Mutex
 	var grown int64
 	var firstErr error
@@ -434,9 +434,9 @@ func hashFiles(root string, touched []touched, store *objects, maxSize int64, st
 	return out, grown, firstErr
 }
 
-// hashOne reads the file rel into e, unless the person's git holds its content already. ok is false when
+// hashOne reads the file rel into e, unless borrow names its content in the person's git. ok is false when
 // the file is no longer a regular file there.
-func hashOne(root, rel string, e *entry, store *objects, maxSize int64, start time.Time, borrow *borrower) (grown int64, ok bool, err error) {
+func hashOne(root, rel string, e *entry, store *objects, maxSize int64, start time.Time, borrow *lender) (grown int64, ok bool, err error) {
 	fd, err := openBeneath(root, rel, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY)
 	if err != nil {
 		if isGone(err) {

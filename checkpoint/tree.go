@@ -48,7 +48,8 @@ type tree struct {
 	rules    string
 	// full counts full walks, for tests.
 	full int
-	// borrow finds content in the person's git objects; nil outside a work tree.
+	// borrow finds content in the person's git objects (the first snapshot's by the index, see
+	// borrow.go); nil outside a work tree.
 	borrow *borrower
 }
 
@@ -123,6 +124,8 @@ func touchesIgnoreFiles(dirty map[string][]string) bool {
 // walk takes a snapshot: of the whole tree when dirty is nil, else of the directories in dirty only;
 // replaced names the directories deleted since, whatever stands at their paths now.
 func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced map[string]bool) ([]Change, int64, error) {
+	// Taken before the walk, whatever comes of it: a snapshot after a call never borrows.
+	borrow := t.borrow.lend()
 	t.index().gen++
 	gen := t.index().gen
 	s := &scan{root: t.root, prev: t.index(), gen: gen, start: start, w: t.watch, replaced: replaced, sticky: t.full > 0}
@@ -135,8 +138,7 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 	if err != nil {
 		return nil, 0, err
 	}
-	t.borrow.refresh()
-	touched, grown, err := hashFiles(t.root, s.touched, t.store, t.maxSize, start, t.borrow)
+	touched, grown, err := hashFiles(t.root, s.touched, t.store, t.maxSize, start, borrow)
 	if err != nil {
 		return nil, grown, err
 	}
