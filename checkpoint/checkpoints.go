@@ -46,6 +46,16 @@ type Checkpoints struct {
 	dir  string
 	lock *os.File
 
+	// turn is held from the snapshot before a call to the one after it, and by whatever else snapshots
+	// or writes the workspace (a task's end, a restore), so that none of it falls inside a call. It is
+	// not mu: a call may take minutes or never return (a tool that ignores being stopped), and Close,
+	// which closes closing, must not wait for it.
+	turn    chan struct{}
+	closing chan struct{}
+	// closeMu orders closing against EndTask's starting of goroutines that Close waits for.
+	closeMu sync.Mutex
+
+	// mu guards what follows; it is held while a snapshot is taken, never across a call.
 	mu   sync.Mutex
 	tree *tree
 	// based says the first snapshot was taken.
@@ -105,7 +115,8 @@ func Open(opts Options) (*Checkpoints, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints: %w", err)
 	}
-	c := &Checkpoints{opts: opts, dir: dir, lock: lock, running: map[string]*task{}, pending: map[string][]Change{}}
+	c := &Checkpoints{opts: opts, dir: dir, lock: lock, running: map[string]*task{}, pending: map[string][]Change{},
+		turn: make(chan struct{}, 1), closing: make(chan struct{})}
 	borrow := newBorrower(ws)
 	store := &objects{dir: filepath.Join(dir, "objects"), borrow: borrow.read}
 	// The index is read when first needed (by the first snapshot, which Start takes in the background):
@@ -170,18 +181,60 @@ type Window struct {
 	c    *Checkpoints
 	err  error
 	done bool
+	// held says the window holds the turn, which After or Abandon gives back.
+	held bool
 }
+
+// errClosing says the session's checkpoints were closed before or during a call.
+var errClosing = fmt.Errorf("%w: the session is closing", ErrOff)
+
+// hold takes the turn, waiting for a call in progress to end; it reports false once Close started.
+func (c *Checkpoints) hold() bool {
+	select {
+	case <-c.closing:
+		return false
+	default:
+	}
+	select {
+	case c.turn <- struct{}{}:
+		return true
+	case <-c.closing:
+		return false
+	}
+}
+
+func (c *Checkpoints) release() { <-c.turn }
 
 // Before takes the snapshot before a call that may change files. What changed since the last
 // snapshot was made by no call: by background tasks, if any ran (they get it when they end), or else
-// outside Warden, returned as outside. The window must be closed with After; until then other calls wait.
+// outside Warden, returned as outside. The window must be closed with After, or given up with Abandon;
+// until then other calls wait (Close does not).
 func (c *Checkpoints) Before() (w *Window, outside []Change) {
+	if !c.hold() {
+		return &Window{c: c, err: errClosing}, nil
+	}
+	taken := false
+	defer func() {
+		if !taken {
+			// A panic (a bug in a snapshot), recovered further up: later calls must not wait for a
+			// window nobody has.
+			c.release()
+		}
+	}()
+	w, outside = c.before()
+	taken = true
+	return w, outside
+}
+
+func (c *Checkpoints) before() (*Window, []Change) {
+	w := &Window{c: c, held: true}
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.closed {
-		return &Window{c: c, err: fmt.Errorf("%w: the session is closing", ErrOff)}, nil
+		w.err = errClosing
+		return w, nil
 	}
 	c.baseline()
-	w = &Window{c: c}
 	if c.off != nil {
 		if !c.offNoted {
 			c.offNoted = true
@@ -218,9 +271,18 @@ func (w *Window) After(backgroundID string, onTaskEnd func(taskID string, all, l
 		return nil, errors.New("checkpoint window closed twice")
 	}
 	w.done = true
-	defer c.mu.Unlock()
+	if w.held {
+		defer c.release()
+	}
 	if w.err != nil {
 		return nil, w.err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		// Closed while the call ran (Warden quit and the call did not stop in time): nothing more is
+		// recorded.
+		return nil, errClosing
 	}
 	changes, err = c.snap()
 	if err != nil {
@@ -232,19 +294,43 @@ func (w *Window) After(backgroundID string, onTaskEnd func(taskID string, all, l
 	return changes, nil
 }
 
+// Abandon gives a window up without the snapshot after the call, when After was not called: on a way out
+// that skipped it (a panic). What the call changed is found by the next snapshot, as no call's. After
+// After it does nothing.
+func (w *Window) Abandon() {
+	if w.done {
+		return
+	}
+	w.done = true
+	if w.held {
+		w.c.release()
+	}
+}
+
 // TaskEnded takes a snapshot when a background task has ended and gives all its call changed to the
-// onTaskEnd its After named. It reports false for a task no checkpointed call started.
+// onTaskEnd its After named. It reports false for a task no checkpointed call started, and once Close
+// started.
 func (c *Checkpoints) TaskEnded(taskID string) bool {
+	t, all, later, ok := c.taskEnded(taskID)
+	if ok {
+		t.give(taskID, all, later)
+	}
+	return ok
+}
+
+func (c *Checkpoints) taskEnded(taskID string) (t *task, all, later []Change, ok bool) {
+	if !c.hold() {
+		return nil, nil, nil, false
+	}
+	defer c.release()
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.closed {
-		c.mu.Unlock()
-		return false
+		return nil, nil, nil, false
 	}
 	c.baseline()
-	t, ok := c.running[taskID]
-	if !ok {
-		c.mu.Unlock()
-		return false
+	if t, ok = c.running[taskID]; !ok {
+		return nil, nil, nil, false
 	}
 	if c.off == nil {
 		if now, err := c.snap(); err == nil {
@@ -252,20 +338,24 @@ func (c *Checkpoints) TaskEnded(taskID string) bool {
 		}
 	}
 	delete(c.running, taskID)
-	later := compose(c.pending[taskID])
-	all := compose(append(slices.Clone(t.call), c.pending[taskID]...))
+	later = compose(c.pending[taskID])
+	all = compose(append(slices.Clone(t.call), c.pending[taskID]...))
 	delete(c.pending, taskID)
 	countLines(all, c.tree.store)
 	countLines(later, c.tree.store)
-	c.mu.Unlock()
-	t.give(taskID, all, later)
-	return true
+	return t, all, later, true
 }
 
 // Settle takes a snapshot now, if nothing else is being snapshotted, and returns what changed since the
 // last one that no call made (as Before does; a background task's goes to it). The agent calls it as a
 // request starts, so that what the person changed while writing the request is recorded before it.
 func (c *Checkpoints) Settle() (outside []Change) {
+	select {
+	case c.turn <- struct{}{}:
+		defer c.release()
+	default:
+		return nil
+	}
 	if !c.mu.TryLock() {
 		return nil
 	}
@@ -281,8 +371,16 @@ func (c *Checkpoints) Settle() (outside []Change) {
 }
 
 // EndTask is TaskEnded without waiting: a task's end is heard from its own goroutine, which must not
-// wait for a call in progress to finish. Close waits for it.
+// wait for a call in progress to finish. Close waits for it, unless it waits for a call (then it gives
+// up); once Close started it does nothing.
 func (c *Checkpoints) EndTask(taskID string) {
+	c.closeMu.Lock()
+	defer c.closeMu.Unlock()
+	select {
+	case <-c.closing:
+		return
+	default:
+	}
 	c.ends.Go(func() { c.TaskEnded(taskID) })
 }
 
@@ -383,8 +481,18 @@ func (c *Checkpoints) Notes() []string {
 	return n
 }
 
-// Close saves the index and releases the store. It waits for a snapshot in progress.
+// Close saves the index and releases the store. It waits for a snapshot in progress, but not for a
+// call: a window still open is left to end on its own, recording nothing more, so that a call that does
+// not stop (a tool that ignores being stopped) cannot hold Warden at quit.
 func (c *Checkpoints) Close() error {
+	c.closeMu.Lock()
+	select {
+	case <-c.closing:
+	default:
+		close(c.closing)
+	}
+	c.closeMu.Unlock()
+	// A task's end waiting for the turn gives up now that closing is closed.
 	c.ends.Wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()

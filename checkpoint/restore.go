@@ -97,8 +97,15 @@ func (p *Plan) Empty() bool { return len(p.Steps) == 0 }
 // is on disk now; what that snapshot finds that no call made is returned as found, for the caller to
 // record like any change made outside Warden (those paths count as changed outside too).
 func (c *Checkpoints) PlanRestore(target map[string]*State, outside map[string]bool) (plan *Plan, found []Change, err error) {
+	if !c.hold() {
+		return nil, nil, errClosing
+	}
+	defer c.release()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.closed {
+		return nil, nil, errClosing
+	}
 	c.baseline()
 	if c.off != nil {
 		return nil, nil, c.off
@@ -168,8 +175,15 @@ type Restored struct {
 // Apply carries out a plan. Steps changed outside Warden are applied only with includeOutside. A path
 // that changed again since the plan was made is left as it is and reported.
 func (c *Checkpoints) Apply(plan *Plan, includeOutside bool) (*Restored, error) {
+	if !c.hold() {
+		return nil, errClosing
+	}
+	defer c.release()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.closed {
+		return nil, errClosing
+	}
 	c.baseline()
 	if c.off != nil {
 		return nil, c.off
