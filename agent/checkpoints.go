@@ -61,6 +61,9 @@ func (a *Agent) checkpointed(p *pendingCall, changes *[]checkpoint.Change, run f
 		return run()
 	}
 	w, outside := cp.Before()
+	// On a way out that skips After (a panic, recovered by the loop), the window is given up, or every
+	// later call would wait for it.
+	defer w.Abandon()
 	if len(outside) > 0 {
 		a.emit(FilesChanged{By: ByOutside, BeforeCall: p.tc.ID, Changes: outside})
 	}

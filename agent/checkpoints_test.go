@@ -387,3 +387,51 @@ func TestBackgroundTaskChangesAreGivenToItsCall(t *testing.T) {
 		}
 	}
 }
+
+// A panic between the snapshots around a call, recovered by the loop, does not leave the call's window
+// open: the next request's calls are checkpointed instead of waiting for ever, and so is Warden's quit.
+func TestAPanicAroundACallDoesNotHoldTheNextCall(t *testing.T) {
+	h := newCPHarness(t)
+	if err := h.cp.Off(); err != nil {
+		t.Fatal(err)
+	}
+	sink := h.agent.opts.Sink
+	failed := false
+	h.agent.opts.Sink = func(ev Event) {
+		switch ev := ev.(type) {
+		case ToolCallStarted:
+			if ev.ID == "c1" {
+				// The person edits a file while the model works: the snapshot before c1 finds it.
+				if err := os.WriteFile(filepath.Join(h.ws, "edited.txt"), []byte("x\n"), 0o644); err != nil {
+					panic(err)
+				}
+			}
+		case FilesChanged:
+			if ev.By == ByOutside && !failed {
+				failed = true
+				panic("the sink failed")
+			}
+		}
+		sink(ev)
+	}
+	h.server.Reply(bashCall("c1", "echo one > one.txt"))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if done := h.agent.Run(ctx, "first"); !done.IsError || !failed {
+		t.Fatalf("the first request: %+v", done)
+	}
+	h.server.Reply(bashCall("c2", "echo two > two.txt"), fakeapi.Text("done"))
+	finished := make(chan TurnDone, 1)
+	go func() { finished <- h.agent.Run(ctx, "again") }()
+	select {
+	case done := <-finished:
+		if done.IsError || done.Interrupted {
+			t.Fatalf("the second request: %+v", done)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the next call waited for the window the panic left open")
+	}
+	if got := h.changesOf()["c2"]; got != "A two.txt (+1 −0)" {
+		t.Errorf("the next call's changes: %q", got)
+	}
+}
