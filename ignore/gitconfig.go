@@ -1,7 +1,6 @@
 package ignore
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -146,7 +145,7 @@ func (r *configReader) file(path string, depth int) {
 	if err != nil {
 		return
 	}
-	_ = parseConfig(string(data), func(key, value string) {
+	_ = parseConfig(data, func(key, value string) {
 		switch {
 		case key == "include.path":
 			r.include(path, value, depth)
@@ -211,202 +210,13 @@ func (r *configReader) condition(from, cond string) bool {
 	return false
 }
 
-var errConfigSyntax = errors.New("bad config syntax")
-
-// parseConfig calls visit with each key (section[.subsection].name, section and name lower-cased) and
-// value in order. A key without "=" is a boolean true.
-func parseConfig(text string, visit func(key, value string)) error {
-	p := configParser{s: strings.TrimPrefix(text, "\xef\xbb\xbf")}
-	section := ""
-	for {
-		p.skipSpace(true)
-		if p.done() {
-			return nil
+// parseConfig calls visit with each key and value in order, a key without "=" having the value "true".
+func parseConfig(data []byte, visit func(key, value string)) error {
+	_, err := ParseGitConfig(data, func(_ int, key, value string, noValue bool) {
+		if noValue {
+			value = "true"
 		}
-		switch c := p.peek(); {
-		case c == '#' || c == ';':
-			p.skipLine()
-		case c == '[':
-			s, err := p.header()
-			if err != nil {
-				return err
-			}
-			section = s
-		case isAlpha(c):
-			if section == "" {
-				return errConfigSyntax
-			}
-			name, value, err := p.variable()
-			if err != nil {
-				return err
-			}
-			visit(section+"."+name, value)
-		default:
-			return errConfigSyntax
-		}
-	}
-}
-
-type configParser struct {
-	s string
-	i int
-}
-
-func (p *configParser) done() bool { return p.i >= len(p.s) }
-func (p *configParser) peek() byte { return p.s[p.i] }
-
-func (p *configParser) skipSpace(newlines bool) {
-	for !p.done() {
-		c := p.peek()
-		if c == ' ' || c == '\t' || c == '\r' || (newlines && c == '\n') {
-			p.i++
-			continue
-		}
-		return
-	}
-}
-
-func (p *configParser) skipLine() {
-	for !p.done() && p.peek() != '\n' {
-		p.i++
-	}
-}
-
-// header reads "[section]", "[section "sub"]" or the old "[section.sub]".
-func (p *configParser) header() (string, error) {
-	p.i++
-	start := p.i
-	for !p.done() && (isAlpha(p.peek()) || isDigit(p.peek()) || p.peek() == '-' || p.peek() == '.') {
-		p.i++
-	}
-	name := strings.ToLower(p.s[start:p.i])
-	if p.done() {
-		return "", errConfigSyntax
-	}
-	if p.peek() == ']' {
-		p.i++
-		if name == "" {
-			return "", errConfigSyntax
-		}
-		return name, nil
-	}
-	if p.peek() != ' ' && p.peek() != '\t' {
-		return "", errConfigSyntax
-	}
-	p.skipSpace(false)
-	if p.done() || p.peek() != '"' {
-		return "", errConfigSyntax
-	}
-	p.i++
-	var sub strings.Builder
-	for {
-		if p.done() || p.peek() == '\n' {
-			return "", errConfigSyntax
-		}
-		c := p.peek()
-		p.i++
-		if c == '"' {
-			break
-		}
-		if c == '\\' {
-			if p.done() || p.peek() == '\n' {
-				return "", errConfigSyntax
-			}
-			c = p.peek()
-			p.i++
-		}
-		sub.WriteByte(c)
-	}
-	if p.done() || p.peek() != ']' {
-		return "", errConfigSyntax
-	}
-	p.i++
-	return name + "." + sub.String(), nil
-}
-
-// variable reads "name", "name = value" up to the end of its (possibly continued) line.
-func (p *configParser) variable() (string, string, error) {
-	start := p.i
-	for !p.done() && (isAlpha(p.peek()) || isDigit(p.peek()) || p.peek() == '-') {
-		p.i++
-	}
-	name := strings.ToLower(p.s[start:p.i])
-	p.skipSpace(false)
-	if p.done() || p.peek() == '\n' || p.peek() == '#' || p.peek() == ';' {
-		p.skipLine()
-		return name, "true", nil
-	}
-	if p.peek() != '=' {
-		return "", "", errConfigSyntax
-	}
-	p.i++
-	value, err := p.value()
-	return name, value, err
-}
-
-// value reads a value: quotes toggle, escapes \n \t \b \\ \" and a backslash before a newline are
-// understood, a comment outside quotes ends it, and spaces outside quotes at either end are dropped.
-func (p *configParser) value() (string, error) {
-	var b strings.Builder
-	quoted := false
-	pendingSpace := 0
-	started := false
-	flushSpace := func() {
-		if started {
-			for ; pendingSpace > 0; pendingSpace-- {
-				b.WriteByte(' ')
-			}
-		}
-		pendingSpace = 0
-	}
-	for !p.done() {
-		c := p.peek()
-		p.i++
-		switch {
-		case c == '\n':
-			if quoted {
-				return "", errConfigSyntax
-			}
-			return b.String(), nil
-		case !quoted && (c == ' ' || c == '\t' || c == '\r'):
-			pendingSpace++
-		case !quoted && (c == '#' || c == ';'):
-			p.skipLine()
-			return b.String(), nil
-		case c == '"':
-			flushSpace()
-			started = true
-			quoted = !quoted
-		case c == '\\':
-			if p.done() {
-				return "", errConfigSyntax
-			}
-			e := p.peek()
-			p.i++
-			switch e {
-			case '\n':
-				continue
-			case 'n':
-				e = '\n'
-			case 't':
-				e = '\t'
-			case 'b':
-				e = '\b'
-			case '\\', '"':
-			default:
-				return "", errConfigSyntax
-			}
-			flushSpace()
-			started = true
-			b.WriteByte(e)
-		default:
-			flushSpace()
-			started = true
-			b.WriteByte(c)
-		}
-	}
-	if quoted {
-		return "", errConfigSyntax
-	}
-	return b.String(), nil
+		visit(key, value)
+	})
+	return err
 }

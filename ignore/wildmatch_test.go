@@ -125,7 +125,7 @@ func TestParseConfig(t *testing.T) {
 	text := "\xef\xbb\xbf# comment\n[core]\n\texcludesFile = \"~/my ignore\" ; trailing\n\tignoreCase\n" +
 		"[Include]\n\tpath = a\\\nb\n[includeIf \"gitdir:~/w/\"]\n\tpath = w.inc\n[sec.Sub] k = v  x  \n"
 	var got []string
-	if err := parseConfig(text, func(k, v string) { got = append(got, k+"="+v) }); err != nil {
+	if err := parseConfig([]byte(text), func(k, v string) { got = append(got, k+"="+v) }); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"core.excludesfile=~/my ignore", "core.ignorecase=true", "include.path=ab",
@@ -138,7 +138,7 @@ func TestParseConfig(t *testing.T) {
 			t.Errorf("entry %d: got %q, want %q", i, got[i], want[i])
 		}
 	}
-	if err := parseConfig("[core\n", func(string, string) {}); err == nil {
+	if err := parseConfig([]byte("[core\n"), func(string, string) {}); err == nil {
 		t.Error("an unclosed section header parsed")
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/warden-cli/warden/ignore"
 )
 
 // Entry is one variable set in git's configuration.
@@ -313,7 +315,7 @@ func parsedFile(path string) (*parsed, bool) {
 	case len(data) > maxConfigSize:
 		p.err = fmt.Sprintf("`%s` is too big to read", path)
 	default:
-		if line, perr := parseConfig(data, func(line int, key, value string, noValue bool) {
+		if line, perr := ignore.ParseGitConfig(data, func(line int, key, value string, noValue bool) {
 			p.entries = append(p.entries, Entry{File: path, Line: line, Key: key, Value: value, NoValue: noValue})
 		}); perr != nil {
 			p.err = fmt.Sprintf("`%s` does not parse at line %d: %v", path, line, perr)

@@ -86,3 +86,7 @@ func QuoteParameter(key, value string, noValue bool) string {
 	}
 	return q(key) + "=" + q(value)
 }
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}

@@ -1,12 +1,15 @@
-package gitrepo
+package ignore
 
 import (
 	"errors"
 	"strings"
 )
 
-// parseConfig reads git's configuration syntax the way git's own parser does, calling visit for every
-// variable in order with its canonical key. On what git would refuse it returns an error and the line.
+// ParseGitConfig reads git's configuration syntax the way git's own parser does, calling visit for every
+// variable in order with its canonical key (section and name lower-cased, a subsection as written) and
+// its line. On what git would refuse it returns an error and the line, having visited the variables
+// before it. The ignore rules read their few keys with it, and so does Warden's check of what git's
+// configuration makes git run.
 //
 // The syntax, as git reads it: `#` and `;` start comments; `[section]`, `[section "subsection"]` (a
 // backslash escapes the next character) and the old `[section.subsection]` start sections, and a
@@ -15,10 +18,10 @@ import (
 // are escapes, a backslash before a newline continues the line, any other escape is an error, whitespace
 // outside quotes becomes spaces (none at the ends), and a comment character outside quotes ends it.
 // A UTF-8 byte-order mark is skipped and CR LF is a newline.
-func parseConfig(data []byte, visit func(line int, key, value string, noValue bool)) (int, error) {
+func ParseGitConfig(data []byte, visit func(line int, key, value string, noValue bool)) (int, error) {
 	s := string(data)
 	s = strings.TrimPrefix(s, "\ufeff")
-	p := &configParser{s: s, line: 1}
+	p := &gitConfigParser{s: s, line: 1}
 	section := ""
 	for {
 		c, eof := p.next()
@@ -26,7 +29,7 @@ func parseConfig(data []byte, visit func(line int, key, value string, noValue bo
 			return p.line, nil
 		}
 		switch {
-		case c == '\n' || isSpace(c):
+		case c == '\n' || configSpace(c):
 		case c == '#' || c == ';':
 			p.skipLine()
 		case c == '[':
@@ -54,7 +57,7 @@ func parseConfig(data []byte, visit func(line int, key, value string, noValue bo
 	}
 }
 
-type configParser struct {
+type gitConfigParser struct {
 	s    string
 	i    int
 	line int
@@ -64,7 +67,7 @@ type configParser struct {
 
 // next returns the next character, CR LF read as LF. At the end it returns a newline once with eof
 // false, then eof.
-func (p *configParser) next() (byte, bool) {
+func (p *gitConfigParser) next() (byte, bool) {
 	if p.i >= len(p.s) {
 		if p.eof {
 			return '\n', true
@@ -84,7 +87,7 @@ func (p *configParser) next() (byte, bool) {
 	return c, false
 }
 
-func (p *configParser) unread(c byte) {
+func (p *gitConfigParser) unread(c byte) {
 	if p.eof && p.i >= len(p.s) {
 		p.eof = false
 		return
@@ -98,7 +101,7 @@ func (p *configParser) unread(c byte) {
 	p.i--
 }
 
-func (p *configParser) skipLine() {
+func (p *gitConfigParser) skipLine() {
 	for {
 		c, eof := p.next()
 		if eof || c == '\n' {
@@ -108,7 +111,7 @@ func (p *configParser) skipLine() {
 }
 
 // header reads a section header after its `[`.
-func (p *configParser) header() (string, error) {
+func (p *gitConfigParser) header() (string, error) {
 	var b strings.Builder
 	for {
 		c, eof := p.next()
@@ -123,10 +126,10 @@ func (p *configParser) header() (string, error) {
 			// `[a.b]` is the old spelling of a subsection, lower-cased whole.
 			return name, nil
 		}
-		if isSpace(c) {
+		if configSpace(c) {
 			return p.subsection(b.String())
 		}
-		if !isKeyChar(c) && c != '.' {
+		if !configKeyChar(c) && c != '.' {
 			return "", errors.New("a bad character in a section name")
 		}
 		b.WriteByte(lower(c))
@@ -134,9 +137,9 @@ func (p *configParser) header() (string, error) {
 }
 
 // subsection reads `"name"]` after a section name and the blanks that follow it.
-func (p *configParser) subsection(section string) (string, error) {
+func (p *gitConfigParser) subsection(section string) (string, error) {
 	c, _ := p.next()
-	for isSpace(c) && !p.eof {
+	for configSpace(c) && !p.eof {
 		c, _ = p.next()
 	}
 	if c != '"' {
@@ -165,7 +168,7 @@ func (p *configParser) subsection(section string) (string, error) {
 }
 
 // name reads a variable's name, whose first letter is c.
-func (p *configParser) name(c byte) string {
+func (p *gitConfigParser) name(c byte) string {
 	var b strings.Builder
 	b.WriteByte(lower(c))
 	for {
@@ -173,7 +176,7 @@ func (p *configParser) name(c byte) string {
 		if eof {
 			return b.String()
 		}
-		if !isKeyChar(c) {
+		if !configKeyChar(c) {
 			p.unread(c)
 			return b.String()
 		}
@@ -182,7 +185,7 @@ func (p *configParser) name(c byte) string {
 }
 
 // value reads what follows a variable's name: nothing (true) or `= value`.
-func (p *configParser) value() (string, bool, error) {
+func (p *gitConfigParser) value() (string, bool, error) {
 	c, _ := p.next()
 	for c == ' ' || c == '\t' {
 		c, _ = p.next()
@@ -207,7 +210,7 @@ func (p *configParser) value() (string, bool, error) {
 		if comment {
 			continue
 		}
-		if isSpace(c) && !quote {
+		if configSpace(c) && !quote {
 			if b.Len() > 0 {
 				spaces++
 			}
@@ -245,17 +248,8 @@ func (p *configParser) value() (string, bool, error) {
 	}
 }
 
-func isSpace(c byte) bool {
+func configSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
-func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
-func isKeyChar(c byte) bool { return isAlpha(c) || c >= '0' && c <= '9' || c == '-' }
-
-func lower(c byte) byte {
-	if c >= 'A' && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
-}
+func configKeyChar(c byte) bool { return isAlpha(c) || isDigit(c) || c == '-' }
