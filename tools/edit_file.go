@@ -82,7 +82,7 @@ func planEdit(env *Env, p *editFileParams) (editPlan, error) {
 	if fi.Size() > writeMaxOld {
 		return editPlan{}, fmt.Errorf("%s is %s; edit_file does not edit files this large", fp.Shown, HumanBytes(fi.Size()))
 	}
-	data, err := os.ReadFile(fp.Abs)
+	data, err := readRegular(fp.Abs)
 	if err != nil {
 		return editPlan{}, fmt.Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
 	}

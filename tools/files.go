@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -132,6 +133,35 @@ func statFile(fp filePath) (os.FileInfo, error) {
 	return fi, nil
 }
 
+// openRegular opens name for reading only if it is a regular file when opened. A check by name before the
+// open is not enough: a FIFO or device put in the file's place in between (by a background task, say) would
+// block the open or the read for ever, and with it the call and everything waiting on it.
+func openRegular(name string) (*os.File, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("not a regular file (%s)", fi.Mode().Type())}
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// readRegular is os.ReadFile for a file that must be regular when it is opened (see openRegular).
+func readRegular(name string) ([]byte, error) {
+	f, err := openRegular(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
 // unwrapPathError drops the path from an *fs.PathError, which would otherwise repeat the absolute path.
 // checkApproved refuses a write whose target or change is not the one the call was decided on: between the
 // decision (which may wait minutes for the person) and the run, a symbolic link in the path may have been
@@ -155,7 +185,7 @@ func checkApproved(call Call, fp filePath, diff string) error {
 // appeared in it since (openat2 with RESOLVE_NO_SYMLINKS; on kernels without it, the last component alone
 // is checked with O_NOFOLLOW). Like os.WriteFile it truncates an existing file, keeping its mode.
 func writeResolved(abs string, data []byte, perm os.FileMode) error {
-	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_TRUNC | unix.O_CLOEXEC
+	flags := unix.O_WRONLY | unix.O_CREAT | unix.O_TRUNC | unix.O_CLOEXEC | unix.O_NONBLOCK
 	fd, err := unix.Openat2(unix.AT_FDCWD, abs, &unix.OpenHow{Flags: uint64(flags), Mode: uint64(perm),
 		Resolve: unix.RESOLVE_NO_SYMLINKS})
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) { // no openat2, or a filter refuses it
@@ -168,6 +198,10 @@ func writeResolved(abs string, data []byte, perm os.FileMode) error {
 		return err
 	}
 	f := os.NewFile(uintptr(fd), abs)
+	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
+		f.Close()
+		return fmt.Errorf("it is not a regular file now (%s); nothing was written", fi.Mode().Type())
+	}
 	_, err = f.Write(data)
 	if cerr := f.Close(); err == nil {
 		err = cerr

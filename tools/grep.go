@@ -287,7 +287,7 @@ func (c *grepCollector) format(g grepSearch, p *grepParams, stopped bool) string
 // fileIsBinary reads the start of a file to tell whether it is binary. A file that cannot be read counts
 // as binary: there is nothing of it to show.
 func fileIsBinary(name string) bool {
-	f, err := os.Open(name)
+	f, err := openRegular(name)
 	if err != nil {
 		return true
 	}
@@ -440,7 +440,7 @@ func goSearch(ctx context.Context, g grepSearch, dir string, files []string, c *
 }
 
 func goSearchFile(ctx context.Context, re *regexp.Regexp, dir, name string, br *bufio.Reader, c *grepCollector) {
-	f, err := os.Open(filepath.Join(dir, filepath.FromSlash(name)))
+	f, err := openRegular(filepath.Join(dir, filepath.FromSlash(name)))
 	if err != nil {
 		return
 	}

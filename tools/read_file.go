@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
 	"strings"
 )
 
@@ -88,7 +87,7 @@ func runReadFile(ctx context.Context, env *Env, call Call, p *readFileParams) Re
 	if err != nil {
 		return Errorf("%v", err)
 	}
-	f, err := os.Open(fp.Abs)
+	f, err := openRegular(fp.Abs)
 	if err != nil {
 		return Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
 	}

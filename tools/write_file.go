@@ -78,7 +78,7 @@ func planWrite(env *Env, p *writeFileParams) (writePlan, error) {
 	case fi.Size() > writeMaxOld:
 		return writePlan{}, fmt.Errorf("%s is %s; write_file does not replace files this large", fp.Shown, HumanBytes(fi.Size()))
 	}
-	old, err := os.ReadFile(fp.Abs)
+	old, err := readRegular(fp.Abs)
 	if err != nil {
 		return writePlan{}, fmt.Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
 	}
