@@ -51,6 +51,7 @@ var cleanCases = []struct {
 }
 
 func TestCleanerCases(t *testing.T) {
+	t.Parallel()
 	for _, tc := range cleanCases {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := cleanAll(tc.in, func() int { return len(tc.in) }); got != tc.want {
@@ -62,6 +63,7 @@ func TestCleanerCases(t *testing.T) {
 
 // Splitting the input anywhere, even inside an escape sequence or a rune, must not change the result.
 func TestCleanerSplitAnywhere(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range cleanCases {
 		whole := cleanAll(tc.in, func() int { return len(tc.in) })
@@ -77,6 +79,7 @@ func TestCleanerSplitAnywhere(t *testing.T) {
 }
 
 func TestCleanerLongLineIsBounded(t *testing.T) {
+	t.Parallel()
 	var c cleaner
 	total := 0
 	emit := func(text []byte, _ int, _ bool) { total += len(text) }
@@ -114,6 +117,7 @@ func (d *display) add(s string) {
 // The display sees an unfinished line early, never twice, and a redrawn one (a progress bar) as one line
 // that changes.
 func TestCleanerLivePartialLine(t *testing.T) {
+	t.Parallel()
 	var c cleaner
 	var live display
 	emit := func(text []byte, skip int, nl bool) {
@@ -165,6 +169,7 @@ func TestCleanerLivePartialLine(t *testing.T) {
 }
 
 func TestPlainPrefix(t *testing.T) {
+	t.Parallel()
 	naive := func(p []byte) int {
 		for i, b := range p {
 			if (b < 0x20 && b != '\n' && b != '\t') || b >= 0x7f {

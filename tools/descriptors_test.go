@@ -10,6 +10,7 @@ import (
 // through, not their pids cgroup, not what Warden inherited from whatever started it. Started by the
 // supervisor or by Warden itself, sandboxed or not.
 func TestCommandsGetOnlyTheStandardDescriptors(t *testing.T) {
+	t.Parallel()
 	// Warden's own descriptors are close-on-exec; one it inherited may not be.
 	leak, err := syscall.Open("/dev/null", syscall.O_RDONLY, 0)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestEditFileReplacesExactTextAndShowsTheDiffFirst(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("main.go", "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n")
 	h.ok("read_file", map[string]any{"path": "main.go"})
@@ -43,6 +44,7 @@ func TestEditFileReplacesExactTextAndShowsTheDiffFirst(t *testing.T) {
 }
 
 func TestEditFileNeedsARead(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("a.txt", "x\n")
 	got := h.fails("edit_file", map[string]any{"path": "a.txt", "old_string": "x", "new_string": "y"})
@@ -73,6 +75,7 @@ func TestEditFileNeedsARead(t *testing.T) {
 }
 
 func TestEditFileRefusesAFileChangedOnDiskSinceTheRead(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("a.txt", "alpha\nbeta\n")
 	h.ok("read_file", map[string]any{"path": "a.txt"})
@@ -98,6 +101,7 @@ func TestEditFileRefusesAFileChangedOnDiskSinceTheRead(t *testing.T) {
 }
 
 func TestEditFileCountsMissingAndNonUniqueMatches(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("a.txt", "x = 1\nx = 1\nx = 1\ny = 2\n")
 	h.ok("read_file", map[string]any{"path": "a.txt"})
@@ -117,6 +121,7 @@ func TestEditFileCountsMissingAndNonUniqueMatches(t *testing.T) {
 }
 
 func TestEditFilePreservesCRLF(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("win.txt", "first\r\nsecond\r\nthird\r\n")
 	h.ok("read_file", map[string]any{"path": "win.txt"})
@@ -138,6 +143,7 @@ func TestEditFilePreservesCRLF(t *testing.T) {
 }
 
 func TestEditFileKeepsTheTrailingNewline(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("a.txt", "keep\nlast\n")
 	h.ok("read_file", map[string]any{"path": "a.txt"})
@@ -154,12 +160,14 @@ func TestEditFileKeepsTheTrailingNewline(t *testing.T) {
 }
 
 func TestEditFileRefusesBinaryFiles(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("x.bin", "abc\x00def")
 	mustContain(t, h.fails("edit_file", map[string]any{"path": "x.bin", "old_string": "abc", "new_string": "xyz"}), "not text")
 }
 
 func TestEditFileUnderAcceptEditsAndDefault(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("a.txt", "x\n")
 	h.write(".git/config", "[core]\n")
@@ -185,6 +193,7 @@ func TestEditFileUnderAcceptEditsAndDefault(t *testing.T) {
 }
 
 func TestFileToolsAreSafeForConcurrentReads(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	for i := range 8 {
 		h.write(string(rune('a'+i))+".txt", "x\n")

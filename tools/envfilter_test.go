@@ -7,6 +7,7 @@ import (
 )
 
 func TestChildEnv(t *testing.T) {
+	t.Parallel()
 	base := []string{
 		"PATH=/usr/bin", "HOME=/home/u", "FOO_API_KEY=k1", "GITHUB_TOKEN=t", "AWS_SECRET_ACCESS_KEY=s",
 		"DB_PASSWORD=p", "GOOGLE_APPLICATION_CREDENTIALS=/c.json", "MY_CONFIG=sk-the-api-key-123",

@@ -26,6 +26,7 @@ func uniqueSleep(t *testing.T) string {
 // Processes that leave the command's process group die with it too. As root the pids cgroup would catch
 // them, so the test turns it off to exercise what every other user relies on: the command's mark.
 func TestProcessesOutsideTheGroupDieWithTheCommand(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.env.Bash.Limits = Limits{Processes: -1}
 	d := uniqueSleep(t)
@@ -39,6 +40,7 @@ func TestProcessesOutsideTheGroupDieWithTheCommand(t *testing.T) {
 }
 
 func TestTimeoutStopsProcessesOutsideTheGroup(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.env.Bash.Limits = Limits{Processes: -1}
 	d := uniqueSleep(t)
@@ -54,6 +56,7 @@ func TestTimeoutStopsProcessesOutsideTheGroup(t *testing.T) {
 
 // An interrupt that comes while a timed-out command is still being given its grace period kills at once.
 func TestInterruptDuringTheGracePeriodKillsAtOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.tasks.Grace = 20 * time.Second
 	ctx, cancel := context.WithCancel(context.Background())
@@ -76,6 +79,7 @@ func TestInterruptDuringTheGracePeriodKillsAtOnce(t *testing.T) {
 // A process that left the group and keeps writing neither holds the call for the whole drain period nor
 // adds what it writes after the command ended.
 func TestEscapedWriterIsStoppedNotDrained(t *testing.T) {
+	t.Parallel()
 	for _, lim := range []Limits{{}, {Processes: -1}} {
 		h := newHarness(t)
 		h.env.Bash.Limits = lim
@@ -92,6 +96,7 @@ func TestEscapedWriterIsStoppedNotDrained(t *testing.T) {
 
 // A cleanup handler runs once: the stop does not TERM it a second time, nor the child it starts.
 func TestTermHandlerRunsOnceAndUndisturbed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.tasks.Grace = 5 * time.Second
 	r := h.call(context.Background(), h.bash, "t", map[string]any{"timeout": 1000,
@@ -104,6 +109,7 @@ func TestTermHandlerRunsOnceAndUndisturbed(t *testing.T) {
 // A process that left the group with its output sent elsewhere still holds the pipe every command's
 // processes inherit, and is stopped with the command.
 func TestQuietProcessOutsideTheGroupDiesWithTheCommand(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.env.Bash.Limits = Limits{Processes: -1}
 	d := uniqueSleep(t)

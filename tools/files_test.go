@@ -127,6 +127,7 @@ func mustContain(t testing.TB, got string, wants ...string) {
 }
 
 func TestFileToolsAreTheFiveOfDesign(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	for _, name := range []string{"read_file", "write_file", "edit_file", "glob", "grep"} {
 		tool, ok := h.tools[name]
@@ -144,6 +145,7 @@ func TestFileToolsAreTheFiveOfDesign(t *testing.T) {
 }
 
 func TestFileToolsRefuseWithoutResolve(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.env.Resolve = nil
 	h.write("a.txt", "x\n")
@@ -181,6 +183,7 @@ func decide(e *permissions.Engine, a Access) permissions.Decision {
 }
 
 func TestFileTraversalResolvesOutsideAndTheEngineAsks(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("src/main.go", "package main\n")
 	h.env.SetCwd(h.path("src"))
@@ -229,6 +232,7 @@ func TestFileTraversalResolvesOutsideAndTheEngineAsks(t *testing.T) {
 }
 
 func TestFileSymlinkPointingOutsideResolvesOutside(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	outside := permissions.ResolvePath("/", t.TempDir(), "")
 	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("s\n"), 0o644); err != nil {
@@ -261,6 +265,7 @@ func TestFileSymlinkPointingOutsideResolvesOutside(t *testing.T) {
 }
 
 func TestFileSearchesDoNotFollowSymlinksOut(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	outside := permissions.ResolvePath("/", t.TempDir(), "")
 	if err := os.WriteFile(filepath.Join(outside, "x.txt"), []byte("needle\n"), 0o644); err != nil {
@@ -285,6 +290,7 @@ func TestFileSearchesDoNotFollowSymlinksOut(t *testing.T) {
 // a repository's config names: a core.fsmonitor hook in .git/config (of a nested repository a sandboxed
 // command could write, say) would run outside the sandbox with Warden's whole environment.
 func TestFileSearchesRunNoProgramFromGitConfig(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("sub/a.go", "package a // needle\n")
 	h.git("init", "-q", "sub")

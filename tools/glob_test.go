@@ -18,6 +18,7 @@ func (h *fileHarness) touch(rel string, seconds int) {
 }
 
 func TestGlobListsNewestFirst(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	for i, name := range []string{"old.go", "src/mid.go", "src/deep/new.go", "src/b_tie.go", "src/a_tie.go"} {
 		h.write(name, "package x\n")
@@ -48,6 +49,7 @@ func TestGlobListsNewestFirst(t *testing.T) {
 }
 
 func TestGlobRespectsGitignoreAndSkipsGit(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.git("init", "-q")
 	h.write(".gitignore", "build/\n*.log\n")
@@ -81,6 +83,7 @@ func TestGlobRespectsGitignoreAndSkipsGit(t *testing.T) {
 }
 
 func TestGlobCapsItsOutput(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	for i := range 250 {
 		h.write(fmt.Sprintf("f%03d.txt", i), "")

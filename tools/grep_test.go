@@ -146,6 +146,7 @@ func TestGrepCapsMatchesAndCountsTheRest(t *testing.T) {
 }
 
 func TestGrepRefusesBadPatternsAndPaths(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	mustContain(t, h.fails("grep", map[string]any{"pattern": "a("}), "not a valid regular expression")
 	mustContain(t, h.fails("grep", map[string]any{"pattern": "a", "glob": "[x"}), "not a valid pattern")
@@ -154,6 +155,7 @@ func TestGrepRefusesBadPatternsAndPaths(t *testing.T) {
 }
 
 func TestGrepFallsBackWhenRgCannotRun(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("a.txt", "needle\n")
 	saved := rgProgram
@@ -167,6 +169,7 @@ func TestGrepFallsBackWhenRgCannotRun(t *testing.T) {
 }
 
 func TestGrepOverADirectoryLeavesSecretsOut(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.env.Secret = func(p string) bool { return permissions.IsSecretPath(p, h.home) }
 	h.write(".env", "API_KEY=sk-live-123\n")

@@ -6,6 +6,7 @@ import (
 )
 
 func TestInteractiveProblem(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		cmd  string
 		want string // a word the explanation must contain; "" for commands that must run

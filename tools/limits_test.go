@@ -94,6 +94,7 @@ func TestHugeAllocationHitsTheMemoryLimit(t *testing.T) {
 }
 
 func TestCPUAndFileSizeLimits(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.env.Bash.Limits = Limits{CPUSeconds: 1, FileSizeMB: 1}
 	r := h.run("head -c 2000000 /dev/zero > big")
@@ -107,6 +108,7 @@ func TestCPUAndFileSizeLimits(t *testing.T) {
 }
 
 func TestLimitsCanBeTurnedOff(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.env.Bash.Limits = Limits{MemoryMB: -1, Processes: -1, FileSizeMB: -1}
 	r := h.run("ulimit -d; ulimit -f")
@@ -126,6 +128,7 @@ func TestLimitsCanBeTurnedOff(t *testing.T) {
 }
 
 func TestLimitNoteIsQuietOnSuccess(t *testing.T) {
+	t.Parallel()
 	zero := 0
 	if n := limitNote(Limits{MemoryMB: 1}.Effective(), "MemoryError", &zero, "", func() bool { return false }); n != "" {
 		t.Errorf("note on success: %s", n)
@@ -139,6 +142,7 @@ func TestLimitNoteIsQuietOnSuccess(t *testing.T) {
 // A limit Warden already runs under that is tighter than the setting stays: commands are not given more
 // than Warden itself has (which, as root, the shell's ulimit could raise).
 func TestTighterLimitWardenRunsUnderIsKept(t *testing.T) {
+	t.Parallel()
 	var old syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
 		t.Fatal(err)

@@ -62,6 +62,7 @@ func warden9() int {
 // After Warden is killed with SIGKILL, nothing its commands started is left running a few seconds
 // later: foreground or background, in their group or out of it, sandboxed or not.
 func TestNothingOutlivesWarden(t *testing.T) {
+	t.Parallel()
 	modes := []string{""}
 	for _, b := range []SandboxBackend{BackendBubblewrap, BackendLandlock} {
 		if _, err := ProbeSandbox(SandboxConfig{Backend: b}); err == nil {

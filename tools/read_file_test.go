@@ -11,6 +11,7 @@ import (
 )
 
 func TestReadFileNumbersLinesAndReportsTheTotal(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("a.txt", "one\ntwo\n\tthree\n")
 	got := h.ok("read_file", map[string]any{"path": "a.txt"})
@@ -21,6 +22,7 @@ func TestReadFileNumbersLinesAndReportsTheTotal(t *testing.T) {
 }
 
 func TestReadFilePagesWithOffsetAndLimit(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	var b strings.Builder
 	for i := 1; i <= 50; i++ {
@@ -40,6 +42,7 @@ func TestReadFilePagesWithOffsetAndLimit(t *testing.T) {
 }
 
 func TestReadFileDefaultLimitAndOutputBudget(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("many.txt", strings.Repeat("x\n", 2500))
 	got := h.ok("read_file", map[string]any{"path": "many.txt"})
@@ -57,6 +60,7 @@ func TestReadFileDefaultLimitAndOutputBudget(t *testing.T) {
 }
 
 func TestReadFileCutsLongLines(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("long.txt", "short\n"+strings.Repeat("é", 3000)+"\nend\n")
 	got := h.ok("read_file", map[string]any{"path": "long.txt"})
@@ -69,6 +73,7 @@ func TestReadFileCutsLongLines(t *testing.T) {
 }
 
 func TestReadFileStripsCRAndShowsEmptyFiles(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("crlf.txt", "a\r\nb\r\n")
 	if got := h.ok("read_file", map[string]any{"path": "crlf.txt"}); got != "     1\ta\n     2\tb\n(the whole file: 2 lines)" {
@@ -81,6 +86,7 @@ func TestReadFileStripsCRAndShowsEmptyFiles(t *testing.T) {
 }
 
 func TestReadFileRefusesBinaryFiles(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("img.png", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"+strings.Repeat("\x00\x01", 100))
 	got := h.fails("read_file", map[string]any{"path": "img.png"})
@@ -90,6 +96,7 @@ func TestReadFileRefusesBinaryFiles(t *testing.T) {
 }
 
 func TestReadFileRefusesDirectoriesAndMissingFiles(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("src/a.go", "package a\n")
 	mustContain(t, h.fails("read_file", map[string]any{"path": "src"}), "src is a directory", "glob")
@@ -99,7 +106,7 @@ func TestReadFileRefusesDirectoriesAndMissingFiles(t *testing.T) {
 
 // TestReadFileStreamsLargeFiles reads 10 lines of a 50 MB file and checks that the read allocated far less
 // than the file: the rest is counted and hashed a buffer at a time.
-func TestReadFileStreamsLargeFiles(t *testing.T) {
+func TestReadFileStreamsLargeFiles(t *testing.T) { // not parallel: it measures the whole process's heap
 	h := newFileHarness(t)
 	p := h.path("big.log")
 	f, err := os.Create(p)
@@ -135,6 +142,7 @@ func TestReadFileStreamsLargeFiles(t *testing.T) {
 }
 
 func TestReadFileHonoursCancellation(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := readNumbered(ctx, strings.NewReader("a\nb\n"), 1, 10)

@@ -139,6 +139,7 @@ func TestSandboxConfinesWrites(t *testing.T) {
 }
 
 func TestLandlockWorkspaceWithoutGitIsWritable(t *testing.T) {
+	t.Parallel()
 	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendLandlock}); err != nil {
 		needOrSkip(t, err)
 	}
@@ -170,6 +171,7 @@ func serve(t *testing.T, network, address string) net.Listener {
 }
 
 func TestSandboxNetwork(t *testing.T) {
+	t.Parallel()
 	ln := serve(t, "tcp4", "127.0.0.1:0")
 	port := ln.Addr().(*net.TCPAddr).Port
 	cmd := fmt.Sprintf("exec 5<>/dev/tcp/127.0.0.1/%d && head -n1 <&5", port)
@@ -190,6 +192,7 @@ func TestSandboxNetwork(t *testing.T) {
 }
 
 func TestSandboxHidesDaemonSocketsWithoutNetwork(t *testing.T) {
+	t.Parallel()
 	sock := filepath.Join("/run", fmt.Sprintf("warden-test-%d.sock", os.Getpid()))
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
@@ -216,6 +219,7 @@ func TestSandboxHidesDaemonSocketsWithoutNetwork(t *testing.T) {
 // UDP; the seccomp filter both backends install does. The socket is in the workspace, which both backends
 // show as it is.
 func TestSandboxRefusesUnixAndUDPSockets(t *testing.T) {
+	t.Parallel()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -251,6 +255,7 @@ func TestSandboxRefusesUnixAndUDPSockets(t *testing.T) {
 }
 
 func TestSandboxLeaksNoProcesses(t *testing.T) {
+	t.Parallel()
 	for _, b := range backends(t) {
 		t.Run(string(b), func(t *testing.T) {
 			h := sandboxed(t, b, false)
@@ -272,6 +277,7 @@ func TestSandboxLeaksNoProcesses(t *testing.T) {
 }
 
 func TestSandboxKeepsTheWorkingDirectory(t *testing.T) {
+	t.Parallel()
 	for _, b := range backends(t) {
 		t.Run(string(b), func(t *testing.T) {
 			h := sandboxed(t, b, false)
@@ -285,6 +291,7 @@ func TestSandboxKeepsTheWorkingDirectory(t *testing.T) {
 }
 
 func TestUnsandboxedCallAsksAndRunsOutside(t *testing.T) {
+	t.Parallel()
 	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendBubblewrap}); err != nil {
 		needOrSkip(t, err)
 	}
@@ -310,6 +317,7 @@ func TestUnsandboxedCallAsksAndRunsOutside(t *testing.T) {
 }
 
 func TestSandboxUnavailableRefusesToRun(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.env.Bash.Sandbox = SandboxConfig{Enabled: true, Backend: BackendLandlock, Helper: "/bin/true"}
 	if _, err := ProbeSandbox(h.env.Bash.Sandbox); err == nil {
@@ -352,6 +360,7 @@ func copyFile(t *testing.T, from, to string) {
 
 // A command stopped in the sandbox gets the same grace period to clean up as one outside it.
 func TestSandboxedCommandGetsItsGracePeriod(t *testing.T) {
+	t.Parallel()
 	for _, b := range backends(t) {
 		t.Run(string(b), func(t *testing.T) {
 			h := sandboxed(t, b, false)

@@ -28,6 +28,7 @@ func (r *endRecorder) next(t *testing.T) TaskEnd {
 }
 
 func TestAnEndedBackgroundTaskIsReported(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	ends := recordEnds(h.tasks)
 	r := h.call(context.Background(), h.bash, "t", map[string]any{"command": "echo first; echo last; exit 3",
@@ -45,6 +46,7 @@ func TestAnEndedBackgroundTaskIsReported(t *testing.T) {
 }
 
 func TestATaskTheModelOrThePersonStopsIsReportedSo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	ends := recordEnds(h.tasks)
 	h.call(context.Background(), h.bash, "t", map[string]any{"command": "sleep 100", "run_in_background": true}, nil)
@@ -68,6 +70,7 @@ func TestATaskTheModelOrThePersonStopsIsReportedSo(t *testing.T) {
 }
 
 func TestTasksStoppedAsWardenExitsAreNotReported(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	ends := recordEnds(h.tasks)
 	h.call(context.Background(), h.bash, "t", map[string]any{"command": "sleep 100", "run_in_background": true}, nil)

@@ -15,6 +15,7 @@ import (
 )
 
 func TestBackgroundTaskOutputAndKill(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	dir := t.TempDir()
 	start := time.Now()
@@ -65,6 +66,7 @@ func TestBackgroundTaskOutputAndKill(t *testing.T) {
 }
 
 func TestBackgroundTaskFinishes(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	r := h.call(context.Background(), h.bash, "t", map[string]any{"command": "echo done; exit 2", "run_in_background": true}, nil)
 	var out Result
@@ -78,6 +80,7 @@ func TestBackgroundTaskFinishes(t *testing.T) {
 }
 
 func TestBackgroundLimit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.tasks.MaxBackground = 2
 	for i := range 2 {
@@ -92,6 +95,7 @@ func TestBackgroundLimit(t *testing.T) {
 }
 
 func TestSendRunningCommandToBackground(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	live := newLiveWaiter()
 	done := make(chan Result)
@@ -122,6 +126,7 @@ func TestSendRunningCommandToBackground(t *testing.T) {
 }
 
 func TestAutoBackground(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.env.Bash.AutoBackgroundAfterMS = 200
 	r := h.run("echo early; sleep 100")
@@ -134,6 +139,7 @@ func TestAutoBackground(t *testing.T) {
 }
 
 func TestKillAllStopsForegroundCalls(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	live := newLiveWaiter()
 	done := make(chan Result)
@@ -195,6 +201,7 @@ func TestNoProcessOutlivesWarden(t *testing.T) {
 }
 
 func TestSweepOrphansKillsWhatADeadWardenLeft(t *testing.T) {
+	t.Parallel()
 	// A pid that surely belongs to no process: one that just exited.
 	dead := exec.Command("true")
 	if err := dead.Run(); err != nil {
@@ -229,6 +236,7 @@ func TestSweepOrphansKillsWhatADeadWardenLeft(t *testing.T) {
 
 // Calls made at the same moment cannot together pass the limit.
 func TestBackgroundLimitHoldsForConcurrentStarts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.tasks.MaxBackground = 3
 	var wg sync.WaitGroup
@@ -255,6 +263,7 @@ func TestBackgroundLimitHoldsForConcurrentStarts(t *testing.T) {
 // Ctrl+B can come between the call's start on screen and its process's: it is honoured once the process
 // runs. A call that is not starting is refused.
 func TestBackgroundRequestedWhileTheCommandStarts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	if h.tasks.Background("nope") {
 		t.Error("a call that is neither running nor starting was accepted")

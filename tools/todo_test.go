@@ -8,6 +8,7 @@ import (
 )
 
 func TestTodoWriteChecksAndCounts(t *testing.T) {
+	t.Parallel()
 	tool := NewTodo()
 	env := NewEnv(t.TempDir(), t.TempDir())
 	in := `{"todos":[{"content":"Read the code","status":"completed"},{"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"},{"content":"Run the tests","status":"pending"}]}`

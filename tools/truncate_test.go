@@ -8,6 +8,7 @@ import (
 )
 
 func TestRingKeepsLastBytes(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	r := newRing(10)
 	var all []byte
@@ -28,6 +29,7 @@ func TestRingKeepsLastBytes(t *testing.T) {
 }
 
 func TestClipKeepsHeadAndTailWithExactCounts(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i := 1; i <= 1000; i++ {
 		fmt.Fprintf(&b, "line %d\n", i)
@@ -61,6 +63,7 @@ func TestClipKeepsHeadAndTailWithExactCounts(t *testing.T) {
 }
 
 func TestCutsKeepRunesWhole(t *testing.T) {
+	t.Parallel()
 	s := []byte(strings.Repeat("é", 50)) // no newlines: cut at rune boundaries
 	for n := 1; n < len(s); n++ {
 		if h := cutHead(s[:n]); !utf8ValidString(string(h)) {
@@ -73,6 +76,7 @@ func TestCutsKeepRunesWhole(t *testing.T) {
 }
 
 func TestLooksBinary(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		want bool
@@ -92,6 +96,7 @@ func TestLooksBinary(t *testing.T) {
 }
 
 func TestCommasAndHumanBytes(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 4999800: "4,999,800", -1234: "-1,234"} {
 		if got := commas(n); got != want {
 			t.Errorf("commas(%d) = %q, want %q", n, got, want)
@@ -104,6 +109,7 @@ func TestCommasAndHumanBytes(t *testing.T) {
 
 // A marker never points at lines the capped file does not hold.
 func TestMarkerKnowsWhereTheCappedFileEnds(t *testing.T) {
+	t.Parallel()
 	c := newCapture(2000, t.TempDir(), "t", nil)
 	c.spoolCap = 10 * 1000 // 1,000 lines of 10 bytes
 	for i := 1; i <= 5000; i++ {
@@ -123,6 +129,7 @@ func TestMarkerKnowsWhereTheCappedFileEnds(t *testing.T) {
 }
 
 func TestMarkerForOneLongLine(t *testing.T) {
+	t.Parallel()
 	s := clipString(strings.Repeat("x", 100000), 1000, "/f")
 	if !strings.Contains(s, "[… 99.0 KB omitted from the middle of one long line; the full output is in /f …]") {
 		t.Errorf("marker: %q", s[400:700])
@@ -141,6 +148,7 @@ func clipString(s string, budget int, path string) string {
 
 // The ring grows to its size and then keeps the last bytes, whatever the sizes of the writes.
 func TestRingKeepsTheLastBytesAsItGrows(t *testing.T) {
+	t.Parallel()
 	for _, chunk := range []int{1, 3, 7, 10, 11, 25} {
 		r := newRing(10)
 		var all []byte

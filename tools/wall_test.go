@@ -333,6 +333,7 @@ func TestWallKeepsTheBashToolWorking(t *testing.T) {
 
 // With the jail off (sandbox.jail false), a call judged read-only runs as any other.
 func TestWallOffRunsAsBefore(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.env.Secret = testSecret
 	if r := h.runJailed("echo x > written"); r.IsError {

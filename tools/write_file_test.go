@@ -10,6 +10,7 @@ import (
 )
 
 func TestWriteFileCreatesParentsAndShowsTheNewFileAsADiff(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	args := map[string]any{"path": "deep/er/new.txt", "content": "hello\nworld\n"}
 	a, err := h.access("write_file", args)
@@ -31,6 +32,7 @@ func TestWriteFileCreatesParentsAndShowsTheNewFileAsADiff(t *testing.T) {
 }
 
 func TestWriteFileDiffsAgainstTheOldContentAndKeepsTheMode(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	p := h.write("run.sh", "#!/bin/sh\necho one\n")
 	if err := os.Chmod(p, 0o755); err != nil {
@@ -56,6 +58,7 @@ func TestWriteFileDiffsAgainstTheOldContentAndKeepsTheMode(t *testing.T) {
 }
 
 func TestWriteFileKeepsCRLF(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("win.txt", "a\r\nb\r\n")
 	h.ok("write_file", map[string]any{"path": "win.txt", "content": "x\ny\n"})
@@ -65,12 +68,14 @@ func TestWriteFileKeepsCRLF(t *testing.T) {
 }
 
 func TestWriteFileRefusesDirectories(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	h.write("d/a.txt", "")
 	mustContain(t, h.fails("write_file", map[string]any{"path": "d", "content": "x"}), "d is a directory")
 }
 
 func TestWriteFilePermissionsByMode(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	for _, c := range []struct {
 		mode permissions.Mode
@@ -95,6 +100,7 @@ func TestWriteFilePermissionsByMode(t *testing.T) {
 }
 
 func TestWriteFileLargeDiffIsSummarised(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	line := strings.Repeat("o", 99) + "\n"
 	h.write("big.txt", strings.Repeat(line, 45_000)) // 4.5 MB
@@ -106,6 +112,7 @@ func TestWriteFileLargeDiffIsSummarised(t *testing.T) {
 }
 
 func TestWriteResolvedRefusesALinkInThePath(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real")
 	if err := os.Mkdir(real, 0o755); err != nil {
@@ -136,6 +143,7 @@ func TestWriteResolvedRefusesALinkInThePath(t *testing.T) {
 }
 
 func TestWriteFileDiffIsShownWholeUpToItsCap(t *testing.T) {
+	t.Parallel()
 	h := newFileHarness(t)
 	content := func(n int) string { return strings.Repeat("line\n", n) }
 	a, err := h.access("write_file", map[string]any{"path": "a.txt", "content": content(diffMaxLines - 10)})
