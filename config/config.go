@@ -224,6 +224,14 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 			return nil, err
 		}
 		cfg.Files = append(cfg.Files, f.path)
+		// The rules the person saved for this project themselves (ownRules) are theirs, not the
+		// repository's: they apply without trust, and the trust prompt does not list them.
+		var own []string
+		if f.project && !trusted && i == len(files)-1 {
+			if own, s.Permissions.Allow, err = ownRules(getenv, ws, s.Permissions.Allow); err != nil {
+				return nil, err
+			}
+		}
 		if f.project {
 			if loose := loosening(s, cfg); len(loose) > 0 {
 				cfg.ProjectLoosens = true
@@ -241,6 +249,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 				}
 			}
 		}
+		s.Permissions.Allow = append(s.Permissions.Allow, own...)
 		cfg.apply(s)
 		cfg.addMCPServers(f.path, f.project, trusted, s.MCPServers)
 		if p := s.Permissions; len(p.Allow)+len(p.Deny)+len(p.Ask) > 0 {

@@ -55,9 +55,10 @@ func readTrust(getenv func(string) string) ([]string, error) {
 }
 
 // AddProjectAllow saves an allow rule to the workspace's personal settings (.warden/settings.local.json),
-// keeping everything else in that file, and makes sure git ignores the file. Saving a project grant is an act
-// of trust in the workspace, so the workspace is recorded as trusted too; otherwise the saved rule would be
-// ignored at the next start.
+// keeping everything else in that file, and makes sure git ignores the file. It does not trust the
+// workspace: the person approved one command, not the repository's settings and MCP servers, which they may
+// just have declined. So that the rule still applies at the next start, it is also recorded as the person's
+// in the state directory, where the repository cannot write (see ownRules).
 func AddProjectAllow(getenv func(string) string, ws, rule string) error {
 	path := filepath.Join(ws, ".warden", "settings.local.json")
 	s, err := ReadFile(path)
@@ -83,7 +84,64 @@ func AddProjectAllow(getenv func(string) string, ws, rule string) error {
 			return fmt.Errorf("writing %s: %w", ignore, err)
 		}
 	}
-	return Trust(getenv, ws)
+	return recordSavedRule(getenv, ws, rule)
+}
+
+// The saved-rules record maps each workspace to the allow rules the person saved for it with "always allow
+// for the project". It lives beside the trust record: a repository can ship a settings.local.json of its
+// own (git add -f), so the file alone cannot say which of its rules the person wrote.
+func savedRulesFile(getenv func(string) string) string {
+	return filepath.Join(StateDir(getenv), "saved_project_rules.json")
+}
+
+func readSavedRules(getenv func(string) string) (map[string][]string, error) {
+	path := savedRulesFile(getenv)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string][]string{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading saved project rules: %w", err)
+	}
+	saved := map[string][]string{}
+	if err := json.Unmarshal(data, &saved); err != nil {
+		return nil, fmt.Errorf("%s is not a JSON object of workspaces and their rules (%v); fix or delete it", path, err)
+	}
+	return saved, nil
+}
+
+func recordSavedRule(getenv func(string) string, ws, rule string) error {
+	saved, err := readSavedRules(getenv)
+	if err != nil {
+		return err
+	}
+	if slices.Contains(saved[ws], rule) {
+		return nil
+	}
+	saved[ws] = append(saved[ws], rule)
+	data, _ := json.MarshalIndent(saved, "", "  ")
+	return writeFileAtomic(savedRulesFile(getenv), append(data, '\n'))
+}
+
+// ownRules splits the allow rules of workspace ws's settings.local.json into those the person saved there
+// themselves, which apply whether or not the workspace is trusted, and the rest. A rule counts as theirs
+// only while it is in both the file and the record: one they deleted from the file is gone.
+func ownRules(getenv func(string) string, ws string, allow []string) (own, rest []string, err error) {
+	if len(allow) == 0 {
+		return nil, nil, nil
+	}
+	saved, err := readSavedRules(getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, r := range allow {
+		if slices.Contains(saved[ws], r) {
+			own = append(own, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	return own, rest, nil
 }
 
 func writeFileAtomic(path string, data []byte) error {
