@@ -40,7 +40,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// A bug must not greet the person with a stack trace: one line, and the exit status of an error.
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "warden: internal error: %v (this is a bug in Warden; please report it)\n", r)
+			fmt.Fprintf(stderr, "warden: internal error: %s (this is a bug in Warden; please report it)\n", printableText(fmt.Sprint(r)))
 			code = exitError
 		}
 	}()
@@ -75,7 +75,8 @@ func report(err error, stderr io.Writer) int {
 	if errors.As(err, &exit) {
 		return int(exit)
 	}
-	fmt.Fprintf(stderr, "warden: %s\n", err)
+	// An error may quote what a server answered or a file held.
+	fmt.Fprintf(stderr, "warden: %s\n", printableText(err.Error()))
 	var ue usageError
 	if errors.As(err, &ue) {
 		return exitUsage

@@ -13,6 +13,7 @@ import (
 
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/checkpoint"
+	"github.com/warden-cli/warden/config"
 )
 
 // runSessions lists this directory's saved sessions, newest first.
@@ -42,7 +43,10 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tUPDATED\tMODEL\tFIRST PROMPT")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.Model, s.Prompt)
+		// The first prompt may hold what was pasted, and the model name is the server's: both are shown
+		// escaped, as the TUI shows them.
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", config.Printable(s.ID), s.Updated.Local().Format("2006-01-02 15:04"),
+			config.Printable(s.Model), config.Printable(s.Prompt))
 	}
 	return tw.Flush()
 }
@@ -85,13 +89,13 @@ func runHistory(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	for _, w := range l.Warnings {
-		fmt.Fprintf(stderr, "warden: %s\n", w)
+		fmt.Fprintf(stderr, "warden: %s\n", printableText(w))
 	}
 	entries := agent.History(l)
 	if *asJSON {
 		return writeJSONLines(stdout, entries)
 	}
-	fmt.Fprintf(stdout, "session %s (%s, %s)\n", l.ID, l.Cwd, l.Model)
+	fmt.Fprintf(stdout, "session %s (%s, %s)\n", config.Printable(l.ID), config.Printable(l.Cwd), config.Printable(l.Model))
 	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TIME\tTOOL\tSTATUS\tDECISION\tDURATION\tCHANGES\tCOMMAND OR PATH")
 	for _, e := range entries {
@@ -103,7 +107,10 @@ func runHistory(args []string, stdout, stderr io.Writer) error {
 		if e.By != "" {
 			decision += " (" + e.By + ")"
 		}
-		summary := strings.ReplaceAll(e.Summary, "\n", "⏎")
+		// What the model chose to run, even a denied call, and the names of the files it changed are
+		// printed escaped: an escape sequence in them would act on the terminal (OSC 52 writes the
+		// clipboard), and a tab would break the columns.
+		summary := config.Printable(strings.ReplaceAll(e.Summary, "\n", "⏎"))
 		if r := []rune(summary); len(r) > 80 {
 			summary = string(r[:79]) + "…"
 		}
@@ -112,8 +119,9 @@ func runHistory(args []string, stdout, stderr io.Writer) error {
 		if changes == "" {
 			changes = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Time.Local().Format("15:04:05"), tool, status, decision,
-			(time.Duration(e.DurationMS) * time.Millisecond).String(), strings.TrimPrefix(changes, "changed "), summary)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Time.Local().Format("15:04:05"), config.Printable(tool),
+			config.Printable(status), config.Printable(decision), (time.Duration(e.DurationMS) * time.Millisecond).String(),
+			config.Printable(strings.TrimPrefix(changes, "changed ")), summary)
 	}
 	return tw.Flush()
 }

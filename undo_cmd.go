@@ -37,7 +37,7 @@ func runUndo(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	for _, w := range l.Warnings {
-		fmt.Fprintf(stderr, "warden: %s\n", w)
+		fmt.Fprintf(stderr, "warden: %s\n", printableText(w))
 	}
 	cp, err := checkpoint.Open(checkpoint.Options{Dir: checkpointsDir(), Workspace: l.Cwd, Session: l.ID, SessionExists: sessionExists})
 	if err != nil {
@@ -68,7 +68,7 @@ func runUndo(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		if errors.Is(err, agent.ErrNothingToUndo) {
-			fmt.Fprintf(stdout, "%s\n", err)
+			fmt.Fprintf(stdout, "%s\n", printableText(err.Error()))
 			return nil
 		}
 		if checkpoint.Pruned(checkpointsDir(), cp.Workspace(), l.ID) {

@@ -582,12 +582,13 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 		return fmt.Errorf("the sandbox cannot be had: %s; pass --sandbox=off to run without it", s.sandboxProblem)
 	}
 	for _, w := range s.allWarnings() {
-		fmt.Fprintf(stderr, "warden: %s\n", w)
+		fmt.Fprintf(stderr, "warden: %s\n", printableText(w))
 	}
 	if s.checkpoints != nil {
 		s.checkpoints.Start()
 	}
-	printer := agent.NewPrinter(stdout, stderr, format)
+	// Notices are Warden's own lines quoting a server or a model, for a person to read.
+	printer := agent.NewPrinter(stdout, escapingWriter{stderr}, format)
 	a, err := agent.New(s.agentOptions(printer.Sink, agent.HeadlessApprover{}))
 	if err != nil {
 		return err
