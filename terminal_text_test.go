@@ -1,11 +1,18 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 
 	"github.com/warden-cli/warden/agent/fakeapi"
 )
@@ -109,5 +116,55 @@ func TestPrintableTextKeepsLinesAndTabs(t *testing.T) {
 		if got := printableText(in); got != want {
 			t.Errorf("printableText(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestHeadlessAnswerIsEscapedOnATerminalOnly: the model's answer in text format reaches a terminal with its
+// escape sequences shown, not acted on, and plain lines and tabs as they are; piped, the bytes are the
+// model's. The real binary is run, its stdout a pseudo-terminal.
+func TestHeadlessAnswerIsEscapedOnATerminalOnly(t *testing.T) {
+	server := fakeapi.New()
+	defer server.Close()
+	r := newRun(t)
+	answer := "hi \x1b]2;TITLE\a there\n\tplain line"
+
+	server.Reply(fakeapi.Text(answer))
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Fatalf("opening a pseudo-terminal: %v", err)
+	}
+	defer ptmx.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "-p", "hi", "--base-url", server.URL(), "--model", "m")
+	cmd.Dir, cmd.Env, cmd.Stdout = r.workspace, r.env, tty
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	// The terminal's own output processing would turn \n into \r\n; without it, the bytes read are the
+	// bytes written.
+	tio, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tio.Oflag &^= unix.OPOST
+	if err := unix.IoctlSetTermios(int(tty.Fd()), unix.TCSETS, tio); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close()
+	got, _ := io.ReadAll(ptmx) // ends with EIO once the program has exited and the terminal has no writer
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	if want := "hi \\e]2;TITLE\\a there\n\tplain line\n"; string(got) != want {
+		t.Errorf("on a terminal: %q, want %q", got, want)
+	}
+
+	server.Reply(fakeapi.Text(answer))
+	out, stderrText, code := r.exec("-p", "hi", "--base-url", server.URL(), "--model", "m")
+	if code != 0 || out != answer+"\n" {
+		t.Errorf("piped: exit %d, %q, want the model's bytes %q (%s)", code, out, answer+"\n", stderrText)
 	}
 }

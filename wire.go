@@ -587,8 +587,13 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 	if s.checkpoints != nil {
 		s.checkpoints.Start()
 	}
-	// Notices are Warden's own lines quoting a server or a model, for a person to read.
-	printer := agent.NewPrinter(stdout, escapingWriter{stderr}, format)
+	// The answer is escaped only on a terminal, where a person reads it: piped, it is data and keeps its
+	// bytes. Notices are Warden's own lines quoting a server or a model, for a person to read.
+	out := stdout
+	if format == agent.FormatText && isTerminalWriter(stdout) {
+		out = escapingWriter{stdout}
+	}
+	printer := agent.NewPrinter(out, escapingWriter{stderr}, format)
 	a, err := agent.New(s.agentOptions(printer.Sink, agent.HeadlessApprover{}))
 	if err != nil {
 		return err
