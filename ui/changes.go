@@ -58,7 +58,7 @@ func changeLine(st *styles, c checkpoint.Change, width int) string {
 	case checkpoint.Deleted:
 		style = st.fail
 	}
-	return style.Render(letter) + " " + fit(cleanLine(rest), max(width-2, 1))
+	return style.Render(letter) + " " + fit(escapeLine(rest), max(width-2, 1))
 }
 
 // changesCell is the history's changes column: "3 files +12 −4", or "-".
@@ -143,7 +143,7 @@ func newDiffPager(m *Model, p *panel) *pager {
 	width := max(m.width, 20)
 	var lines []string
 	for _, c := range checkpoint.Shown(p.changes) {
-		lines = append(lines, st.bold.Render(fit("── "+cleanLine(c.String())+" ", width)))
+		lines = append(lines, st.bold.Render(fit("── "+escapeLine(c.String())+" ", width)))
 		text, err := "", error(nil)
 		if m.agent != nil {
 			text, err = m.agent.Diff(c)

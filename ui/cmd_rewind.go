@@ -52,7 +52,7 @@ func newRewindPicker(m *Model, points []agent.Point) *picker {
 	var rows []pickRow
 	for i := len(points) - 1; i >= 0; i-- {
 		pt := points[i]
-		label := strings.Repeat("  ", pt.Depth+1) + "└ " + cleanLine(pt.Label())
+		label := strings.Repeat("  ", pt.Depth+1) + "└ " + escapeLine(pt.Label())
 		changed := ""
 		if pt.Kind == agent.PointTurn {
 			label = cleanLine(fmt.Sprintf("turn %d · “%s”", pt.Turn, flatten(pt.Prompt)))

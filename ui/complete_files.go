@@ -86,7 +86,7 @@ func (m *Model) refreshFileMenu() {
 	mn.kind, mn.typed, mn.mentionAt = menuFiles, typed, at
 	mn.items = mn.items[:0]
 	for _, p := range m.files.Match(typed, fileMatches) {
-		it := menuItem{value: p, label: p}
+		it := menuItem{value: p, label: escapeLine(p)}
 		if strings.HasSuffix(p, "/") {
 			it.desc = "folder"
 		}

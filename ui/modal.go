@@ -371,11 +371,7 @@ func highlightPart(s, part string, hl, ctl, soft renderer) string {
 	if i < 0 {
 		return vis(s)
 	}
-	var parts []string
-	for _, l := range strings.Split(vis(s[i:i+len(part)]), "\n") {
-		parts = append(parts, hl.Render(l))
-	}
-	return vis(s[:i]) + strings.Join(parts, "\n") + vis(s[i+len(part):])
+	return vis(s[:i]) + visibleIn(s[i:i+len(part)], hl, ctl, soft) + vis(s[i+len(part):])
 }
 
 // diffLines colours a unified diff, wrapping long lines so that none of it is hidden.

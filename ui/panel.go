@@ -141,10 +141,10 @@ func (p *panel) header(rc *renderCtx, width int) string {
 	st := rc.st
 	title := st.panelTitle.Render(p.tool)
 	if p.agent != "" {
-		title = st.dim.Render(cleanLine(p.agent)+" › ") + title
+		title = st.dim.Render(escapeLine(p.agent)+" › ") + title
 	}
 	if p.desc != "" {
-		title += st.dim.Render(" · " + cleanLine(p.desc))
+		title += st.dim.Render(" · " + escapeLine(p.desc))
 	}
 	return spread(title, p.status(rc), width)
 }
@@ -256,7 +256,7 @@ func (p *panel) target() string {
 	if s == "" {
 		s = p.access.Path
 	}
-	s = cleanLine(strings.ReplaceAll(s, "\n", " ⏎ "))
+	s = escapeLine(s)
 	if p.access.Kind == tools.AccessExec {
 		return "$ " + s
 	}

@@ -154,7 +154,7 @@ func (o *restoreOverlay) view(m *Model, width, height int) string {
 		}
 		add(st.bold.Render(title))
 		for _, s := range steps {
-			lines = append(lines, "  "+mark(fit(cleanLine(s.String()), width-2)))
+			lines = append(lines, "  "+mark(fit(escapeLine(s.String()), width-2)))
 		}
 		lines = append(lines, "")
 	}

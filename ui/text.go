@@ -17,26 +17,58 @@ type renderer interface{ Render(...string) string }
 // breaks get a ⏎ mark, so that a second line cannot pass for the wrapped end of the first, and tabs a ⇥,
 // both styled with soft, since they are ordinary in a script.
 func visible(s string, ctl, soft renderer) string {
-	var sb strings.Builder
+	return visibleIn(s, unstyled{}, ctl, soft)
+}
+
+// visibleIn is visible with the ordinary text rendered with plain. Each run is styled on its own: a style
+// rendered over text that already holds escape sequences breaks them when it styles rune by rune (an
+// underline does), and the sequences' bytes show as text.
+func visibleIn(s string, plain, ctl, soft renderer) string {
+	var sb, run strings.Builder
+	flush := func() {
+		if run.Len() > 0 {
+			sb.WriteString(plain.Render(run.String()))
+			run.Reset()
+		}
+	}
 	for _, r := range s {
 		switch {
 		case r == '\n':
+			flush()
 			sb.WriteString(soft.Render("⏎"))
 			sb.WriteByte('\n')
 		case r == '\t':
+			flush()
 			sb.WriteString(soft.Render("⇥"))
-			sb.WriteString("   ")
+			run.WriteString("   ")
 		case r < 0x20:
+			flush()
 			sb.WriteString(ctl.Render("^" + string(rune(r+'@'))))
 		case r == 0x7f:
+			flush()
 			sb.WriteString(ctl.Render("^?"))
 		case r >= 0x80 && r < 0xa0, hiddenRune(r):
+			flush()
 			sb.WriteString(ctl.Render(fmt.Sprintf("<U+%04X>", r)))
 		default:
-			sb.WriteRune(r)
+			run.WriteRune(r)
 		}
 	}
+	flush()
 	return sb.String()
+}
+
+// unstyled renders text as it is.
+type unstyled struct{}
+
+func (unstyled) Render(s ...string) string { return strings.Join(s, "") }
+
+// escapeLine shows a name or a command the model, a command or a repository chose on one line, with its
+// control and invisible characters written out as the approval modal writes them (^M, ^[, <U+202E>) rather
+// than dropped: a file named "f\rOVERWRITE.txt" must not read as OVERWRITE.txt. It is unstyled, so that it
+// can sit inside any style.
+func escapeLine(s string) string {
+	return visible(strings.ReplaceAll(s, "\n", " ⏎ "), unstyled{}, unstyled{})
 }
 
 // hiddenRune reports characters that render as nothing or reorder the text around them.
