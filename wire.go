@@ -264,6 +264,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	// One path-resolution function for the whole program: the engine decides on the path the tools use.
 	s.env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, home) }
 	s.env.Secret = func(p string) bool { return permissions.IsSecretPath(p, home) }
+	s.env.SearchRule = s.engine.SearchRule
 	s.reg = tools.NewRegistry(append(append(tools.NewBash(s.tasks), tools.NewFileTools()...), tools.NewTodo())...)
 	s.mcp = newMCP(cfg, s.env, s.tasks, s.dir)
 	s.warnings = append(s.warnings, mcpRuleWarnings(cfg)...)

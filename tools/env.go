@@ -35,6 +35,10 @@ type EnvConfig struct {
 	// Secret reports whether a file may hold secrets (.env, keys); grep skips such files when it searches a
 	// directory. Wiring sets it to permissions.IsSecretPath; nil skips nothing.
 	Secret func(path string) bool
+	// SearchRule returns the Read rule that keeps a file's content out of a search of a directory above
+	// it: a deny rule, or an ask rule (ask set); "" for none. grep leaves such files out and names the
+	// rule. Wiring sets it to permissions.Engine.SearchRule; nil keeps nothing out.
+	SearchRule func(path string) (rule string, ask bool)
 	// SecretWritten is called when a file tool has created a file Secret judges secret, so that the
 	// read-only jail masks it before the next jailed command (wiring sets it to Tasks.SecretsChanged).
 	SecretWritten func()

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -41,7 +42,7 @@ const grepDescription = `Searches file contents with a regular expression and li
 
 - The pattern is a regular expression (RE2/ripgrep syntax), matched line by line; escape special characters for a literal search ("func main\\(").
 - Narrow the files with path and glob ("*.go", "**/*_test.go", "*.{ts,tsx}"); set ignore_case for case-insensitive search.
-- Skips .git, binary files and, inside a git repository, files git ignores. Symlinks are not followed.
+- Skips .git, binary files, files that may hold secrets or that the user's Read rules deny or ask about (the output says how many), and, inside a git repository, files git ignores. Symlinks are not followed.
 - At most 200 matches are shown, and lines are cut at 500 bytes; the output says how many more there were.
 - Prefer this over grep or rg in bash. To find files by name, use glob.`
 
@@ -125,14 +126,14 @@ func runGrep(ctx context.Context, env *Env, call Call, p *grepParams) Result {
 	if err != nil {
 		return Errorf("cannot search %s: %v", g.root.Shown, unwrapPathError(err))
 	}
-	dir, files, stopped, skipped := g.root.Abs, []string(nil), false, 0
+	dir, files, stopped, left := g.root.Abs, []string(nil), false, withheld{}
 	if fi.IsDir() {
 		l, err := listFiles(ctx, dir)
 		if err != nil {
 			return Errorf("cannot list %s: %v", g.root.Shown, unwrapPathError(err))
 		}
 		files, stopped = filterGlob(l.Files, g.glob), l.Stopped
-		files, skipped = withoutSecrets(env, dir, files)
+		files, left = withhold(env, dir, files)
 	} else if fi.Mode().IsRegular() {
 		// A file named on its own is searched even when git ignores it.
 		dir, files = filepath.Dir(g.root.Abs), []string{filepath.Base(g.root.Abs)}
@@ -153,27 +154,64 @@ func runGrep(ctx context.Context, env *Env, call Call, p *grepParams) Result {
 			c.keep[i].file = g.root.Display
 		}
 	}
-	out := c.format(g, p, stopped)
-	if skipped > 0 {
-		out += fmt.Sprintf("\n(%d files that may hold secrets were not searched; read one with read_file, which asks the user)", skipped)
-	}
-	return Result{Output: out}
+	return Result{Output: c.format(g, p, stopped) + left.note()}
 }
 
-// withoutSecrets drops the files that may hold secrets (.env, keys): searching a directory must not print
-// what reading them would have asked about. A secret file named on its own was decided by the engine.
-func withoutSecrets(env *Env, dir string, files []string) ([]string, int) {
-	if env.Secret == nil {
-		return files, 0
+// withheld counts the files a search of a directory left out: those that may hold secrets, and those a
+// Read rule denies or asks about (by rule).
+type withheld struct {
+	secrets       int
+	denied, asked map[string]int
+}
+
+// withhold drops the files whose content reading them on their own would not show at once: files that
+// may hold secrets (.env, keys), and files a Read deny or ask rule covers. A file named on its own was
+// decided by the engine.
+func withhold(env *Env, dir string, files []string) ([]string, withheld) {
+	w := withheld{denied: map[string]int{}, asked: map[string]int{}}
+	if env.Secret == nil && env.SearchRule == nil {
+		return files, w
 	}
 	kept := files[:0:0]
 	for _, f := range files {
-		if env.Secret(filepath.Join(dir, filepath.FromSlash(f))) {
+		abs := filepath.Join(dir, filepath.FromSlash(f))
+		if env.Secret != nil && env.Secret(abs) {
+			w.secrets++
 			continue
+		}
+		if env.SearchRule != nil {
+			if rule, ask := env.SearchRule(abs); rule != "" {
+				if ask {
+					w.asked[rule]++
+				} else {
+					w.denied[rule]++
+				}
+				continue
+			}
 		}
 		kept = append(kept, f)
 	}
-	return kept, len(files) - len(kept)
+	return kept, w
+}
+
+// note says what was left out and how the model may go on.
+func (w withheld) note() string {
+	var b strings.Builder
+	if w.secrets > 0 {
+		fmt.Fprintf(&b, "\n(%s not searched; read one with read_file, which asks the user)",
+			countNoun(w.secrets, "file that may hold secrets was", "files that may hold secrets were"))
+	}
+	them := func(n int) string { return map[bool]string{true: "it", false: "them"}[n == 1] }
+	for _, rule := range slices.Sorted(maps.Keys(w.denied)) {
+		n := w.denied[rule]
+		fmt.Fprintf(&b, "\n(%s not searched: `%s` denies reading %s)", countNoun(n, "file was", "files were"), rule, them(n))
+	}
+	for _, rule := range slices.Sorted(maps.Keys(w.asked)) {
+		n := w.asked[rule]
+		fmt.Fprintf(&b, "\n(%s not searched: `%s` asks the user before %s read; read_file asks them)",
+			countNoun(n, "file was", "files were"), rule, map[bool]string{true: "it is", false: "they are"}[n == 1])
+	}
+	return b.String()
 }
 
 // filterGlob keeps the files matching glob: against the base name when glob has no slash (as rg and
