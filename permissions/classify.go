@@ -71,6 +71,11 @@ type Part struct {
 	// EditOnly is true when the part's only effect is writing the files in Writes, all of them known.
 	EditOnly bool
 
+	// supplied is why the program would run what the working tree supplies (a program the repository's
+	// git configuration names, a toolchain path in rust-toolchain.toml): a Bash allow rule names the
+	// program as the person knows it, not that, so it does not cover the part.
+	supplied string
+
 	// redirWrites are the files written by redirections, which a Bash allow rule for the program does
 	// not cover on its own.
 	redirWrites []string

@@ -227,7 +227,7 @@ const maxSubmoduleChecks = 64
 // program (or read a secret, or leave the work tree), or "".
 func (e *exec) gitTrust(run gitRun, dir string) string {
 	if dir == "" || !filepath.IsAbs(dir) {
-		return fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose repository's configuration it cannot read", run.name)
+		return e.supplies(fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose repository's configuration it cannot read", run.name), "")
 	}
 	env := e.lookupEnv
 	r, ok := e.c.findRepo(dir)
@@ -245,8 +245,15 @@ func (e *exec) gitTrust(run gitRun, dir string) string {
 
 func (e *exec) gitTrustRepo(run gitRun, r gitrepo.Repo, env gitrepo.Env, budget *int, depth int) string {
 	cfg := gitrepo.LoadConfig(r, env, e.c.ctx.Home)
+	// What the repository's own files (its git directory, its work tree) set is what it supplies.
+	supplied := func(reason, file string) string {
+		if file == "" && reason != "" {
+			return reason // the environment, which is the person's
+		}
+		return e.supplies(reason, file, r.GitDir, r.CommonDir, r.Top)
+	}
 	if cfg.Problem != "" {
-		return fmt.Sprintf("git's configuration cannot be read as git reads it (%s), so what `%s` runs is unknown", e.c.shownPath(cfg.Problem), run.name)
+		return e.supplies(fmt.Sprintf("git's configuration cannot be read as git reads it (%s), so what `%s` runs is unknown", e.c.shownPath(cfg.Problem), run.name), "")
 	}
 	if ext, ok := env("GIT_EXTERNAL_DIFF"); ok && ext != "" && run.external {
 		return fmt.Sprintf("GIT_EXTERNAL_DIFF in the environment runs a program on `%s`", run.name)
@@ -263,22 +270,22 @@ func (e *exec) gitTrustRepo(run gitRun, r gitrepo.Repo, env gitrepo.Env, budget 
 	if gitPrintsCommits[run.sub] && configFormatChecksSignatures(cfg) {
 		run.signatures = true
 	}
-	partial := ""
+	var partial gitrepo.Entry
 	for _, en := range cfg.Entries {
-		if r := e.gitEntry(run, r, en); r != "" {
-			return r
+		if reason := e.gitEntry(run, r, en); reason != "" {
+			return supplied(reason, en.File)
 		}
 		if en.Key == "extensions.partialclone" || en.Section() == "remote" && en.Name() == "promisor" && truthy(en) {
-			partial = en.Key
+			partial = en
 		}
 	}
-	if partial != "" && run.objects {
-		return fmt.Sprintf("the repository is a partial clone (`%s`): `%s` may fetch objects it lacks over the network, running the remote's transport", partial, run.name)
+	if partial.Key != "" && run.objects {
+		return supplied(fmt.Sprintf("the repository is a partial clone (`%s`): `%s` may fetch objects it lacks over the network, running the remote's transport", partial.Key, run.name), partial.File)
 	}
 	if r.GitDir != "" && run.writesIndex {
 		if v, ok := env("GIT_OPTIONAL_LOCKS"); !ok || v != "0" {
 			if hook := gitHook(r, cfg, "post-index-change"); hook != "" {
-				return fmt.Sprintf("`%s` is a hook git runs when `%s` refreshes the index", e.c.shownPath(hook), run.name)
+				return supplied(fmt.Sprintf("`%s` is a hook git runs when `%s` refreshes the index", e.c.shownPath(hook), run.name), hook)
 			}
 		}
 	}
@@ -290,14 +297,18 @@ func (e *exec) gitTrustRepo(run gitRun, r gitrepo.Repo, env gitrepo.Env, budget 
 					continue // not populated: git does not go in
 				}
 				if *budget--; *budget < 0 {
-					return fmt.Sprintf("`%s` goes into more submodules than Warden checks", run.name)
+					return e.supplies(fmt.Sprintf("`%s` goes into more submodules than Warden checks", run.name), "")
 				}
 				inner := gitFacets(run.name, "status", nil, false, nil)
 				if run.inSubmodule != "" {
 					inner = gitRun{name: run.name, sub: run.inSubmodule}
 				}
 				if reason := e.gitTrustRepo(inner, sr, env, budget, depth+1); reason != "" {
-					return fmt.Sprintf("in the submodule `%s`: %s", sm, reason)
+					wrapped := fmt.Sprintf("in the submodule `%s`: %s", sm, reason)
+					if e.p.supplied == reason {
+						e.p.supplied = wrapped
+					}
+					return wrapped
 				}
 			}
 		}

@@ -341,9 +341,11 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 		}
 		return v
 	}
-	// Coverage: every part read-only (and not a secret) or allowed by rules.
+	// Coverage: every part read-only (and not a secret) or allowed by rules. A rule allows a program as
+	// the person knows it, not a program the working tree makes it run (git diff running the
+	// repository's diff.external): such a part stays uncovered, and passed names the rule it got past.
 	var uncovered []*Part
-	var used string
+	var used, passed string
 	allReadOnly := true
 	for i := range cls.Parts {
 		p := &cls.Parts[i]
@@ -352,10 +354,15 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 		}
 		allReadOnly = false
 		if r, ok := e.coveredByRules(s.allow, p); ok {
-			if used == "" {
-				used = r
+			if p.supplied == "" {
+				if used == "" {
+					used = r
+				}
+				continue
 			}
-			continue
+			if passed == "" {
+				passed = r
+			}
 		}
 		uncovered = append(uncovered, p)
 	}
@@ -420,6 +427,16 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 	}
 	v.Decision, v.By = Ask, "policy"
 	v.SuggestedRule = suggestFor(cls, e.Context(cwd))
+	if i := slices.IndexFunc(uncovered, func(p *Part) bool { return p.supplied != "" }); i >= 0 {
+		// No rule would cover it, so none is offered: the person approves it once, each time.
+		v.SuggestedRule = ""
+		if i == 0 {
+			v.Reason = first.supplied
+			if passed != "" {
+				v.Reason += fmt.Sprintf("; `%s` allows `%s`, not what the repository makes it run", passed, partName(first))
+			}
+		}
+	}
 	return v
 }
 

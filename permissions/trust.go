@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -166,6 +167,24 @@ func (e *exec) trusted(name string, a *parsedArgs) {
 			e.p.notRO(r)
 		}
 	}
+}
+
+// supplies records a finding of a program the working tree supplies: its origin is a file in the
+// workspace or in one of roots (a repository's directories), or unknown (file ""). The person's own
+// files and environment supply nothing: what they configured is what a rule of theirs allows. It
+// returns reason.
+func (e *exec) supplies(reason, file string, roots ...string) string {
+	inside := file == ""
+	if !inside {
+		file = ResolvePath("/", file, e.c.ctx.Home)
+		for _, r := range append(slices.Clone(e.c.rootsList()), roots...) {
+			inside = inside || r != "" && within(ResolvePath("/", r, e.c.ctx.Home), file)
+		}
+	}
+	if inside && e.p.supplied == "" {
+		e.p.supplied = reason
+	}
+	return reason
 }
 
 // projectCode judges a tool that runs project code (configuration written in the language, plugins):

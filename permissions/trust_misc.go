@@ -142,7 +142,7 @@ func checkMavenDir(e *exec, a *parsedArgs) string {
 	for _, f := range []string{"jvm.config", "maven.config", "extensions.xml"} {
 		p := filepath.Join(mvn, f)
 		if text, found, _ := readSmall(p); found && strings.TrimSpace(text) != "" {
-			return fmt.Sprintf("`%s` configures the Maven that `mvn` starts, which may load code from the project", e.c.shownPath(p))
+			return e.supplies(fmt.Sprintf("`%s` configures the Maven that `mvn` starts, which may load code from the project", e.c.shownPath(p)), p)
 		}
 	}
 	return ""
@@ -156,7 +156,7 @@ func checkGlobalJSON(e *exec, a *parsedArgs) string {
 	}
 	text, _, err := readSmall(f)
 	if err != nil || strings.Contains(text, `"paths"`) {
-		return fmt.Sprintf("`%s` may point `dotnet` at an SDK inside the project (sdk.paths)", e.c.shownPath(f))
+		return e.supplies(fmt.Sprintf("`%s` may point `dotnet` at an SDK inside the project (sdk.paths)", e.c.shownPath(f)), f)
 	}
 	return ""
 }

@@ -35,15 +35,15 @@ func checkRustToolchain(e *exec, a *parsedArgs) string {
 	}
 	text, _, err := readSmall(file)
 	if err != nil {
-		return fmt.Sprintf("`%s` cannot be read, so what toolchain `%s` runs is unknown", e.c.shownPath(file), a.name)
+		return e.supplies(fmt.Sprintf("`%s` cannot be read, so what toolchain `%s` runs is unknown", e.c.shownPath(file), a.name), file)
 	}
 	shown := e.c.shownPath(file)
 	tc := parseToolchainFile(text)
 	switch {
 	case tc.unreadable:
-		return fmt.Sprintf("`%s` is not a toolchain file Warden can read, so what `%s` runs is unknown", shown, a.name)
+		return e.supplies(fmt.Sprintf("`%s` is not a toolchain file Warden can read, so what `%s` runs is unknown", shown, a.name), file)
 	case tc.path != "":
-		return fmt.Sprintf("`%s` names a toolchain `path` (`%s`), whose binaries `%s` would run", shown, tc.path, a.name)
+		return e.supplies(fmt.Sprintf("`%s` names a toolchain `path` (`%s`), whose binaries `%s` would run", shown, tc.path, a.name), file)
 	case tc.channel == "":
 		return ""
 	}
