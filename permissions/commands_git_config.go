@@ -97,7 +97,8 @@ func (e *exec) gitConfigPrints(args []word, g gitArgs) string {
 			files = append(files, e.c.abs(f.value, sc))
 		case f.name == "--blob" && f.has:
 			if !asked || includes {
-				return "--blob follows the includes the blob holds, which Warden does not read (with --no-includes git does not follow them)"
+				// The blob is the repository's: a rule allowing git does not cover what it may include.
+				return e.supplies("--blob follows the includes the blob holds, which Warden does not read (with --no-includes git does not follow them)", "")
 			}
 		case f.name == "--global":
 			if v, ok := e.lookupEnv("GIT_CONFIG_GLOBAL"); ok {
