@@ -226,6 +226,7 @@ func TestHeadlessDeniesWhatWouldAskAndTellsTheModel(t *testing.T) {
 }
 
 func TestBadInputIsOneClearLine(t *testing.T) {
+	t.Parallel() // the two slowest tests of the package; neither shares state with the others
 	server := fakeapi.New()
 	defer server.Close()
 	dead := fakeapi.New()
@@ -601,6 +602,7 @@ func TestSandboxBoundsCommandsAndAutoAllowsInsideIt(t *testing.T) {
 // conversation, the modal, streaming, interrupt, sub-agents, the history, quitting and resuming, as a
 // person at a terminal sees them.
 func TestTmuxScript(t *testing.T) {
+	t.Parallel() // the two slowest tests of the package; neither shares state with the others
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is needed for this test: install it (bash .ci/run does)")
 	}
