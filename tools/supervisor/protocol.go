@@ -93,9 +93,11 @@ func decode(b []byte) (*message, error) {
 	return m, nil
 }
 
-// conn is one end of the socket pair.
+// conn is one end of the socket pair: the client's goes through Go's poller; the supervisor's is a
+// blocking descriptor (fd), read by the one thread that forks (newBlockingConn).
 type conn struct {
 	c   *net.UnixConn
+	fd  int // the blocking descriptor, or -1
 	buf []byte
 	oob []byte
 }
@@ -113,7 +115,29 @@ func newConn(f *os.File) (*conn, error) {
 	}
 	_ = uc.SetWriteBuffer(maxMessage + 4096)
 	_ = uc.SetReadBuffer(maxMessage + 4096)
-	return &conn{c: uc, buf: make([]byte, maxMessage), oob: make([]byte, syscall.CmsgSpace(maxFiles*4))}, nil
+	return &conn{c: uc, fd: -1, buf: make([]byte, maxMessage), oob: make([]byte, syscall.CmsgSpace(maxFiles*4))}, nil
+}
+
+// newBlockingConn serves fd as a blocking descriptor, which the caller reads from a thread of its own. A
+// request then wakes that thread directly: through Go's poller it would wake the poller's thread, which
+// hands the request over to the locked one, two wake-ups on every command's start instead of one.
+func newBlockingConn(fd int) (*conn, error) {
+	if err := unix.SetNonblock(fd, false); err != nil {
+		return nil, err
+	}
+	unix.CloseOnExec(fd)
+	_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, maxMessage+4096)
+	_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, maxMessage+4096)
+	return &conn{fd: fd, buf: make([]byte, maxMessage), oob: make([]byte, syscall.CmsgSpace(maxFiles*4))}, nil
+}
+
+// shutdown ends the connection in both directions, which wakes a blocked recv with end of file.
+func (c *conn) shutdown() {
+	if c.fd >= 0 {
+		_ = unix.Shutdown(c.fd, unix.SHUT_RDWR)
+		return
+	}
+	c.c.Close()
 }
 
 // send writes one message with the descriptors, which stay open on this side. It is not safe for
@@ -127,7 +151,21 @@ func (c *conn) send(m *message, fds ...int) error {
 	if len(fds) > 0 {
 		oob = syscall.UnixRights(fds...)
 	}
-	n, oobn, err := c.c.WriteMsgUnix(b, oob, nil)
+	var n, oobn int
+	var err error
+	if c.fd >= 0 {
+		for {
+			n, err = unix.SendmsgN(c.fd, b, oob, nil, 0)
+			if err != unix.EINTR {
+				break
+			}
+		}
+		if err == nil {
+			oobn = len(oob) // sendmsg sends the rights with the first byte, or fails
+		}
+	} else {
+		n, oobn, err = c.c.WriteMsgUnix(b, oob, nil)
+	}
 	if err == nil && (n != len(b) || oobn != len(oob)) {
 		err = fmt.Errorf("short write to the supervisor (%d of %d bytes)", n, len(b))
 	}
@@ -137,7 +175,18 @@ func (c *conn) send(m *message, fds ...int) error {
 // recv reads one message and the descriptors that came with it, which are close-on-exec. It is not safe
 // for concurrent use.
 func (c *conn) recv() (*message, []*os.File, error) {
-	n, oobn, flags, _, err := c.c.ReadMsgUnix(c.buf, c.oob)
+	var n, oobn, flags int
+	var err error
+	if c.fd >= 0 {
+		for {
+			n, oobn, flags, _, err = unix.Recvmsg(c.fd, c.buf, c.oob, unix.MSG_CMSG_CLOEXEC)
+			if err != unix.EINTR {
+				break
+			}
+		}
+	} else {
+		n, oobn, flags, _, err = c.c.ReadMsgUnix(c.buf, c.oob)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

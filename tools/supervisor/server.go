@@ -25,7 +25,7 @@ func Serve(fd int) int {
 	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 	_ = unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
 	signal.Ignore(syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
-	c, err := newConn(os.NewFile(uintptr(fd), "supervisor"))
+	c, err := newBlockingConn(fd)
 	if err != nil {
 		os.Stderr.WriteString("warden supervisor: " + err.Error() + "\n")
 		return 2
@@ -41,7 +41,7 @@ func Serve(fd int) int {
 	signal.Notify(term, syscall.SIGTERM)
 	go func() {
 		<-term
-		c.c.Close() // ends the loop below, as the client's going would
+		c.shutdown() // ends the loop below, as the client's going would
 	}()
 	go func() {
 		for range chld {
