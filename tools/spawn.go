@@ -116,9 +116,10 @@ var devNull = sync.OnceValues(func() (*os.File, error) { return os.Open(os.DevNu
 // milliseconds, more on a loaded machine. One that does not answer in time is not Warden's helper.
 const supervisorWait = 10 * time.Second
 
-// launchSupervisor starts helper as a supervisor and waits until it serves. The process starts with an
+// launchSupervisor starts helper as a supervisor and waits until it serves, or until quit is closed (Warden
+// is exiting: a supervisor that has started nothing yet is not waited for). The process starts with an
 // empty environment: it must not hold the API key, which a command could otherwise read in its /proc.
-func launchSupervisor(helper string) (*supervisor.Client, error) {
+func launchSupervisor(helper string, quit <-chan struct{}) (*supervisor.Client, error) {
 	if helper == "" {
 		return nil, errors.New("no helper executable")
 	}
@@ -157,5 +158,11 @@ func launchSupervisor(helper string) (*supervisor.Client, error) {
 		_ = cmd.Process.Kill()
 		cl.Close(time.Second)
 		return nil, fmt.Errorf("%s did not answer as a supervisor within %s", helper, supervisorWait)
+	case <-quit:
+		_ = cmd.Process.Kill()
+		cl.Close(time.Second)
+		return nil, errShuttingDown
 	}
 }
+
+var errShuttingDown = errors.New("Warden is shutting down; no new commands are started")

@@ -40,8 +40,10 @@ type Tasks struct {
 	// Landlock.
 	JailBackend jail.Backend
 
-	mu       sync.Mutex
-	closed   bool
+	mu     sync.Mutex
+	closed bool
+	// quit is closed when closed is set, for the waits that must end then.
+	quit     chan struct{}
 	nextID   int
 	starting int // background tasks being started: they hold a slot before they run
 	// startingFg are foreground calls whose process is being started; wantBackground are those of them the
@@ -86,6 +88,7 @@ func (t *Tasks) initLocked() {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
 	t.fg, t.bg = map[string]*job{}, map[string]*job{}
+	t.quit = make(chan struct{})
 	t.startingFg, t.wantBackground = map[string]bool{}, map[string]bool{}
 	t.instance = fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(b))
 }
@@ -358,6 +361,9 @@ func (t *Tasks) Background(callID string) bool {
 func (t *Tasks) KillAll() {
 	t.mu.Lock()
 	t.initLocked()
+	if !t.closed {
+		close(t.quit) // a supervisor still starting is stopped, not waited for
+	}
 	t.closed = true
 	var jobs []*job
 	for _, j := range t.fg {
@@ -401,19 +407,21 @@ func (t *Tasks) KillAll() {
 	}
 }
 
-// Prewarm starts the session's supervisor, and the read-only jail if env has it on, in the background,
-// so that the first command does not wait for them. Call it once the screen is up: each costs a start of
-// Warden's executable.
+// Prewarm starts the read-only jail if env has it on, and then the session's supervisor, in the
+// background, so that the first command does not wait for them. Call it once the screen is up: each costs
+// a start of Warden's executable. The jail comes first and alone: a request's first commands are mostly
+// read-only ones, which wait for it, and started side by side the two starts take each other's CPU. A
+// command that needs the supervisor sooner starts it itself; a run that ends before it is up (headless,
+// read-only commands only) stops it rather than wait for it.
 func (t *Tasks) Prewarm(env *Env) {
-	go func() { _, _ = t.spawner() }()
-	if env.Bash.Jail {
-		// Beside the supervisor, not after it: each is a start of the executable.
-		go func() {
+	go func() {
+		if env.Bash.Jail {
 			if k := t.keeper(env); k != nil {
-				k.Prewarm()
+				_, _ = k.Get()
 			}
-		}()
-	}
+		}
+		_, _ = t.spawner()
+	}()
 }
 
 // closed reports whether KillAll has begun.
@@ -459,7 +467,14 @@ func (t *Tasks) spawner() (spawner, error) {
 		t.sup = nil // it died (killed, or out of memory); its commands went with it
 	}
 	if t.sup == nil && t.supErr == nil && t.Helper != "" {
-		t.sup, t.supErr = launchSupervisor(t.Helper)
+		t.mu.Lock()
+		t.initLocked()
+		quit := t.quit
+		t.mu.Unlock()
+		t.sup, t.supErr = launchSupervisor(t.Helper, quit)
+		if errors.Is(t.supErr, errShuttingDown) {
+			return nil, t.supErr
+		}
 	}
 	if t.sup != nil {
 		return &supervised{cl: t.sup, dir: run}, nil

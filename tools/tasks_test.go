@@ -281,3 +281,47 @@ func TestBackgroundRequestedWhileTheCommandStarts(t *testing.T) {
 		t.Errorf("the call was not sent to the background: %+v after %s", r, time.Since(start))
 	}
 }
+
+// A supervisor still starting when Warden exits is stopped, not waited for: Warden would otherwise wait up
+// to supervisorWait for a process that has started nothing. The helper here never answers; it tells the
+// test its pid through a named pipe once it runs.
+func TestKillAllStopsASupervisorStillStarting(t *testing.T) {
+	dir := t.TempDir()
+	fifo := dir + "/pid"
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	helper := dir + "/helper"
+	script := "#!/bin/sh\necho $$ > " + fifo + "\nexec sleep 60\n"
+	if err := os.WriteFile(helper, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tasks := NewTasks()
+	tasks.Helper = helper
+	launched := make(chan error, 1)
+	go func() {
+		_, err := tasks.spawner()
+		launched <- err
+	}()
+	b, err := os.ReadFile(fifo) // returns once the helper has written its pid and closed the pipe
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("helper wrote %q", b)
+	}
+	tasks.KillAll()
+	select {
+	case err := <-launched:
+		if err == nil || !strings.Contains(err.Error(), "shutting down") {
+			t.Errorf("the launch ended with %v, not as Warden shutting down", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the launch never ended")
+	}
+	// Killed and waited for: the pid no longer names a process (not even a zombie).
+	if err := syscall.Kill(pid, 0); err != syscall.ESRCH {
+		t.Errorf("the helper (pid %d) is still there after KillAll: %v", pid, err)
+	}
+}

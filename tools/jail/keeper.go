@@ -31,13 +31,6 @@ func NewKeeper(cfg Config) *Keeper {
 	return k
 }
 
-// Prewarm starts the first jail in the background.
-func (k *Keeper) Prewarm() {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.kick()
-}
-
 // Stale says that which files are secret may have changed: a new scan starts now, and the next Get
 // waits for it.
 func (k *Keeper) Stale() {
