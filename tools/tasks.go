@@ -394,13 +394,16 @@ func (t *Tasks) KillAll() {
 	run := t.run
 	t.run = ""
 	t.runMu.Unlock()
+	// The jail's supervisor and the session's are told to go at once, and waited for together.
+	var closing sync.WaitGroup
 	if jails != nil {
-		jails.Close()
+		closing.Go(jails.Close)
 	}
 	if sup != nil {
 		// Everything was stopped above; the supervisor stops whatever slipped through, and exits.
 		sup.Close(supervisorWait)
 	}
+	closing.Wait()
 	if run != "" {
 		dropCwdPipes(run)
 		os.RemoveAll(run)
