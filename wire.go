@@ -337,6 +337,11 @@ func startProgram(tasks *tools.Tasks) mcp.StartFunc {
 func (s *session) settle() (wall string, warnings []string) {
 	probed := make(chan func(), 1)
 	go func() {
+		if !s.cfg.SandboxJail {
+			// Nothing is jailed: bubblewrap need not be run to find out how it would be.
+			probed <- func() { wall, warnings = s.setWall(tools.WallInfo{}, nil) }
+			return
+		}
 		info, err := tools.ProbeWall(s.helper)
 		probed <- func() { wall, warnings = s.setWall(info, err) }
 	}()
@@ -563,6 +568,13 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 	}
 	for _, u := range cfg.Untrusted {
 		fmt.Fprintf(stderr, "warden: ignoring %s because this workspace is not trusted (pass --trust to use it)\n", u)
+	}
+	if cfg.SandboxJail {
+		// Running bubblewrap once to see how the jail can be built takes longer than opening the session:
+		// it starts now, and settle waits for its answer.
+		if helper, err := os.Executable(); err == nil {
+			go tools.ProbeWall(helper)
+		}
 	}
 	if err := resolveServer(ctx, cfg); err != nil {
 		return err
