@@ -2,6 +2,7 @@ package permissions
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -157,7 +158,35 @@ func isSecretPath(path, home string) bool {
 			return true
 		}
 	}
-	return false
+	return strings.Contains(clean, "warden") && wardenOwn(clean)
+}
+
+// wardenOwn reports whether a path is Warden's own state or settings. The state directory holds every
+// session's transcript and full outputs, the checkpoints (a copy of every workspace's files, .env and
+// files under Read deny rules included), logs and the list of trusted workspaces; the settings may hold
+// MCP servers' tokens. The custom commands beside them are prompts, not secrets.
+func wardenOwn(clean string) bool {
+	s := "/" + strings.TrimPrefix(clean, "/")
+	if strings.Contains(s+"/", "/.local/state/warden/") {
+		return true
+	}
+	if x := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(x) && within(filepath.Join(filepath.Clean(x), "warden"), clean) {
+		return true
+	}
+	settings := func(dir string) bool {
+		i := strings.Index(s, dir+"/")
+		if i < 0 {
+			return false
+		}
+		rest := s[i+len(dir)+1:]
+		return rest != "" && rest != "commands" && !strings.HasPrefix(rest, "commands/")
+	}
+	if settings("/.config/warden") {
+		return true
+	}
+	x := os.Getenv("XDG_CONFIG_HOME")
+	return filepath.IsAbs(x) && filepath.IsAbs(clean) && strings.HasPrefix(clean, filepath.Clean(x)+"/") &&
+		settings(filepath.Join(filepath.Clean(x), "warden"))
 }
 
 // IsSecretPath reports whether the file at the absolute path may hold secrets (keys, credentials, .env
