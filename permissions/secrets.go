@@ -81,6 +81,8 @@ var secretDirs = []string{
 	".ssh", ".aws", ".gnupg", ".kube", ".azure", ".password-store", ".docker", ".config/gcloud",
 	".config/gh", ".config/hub", ".terraform.d", ".config/op", ".local/share/keyrings", "Library/Keychains",
 	".cargo/credentials", ".config/rclone", ".oci", ".m2/settings.xml", ".gradle/gradle.properties",
+	// Browser and mail profiles: saved passwords (logins.json, Login Data), their keys, cookies.
+	".mozilla", ".thunderbird", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
 }
 
 // harmlessEnvFiles are .env variants that by convention hold no real values.

@@ -75,3 +75,13 @@ func TestWardenOwnFilesAreSecret(t *testing.T) {
 		}
 	}
 }
+
+// Browser and mail profiles hold saved passwords, their keys and cookies.
+func TestBrowserProfilesAreSecret(t *testing.T) {
+	for _, p := range []string{"/home/u/.mozilla/firefox/x.default/logins.json", "/home/u/.mozilla",
+		"/home/u/.config/google-chrome/Default/Login Data", "/home/u/.thunderbird/p/key4.db"} {
+		if !IsSecretPath(p, "/home/u") {
+			t.Errorf("%s is not secret", p)
+		}
+	}
+}
