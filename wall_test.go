@@ -218,3 +218,116 @@ func TestLeavingTheJailAlwaysAsks(t *testing.T) {
 		t.Error("the command ran outside the jail without approval")
 	}
 }
+
+// The reviewer's findings, end to end with the real binary: a session in one workspace leaves its .env in
+// the checkpoint store; in another workspace a program the classifier rightly runs unasked (a fake `wc`
+// first on PATH, standing for a C compiler following a repository's #include under go vet) reads every
+// checkpoint object, a file a Read deny rule names, an additional directory's .env and a gem host's key.
+// In the jail it reads none; with the jail off it reads all, which shows the test would see them.
+func TestWallHidesCheckpointsAndRuleCoveredFiles(t *testing.T) {
+	if _, err := tools.ProbeWall(binary); err != nil {
+		t.Skipf("no backend for the read-only jail here: %v", err)
+	}
+	// Outside /tmp, which bubblewrap's jail replaces: what is there would be out of reach for that reason.
+	outside, err := os.MkdirTemp("/var/tmp", "warden-wall-")
+	if err != nil {
+		t.Skipf("no directory outside /tmp: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(outside) })
+	home, state, bin, shared := filepath.Join(outside, "home"), filepath.Join(outside, "state"),
+		filepath.Join(outside, "bin"), filepath.Join(outside, "shared")
+	for _, f := range []struct{ path, content string }{
+		{filepath.Join(home, ".gem", "credentials"), "---\n:rubygems_api_key: gem-host-secret\n"},
+		{filepath.Join(shared, ".env"), "K=shared-env-secret\n"},
+	} {
+		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f.path, []byte(f.content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(bin, 0o755)
+	setEnv := func(r *invocation) {
+		for i, kv := range r.env {
+			switch {
+			case strings.HasPrefix(kv, "PATH="):
+				r.env[i] = "PATH=" + bin + ":" + os.Getenv("PATH")
+			case strings.HasPrefix(kv, "HOME="):
+				r.env[i] = "HOME=" + home
+			case strings.HasPrefix(kv, "XDG_STATE_HOME="):
+				r.env[i] = "XDG_STATE_HOME=" + state
+			}
+		}
+	}
+
+	// Workspace A: a session whose call is checkpointed, .env included.
+	a := newRun(t)
+	setEnv(a)
+	if err := os.WriteFile(filepath.Join(a.workspace, ".env"), []byte("K=checkpointed-env-secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(fakeapi.ToolCall("c1", "write_file", `{"path":"notes.txt","content":"x\n"}`), fakeapi.Text("done"))
+	if _, stderr, code := a.exec("-p", "write", "--base-url", server.URL(), "--model", "m", "--permission-mode", "accept-edits"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	objects, _ := filepath.Glob(filepath.Join(state, "warden", "checkpoints", "*", "objects", "*", "*"))
+	if len(objects) == 0 {
+		t.Fatal("the first session left no checkpoint objects: nothing to test against")
+	}
+
+	fake := "#!/usr/bin/env bash\n" +
+		"for f in " + filepath.Join(state, "warden", "checkpoints") + "/*/objects/*/*; do " +
+		"(printf '\\037\\213\\010\\000\\000\\000\\000\\000\\000\\000'; tail -c +3 \"$f\") | gzip -dc 2>/dev/null; done\n" +
+		"cat config/prod.yml " + filepath.Join(shared, ".env") + " " + filepath.Join(home, ".gem", "credentials") + "\n" +
+		"echo fake-wc-ran\n"
+	if err := os.WriteFile(filepath.Join(bin, "wc"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	secrets := []string{"checkpointed-env-secret", "denied-prod-secret", "shared-env-secret", "gem-host-secret"}
+	for _, jail := range []bool{true, false} {
+		t.Run(fmt.Sprintf("jail=%v", jail), func(t *testing.T) {
+			b := newRun(t)
+			setEnv(b)
+			os.MkdirAll(filepath.Join(b.workspace, "config"), 0o755)
+			if err := os.WriteFile(filepath.Join(b.workspace, "config", "prod.yml"), []byte("password: denied-prod-secret\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg := filepath.Join(strings.TrimPrefix(b.env[2], "XDG_CONFIG_HOME="), "warden")
+			os.MkdirAll(cfg, 0o755)
+			settings := fmt.Sprintf(`{"permissions":{"deny":["Read(./config/prod.yml)"],"additional_directories":[%q]},"sandbox":{"jail":%v}}`, shared, jail)
+			if err := os.WriteFile(filepath.Join(cfg, "settings.json"), []byte(settings), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			server := fakeapi.New()
+			defer server.Close()
+			server.Reply(fakeapi.ToolCall("c1", "bash", `{"command":"wc -l README"}`), fakeapi.Text("counted"))
+			out, stderr, code := b.exec("-p", "count the lines", "--base-url", server.URL(), "--model", "m",
+				"--output-format", "stream-json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var result string
+			for _, ev := range events(t, out) {
+				switch ev["type"] {
+				case "permission":
+					if ev["decision"] != "allow" || ev["by"] != "readonly" {
+						t.Errorf("wc was not run unasked as read-only: %v", ev)
+					}
+				case "tool_result":
+					result, _ = ev["output"].(string)
+				}
+			}
+			if !strings.Contains(result, "fake-wc-ran") {
+				t.Fatalf("the fake wc did not run: %s", result)
+			}
+			for _, s := range secrets {
+				if read := strings.Contains(result, s); read == jail {
+					t.Errorf("jail %v: %s read %v: %s", jail, s, read, result)
+				}
+			}
+		})
+	}
+}

@@ -178,6 +178,20 @@ func checkRules(origins []config.RuleOrigin, c *commonFlags) error {
 
 func sessionsDir() string { return filepath.Join(config.StateDir(os.Getenv), "sessions") }
 
+// wardenPrivate are Warden's own files, which the read-only jail hides (permissions.IsSecretPath judges
+// them secret): the whole state directory, and what the settings directory holds but the custom commands.
+func wardenPrivate() []string {
+	out := []string{config.StateDir(os.Getenv)}
+	dir := config.ConfigDir(os.Getenv)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "commands" {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out
+}
+
 // sandboxConfig is the bash engine's sandbox as the settings describe it.
 func sandboxConfig(cfg *config.Config) tools.SandboxConfig {
 	return tools.SandboxConfig{Enabled: cfg.SandboxEnabled, Network: cfg.SandboxNetwork, Writable: cfg.SandboxWritable}
@@ -265,6 +279,11 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	s.env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, home) }
 	s.env.Secret = func(p string) bool { return permissions.IsSecretPath(p, home) }
 	s.env.SearchRule = s.engine.SearchRule
+	s.env.RuleRoots = s.engine.ReadRuleRoots()
+	for _, d := range cfg.AdditionalDirectories {
+		s.env.AdditionalDirs = append(s.env.AdditionalDirs, permissions.ResolvePath(cfg.Workspace, d, home))
+	}
+	s.env.Private = wardenPrivate()
 	s.reg = tools.NewRegistry(append(append(tools.NewBash(s.tasks), tools.NewFileTools()...), tools.NewTodo())...)
 	s.mcp = newMCP(cfg, s.env, s.tasks, s.dir)
 	s.warnings = append(s.warnings, mcpRuleWarnings(cfg)...)

@@ -39,6 +39,16 @@ type EnvConfig struct {
 	// it: a deny rule, or an ask rule (ask set); "" for none. grep leaves such files out and names the
 	// rule. Wiring sets it to permissions.Engine.SearchRule; nil keeps nothing out.
 	SearchRule func(path string) (rule string, ask bool)
+	// Private are Warden's own state directory and settings files, which the read-only jail hides whole:
+	// they hold every session's transcript, checkpoints with a copy of every workspace's files, the MCP
+	// servers' tokens. Wiring sets them.
+	Private []string
+	// AdditionalDirs are the roots treated like the workspace: the read-only jail searches them for
+	// secrets as it does the workspace.
+	AdditionalDirs []string
+	// RuleRoots are where the paths of Read deny and ask rules begin (permissions.Engine.ReadRuleRoots):
+	// the read-only jail masks what SearchRule finds a rule for at or below them. Wiring sets them.
+	RuleRoots []string
 	// SecretWritten is called when a file tool has created a file Secret judges secret, so that the
 	// read-only jail masks it before the next jailed command (wiring sets it to Tasks.SecretsChanged).
 	SecretWritten func()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -108,20 +109,29 @@ func (t *Tasks) keeper(env *Env) *jail.Keeper {
 	b, _ := probe(SandboxConfig{Backend: BackendBubblewrap})
 	bash, _ := t.shell()
 	home, _ := os.UserHomeDir()
+	// Warden's own files, and every session's (outputs the person once let through may be in them), but
+	// never the workspace, should one of them hold it.
 	var hide []string
+	private := slices.Clone(env.Private)
 	if env.SessionDir != "" {
-		// Every session's files: outputs the person once let through may be in them. (Only this
-		// session's, should the sessions' directory hold the workspace.)
-		sessions := filepath.Dir(env.SessionDir)
-		if ws := env.Workspace; ws == sessions || strings.HasPrefix(ws, sessions+"/") {
-			sessions = env.SessionDir
-		}
-		hide = append(hide, sessions)
+		private = append(private, filepath.Dir(env.SessionDir))
+	}
+	for _, p := range private {
+		hide = append(hide, around(p, env.Workspace)...)
 	}
 	hide = append(hide, run) // the unjailed commands' final-directory pipes
-	secret := env.Secret
-	if secret == nil {
-		secret = func(string) bool { return false }
+	// The secrets, and what a Read rule keeps from being read unasked: SearchRule is asked only below
+	// where a rule's paths begin, since the scan asks about every path it meets.
+	isSecret, searchRule, roots := env.Secret, env.SearchRule, env.RuleRoots
+	secret := func(p string) bool {
+		if isSecret != nil && isSecret(p) {
+			return true
+		}
+		if searchRule == nil || !slices.ContainsFunc(roots, func(r string) bool { return within(r, p) }) {
+			return false
+		}
+		rule, _ := searchRule(p)
+		return rule != ""
 	}
 	var fallback jail.Backend
 	if abi, err := llsys.LandlockGetABIVersion(); err == nil && abi >= 4 && info.Backend == jail.Bubblewrap {
@@ -131,9 +141,30 @@ func (t *Tasks) keeper(env *Env) *jail.Keeper {
 		Backend: info.Backend, Bwrap: b.bwrap, PidNS: b.pidNS, Fallback: fallback,
 		Helper: t.Helper, HelperArgs: []string{helperMarker, "jail"},
 		Workspace: env.Workspace, Homes: jail.Homes(home), Secret: secret, Hide: hide,
-		Show: []string{env.Workspace, bash, t.Helper},
+		Trees: env.AdditionalDirs, Roots: env.RuleRoots,
+		Show: append([]string{env.Workspace, bash, t.Helper}, env.AdditionalDirs...),
 	})
 	return t.jails
+}
+
+// around returns what hides dir but leaves ws visible: dir itself when ws is not in it, else the entries
+// on the way down to ws that do not lead to it.
+func around(dir, ws string) []string {
+	if ws == "" || (ws != dir && !strings.HasPrefix(ws, strings.TrimSuffix(dir, "/")+"/")) {
+		return []string{dir}
+	}
+	if ws == dir {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, around(filepath.Join(dir, e.Name()), ws)...)
+	}
+	return out
 }
 
 // WallProblem says why read-only commands are not jailed although the jail is on, or "".
@@ -155,4 +186,8 @@ func (t *Tasks) SecretsChanged() {
 	if k != nil {
 		k.Stale()
 	}
+}
+
+func within(dir, p string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
 }

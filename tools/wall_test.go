@@ -42,7 +42,7 @@ func testSecret(p string) bool {
 		base == "credentials", strings.HasSuffix(base, ".key"):
 		return true
 	}
-	return strings.Contains(p+"/", "/.ssh/") || strings.Contains(p+"/", "/.aws/")
+	return strings.Contains(p+"/", "/.ssh/") || strings.Contains(p+"/", "/.aws/") || strings.Contains(p+"/", "/.mozilla/")
 }
 
 // jailHarness returns a harness whose Jailed calls run in the jail built with b.
@@ -381,5 +381,114 @@ func TestWallMasksThousandsOfSecrets(t *testing.T) {
 				t.Errorf("with 2,400 masks: %s", r.Output)
 			}
 		})
+	}
+}
+
+// What the scan of the workspace and of the homes' first levels misses is masked too: Warden's own state
+// (a checkpoint copies every workspace's .env) and settings, the paths the person's Read deny and ask
+// rules cover (a file, a directory, a wildcard), the additional directories' secrets, secrets among other
+// people's code (node_modules, .venv) and in .git, a gem host's key and a browser profile. Each is read
+// from the jail by a command (as a C compiler reads an #include under go vet), and each is readable
+// outside it, which shows the check sees them.
+func TestWallHidesWardensFilesRuleCoveredPathsAndTheScansGaps(t *testing.T) {
+	home := testHome(t)
+	outside := filepath.Dir(home)
+	if filepath.Dir(outside) == "/tmp" || outside == "/tmp" {
+		t.Skip("no directory outside /tmp, which bubblewrap's jail replaces whole")
+	}
+	state, err := os.MkdirTemp("/var/tmp", "warden-state-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(state) })
+	shared, err := os.MkdirTemp("/var/tmp", "warden-shared-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(shared) })
+	settings := filepath.Join(home, ".config", "warden", "settings.json")
+	write(t, filepath.Join(state, "checkpoints", "a-1", "objects", "ab", "cdef"), "checkpoint-secret\n")
+	write(t, filepath.Join(state, "trusted_workspaces.json"), "trust-secret\n")
+	write(t, settings, `{"mcpServers":{"x":{"env":{"TOKEN":"settings-secret"}}}}`+"\n")
+	write(t, filepath.Join(shared, ".env"), "shared-env-secret\n")
+	write(t, filepath.Join(home, ".gem", "credentials"), "gem-secret\n")
+	write(t, filepath.Join(home, ".mozilla", "firefox", "p.default", "logins.json"), "mozilla-secret\n")
+
+	for _, b := range wallBackends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			h := jailHarness(t, b)
+			ws := h.env.Workspace
+			write(t, filepath.Join(ws, "config", "prod.yml"), "denied-file-secret\n")
+			write(t, filepath.Join(ws, "private", "notes.md"), "denied-dir-secret\n")
+			write(t, filepath.Join(ws, "certs", "a", "server.crt"), "denied-glob-secret\n")
+			write(t, filepath.Join(ws, "node_modules", "x", ".env"), "node-modules-secret\n")
+			write(t, filepath.Join(ws, ".venv", "lib", ".env"), "venv-secret\n")
+			write(t, filepath.Join(ws, ".git", "x", "id_rsa"), "git-dir-secret\n")
+			write(t, filepath.Join(ws, "README"), "plain-readme\n")
+			// The permission engine's Read rules, as wiring passes them: Read(./config/prod.yml),
+			// Read(./private/**) and Read(./certs/**/*.crt).
+			roots := []string{filepath.Join(ws, "config", "prod.yml"), filepath.Join(ws, "private"), filepath.Join(ws, "certs")}
+			covered := func(p string) bool {
+				return p == roots[0] || within(roots[1], p) ||
+					within(roots[2], p) && strings.HasSuffix(p, ".crt")
+			}
+			h.env.Secret = func(p string) bool { return testSecret(p) || within(state, p) || p == settings }
+			h.env.SearchRule = func(p string) (string, bool) {
+				if covered(p) {
+					return "Read(...)", false
+				}
+				return "", false
+			}
+			h.env.RuleRoots = roots
+			h.env.AdditionalDirs = []string{shared}
+			h.env.Private = []string{state, settings}
+
+			targets := []string{
+				filepath.Join(state, "checkpoints", "a-1", "objects", "ab", "cdef"), filepath.Join(state, "trusted_workspaces.json"),
+				settings, "config/prod.yml", "private/notes.md", "certs/a/server.crt", filepath.Join(shared, ".env"),
+				filepath.Join(home, ".gem", "credentials"), filepath.Join(home, ".mozilla", "firefox", "p.default", "logins.json"),
+				"node_modules/x/.env", ".venv/lib/.env", ".git/x/id_rsa",
+			}
+			secrets := []string{"checkpoint-secret", "trust-secret", "settings-secret", "denied-file-secret",
+				"denied-dir-secret", "denied-glob-secret", "shared-env-secret", "gem-secret", "mozilla-secret",
+				"node-modules-secret", "venv-secret", "git-dir-secret"}
+			cmd := "cat README; for f in"
+			for _, p := range targets {
+				cmd += fmt.Sprintf(" %q", p)
+			}
+			cmd += `; do cat "$f"; done; grep -r secret ` + state + " " + shared + " ; true"
+			r := h.runJailed(cmd)
+			if !strings.Contains(r.Output, "plain-readme") {
+				t.Fatalf("the jailed command did not run: %s", r.Output)
+			}
+			for _, s := range secrets {
+				if strings.Contains(r.Output, s) {
+					t.Errorf("%s was readable in the jail", s)
+				}
+			}
+			in, _ := json.Marshal(map[string]any{"command": cmd})
+			out := h.bash.Run(context.Background(), h.env, Call{ID: "outside", Input: in}).Output
+			for _, s := range secrets {
+				if !strings.Contains(out, s) {
+					t.Errorf("outside the jail %s was not read either; the check above proves nothing: %s", s, out)
+				}
+			}
+		})
+	}
+}
+
+// A directory of Warden's that holds the workspace is hidden around it: the workspace stays visible.
+func TestWallHidesAroundTheWorkspace(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"state/sessions/s1", "state/checkpoints", "state/ws/sub"} {
+		os.MkdirAll(filepath.Join(root, d), 0o755)
+	}
+	got := around(filepath.Join(root, "state"), filepath.Join(root, "state", "ws", "sub"))
+	want := []string{filepath.Join(root, "state", "checkpoints"), filepath.Join(root, "state", "sessions")}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("around = %q, want %q", got, want)
+	}
+	if got := around(filepath.Join(root, "state"), filepath.Join(root, "ws")); len(got) != 1 || got[0] != filepath.Join(root, "state") {
+		t.Errorf("around a directory not holding the workspace = %q", got)
 	}
 }

@@ -5,8 +5,9 @@
 //
 // A jailed command sees the whole file system read-only, except a private temporary directory it may write
 // ($TMPDIR; /tmp with bubblewrap); it has no network and no Unix sockets; it cannot read the secrets the
-// engine knows of (keys, credentials, .env files: those of the workspace, of the home directories and of the
-// system, found by a scan, and other names of them made with hard links), nor Warden's own session files;
+// engine knows of (keys, credentials, .env files: those of the workspace, of the additional directories, of
+// the home directories and of the system, found by a scan, and other names of them made with hard links),
+// nor what the person's Read rules keep from being read unasked, nor Warden's own state and settings;
 // it holds no capabilities, cannot see or signal Warden, and cannot read Warden's environment, where the API
 // key lives.
 //
@@ -22,8 +23,9 @@
 //   - Landlock with seccomp where bubblewrap is missing (landlock.go): the supervisor confines itself.
 //
 // Each masked path is a mount (or a Landlock rule), so the masks are found before the jail starts: a scan
-// of the workspace (whole, up to a bound), the home directories (a few levels deep) and the system's
-// credential stores, judging each path as the engine does. Files that become secret later are masked once
+// of the workspace and the additional directories (whole, up to a bound), where Read rules' paths begin,
+// the home directories (a few levels deep) and the system's credential stores, judging each path as the
+// engine does. Files that become secret later are masked once
 // the jail is rebuilt: Keeper rescans after anything that may have written (a command that ran outside the
 // jail, a file tool writing a secret file), and the next jailed command waits for that.
 //

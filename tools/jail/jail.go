@@ -42,12 +42,17 @@ type Config struct {
 	// HelperArgs are the arguments that make Helper call HelperMain with what follows them.
 	HelperArgs []string
 	// Workspace and Homes are searched for secrets; Secret judges a path (the permission engine's
-	// IsSecretPath). Hide are more paths the jail hides whole (Warden's own session files, which may
-	// hold outputs the person let through once).
+	// IsSecretPath, and the paths Read deny and ask rules cover). Hide are more paths the jail hides whole
+	// (Warden's own state and settings: transcripts with outputs the person let through once, checkpoints
+	// holding a copy of every workspace's files).
 	Workspace string
 	Homes     []string
 	Secret    func(path string) bool
 	Hide      []string
+	// Trees are more directories searched as the workspace is (the additional directories); Roots are
+	// where the paths of the person's Read deny and ask rules begin, which Secret covers too.
+	Trees []string
+	Roots []string
 	// Show are paths commands must see although they are in the directories the jail replaces (/tmp,
 	// /run): the workspace, bash, the helper, when they are there.
 	Show []string

@@ -23,9 +23,9 @@ func mkfile(t *testing.T, path string) {
 	}
 }
 
-// The scan masks secret files wherever they are in the workspace, secret directories whole, other names
-// of a secret file (hard links), what a secret-named link points to, and the paths it is told to hide;
-// it does not enter the directories it skips.
+// The scan masks secret files wherever they are in the workspace (other people's code and .git
+// included, other people's code to three levels), secret directories whole, other names of a secret file (hard links), what a secret-named
+// link points to, and the paths it is told to hide; it does not enter a git object store.
 func TestScanFindsWhatToMask(t *testing.T) {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	ws, home := filepath.Join(root, "ws"), filepath.Join(root, "home")
@@ -33,6 +33,11 @@ func TestScanFindsWhatToMask(t *testing.T) {
 	mkfile(t, filepath.Join(ws, "a", "b", "c", ".env.production"))
 	mkfile(t, filepath.Join(ws, "src", "main.go"))
 	mkfile(t, filepath.Join(ws, "node_modules", "pkg", ".env"))
+	mkfile(t, filepath.Join(ws, "node_modules", "@scope", "pkg", ".env"))
+	mkfile(t, filepath.Join(ws, "node_modules", "pkg", "test", "fixtures", "a", ".env")) // past the bound
+	mkfile(t, filepath.Join(ws, ".git", "x", "id_rsa"))
+	mkfile(t, filepath.Join(ws, ".git", "objects", "ab", "id_rsa"))
+	mkfile(t, filepath.Join(home, ".gem", "credentials.d", ".env"))
 	mkfile(t, filepath.Join(ws, "config", "values"))
 	if err := os.Symlink(filepath.Join(ws, "config", "values"), filepath.Join(ws, "config", ".env.link")); err != nil {
 		t.Fatal(err)
@@ -49,7 +54,7 @@ func TestScanFindsWhatToMask(t *testing.T) {
 	sessions := filepath.Join(root, "sessions")
 	os.Mkdir(sessions, 0o700)
 
-	m := scan(secretForTest, ws, []string{home}, []string{sessions})
+	m := scan(Config{Secret: secretForTest, Workspace: ws, Homes: []string{home}, Hide: []string{sessions}})
 	if _, err := os.Stat("/etc/shadow"); err == nil && !slices.Contains(m.Files, "/etc/shadow") {
 		t.Error("/etc/shadow is not masked")
 	}
@@ -59,7 +64,10 @@ func TestScanFindsWhatToMask(t *testing.T) {
 	}
 	m.Files, m.Dirs = mine(m.Files), mine(m.Dirs)
 	wantFiles := []string{filepath.Join(ws, ".env"), filepath.Join(ws, "a", "b", "c", ".env.production"),
-		filepath.Join(ws, "config", "values"), filepath.Join(ws, "key-copy"), filepath.Join(ws, "src", "innocent.txt")}
+		filepath.Join(ws, "config", "values"), filepath.Join(ws, "key-copy"), filepath.Join(ws, "src", "innocent.txt"),
+		filepath.Join(ws, "node_modules", "pkg", ".env"), filepath.Join(ws, "node_modules", "@scope", "pkg", ".env"),
+		filepath.Join(ws, ".git", "x", "id_rsa"),
+		filepath.Join(home, ".gem", "credentials.d", ".env")}
 	wantDirs := []string{filepath.Join(home, ".ssh"), sessions}
 	slices.Sort(wantFiles)
 	slices.Sort(wantDirs)
@@ -132,5 +140,41 @@ func TestNoteSaysWhatTheJailRefused(t *testing.T) {
 				t.Errorf("%q: note %q says %q", c.out, n, a)
 			}
 		}
+	}
+}
+
+// Beyond the workspace and the homes' first levels, the scan searches the additional directories whole,
+// and where Read rules' paths begin: a path a rule covers whole is masked as it is, below another (a
+// wildcard) what the rule covers is found; a rule starting at / is not walked.
+func TestScanSearchesAdditionalDirectoriesAndReadRules(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	ws, shared, other := filepath.Join(root, "ws"), filepath.Join(root, "shared"), filepath.Join(root, "other")
+	mkfile(t, filepath.Join(ws, "main.go"))
+	mkfile(t, filepath.Join(shared, "a", "b", "c", "d", ".env"))
+	mkfile(t, filepath.Join(ws, "config", "prod.yml"))
+	mkfile(t, filepath.Join(ws, "private", "notes.md"))
+	mkfile(t, filepath.Join(other, "x", "y", "server.crt"))
+	mkfile(t, filepath.Join(other, "x", "y", "server.txt"))
+	covered := func(p string) bool {
+		return p == filepath.Join(ws, "config", "prod.yml") || within(filepath.Join(ws, "private"), p) ||
+			within(other, p) && strings.HasSuffix(p, ".crt")
+	}
+	m := scan(Config{
+		Secret:    func(p string) bool { return secretForTest(p) || covered(p) },
+		Workspace: ws, Trees: []string{shared},
+		Roots: []string{filepath.Join(ws, "config", "prod.yml"), filepath.Join(ws, "private"), other, "/"},
+	})
+	m.Files = slices.DeleteFunc(m.Files, func(p string) bool { return !within(root, p) })
+	wantFiles := []string{filepath.Join(ws, "config", "prod.yml"), filepath.Join(other, "x", "y", "server.crt"),
+		filepath.Join(shared, "a", "b", "c", "d", ".env")}
+	slices.Sort(wantFiles)
+	if !slices.Equal(m.Files, wantFiles) {
+		t.Errorf("files = %q\nwant    %q", m.Files, wantFiles)
+	}
+	if !slices.Contains(m.Dirs, filepath.Join(ws, "private")) {
+		t.Errorf("the directory a rule covers is not masked: %q", m.Dirs)
+	}
+	if m.Incomplete != "" {
+		t.Errorf("incomplete: %s (a rule starting at / must not walk the whole system)", m.Incomplete)
 	}
 }

@@ -108,14 +108,14 @@ func (k *Keeper) refresh() {
 			return
 		}
 		k.mu.Unlock()
-		masks := scan(k.cfg.Secret, k.cfg.Workspace, k.cfg.Homes, k.cfg.Hide)
+		masks := scan(k.cfg)
 		var nj *Jail
 		var err error
 		if cur == nil || !masks.equal(cur.masks) {
 			nj, err = Start(k.cfg, masks)
 			if err != nil {
 				// A masked file may have gone between the scan and the start: once more, afresh.
-				masks = scan(k.cfg.Secret, k.cfg.Workspace, k.cfg.Homes, k.cfg.Hide)
+				masks = scan(k.cfg)
 				nj, err = Start(k.cfg, masks)
 			}
 		}

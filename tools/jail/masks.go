@@ -26,32 +26,61 @@ func (m Masks) equal(o Masks) bool {
 // all returns every masked path.
 func (m Masks) all() []string { return append(append([]string(nil), m.Dirs...), m.Files...) }
 
-// Scan bounds: a workspace is walked whole up to maxWorkspaceEntries entries, a home directory to depth
-// homeDepth and maxHomeEntries entries; at most maxMasks paths are masked.
+// Scan bounds: a workspace (and each additional directory) is walked whole up to maxWorkspaceEntries
+// entries, a home directory to depth homeDepth and maxHomeEntries entries, where a Read rule's paths
+// begin up to maxRootEntries entries; at most maxMasks paths are masked.
 const (
 	maxWorkspaceEntries = 200_000
 	maxHomeEntries      = 20_000
+	maxRootEntries      = 20_000
 	homeDepth           = 3
 	maxMasks            = 20_000
 )
 
-// skipInWorkspace are directories a workspace walk does not enter: they hold other people's code, not the
-// person's secrets, and can be huge. The repository's own object store is read through git, not masked.
-var skipInWorkspace = map[string]bool{".git": true, "node_modules": true, ".venv": true, "__pycache__": true}
+// skipInWorkspace are directories a workspace walk does not enter: compiled Python, named by module. A
+// secret is a secret wherever it was put, so .git is walked but for its object store (whose names are
+// hashes and whose content is the history git must read), and so is other people's code (shallowDirs).
+var skipInWorkspace = map[string]bool{"__pycache__": true}
+
+// shallowDirs hold other people's code, tens of thousands of files that each rescan would walk (about 6
+// µs an entry): they are walked to shallowDepth levels, enough for node_modules/pkg/.env and
+// node_modules/@scope/pkg/.env.
+var shallowDirs = []string{"node_modules", ".venv", "venv", "vendor", "site-packages"}
+
+const shallowDepth = 3
+
+// tooDeep reports whether rel, a directory's path relative to a walk's root, is shallowDepth levels or
+// more below the first of shallowDirs on its way.
+func tooDeep(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for i, p := range parts {
+		if slices.Contains(shallowDirs, p) {
+			return len(parts)-1-i >= shallowDepth
+		}
+	}
+	return false
+}
 
 // skipInHome are directories of a home that hold caches and toolchains, not credentials.
 var skipInHome = map[string]bool{".cache": true, ".npm": true, ".rustup": true, "go": true, ".vscode-server": true,
 	".local/lib": true, ".cargo/registry": true, ".cargo/git": true, ".m2/repository": true, ".gradle/caches": true,
-	".nvm": true, ".pyenv": true, ".gem": true, ".conda": true, "snap": true, ".mozilla": true, ".git": true}
+	".nvm": true, ".pyenv": true, ".conda": true, "snap": true}
 
-// scan finds what to mask: secret files and directories (as secret judges them: the permission engine's
-// own notion) in the workspace, in the home directories and among the system's, the files that are hard
-// links to any of them, and the extra paths given whole (Warden's own session files).
+// gitObjects reports whether path is a git object store (.git/objects), which no walk enters.
+func gitObjects(path string) bool {
+	return filepath.Base(path) == "objects" && filepath.Base(filepath.Dir(path)) == ".git"
+}
+
+// scan finds what to mask: secret files and directories (as cfg.Secret judges them: the permission
+// engine's own notion, Read rules included) in the workspace and the additional directories (cfg.Trees),
+// below where Read rules' paths begin (cfg.Roots), in the home directories and among the system's, the
+// files that are hard links to any of them, and the paths given whole (cfg.Hide: Warden's own files).
 //
 // The walk reads directories only: a name says whether a file is secret, and the directory entry whether
 // it is a directory. Only secret files are looked at more closely; and only when one of them has more than
 // one name is the walk made again, looking at every file, to find the others.
-func scan(secret func(string) bool, workspace string, homes, extra []string) Masks {
+func scan(cfg Config) Masks {
+	secret := cfg.Secret
 	var m Masks
 	files, dirs := map[string]bool{}, map[string]bool{}
 	// Hard links: a second name of a secret file reads the same content.
@@ -126,7 +155,8 @@ func scan(secret func(string) bool, workspace string, homes, extra []string) Mas
 			if d.IsDir() {
 				rel, _ := filepath.Rel(root, path)
 				// A home's caches are skipped in a workspace too: the workspace may be a home.
-				if skip[d.Name()] || skip[rel] || skipInHome[rel] || (depth > 0 && strings.Count(rel, "/")+1 >= depth) {
+				if skip[d.Name()] || skip[rel] || skipInHome[rel] || gitObjects(path) || tooDeep(rel) ||
+					(depth > 0 && strings.Count(rel, "/")+1 >= depth) {
 					return filepath.SkipDir
 				}
 				return nil
@@ -144,12 +174,32 @@ func scan(secret func(string) bool, workspace string, homes, extra []string) Mas
 		skip         map[string]bool
 	}
 	var trees []tree
-	if workspace != "" {
-		trees = append(trees, tree{workspace, maxWorkspaceEntries, 0, skipInWorkspace})
+	walked := func(p string) bool {
+		return slices.ContainsFunc(trees, func(t tree) bool { return t.depth == 0 && within(t.root, p) })
 	}
-	for _, h := range homes {
+	for _, ws := range append([]string{cfg.Workspace}, cfg.Trees...) {
+		if ws != "" && !walked(ws) {
+			trees = append(trees, tree{ws, maxWorkspaceEntries, 0, skipInWorkspace})
+		}
+	}
+	for _, h := range cfg.Homes {
 		trees = append(trees, tree{h, maxHomeEntries, homeDepth, skipInHome})
 	}
+	// Where a Read rule's paths begin: a path the rule covers whole is masked as it is; below another
+	// (the rule has a wildcard) the paths it covers are found by a walk, unless the walks above see them
+	// already or it would be a walk of everything above them (a rule such as Read(//**/*.pem)).
+	var roots []tree
+	for _, r := range cfg.Roots {
+		switch {
+		case secret(r):
+			add(r)
+		case walked(r) || slices.ContainsFunc(trees, func(t tree) bool { return within(r, t.root) }) ||
+			slices.ContainsFunc(roots, func(t tree) bool { return within(t.root, r) }):
+		default:
+			roots = append(roots, tree{r, maxRootEntries, 0, skipInWorkspace})
+		}
+	}
+	trees = append(trees, roots...)
 	for _, t := range trees {
 		if !walk(t.root, t.limit, t.depth, t.skip, nil) && m.Incomplete == "" {
 			m.Incomplete = t.root
@@ -158,7 +208,7 @@ func scan(secret func(string) bool, workspace string, homes, extra []string) Mas
 	for _, p := range systemSecrets() {
 		add(p)
 	}
-	for _, p := range extra {
+	for _, p := range cfg.Hide {
 		add(p)
 	}
 	if linked {
@@ -193,7 +243,7 @@ func scan(secret func(string) bool, workspace string, homes, extra []string) Mas
 	if len(m.Files)+len(m.Dirs) > maxMasks {
 		m.Files = m.Files[:max(0, maxMasks-len(m.Dirs))]
 		if m.Incomplete == "" {
-			m.Incomplete = workspace
+			m.Incomplete = cfg.Workspace
 		}
 	}
 	return m
