@@ -483,7 +483,7 @@ func settingsError(path string, data []byte, dec *json.Decoder, err error) error
 		if typ.Field == "" {
 			return fmt.Errorf("%s:%d:%d: settings must be a JSON object, not %s", path, line, col, jsonKind(typ.Value))
 		}
-		return fmt.Errorf("%s:%d:%d: %q must be %s, not %s", path, line, col, typ.Field, goKind(typ.Type), jsonKind(typ.Value))
+		return fmt.Errorf("%s:%d:%d: %q must be %s, not %s", path, line, col, jsonPathAt(data, typ.Offset, typ.Field), goKind(typ.Type), jsonKind(typ.Value))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		line, col := position(data, int64(len(data)))
 		return fmt.Errorf("%s:%d:%d: invalid JSON: unexpected end of file", path, line, col)
@@ -634,5 +634,84 @@ func setInt(dst *int, v *int) {
 func defInt(dst *int, v int) {
 	if *dst == 0 {
 		*dst = v
+	}
+}
+
+// jsonPathAt names the value of data that ends at offset by its keys and indexes (mcpServers.fs.env.KEY,
+// allow[2]): a type error names only the struct fields it went through, which leaves out the map keys that
+// tell one MCP server from another. fallback is returned when the walk does not land on the offset.
+func jsonPathAt(data []byte, offset int64, fallback string) string {
+	type level struct {
+		key   string // the current key of an object
+		index int    // the current index of an array; -1 in an object
+		atKey bool   // an object expects a key next
+	}
+	var stack []level
+	name := func() string {
+		var b strings.Builder
+		for _, l := range stack {
+			switch {
+			case l.index >= 0:
+				fmt.Fprintf(&b, "[%d]", l.index)
+			case b.Len() == 0:
+				b.WriteString(l.key)
+			default:
+				b.WriteString("." + l.key)
+			}
+		}
+		return b.String()
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	// valueDone moves the enclosing level past a value that has just ended.
+	valueDone := func() {
+		if n := len(stack); n > 0 {
+			if stack[n-1].index >= 0 {
+				stack[n-1].index++
+			} else {
+				stack[n-1].atKey = true
+			}
+		}
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return fallback
+		}
+		inKey := len(stack) > 0 && stack[len(stack)-1].index < 0 && stack[len(stack)-1].atKey
+		switch t := tok.(type) {
+		case json.Delim:
+			if (t == '{' || t == '[') && dec.InputOffset() >= offset {
+				return name() // the container itself is of the wrong kind
+			}
+			switch t {
+			case '{':
+				stack = append(stack, level{index: -1, atKey: true})
+			case '[':
+				stack = append(stack, level{index: 0})
+			default:
+				if dec.InputOffset() >= offset {
+					stack = stack[:len(stack)-1]
+					return name()
+				}
+				stack = stack[:len(stack)-1]
+				valueDone()
+			}
+		case string:
+			if inKey {
+				top := &stack[len(stack)-1]
+				top.key, top.atKey = t, false
+				continue
+			}
+			if dec.InputOffset() >= offset {
+				return name()
+			}
+			valueDone()
+		default:
+			if dec.InputOffset() >= offset {
+				return name()
+			}
+			valueDone()
+		}
 	}
 }

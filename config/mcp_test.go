@@ -91,7 +91,7 @@ func TestMCPJSONIsHeldToTheSameStrictness(t *testing.T) {
 		{"{\"mcpServers\": {\"fs\": {\"args\": [\"x\"]}}}", ":1:17: mcpServers.fs: give the program to start"},
 		{"{\"mcpServers\": {\"fs\": {\"type\": \"ws\",\n \"url\": \"x\"}}}", ":1:24: mcpServers.fs: unknown type"},
 		{"{\"mcpServers\": {\"fs\": {\"command\": \"x\",\n  \"timeout_ms\": -1}}}", ":2:3: mcpServers.fs.timeout_ms must not be negative"},
-		{"{\"mcpServers\": {\"fs\": {\"command\": \"y\", \"env\": [\"A=b\"]}}}", ":1:48: \"mcpServers.env\" must be an object, not an array"},
+		{"{\"mcpServers\": {\"fs\": {\"command\": \"y\", \"env\": [\"A=b\"]}}}", ":1:48: \"mcpServers.fs.env\" must be an object, not an array"},
 	}
 	for _, tc := range cases {
 		f := newFixture(t)
