@@ -1,6 +1,10 @@
 package permissions
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // typicalCommands are what agents run most, measured by BenchmarkClassify.
 var typicalCommands = []string{
@@ -39,4 +43,24 @@ func BenchmarkDecide(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(typicalCommands)), "ns/command")
+}
+
+// BenchmarkDecidePath: a file tool's read of a file with one name costs a stat more than its rules; one
+// with another name costs a search of the workspace's cached listing.
+func BenchmarkDecidePath(b *testing.B) {
+	ws, home := fixture(b)
+	e, err := NewEngine(Policy{Workspace: ws, Home: home, Deny: []string{"Read(./.env)"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(ws, "src", "main.go"), filepath.Join(ws, "main-link.go")); err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"README.md", "main-link.go"} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				e.Decide(Request{Kind: Read, Path: name, Cwd: ws})
+			}
+		})
+	}
 }

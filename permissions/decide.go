@@ -78,75 +78,84 @@ func (e *Engine) decidePath(s snapshot, req Request) Verdict {
 		cwd = e.workspace
 	}
 	abs := ResolvePath(cwd, req.Path, e.home)
-	verb := map[Kind]string{Read: "reads", Edit: "edits", Write: "writes"}[req.Kind]
-	shown := req.Path
-	v := Verdict{Part: req.Path}
-	if r, ok := firstPathMatch(pathRules(s.deny, req.Kind), abs); ok {
-		v.Decision, v.By, v.Rule = Deny, "rule", r.Raw
-		v.Reason = fmt.Sprintf("%s `%s`, denied by `%s`", verb, shown, r.Raw)
+	secret := isSecretPath(abs, e.home) || isSecretPath(req.Path, e.home)
+	v := e.decideName(s, req.Kind, abs, req.Path, "`"+req.Path+"`", secret)
+	if v.Decision == Deny {
 		return v
 	}
-	if r, ok := firstPathMatch(pathRules(s.ask, req.Kind), abs); ok {
+	return e.throughLinks(s, req, abs, v)
+}
+
+// decideName decides a request of kind k for the file at abs under that name alone. what is how the
+// reason names it, part the verdict's Part.
+func (e *Engine) decideName(s snapshot, k Kind, abs, part, what string, secret bool) Verdict {
+	verb := map[Kind]string{Read: "reads", Edit: "edits", Write: "writes"}[k]
+	v := Verdict{Part: part}
+	if r, ok := firstPathMatch(pathRules(s.deny, k), abs); ok {
+		v.Decision, v.By, v.Rule = Deny, "rule", r.Raw
+		v.Reason = fmt.Sprintf("%s %s, denied by `%s`", verb, what, r.Raw)
+		return v
+	}
+	if r, ok := firstPathMatch(pathRules(s.ask, k), abs); ok {
 		v.Decision, v.By, v.Rule = Ask, "rule", r.Raw
-		v.Reason = fmt.Sprintf("%s `%s`, which `%s` asks about", verb, shown, r.Raw)
+		v.Reason = fmt.Sprintf("%s %s, which `%s` asks about", verb, what, r.Raw)
 		return v
 	}
 	inside := e.inside(abs)
-	secret := isSecretPath(abs, e.home) || isSecretPath(req.Path, e.home)
-	allowRule, allowed := firstPathMatch(pathRules(s.allow, req.Kind), abs)
-	if req.Kind == Read {
+	allowRule, allowed := firstPathMatch(pathRules(s.allow, k), abs)
+	if k == Read {
 		v.ReadOnly = true
 		switch {
 		case allowed:
 			v.Decision, v.By, v.Rule = Allow, "rule", allowRule.Raw
-			v.Reason = fmt.Sprintf("reads `%s`, allowed by `%s`", shown, allowRule.Raw)
+			v.Reason = fmt.Sprintf("reads %s, allowed by `%s`", what, allowRule.Raw)
 			return v
 		case secret:
-			v.Reason = fmt.Sprintf("reads `%s`, which may hold secrets", shown)
+			v.Reason = fmt.Sprintf("reads %s, which may hold secrets", what)
 		case inside:
 			v.Decision, v.By, v.Part = Allow, "readonly", ""
-			v.Reason = fmt.Sprintf("reads `%s` inside the workspace", shown)
+			v.Reason = fmt.Sprintf("reads %s inside the workspace", what)
 			return v
 		default:
-			v.Reason = fmt.Sprintf("reads `%s`, outside the workspace", shown)
+			v.Reason = fmt.Sprintf("reads %s, outside the workspace", what)
 		}
 		if s.mode == ModeYolo {
 			v.Decision, v.By = Allow, "mode"
-			v.Reason = fmt.Sprintf("reads `%s`; yolo mode allows it", shown)
+			v.Reason = fmt.Sprintf("reads %s; yolo mode allows it", what)
 			return v
 		}
 		v.Decision, v.By = Ask, "policy"
-		v.SuggestedRule = suggestPathRule(req.Kind, abs, e.workspace, e.home)
+		v.SuggestedRule = suggestPathRule(k, abs, e.workspace, e.home)
 		return v
 	}
 	switch {
 	case s.mode == ModePlan:
 		v.Decision, v.By = Deny, "mode"
-		v.Reason = fmt.Sprintf("%s `%s`; plan mode only reads", verb, shown)
+		v.Reason = fmt.Sprintf("%s %s; plan mode only reads", verb, what)
 		return v
 	case allowed:
 		v.Decision, v.By, v.Rule = Allow, "rule", allowRule.Raw
-		v.Reason = fmt.Sprintf("%s `%s`, allowed by `%s`", verb, shown, allowRule.Raw)
+		v.Reason = fmt.Sprintf("%s %s, allowed by `%s`", verb, what, allowRule.Raw)
 		return v
 	case s.mode == ModeYolo:
 		v.Decision, v.By = Allow, "mode"
-		v.Reason = fmt.Sprintf("%s `%s`; yolo mode allows it", verb, shown)
+		v.Reason = fmt.Sprintf("%s %s; yolo mode allows it", verb, what)
 		return v
 	case s.mode == ModeAcceptEdits && inside && !e.protected(abs):
 		v.Decision, v.By = Allow, "mode"
-		v.Reason = fmt.Sprintf("%s `%s`; accept-edits allows edits in the workspace", verb, shown)
+		v.Reason = fmt.Sprintf("%s %s; accept-edits allows edits in the workspace", verb, what)
 		return v
 	}
 	v.Decision, v.By = Ask, "policy"
 	switch {
 	case e.protected(abs):
-		v.Reason = fmt.Sprintf("%s `%s`, part of the repository's or Warden's own settings", verb, shown)
+		v.Reason = fmt.Sprintf("%s %s, part of the repository's or Warden's own settings", verb, what)
 	case !inside:
-		v.Reason = fmt.Sprintf("%s `%s`, outside the workspace", verb, shown)
+		v.Reason = fmt.Sprintf("%s %s, outside the workspace", verb, what)
 	default:
-		v.Reason = fmt.Sprintf("%s `%s`", verb, shown)
+		v.Reason = fmt.Sprintf("%s %s", verb, what)
 	}
-	v.SuggestedRule = suggestPathRule(req.Kind, abs, e.workspace, e.home)
+	v.SuggestedRule = suggestPathRule(k, abs, e.workspace, e.home)
 	return v
 }
 

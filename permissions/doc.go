@@ -111,7 +111,8 @@ package permissions
 //     commit reachable from refs, HEADs, reflogs and the stash, cached and extended as refs move.
 //   - A regular file with more than one link is read under every other name found in the workspace,
 //     the additional directories and the home directory's secret places (the listing is cached per
-//     directory by its times); a search past maxLinkSearch entries asks.
+//     directory by its times); a search past maxLinkSearch entries asks. The file tools' paths are
+//     decided under each such name too (hardlink_paths.go), with the same search.
 //   - A control character in a command is named by its code point (U+202E).
 //   - A file operand made of an unquoted command substitution alone (`wc -l $(git ls-files)`) is judged
 //     by what its command lists when that is known: git ls-files (the index below the directory), git

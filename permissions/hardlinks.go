@@ -16,8 +16,9 @@ import (
 
 type inode struct{ dev, ino uint64 }
 
-// maxLinkSearch bounds the entries one search for other names looks at; past it the read asks.
-const maxLinkSearch = 200000
+// maxLinkSearch bounds the entries one search for other names looks at; past it the read asks. A
+// variable so that tests can reach the bound without 200,000 files.
+var maxLinkSearch = 200000
 
 // linkedDir is one listed directory: its regular files by inode (all of them, since a file's link count
 // changes without its directory changing), and its subdirectories.
