@@ -91,6 +91,27 @@ func TestReadFileSeesThroughHardLinks(t *testing.T) {
 	}
 }
 
+// The grep tool leaves out a hard link to a secret or to a denied file, as it leaves out the file under
+// its own name, and says so; the ordinary file with two names is searched under both.
+func TestGrepSeesThroughHardLinks(t *testing.T) {
+	r := linkLab(t)
+	out, decision := searchOutput(t, r, `{"pattern":"HL-"}`, "--deny", "Read(./config/**)")
+	if decision != "allow" {
+		t.Fatalf("grep was %s, want allowed with the files left out", decision)
+	}
+	for _, leak := range []string{"HL-SECRET-1", "HL-DENIED-2"} {
+		if strings.Contains(out, leak) {
+			t.Errorf("grep printed %s through a hard link:\n%s", leak, out)
+		}
+	}
+	for _, want := range []string{"a.txt:1:plain HL-PLAIN-3", "b.txt:1:plain HL-PLAIN-3", "3 files that may hold secrets were not searched",
+		"2 files were not searched: `Read(./config/**)` denies reading them"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("grep's result lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 // edit_file and write_file change the file, whatever name they are given: in accept-edits a hard link to
 // .env asks (refused headless) and .env keeps its content; an Edit deny rule on .env denies its links.
 func TestFileEditsSeeThroughHardLinks(t *testing.T) {

@@ -284,6 +284,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 		s.env.AdditionalDirs = append(s.env.AdditionalDirs, permissions.ResolvePath(cfg.Workspace, d, home))
 	}
 	s.env.Private = wardenPrivate()
+	s.env.HardLinks = s.engine.HardLinks
 	s.reg = tools.NewRegistry(append(append(tools.NewBash(s.tasks), tools.NewFileTools()...), tools.NewTodo())...)
 	s.mcp = newMCP(cfg, s.env, s.tasks, s.dir)
 	s.warnings = append(s.warnings, mcpRuleWarnings(cfg)...)

@@ -49,6 +49,11 @@ type EnvConfig struct {
 	// RuleRoots are where the paths of Read deny and ask rules begin (permissions.Engine.ReadRuleRoots):
 	// the read-only jail masks what SearchRule finds a rule for at or below them. Wiring sets them.
 	RuleRoots []string
+	// HardLinks returns the other names of those of paths that have more than one (an entry for each such
+	// path), and whether they could all be looked for: a hard link to .env is .env, so grep judges a file
+	// under each of its names and leaves out one whose names it does not all know. Wiring sets it to
+	// permissions.Engine.HardLinks; nil judges every file by its own name.
+	HardLinks func(paths []string) (others map[string][]string, complete bool)
 	// SecretWritten is called when a file tool has created a file Secret judges secret, so that the
 	// read-only jail masks it before the next jailed command (wiring sets it to Tasks.SecretsChanged).
 	SecretWritten func()

@@ -42,7 +42,7 @@ const grepDescription = `Searches file contents with a regular expression and li
 
 - The pattern is a regular expression (RE2/ripgrep syntax), matched line by line; escape special characters for a literal search ("func main\\(").
 - Narrow the files with path and glob ("*.go", "**/*_test.go", "*.{ts,tsx}"); set ignore_case for case-insensitive search.
-- Skips .git, binary files, files that may hold secrets or that the user's Read rules deny or ask about (the output says how many), and, inside a git repository, files git ignores. Symlinks are not followed.
+- Skips .git, binary files, files that may hold secrets or that the user's Read rules deny or ask about, under any of their names (the output says how many), and, inside a git repository, files git ignores. Symlinks are not followed.
 - At most 200 matches are shown, and lines are cut at 500 bytes; the output says how many more there were.
 - Prefer this over grep or rg in bash. To find files by name, use glob.`
 
@@ -157,36 +157,52 @@ func runGrep(ctx context.Context, env *Env, call Call, p *grepParams) Result {
 	return Result{Output: c.format(g, p, stopped) + left.note()}
 }
 
-// withheld counts the files a search of a directory left out: those that may hold secrets, and those a
-// Read rule denies or asks about (by rule).
+// withheld counts the files a search of a directory left out: those that may hold secrets, those a Read
+// rule denies or asks about (by rule), and those with other names (hard links) not all found.
 type withheld struct {
-	secrets       int
-	denied, asked map[string]int
+	secrets, unsearched int
+	denied, asked       map[string]int
 }
 
 // withhold drops the files whose content reading them on their own would not show at once: files that
-// may hold secrets (.env, keys), and files a Read deny or ask rule covers. A file named on its own was
-// decided by the engine.
+// may hold secrets (.env, keys), and files a Read deny or ask rule covers, under any of their names. A
+// file named on its own was decided by the engine.
 func withhold(env *Env, dir string, files []string) ([]string, withheld) {
 	w := withheld{denied: map[string]int{}, asked: map[string]int{}}
 	if env.Secret == nil && env.SearchRule == nil {
 		return files, w
 	}
+	links, complete := map[string][]string(nil), true
+	if env.HardLinks != nil {
+		abs := make([]string, len(files))
+		for i, f := range files {
+			abs[i] = filepath.Join(dir, filepath.FromSlash(f))
+		}
+		links, complete = env.HardLinks(abs)
+	}
 	kept := files[:0:0]
+files:
 	for _, f := range files {
 		abs := filepath.Join(dir, filepath.FromSlash(f))
-		if env.Secret != nil && env.Secret(abs) {
-			w.secrets++
+		others, linked := links[abs]
+		if linked && !complete {
+			w.unsearched++
 			continue
 		}
-		if env.SearchRule != nil {
-			if rule, ask := env.SearchRule(abs); rule != "" {
-				if ask {
-					w.asked[rule]++
-				} else {
-					w.denied[rule]++
+		for _, name := range append([]string{abs}, others...) {
+			if env.Secret != nil && env.Secret(name) {
+				w.secrets++
+				continue files
+			}
+			if env.SearchRule != nil {
+				if rule, ask := env.SearchRule(name); rule != "" {
+					if ask {
+						w.asked[rule]++
+					} else {
+						w.denied[rule]++
+					}
+					continue files
 				}
-				continue
 			}
 		}
 		kept = append(kept, f)
@@ -200,6 +216,10 @@ func (w withheld) note() string {
 	if w.secrets > 0 {
 		fmt.Fprintf(&b, "\n(%s not searched; read one with read_file, which asks the user)",
 			countNoun(w.secrets, "file that may hold secrets was", "files that may hold secrets were"))
+	}
+	if w.unsearched > 0 {
+		fmt.Fprintf(&b, "\n(%s not searched: %s other names (hard links) that Warden could not all look for; read_file asks the user)",
+			countNoun(w.unsearched, "file was", "files were"), map[bool]string{true: "it has", false: "they have"}[w.unsearched == 1])
 	}
 	them := func(n int) string { return map[bool]string{true: "it", false: "them"}[n == 1] }
 	for _, rule := range slices.Sorted(maps.Keys(w.denied)) {
