@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/warden-cli/warden/checkpoint"
+	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
 )
 
@@ -22,17 +24,50 @@ const (
 // HeadlessApprover never blocks on a person: a call that would ask is denied, and the model is told why.
 type HeadlessApprover struct{}
 
-// ErrHeadless is the reason a headless run gives for a call that needed approval.
-type ErrHeadless struct{}
+// ErrHeadless is the reason a headless run gives for a call that needed approval: why the call asked,
+// and what would let it run without a person, which is not always a rule.
+type ErrHeadless struct {
+	Verdict permissions.Verdict
+	// Unsandboxed says the call asked to run outside the sandbox.
+	Unsandboxed bool
+}
 
-func (ErrHeadless) Error() string {
-	return "this call needs approval and the run is headless, with no one to ask " +
-		"(allow it with --allow RULE, a settings rule, or --permission-mode)"
+func (e ErrHeadless) Error() string {
+	msg := "this call needs approval and the run is headless, with no one to ask"
+	if e.Verdict.Reason != "" {
+		msg += " (" + e.Verdict.Reason + ")"
+	}
+	return msg + "; " + e.advice()
+}
+
+// advice says what would let such a call run: a rule where one would cover it; otherwise running Warden
+// where a person can approve it, or yolo mode where that allows it.
+func (e ErrHeadless) advice() string {
+	const interactive = "run Warden interactively (without -p) and approve it"
+	v := e.Verdict
+	switch {
+	case e.Unsandboxed:
+		return "a person approves every run outside the sandbox, whatever the rules and mode: " + interactive
+	case v.Dangerous:
+		return "it is dangerous, which asks even in yolo mode: " + interactive
+	case v.By == "rule" && v.Rule != "":
+		return fmt.Sprintf("the ask rule `%s` asks whatever the allow rules and mode say: %s, or remove the rule", v.Rule, interactive)
+	case v.RuleCannotAllow:
+		return "no allow rule can cover it: " + interactive + " once, or use --permission-mode yolo"
+	case v.SuggestedRule != "":
+		return fmt.Sprintf("allow it with --allow %s, a settings rule, or --permission-mode", shellQuote(v.SuggestedRule))
+	}
+	return "allow it with --allow RULE, a settings rule, or --permission-mode"
+}
+
+// shellQuote quotes s as one word for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Approve denies.
-func (HeadlessApprover) Approve(ctx context.Context, _ ApprovalRequest) (Approval, error) {
-	return Approval{}, ErrHeadless{}
+func (HeadlessApprover) Approve(ctx context.Context, req ApprovalRequest) (Approval, error) {
+	return Approval{}, ErrHeadless{Verdict: req.Verdict, Unsandboxed: req.Access.Unsandboxed}
 }
 
 // Printer writes a headless run's events in one of the output formats. It is a Sink.

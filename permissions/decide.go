@@ -438,7 +438,7 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 	v.SuggestedRule = suggestFor(cls, e.Context(cwd))
 	if i := slices.IndexFunc(uncovered, func(p *Part) bool { return p.supplied != "" }); i >= 0 {
 		// No rule would cover it, so none is offered: the person approves it once, each time.
-		v.SuggestedRule = ""
+		v.SuggestedRule, v.RuleCannotAllow = "", true
 		if i == 0 {
 			v.Reason = first.supplied
 			if passed != "" {

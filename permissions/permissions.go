@@ -102,6 +102,9 @@ type Verdict struct {
 	Dangerous bool
 	// SuggestedRule is the narrowest rule that "always allow" would save.
 	SuggestedRule string
+	// RuleCannotAllow says no allow rule would allow the request (it runs a program the repository
+	// supplies): only the person, once, or yolo mode can.
+	RuleCannotAllow bool
 }
 
 // Policy is the configuration an Engine is built from.
