@@ -66,7 +66,7 @@ func TestReadFileSeesThroughHardLinks(t *testing.T) {
 	for _, tc := range []struct {
 		path, flag, want, leak string
 	}{
-		{"hl", "", "deny", "HL-SECRET-1"},
+		{"hl", "", "deny", "HL-SECRET-1"}, // asked, so refused headless
 		{"docs/notes.txt", "", "deny", "HL-SECRET-1"},
 		{"prod-copy.yml", "Read(./config/**)", "deny", "HL-DENIED-2"},
 		{"b.txt", "Read(./config/**)", "allow", ""},
@@ -82,7 +82,7 @@ func TestReadFileSeesThroughHardLinks(t *testing.T) {
 		if tc.leak != "" && strings.Contains(out, tc.leak) {
 			t.Errorf("read_file %s (%v) printed the file:\n%s", tc.path, flags, out)
 		}
-		if tc.flag != "" && tc.leak != "" && !strings.Contains(reason, "a hard link to `config/prod.yml`") {
+		if tc.leak != "" && !strings.Contains(reason, "(a hard link to `") {
 			t.Errorf("read_file %s: the reason does not say why: %s", tc.path, reason)
 		}
 		if tc.want == "allow" && !strings.Contains(out, "HL-PLAIN-3") {
