@@ -154,8 +154,8 @@ func TestGrepRefusesBadPatternsAndPaths(t *testing.T) {
 	mustContain(t, h.fails("grep", map[string]any{"pattern": ""}), "pattern is empty")
 }
 
+// Not parallel: it points rgProgram, which every grep reads, elsewhere.
 func TestGrepFallsBackWhenRgCannotRun(t *testing.T) {
-	t.Parallel()
 	h := newFileHarness(t)
 	h.write("a.txt", "needle\n")
 	saved := rgProgram
