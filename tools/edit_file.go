@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/warden-cli/warden/ignore"
 )
 
 // edit_file replaces exact text. The whole edit is worked out in Access, before any decision, so the person
@@ -82,7 +84,7 @@ func planEdit(env *Env, p *editFileParams) (editPlan, error) {
 	if fi.Size() > writeMaxOld {
 		return editPlan{}, fmt.Errorf("%s is %s; edit_file does not edit files this large", fp.Shown, HumanBytes(fi.Size()))
 	}
-	data, err := readRegular(fp.Abs)
+	data, err := ignore.ReadRegular(fp.Abs)
 	if err != nil {
 		return editPlan{}, fmt.Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -131,35 +130,6 @@ func statFile(fp filePath) (os.FileInfo, error) {
 		return nil, fmt.Errorf("%s is not a regular file (%s); only regular files can be read", fp.Shown, fi.Mode().Type())
 	}
 	return fi, nil
-}
-
-// openRegular opens name for reading only if it is a regular file when opened. A check by name before the
-// open is not enough: a FIFO or device put in the file's place in between (by a background task, say) would
-// block the open or the read for ever, and with it the call and everything waiting on it.
-func openRegular(name string) (*os.File, error) {
-	f, err := os.OpenFile(name, os.O_RDONLY|unix.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("not a regular file (%s)", fi.Mode().Type())}
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
-}
-
-// readRegular is os.ReadFile for a file that must be regular when it is opened (see openRegular).
-func readRegular(name string) ([]byte, error) {
-	f, err := openRegular(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(f)
 }
 
 // unwrapPathError drops the path from an *fs.PathError, which would otherwise repeat the absolute path.

@@ -10,6 +10,8 @@ import (
 	"hash"
 	"io"
 	"strings"
+
+	"github.com/warden-cli/warden/ignore"
 )
 
 // read_file streams the file once: the lines asked for are numbered and kept, the rest is only counted,
@@ -87,7 +89,7 @@ func runReadFile(ctx context.Context, env *Env, call Call, p *readFileParams) Re
 	if err != nil {
 		return Errorf("%v", err)
 	}
-	f, err := openRegular(fp.Abs)
+	f, err := ignore.OpenRegular(fp.Abs, 0)
 	if err != nil {
 		return Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/warden-cli/warden/ignore"
 )
 
 // For those who keep copies of a work tree's files (checkpoints): the content git already holds can be
@@ -39,7 +41,7 @@ func StatIndex(r Repo) (map[string]StatEntry, bool) {
 	if err != nil {
 		return map[string]StatEntry{}, os.IsNotExist(err)
 	}
-	data, err := os.ReadFile(path)
+	data, err := ignore.ReadRegular(path)
 	if err != nil || len(data) < 12+20 {
 		return nil, false
 	}

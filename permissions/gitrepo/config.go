@@ -308,7 +308,7 @@ func parsedFile(path string) (*parsed, bool) {
 		return p, true
 	}
 	p = &parsed{id: id}
-	data, err := os.ReadFile(path)
+	data, err := ignore.ReadRegular(path)
 	switch {
 	case err != nil:
 		p.err = fmt.Sprintf("`%s` cannot be read: %v", path, err)

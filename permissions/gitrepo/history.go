@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/warden-cli/warden/ignore"
 )
 
 // History is every path a repository's history holds: the files of every commit reachable from its
@@ -442,7 +444,7 @@ func readTips(r Repo, note func(string)) ([]oid, error) {
 	}
 	for _, f := range heads {
 		note(f)
-		if data, err := os.ReadFile(f); err == nil {
+		if data, err := ignore.ReadRegular(f); err == nil {
 			for _, line := range strings.Split(string(data), "\n") {
 				if len(line) >= 40 {
 					add(line[:40])
@@ -451,7 +453,7 @@ func readTips(r Repo, note func(string)) ([]oid, error) {
 		}
 	}
 	note(filepath.Join(r.CommonDir, "packed-refs"))
-	if data, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs")); err == nil {
+	if data, err := ignore.ReadRegular(filepath.Join(r.CommonDir, "packed-refs")); err == nil {
 		for _, line := range strings.Split(string(data), "\n") {
 			line = strings.TrimPrefix(line, "^")
 			if len(line) >= 40 {
@@ -475,7 +477,7 @@ func readTips(r Repo, note func(string)) ([]oid, error) {
 			if files++; files > 100000 {
 				return errors.New("too many refs")
 			}
-			f, err := os.Open(p)
+			f, err := ignore.OpenRegular(p, 0)
 			if err != nil {
 				return nil
 			}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/warden-cli/warden/ignore"
 )
 
 // Index is what a repository's index lists.
@@ -61,7 +63,7 @@ func ReadIndex(r Repo) (Index, bool) {
 	}
 	c = &cachedIndex{id: id}
 	if id.size <= maxIndexSize && !sha256Repo(r) {
-		if data, err := os.ReadFile(path); err == nil {
+		if data, err := ignore.ReadRegular(path); err == nil {
 			c.idx, c.ok = parseIndex(data)
 		}
 	}

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/warden-cli/warden/ignore"
 )
 
 // The object store, read the way git lays it out: loose objects (objects/xx/yyyy, zlib-compressed
@@ -115,7 +117,7 @@ func (s *store) addDir(dir string, depth int) error {
 		}
 		s.packs = append(s.packs, p)
 	}
-	alt, err := os.ReadFile(filepath.Join(dir, "info", "alternates"))
+	alt, err := ignore.ReadRegular(filepath.Join(dir, "info", "alternates"))
 	if err != nil {
 		return nil
 	}
@@ -157,7 +159,7 @@ func (s *store) read(id oid) (int, []byte, error) {
 	}
 	for _, d := range s.dirs {
 		h := id.String()
-		f, err := os.Open(filepath.Join(d, h[:2], h[2:]))
+		f, err := ignore.OpenRegular(filepath.Join(d, h[:2], h[2:]), 0)
 		if err != nil {
 			continue
 		}
@@ -385,7 +387,7 @@ func openPack(idxPath, packPath string) (*packFile, error) {
 	if fi, err := os.Stat(idxPath); err == nil && fi.Size() > maxPackIndex {
 		return nil, errors.New("pack index too big")
 	}
-	idx, err := os.ReadFile(idxPath)
+	idx, err := ignore.ReadRegular(idxPath)
 	if err != nil {
 		return nil, err
 	}
@@ -407,7 +409,7 @@ func openPack(idxPath, packPath string) (*packFile, error) {
 	p.off32 = idx[pos : pos+p.n*4]
 	pos += p.n * 4
 	p.off64 = idx[pos : len(idx)-40]
-	f, err := os.Open(packPath)
+	f, err := ignore.OpenRegular(packPath, 0)
 	if err != nil {
 		return nil, err
 	}

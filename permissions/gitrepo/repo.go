@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/warden-cli/warden/ignore"
 )
 
 // Env looks a variable up in the environment the commands run with, like os.LookupEnv.
@@ -116,7 +118,7 @@ func AtTop(dir string, env Env) (Repo, bool) {
 
 // readGitFile reads a .git file ("gitdir: PATH") and returns the directory it names, or "".
 func readGitFile(path string) string {
-	data, err := os.ReadFile(path)
+	data, err := ignore.ReadRegular(path)
 	if err != nil || len(data) > 4096 {
 		return ""
 	}
@@ -141,7 +143,7 @@ func commonDir(gitDir string, env Env) string {
 		}
 		return filepath.Clean(cd)
 	}
-	data, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	data, err := ignore.ReadRegular(filepath.Join(gitDir, "commondir"))
 	if err != nil {
 		return gitDir
 	}
