@@ -28,6 +28,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/warden-cli/warden/ignore"
 )
 
 // Command is one custom command read from a file.
@@ -116,7 +118,7 @@ func readFile(d Dir, path string) (Command, error) {
 	if fi.Size() > maxFileBytes {
 		return Command{}, fmt.Errorf("%s: %d bytes is more than a command file may hold (%d)", path, fi.Size(), maxFileBytes)
 	}
-	data, err := os.ReadFile(path)
+	data, err := ignore.ReadRegular(path) // a FIFO in a project's commands must not stall the menu
 	if err != nil {
 		return Command{}, err
 	}

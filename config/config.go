@@ -18,6 +18,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/ignore"
 )
 
 // Settings is the shape of one settings file. Pointer fields tell "not set" from zero.
@@ -432,7 +434,8 @@ const maxSettingsSize = 1 << 20
 // readStrict decodes the JSON file at path into v, of type t, refusing what ReadFile refuses, and says
 // where each key is. A missing file is an error that matches os.ErrNotExist; an empty one leaves v as it is.
 func readStrict(path string, v any, t reflect.Type) (*positions, error) {
-	f, err := os.Open(path)
+	// A repository chooses what stands at its settings paths: a FIFO must not stall the start.
+	f, err := ignore.OpenRegular(path, 0)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, err

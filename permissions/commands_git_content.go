@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/warden-cli/warden/permissions/gitrepo"
+
+	"github.com/warden-cli/warden/ignore"
 )
 
 // gitContentSub returns the content subcommand a read subcommand amounts to, and its arguments:
@@ -246,7 +248,7 @@ func (e *exec) stashShowsPatch(root string) bool {
 		files = append(files, filepath.Join(x, "git", "config"))
 	}
 	for _, f := range files {
-		if b, err := os.ReadFile(f); err == nil && (bytes.Contains(bytes.ToLower(b), []byte("showpatch")) || bytes.Contains(bytes.ToLower(b), []byte("include"))) {
+		if b, err := ignore.ReadRegular(f); err == nil && (bytes.Contains(bytes.ToLower(b), []byte("showpatch")) || bytes.Contains(bytes.ToLower(b), []byte("include"))) {
 			return true
 		}
 	}
