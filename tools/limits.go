@@ -248,7 +248,7 @@ func removeStaleCgroups(base string) {
 
 // releaseCgroupPool removes the pooled cgroups.
 func releaseCgroupPool() {
-	cgroupCleanups.Wait()
+	cgroupCleanups.wait()
 	cgroupPoolMu.Lock()
 	defer cgroupPoolMu.Unlock()
 	for _, cg := range cgroupPool {
@@ -372,9 +372,9 @@ func (p *limitPlan) release() (pidsHit func() bool) {
 	}
 	p.cgroup = nil
 	hit := make(chan bool, 1)
-	cgroupCleanups.Add(1)
+	cgroupCleanups.add()
 	go func() {
-		defer cgroupCleanups.Done()
+		defer cgroupCleanups.done()
 		now := cg.refusals()
 		hit <- now > cg.refused
 		cg.refused = now
@@ -383,8 +383,41 @@ func (p *limitPlan) release() (pidsHit func() bool) {
 	return sync.OnceValue(func() bool { return <-hit })
 }
 
-// cgroupCleanups are the emptyings under way, which the pool waits for before it is removed.
-var cgroupCleanups sync.WaitGroup
+// cgroupCleanups counts the emptyings under way, which the pool waits for before it is removed. It is not
+// a WaitGroup: one session's KillAll may wait while another session in the same process (a test's, a
+// sub-agent's) starts an emptying, and a WaitGroup's Add must not race its Wait.
+var cgroupCleanups cleanups
+
+type cleanups struct {
+	mu   sync.Mutex
+	n    int
+	none *sync.Cond
+}
+
+func (c *cleanups) add() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+}
+
+func (c *cleanups) done() {
+	c.mu.Lock()
+	if c.n--; c.n == 0 && c.none != nil {
+		c.none.Broadcast()
+	}
+	c.mu.Unlock()
+}
+
+func (c *cleanups) wait() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.none == nil {
+		c.none = sync.NewCond(&c.mu)
+	}
+	for c.n > 0 {
+		c.none.Wait()
+	}
+}
 
 // empty kills what is in the cgroup, and puts it back in the pool once nothing is, or removes it.
 func (cg *pidsCgroup) empty() {
