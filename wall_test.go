@@ -331,3 +331,95 @@ func TestWallHidesCheckpointsAndRuleCoveredFiles(t *testing.T) {
 		})
 	}
 }
+
+// XDG_STATE_HOME and XDG_CONFIG_HOME as symbolic links, end to end: the jail hid the state through the
+// link's name, which bubblewrap could not make (every jailed command failed with "Can't mkdir"). Jailed
+// commands run, and a program run unasked reads neither the state nor the settings under either name,
+// while the custom commands stay readable; with the jail off it reads them all, which shows the test
+// would see them.
+func TestWallHidesStateThroughLinkedXDGDirectories(t *testing.T) {
+	if _, err := tools.ProbeWall(binary); err != nil {
+		t.Skipf("no backend for the read-only jail here: %v", err)
+	}
+	// Outside /tmp, which bubblewrap's jail replaces: what is there would be out of reach for that reason.
+	outside, err := os.MkdirTemp("/var/tmp", "warden-wall-")
+	if err != nil {
+		t.Skipf("no directory outside /tmp: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(outside) })
+	bin := filepath.Join(outside, "bin")
+	stateReal, configReal := filepath.Join(outside, "x-real"), filepath.Join(outside, "c-real")
+	stateLink, configLink := filepath.Join(outside, "x-link"), filepath.Join(outside, "c-link")
+	marker := filepath.Join(stateReal, "warden", "marker")
+	notes := filepath.Join(configReal, "warden", "notes")
+	review := filepath.Join(configReal, "warden", "commands", "review.md")
+	for _, f := range []struct{ path, content string }{
+		{marker, "state-secret\n"}, {notes, "settings-secret\n"}, {review, "command-visible\n"},
+	} {
+		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f.path, []byte(f.content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for target, name := range map[string]string{stateReal: stateLink, configReal: configLink} {
+		if err := os.Symlink(target, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(bin, 0o755)
+	fake := "#!/usr/bin/env bash\n" +
+		"cat " + strings.Join([]string{marker, filepath.Join(stateLink, "warden", "marker"), notes,
+		filepath.Join(configLink, "warden", "notes"), filepath.Join(configLink, "warden", "commands", "review.md")}, " ") +
+		"\necho fake-wc-ran\n"
+	if err := os.WriteFile(filepath.Join(bin, "wc"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, jail := range []bool{true, false} {
+		t.Run(fmt.Sprintf("jail=%v", jail), func(t *testing.T) {
+			r := newRun(t)
+			for i, kv := range r.env {
+				switch {
+				case strings.HasPrefix(kv, "PATH="):
+					r.env[i] = "PATH=" + bin + ":" + os.Getenv("PATH")
+				case strings.HasPrefix(kv, "XDG_STATE_HOME="):
+					r.env[i] = "XDG_STATE_HOME=" + stateLink
+				case strings.HasPrefix(kv, "XDG_CONFIG_HOME="):
+					r.env[i] = "XDG_CONFIG_HOME=" + configLink
+				}
+			}
+			settings := fmt.Sprintf(`{"sandbox":{"jail":%v}}`, jail)
+			if err := os.WriteFile(filepath.Join(configReal, "warden", "settings.json"), []byte(settings), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			server := fakeapi.New()
+			defer server.Close()
+			server.Reply(fakeapi.ToolCall("c1", "bash", `{"command":"wc -l README"}`), fakeapi.Text("counted"))
+			out, stderr, code := r.exec("-p", "count the lines", "--base-url", server.URL(), "--model", "m",
+				"--output-format", "stream-json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var result string
+			for _, ev := range events(t, out) {
+				switch ev["type"] {
+				case "permission":
+					if ev["decision"] != "allow" || ev["by"] != "readonly" {
+						t.Errorf("wc was not run unasked as read-only: %v", ev)
+					}
+				case "tool_result":
+					result, _ = ev["output"].(string)
+				}
+			}
+			if !strings.Contains(result, "fake-wc-ran") || !strings.Contains(result, "command-visible") {
+				t.Fatalf("the fake wc did not run or could not read the custom command: %s", result)
+			}
+			for _, s := range []string{"state-secret", "settings-secret"} {
+				if n := strings.Count(result, s); (n == 0) != jail || !jail && n != 2 {
+					t.Errorf("jail %v: %s read %d times: %s", jail, s, n, result)
+				}
+			}
+		})
+	}
+}

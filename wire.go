@@ -180,9 +180,11 @@ func sessionsDir() string { return filepath.Join(config.StateDir(os.Getenv), "se
 
 // wardenPrivate are Warden's own files, which the read-only jail hides (permissions.IsSecretPath judges
 // them secret): the whole state directory, and what the settings directory holds but the custom commands.
+// They are named as their links resolve: a mask is made where a path leads, and bubblewrap cannot make
+// one through a link (XDG_STATE_HOME may be one).
 func wardenPrivate() []string {
-	out := []string{config.StateDir(os.Getenv)}
-	dir := config.ConfigDir(os.Getenv)
+	out := []string{permissions.ResolvePath("/", config.StateDir(os.Getenv), "")}
+	dir := permissions.ResolvePath("/", config.ConfigDir(os.Getenv), "")
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if e.Name() != "commands" {

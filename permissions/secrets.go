@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // sensitiveVars are variables that change which programs run or what they do: assigning them is not
@@ -160,19 +162,16 @@ func isSecretPath(path, home string) bool {
 			return true
 		}
 	}
-	return strings.Contains(clean, "warden") && wardenOwn(clean)
+	return wardenOwn(clean, home)
 }
 
 // wardenOwn reports whether a path is Warden's own state or settings. The state directory holds every
 // session's transcript and full outputs, the checkpoints (a copy of every workspace's files, .env and
 // files under Read deny rules included), logs and the list of trusted workspaces; the settings may hold
 // MCP servers' tokens. The custom commands beside them are prompts, not secrets.
-func wardenOwn(clean string) bool {
+func wardenOwn(clean, home string) bool {
 	s := "/" + strings.TrimPrefix(clean, "/")
 	if strings.Contains(s+"/", "/.local/state/warden/") {
-		return true
-	}
-	if x := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(x) && within(filepath.Join(filepath.Clean(x), "warden"), clean) {
 		return true
 	}
 	settings := func(dir string) bool {
@@ -186,9 +185,60 @@ func wardenOwn(clean string) bool {
 	if settings("/.config/warden") {
 		return true
 	}
-	x := os.Getenv("XDG_CONFIG_HOME")
-	return filepath.IsAbs(x) && filepath.IsAbs(clean) && strings.HasPrefix(clean, filepath.Clean(x)+"/") &&
-		settings(filepath.Join(filepath.Clean(x), "warden"))
+	if !filepath.IsAbs(clean) {
+		return false
+	}
+	own := wardenDirs(home)
+	for _, d := range own.state {
+		if within(d, clean) {
+			return true
+		}
+	}
+	for _, d := range own.settings {
+		if rest, ok := strings.CutPrefix(clean, d+"/"); ok && rest != "commands" && !strings.HasPrefix(rest, "commands/") {
+			return true
+		}
+	}
+	return false
+}
+
+// ownDirs are Warden's state and settings directories both as the environment and the home name them
+// and with their symbolic links resolved: a command names the one or the other, and the engine judges
+// a path also as it resolves (XDG_STATE_HOME may be a link, or ~/.config a dotfiles checkout's).
+type ownDirs struct {
+	key             [3]string // XDG_STATE_HOME, XDG_CONFIG_HOME, home
+	state, settings []string
+}
+
+// ownCache keeps the last directories resolved: the environment rarely changes, and every file a walk
+// meets is judged, which a resolution per file (system calls) would slow.
+var ownCache atomic.Pointer[ownDirs]
+
+func wardenDirs(home string) *ownDirs {
+	key := [3]string{os.Getenv("XDG_STATE_HOME"), os.Getenv("XDG_CONFIG_HOME"), home}
+	if d := ownCache.Load(); d != nil && d.key == key {
+		return d
+	}
+	d := &ownDirs{key: key}
+	add := func(list *[]string, dir string) {
+		for _, p := range []string{dir, ResolvePath("/", dir, "")} {
+			if !slices.Contains(*list, p) {
+				*list = append(*list, p)
+			}
+		}
+	}
+	if filepath.IsAbs(key[0]) {
+		add(&d.state, filepath.Join(key[0], "warden"))
+	}
+	if filepath.IsAbs(key[1]) {
+		add(&d.settings, filepath.Join(key[1], "warden"))
+	}
+	if filepath.IsAbs(home) {
+		add(&d.state, filepath.Join(home, ".local", "state", "warden"))
+		add(&d.settings, filepath.Join(home, ".config", "warden"))
+	}
+	ownCache.Store(d)
+	return d
 }
 
 // IsSecretPath reports whether the file at the absolute path may hold secrets (keys, credentials, .env

@@ -85,3 +85,74 @@ func TestBrowserProfilesAreSecret(t *testing.T) {
 		}
 	}
 }
+
+// XDG_STATE_HOME and XDG_CONFIG_HOME may be symbolic links (and ~/.config a dotfiles checkout's): the
+// state and settings stay secret under every name, the link's and the target's, jailed or not; a cat of
+// the target's marker ran unasked when the state directory was compared unresolved.
+func TestWardenOwnFilesAreSecretThroughLinks(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	home := filepath.Join(root, "home")
+	ws := filepath.Join(home, "proj")
+	realState, realConfig, dotfiles := filepath.Join(root, "x-real"), filepath.Join(root, "c-real"), filepath.Join(root, "dotfiles")
+	for _, f := range []string{filepath.Join(realState, "warden", "marker"), filepath.Join(realConfig, "warden", "settings.json"),
+		filepath.Join(realConfig, "warden", "commands", "review.md"), filepath.Join(dotfiles, "config", "warden", "settings.json"),
+		filepath.Join(ws, "main.go")} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, name string) string {
+		if err := os.Symlink(target, name); err != nil {
+			t.Fatal(err)
+		}
+		return name
+	}
+	stateLink, configLink := link(realState, filepath.Join(root, "x-link")), link(realConfig, filepath.Join(root, "c-link"))
+	link(filepath.Join(dotfiles, "config"), filepath.Join(home, ".config"))
+	t.Setenv("XDG_STATE_HOME", stateLink)
+	t.Setenv("XDG_CONFIG_HOME", configLink)
+	for _, jail := range []bool{false, true} {
+		e, err := NewEngine(Policy{Workspace: ws, Home: home, ReadOnlyJail: jail})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range []string{
+			"cat " + filepath.Join(realState, "warden", "marker"),
+			"cat " + filepath.Join(stateLink, "warden", "marker"),
+			"grep -r x " + realState,
+			"cat " + filepath.Join(realConfig, "warden", "settings.json"),
+			"cat " + filepath.Join(configLink, "warden", "settings.json"),
+			"cat " + filepath.Join(dotfiles, "config", "warden", "settings.json"),
+		} {
+			if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws}); v.Decision != Ask {
+				t.Errorf("jail %v: %q: %s (%s), want ask", jail, cmd, v.Decision, v.Reason)
+			}
+		}
+		if v := e.Decide(Request{Kind: Exec, Command: "cat " + filepath.Join(realConfig, "warden", "commands", "review.md"), Cwd: ws}); jail && v.Decision != Allow {
+			t.Errorf("jail: reading a custom command through the resolved settings directory: %s (%s)", v.Decision, v.Reason)
+		}
+	}
+	for p, want := range map[string]bool{
+		filepath.Join(realState, "warden", "marker"):                 true,
+		filepath.Join(realState, "warden"):                           true,
+		filepath.Join(realConfig, "warden", "settings.json"):         true,
+		filepath.Join(dotfiles, "config", "warden", "settings.json"): true,
+		filepath.Join(realConfig, "warden", "commands", "review.md"): false,
+		filepath.Join(realState, "other"):                            false,
+	} {
+		if got := IsSecretPath(p, home); got != want {
+			t.Errorf("IsSecretPath(%s) = %v, want %v", p, got, want)
+		}
+	}
+	// The directories are judged as they resolve when the environment says so, not as they once did.
+	t.Setenv("XDG_STATE_HOME", filepath.Join(root, "elsewhere"))
+	if IsSecretPath(filepath.Join(realState, "warden", "marker"), home) {
+		t.Error("the old state directory is still secret after XDG_STATE_HOME moved")
+	}
+	if !IsSecretPath(filepath.Join(root, "elsewhere", "warden", "marker"), home) {
+		t.Error("the new state directory is not secret")
+	}
+}

@@ -117,7 +117,7 @@ func (t *Tasks) keeper(env *Env) *jail.Keeper {
 		private = append(private, filepath.Dir(env.SessionDir))
 	}
 	for _, p := range private {
-		hide = append(hide, around(p, env.Workspace)...)
+		hide = append(hide, around(resolveExisting(p), env.Workspace)...)
 	}
 	hide = append(hide, run) // the unjailed commands' final-directory pipes
 	// The secrets, and what a Read rule keeps from being read unasked: SearchRule is asked only below
@@ -165,6 +165,21 @@ func around(dir, ws string) []string {
 		out = append(out, around(filepath.Join(dir, e.Name()), ws)...)
 	}
 	return out
+}
+
+// resolveExisting is p with the symbolic links of its longest existing part resolved and the rest kept as
+// written: a mask is made where a path leads, bubblewrap cannot make one through a link (XDG_STATE_HOME,
+// and the sessions directory in it, may be one), and a directory made later is masked at a rescan.
+func resolveExisting(p string) string {
+	p = filepath.Clean(p)
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	parent := filepath.Dir(p)
+	if parent == p {
+		return p
+	}
+	return filepath.Join(resolveExisting(parent), filepath.Base(p))
 }
 
 // WallProblem says why read-only commands are not jailed although the jail is on, or "".
