@@ -185,12 +185,21 @@ func (p *proc) members() map[int]string {
 // group's leader is bwrap itself, which dies of a TERM at once and takes the sandbox down with SIGKILL
 // (--die-with-parent), leaving the command no time to clean up; so there the leader is spared, and bwrap
 // ends when the command does.
+//
+// Sparing the leader means one TERM per member instead of one for the group, and between two of them the
+// members run: a child that got its TERM first could die, and the shell waiting for it (`cmd & wait`) go on
+// and exit normally before its own TERM came, its handler never run. So the group is stopped first (one
+// signal, which reaches a child being forked too) and continued once every member has its TERM pending:
+// none of them runs before the last TERM is sent, and each acts on its TERM before anything else.
 func (p *proc) terminate() map[int]string {
-	before := p.members()
 	if p.sandbox == nil || p.sandbox.probe.backend != BackendBubblewrap {
+		before := p.members()
 		p.signal(syscall.SIGTERM) // the whole group at once, as a terminal would
 		return before
 	}
+	p.signal(syscall.SIGSTOP)
+	defer p.signal(syscall.SIGCONT)
+	before := p.members()
 	for pid := range before {
 		if pid != p.pgid {
 			_ = syscall.Kill(pid, syscall.SIGTERM)

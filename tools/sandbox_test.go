@@ -360,7 +360,7 @@ func copyFile(t *testing.T, from, to string) {
 
 // A command stopped in the sandbox gets the same grace period to clean up as one outside it.
 func TestSandboxedCommandGetsItsGracePeriod(t *testing.T) {
-	// Not parallel: on a loaded machine bubblewrap's TERM handler now and then does not run (to be found).
+	t.Parallel()
 	for _, b := range backends(t) {
 		t.Run(string(b), func(t *testing.T) {
 			h := sandboxed(t, b, false)
