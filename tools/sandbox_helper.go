@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
 	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -54,6 +55,9 @@ func SandboxHelperMain(args []string) int {
 		fmt.Fprintln(os.Stderr, "warden sandbox helper: missing arguments")
 		return 126
 	}
+	// Capabilities belong to a thread, and so does an exec: the thread that gives them up must be the one
+	// that runs bash, or bash starts with every capability of root.
+	runtime.LockOSThread()
 	var spec helperSpec
 	if err := json.Unmarshal([]byte(args[2]), &spec); err != nil {
 		fmt.Fprintf(os.Stderr, "warden sandbox helper: bad rules: %v\n", err)

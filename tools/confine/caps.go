@@ -12,6 +12,10 @@ import (
 // first, then the ambient, inheritable, permitted and effective sets. Landlock keeps a confined root from
 // mounting, but not from what CAP_NET_ADMIN, CAP_SYS_MODULE or CAP_SYS_BOOT allow. A process that is not
 // root has no capabilities to give up and may not empty its bounding set; that is not an error.
+//
+// All of these sets are the calling thread's alone. The caller must keep its goroutine on that thread
+// (runtime.LockOSThread) from before this call until its exec, which takes the exec'ing thread's sets: on
+// another thread the program would start with every capability.
 func DropCapabilities() error {
 	root := os.Geteuid() == 0
 	for c := 0; c <= 63; c++ {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"syscall"
 
@@ -135,6 +136,9 @@ func HelperMain(args []string) int {
 		fmt.Fprintln(os.Stderr, "warden jail: bad rules:", err)
 		return 2
 	}
+	// The capabilities restrict gives up are this thread's, and the exec below must run on it, or the
+	// supervisor and every command it starts would have all of root's.
+	runtime.LockOSThread()
 	if err := spec.restrict(); err != nil {
 		// Never serve unconfined: commands would run outside the jail they were promised.
 		fmt.Fprintln(os.Stderr, "warden jail: Landlock could not be set up:", err)
