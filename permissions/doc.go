@@ -44,6 +44,10 @@ package permissions
 //   - Paths are resolved the way the kernel walks them: a `..` applies after the symlinks before it.
 //     A path through /proc/self, /proc/N/{cwd,root,fd,environ} or /dev/fd is the command's own view,
 //     which Warden cannot resolve from its process: reading it counts as reading a secret.
+//   - A deny or ask path rule matches a resolved path as written and with the symlinks of its literal start
+//     (before its first wildcard) resolved when the rules are loaded: Read(./cfg/**) with cfg -> real
+//     covers real/prod.yml too. A link below a wildcard, or made after the rules were loaded, is not
+//     followed; an allow rule covers only the name as written.
 //   - xargs reads the modelled names only as the pipeline stage's own command with no input redirection,
 //     fed by echo, printf or find run directly (no wrapper, no output redirection), and only when the
 //     command defines no function of any of those names. A program judged as itself asks whenever the

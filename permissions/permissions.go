@@ -179,6 +179,9 @@ func (e *Engine) compile(list string, raw []string) ([]Rule, error) {
 			return nil, fmt.Errorf("permissions.%s: %w", list, err)
 		}
 		r.compile(e.workspace, e.home)
+		if list != "allow" {
+			r.resolveLinks()
+		}
 		out = append(out, r)
 	}
 	return out, nil

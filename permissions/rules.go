@@ -25,6 +25,9 @@ type Rule struct {
 	glob string
 	// pathGlob is the absolute doublestar pattern of a path rule, built by compile.
 	pathGlob string
+	// linkGlob is, for a deny or ask rule, pathGlob with the symbolic links of its literal start
+	// resolved, or "" when that is pathGlob (rule_links.go).
+	linkGlob string
 	// shape is a Bash rule read the way deny and ask rules match commands (rulematch.go), built by
 	// compile.
 	shape *shape
@@ -109,11 +112,10 @@ func (r *Rule) compile(workspace, home string) {
 		return
 	}
 	root = ResolvePath("/", root, home)
-	if p == "" {
-		r.pathGlob = escapeGlob(root)
-		return
+	r.pathGlob = escapeGlob(root)
+	if p != "" {
+		r.pathGlob = strings.TrimSuffix(r.pathGlob, "/") + "/" + p
 	}
-	r.pathGlob = strings.TrimSuffix(escapeGlob(root), "/") + "/" + p
 }
 
 // compileBash makes `~`, `$HOME` and `${HOME}` in a Bash rule the home directory, as they are in the
@@ -150,8 +152,9 @@ func escapeGlob(s string) string {
 	return b.String()
 }
 
-// matchPath reports whether a path rule covers abs: the pattern matches the path or one of its parent
-// directories, since a rule naming a directory covers what is inside.
+// matchPath reports whether a path rule covers abs (resolved): the pattern, as written or with its links
+// resolved, matches the path or one of its parent directories, since a rule naming a directory covers
+// what is inside.
 func (r *Rule) matchPath(abs string) bool {
 	if r.pathGlob == "" || !filepath.IsAbs(abs) {
 		return false
@@ -159,6 +162,11 @@ func (r *Rule) matchPath(abs string) bool {
 	for p := abs; ; p = filepath.Dir(p) {
 		if ok, _ := doublestar.Match(r.pathGlob, p); ok {
 			return true
+		}
+		if r.linkGlob != "" {
+			if ok, _ := doublestar.Match(r.linkGlob, p); ok {
+				return true
+			}
 		}
 		if p == "/" || p == "." {
 			return false

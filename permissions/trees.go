@@ -170,14 +170,24 @@ func (r *Rule) mayMatchUnder(t treeRead) bool {
 	if r.matchPath(t.dir) {
 		return true
 	}
+	for _, glob := range r.globs() {
+		if r.mayMatchUnderAs(glob, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayMatchUnderAs is mayMatchUnder for one form of the rule's pattern (Rule.globs).
+func (r *Rule) mayMatchUnderAs(glob string, t treeRead) bool {
 	// The literal start of the pattern, up to its first wildcard.
 	var b strings.Builder
 	wild := false
-	for i := 0; i < len(r.pathGlob); i++ {
-		c := r.pathGlob[i]
-		if c == '\\' && i+1 < len(r.pathGlob) {
+	for i := 0; i < len(glob); i++ {
+		c := glob[i]
+		if c == '\\' && i+1 < len(glob) {
 			i++
-			b.WriteByte(r.pathGlob[i])
+			b.WriteByte(glob[i])
 			continue
 		}
 		if strings.IndexByte("*?[{", c) >= 0 {
@@ -214,7 +224,7 @@ func (r *Rule) mayMatchUnder(t treeRead) bool {
 		}
 	}
 	narrowed := len(t.include) > 0 || len(t.exclude) > 0 || t.grepGlobs != nil
-	if base := filepath.Base(r.pathGlob); !wild && narrowed && !t.takes(base) {
+	if base := filepath.Base(glob); !wild && narrowed && !t.takes(base) {
 		return false
 	}
 	if wild && (narrowed || t.rg != nil && !t.follow) {

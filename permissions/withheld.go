@@ -11,14 +11,17 @@ import (
 // needs the paths, not only a judge of them (SearchRule).
 
 // ReadRuleRoots are where the paths of the Read deny and ask rules in force begin: a rule's path up to
-// its first wildcard, or the whole path when it has none. Everything SearchRule finds a rule for is at or
+// its first wildcard, or the whole path when it has none, as written and with its links resolved
+// (rule_links.go). Everything SearchRule finds a rule for is at or
 // below one of them.
 func (e *Engine) ReadRuleRoots() []string {
 	var out []string
 	for _, r := range e.readRules() {
-		root := globRoot(r.pathGlob)
-		if root != "" && !containsString(out, root) {
-			out = append(out, root)
+		for _, glob := range r.globs() {
+			root := globRoot(glob)
+			if root != "" && !containsString(out, root) {
+				out = append(out, root)
+			}
 		}
 	}
 	return out

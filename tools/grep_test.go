@@ -183,3 +183,57 @@ func TestGrepOverADirectoryLeavesSecretsOut(t *testing.T) {
 	// Named on its own, the file was the engine's to decide; grep then searches it.
 	mustContain(t, h.ok("grep", map[string]any{"pattern": "API_KEY", "path": ".env"}), "sk-live-123")
 }
+
+// A Read deny rule naming a directory through a symbolic link (cfg -> real; ext -> a directory outside
+// the workspace) keeps the files it leads to out of a search, whichever name the search reaches them by:
+// the engine's SearchRule judges the resolved path against the rule's own links resolved as well.
+func TestGrepLeavesOutWhatARuleNamesThroughALink(t *testing.T) {
+	for _, rg := range []bool{true, false} {
+		t.Run(map[bool]string{true: "rg", false: "go"}[rg], func(t *testing.T) {
+			if rg {
+				needRg(t)
+			} else {
+				hideRg(t)
+			}
+			h := newFileHarness(t)
+			outside := permissions.ResolvePath("/", t.TempDir(), "")
+			h.write("real/prod.yml", "MARKER-IN\n")
+			h.write("notes.md", "MARKER is a word\n")
+			if err := os.WriteFile(filepath.Join(outside, "key.txt"), []byte("MARKER-OUT\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("real", h.path("cfg")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, h.path("ext")); err != nil {
+				t.Fatal(err)
+			}
+			e, err := permissions.NewEngine(permissions.Policy{Workspace: h.ws, Home: h.home,
+				Deny: []string{"Read(./cfg/**)", "Read(./ext/**)"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.env.SearchRule, h.env.HardLinks = e.SearchRule, e.HardLinks
+			for _, c := range []struct {
+				path string
+				kept []string
+			}{
+				{"", []string{"notes.md:1:MARKER is a word", "`Read(./cfg/**)` denies reading it"}},
+				{"cfg", []string{"`Read(./cfg/**)` denies reading it"}},
+				{"real", []string{"`Read(./cfg/**)` denies reading it"}},
+				{"ext", []string{"`Read(./ext/**)` denies reading it"}},
+				{outside, []string{"`Read(./ext/**)` denies reading it"}},
+			} {
+				args := map[string]any{"pattern": "MARKER"}
+				if c.path != "" {
+					args["path"] = c.path
+				}
+				got := h.ok("grep", args)
+				if strings.Contains(got, "MARKER-IN") || strings.Contains(got, "MARKER-OUT") {
+					t.Errorf("grep in %q printed a file a rule denies through a link:\n%s", c.path, got)
+				}
+				mustContain(t, got, c.kept...)
+			}
+		})
+	}
+}
