@@ -88,3 +88,56 @@ func TestAllowRuleDoesNotRunWhatTheRepositorySupplies(t *testing.T) {
 		})
 	}
 }
+
+// The review's cargo case, end to end: with `Bash(cargo metadata:*)` allowed, the repository's
+// .cargo/config.toml naming a rustc-wrapper ran it outside the jail, unasked. It is refused headless, and
+// `warden check` asks naming the file and key and offers no rule.
+func TestAllowRuleDoesNotRunTheRepositorysCargoWrapper(t *testing.T) {
+	if _, err := exec.LookPath("cargo"); err != nil {
+		t.Skip("cargo is not installed")
+	}
+	r := newRun(t)
+	r.env = append(r.env, "RUSTUP_HOME="+filepath.Join(os.Getenv("HOME"), ".rustup"), "CARGO_HOME="+filepath.Join(os.Getenv("HOME"), ".cargo"))
+	marker := filepath.Join(filepath.Dir(r.workspace), "marker")
+	evil := filepath.Join(r.workspace, "evil.sh")
+	must(t, os.WriteFile(filepath.Join(r.workspace, "Cargo.toml"), []byte("[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(r.workspace, "src"), 0o755))
+	must(t, os.WriteFile(filepath.Join(r.workspace, "src", "main.rs"), []byte("fn main() {}\n"), 0o644))
+	must(t, os.WriteFile(evil, []byte("#!/bin/sh\necho PWN > "+marker+"\nexec \"$@\"\n"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(r.workspace, ".cargo"), 0o755))
+	must(t, os.WriteFile(filepath.Join(r.workspace, ".cargo", "config.toml"), []byte("[build]\nrustc-wrapper = \"./evil.sh\"\n"), 0o644))
+	// The wrapper is live: cargo metadata runs it.
+	c := exec.Command("cargo", "metadata", "--offline", "--format-version", "1")
+	c.Dir, c.Env = r.workspace, r.env
+	c.Run()
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("cargo metadata did not run the wrapper: the test would see nothing")
+	}
+	must(t, os.Remove(marker))
+
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(fakeapi.ToolCall("c1", "bash", `{"command":"cargo metadata --offline --format-version 1"}`), fakeapi.Text("done"))
+	out, stderr, code := r.exec("-p", "metadata", "--base-url", server.URL(), "--model", "m",
+		"--output-format", "stream-json", "--allow", "Bash(cargo metadata:*)")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var perm map[string]any
+	for _, ev := range events(t, out) {
+		if ev["type"] == "permission" {
+			perm = ev
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatalf("the repository's rustc-wrapper ran under `Bash(cargo metadata:*)`: %v", perm)
+	}
+	if perm["decision"] != "deny" || perm["by"] != "policy" {
+		t.Errorf("permission = %v, want it refused headless, for want of someone to ask", perm)
+	}
+	out, _, _ = r.exec("check", "--", "cargo metadata --offline --format-version 1")
+	verdict := events(t, out)[0]
+	if verdict["decision"] != "ask" || !strings.Contains(fmt.Sprint(verdict["reason"]), "`rustc-wrapper`") || verdict["suggested_rule"] != nil {
+		t.Errorf("warden check = %v", verdict)
+	}
+}

@@ -353,6 +353,14 @@ func checkCargo(e *exec, a *parsedArgs) string {
 		return "`cargo` without a command"
 	}
 	sub, rest := ws[0].Value, ws[1:]
+	// What a working-tree .cargo/config.toml makes cargo run is judged first: a finding below (a lock
+	// cargo would rewrite, an option not checked) leaves the call to the person's rules, and a rule for
+	// `cargo metadata` or `cargo fetch` is not one for the repository's rustc-wrapper or alias.
+	if cmd := cargoCommand(ws); !cargoBuilds[cmd] {
+		if r := checkCargoConfig(e, cmd); r != "" {
+			return r
+		}
+	}
 	var allowed []string
 	switch sub {
 	case "tree":
@@ -399,8 +407,39 @@ func checkCargo(e *exec, a *parsedArgs) string {
 			e.c.read(e.p, value, e.scope())
 		}
 	}
-	return checkCargoConfig(e, sub)
+	return ""
 }
+
+// cargoCommand returns the command of cargo's words: the first that is not an option (+toolchain,
+// --locked) or the value of one.
+func cargoCommand(ws []word) string {
+	for i := 0; i < len(ws); i++ {
+		v := ws[i].Value
+		switch {
+		case v == "-C" || v == "-Z" || v == "--config" || v == "--color" || v == "--explain":
+			i++
+		case strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+"):
+		default:
+			return v
+		}
+	}
+	return ""
+}
+
+// cargoBuilds are the cargo commands that build the project, running its build scripts and procedural
+// macros: a rule allowing one of them allows the project's code, its configured wrappers with it.
+var cargoBuilds = map[string]bool{"build": true, "b": true, "check": true, "c": true, "test": true, "t": true,
+	"run": true, "r": true, "bench": true, "doc": true, "d": true, "fix": true, "rustc": true, "rustdoc": true,
+	"install": true, "package": true, "publish": true, "clippy": true, "miri": true}
+
+// cargoBuiltins are cargo's own commands, which an alias cannot redefine.
+var cargoBuiltins = map[string]bool{"add": true, "bench": true, "build": true, "b": true, "check": true, "c": true,
+	"clean": true, "config": true, "doc": true, "d": true, "fetch": true, "fix": true, "generate-lockfile": true,
+	"git-checkout": true, "help": true, "info": true, "init": true, "install": true, "locate-project": true,
+	"login": true, "logout": true, "metadata": true, "new": true, "owner": true, "package": true, "pkgid": true,
+	"publish": true, "read-manifest": true, "remove": true, "rm": true, "report": true, "run": true, "r": true,
+	"rustc": true, "rustdoc": true, "search": true, "test": true, "t": true, "tree": true, "uninstall": true,
+	"update": true, "vendor": true, "verify-project": true, "version": true, "yank": true}
 
 // cargoLocked: cargo tree and cargo metadata resolve the dependencies first, which rewrites a
 // Cargo.lock that no longer matches the manifests (or writes a missing one) and downloads what the
@@ -421,7 +460,9 @@ func cargoLocked(e *exec, sub string, rest []word) string {
 var cargoRunKeys = regexp.MustCompile(`(?m)(^|[\s.{,"])(rustc|rustc-wrapper|rustc-workspace-wrapper|rustdoc|git-fetch-with-cli|credential-provider|global-credential-providers)"?\s*=`)
 
 // checkCargoConfig judges cargo with the .cargo/config.toml (and .cargo/config) files of the directory
-// and every one above, and CARGO_HOME's.
+// and every one above, and CARGO_HOME's: the programs they name (which the commands that resolve
+// dependencies run to learn the host: metadata, tree, fetch, update, info) and, for a command that is
+// not cargo's own, the alias that says what it runs.
 func checkCargoConfig(e *exec, sub string) string {
 	files := allUp(e.scope().cwd, filepath.Join(".cargo", "config.toml"), filepath.Join(".cargo", "config"))
 	home, ok := e.c.lookupEnv("CARGO_HOME")
@@ -434,11 +475,16 @@ func checkCargoConfig(e *exec, sub string) string {
 		if !found {
 			continue
 		}
+		// A file of the working tree names a program no rule for cargo was meant to allow; the person's
+		// own (CARGO_HOME's, a directory above the workspace) is theirs (supplies tells them apart).
 		if err != nil {
-			return fmt.Sprintf("`%s` cannot be read, so what `cargo %s` runs is unknown", e.c.shownPath(f), sub)
+			return e.supplies(fmt.Sprintf("`%s` cannot be read, so what `cargo %s` runs is unknown", e.c.shownPath(f), sub), f)
 		}
 		if m := cargoRunKeys.FindStringSubmatch(text); m != nil {
-			return fmt.Sprintf("`%s` sets `%s`, which `cargo %s` may run", e.c.shownPath(f), m[2], sub)
+			return e.supplies(fmt.Sprintf("`%s` sets `%s`, which `cargo %s` may run", e.c.shownPath(f), m[2], sub), f)
+		}
+		if sub != "" && !cargoBuiltins[sub] && cargoAlias(text, sub) {
+			return e.supplies(fmt.Sprintf("`%s` defines the alias `%s`, which says what `cargo %s` runs", e.c.shownPath(f), sub, sub), f)
 		}
 	}
 	for _, v := range []string{"RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTC_WRAPPER"} {
@@ -447,6 +493,30 @@ func checkCargoConfig(e *exec, sub string) string {
 		}
 	}
 	return ""
+}
+
+// cargoAlias reports whether a cargo configuration's text may define the alias name: a key of the
+// [alias] table, a dotted alias.name key, or an inline alias table naming it.
+func cargoAlias(text, name string) bool {
+	q := regexp.QuoteMeta(name)
+	key := `("` + q + `"|'` + q + `'|` + q + `)\s*=`
+	if regexp.MustCompile(`(?m)^\s*alias\s*\.\s*`+key).MatchString(text) ||
+		regexp.MustCompile(`(?s)alias\s*=\s*\{[^}]*`+key).MatchString(text) {
+		return true
+	}
+	in := false
+	line := regexp.MustCompile(`^\s*` + key)
+	for _, l := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			in = strings.ReplaceAll(t, " ", "") == "[alias]"
+			continue
+		}
+		if in && line.MatchString(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // lintFlags reads a linter's words: it returns the first option among bad, and the operands, skipping

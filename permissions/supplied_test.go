@@ -17,6 +17,7 @@ var theirs = map[string]string{
 	"go.mod toolchain under GOTOOLCHAIN=auto":             "Go fetches a released toolchain",
 	"packageManager":                                      "corepack fetches a released package manager",
 	"docker compose .env":                                 "another daemon, not a program run here",
+	"CARGO_HOME's rustc-wrapper":                          "the person's own cargo configuration",
 }
 
 // TestAllowRulesDoNotCoverWhatTheWorkTreeSupplies plants each vector of trustVectors and decides its

@@ -335,10 +335,36 @@ var trustVectors = []vector{
 	{name: "packageManager", setup: func(l *trustLab) {
 		l.write("package.json", `{"packageManager":"pnpm@9.0.0"}`)
 	}, cmds: []string{"pnpm --version", "yarn --version"}, want: []string{"`package.json`", "pnpm@9.0.0"}, quiet: []string{"pnpm --version", "yarn --version"}},
+	{name: "cargo rustc-wrapper", skip: "cargo", setup: cargoProject("[build]\nrustc-wrapper = \"MARK\"\n"),
+		cmds: []string{"cargo metadata --offline --format-version 1", "cargo tree --frozen", "cargo fetch --offline",
+			"cargo update --offline", "cd src && cargo tree --frozen", "cargo --frozen tree"},
+		want: []string{"`.cargo/config.toml`", "`rustc-wrapper`"}},
+	{name: "cargo build.rustc", skip: "cargo", setup: cargoProject("build.rustc = \"MARK\"\n"),
+		cmds: []string{"cargo metadata --offline", "cargo tree --frozen"}, want: []string{"`.cargo/config.toml`", "`rustc`"}},
+	{name: "cargo alias", skip: "cargo", setup: cargoProject("[alias]\nlint = \"run --quiet --offline\"\n"),
+		cmds: []string{"cargo lint"}, want: []string{"`.cargo/config.toml`", "alias `lint`"}},
+	{name: "CARGO_HOME's rustc-wrapper", skip: "cargo", setup: func(l *trustLab) {
+		cargoProject("")(l)
+		l.write(filepath.Join(l.home, "cargo", "config.toml"), "[build]\nrustc-wrapper = \""+l.mark+"\"\n")
+		l.env["CARGO_HOME"] = filepath.Join(l.home, "cargo")
+	}, cmds: []string{"cargo tree --frozen"}, want: []string{"`rustc-wrapper`"}},
 	{name: "docker compose .env", setup: func(l *trustLab) {
 		l.write("compose.yaml", "services: {}\n")
 		l.write(".env", "DOCKER_HOST=ssh://elsewhere\n")
 	}, cmds: []string{"docker compose ps"}, want: []string{"`.env`", "DOCKER_HOST"}, quiet: []string{"docker compose ps"}},
+}
+
+// cargoProject makes a Rust package with its Cargo.lock whose main runs the marker, then writes config
+// (MARK standing for the marker) as its .cargo/config.toml.
+func cargoProject(config string) func(l *trustLab) {
+	return func(l *trustLab) {
+		l.write("Cargo.toml", "[package]\nname = \"x\"\nversion = \"0.1.0\"\nedition = \"2021\"\n[workspace]\n")
+		l.write("src/main.rs", fmt.Sprintf("fn main() { let _ = std::process::Command::new(%q).status(); }\n", l.mark))
+		l.sh("", "cargo generate-lockfile --offline")
+		if config != "" {
+			l.write(".cargo/config.toml", strings.ReplaceAll(config, "MARK", l.mark))
+		}
+	}
 }
 
 // TestProgramsJudgedWithTheFilesTheyTrust plants each vector in a fresh workspace, and checks that the
