@@ -48,7 +48,7 @@ func repoAt(dir string) (Repo, bool) {
 	}
 	gitDir := dotgit
 	if !fi.IsDir() {
-		gitDir = readGitFile(dotgit)
+		gitDir = ReadGitFile(dotgit)
 		if gitDir == "" {
 			return Repo{}, false
 		}
@@ -67,8 +67,9 @@ func repoAt(dir string) (Repo, bool) {
 	return r, true
 }
 
-// readGitFile reads a .git file ("gitdir: PATH") and returns the directory it names, or "".
-func readGitFile(path string) string {
+// ReadGitFile reads a .git file ("gitdir: PATH"), only if it is a regular file, and returns the directory it
+// names, or "".
+func ReadGitFile(path string) string {
 	data, err := readLimited(path, false)
 	if err != nil {
 		return ""

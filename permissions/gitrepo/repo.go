@@ -10,7 +10,6 @@
 package gitrepo
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,7 +74,7 @@ func Find(dir string, env Env) (Repo, bool) {
 			case fi.IsDir():
 				gitDir = dotgit
 			case fi.Mode().IsRegular():
-				gitDir = readGitFile(dotgit)
+				gitDir = ignore.ReadGitFile(dotgit)
 			}
 			if gitDir != "" {
 				if common, ok := gitDirCommon(gitDir, env); ok {
@@ -105,7 +104,7 @@ func AtTop(dir string, env Env) (Repo, bool) {
 	}
 	gitDir := dotgit
 	if !fi.IsDir() {
-		if gitDir = readGitFile(dotgit); gitDir == "" {
+		if gitDir = ignore.ReadGitFile(dotgit); gitDir == "" {
 			return Repo{}, false
 		}
 	}
@@ -114,24 +113,6 @@ func AtTop(dir string, env Env) (Repo, bool) {
 		return Repo{}, false
 	}
 	return Repo{Top: dir, GitDir: gitDir, CommonDir: common}, true
-}
-
-// readGitFile reads a .git file ("gitdir: PATH") and returns the directory it names, or "".
-func readGitFile(path string) string {
-	data, err := ignore.ReadRegular(path)
-	if err != nil || len(data) > 4096 {
-		return ""
-	}
-	line, _, _ := bytes.Cut(data, []byte("\n"))
-	rest, ok := bytes.CutPrefix(bytes.TrimRight(line, "\r"), []byte("gitdir: "))
-	if !ok || len(rest) == 0 {
-		return ""
-	}
-	dir := string(rest)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(filepath.Dir(path), dir)
-	}
-	return filepath.Clean(dir)
 }
 
 // commonDir is the directory a git directory's commondir file names, or the git directory itself.
