@@ -80,9 +80,8 @@ func (c *rewindChoice) update(m *Model, msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if now := m.now(); now.Before(c.armedAt) {
-		c.armedAt = now.Add(typeAheadGuard)
-		return tea.Tick(typeAheadGuard+time.Millisecond, func(time.Time) tea.Msg { return wakeMsg{} })
+	if stillTyping(&c.armedAt, m.now()) {
+		return wakeIn(typeAheadGuard)
 	}
 	pt := c.point
 	a := m.agent

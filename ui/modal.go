@@ -14,10 +14,6 @@ import (
 	"github.com/warden-cli/warden/tools"
 )
 
-// typeAheadGuard is how long after the last key press a new modal ignores answers, so that keys typed
-// just before it appeared (meant for the input) never answer it.
-const typeAheadGuard = 500 * time.Millisecond
-
 // approvalMsg is one question from the agent; the answer goes to reply (buffered, never blocks).
 type approvalMsg struct {
 	req   agent.ApprovalRequest
@@ -83,21 +79,18 @@ func (m *Model) askedCall(req agent.ApprovalRequest) *panel {
 
 // open arms the modal for the request at the head of the queue.
 func (md *modal) open(m *Model) tea.Cmd {
-	now := m.now()
 	md.stage, md.note = stageChoose, ""
 	md.scroll, md.maxScroll, md.body = 0, math.MaxInt32, nil // the view measures maxScroll
-	md.armedAt = now
-	if guard := m.lastKey.Add(typeAheadGuard); guard.After(now) {
-		md.armedAt = guard
-	}
-	return md.wake(now)
+	var wake tea.Cmd
+	md.armedAt, wake = armAfterTyping(m)
+	return wake
 }
 
 func (md *modal) wake(now time.Time) tea.Cmd {
 	if !md.armedAt.After(now) {
 		return nil
 	}
-	return tea.Tick(md.armedAt.Sub(now)+time.Millisecond, func(time.Time) tea.Msg { return wakeMsg{} })
+	return wakeIn(md.armedAt.Sub(now))
 }
 
 func (md *modal) fullScreen() bool { return false }
@@ -155,9 +148,7 @@ func (md *modal) update(m *Model, msg tea.Msg) tea.Cmd {
 		return nil // reading is not answering: scrolling works even while the keys are paused
 	}
 	now := m.now()
-	if now.Before(md.armedAt) {
-		// Type-ahead: keep ignoring until the person pauses.
-		md.armedAt = now.Add(typeAheadGuard)
+	if stillTyping(&md.armedAt, now) {
 		return md.wake(now)
 	}
 	req := md.current().req

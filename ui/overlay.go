@@ -180,8 +180,7 @@ func (t *trustOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if now := m.now(); now.Before(t.armedAt) {
-		t.armedAt = now.Add(typeAheadGuard)
+	if stillTyping(&t.armedAt, m.now()) {
 		return nil
 	}
 	switch k.String() {
@@ -234,8 +233,7 @@ func (s *sandboxOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if now := m.now(); now.Before(s.armedAt) {
-		s.armedAt = now.Add(typeAheadGuard)
+	if stillTyping(&s.armedAt, m.now()) {
 		return nil
 	}
 	switch k.String() {

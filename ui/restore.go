@@ -34,17 +34,6 @@ func newRestoreOverlay(m *Model, u *agent.UndoPlan, then func(m *Model, done boo
 	return o
 }
 
-// armAfterTyping is when a question opened now starts taking answers: at once, unless the person was
-// typing, then a moment after the last key (the approval modal's rule). The wake makes the view show it.
-func armAfterTyping(m *Model) (time.Time, tea.Cmd) {
-	now := m.now()
-	guard := m.lastKey.Add(typeAheadGuard)
-	if !guard.After(now) {
-		return now, nil
-	}
-	return guard, tea.Tick(guard.Sub(now)+time.Millisecond, func(time.Time) tea.Msg { return wakeMsg{} })
-}
-
 func (o *restoreOverlay) fullScreen() bool { return true }
 
 func (o *restoreOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
@@ -67,9 +56,8 @@ func (o *restoreOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	// Keys typed just before the question appeared do not answer it.
-	if now := m.now(); now.Before(o.armedAt) {
-		o.armedAt = now.Add(typeAheadGuard)
-		return tea.Tick(typeAheadGuard+time.Millisecond, func(time.Time) tea.Msg { return wakeMsg{} })
+	if stillTyping(&o.armedAt, m.now()) {
+		return wakeIn(typeAheadGuard)
 	}
 	yes := k.String() == "y"
 	no := k.String() == "n" || k.String() == "esc"
