@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/ui"
+)
+
+// The two ways a session runs: headless (-p), answering on standard output, and the full-screen TUI.
+
+func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer) error {
+	// Ctrl+C interrupts the request; SIGTERM and SIGHUP mean Warden itself must go, which its commands are
+	// told (they are stopped as "Warden is exiting", not as interrupted by the person).
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	var shutdown atomic.Pointer[func()]
+	go func() {
+		select {
+		case sig := <-sigs:
+			if f := shutdown.Load(); f != nil && sig != os.Interrupt {
+				(*f)()
+			}
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return err
+	}
+	for _, u := range cfg.Untrusted {
+		fmt.Fprintf(stderr, "warden: ignoring %s because this workspace is not trusted (pass --trust to use it)\n", u)
+	}
+	if cfg.SandboxJail {
+		// Running bubblewrap once to see how the jail can be built takes longer than opening the session:
+		// it starts now, and settle waits for its answer.
+		if helper, err := os.Executable(); err == nil {
+			go tools.ProbeWall(helper)
+		}
+	}
+	if err := resolveServer(ctx, cfg); err != nil {
+		return err
+	}
+	s, err := newSession(cfg, c)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	killAll := s.tasks.KillAll
+	shutdown.Store(&killAll)
+	_, settled := s.settle()
+	s.warnings = append(s.warnings, settled...)
+	// The supervisor and the jail start while the first request is on its way.
+	s.tasks.Prewarm(s.env)
+	s.mcp.Release()
+	if s.sandboxProblem != "" {
+		return fmt.Errorf("the sandbox cannot be had: %s; pass --sandbox=off to run without it", s.sandboxProblem)
+	}
+	for _, w := range s.allWarnings() {
+		fmt.Fprintf(stderr, "warden: %s\n", printableText(w))
+	}
+	if s.checkpoints != nil {
+		s.checkpoints.Start()
+	}
+	// The answer is escaped only on a terminal, where a person reads it: piped, it is data and keeps its
+	// bytes. Notices are Warden's own lines quoting a server or a model, for a person to read.
+	out := stdout
+	if format == agent.FormatText && isTerminalWriter(stdout) {
+		out = escapingWriter{stdout}
+	}
+	printer := agent.NewPrinter(out, escapingWriter{stderr}, format)
+	a, err := agent.New(s.agentOptions(printer.Sink, agent.HeadlessApprover{}))
+	if err != nil {
+		return err
+	}
+	printer.Sink(agent.SessionStarted{ID: s.id, Cwd: cfg.Workspace, Model: cfg.Model})
+	s.tasks.OnEnd(a.NoteTaskEnd) // a background task that ends is told to the model at its next turn
+	done := a.Run(ctx, prompt)
+	if err := printer.Err(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	if done.IsError || done.Interrupted {
+		if format == agent.FormatText && done.Interrupted {
+			fmt.Fprintln(stderr, "warden: interrupted")
+		}
+		return exitStatus(exitError)
+	}
+	return nil
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func runTUI(c *commonFlags, prompt string, stdout io.Writer) error {
+	cfg, err := loadConfig(c)
+	if err != nil {
+		return err
+	}
+	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Untrusted: cfg.Untrusted, Prompt: prompt}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	err = resolveServer(ctx, cfg)
+	cancel()
+	if err != nil {
+		opts.SetupError = err.Error()
+		return ui.Run(opts)
+	}
+	s, err := newSession(cfg, c)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	s.tuiOptions(&opts, c)
+	opts.Resumed = s.resumed
+	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
+	opts.Sandbox, opts.SandboxProblem, opts.Warnings = s.sandboxLabel, s.sandboxProblem, s.warnings
+	opts.Settle = s.settle
+	opts.Trust = func() error { return s.trust(c) }
+	if len(cfg.MCPServers)+len(cfg.UntrustedMCPServers) > 0 {
+		opts.MCP = s.mcp
+	}
+	opts.RunUnsandboxed = func() {
+		// Called before anything runs, from the UI's loop.
+		s.env.Bash.Sandbox.Enabled = false
+		s.engine.SetSandboxAutoAllow(false)
+	}
+	opts.NewAgent = func(sink agent.Sink, approver agent.Approver) (*agent.Agent, error) {
+		return agent.New(s.agentOptions(sink, approver))
+	}
+	// The supervisor (and the jail) cost a start of Warden's executable each; they start once the first
+	// frame is surely on the screen (about 80 ms in), and sooner only if a command needs them.
+	prewarm := time.AfterFunc(prewarmAfter, func() { s.tasks.Prewarm(s.env) })
+	defer prewarm.Stop()
+	startMCP := time.AfterFunc(prewarmAfter, s.mcp.Release)
+	defer startMCP.Stop()
+	if s.checkpoints != nil {
+		// The first snapshot may read the whole workspace: after the first frame too.
+		startCheckpoints := time.AfterFunc(prewarmAfter, s.checkpoints.Start)
+		defer startCheckpoints.Stop()
+	}
+	err = ui.Run(opts)
+	s.close()
+	s.sayHowToResume(stdout)
+	return err
+}
