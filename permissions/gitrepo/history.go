@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -93,6 +94,16 @@ type historyState struct {
 	read    int
 	// warming is set while a walk goes on in the background.
 	warming bool
+	// done is the last finished walk, read without the lock: a call whose tips match it needs no turn,
+	// so one made with a time limit is not turned away while another holds the lock only to find the
+	// walk done too.
+	done atomic.Pointer[finishedWalk]
+}
+
+// finishedWalk is a walk's result and the tips it was read from. Its slices are never written again.
+type finishedWalk struct {
+	tips string
+	h    History
 }
 
 type histDir struct {
@@ -132,6 +143,7 @@ func ReadHistoryWithin(r Repo, env Env, limit time.Duration) (History, error) {
 		return History{}, err
 	}
 	key := r.ObjectDir(env)
+	fingerprint := tipsKey(tips)
 	historiesMu.Lock()
 	h := histories[key]
 	if h == nil {
@@ -142,6 +154,9 @@ func ReadHistoryWithin(r Repo, env Env, limit time.Duration) (History, error) {
 		histories[key] = h
 	}
 	historiesMu.Unlock()
+	if d := h.done.Load(); d != nil && d.tips == fingerprint {
+		return d.h, nil
+	}
 	if limit > 0 {
 		if !h.mu.TryLock() {
 			return History{}, ErrHistoryNotYet
@@ -150,7 +165,6 @@ func ReadHistoryWithin(r Repo, env Env, limit time.Duration) (History, error) {
 		h.mu.Lock()
 	}
 	defer h.mu.Unlock()
-	fingerprint := tipsKey(tips)
 	if h.err == nil && h.tips == fingerprint {
 		return History{Paths: h.sorted, objects: h.objList}, nil
 	}
@@ -183,7 +197,8 @@ func ReadHistoryWithin(r Repo, env Env, limit time.Duration) (History, error) {
 		return History{}, err
 	}
 	h.err = nil
-	h.sorted = h.sorted[:0]
+	// New slices: what earlier calls were given stays as it was.
+	h.sorted = make([]string, 0, len(h.sorted))
 	for prefix, d := range h.dirs {
 		for name := range d.files {
 			if prefix == "" {
@@ -194,13 +209,15 @@ func ReadHistoryWithin(r Repo, env Env, limit time.Duration) (History, error) {
 		}
 	}
 	slices.Sort(h.sorted)
-	h.objList = h.objList[:0]
+	h.objList = make([]oid, 0, len(h.objects))
 	for o := range h.objects {
 		h.objList = append(h.objList, o)
 	}
 	slices.SortFunc(h.objList, func(a, b oid) int { return bytes.Compare(a[:], b[:]) })
 	h.tips = fingerprint
-	return History{Paths: h.sorted, objects: h.objList}, nil
+	done := History{Paths: h.sorted, objects: h.objList}
+	h.done.Store(&finishedWalk{tips: fingerprint, h: done})
+	return done, nil
 }
 
 func newHistoryState() *historyState {
