@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,8 +11,6 @@ import (
 	"time"
 
 	"github.com/warden-cli/warden/tools"
-
-	"github.com/warden-cli/warden/ignore"
 )
 
 // PromptInfo is what the system prompt tells the model about where it works.
@@ -104,7 +104,7 @@ func LoadInstructionFiles(workspace string) (text string, read, warnings []strin
 	var b strings.Builder
 	for _, name := range names {
 		path := filepath.Join(workspace, name)
-		data, err := ignore.ReadRegular(path) // a FIFO named AGENTS.md must not stall every turn
+		data, err := safefile.ReadRegular(path) // a FIFO named AGENTS.md must not stall every turn
 		if os.IsNotExist(err) {
 			continue
 		}

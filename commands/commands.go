@@ -19,6 +19,8 @@
 package commands
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"bufio"
 	"errors"
 	"fmt"
@@ -28,8 +30,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-
-	"github.com/warden-cli/warden/ignore"
 )
 
 // Command is one custom command read from a file.
@@ -118,7 +118,7 @@ func readFile(d Dir, path string) (Command, error) {
 	if fi.Size() > maxFileBytes {
 		return Command{}, fmt.Errorf("%s: %d bytes is more than a command file may hold (%d)", path, fi.Size(), maxFileBytes)
 	}
-	data, err := ignore.ReadRegular(path) // a FIFO in a project's commands must not stall the menu
+	data, err := safefile.ReadRegular(path) // a FIFO in a project's commands must not stall the menu
 	if err != nil {
 		return Command{}, err
 	}

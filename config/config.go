@@ -7,6 +7,8 @@
 package config
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -18,8 +20,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-
-	"github.com/warden-cli/warden/ignore"
 )
 
 // Settings is the shape of one settings file. Pointer fields tell "not set" from zero.
@@ -435,7 +435,7 @@ const maxSettingsSize = 1 << 20
 // where each key is. A missing file is an error that matches os.ErrNotExist; an empty one leaves v as it is.
 func readStrict(path string, v any, t reflect.Type) (*positions, error) {
 	// A repository chooses what stands at its settings paths: a FIFO must not stall the start.
-	f, err := ignore.OpenRegular(path, 0)
+	f, err := safefile.OpenRegular(path, 0)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, err

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/warden-cli/warden/permissions/gitrepo"
+	"github.com/warden-cli/warden/gitrepo"
 	"mvdan.cc/sh/v3/syntax"
 )
 

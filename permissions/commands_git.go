@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/warden-cli/warden/permissions/gitrepo"
+	"github.com/warden-cli/warden/gitrepo"
 )
 
 // gitInertConfig are `git -c` keys that only change how output looks. Every other key may run a program

@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/warden-cli/warden/permissions/gitrepo"
+	"github.com/warden-cli/warden/gitrepo"
 )
 
 // gitConfigReadOpts are the options that only choose where to read and how to print.

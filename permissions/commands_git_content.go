@@ -4,6 +4,8 @@ package permissions
 // they name, or the whole tracked tree when they name none, and are judged as reads of those files.
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -13,9 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/warden-cli/warden/permissions/gitrepo"
-
-	"github.com/warden-cli/warden/ignore"
+	"github.com/warden-cli/warden/gitrepo"
 )
 
 // gitContentSub returns the content subcommand a read subcommand amounts to, and its arguments:
@@ -248,7 +248,7 @@ func (e *exec) stashShowsPatch(root string) bool {
 		files = append(files, filepath.Join(x, "git", "config"))
 	}
 	for _, f := range files {
-		if b, err := ignore.ReadRegular(f); err == nil && (bytes.Contains(bytes.ToLower(b), []byte("showpatch")) || bytes.Contains(bytes.ToLower(b), []byte("include"))) {
+		if b, err := safefile.ReadRegular(f); err == nil && (bytes.Contains(bytes.ToLower(b), []byte("showpatch")) || bytes.Contains(bytes.ToLower(b), []byte("include"))) {
 			return true
 		}
 	}

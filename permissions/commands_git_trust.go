@@ -46,7 +46,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/warden-cli/warden/permissions/gitrepo"
+	"github.com/warden-cli/warden/gitrepo"
 )
 
 // gitRun is what one git invocation does, as far as configured programs are concerned.

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/warden-cli/warden/permissions/gitrepo"
+	"github.com/warden-cli/warden/gitrepo"
 )
 
 // objectStore returns the repository whose object store holds path (resolved): a path below a

@@ -24,7 +24,7 @@ import (
 	"strings"
 
 	"github.com/warden-cli/warden/ignore"
-	"github.com/warden-cli/warden/permissions/gitrepo"
+	"github.com/warden-cli/warden/gitrepo"
 )
 
 // rgRules are the options of one rg call that decide what it searches.

@@ -8,14 +8,14 @@ package permissions
 // (pathProgram).
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/warden-cli/warden/ignore"
 )
 
 // trusted is, for one program, what it loads and how a call is judged with it.
@@ -271,7 +271,7 @@ func readSmall(path string) (string, bool, error) {
 	if fi.Size() > 1<<20 {
 		return "", true, fmt.Errorf("`%s` is too big to read", path)
 	}
-	b, err := ignore.ReadRegular(path) // a FIFO put there would stall the judgement for ever
+	b, err := safefile.ReadRegular(path) // a FIFO put there would stall the judgement for ever
 	if err != nil {
 		return "", true, err
 	}

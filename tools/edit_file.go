@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"context"
 	"crypto/sha256"
 	"fmt"
@@ -8,8 +10,6 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-
-	"github.com/warden-cli/warden/ignore"
 )
 
 // edit_file replaces exact text. The whole edit is worked out in Access, before any decision, so the person
@@ -84,7 +84,7 @@ func planEdit(env *Env, p *editFileParams) (editPlan, error) {
 	if fi.Size() > writeMaxOld {
 		return editPlan{}, fmt.Errorf("%s is %s; edit_file does not edit files this large", fp.Shown, HumanBytes(fi.Size()))
 	}
-	data, err := ignore.ReadRegular(fp.Abs)
+	data, err := safefile.ReadRegular(fp.Abs)
 	if err != nil {
 		return editPlan{}, fmt.Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
 	}

@@ -1,13 +1,13 @@
 package tools
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"path/filepath"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/warden-cli/warden/ignore"
 )
 
 // A FIFO put where a file was, between a tool's check of the path and its open, must not block the call:
@@ -19,9 +19,9 @@ func TestAFIFOInAFilesPlaceDoesNotBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, do := range map[string]func() error{
-		"read": func() error { _, err := ignore.ReadRegular(fifo); return err },
+		"read": func() error { _, err := safefile.ReadRegular(fifo); return err },
 		"open": func() error {
-			f, err := ignore.OpenRegular(fifo, 0)
+			f, err := safefile.OpenRegular(fifo, 0)
 			if err == nil {
 				f.Close()
 			}

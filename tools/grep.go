@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -20,8 +22,6 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
-
-	"github.com/warden-cli/warden/ignore"
 )
 
 // grep searches file contents by regular expression. Which files are searched is decided here, once, for
@@ -347,7 +347,7 @@ func (c *grepCollector) format(g grepSearch, p *grepParams, stopped bool) string
 // fileIsBinary reads the start of a file to tell whether it is binary. A file that cannot be read counts
 // as binary: there is nothing of it to show.
 func fileIsBinary(name string) bool {
-	f, err := ignore.OpenRegular(name, 0)
+	f, err := safefile.OpenRegular(name, 0)
 	if err != nil {
 		return true
 	}
@@ -500,7 +500,7 @@ func goSearch(ctx context.Context, g grepSearch, dir string, files []string, c *
 }
 
 func goSearchFile(ctx context.Context, re *regexp.Regexp, dir, name string, br *bufio.Reader, c *grepCollector) {
-	f, err := ignore.OpenRegular(filepath.Join(dir, filepath.FromSlash(name)), 0)
+	f, err := safefile.OpenRegular(filepath.Join(dir, filepath.FromSlash(name)), 0)
 	if err != nil {
 		return
 	}

@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -10,8 +12,6 @@ import (
 	"hash"
 	"io"
 	"strings"
-
-	"github.com/warden-cli/warden/ignore"
 )
 
 // read_file streams the file once: the lines asked for are numbered and kept, the rest is only counted,
@@ -89,7 +89,7 @@ func runReadFile(ctx context.Context, env *Env, call Call, p *readFileParams) Re
 	if err != nil {
 		return Errorf("%v", err)
 	}
-	f, err := ignore.OpenRegular(fp.Abs, 0)
+	f, err := safefile.OpenRegular(fp.Abs, 0)
 	if err != nil {
 		return Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
 	}

@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -8,8 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/warden-cli/warden/ignore"
 )
 
 // write_file creates a file or replaces one whole. Access reads the current content to show the person a
@@ -80,7 +80,7 @@ func planWrite(env *Env, p *writeFileParams) (writePlan, error) {
 	case fi.Size() > writeMaxOld:
 		return writePlan{}, fmt.Errorf("%s is %s; write_file does not replace files this large", fp.Shown, HumanBytes(fi.Size()))
 	}
-	old, err := ignore.ReadRegular(fp.Abs)
+	old, err := safefile.ReadRegular(fp.Abs)
 	if err != nil {
 		return writePlan{}, fmt.Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
 	}

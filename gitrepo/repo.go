@@ -3,13 +3,15 @@
 // git is never run: its configuration can name programs that run on the most harmless command, which is
 // what a caller of this package wants to find out before anything runs.
 //
-// It imports nothing of Warden's but the leaf package ignore, whose reader of git's configuration
-// syntax it shares. Results that take more than a few system calls are cached by the
+// It imports nothing of Warden's but the leaf packages safefile, through which every file is opened,
+// and ignore, whose reader of git's configuration syntax it shares. Results that take more than a few system calls are cached by the
 // identity of the files they came from (device, inode, size, change and modification times), so asking
 // again about an unchanged repository costs a handful of stat calls.
 package gitrepo
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,7 +126,7 @@ func commonDir(gitDir string, env Env) string {
 		}
 		return filepath.Clean(cd)
 	}
-	data, err := ignore.ReadRegular(filepath.Join(gitDir, "commondir"))
+	data, err := safefile.ReadRegular(filepath.Join(gitDir, "commondir"))
 	if err != nil {
 		return gitDir
 	}

@@ -1,6 +1,8 @@
 package gitrepo
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"bytes"
 	"encoding/binary"
 	"os"
@@ -8,8 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/warden-cli/warden/ignore"
 )
 
 // Index is what a repository's index lists.
@@ -63,7 +63,7 @@ func ReadIndex(r Repo) (Index, bool) {
 	}
 	c = &cachedIndex{id: id}
 	if id.size <= maxIndexSize && !sha256Repo(r) {
-		if data, err := ignore.ReadRegular(path); err == nil {
+		if data, err := safefile.ReadRegular(path); err == nil {
 			c.idx, c.ok = parseIndex(data)
 		}
 	}

@@ -1,6 +1,8 @@
 package gitrepo
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -308,7 +310,7 @@ func parsedFile(path string) (*parsed, bool) {
 		return p, true
 	}
 	p = &parsed{id: id}
-	data, err := ignore.ReadRegular(path)
+	data, err := safefile.ReadRegular(path)
 	switch {
 	case err != nil:
 		p.err = fmt.Sprintf("`%s` cannot be read: %v", path, err)

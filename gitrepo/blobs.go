@@ -1,13 +1,13 @@
 package gitrepo
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
 	"sync"
-
-	"github.com/warden-cli/warden/ignore"
 )
 
 // For those who keep copies of a work tree's files (checkpoints): the content git already holds can be
@@ -41,7 +41,7 @@ func StatIndex(r Repo) (map[string]StatEntry, bool) {
 	if err != nil {
 		return map[string]StatEntry{}, os.IsNotExist(err)
 	}
-	data, err := ignore.ReadRegular(path)
+	data, err := safefile.ReadRegular(path)
 	if err != nil || len(data) < 12+20 {
 		return nil, false
 	}

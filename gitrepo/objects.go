@@ -1,6 +1,8 @@
 package gitrepo
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"bufio"
 	"bytes"
 	"compress/zlib"
@@ -14,8 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-
-	"github.com/warden-cli/warden/ignore"
 )
 
 // The object store, read the way git lays it out: loose objects (objects/xx/yyyy, zlib-compressed
@@ -117,7 +117,7 @@ func (s *store) addDir(dir string, depth int) error {
 		}
 		s.packs = append(s.packs, p)
 	}
-	alt, err := ignore.ReadRegular(filepath.Join(dir, "info", "alternates"))
+	alt, err := safefile.ReadRegular(filepath.Join(dir, "info", "alternates"))
 	if err != nil {
 		return nil
 	}
@@ -159,7 +159,7 @@ func (s *store) read(id oid) (int, []byte, error) {
 	}
 	for _, d := range s.dirs {
 		h := id.String()
-		f, err := ignore.OpenRegular(filepath.Join(d, h[:2], h[2:]), 0)
+		f, err := safefile.OpenRegular(filepath.Join(d, h[:2], h[2:]), 0)
 		if err != nil {
 			continue
 		}
@@ -387,7 +387,7 @@ func openPack(idxPath, packPath string) (*packFile, error) {
 	if fi, err := os.Stat(idxPath); err == nil && fi.Size() > maxPackIndex {
 		return nil, errors.New("pack index too big")
 	}
-	idx, err := ignore.ReadRegular(idxPath)
+	idx, err := safefile.ReadRegular(idxPath)
 	if err != nil {
 		return nil, err
 	}
@@ -409,7 +409,7 @@ func openPack(idxPath, packPath string) (*packFile, error) {
 	p.off32 = idx[pos : pos+p.n*4]
 	pos += p.n * 4
 	p.off64 = idx[pos : len(idx)-40]
-	f, err := ignore.OpenRegular(packPath, 0)
+	f, err := safefile.OpenRegular(packPath, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package gitrepo
 
 import (
+	"github.com/warden-cli/warden/safefile"
+
 	"bufio"
 	"bytes"
 	"errors"
@@ -13,8 +15,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"github.com/warden-cli/warden/ignore"
 )
 
 // History is every path a repository's history holds: the files of every commit reachable from its
@@ -461,7 +461,7 @@ func readTips(r Repo, note func(string)) ([]oid, error) {
 	}
 	for _, f := range heads {
 		note(f)
-		if data, err := ignore.ReadRegular(f); err == nil {
+		if data, err := safefile.ReadRegular(f); err == nil {
 			for _, line := range strings.Split(string(data), "\n") {
 				if len(line) >= 40 {
 					add(line[:40])
@@ -470,7 +470,7 @@ func readTips(r Repo, note func(string)) ([]oid, error) {
 		}
 	}
 	note(filepath.Join(r.CommonDir, "packed-refs"))
-	if data, err := ignore.ReadRegular(filepath.Join(r.CommonDir, "packed-refs")); err == nil {
+	if data, err := safefile.ReadRegular(filepath.Join(r.CommonDir, "packed-refs")); err == nil {
 		for _, line := range strings.Split(string(data), "\n") {
 			line = strings.TrimPrefix(line, "^")
 			if len(line) >= 40 {
@@ -494,7 +494,7 @@ func readTips(r Repo, note func(string)) ([]oid, error) {
 			if files++; files > 100000 {
 				return errors.New("too many refs")
 			}
-			f, err := ignore.OpenRegular(p, 0)
+			f, err := safefile.OpenRegular(p, 0)
 			if err != nil {
 				return nil
 			}
