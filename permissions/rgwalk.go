@@ -23,8 +23,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/warden-cli/warden/ignore"
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/ignore"
 )
 
 // rgRules are the options of one rg call that decide what it searches.
