@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/warden-cli/warden/safefile"
 	"github.com/warden-cli/warden/tools"
 )
 

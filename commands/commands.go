@@ -19,8 +19,6 @@
 package commands
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"bufio"
 	"errors"
 	"fmt"
@@ -30,6 +28,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // Command is one custom command read from a file.

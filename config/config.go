@@ -7,8 +7,6 @@
 package config
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -20,6 +18,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // Settings is the shape of one settings file. Pointer fields tell "not set" from zero.

@@ -1,13 +1,13 @@
 package gitrepo
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // For those who keep copies of a work tree's files (checkpoints): the content git already holds can be

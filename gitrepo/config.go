@@ -1,8 +1,6 @@
 package gitrepo
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/warden-cli/warden/ignore"
+	"github.com/warden-cli/warden/safefile"
 )
 
 // Entry is one variable set in git's configuration.

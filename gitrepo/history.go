@@ -1,8 +1,6 @@
 package gitrepo
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"bufio"
 	"bytes"
 	"errors"
@@ -15,6 +13,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // History is every path a repository's history holds: the files of every commit reachable from its

@@ -1,8 +1,6 @@
 package gitrepo
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"bytes"
 	"encoding/binary"
 	"os"
@@ -10,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // Index is what a repository's index lists.

@@ -1,8 +1,6 @@
 package gitrepo
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"bufio"
 	"bytes"
 	"compress/zlib"
@@ -16,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // The object store, read the way git lays it out: loose objects (objects/xx/yyyy, zlib-compressed

@@ -10,14 +10,13 @@
 package gitrepo
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/warden-cli/warden/ignore"
+	"github.com/warden-cli/warden/safefile"
 )
 
 // Env looks a variable up in the environment the commands run with, like os.LookupEnv.

@@ -4,8 +4,6 @@ package permissions
 // they name, or the whole tracked tree when they name none, and are judged as reads of those files.
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"bytes"
 	"errors"
 	"fmt"
@@ -16,6 +14,7 @@ import (
 	"time"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/safefile"
 )
 
 // gitContentSub returns the content subcommand a read subcommand amounts to, and its arguments:

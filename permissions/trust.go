@@ -8,14 +8,14 @@ package permissions
 // (pathProgram).
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // trusted is, for one program, what it loads and how a call is judged with it.

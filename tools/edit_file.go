@@ -1,8 +1,6 @@
 package tools
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"context"
 	"crypto/sha256"
 	"fmt"
@@ -10,6 +8,7 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+	"github.com/warden-cli/warden/safefile"
 )
 
 // edit_file replaces exact text. The whole edit is worked out in Access, before any decision, so the person

@@ -1,12 +1,11 @@
 package tools
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/warden-cli/warden/safefile"
 	"golang.org/x/sys/unix"
 )
 

@@ -1,8 +1,6 @@
 package tools
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"bufio"
 	"bytes"
 	"context"
@@ -22,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/warden-cli/warden/safefile"
 )
 
 // grep searches file contents by regular expression. Which files are searched is decided here, once, for

@@ -1,8 +1,6 @@
 package tools
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"bufio"
 	"bytes"
 	"context"
@@ -12,6 +10,8 @@ import (
 	"hash"
 	"io"
 	"strings"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // read_file streams the file once: the lines asked for are numbered and kept, the rest is only counted,

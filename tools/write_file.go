@@ -1,8 +1,6 @@
 package tools
 
 import (
-	"github.com/warden-cli/warden/safefile"
-
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -10,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // write_file creates a file or replaces one whole. Access reads the current content to show the person a
