@@ -1,7 +1,10 @@
 // Package safefile opens the person's files for Warden's own reading. Whoever controls a repository
 // chooses what stands at every path Warden reads on its own account (a .git file, a ref, an ignore file,
 // an instruction file), so an open must never wait on a FIFO, never read a device, and never be led
-// somewhere else by a link the repository planted.
+// somewhere else by a link the repository planted. An Opener (opener.go) is the one way to read such a
+// file: it keeps links inside the workspace, out of secret places and off the kernel's files, and bounds
+// the size; OpenRegular and ReadRegular are the lower step for files whose place is already decided
+// (git's objects and packs, which a repository's own reader opens by the dozen).
 //
 // It is a leaf: it imports nothing of Warden's, so that every package that reads files can use it.
 package safefile
