@@ -3,7 +3,9 @@
 //
 // Later sources win: user settings, then the project's shared file, then the personal project file, then the
 // environment, then flags. List settings (rules, directories, env names) add up instead of replacing.
-// It must never import other Warden packages.
+// Every file is read through the session's safefile.Opener (Sources.Opener), and Warden's own writes (a
+// saved rule, the records) go through safefile's link-safe writer. It must never import other Warden
+// packages than that leaf.
 package config
 
 import (
