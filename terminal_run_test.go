@@ -36,12 +36,13 @@ func startTerminal(t *testing.T, r *invocation, args ...string) *terminalRun {
 	}
 	tr := &terminalRun{t: t, cmd: cmd, pty: f, emu: vt.NewSafeEmulator(w, h)}
 	go func() { _, _ = io.Copy(lockedWriter{tr}, f) }() // ends when the terminal closes
-	go func() { _, _ = io.Copy(f, tr.emu) }()           // the terminal's answers to the program's queries
+	// The terminal's answers to the program's queries. The emulator is not closed at the end (its Close
+	// races with a Read in progress), so this copy waits for the test binary's exit.
+	go func() { _, _ = io.Copy(f, tr.emu) }()
 	t.Cleanup(func() {
 		cmd.Process.Kill()
 		cmd.Wait()
 		f.Close()
-		tr.emu.Close()
 	})
 	return tr
 }
