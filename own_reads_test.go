@@ -151,8 +151,13 @@ func TestProjectSettingsThatLinkOutAreNotApplied(t *testing.T) {
 	if reqs := server.Requests(); len(reqs) == 0 || reqs[0].Model != "fake-model" {
 		t.Errorf("the request went to model %q; want the server's own, not the linked file's", reqs[0].Model)
 	}
-	if want := filepath.Join(r.workspace, ".warden", "settings.json") + " was not read: it is a link to " + filepath.Join(outside, "settings.json"); !strings.Contains(stderr, want) {
+	want := filepath.Join(r.workspace, ".warden", "settings.json") + " was not read: it is a link to " + filepath.Join(outside, "settings.json")
+	if !strings.Contains(stderr, want) {
 		t.Errorf("stderr does not say %q:\n%s", want, stderr)
+	}
+	// warden check judges with the same settings, and says the same.
+	if _, stderr, code := r.exec("check", "--", "ls"); code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("warden check: exit %d, stderr does not say %q:\n%s", code, want, stderr)
 	}
 
 	local := filepath.Join(r.workspace, ".warden", "settings.local.json")
