@@ -208,8 +208,9 @@ func wardenPrivate() []string {
 // newOpener is the opener of Warden's own reads (package safefile) for workspace ws and the additional
 // directories: a file of theirs that leads out of them through a link is refused, and so is one that is
 // or leads to what the permission engine judges secret, except Warden's own settings and records, which
-// the engine keeps from commands, not from Warden. The settings are read with the workspace alone (the
-// additional directories are among them), which refuses more, never less.
+// the engine keeps from commands, not from Warden. The settings are read before the additional
+// directories are known (they are among the settings), with an opener of the workspace alone: the files
+// it reads lie in the workspace or are the person's own.
 func newOpener(ws string, additional []string) *safefile.Opener {
 	home, _ := os.UserHomeDir()
 	own := map[string]bool{}
