@@ -12,7 +12,7 @@ import (
 
 // runCheck prints how the current settings would treat each command, one JSON object per line
 // (DESIGN.md §2). It exits 0 even when commands would ask or be denied.
-func runCheck(args []string, stdin io.Reader, stdout io.Writer) error {
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("check")
 	var common commonFlags
 	common.register(fs)
@@ -38,6 +38,7 @@ func runCheck(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	sayConfigWarnings(stderr, cfg)
 	// With a sandbox asked for, commands are judged as a session would judge them: auto_allow counts only
 	// when a sandbox can really be had.
 	sandboxed := false

@@ -45,11 +45,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		}
 	}()
 	commands := map[string]subcommand{
-		"check":    {run: func(a []string, in io.Reader, out, _ io.Writer) error { return runCheck(a, in, out) }},
+		"check":    {run: runCheck},
 		"sessions": {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runSessions(a, out, errw) }},
 		"history":  {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runHistory(a, out, errw) }},
 		"undo":     {run: runUndo},
-		"mcp":      {run: func(a []string, _ io.Reader, out, _ io.Writer) error { return runMCP(a, out) }, words: 1},
+		"mcp":      {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runMCP(a, out, errw) }, words: 1},
 		"help": {run: func(_ []string, _ io.Reader, out, _ io.Writer) error {
 			printUsage(out)
 			return nil

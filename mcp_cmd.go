@@ -16,7 +16,7 @@ import (
 
 // runMCP is `warden mcp list`: it starts the configured MCP servers as a session would, waits for them,
 // and prints each with its state, tools and errors.
-func runMCP(args []string, stdout io.Writer) error {
+func runMCP(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "list" {
 		return usageError{"usage: warden mcp list [--json]"}
 	}
@@ -34,6 +34,7 @@ func runMCP(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	sayConfigWarnings(stderr, cfg)
 	tasks := tools.NewTasks()
 	defer tasks.KillAll()
 	settings := tools.BashSettings{Env: cfg.BashEnv}

@@ -86,6 +86,13 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 		return err
 	}
 	printer.Sink(agent.SessionStarted{ID: s.id, Cwd: cfg.Workspace, Model: cfg.Model})
+	if format == agent.FormatStreamJSON {
+		// A file Warden would not read for itself is told on stderr with the other warnings, and to a
+		// script reading the events as the notice it is (an error event that is not retried).
+		for _, w := range s.refusals {
+			printer.Sink(agent.Notice{Message: w})
+		}
+	}
 	s.tasks.OnEnd(a.NoteTaskEnd) // a background task that ends is told to the model at its next turn
 	done := a.Run(ctx, prompt)
 	if err := printer.Err(); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/warden-cli/warden/agent/fakeapi"
 	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/safefile"
 )
 
 // TestSavedProjectRuleDoesNotTrustTheWorkspace: a repository that allows every command, turns the jail off
@@ -37,7 +38,7 @@ func TestSavedProjectRuleDoesNotTrustTheWorkspace(t *testing.T) {
 		}
 		return ""
 	}
-	if err := config.AddProjectAllow(getenv, r.workspace, "Bash(touch:*)"); err != nil {
+	if err := config.AddProjectAllow(safefile.NewOpener([]string{r.workspace}, nil, 0), getenv, r.workspace, "Bash(touch:*)"); err != nil {
 		t.Fatal(err)
 	}
 

@@ -21,6 +21,7 @@ import (
 	"github.com/warden-cli/warden/config"
 	"github.com/warden-cli/warden/mcp"
 	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/safefile"
 	"github.com/warden-cli/warden/tools"
 )
 
@@ -109,6 +110,12 @@ type session struct {
 	instructions     string
 	instructionFiles []string
 	warnings         []string
+	// refusals are the warnings about files Warden would not read for itself (among warnings), which
+	// stream-json also reports as events.
+	refusals []string
+	// opener is how Warden reads the person's files for itself (instruction files, commands, settings,
+	// records): links stay in the workspace and out of secret places.
+	opener *safefile.Opener
 	// closed is set once close has run.
 	closed bool
 	// sandboxLabel describes the working sandbox for the status line; sandboxProblem says why the sandbox
@@ -131,7 +138,7 @@ func loadConfig(c *commonFlags) (*config.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the current directory: %w", err)
 	}
-	cfg, err := config.Load(config.Sources{Workspace: wd}, config.Overrides{
+	cfg, err := config.Load(config.Sources{Workspace: wd, Opener: newOpener(wd, nil)}, config.Overrides{
 		Model: c.model, BaseURL: c.baseURL, Mode: c.mode, Allow: c.allow, Deny: c.deny,
 		Sandbox: c.sandbox.value(), Trust: c.trust,
 	})
@@ -139,6 +146,14 @@ func loadConfig(c *commonFlags) (*config.Config, error) {
 		return nil, err
 	}
 	return cfg, checkRules(cfg.RuleOrigins, c)
+}
+
+// sayConfigWarnings tells the person, on stderr, what the settings could not be read from, for the
+// commands that print results rather than start a session (which tells them with its other warnings).
+func sayConfigWarnings(stderr io.Writer, cfg *config.Config) {
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(stderr, "warden: %s\n", printableText(w))
+	}
 }
 
 // checkRules parses every permission rule where it was written, so that a bad one is reported with the
@@ -188,6 +203,35 @@ func wardenPrivate() []string {
 		}
 	}
 	return out
+}
+
+// newOpener is the opener of Warden's own reads (package safefile) for workspace ws and the additional
+// directories: a file of theirs that leads out of them through a link is refused, and so is one that is
+// or leads to what the permission engine judges secret, except Warden's own settings and records, which
+// the engine keeps from commands, not from Warden. The settings are read before the additional
+// directories are known (they are among the settings), with an opener of the workspace alone: the files
+// it reads lie in the workspace or are the person's own.
+func newOpener(ws string, additional []string) *safefile.Opener {
+	home, _ := os.UserHomeDir()
+	own := map[string]bool{}
+	for _, p := range config.OwnFiles(os.Getenv) {
+		own[p] = true
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			own[r] = true
+		}
+	}
+	secret := func(p string) bool { return !own[p] && permissions.IsSecretPath(p, home) }
+	return safefile.NewOpener(append([]string{ws}, additional...), secret, 0)
+}
+
+// additionalDirs are the settings' additional directories, resolved as the engine resolves paths.
+func additionalDirs(cfg *config.Config) []string {
+	home, _ := os.UserHomeDir()
+	var dirs []string
+	for _, d := range cfg.AdditionalDirectories {
+		dirs = append(dirs, permissions.ResolvePath(cfg.Workspace, d, home))
+	}
+	return dirs
 }
 
 // sandboxConfig is the bash engine's sandbox as the settings describe it.
@@ -266,8 +310,11 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 		s.env.Bash.Secrets = []string{cfg.APIKey}
 		s.env.Bash.Env = append(s.env.Bash.Env, "-"+cfg.APIKeyEnv)
 	}
-	instructions, read, warnings := agent.LoadInstructionFiles(cfg.Workspace)
-	s.instructions, s.instructionFiles, s.warnings = instructions, read, append(s.warnings, warnings...)
+	s.opener = newOpener(cfg.Workspace, additionalDirs(cfg))
+	instructions, read, warnings := agent.LoadInstructionFiles(s.opener, cfg.Workspace)
+	s.instructions, s.instructionFiles = instructions, read
+	s.refusals = append(append(s.refusals, cfg.Warnings...), warnings...)
+	s.warnings = append(s.warnings, s.refusals...)
 	s.tasks = tools.NewTasks()
 	s.tasks.Helper = helper
 	s.openCheckpoints()
@@ -278,9 +325,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	s.env.Secret = func(p string) bool { return permissions.IsSecretPath(p, home) }
 	s.env.SearchRule = s.engine.SearchRule
 	s.env.RuleRoots = s.engine.ReadRuleRoots()
-	for _, d := range cfg.AdditionalDirectories {
-		s.env.AdditionalDirs = append(s.env.AdditionalDirs, permissions.ResolvePath(cfg.Workspace, d, home))
-	}
+	s.env.AdditionalDirs = additionalDirs(cfg)
 	s.env.Private = wardenPrivate()
 	s.env.HardLinks = s.engine.HardLinks
 	s.reg = tools.NewRegistry(append(append(tools.NewBash(s.tasks), tools.NewFileTools()...), tools.NewTodo())...)
@@ -379,7 +424,7 @@ func checkSessionID(id string) error {
 // trust records the workspace as trusted and applies what its project settings loosen that can change
 // while Warden runs: allow rules and the permission mode (unless a flag chose the mode).
 func (s *session) trust(c *commonFlags) error {
-	if err := config.Trust(os.Getenv, s.cfg.Workspace); err != nil {
+	if err := config.Trust(s.opener, os.Getenv, s.cfg.Workspace); err != nil {
 		return err
 	}
 	trusted, err := loadConfig(c)
@@ -498,7 +543,7 @@ func (s *session) agentOptions(sink agent.Sink, approver agent.Approver) agent.O
 		Checkpoints:   s.checkpoints,
 		Notes:         agent.PendingNotes(s.resumed),
 		SaveProjectRule: func(rule string) error {
-			return config.AddProjectAllow(os.Getenv, s.cfg.Workspace, rule)
+			return config.AddProjectAllow(s.opener, os.Getenv, s.cfg.Workspace, rule)
 		},
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // A FIFO named AGENTS.md is reported as unreadable, not waited on at every turn.
@@ -20,7 +22,10 @@ func TestAFIFOForInstructionsIsReportedNotWaitedOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan []string, 1)
-	go func() { _, _, warnings := LoadInstructionFiles(ws); done <- warnings }()
+	go func() {
+		_, _, warnings := LoadInstructionFiles(safefile.NewOpener([]string{ws}, nil, 0), ws)
+		done <- warnings
+	}()
 	select {
 	case w := <-done:
 		if len(w) != 1 || !strings.Contains(w[0], "AGENTS.md") {

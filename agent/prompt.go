@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -87,15 +89,12 @@ const claudeFile = "CLAUDE.md"
 // maxInstructionBytes bounds each instruction file, so a huge file cannot crowd out the conversation.
 const maxInstructionBytes = 32 << 10
 
-// LoadInstructions returns the project's instruction files, each under a heading with its name. Missing
-// files are skipped; a file that cannot be read is reported in warnings, never fatal.
-func LoadInstructions(workspace string) (text string, warnings []string) {
-	text, _, warnings = LoadInstructionFiles(workspace)
-	return text, warnings
-}
-
-// LoadInstructionFiles is LoadInstructions that also names the files it read.
-func LoadInstructionFiles(workspace string) (text string, read, warnings []string) {
+// LoadInstructionFiles returns the project's instruction files, each under a heading with its name, and
+// names the files it read. Each is read through the session's opener: a file that leads out of the
+// workspace through a link (to a key in the home, say), into a secret place or to the kernel's files
+// (/proc/self/environ) is refused, and the model never sees it. Missing files are skipped; a file that is
+// refused or cannot be read is reported in warnings, never fatal.
+func LoadInstructionFiles(o *safefile.Opener, workspace string) (text string, read, warnings []string) {
 	names := instructionFiles
 	if _, err := os.Stat(filepath.Join(workspace, "AGENTS.md")); os.IsNotExist(err) {
 		names = append([]string{claudeFile}, names[1:]...)
@@ -103,8 +102,13 @@ func LoadInstructionFiles(workspace string) (text string, read, warnings []strin
 	var b strings.Builder
 	for _, name := range names {
 		path := filepath.Join(workspace, name)
-		data, err := safefile.ReadRegular(path) // a FIFO named AGENTS.md must not stall every turn
+		data, err := readInstructions(o, path)
 		if os.IsNotExist(err) {
+			continue
+		}
+		var refused *safefile.Refused
+		if errors.As(err, &refused) {
+			warnings = append(warnings, fmt.Sprintf("%v; the model works without it", err))
 			continue
 		}
 		if err != nil {
@@ -120,4 +124,15 @@ func LoadInstructionFiles(workspace string) (text string, read, warnings []strin
 		read = append(read, name)
 	}
 	return strings.TrimSpace(b.String()), read, warnings
+}
+
+// readInstructions reads one instruction file through o, a byte more than is kept, so that a cut can be
+// told.
+func readInstructions(o *safefile.Opener, path string) ([]byte, error) {
+	f, err := o.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxInstructionBytes+1))
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // Every file operation of a restore goes through a directory descriptor opened one component at a time
@@ -32,13 +34,8 @@ func checkRel(rel string) error {
 
 // plainRel refuses a path that is not a plain relative path inside the workspace.
 func plainRel(rel string) error {
-	if rel == "" || strings.HasPrefix(rel, "/") || strings.ContainsRune(rel, 0) {
+	if safefile.PlainRel(rel) != nil {
 		return fmt.Errorf("%q is not a path inside the workspace", rel)
-	}
-	for _, part := range strings.Split(rel, "/") {
-		if part == "" || part == "." || part == ".." {
-			return fmt.Errorf("%q is not a path inside the workspace", rel)
-		}
 	}
 	return nil
 }
@@ -59,24 +56,20 @@ func openRoot(root string) (int, error) {
 	return fd, nil
 }
 
-// openParent opens the directory that holds rel, walking from rootFd without following links. The
-// descriptors are O_PATH ones, which the *at calls take: a directory a command made unreadable can still
-// be restored into. The caller closes the returned descriptor.
+// openParent opens the directory that holds rel, walking from rootFd without following links (see
+// safefile.OpenParentAt). The descriptors are O_PATH ones, which the *at calls take: a directory a
+// command made unreadable can still be restored into. The caller closes the returned descriptor.
 func openParent(rootFd int, rel string) (fd int, name string, err error) {
-	parts := strings.Split(rel, "/")
-	fd, err = unix.Dup(rootFd)
-	if err != nil {
-		return -1, "", err
+	fd, name, err = safefile.OpenParentAt(rootFd, rel, false)
+	var onTheWay *safefile.Refused
+	switch {
+	case errors.As(err, &onTheWay):
+		// A link or a file stands where a directory should: nothing is there (isGone).
+		return -1, "", fmt.Errorf("%w: %s: %w", errNotDir, onTheWay.Reason, unix.ENOTDIR)
+	case err != nil:
+		return -1, "", fmt.Errorf("%w: %w", errNotDir, err)
 	}
-	for _, p := range parts[:len(parts)-1] {
-		next, err := unix.Openat(fd, p, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		unix.Close(fd)
-		if err != nil {
-			return -1, "", fmt.Errorf("%w: %w", errNotDir, err)
-		}
-		fd = next
-	}
-	return fd, parts[len(parts)-1], nil
+	return fd, name, nil
 }
 
 // statAt lstats rel without following any link on the way.

@@ -15,19 +15,22 @@
 //
 // In the body, $ARGUMENTS is everything typed after the name and $1 … $9 its words (quotes group words).
 //
-// It imports nothing of Warden's.
+// Every folder and file is read through the session's safefile.Opener: a repository's .claude/commands that
+// is a link to the home lists nothing of the home. It imports nothing of Warden's but that leaf.
 package commands
 
 import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/warden-cli/warden/safefile"
 )
@@ -52,12 +55,14 @@ type Dir struct {
 // maxFileBytes bounds a command file: a prompt, not a data dump.
 const maxFileBytes = 256 << 10
 
-// Load reads the commands of dirs. A name found in more than one folder is taken from the first, and the
-// others are reported in warnings, as are files that cannot be read; a missing folder is not an error.
-func Load(dirs []Dir) (cmds []Command, warnings []string) {
+// Load reads the commands of dirs through o, the session's opener: a folder or a file of the workspace
+// that leads out of it through a link, or into a secret place, is not read, and is reported in warnings
+// with why. A name found in more than one folder is taken from the first, and the others are reported in
+// warnings, as are files that cannot be read; a missing folder is not an error.
+func Load(o *safefile.Opener, dirs []Dir) (cmds []Command, warnings []string) {
 	taken := map[string]string{}
 	for _, d := range dirs {
-		found, warns := loadDir(d)
+		found, warns := loadDir(o, d)
 		warnings = append(warnings, warns...)
 		for _, c := range found {
 			if first, ok := taken[c.Name]; ok {
@@ -71,36 +76,79 @@ func Load(dirs []Dir) (cmds []Command, warnings []string) {
 	return cmds, warnings
 }
 
-func loadDir(d Dir) (cmds []Command, warnings []string) {
-	err := filepath.WalkDir(d.Path, func(path string, e fs.DirEntry, err error) error {
+// maxDepth bounds how deep subfolders are read.
+const maxDepth = 8
+
+// loadDir reads the command files of one folder and its subfolders. Every folder is opened through o,
+// links to folders included (o judges where they lead), and each is read once, so that a link to a folder
+// above it ends rather than repeats.
+func loadDir(o *safefile.Opener, d Dir) (cmds []Command, warnings []string) {
+	seen := map[[2]uint64]bool{}
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		f, err := o.OpenDir(dir)
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) && path == d.Path {
-				return fs.SkipAll
+			if !errors.Is(err, fs.ErrNotExist) || dir != d.Path {
+				warnings = append(warnings, pathError(dir, err))
 			}
-			warnings = append(warnings, fmt.Sprintf("%s: %v", path, err))
-			return nil
+			return
 		}
-		if e.IsDir() || !strings.HasSuffix(strings.ToLower(e.Name()), ".md") {
-			return nil
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil {
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+				id := [2]uint64{uint64(st.Dev), st.Ino}
+				if seen[id] {
+					return
+				}
+				seen[id] = true
+			}
 		}
-		c, err := readFile(d, path)
+		entries, err := f.ReadDir(-1)
 		if err != nil {
-			warnings = append(warnings, err.Error())
-			return nil
+			warnings = append(warnings, pathError(dir, err))
 		}
-		cmds = append(cmds, c)
-		return nil
-	})
-	if err != nil {
-		warnings = append(warnings, fmt.Sprintf("%s: %v", d.Path, err))
+		for _, e := range entries {
+			path := filepath.Join(dir, e.Name())
+			isDir := e.IsDir()
+			if e.Type()&fs.ModeSymlink != 0 {
+				fi, err := os.Stat(path) // where it leads is judged when it is opened
+				if err != nil {
+					continue // a link to nothing
+				}
+				isDir = fi.IsDir()
+			}
+			switch {
+			case isDir && depth < maxDepth:
+				walk(path, depth+1)
+			case isDir:
+				warnings = append(warnings, fmt.Sprintf("%s: folders nest more than %d deep here; the deeper ones are not read", path, maxDepth))
+			case strings.HasSuffix(strings.ToLower(e.Name()), ".md"):
+				c, err := readFile(o, d, path)
+				if err != nil {
+					warnings = append(warnings, err.Error())
+					continue
+				}
+				cmds = append(cmds, c)
+			}
+		}
 	}
+	walk(d.Path, 0)
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
 	return cmds, warnings
 }
 
+// pathError says what went wrong with path: a refusal names the path itself.
+func pathError(path string, err error) string {
+	var refused *safefile.Refused
+	if errors.As(err, &refused) {
+		return err.Error()
+	}
+	return fmt.Sprintf("%s: %v", path, err)
+}
+
 var nameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
-func readFile(d Dir, path string) (Command, error) {
+func readFile(o *safefile.Opener, d Dir, path string) (Command, error) {
 	rel, err := filepath.Rel(d.Path, path)
 	if err != nil {
 		return Command{}, err
@@ -111,16 +159,21 @@ func readFile(d Dir, path string) (Command, error) {
 			return Command{}, fmt.Errorf("%s: %q cannot be a command name (letters, digits, - _ . only); rename the file", path, p)
 		}
 	}
-	fi, err := os.Stat(path)
+	f, err := o.Open(path)
 	if err != nil {
-		return Command{}, err
+		return Command{}, errors.New(pathError(path, err))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return Command{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if fi.Size() > maxFileBytes {
 		return Command{}, fmt.Errorf("%s: %d bytes is more than a command file may hold (%d)", path, fi.Size(), maxFileBytes)
 	}
-	data, err := safefile.ReadRegular(path) // a FIFO in a project's commands must not stall the menu
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes))
 	if err != nil {
-		return Command{}, err
+		return Command{}, fmt.Errorf("%s: %w", path, err)
 	}
 	c := Command{Name: strings.Join(parts, ":"), Source: d.Source, Path: path}
 	meta, body, err := frontMatter(string(data))

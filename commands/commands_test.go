@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 func write(t *testing.T, path, text string) {
@@ -27,7 +29,7 @@ func TestLoadReadsFrontMatterFoldersAndPrecedence(t *testing.T) {
 	write(t, filepath.Join(user, "open.md"), "---\ndescription: never closed\n")
 	write(t, filepath.Join(user, "empty.md"), "")
 	write(t, filepath.Join(user, "only-meta.md"), "---\ndescription: all talk\n---\n\n")
-	cmds, warnings := Load([]Dir{{project, "project"}, {user, "user"}, {filepath.Join(user, "missing"), "none"}})
+	cmds, warnings := Load(nil, []Dir{{project, "project"}, {user, "user"}, {filepath.Join(user, "missing"), "none"}})
 	byName := map[string]Command{}
 	for _, c := range cmds {
 		byName[c.Name] = c
@@ -52,6 +54,63 @@ func TestLoadReadsFrontMatterFoldersAndPrecedence(t *testing.T) {
 	}
 	if strings.Contains(all, "missing") {
 		t.Errorf("a missing folder was reported:\n%s", all)
+	}
+}
+
+// A project's command folders are the repository's to shape: a folder that is a link to the home, a
+// .claude that is one, or a command file that is a link to a key lists and reads nothing of what they
+// lead to, and each is reported by name. The person's own folder outside the workspace may be a link into
+// their dotfiles, and a link to a folder above ends rather than repeats.
+func TestCommandFoldersAndFilesThatLeadOutAreNotRead(t *testing.T) {
+	root := t.TempDir()
+	home, ws := filepath.Join(root, "home"), filepath.Join(root, "ws")
+	write(t, filepath.Join(home, "notes.md"), "PLANTED home notes\n")
+	write(t, filepath.Join(home, ".ssh", "id_rsa.md"), "PLANTED key\n")
+	write(t, filepath.Join(home, "dotfiles", "commands", "mine.md"), "my command\n")
+	write(t, filepath.Join(home, "dotfiles", "claude", "commands", "theirs.md"), "PLANTED through .claude\n")
+	write(t, filepath.Join(ws, ".warden", "commands", "ok.md"), "a project command\n")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Symlink(home, filepath.Join(ws, ".warden", "commands", "sub")))
+	must(os.Symlink("../../../home/.ssh/id_rsa.md", filepath.Join(ws, ".warden", "commands", "key.md")))
+	must(os.Symlink(".", filepath.Join(ws, ".warden", "commands", "again")))
+	must(os.Symlink(filepath.Join(home, "dotfiles", "claude"), filepath.Join(ws, ".claude")))
+	must(os.MkdirAll(filepath.Join(ws, "other"), 0o755))
+	must(os.Symlink(home, filepath.Join(ws, "other", "commands")))
+	must(os.Symlink(filepath.Join(home, "dotfiles", "commands"), filepath.Join(home, "commands")))
+
+	secret := func(p string) bool { return strings.Contains(p, "/.ssh/") }
+	o := safefile.NewOpener([]string{ws}, secret, 0)
+	cmds, warnings := Load(o, []Dir{{filepath.Join(ws, ".warden", "commands"), "project"},
+		{filepath.Join(ws, ".claude", "commands"), "project, .claude"}, {filepath.Join(ws, "other", "commands"), "other"},
+		{filepath.Join(home, "commands"), "user"}})
+	var names []string
+	for _, c := range cmds {
+		names = append(names, c.Name)
+		if strings.Contains(c.Body, "PLANTED") {
+			t.Errorf("/%s holds what lies outside the workspace: %q", c.Name, c.Body)
+		}
+	}
+	if strings.Join(names, " ") != "ok mine" {
+		t.Errorf("commands %v, want only ok and the person's own mine", names)
+	}
+	all := strings.Join(warnings, "\n")
+	for _, want := range []string{
+		filepath.Join(ws, ".warden", "commands", "sub") + " was not read: it is a link to " + home + ", outside " + ws,
+		filepath.Join(ws, ".warden", "commands", "key.md") + " was not read: it is a link to",
+		filepath.Join(ws, ".claude", "commands") + " was not read: it is a link to",
+		filepath.Join(ws, "other", "commands") + " was not read: it is a link to " + home,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("warnings lack %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "PLANTED") {
+		t.Errorf("a warning quotes a file that was not read:\n%s", all)
 	}
 }
 

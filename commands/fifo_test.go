@@ -23,7 +23,7 @@ func TestAFIFOAmongCommandFilesIsReportedNotWaitedOn(t *testing.T) {
 		warns []string
 	}
 	done := make(chan loaded, 1)
-	go func() { c, w := Load([]Dir{{Path: dir, Source: "project"}}); done <- loaded{c, w} }()
+	go func() { c, w := Load(nil, []Dir{{Path: dir, Source: "project"}}); done <- loaded{c, w} }()
 	select {
 	case l := <-done:
 		if len(l.cmds) != 1 || l.cmds[0].Name != "ok" || len(l.warns) != 1 {

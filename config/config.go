@@ -3,7 +3,9 @@
 //
 // Later sources win: user settings, then the project's shared file, then the personal project file, then the
 // environment, then flags. List settings (rules, directories, env names) add up instead of replacing.
-// It must never import other Warden packages.
+// Every file is read through the session's safefile.Opener (Sources.Opener), and Warden's own writes (a
+// saved rule, the records) go through safefile's link-safe writer. It must never import other Warden
+// packages than that leaf.
 package config
 
 import (
@@ -122,6 +124,9 @@ type Config struct {
 	RuleOrigins []RuleOrigin
 	// Untrusted describes loosening project settings that were ignored because the workspace is not trusted.
 	Untrusted []string
+	// Warnings are what the person must be told about the settings once: a project file the opener
+	// refused (a link out of the workspace, say), which is not applied.
+	Warnings []string
 	// ProjectLoosens is true when the project's files would loosen permissions (whether or not trusted).
 	ProjectLoosens bool
 	// Trusted reports whether the workspace is trusted.
@@ -175,6 +180,9 @@ type Sources struct {
 	UserFile string
 	// Getenv defaults to os.Getenv.
 	Getenv func(string) string
+	// Opener reads every file: the session's (package safefile), which keeps a repository's links inside
+	// the workspace and out of secret places. Nil judges only what a file is, not where it leads.
+	Opener *safefile.Opener
 }
 
 // Load reads every settings source and merges them.
@@ -192,10 +200,11 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		userFile = filepath.Join(ConfigDir(getenv), "settings.json")
 	}
 
+	o := src.Opener
 	cfg := &Config{Workspace: ws, SandboxJail: true}
 	trusted := ov.Trust
 	if !trusted {
-		trusted, err = IsTrusted(getenv, ws)
+		trusted, err = IsTrusted(o, getenv, ws)
 		if err != nil {
 			return nil, err
 		}
@@ -205,24 +214,36 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 	files := []struct {
 		path    string
 		project bool
+		// mine is a file of the person's own, which Warden does not run without (refused).
+		mine bool
 	}{
-		{userFile, false},
-		{filepath.Join(ws, ".warden", "settings.json"), true},
-		{filepath.Join(ws, ".warden", "settings.local.json"), true},
+		{userFile, false, true},
+		{filepath.Join(ws, ".warden", "settings.json"), true, false},
+		{filepath.Join(ws, ".warden", "settings.local.json"), true, true},
 	}
 	for i, f := range files {
 		if i == 1 {
 			// .mcp.json sits between the person's own settings and Warden's project files, as Claude
 			// Code ranks it between user and local scope.
-			if err := cfg.readMCPJSON(trusted); err != nil {
+			if err := cfg.readMCPJSON(o, trusted); err != nil {
 				return nil, err
 			}
 		}
-		s, err := ReadFile(f.path)
+		s, err := ReadFile(o, f.path)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		if err != nil {
+		var refused *safefile.Refused
+		switch {
+		case errors.As(err, &refused) && !f.mine:
+			// The repository's own settings, which it chose to make unreadable: leaving them out
+			// applies no deny rule of its own, but can loosen nothing the person set.
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%v; its settings are not applied", err))
+			continue
+		case errors.As(err, &refused):
+			// The person's own rules may be in it: running without them could allow what they deny.
+			return nil, fmt.Errorf("%w; Warden does not start without the settings you keep there: make it a plain settings file, or remove it", err)
+		case err != nil:
 			return nil, err
 		}
 		cfg.Files = append(cfg.Files, f.path)
@@ -230,7 +251,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		// repository's: they apply without trust, and the trust prompt does not list them.
 		var own []string
 		if f.project && !trusted && i == len(files)-1 {
-			if own, s.Permissions.Allow, err = ownRules(getenv, ws, s.Permissions.Allow); err != nil {
+			if own, s.Permissions.Allow, err = ownRules(o, getenv, ws, s.Permissions.Allow); err != nil {
 				return nil, err
 			}
 		}
@@ -411,12 +432,13 @@ func (c *Config) validate() error {
 	return nil
 }
 
-// ReadFile parses one settings file. A syntax error names the file, line and column; an unknown key, a key
-// in the wrong case and a key given twice are errors too, so that no setting is ever silently ignored. A
-// leading byte-order mark is skipped.
-func ReadFile(path string) (*Settings, error) {
+// ReadFile parses one settings file, read through o. A syntax error names the file, line and column; an
+// unknown key, a key in the wrong case and a key given twice are errors too, so that no setting is ever
+// silently ignored. A leading byte-order mark is skipped. A file o refuses is a *safefile.Refused, and
+// nothing of it is read, so no error quotes it.
+func ReadFile(o *safefile.Opener, path string) (*Settings, error) {
 	s := &Settings{}
-	at, err := readStrict(path, s, reflect.TypeFor[Settings]())
+	at, err := readStrict(o, path, s, reflect.TypeFor[Settings]())
 	if err != nil {
 		return nil, err
 	}
@@ -431,13 +453,16 @@ func ReadFile(path string) (*Settings, error) {
 // a real one is a few kilobytes.
 const maxSettingsSize = 1 << 20
 
-// readStrict decodes the JSON file at path into v, of type t, refusing what ReadFile refuses, and says
-// where each key is. A missing file is an error that matches os.ErrNotExist; an empty one leaves v as it is.
-func readStrict(path string, v any, t reflect.Type) (*positions, error) {
-	// A repository chooses what stands at its settings paths: a FIFO must not stall the start.
-	f, err := safefile.OpenRegular(path, 0)
+// readStrict decodes the JSON file at path, read through o, into v, of type t, refusing what ReadFile
+// refuses, and says where each key is. A missing file is an error that matches os.ErrNotExist, a refused
+// one a *safefile.Refused; an empty one leaves v as it is.
+func readStrict(o *safefile.Opener, path string, v any, t reflect.Type) (*positions, error) {
+	// A repository chooses what stands at its settings paths: a FIFO must not stall the start, and a
+	// link to a key must not be read, nor quoted in an error.
+	f, err := o.Open(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
+		var refused *safefile.Refused
+		if errors.Is(err, os.ErrNotExist) || errors.As(err, &refused) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("reading settings: %w", err)

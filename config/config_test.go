@@ -6,11 +6,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 type fixture struct {
 	ws, user string
 	env      map[string]string
+	// o is the opener a session would build: the workspace, and keys under .ssh as the secret place.
+	o *safefile.Opener
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -21,6 +25,7 @@ func newFixture(t *testing.T) *fixture {
 	if err := os.MkdirAll(filepath.Join(f.ws, ".warden"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	f.o = safefile.NewOpener([]string{f.ws}, func(p string) bool { return strings.Contains(p, "/.ssh/") }, 0)
 	return f
 }
 
@@ -33,7 +38,7 @@ func (f *fixture) write(t *testing.T, path, content string) {
 
 func (f *fixture) load(t *testing.T, ov Overrides) (*Config, error) {
 	t.Helper()
-	return Load(Sources{Workspace: f.ws, UserFile: f.user, Getenv: func(k string) string { return f.env[k] }}, ov)
+	return Load(Sources{Workspace: f.ws, UserFile: f.user, Getenv: func(k string) string { return f.env[k] }, Opener: f.o}, ov)
 }
 
 func TestLoadMergesFilesEnvAndFlagsInOrder(t *testing.T) {
@@ -118,7 +123,7 @@ func TestBadSettingsNameFileLineAndColumn(t *testing.T) {
 		{"{\"allow\": [\"a\",]}", "remove the comma before it"},
 		{"{\n  // my model\n  \"model\": \"x\"\n}", ":2:3: invalid JSON: invalid character '/' looking for beginning of object key string; JSON has no comments"},
 		{"{'model': 'x'}", "JSON strings take double quotes"},
-		{"{\"model\": \"x\"" + strings.Repeat(" ", 1<<20) + "}", "a settings file may be at most 1024 KB"},
+		{"{\"model\": \"x\"" + strings.Repeat(" ", 1<<20) + "}", "is 1048590 bytes, more than the 1048576 Warden reads; Warden does not start without"},
 	}
 	for _, tc := range cases {
 		f := newFixture(t)
@@ -161,7 +166,7 @@ func TestUntrustedProjectCannotLoosen(t *testing.T) {
 	}
 
 	getenv := func(k string) string { return f.env[k] }
-	if err := Trust(getenv, f.ws); err != nil {
+	if err := Trust(f.o, getenv, f.ws); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err = f.load(t, Overrides{})
@@ -179,11 +184,11 @@ func TestAddProjectAllowKeepsOtherSettings(t *testing.T) {
 	f.write(t, local, `{"model":"m","permissions":{"deny":["Bash(rm:*)"]}}`)
 	getenv := func(k string) string { return f.env[k] }
 	for range 2 {
-		if err := AddProjectAllow(getenv, f.ws, "Bash(npm test:*)"); err != nil {
+		if err := AddProjectAllow(f.o, getenv, f.ws, "Bash(npm test:*)"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s, err := ReadFile(local)
+	s, err := ReadFile(f.o, local)
 	if err != nil {
 		t.Fatal(err)
 	}

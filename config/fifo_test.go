@@ -9,21 +9,31 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// A repository chooses what stands at its settings paths: a FIFO there is an error at once, not a start
-// that never ends.
-func TestAFIFOForSettingsIsAnErrorNotAStall(t *testing.T) {
+// A repository chooses what stands at its settings paths: a FIFO there is reported at once and not
+// applied, not a start that never ends; one where the person's own settings are is an error.
+func TestAFIFOForSettingsIsReportedNotAStall(t *testing.T) {
 	f := newFixture(t)
 	if err := unix.Mkfifo(filepath.Join(f.ws, ".warden", "settings.json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { _, err := f.load(t, Overrides{}); done <- err }()
+	type loaded struct {
+		cfg *Config
+		err error
+	}
+	done := make(chan loaded, 1)
+	go func() { cfg, err := f.load(t, Overrides{}); done <- loaded{cfg, err} }()
 	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
-			t.Errorf("err = %v, want one saying the settings file is not a regular file", err)
+	case l := <-done:
+		if l.err != nil || len(l.cfg.Warnings) != 1 || !strings.Contains(l.cfg.Warnings[0], "settings.json was not read: it is not a regular file") {
+			t.Errorf("err = %v, warnings %q; want one saying the settings file is not a regular file", l.err, l.cfg.Warnings)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("loading settings stalled on a FIFO")
+	}
+	if err := unix.Mkfifo(filepath.Join(f.ws, ".warden", "settings.local.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.load(t, Overrides{}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("err = %v, want one saying the personal settings file is not a regular file", err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // MCP servers are configured in the shape people already have for Claude Code: `mcpServers` maps a name to
@@ -204,10 +206,10 @@ func checkMCPServers(servers map[string]MCPServer, at *positions) error {
 	return nil
 }
 
-// ReadMCPFile parses a .mcp.json file with the same strictness as a settings file.
-func ReadMCPFile(path string) (map[string]MCPServer, error) {
+// ReadMCPFile parses a .mcp.json file, read through o, with the same strictness as a settings file.
+func ReadMCPFile(o *safefile.Opener, path string) (map[string]MCPServer, error) {
 	var f MCPFile
-	at, err := readStrict(path, &f, reflect.TypeFor[MCPFile]())
+	at, err := readStrict(o, path, &f, reflect.TypeFor[MCPFile]())
 	if err != nil {
 		return nil, err
 	}
@@ -244,14 +246,19 @@ func (c *Config) addMCPServers(file string, project, trusted bool, servers map[s
 	}
 }
 
-// readMCPJSON reads the workspace's .mcp.json if there is one.
-func (c *Config) readMCPJSON(trusted bool) error {
+// readMCPJSON reads the workspace's .mcp.json if there is one. One the opener refuses (a link to a
+// secret, say) starts no server and is reported.
+func (c *Config) readMCPJSON(o *safefile.Opener, trusted bool) error {
 	path := mcpJSON(c.Workspace)
-	servers, err := ReadMCPFile(path)
-	if errors.Is(err, os.ErrNotExist) {
+	servers, err := ReadMCPFile(o, path)
+	var refused *safefile.Refused
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return nil
-	}
-	if err != nil {
+	case errors.As(err, &refused):
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%v; its servers are not started", err))
+		return nil
+	case err != nil:
 		return err
 	}
 	c.Files = append(c.Files, path)

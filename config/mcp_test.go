@@ -114,10 +114,10 @@ func TestAddProjectAllowKeepsMCPServers(t *testing.T) {
 	f := newFixture(t)
 	local := filepath.Join(f.ws, ".warden", "settings.local.json")
 	f.write(t, local, `{"mcpServers": {"fs": {"command": "x", "args": ["a"], "env": {"K": "v"}, "timeout_ms": 5}}}`)
-	if err := AddProjectAllow(func(k string) string { return f.env[k] }, f.ws, "mcp__fs__read"); err != nil {
+	if err := AddProjectAllow(f.o, func(k string) string { return f.env[k] }, f.ws, "mcp__fs__read"); err != nil {
 		t.Fatal(err)
 	}
-	s, err := ReadFile(local)
+	s, err := ReadFile(f.o, local)
 	if err != nil {
 		t.Fatal(err)
 	}

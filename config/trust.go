@@ -7,17 +7,37 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/warden-cli/warden/safefile"
+)
+
+// The trust record and the saved-rules record are Warden's own files in the state directory. They are
+// read through the session's opener like every file Warden reads for itself, and written with
+// safefile.WriteWithin, which follows no link: a record that became a link is refused, never written
+// through.
+
+const (
+	trustName      = "trusted_workspaces.json"
+	savedRulesName = "saved_project_rules.json"
 )
 
 // The trust record is a JSON list of absolute workspace paths in the state directory. Trusting a workspace
 // lets its project settings loosen permissions (allow rules, a mode other than default).
 func trustFile(getenv func(string) string) string {
-	return filepath.Join(StateDir(getenv), "trusted_workspaces.json")
+	return filepath.Join(StateDir(getenv), trustName)
+}
+
+// OwnFiles are the files of Warden's own that config reads from the settings and state directories: the
+// person's settings and the two records. The permission engine judges those directories secret, since a
+// command must not read them; Warden reading its own files is another matter, and the wiring tells its
+// opener so.
+func OwnFiles(getenv func(string) string) []string {
+	return []string{filepath.Join(ConfigDir(getenv), "settings.json"), trustFile(getenv), savedRulesFile(getenv)}
 }
 
 // IsTrusted reports whether the person has trusted workspace ws.
-func IsTrusted(getenv func(string) string, ws string) (bool, error) {
-	list, err := readTrust(getenv)
+func IsTrusted(o *safefile.Opener, getenv func(string) string, ws string) (bool, error) {
+	list, err := readTrust(o, getenv)
 	if err != nil {
 		return false, err
 	}
@@ -25,8 +45,8 @@ func IsTrusted(getenv func(string) string, ws string) (bool, error) {
 }
 
 // Trust records workspace ws as trusted.
-func Trust(getenv func(string) string, ws string) error {
-	list, err := readTrust(getenv)
+func Trust(o *safefile.Opener, getenv func(string) string, ws string) error {
+	list, err := readTrust(o, getenv)
 	if err != nil {
 		return err
 	}
@@ -35,12 +55,12 @@ func Trust(getenv func(string) string, ws string) error {
 	}
 	list = append(list, ws)
 	data, _ := json.MarshalIndent(list, "", "  ")
-	return writeFileAtomic(trustFile(getenv), append(data, '\n'))
+	return writeRecord(getenv, trustName, append(data, '\n'))
 }
 
-func readTrust(getenv func(string) string) ([]string, error) {
+func readTrust(o *safefile.Opener, getenv func(string) string) ([]string, error) {
 	path := trustFile(getenv)
-	data, err := os.ReadFile(path)
+	data, err := o.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -59,9 +79,13 @@ func readTrust(getenv func(string) string) ([]string, error) {
 // workspace: the person approved one command, not the repository's settings and MCP servers, which they may
 // just have declined. So that the rule still applies at the next start, it is also recorded as the person's
 // in the state directory, where the repository cannot write (see ownRules).
-func AddProjectAllow(getenv func(string) string, ws, rule string) error {
-	path := filepath.Join(ws, ".warden", "settings.local.json")
-	s, err := ReadFile(path)
+//
+// Both files are written below the workspace without following a link (safefile.WriteWithin): a
+// repository that committed .warden as a link to a folder of the home gets nothing written there, and the
+// error says why.
+func AddProjectAllow(o *safefile.Opener, getenv func(string) string, ws, rule string) error {
+	const local = ".warden/settings.local.json"
+	s, err := ReadFile(o, filepath.Join(ws, filepath.FromSlash(local)))
 	if errors.Is(err, os.ErrNotExist) {
 		s, err = &Settings{}, nil
 	}
@@ -75,28 +99,26 @@ func AddProjectAllow(getenv func(string) string, ws, rule string) error {
 	if err != nil {
 		return fmt.Errorf("encoding settings: %w", err)
 	}
-	if err := writeFileAtomic(path, append(data, '\n')); err != nil {
+	if err := safefile.WriteWithin(ws, local, append(data, '\n'), 0o600); err != nil {
 		return err
 	}
-	ignore := filepath.Join(ws, ".warden", ".gitignore")
-	if _, err := os.Stat(ignore); errors.Is(err, os.ErrNotExist) {
-		if err := os.WriteFile(ignore, []byte("settings.local.json\n"), 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", ignore, err)
-		}
+	err = safefile.CreateWithin(ws, ".warden/.gitignore", []byte("settings.local.json\n"), 0o644)
+	if err != nil && !errors.Is(err, os.ErrExist) {
+		return err
 	}
-	return recordSavedRule(getenv, ws, rule)
+	return recordSavedRule(o, getenv, ws, rule)
 }
 
 // The saved-rules record maps each workspace to the allow rules the person saved for it with "always allow
 // for the project". It lives beside the trust record: a repository can ship a settings.local.json of its
 // own (git add -f), so the file alone cannot say which of its rules the person wrote.
 func savedRulesFile(getenv func(string) string) string {
-	return filepath.Join(StateDir(getenv), "saved_project_rules.json")
+	return filepath.Join(StateDir(getenv), savedRulesName)
 }
 
-func readSavedRules(getenv func(string) string) (map[string][]string, error) {
+func readSavedRules(o *safefile.Opener, getenv func(string) string) (map[string][]string, error) {
 	path := savedRulesFile(getenv)
-	data, err := os.ReadFile(path)
+	data, err := o.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string][]string{}, nil
 	}
@@ -110,8 +132,8 @@ func readSavedRules(getenv func(string) string) (map[string][]string, error) {
 	return saved, nil
 }
 
-func recordSavedRule(getenv func(string) string, ws, rule string) error {
-	saved, err := readSavedRules(getenv)
+func recordSavedRule(o *safefile.Opener, getenv func(string) string, ws, rule string) error {
+	saved, err := readSavedRules(o, getenv)
 	if err != nil {
 		return err
 	}
@@ -120,17 +142,17 @@ func recordSavedRule(getenv func(string) string, ws, rule string) error {
 	}
 	saved[ws] = append(saved[ws], rule)
 	data, _ := json.MarshalIndent(saved, "", "  ")
-	return writeFileAtomic(savedRulesFile(getenv), append(data, '\n'))
+	return writeRecord(getenv, savedRulesName, append(data, '\n'))
 }
 
 // ownRules splits the allow rules of workspace ws's settings.local.json into those the person saved there
 // themselves, which apply whether or not the workspace is trusted, and the rest. A rule counts as theirs
 // only while it is in both the file and the record: one they deleted from the file is gone.
-func ownRules(getenv func(string) string, ws string, allow []string) (own, rest []string, err error) {
+func ownRules(o *safefile.Opener, getenv func(string) string, ws string, allow []string) (own, rest []string, err error) {
 	if len(allow) == 0 {
 		return nil, nil, nil
 	}
-	saved, err := readSavedRules(getenv)
+	saved, err := readSavedRules(o, getenv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -144,24 +166,12 @@ func ownRules(getenv func(string) string, ws string, allow []string) (own, rest 
 	return own, rest, nil
 }
 
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+// writeRecord replaces one of Warden's records in the state directory, which it makes if needed (the
+// directory may be reached through links of the person's, XDG_STATE_HOME among them).
+func writeRecord(getenv func(string) string, name string, data []byte) error {
+	dir := StateDir(getenv)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return safefile.WriteWithin(dir, name, data, 0o600)
 }

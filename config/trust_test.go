@@ -17,10 +17,10 @@ func TestSavingAProjectRuleDoesNotTrustTheWorkspace(t *testing.T) {
 	f.write(t, filepath.Join(f.ws, ".warden", "settings.json"), `{"permissions":{"allow":["Bash"]},"sandbox":{"jail":false}}`)
 	f.write(t, filepath.Join(f.ws, ".mcp.json"), `{"mcpServers":{"marker":{"command":"touch","args":["/tmp/marker"]}}}`)
 
-	if err := AddProjectAllow(getenv, f.ws, "Bash(npm test:*)"); err != nil {
+	if err := AddProjectAllow(f.o, getenv, f.ws, "Bash(npm test:*)"); err != nil {
 		t.Fatal(err)
 	}
-	if trusted, err := IsTrusted(getenv, f.ws); err != nil || trusted {
+	if trusted, err := IsTrusted(f.o, getenv, f.ws); err != nil || trusted {
 		t.Fatalf("saving a rule trusted the workspace (trusted %v, err %v)", trusted, err)
 	}
 	cfg, err := f.load(t, Overrides{})
@@ -46,7 +46,7 @@ func TestOnlyTheRulesThePersonSavedApplyUntrusted(t *testing.T) {
 	getenv := func(k string) string { return f.env[k] }
 	local := filepath.Join(f.ws, ".warden", "settings.local.json")
 	f.write(t, local, `{"permissions":{"allow":["Bash(curl:*)"]},"sandbox":{"jail":false}}`)
-	if err := AddProjectAllow(getenv, f.ws, "Bash(make test:*)"); err != nil {
+	if err := AddProjectAllow(f.o, getenv, f.ws, "Bash(make test:*)"); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err := f.load(t, Overrides{})

@@ -16,15 +16,23 @@ import (
 // instruction files, commands, ignore files) are small, and a huge one is a mistake or an attack.
 const DefaultMaxSize = 1 << 20
 
-// Refused is the error of a file an Opener would not read. Reason says why in words a person can act on
-// ("it is a link to /home/me/.ssh/id_rsa, which may hold secrets"); callers show it once and go on
-// without the file.
+// Refused is the error of a file an Opener would not read, or WriteWithin would not write. Reason says
+// why in words a person can act on ("it is a link to /home/me/.ssh/id_rsa, which may hold secrets");
+// callers show it once and go on without the file.
 type Refused struct {
 	Path   string
 	Reason string
+	// Write is set when the refusal is of a write.
+	Write bool
 }
 
-func (e *Refused) Error() string { return fmt.Sprintf("%s was not read: %s", e.Path, e.Reason) }
+func (e *Refused) Error() string {
+	verb := "read"
+	if e.Write {
+		verb = "written"
+	}
+	return fmt.Sprintf("%s was not %s: %s", e.Path, verb, e.Reason)
+}
 
 // Opener is the one way Warden opens the person's files for its own reading: instruction files and what
 // they import, custom commands, settings, .mcp.json, ignore files, git's index and configuration.
@@ -70,8 +78,18 @@ func NewOpener(within []string, secret func(path string) bool, maxSize int64) *O
 
 // Open opens path for reading, or says why not. A path that does not exist (a dangling link included)
 // returns an error for which errors.Is(err, fs.ErrNotExist) holds, so a missing optional file stays
-// quiet; a refusal is a *Refused.
-func (o *Opener) Open(path string) (*os.File, error) {
+// quiet; a refusal is a *Refused. A nil Opener is the zero one.
+func (o *Opener) Open(path string) (*os.File, error) { return o.open(path, false) }
+
+// OpenDir opens the directory path for listing, judged as Open judges a file (a folder of the workspace
+// that leads out of it through a link is refused, and so is one in a secret place), so that a listing of
+// a repository's folder never shows what lies elsewhere. What it lists is judged again when opened.
+func (o *Opener) OpenDir(path string) (*os.File, error) { return o.open(path, true) }
+
+func (o *Opener) open(path string, dir bool) (*os.File, error) {
+	if o == nil {
+		o = &Opener{}
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
@@ -81,29 +99,35 @@ func (o *Opener) Open(path string) (*os.File, error) {
 		return nil, err
 	}
 	if root, inside := o.rootOf(abs); inside && !o.leadsInside(target) {
-		return nil, &Refused{path, fmt.Sprintf("it is a link to %s, outside %s", target, root)}
+		return nil, &Refused{Path: path, Reason: fmt.Sprintf("it is a link to %s, outside %s", target, root)}
 	}
 	if o.secret != nil {
 		switch {
 		case o.secret(abs):
-			return nil, &Refused{path, "it may hold secrets"}
+			return nil, &Refused{Path: path, Reason: "it may hold secrets"}
 		case target != abs && o.secret(target):
-			return nil, &Refused{path, fmt.Sprintf("it is a link to %s, which may hold secrets", target)}
+			return nil, &Refused{Path: path, Reason: fmt.Sprintf("it is a link to %s, which may hold secrets", target)}
 		}
 	}
 	if kernelPath(target) {
-		return nil, &Refused{path, fmt.Sprintf("it leads to %s, a file of the kernel's, not a regular file", target)}
+		return nil, &Refused{Path: path, Reason: fmt.Sprintf("it leads to %s, a file of the kernel's, not a regular file", target)}
 	}
-	f, err := openWithoutLinks(target)
-	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EXDEV) {
-		return nil, &Refused{path, "a link in its path changed as it was opened"}
+	flags := 0
+	if dir {
+		flags = unix.O_DIRECTORY
 	}
-	if err != nil {
+	f, err := openResolved(target, flags)
+	switch {
+	case errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EXDEV):
+		return nil, &Refused{Path: path, Reason: "a link in its path changed as it was opened"}
+	case dir && errors.Is(err, syscall.ENOTDIR):
+		return nil, &Refused{Path: path, Reason: "it is not a directory"}
+	case err != nil:
 		return nil, err
 	}
-	if why := o.unfit(f); why != "" {
+	if why := o.unfit(f, dir); why != "" {
 		f.Close()
-		return nil, &Refused{path, why}
+		return nil, &Refused{Path: path, Reason: why}
 	}
 	return f, nil
 }
@@ -126,13 +150,17 @@ func (o *Opener) limit() int64 {
 	return o.maxSize
 }
 
-// unfit says why an open file is not one to read: not regular, on a kernel file system, too large.
-func (o *Opener) unfit(f *os.File) string {
+// unfit says why an open file is not one to read: not regular (or, for dir, not a directory), on a
+// kernel file system, too large.
+func (o *Opener) unfit(f *os.File, dir bool) string {
 	fi, err := f.Stat()
 	if err != nil {
 		return err.Error()
 	}
-	if !fi.Mode().IsRegular() {
+	switch {
+	case dir && !fi.IsDir():
+		return "it is not a directory"
+	case !dir && !fi.Mode().IsRegular():
 		return "it is not a regular file"
 	}
 	var fs unix.Statfs_t
@@ -143,7 +171,7 @@ func (o *Opener) unfit(f *os.File) string {
 			return "it is a file of the kernel's, not a regular file"
 		}
 	}
-	if fi.Size() > o.limit() {
+	if !dir && fi.Size() > o.limit() {
 		return fmt.Sprintf("it is %d bytes, more than the %d Warden reads", fi.Size(), o.limit())
 	}
 	return ""
@@ -182,10 +210,13 @@ func kernelPath(p string) bool {
 // openWithoutLinks opens a resolved path for reading, without waiting, refusing a link in any component:
 // whatever was checked is what is opened. Kernels without openat2 (before 5.6) refuse a link in the last
 // component only.
-func openWithoutLinks(path string) (*os.File, error) {
-	const flags = unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
+func openWithoutLinks(path string) (*os.File, error) { return openResolved(path, 0) }
+
+// openResolved is openWithoutLinks with more open flags (O_DIRECTORY).
+func openResolved(path string, more int) (*os.File, error) {
+	flags := unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC | more
 	fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{
-		Flags:   flags,
+		Flags:   uint64(flags),
 		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	})
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {

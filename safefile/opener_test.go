@@ -125,7 +125,7 @@ func TestOpenerRefusesTheKernelsFiles(t *testing.T) {
 		t.Skip("no /proc here")
 	}
 	defer f.Close()
-	if why := o.unfit(f); !strings.Contains(why, "kernel") {
+	if why := o.unfit(f, false); !strings.Contains(why, "kernel") {
 		t.Fatalf("unfit(/proc/self/status) = %q", why)
 	}
 }
@@ -199,4 +199,56 @@ func TestWorkspaceReachedThroughALinkStillBoundsLinks(t *testing.T) {
 	if data, err := o.ReadFile(filepath.Join(alias, "ok.md")); err != nil || string(data) != "ok" {
 		t.Fatalf("%q, %v", data, err)
 	}
+}
+
+func TestOpenDirRefusesAFolderThatLeadsOutOfTheWorkspace(t *testing.T) {
+	ws, home, _ := lab(t)
+	if err := os.MkdirAll(filepath.Join(home, "dotfiles", "commands"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(ws, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link(t, home, filepath.Join(ws, ".claude", "commands"))
+	link(t, filepath.Join(home, "dotfiles"), filepath.Join(ws, ".warden"))
+	o := NewOpener([]string{ws}, isSecret, 0)
+	for _, p := range []string{filepath.Join(ws, ".claude", "commands"), filepath.Join(ws, ".warden", "commands")} {
+		f, err := o.OpenDir(p)
+		if err == nil {
+			f.Close()
+		}
+		refused(t, err, "outside "+ws)
+	}
+	if err := os.Mkdir(filepath.Join(home, ".ssh", "keys"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	_, err := o.OpenDir(filepath.Join(home, ".ssh", "keys"))
+	refused(t, err, "may hold secrets")
+	write(t, filepath.Join(ws, "file"), "x")
+	_, err = o.OpenDir(filepath.Join(ws, "file"))
+	refused(t, err, "not a directory")
+
+	// The person's own folder may be a link into their dotfiles, and a folder of the workspace lists.
+	link(t, filepath.Join(home, "dotfiles", "commands"), filepath.Join(home, "commands"))
+	for _, p := range []string{filepath.Join(home, "commands"), ws} {
+		f, err := o.OpenDir(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if _, err := f.ReadDir(-1); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		f.Close()
+	}
+}
+
+func TestANilOpenerIsTheZeroOne(t *testing.T) {
+	ws, _, key := lab(t)
+	var o *Opener
+	if data, err := o.ReadFile(key); err != nil || string(data) != "PRIVATE KEY" {
+		t.Fatalf("%q, %v", data, err)
+	}
+	link(t, "/proc/self/environ", filepath.Join(ws, "env"))
+	_, err := o.ReadFile(filepath.Join(ws, "env"))
+	refused(t, err, "kernel")
 }

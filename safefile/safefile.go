@@ -6,6 +6,10 @@
 // the size; OpenRegular and ReadRegular are the lower step for files whose place is already decided
 // (git's objects and packs, which a repository's own reader opens by the dozen).
 //
+// Warden's writes on the person's behalf (saved rules, the .gitignore entry, its records) go through
+// WriteWithin and CreateWithin (write.go), which open every directory from a root without following a
+// link, so that what they write lands below the root or nowhere.
+//
 // It is a leaf: it imports nothing of Warden's, so that every package that reads files can use it.
 package safefile
 

@@ -29,14 +29,23 @@ func (m *Model) loadCustomCommands() tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg {
-		cmds, warnings := commands.Load(dirs)
+		cmds, warnings := commands.Load(m.opts.Opener, dirs)
 		return commandResult(func(m *Model) tea.Cmd { return m.addCustomCommands(dirs, cmds, warnings) })
 	}
 }
 
-// addCustomCommands puts the commands read from files in the menu, each under its source.
+// addCustomCommands puts the commands read from files in the menu, each under its source. A warning is
+// said once: the folders are read again when the person trusts the workspace, and what was refused
+// then is what was refused before.
 func (m *Model) addCustomCommands(dirs []commands.Dir, cmds []commands.Command, warnings []string) tea.Cmd {
 	for _, w := range warnings {
+		if m.toldCommands[w] {
+			continue
+		}
+		if m.toldCommands == nil {
+			m.toldCommands = map[string]bool{}
+		}
+		m.toldCommands[w] = true
 		m.conv.add(&item{kind: itemNotice, text: "custom command: " + w})
 	}
 	bySource := map[string][]Command{}

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/warden-cli/warden/commands"
+	"github.com/warden-cli/warden/safefile"
 )
 
 // A command file joins the menu with its source, and its expansion is what the server receives.
@@ -71,5 +72,34 @@ func TestProjectCommandsWaitForTrust(t *testing.T) {
 	apply(m, cmd)
 	if c, ok := m.commands.lookup("deploy"); !ok || c.Source != "project" {
 		t.Errorf("after trust: %+v %v", c, ok)
+	}
+}
+
+// The command folders are read again when the person trusts the workspace; what was refused the first
+// time is told once.
+func TestACommandWarningIsSaidOnce(t *testing.T) {
+	ws, outside := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(outside, "x.md"), []byte("from outside\n"), 0o644)
+	dir := filepath.Join(ws, "commands")
+	if err := os.Symlink(outside, dir); err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(Options{Opener: safefile.NewOpener([]string{ws}, nil, 0),
+		CommandDirs: []commands.Dir{{Path: dir, Source: "user"}}}, time.Now)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	for range 2 {
+		apply(m, m.loadCustomCommands())
+	}
+	told := 0
+	for _, it := range m.conv.items {
+		if it.kind == itemNotice && strings.Contains(it.text, dir+" was not read: it is a link to "+outside) {
+			told++
+		}
+	}
+	if told != 1 {
+		t.Errorf("the refused folder was told %d times, want once", told)
+	}
+	if _, ok := m.commands.lookup("x"); ok {
+		t.Error("a command was read from outside the workspace")
 	}
 }

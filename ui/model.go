@@ -74,6 +74,8 @@ type Model struct {
 	// prompt.
 	commands *commandSet
 	menu     menu
+	// toldCommands are the warnings about command files already shown.
+	toldCommands map[string]bool
 	// todos is the model's checklist, pinned above the prompt (todo.go); todosSet once a call wrote one.
 	todos    []tools.TodoItem
 	todosSet bool

@@ -52,6 +52,7 @@ import (
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/commands"
 	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/safefile"
 )
 
 // Options is everything the TUI needs from main's wiring.
@@ -120,6 +121,9 @@ type Options struct {
 	// are read only in a trusted workspace (and once the person trusts it), and before the person's: the
 	// first folder that defines a name wins.
 	CommandDirs, ProjectCommandDirs []commands.Dir
+	// Opener reads the command files (package safefile): a folder or file of the workspace that leads out
+	// of it is refused, and shown as a notice once. Nil judges only what a file is, not where it leads.
+	Opener *safefile.Opener
 }
 
 // Session is a session OpenSession opened: its agent, built with the UI's sink and approver, its id, and
