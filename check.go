@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
+	"github.com/warden-cli/warden/hostexec"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
 )
@@ -43,7 +43,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	// when a sandbox can really be had.
 	sandboxed := false
 	if cfg.SandboxEnabled {
-		_, perr := tools.ProbeSandbox(sandboxConfig(cfg))
+		_, perr := tools.ProbeSandbox(sandboxConfig(cfg), ownPrograms(cfg))
 		sandboxed = perr == nil
 	}
 	engine, err := newEngine(cfg, sandboxed)
@@ -54,8 +54,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	// jail is on and can be built here.
 	wall := false
 	if cfg.SandboxJail {
-		helper, _ := os.Executable()
-		_, werr := tools.ProbeWall(helper)
+		helper, _ := hostexec.Self()
+		_, werr := tools.ProbeWall(helper, ownPrograms(cfg))
 		wall = werr == nil
 	}
 	// Programs whose only risk is running project code are read-only inside the jail.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/hostexec"
 	"github.com/warden-cli/warden/tools"
 	"github.com/warden-cli/warden/ui"
 )
@@ -46,8 +47,8 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 	if cfg.SandboxJail {
 		// Running bubblewrap once to see how the jail can be built takes longer than opening the session:
 		// it starts now, and settle waits for its answer.
-		if helper, err := os.Executable(); err == nil {
-			go tools.ProbeWall(helper)
+		if helper, err := hostexec.Self(); err == nil {
+			go tools.ProbeWall(helper, ownPrograms(cfg))
 		}
 	}
 	if err := resolveServer(ctx, cfg); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/hostexec"
 	"github.com/warden-cli/warden/mcp"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/safefile"
@@ -123,10 +124,12 @@ type session struct {
 	sandboxLabel, sandboxProblem string
 	// helper is Warden's own executable, which serves as the supervisor and the jail.
 	helper string
-	env    *tools.Env
-	engine *permissions.Engine
-	reg    *tools.Registry
-	tasks  *tools.Tasks
+	// programs finds the programs Warden runs for itself (bash, bwrap, rg, git).
+	programs *hostexec.Finder
+	env      *tools.Env
+	engine   *permissions.Engine
+	reg      *tools.Registry
+	tasks    *tools.Tasks
 	// mcp runs the configured MCP servers; their tools reach the agent through Options.More.
 	mcp *mcp.Manager
 	// checkpoints snapshots the workspace around calls that may change files; nil when it cannot.
@@ -258,15 +261,22 @@ func newEngine(cfg *config.Config, sandboxed bool) (*permissions.Engine, error) 
 	return engine, nil
 }
 
+// ownPrograms finds the programs Warden runs for itself: on PATH as Warden was started, but never inside
+// the workspace or the additional directories, where the project (or the model) chooses what stands.
+func ownPrograms(cfg *config.Config) *hostexec.Finder {
+	return hostexec.NewFinder(os.Getenv("PATH"), append([]string{cfg.Workspace}, additionalDirs(cfg)...))
+}
+
 func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	sandbox := sandboxConfig(cfg)
-	s := &session{cfg: cfg}
+	s := &session{cfg: cfg, programs: ownPrograms(cfg)}
 	// Warden's own executable serves as the session's supervisor, which starts every command and stops
-	// them all if Warden is killed, and as the read-only jail's.
-	helper, _ := os.Executable()
+	// them all if Warden is killed, and as the read-only jail's; started again by the kernel's link to
+	// the running file, so that nothing written at its path since can take its place.
+	helper, _ := hostexec.Self()
 	s.helper = helper
 	if sandbox.Enabled {
-		info, err := tools.ProbeSandbox(sandbox)
+		info, err := tools.ProbeSandbox(sandbox, s.programs)
 		if err != nil {
 			s.sandboxProblem = err.Error()
 		} else {
@@ -298,6 +308,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 		return nil, fmt.Errorf("creating the session directory: %w", err)
 	}
 	s.env = tools.NewEnv(cfg.Workspace, s.dir)
+	s.env.Programs = s.programs
 	s.env.Bash = tools.BashSettings{
 		TimeoutMS: cfg.BashTimeoutMS, MaxTimeoutMS: cfg.BashMaxTimeoutMS, MaxOutputChars: cfg.BashMaxOutputChars,
 		Env: cfg.BashEnv, AutoBackgroundAfterMS: cfg.BashAutoBackgroundAfterMS,
@@ -347,7 +358,7 @@ func (s *session) settle() (wall string, warnings []string) {
 			probed <- func() { wall, warnings = s.setWall(tools.WallInfo{}, nil) }
 			return
 		}
-		info, err := tools.ProbeWall(s.helper)
+		info, err := tools.ProbeWall(s.helper, s.programs)
 		probed <- func() { wall, warnings = s.setWall(info, err) }
 	}()
 	if n := tools.SweepOrphans(); n > 0 {

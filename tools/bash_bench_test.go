@@ -129,7 +129,7 @@ func BenchmarkJailCallOverhead(b *testing.B) {
 	jailed := newHarness(b)
 	jailed.env.Bash.Jail = true
 	jailed.env.Secret = testSecret
-	if _, err := ProbeWall(testHelper(b)); err != nil {
+	if _, err := ProbeWall(testHelper(b), testPrograms); err != nil {
 		b.Skip(err)
 	}
 	in := json.RawMessage(`{"command":"true"}`)
@@ -175,7 +175,7 @@ func median(xs []float64) float64 {
 // it, which is a start of the executable. A session pays it once, in the background after the first
 // frame, and again after a command outside the jail changed which files are secret.
 func BenchmarkJailStart(b *testing.B) {
-	if _, err := ProbeWall(testHelper(b)); err != nil {
+	if _, err := ProbeWall(testHelper(b), testPrograms); err != nil {
 		b.Skip(err)
 	}
 	var total time.Duration

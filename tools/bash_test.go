@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/warden-cli/warden/hostexec"
 )
 
 // harness runs the real bash tools against a temporary workspace.
@@ -38,6 +40,9 @@ func newHarness(t testing.TB) *harness {
 	tools := NewBash(tasks)
 	return &harness{t: t, tasks: tasks, env: NewEnv(ws, t.TempDir()), bash: tools[0], output: tools[1], kill: tools[2]}
 }
+
+// testPrograms finds the programs the tests' probes run on the machine's PATH; no test workspace is on it.
+var testPrograms = hostexec.NewFinder(os.Getenv("PATH"), nil)
 
 // testHelper is this test binary, which serves as the supervisor the way Warden's executable does (TestMain).
 func testHelper(t testing.TB) string {

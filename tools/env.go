@@ -2,7 +2,10 @@ package tools
 
 import (
 	"crypto/sha256"
+	"os"
 	"sync"
+
+	"github.com/warden-cli/warden/hostexec"
 )
 
 // Env is the state one session's tools share: the workspace, the current directory that `cd` moves, and
@@ -54,6 +57,10 @@ type EnvConfig struct {
 	// under each of its names and leaves out one whose names it does not all know. Wiring sets it to
 	// permissions.Engine.HardLinks; nil judges every file by its own name.
 	HardLinks func(paths []string) (others map[string][]string, complete bool)
+	// Programs finds the programs Warden runs for itself (bash, bwrap, rg, git): never from the
+	// workspace, the additional directories or a relative PATH entry. Wiring builds it at the session's
+	// start; nil means one built from PATH with Workspace and AdditionalDirs.
+	Programs *hostexec.Finder
 	// SecretWritten is called when a file tool has created a file Secret judges secret, so that the
 	// read-only jail masks it before the next jailed command (wiring sets it to Tasks.SecretsChanged).
 	SecretWritten func()
@@ -100,6 +107,14 @@ func (e *Env) rememberFile(abs string, sum [sha256.Size]byte) {
 		e.seen = map[string][sha256.Size]byte{}
 	}
 	e.seen[abs] = sum
+}
+
+// programs is the Finder of Warden's own programs.
+func (e *Env) programs() *hostexec.Finder {
+	if e.Programs != nil {
+		return e.Programs
+	}
+	return hostexec.NewFinder(os.Getenv("PATH"), append([]string{e.Workspace}, e.AdditionalDirs...))
 }
 
 // recallFile returns the hash of abs as the model last read or wrote it.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"slices"
@@ -300,8 +299,8 @@ type listing struct {
 
 // listFiles lists the regular files under dir: through git when dir is in a work tree (so ignored files
 // are left out), by walking it otherwise. .git directories are never entered.
-func listFiles(ctx context.Context, dir string) (listing, error) {
-	if files, ok := gitListFiles(ctx, dir); ok {
+func listFiles(ctx context.Context, env *Env, dir string) (listing, error) {
+	if files, ok := gitListFiles(ctx, env, dir); ok {
 		var l listing
 		for _, f := range files {
 			if len(l.Files) == maxListed {
@@ -319,15 +318,15 @@ func listFiles(ctx context.Context, dir string) (listing, error) {
 
 // gitListFiles lists the files git sees under dir (tracked, and untracked but not ignored). It reports
 // false when dir is not in a work tree, git is missing or fails, or dir is itself ignored.
-func gitListFiles(ctx context.Context, dir string) ([]string, bool) {
-	out, err := gitIn(ctx, dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+func gitListFiles(ctx context.Context, env *Env, dir string) ([]string, bool) {
+	out, err := gitIn(ctx, env, dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	if err != nil {
 		return nil, false
 	}
 	files := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 	if len(out) == 0 {
 		files = nil
-		if _, err := gitIn(ctx, dir, "check-ignore", "-q", "."); err == nil {
+		if _, err := gitIn(ctx, env, dir, "check-ignore", "-q", "."); err == nil {
 			return nil, false
 		}
 	}
@@ -336,14 +335,14 @@ func gitListFiles(ctx context.Context, dir string) ([]string, bool) {
 	return slices.Compact(files), true
 }
 
-// gitSafe is configuration given to every git Warden runs on its own: such a git must run nothing a
-// repository names (core.fsmonitor is run by ls-files; .git/config may have been written by a command,
-// sandboxed or not, or come with the files), and must not pick up a bare repository it was not pointed at.
-var gitSafe = []string{"-c", "core.fsmonitor=false", "-c", "safe.bareRepository=explicit"}
-
-func gitIn(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", slices.Concat(gitSafe, []string{"-C", dir}, args)...)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+// gitIn runs git in dir through the one runner of Warden's own gits, which runs nothing a repository names
+// (.git/config may have been written by a command, sandboxed or not, or come with the files), with git
+// found outside the workspace and the environment commands get.
+func gitIn(ctx context.Context, env *Env, dir string, args ...string) ([]byte, error) {
+	cmd, err := env.programs().Git(ctx, childEnv(os.Environ(), env.Bash, dir), dir, args...)
+	if err != nil {
+		return nil, err
+	}
 	return cmd.Output()
 }
 

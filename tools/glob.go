@@ -105,7 +105,7 @@ func runGlob(ctx context.Context, env *Env, call Call, p *globParams) Result {
 	case !fi.IsDir():
 		return Errorf("%s is a file, not a directory; glob searches below a directory", g.dir.Shown)
 	}
-	l, err := listFiles(ctx, g.dir.Abs)
+	l, err := listFiles(ctx, env, g.dir.Abs)
 	if err != nil {
 		return Errorf("cannot list %s: %v", g.dir.Shown, unwrapPathError(err))
 	}

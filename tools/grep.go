@@ -20,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/warden-cli/warden/hostexec"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -55,7 +56,8 @@ const (
 	rgArgBytes = 96 << 10
 )
 
-// rgProgram is the ripgrep executable looked up on PATH; tests point it elsewhere to force the fallback.
+// rgProgram is the ripgrep executable looked up with Env.Programs; tests point it elsewhere to force the
+// fallback.
 var rgProgram = "rg"
 
 type grepSearch struct {
@@ -129,7 +131,7 @@ func runGrep(ctx context.Context, env *Env, call Call, p *grepParams) Result {
 	}
 	dir, files, stopped, left := g.root.Abs, []string(nil), false, withheld{}
 	if fi.IsDir() {
-		l, err := listFiles(ctx, dir)
+		l, err := listFiles(ctx, env, dir)
 		if err != nil {
 			return Errorf("cannot list %s: %v", g.root.Shown, unwrapPathError(err))
 		}
@@ -142,7 +144,7 @@ func runGrep(ctx context.Context, env *Env, call Call, p *grepParams) Result {
 		return Errorf("%s is not a regular file or directory", g.root.Shown)
 	}
 	c := newGrepCollector(dir)
-	if !rgSearch(ctx, g, dir, files, c) {
+	if !rgSearch(ctx, env, g, dir, files, c) {
 		c = newGrepCollector(dir)
 		goSearch(ctx, g, dir, files, c)
 	}
@@ -373,12 +375,14 @@ func grepText(line []byte) string {
 }
 
 // rgSearch runs rg over files in batches and adds its matches to c. It reports false when rg is not
-// installed or failed without output, and the Go searcher should do the work instead.
-func rgSearch(ctx context.Context, g grepSearch, dir string, files []string, c *grepCollector) bool {
-	rg, err := exec.LookPath(rgProgram)
+// installed (outside the workspace: a project's rg is not Warden's) or failed without output, and the Go
+// searcher should do the work instead. rg gets the environment commands get, without Warden's secrets.
+func rgSearch(ctx context.Context, env *Env, g grepSearch, dir string, files []string, c *grepCollector) bool {
+	rg, err := env.programs().Find(rgProgram)
 	if err != nil {
 		return false
 	}
+	childEnv := childEnv(os.Environ(), env.Bash, dir)
 	// --text and --encoding none make rg look at bytes as the Go searcher does (binary files are
 	// dropped by the collector); --crlf lets $ match before \r\n as it does after the Go searcher strips
 	// \r; previews of very long lines keep far more than grepLineMax bytes.
@@ -394,15 +398,15 @@ func rgSearch(ctx context.Context, g grepSearch, dir string, files []string, c *
 		batch := files[:n]
 		files = files[n:]
 		args := append(append(slices.Clone(base), "--"), batch...)
-		if !rgBatch(ctx, rg, dir, args, c) {
+		if !rgBatch(ctx, rg, childEnv, dir, args, c) {
 			return false
 		}
 	}
 	return true
 }
 
-func rgBatch(ctx context.Context, rg, dir string, args []string, c *grepCollector) bool {
-	cmd := exec.CommandContext(ctx, rg, args...)
+func rgBatch(ctx context.Context, rg hostexec.Program, env []string, dir string, args []string, c *grepCollector) bool {
+	cmd := hostexec.Command(ctx, rg, env, args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -16,7 +16,7 @@ func confinements(t *testing.T) map[string]SandboxConfig {
 	t.Helper()
 	out := map[string]SandboxConfig{"unsandboxed": {}}
 	for _, b := range []SandboxBackend{BackendBubblewrap, BackendLandlock} {
-		if _, err := ProbeSandbox(SandboxConfig{Backend: b}); err == nil {
+		if _, err := ProbeSandbox(SandboxConfig{Backend: b}, testPrograms); err == nil {
 			out[string(b)] = SandboxConfig{Enabled: true, Backend: b}
 		}
 	}

@@ -65,7 +65,7 @@ func TestNothingOutlivesWarden(t *testing.T) {
 	t.Parallel()
 	modes := []string{""}
 	for _, b := range []SandboxBackend{BackendBubblewrap, BackendLandlock} {
-		if _, err := ProbeSandbox(SandboxConfig{Backend: b}); err == nil {
+		if _, err := ProbeSandbox(SandboxConfig{Backend: b}, testPrograms); err == nil {
 			modes = append(modes, string(b))
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -18,6 +17,7 @@ import (
 
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
+	"github.com/warden-cli/warden/hostexec"
 	"github.com/warden-cli/warden/tools/confine"
 )
 
@@ -26,11 +26,11 @@ import (
 // directories and the paths the person listed, cannot change .git or .warden, and reaches no network unless
 // allowed. Two backends:
 //
-//   - bubblewrap, when `bwrap` is on PATH: a read-only view of the whole file system with the writable
-//     paths bound over it, .git and .warden bound read-only again inside the workspace, a fresh /tmp,
-//     /dev and /proc, a network namespace with only loopback (unless network is allowed), a pid namespace
-//     (so that nothing the command starts outlives it), --die-with-parent, and the seccomp filter of
-//     tools/confine, passed with --seccomp.
+//   - bubblewrap, when `bwrap` is on PATH outside the workspace: a read-only view of the whole file system
+//     with the writable paths bound over it, .git and .warden bound read-only again inside the workspace, a
+//     fresh /tmp, /dev and /proc, a network namespace with only loopback (unless network is allowed), a pid
+//     namespace (so that nothing the command starts outlives it), --die-with-parent, and the seccomp filter
+//     of tools/confine, passed with --seccomp.
 //   - Landlock, otherwise: Warden re-executes itself as a small helper (SandboxHelperMain) that restricts
 //     itself and then execs bash. File rules: read everywhere, write in the writable paths; TCP bind and
 //     connect denied when network is off (ABI 4 and later). Landlock cannot take back a right below a
@@ -51,7 +51,7 @@ type SandboxConfig struct {
 	// Backend forces one backend; empty picks bubblewrap when it works, else Landlock.
 	Backend SandboxBackend
 	// Helper is the executable that runs SandboxHelperMain when given the helper's marker (Warden itself);
-	// empty means os.Executable(). Only Landlock uses it.
+	// empty means hostexec.SelfPath. Only Landlock uses it.
 	Helper string
 }
 
@@ -76,10 +76,10 @@ func (s SandboxInfo) String() string {
 }
 
 // ProbeSandbox finds out which backend would confine commands with cfg (Enabled is not looked at), trying
-// each once and caching the answer. The error, when no backend works, explains why in a sentence the
-// person can act on.
-func ProbeSandbox(cfg SandboxConfig) (SandboxInfo, error) {
-	b, err := probe(cfg)
+// each once and caching the answer; bwrap is found with programs. The error, when no backend works,
+// explains why in a sentence the person can act on.
+func ProbeSandbox(cfg SandboxConfig, programs *hostexec.Finder) (SandboxInfo, error) {
+	b, err := probe(cfg, programs)
 	if err != nil {
 		return SandboxInfo{}, err
 	}
@@ -107,7 +107,7 @@ func ProbeSandbox(cfg SandboxConfig) (SandboxInfo, error) {
 // backendProbe is what probing found.
 type backendProbe struct {
 	backend SandboxBackend
-	bwrap   string // path
+	bwrap   hostexec.Program
 	pidNS   bool   // --unshare-pid --proc /proc works
 	helper  string // path of the Landlock helper
 	abi     int
@@ -123,22 +123,28 @@ type probeAnswer struct {
 	err error
 }
 
-func probe(cfg SandboxConfig) (backendProbe, error) {
-	key := fmt.Sprintf("%s|%v|%s|%s", cfg.Backend, cfg.Network, cfg.Helper, os.Getenv("PATH"))
+// probe is ProbeSandbox's answer. The answer is kept by the bwrap that was found: another session's, or
+// this one's once its PATH changed, may find another.
+func probe(cfg SandboxConfig, programs *hostexec.Finder) (backendProbe, error) {
+	bwrap, findErr := programs.Find("bwrap")
+	key := fmt.Sprintf("%s|%v|%s|%s", cfg.Backend, cfg.Network, cfg.Helper, bwrap.Path)
+	if findErr != nil {
+		key += "|" + findErr.Error() // which programs were passed over, for the message
+	}
 	probeMu.Lock()
 	defer probeMu.Unlock()
 	if a, ok := probeCache[key]; ok {
 		return a.b, a.err
 	}
-	b, err := probeNow(cfg)
+	b, err := probeNow(cfg, bwrap, findErr)
 	probeCache[key] = probeAnswer{b, err}
 	return b, err
 }
 
-func probeNow(cfg SandboxConfig) (backendProbe, error) {
+func probeNow(cfg SandboxConfig, bwrap hostexec.Program, findErr error) (backendProbe, error) {
 	var why []string
 	if cfg.Backend == "" || cfg.Backend == BackendBubblewrap {
-		b, err := probeBwrap(cfg.Network)
+		b, err := probeBwrap(cfg.Network, bwrap, findErr)
 		if err == nil {
 			return b, nil
 		}
@@ -157,16 +163,16 @@ func probeNow(cfg SandboxConfig) (backendProbe, error) {
 	return backendProbe{}, fmt.Errorf("no sandbox is available: %s", strings.Join(why, "; "))
 }
 
-func probeBwrap(network bool) (backendProbe, error) {
-	path, err := exec.LookPath("bwrap")
-	if err != nil {
-		return backendProbe{}, errors.New("bubblewrap is not installed (bwrap is not on PATH; apt install bubblewrap)")
+func probeBwrap(network bool, bwrap hostexec.Program, findErr error) (backendProbe, error) {
+	if findErr != nil {
+		return backendProbe{}, fmt.Errorf("bubblewrap cannot be used: %v (apt install bubblewrap)", findErr)
 	}
 	try := func(pidNS bool) error {
 		args := bwrapBase(network, pidNS)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, path)
+		// Nothing of Warden's environment: bwrap and the shell it starts need none of it.
+		cmd := hostexec.Command(ctx, bwrap, nil)
 		if confine.Arch() != 0 { // as every command will have it
 			f, err := confine.ProgramFile(network)
 			if err != nil {
@@ -176,7 +182,7 @@ func probeBwrap(network bool) (backendProbe, error) {
 			cmd.ExtraFiles = []*os.File{f}
 			args = append(args, "--seccomp", "3")
 		}
-		cmd.Args = append(append([]string{path}, args...), "--", "/bin/sh", "-c", "exit 0")
+		cmd.Args = append(append(cmd.Args, args...), "--", "/bin/sh", "-c", "exit 0")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			return fmt.Errorf("%v: %s", err, bytes.TrimSpace(out))
@@ -184,12 +190,12 @@ func probeBwrap(network bool) (backendProbe, error) {
 		return nil
 	}
 	if try(true) == nil {
-		return backendProbe{backend: BackendBubblewrap, bwrap: path, pidNS: true}, nil
+		return backendProbe{backend: BackendBubblewrap, bwrap: bwrap, pidNS: true}, nil
 	}
 	if err := try(false); err != nil {
 		return backendProbe{}, fmt.Errorf("bubblewrap does not work here (%v)", err)
 	}
-	return backendProbe{backend: BackendBubblewrap, bwrap: path}, nil
+	return backendProbe{backend: BackendBubblewrap, bwrap: bwrap}, nil
 }
 
 func probeLandlock(cfg SandboxConfig) (backendProbe, error) {
@@ -203,14 +209,14 @@ func probeLandlock(cfg SandboxConfig) (backendProbe, error) {
 	}
 	helper := cfg.Helper
 	if helper == "" {
-		if helper, err = os.Executable(); err != nil {
+		if helper, err = hostexec.Self(); err != nil {
 			return backendProbe{}, fmt.Errorf("Landlock needs Warden's own executable: %v", err)
 		}
 	}
 	// The helper must answer the marker; a binary without the hook would do something else entirely.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, helper, helperMarker, "probe").Output()
+	out, err := hostexec.Command(ctx, hostexec.Program{Name: "warden-sandbox", Path: helper}, nil, helperMarker, "probe").Output()
 	if err != nil || strings.TrimSpace(string(out)) != "ok" {
 		return backendProbe{}, fmt.Errorf("the sandbox helper %s does not answer (%v)", helper, err)
 	}
@@ -247,9 +253,9 @@ type sandboxPlan struct {
 // and Warden's own settings, run or are read outside the sandbox later.
 var protectedNames = []string{".git", ".warden"}
 
-// planSandbox resolves which paths a command may write.
-func planSandbox(cfg SandboxConfig, workspace string) (*sandboxPlan, error) {
-	b, err := probe(cfg)
+// planSandbox resolves which paths a command may write; bwrap is found with programs.
+func planSandbox(cfg SandboxConfig, programs *hostexec.Finder, workspace string) (*sandboxPlan, error) {
+	b, err := probe(cfg, programs)
 	if err != nil {
 		return nil, err
 	}
@@ -323,7 +329,7 @@ func (p *sandboxPlan) command(bash, script, dir string, fd int, fifo string) (st
 		// A named pipe opens for writing on a read-only mount; under a fresh /tmp it must be shown again.
 		a = append(a, "--ro-bind", filepath.Dir(fifo), filepath.Dir(fifo))
 		a = append(a, "--chdir", dir, "--", bash, "-c", script)
-		return p.probe.bwrap, a, files, nil
+		return p.probe.bwrap.Path, a, files, nil
 	case BackendLandlock:
 		rules := p.landlockSpec()
 		rules.WriteFiles = append(rules.WriteFiles, fifo)

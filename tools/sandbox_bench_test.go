@@ -19,7 +19,7 @@ func BenchmarkSandboxOverhead(b *testing.B) {
 	plain := newHarness(b)
 	vs := []*variant{{name: "unsandboxed", h: plain}}
 	for _, be := range []SandboxBackend{BackendBubblewrap, BackendLandlock} {
-		if _, err := ProbeSandbox(SandboxConfig{Backend: be}); err != nil {
+		if _, err := ProbeSandbox(SandboxConfig{Backend: be}, testPrograms); err != nil {
 			b.Logf("%s: %v", be, err)
 			continue
 		}

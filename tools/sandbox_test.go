@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/warden-cli/warden/hostexec"
 )
 
 // TestMain lets the test binary act as the Landlock helper, the way main does for Warden.
@@ -42,7 +43,7 @@ func backends(t *testing.T) []SandboxBackend {
 	t.Helper()
 	var out []SandboxBackend
 	for _, b := range []SandboxBackend{BackendBubblewrap, BackendLandlock} {
-		if _, err := ProbeSandbox(SandboxConfig{Backend: b}); err != nil {
+		if _, err := ProbeSandbox(SandboxConfig{Backend: b}, testPrograms); err != nil {
 			t.Logf("%s: %v", b, err)
 			continue
 		}
@@ -140,7 +141,7 @@ func TestSandboxConfinesWrites(t *testing.T) {
 
 func TestLandlockWorkspaceWithoutGitIsWritable(t *testing.T) {
 	t.Parallel()
-	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendLandlock}); err != nil {
+	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendLandlock}, testPrograms); err != nil {
 		needOrSkip(t, err)
 	}
 	h := newHarness(t)
@@ -292,7 +293,7 @@ func TestSandboxKeepsTheWorkingDirectory(t *testing.T) {
 
 func TestUnsandboxedCallAsksAndRunsOutside(t *testing.T) {
 	t.Parallel()
-	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendBubblewrap}); err != nil {
+	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendBubblewrap}, testPrograms); err != nil {
 		needOrSkip(t, err)
 	}
 	h := sandboxed(t, BackendBubblewrap, false)
@@ -320,7 +321,7 @@ func TestSandboxUnavailableRefusesToRun(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	h.env.Bash.Sandbox = SandboxConfig{Enabled: true, Backend: BackendLandlock, Helper: "/bin/true"}
-	if _, err := ProbeSandbox(h.env.Bash.Sandbox); err == nil {
+	if _, err := ProbeSandbox(h.env.Bash.Sandbox, testPrograms); err == nil {
 		t.Fatal("a helper that does not answer was accepted")
 	}
 	mark := filepath.Join(h.env.Workspace, "ran")
@@ -334,16 +335,16 @@ func TestSandboxUnavailableRefusesToRun(t *testing.T) {
 }
 
 func TestProbeFallsBackToLandlockWithoutBwrap(t *testing.T) {
-	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendLandlock}); err != nil {
+	if _, err := ProbeSandbox(SandboxConfig{Backend: BackendLandlock}, testPrograms); err != nil {
 		needOrSkip(t, err)
 	}
-	t.Setenv("PATH", t.TempDir())
-	info, err := ProbeSandbox(SandboxConfig{})
+	noBwrap := hostexec.NewFinder(t.TempDir(), nil)
+	info, err := ProbeSandbox(SandboxConfig{}, noBwrap)
 	if err != nil || info.Backend != BackendLandlock {
 		t.Fatalf("ProbeSandbox = %v, %v; want landlock", info, err)
 	}
-	if _, err := exec.LookPath("bwrap"); err == nil {
-		t.Fatal("bwrap is still on PATH")
+	if _, err := noBwrap.Find("bwrap"); err == nil {
+		t.Fatal("bwrap is still found")
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -30,7 +29,8 @@ type Tasks struct {
 	MaxBackground int
 	// Grace is how long a command that is being stopped gets between TERM and KILL; zero means 2 s.
 	Grace time.Duration
-	// Shell is the bash binary; empty means "bash" looked up on PATH.
+	// Shell is the bash binary: an absolute path, or a name looked up with the Env's Programs (never in
+	// the workspace: a poisoned PATH must not choose the shell every command runs in); empty means "bash".
 	Shell string
 	// Helper is Warden's own executable, which serves as the session's supervisor when started with the
 	// helper's marker (SandboxHelperMain). Empty, commands are started by Warden itself, and those a
@@ -184,7 +184,7 @@ func (j *job) supervise(grace time.Duration) {
 // run outside both (unsandboxed). name names the spool file; live receives output as it comes.
 // The note, if any, is for the model (the directory had to change).
 func (t *Tasks) start(env *Env, command, name string, unsandboxed, jailed bool, live func(string)) (*job, string, error) {
-	bash, err := t.shell()
+	bash, err := t.shell(env)
 	if err != nil {
 		return nil, "", err
 	}
@@ -220,7 +220,7 @@ func (t *Tasks) start(env *Env, command, name string, unsandboxed, jailed bool, 
 	}
 	if cell == nil && env.Bash.Sandbox.Enabled && !unsandboxed {
 		// Fail closed: a sandbox that was asked for and cannot be had stops the command.
-		if sandbox, err = planSandbox(env.Bash.Sandbox, env.Workspace); err != nil {
+		if sandbox, err = planSandbox(env.Bash.Sandbox, env.programs(), env.Workspace); err != nil {
 			return nil, "", fmt.Errorf("%v. The command did not run", err)
 		}
 	}
@@ -252,7 +252,8 @@ func withoutVar(env []string, name string) []string {
 	return out
 }
 
-func (t *Tasks) shell() (string, error) {
+// shell is the path of the bash that runs every command, found once with env's Programs.
+func (t *Tasks) shell(env *Env) (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.initLocked()
@@ -266,12 +267,19 @@ func (t *Tasks) shell() (string, error) {
 	if name == "" {
 		name = "bash"
 	}
-	p, err := exec.LookPath(name)
-	if err != nil {
-		return "", fmt.Errorf("cannot run commands: bash was not found (%v); install bash or put it on PATH", err)
+	if filepath.IsAbs(name) {
+		if fi, err := os.Stat(name); err != nil || fi.IsDir() {
+			return "", fmt.Errorf("cannot run commands: bash was not found at %s; install bash or name another", name)
+		}
+		t.bashPath = name
+		return name, nil
 	}
-	t.bashPath = p
-	return p, nil
+	p, err := env.programs().Find(name)
+	if err != nil {
+		return "", fmt.Errorf("cannot run commands: %v; install bash or put it on PATH outside the workspace", err)
+	}
+	t.bashPath = p.Path
+	return p.Path, nil
 }
 
 func (t *Tasks) grace() time.Duration {

@@ -11,6 +11,7 @@ import (
 
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
+	"github.com/warden-cli/warden/hostexec"
 	"github.com/warden-cli/warden/tools/confine"
 	"github.com/warden-cli/warden/tools/jail"
 )
@@ -29,14 +30,16 @@ type WallInfo struct {
 // String is the short form for the status line: "wall: bubblewrap".
 func (w WallInfo) String() string { return "wall: " + string(w.Backend) }
 
-// ProbeWall finds out how the jail would be built here: bubblewrap when it works, else Landlock with
-// Warden's executable (helper) confining itself. The error says, in a sentence the person can act on, why
-// there is no wall.
-func ProbeWall(helper string) (WallInfo, error) { return probeWall(helper, "") }
+// ProbeWall finds out how the jail would be built here: bubblewrap (found with programs) when it works,
+// else Landlock with Warden's executable (helper) confining itself. The error says, in a sentence the
+// person can act on, why there is no wall.
+func ProbeWall(helper string, programs *hostexec.Finder) (WallInfo, error) {
+	return probeWall(helper, programs, "")
+}
 
 // probeWall is ProbeWall with one backend forced ("" for either).
-func probeWall(helper string, only jail.Backend) (WallInfo, error) {
-	b, err := probe(SandboxConfig{Backend: BackendBubblewrap})
+func probeWall(helper string, programs *hostexec.Finder, only jail.Backend) (WallInfo, error) {
+	b, err := probe(SandboxConfig{Backend: BackendBubblewrap}, programs)
 	if only == jail.Landlock {
 		err = errors.New("bubblewrap is not to be used")
 	}
@@ -101,13 +104,14 @@ func (t *Tasks) keeper(env *Env) *jail.Keeper {
 	if t.jails != nil || t.wallErr != nil || t.isClosed() {
 		return t.jails
 	}
-	info, err := probeWall(t.Helper, t.JailBackend)
+	programs := env.programs()
+	info, err := probeWall(t.Helper, programs, t.JailBackend)
 	if err != nil {
 		t.wallErr = err
 		return nil
 	}
-	b, _ := probe(SandboxConfig{Backend: BackendBubblewrap})
-	bash, _ := t.shell()
+	b, _ := probe(SandboxConfig{Backend: BackendBubblewrap}, programs)
+	bash, _ := t.shell(env)
 	home, _ := os.UserHomeDir()
 	// Warden's own files, and every session's (outputs the person once let through may be in them), but
 	// never the workspace, should one of them hold it.
@@ -137,12 +141,18 @@ func (t *Tasks) keeper(env *Env) *jail.Keeper {
 	if abi, err := llsys.LandlockGetABIVersion(); err == nil && abi >= 4 && info.Backend == jail.Bubblewrap {
 		fallback = jail.Landlock
 	}
+	// bwrap starts the helper by name from inside the jail's mount namespace, where the kernel's link to
+	// Warden's own file would name bwrap's: it is given the file's path, and the jail shows it.
+	helper := t.Helper
+	if info.Backend == jail.Bubblewrap {
+		helper = hostexec.Located(t.Helper)
+	}
 	t.jails = jail.NewKeeper(jail.Config{
-		Backend: info.Backend, Bwrap: b.bwrap, PidNS: b.pidNS, Fallback: fallback,
-		Helper: t.Helper, HelperArgs: []string{helperMarker, "jail"},
+		Backend: info.Backend, Bwrap: b.bwrap.Path, PidNS: b.pidNS, Fallback: fallback,
+		Helper: helper, HelperArgs: []string{helperMarker, "jail"},
 		Workspace: env.Workspace, Homes: jail.Homes(home), Secret: secret, Hide: hide,
 		Trees: env.AdditionalDirs, Roots: env.RuleRoots,
-		Show: append([]string{env.Workspace, bash, t.Helper}, env.AdditionalDirs...),
+		Show: append([]string{env.Workspace, bash, hostexec.Located(t.Helper)}, env.AdditionalDirs...),
 	})
 	return t.jails
 }

@@ -21,7 +21,7 @@ func wallBackends(t *testing.T) []jail.Backend {
 	t.Helper()
 	var out []jail.Backend
 	for _, b := range []jail.Backend{jail.Bubblewrap, jail.Landlock} {
-		if _, err := probeWall(testHelper(t), b); err != nil {
+		if _, err := probeWall(testHelper(t), testPrograms, b); err != nil {
 			t.Logf("%s: %v", b, err)
 			continue
 		}
