@@ -281,6 +281,9 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	for _, d := range cfg.AdditionalDirectories {
 		s.env.AdditionalDirs = append(s.env.AdditionalDirs, permissions.ResolvePath(cfg.Workspace, d, home))
 	}
+	for _, d := range cfg.SandboxJailReadable {
+		s.env.JailReadable = append(s.env.JailReadable, permissions.ResolvePath(cfg.Workspace, d, home))
+	}
 	s.env.Private = wardenPrivate()
 	s.env.HardLinks = s.engine.HardLinks
 	s.reg = tools.NewRegistry(append(append(tools.NewBash(s.tasks), tools.NewFileTools()...), tools.NewTodo())...)
