@@ -210,7 +210,7 @@ func (t *Tasks) start(env *Env, command, name string, unsandboxed, jailed bool, 
 					"\"dangerously_unsandboxed\": true, and the user will be asked", err)
 			}
 			sp = &jailSpawner{j: cell}
-			childEnv = append(withoutVar(childEnv, "TMPDIR"), "TMPDIR="+cell.TmpDir())
+			childEnv = cell.Env(childEnv)
 		}
 	}
 	if sp == nil {

@@ -36,6 +36,7 @@ func TestWallKeepsTheHomeDarkButForTheWorkspaceAndToolchains(t *testing.T) {
 	t.Setenv("GOMODCACHE", "")
 	t.Setenv("CARGO_HOME", "")
 	write(t, filepath.Join(home, "notes", "private.txt"), "notes-private-secret\n")
+	write(t, filepath.Join(home, ".gitconfig"), "[user]\n\tname = gitconfig-secret\n")
 	write(t, filepath.Join(home, "go", "pkg", "mod", "example.com", "m@v1.0.0", "go.mod"), "module example.com/m // module-cache-content\n")
 	write(t, filepath.Join(home, ".cargo", "env"), "cargo-env-readable\n")
 	write(t, filepath.Join(home, ".cargo", "credentials"), "cargo-credentials-secret\n")
@@ -75,6 +76,18 @@ func TestWallKeepsTheHomeDarkButForTheWorkspaceAndToolchains(t *testing.T) {
 			}
 			if r := h.runJailed("cat ~/notes/private.txt"); !strings.Contains(r.Output, "home directories are hidden") {
 				t.Errorf("the model is not told why a file of the home is not there: %s", r.Output)
+			}
+			// Nor are the home's names there to list.
+			for _, line := range strings.Split(h.runJailed("ls -a ~ ~/.ssh").Output, "\n") {
+				if name := strings.TrimSpace(line); name == "notes" || name == ".ssh" || name == "id_rsa" || name == ".a000000" {
+					t.Errorf("%s is listed in the jail", name)
+				}
+			}
+			// git reads none of the person's configuration (an unreadable ~/.gitconfig would stop it) and
+			// works.
+			if r := h.runJailed("git init -q \"$TMPDIR/r\" && git -C \"$TMPDIR/r\" status --short && git config --global --list; echo git-ran"); !strings.Contains(r.Output, "git-ran") ||
+				strings.Contains(r.Output, "gitconfig-secret") || strings.Contains(r.Output, "fatal") {
+				t.Errorf("git in the jail: %s", r.Output)
 			}
 			in, _ := json.Marshal(map[string]any{"command": cmd})
 			out := h.bash.Run(context.Background(), h.env, Call{ID: "outside", Input: in}).Output

@@ -111,3 +111,48 @@ func follow(p string, dark func(string) bool) (real string, links []Link, ok boo
 func inAny(dirs []string, p string) bool {
 	return slices.ContainsFunc(dirs, func(d string) bool { return within(d, p) })
 }
+
+// Env is a command's environment as this jail needs it: TMPDIR is the jail's own, and the configuration
+// kept in the home is not looked for there. A program finds a file of a dark home missing under
+// bubblewrap but unreadable under Landlock, and some stop at an unreadable one where they go on without a
+// missing one (git, at ~/.gitconfig): git is given no global configuration, and the XDG configuration
+// directory, when it is in a dark home, is one that does not exist, so both backends read the same.
+func (j *Jail) Env(env []string) []string {
+	config := ""
+	home := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "XDG_CONFIG_HOME="); ok {
+			config = v
+		}
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+	}
+	if config == "" && home != "" {
+		config = filepath.Join(home, ".config")
+	}
+	drop := []string{"TMPDIR", "GIT_CONFIG_GLOBAL"}
+	add := []string{"TMPDIR=" + j.tmp, "GIT_CONFIG_GLOBAL=/dev/null"}
+	if config != "" && inAny(j.masks.Dark, resolved(config)) {
+		drop = append(drop, "XDG_CONFIG_HOME")
+		add = append(add, "XDG_CONFIG_HOME="+filepath.Join(j.tmp, "no-config"))
+	}
+	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(drop, name)
+	})
+	return append(out, add...)
+}
+
+// resolved is p with the links of its longest existing part resolved, as the jail's paths are named.
+func resolved(p string) string {
+	p = filepath.Clean(p)
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
+	}
+	parent := filepath.Dir(p)
+	if parent == p {
+		return p
+	}
+	return filepath.Join(resolved(parent), filepath.Base(p))
+}

@@ -293,9 +293,11 @@ func TestFollowKeepsTheLinksInsideTheHome(t *testing.T) {
 	}
 }
 
-// The toolchains' places are where their variables say, else their defaults in the home.
+// The toolchains' places are where their variables say, else their defaults in the home; the directories
+// of PATH inside the home are among them, but never the home itself.
 func TestToolchainsFollowTheirVariables(t *testing.T) {
-	env := map[string]string{"GOMODCACHE": "/data/gomod", "CARGO_HOME": "/opt/cargo", "XDG_CACHE_HOME": "relative"}
+	env := map[string]string{"GOMODCACHE": "/data/gomod", "CARGO_HOME": "/opt/cargo", "XDG_CACHE_HOME": "relative",
+		"PATH": "/home/u/bin:/usr/bin:/home/u:relative/bin:/home/u/.pyenv/shims"}
 	places := Toolchains("/home/u", func(k string) string { return env[k] })
 	paths := map[string]bool{}
 	for _, p := range places {
@@ -305,12 +307,12 @@ func TestToolchainsFollowTheirVariables(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"/data/gomod", "/opt/cargo/bin", "/opt/cargo/registry", "/home/u/.rustup",
-		"/home/u/.cache/go-build", "/home/u/go/bin", "/home/u/.npm", "/home/u/.pyenv"} {
+		"/home/u/.cache/go-build", "/home/u/go/bin", "/home/u/.npm", "/home/u/.pyenv", "/home/u/bin"} {
 		if !paths[want] {
 			t.Errorf("%s is not among the toolchains' places", want)
 		}
 	}
-	for _, not := range []string{"/home/u/go/pkg/mod", "/home/u/.cargo/bin", "/home/u/.cargo", "/home/u"} {
+	for _, not := range []string{"/home/u/go/pkg/mod", "/home/u/.cargo/bin", "/home/u/.cargo", "/home/u", "/usr/bin", "relative/bin"} {
 		if paths[not] {
 			t.Errorf("%s is among the toolchains' places", not)
 		}

@@ -66,6 +66,11 @@ func landlockSpecFile(cfg Config, j *Jail, masks Masks) (*os.File, error) {
 		}
 	}
 	spec.ReadDirs, spec.ReadFiles, spec.ListDirs = readGrants(roots, hidden)
+	// Landlock grants the listing of a directory to every directory below it, and a dark home's names are
+	// the person's too: no directory holding one may be listed (so / cannot be, under Landlock).
+	spec.ListDirs = slices.DeleteFunc(spec.ListDirs, func(d string) bool {
+		return slices.ContainsFunc(masks.Dark, func(h string) bool { return within(d, h) })
+	})
 	b, err := json.Marshal(spec)
 	if err != nil {
 		return nil, err

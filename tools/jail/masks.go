@@ -54,7 +54,7 @@ const (
 // hashes and whose content is the history git must read), and so is other people's code (shallowDirs).
 var skipInWorkspace = map[string]bool{"__pycache__": true}
 
-// shallowDirs hold other people's code, tens of thousands of files that each rescan would walk (about 6
+// shallowDirs hold other people's code, tens of thousands of files that each rescan would walk (about 2
 // µs an entry): they are walked to shallowDepth levels, enough for node_modules/pkg/.env and
 // node_modules/@scope/pkg/.env.
 var shallowDirs = []string{"node_modules", ".venv", "venv", "vendor", "site-packages"}
@@ -122,12 +122,16 @@ func scan(cfg Config) Masks {
 	unwalked := map[string]bool{}
 	var places []string
 	for _, pl := range cfg.Places {
-		real, ok := show(pl.Path)
-		switch {
-		case !ok:
-		case !pl.Scan:
+		if real, ok := show(pl.Path); ok && !pl.Scan {
 			unwalked[real] = true
-		case isDark(real):
+		}
+	}
+	for _, pl := range cfg.Places {
+		if !pl.Scan {
+			continue
+		}
+		real, ok := show(pl.Path)
+		if ok && isDark(real) && !slices.ContainsFunc(slices.Collect(maps.Keys(unwalked)), func(u string) bool { return within(u, real) }) {
 			places = append(places, real)
 		}
 	}

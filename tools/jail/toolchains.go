@@ -116,6 +116,13 @@ func Toolchains(home string, getenv func(string) string) []Place {
 		// Homebrew on Linux lives in a home of its own, on everyone's PATH who uses it.
 		{"/home/linuxbrew/.linuxbrew", "Homebrew's programs on Linux", false},
 	}
+	// The directories of PATH in the home (~/bin, a version manager's shims): commands run programs from
+	// them by name. They may be the person's own, so they are searched.
+	for _, d := range filepath.SplitList(getenv("PATH")) {
+		if filepath.IsAbs(d) && filepath.Clean(d) != filepath.Clean(home) && within(home, filepath.Clean(d)) {
+			places = append(places, Place{d, "a directory of PATH, whose programs commands run by name", true})
+		}
+	}
 	out := places[:0]
 	for _, p := range places {
 		if p.Path != "" && filepath.IsAbs(p.Path) {
