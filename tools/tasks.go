@@ -241,17 +241,6 @@ func (t *Tasks) start(env *Env, command, name string, unsandboxed, jailed bool, 
 	return j, note, nil
 }
 
-// withoutVar drops NAME= entries from an environment.
-func withoutVar(env []string, name string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, name+"=") {
-			out = append(out, kv)
-		}
-	}
-	return out
-}
-
 func (t *Tasks) shell() (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
