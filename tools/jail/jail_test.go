@@ -318,3 +318,23 @@ func TestToolchainsFollowTheirVariables(t *testing.T) {
 		}
 	}
 }
+
+// A toolchain's place is shown unsearched, so one that is secret itself (a variable, or a link, leading to
+// ~/.ssh) is masked, and one that would be a home whole (GOMODCACHE=~) is not shown.
+func TestScanShowsNoToolchainPlaceThatIsSecretOrAHome(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	home := filepath.Join(root, "home")
+	mkfile(t, filepath.Join(home, ".ssh", "id_rsa"))
+	mkfile(t, filepath.Join(home, "go", "pkg", "mod", "x"))
+	m := scan(Config{Secret: secretForTest, Homes: []string{home}, Places: []Place{
+		{Path: filepath.Join(home, ".ssh"), Why: "a variable leading there"},
+		{Path: home, Why: "GOMODCACHE=~"},
+		{Path: filepath.Join(home, "go", "pkg", "mod"), Why: "the module cache"},
+	}})
+	if !slices.Contains(m.Dirs, filepath.Join(home, ".ssh")) {
+		t.Errorf("a secret place is not masked: %q", m.Dirs)
+	}
+	if slices.Contains(m.Shown, home) || !slices.Contains(m.Shown, filepath.Join(home, "go", "pkg", "mod")) {
+		t.Errorf("shown = %q", m.Shown)
+	}
+}

@@ -122,7 +122,11 @@ func scan(cfg Config) Masks {
 	unwalked := map[string]bool{}
 	var places []string
 	for _, pl := range cfg.Places {
-		if real, ok := show(pl.Path); ok && !pl.Scan {
+		// A toolchain's variable that names a home whole (GOMODCACHE=~) would show it unsearched.
+		if pl.Scan || slices.ContainsFunc(m.Dark, func(h string) bool { return within(resolved(pl.Path), h) }) {
+			continue
+		}
+		if real, ok := show(pl.Path); ok {
 			unwalked[real] = true
 		}
 	}
@@ -288,6 +292,12 @@ func scan(cfg Config) Masks {
 		case slices.ContainsFunc(trees, func(t string) bool { return within(r, t) }):
 		default:
 			walk(r, maxRootEntries)
+		}
+	}
+	// A place that is itself secret (a variable naming ~/.ssh, a link there) is masked, walked or not.
+	for p := range unwalked {
+		if secret(p) {
+			add(p)
 		}
 	}
 	for _, p := range systemSecrets() {
