@@ -95,22 +95,24 @@ func scan(cfg Config) Masks {
 	isDark := func(p string) bool { return inAny(m.Dark, p) }
 	links := map[Link]bool{}
 	shown := map[string]bool{}
-	// show resolves a path to show and notes it, and the links on the way, where a home hides them.
-	show := func(p string) (string, bool) {
-		if p == "" {
-			return "", false
-		}
-		real, ls, ok := follow(p, isDark)
-		if !ok {
-			return "", false
-		}
+	// keep notes a path to show, as follow resolved it, and the links on the way, where a home hides them.
+	keep := func(real string, ls []Link) {
 		for _, l := range ls {
 			links[l] = true
 		}
 		if isDark(real) {
 			shown[real] = true
 		}
-		return real, true
+	}
+	show := func(p string) (string, bool) {
+		if p == "" {
+			return "", false
+		}
+		real, ls, ok := follow(p, isDark)
+		if ok {
+			keep(real, ls)
+		}
+		return real, ok
 	}
 	var trees []string
 	for _, t := range append([]string{cfg.Workspace}, cfg.Trees...) {
@@ -122,11 +124,13 @@ func scan(cfg Config) Masks {
 	unwalked := map[string]bool{}
 	var places []string
 	for _, pl := range cfg.Places {
-		// A toolchain's variable that names a home whole (GOMODCACHE=~) would show it unsearched.
-		if pl.Scan || slices.ContainsFunc(m.Dark, func(h string) bool { return within(resolved(pl.Path), h) }) {
+		if pl.Scan {
 			continue
 		}
-		if real, ok := show(pl.Path); ok {
+		real, ls, ok := follow(pl.Path, isDark)
+		// A toolchain's variable that names a home whole (GOMODCACHE=~) would show it unsearched.
+		if ok && !slices.ContainsFunc(m.Dark, func(h string) bool { return within(real, h) }) {
+			keep(real, ls)
 			unwalked[real] = true
 		}
 	}
