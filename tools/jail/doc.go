@@ -20,7 +20,8 @@
 //     name a hard link gives one), and each is masked: covered by an empty file or directory nobody may
 //     open. Each walk is bounded, and what it did not get to is masked whole: a scan that cannot finish
 //     hides what it did not see. A file with a name no walk found (its other name may be a key of a dark
-//     home) is masked too.
+//     home) is masked too, but among other people's code, where package managers link their caches'
+//     files.
 //
 // The jail is built once per session and kept warm, because building one per command (a bubblewrap run)
 // costs about three bare shells: inside it runs a supervisor (tools/supervisor: Warden's own executable,

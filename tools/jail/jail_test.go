@@ -210,14 +210,18 @@ func TestScanMasksWhatItDidNotReach(t *testing.T) {
 }
 
 // A file with a name no walk found is masked: it may be a key of the dark home under another name. Two
-// names of one file, both in the workspace, are not.
+// names of one file, both in the workspace, are not, nor is a package a package manager linked from its
+// cache into node_modules or site-packages.
 func TestScanMasksAHardLinkWhoseOtherNameIsUnseen(t *testing.T) {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	ws, home := filepath.Join(root, "ws"), filepath.Join(root, "home")
 	mkfile(t, filepath.Join(home, "keys", "deploy"))
 	mkfile(t, filepath.Join(ws, "one"))
+	mkfile(t, filepath.Join(home, ".bun", "install", "cache", "react", "index.js"))
+	os.MkdirAll(filepath.Join(ws, "node_modules", "react"), 0o755)
 	for _, l := range [][2]string{{filepath.Join(home, "keys", "deploy"), filepath.Join(ws, "deploy-copy")},
-		{filepath.Join(ws, "one"), filepath.Join(ws, "two")}} {
+		{filepath.Join(ws, "one"), filepath.Join(ws, "two")},
+		{filepath.Join(home, ".bun", "install", "cache", "react", "index.js"), filepath.Join(ws, "node_modules", "react", "index.js")}} {
 		if err := os.Link(l[0], l[1]); err != nil {
 			t.Fatal(err)
 		}
@@ -228,6 +232,9 @@ func TestScanMasksAHardLinkWhoseOtherNameIsUnseen(t *testing.T) {
 	}
 	if slices.Contains(m.Files, filepath.Join(ws, "one")) || slices.Contains(m.Files, filepath.Join(ws, "two")) {
 		t.Errorf("a file whose names are all in the workspace is masked: %q", m.Files)
+	}
+	if slices.Contains(m.Files, filepath.Join(ws, "node_modules", "react", "index.js")) {
+		t.Errorf("a package linked from a package manager's cache is masked: %q", m.Files)
 	}
 }
 

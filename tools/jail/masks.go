@@ -251,6 +251,10 @@ func scan(cfg Config) Masks {
 			}
 			entries, _ := f.ReadDir(-1)
 			n += len(entries)
+			// Package managers link other people's code from their caches (bun, pnpm, uv): a second name
+			// there is theirs.
+			rel, _ := filepath.Rel(root, dir)
+			pkg := slices.ContainsFunc(strings.Split(rel, "/"), func(p string) bool { return slices.Contains(shallowDirs, p) })
 			var sub []string
 			for _, e := range entries {
 				path := filepath.Join(dir, e.Name())
@@ -261,7 +265,7 @@ func scan(cfg Config) Masks {
 					if !skip(path) {
 						sub = append(sub, path)
 					}
-				case e.Type().IsRegular():
+				case e.Type().IsRegular() && !pkg:
 					// The link count, from the directory already open: a second name is rare, and a stat
 					// by path costs twice as much.
 					var st unix.Stat_t
