@@ -229,9 +229,10 @@ func scan(cfg Config) Masks {
 		}
 		skip := func(path string) bool {
 			rel, _ := filepath.Rel(root, path)
-			// A dark home inside a walked tree (a workspace holding /home) is hidden: nothing to look for.
+			// A dark home inside a walked tree (a workspace holding /home) is hidden: nothing to look for;
+			// nor in the kernel's file systems, which the jail has its own of or shows no file of.
 			return skipInWorkspace[filepath.Base(path)] || gitObjects(path) || tooDeep(rel) || unwalked[path] ||
-				(isDark(path) && !inAny(shownList, path))
+				(isDark(path) && !inAny(shownList, path)) || path == "/proc" || path == "/sys" || path == "/dev"
 		}
 		n := 0
 		stack := []string{root}
