@@ -337,6 +337,9 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	s.env.SearchRule = s.engine.SearchRule
 	s.env.RuleRoots = s.engine.ReadRuleRoots()
 	s.env.AdditionalDirs = additionalDirs(cfg)
+	for _, d := range cfg.SandboxJailReadable {
+		s.env.JailReadable = append(s.env.JailReadable, permissions.ResolvePath(cfg.Workspace, d, home))
+	}
 	s.env.Private = wardenPrivate()
 	s.env.HardLinks = s.engine.HardLinks
 	s.reg = tools.NewRegistry(append(append(tools.NewBash(s.tasks), tools.NewFileTools()...), tools.NewTodo())...)

@@ -80,6 +80,9 @@ type SandboxSettings struct {
 	// Jail runs the commands that run unasked because they were judged read-only in the read-only jail
 	// (the second wall). On unless set to false.
 	Jail *bool `json:"jail,omitempty"`
+	// JailReadable are more places in the home directories that jailed commands may read, beside the
+	// workspace, the additional directories and the toolchains' places the jail shows on its own.
+	JailReadable []string `json:"jail_readable,omitempty"`
 }
 
 // UISettings is the "ui" object.
@@ -112,6 +115,9 @@ type Config struct {
 	SandboxWritable  []string
 	SandboxAutoAllow bool
 	SandboxJail      bool
+	// SandboxJailReadable are the places in the home directories the read-only jail shows besides its
+	// own, as written (a leading ~ is the home directory).
+	SandboxJailReadable []string
 
 	Theme string
 
@@ -266,7 +272,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 					s.Permissions.Mode = nil
 					s.Permissions.AdditionalDirectories = nil
 					s.Sandbox.AutoAllow, s.Sandbox.Network, s.Sandbox.Writable = nil, nil, nil
-					s.Sandbox.Enabled, s.Sandbox.Jail = nil, nil
+					s.Sandbox.Enabled, s.Sandbox.Jail, s.Sandbox.JailReadable = nil, nil, nil
 					s.BaseURL, s.APIKeyEnv = nil, nil
 					s.Bash.Env = slices.DeleteFunc(s.Bash.Env, passesVariable)
 				}
@@ -315,7 +321,8 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 }
 
 // loosening lists what a project file would loosen over the settings read before it (cur): allow rules, a
-// mode other than default, extra directories, a sandbox made more permissive or switched off, variables
+// mode other than default, extra directories, a sandbox made more permissive or switched off, places of
+// the home shown in the read-only jail, variables
 // passed to commands despite looking secret, and another server or key variable, which would send the
 // person's key (or whatever variable the file names) to a server the repository chose.
 func loosening(s *Settings, cur *Config) []string {
@@ -352,6 +359,9 @@ func loosening(s *Settings, cur *Config) []string {
 	}
 	if len(s.Sandbox.Writable) > 0 {
 		out = append(out, fmt.Sprintf("sandbox.writable %s", strings.Join(s.Sandbox.Writable, ", ")))
+	}
+	if len(s.Sandbox.JailReadable) > 0 {
+		out = append(out, fmt.Sprintf("sandbox.jail_readable %s", strings.Join(s.Sandbox.JailReadable, ", ")))
 	}
 	return out
 }
@@ -403,6 +413,7 @@ func (c *Config) apply(s *Settings) {
 	if s.Sandbox.Jail != nil {
 		c.SandboxJail = *s.Sandbox.Jail
 	}
+	c.SandboxJailReadable = append(c.SandboxJailReadable, s.Sandbox.JailReadable...)
 	setStr(&c.Theme, s.UI.Theme)
 }
 

@@ -275,3 +275,27 @@ func TestJailIsOnByDefaultAndOnlyATrustedProjectTurnsItOff(t *testing.T) {
 		t.Error("the person's own settings could not turn the jail off")
 	}
 }
+
+// sandbox.jail_readable shows more of the home in the read-only jail: it adds up across files, and a
+// project file's places wait for trust, as every loosening does.
+func TestOnlyATrustedProjectShowsMoreOfTheHomeToTheJail(t *testing.T) {
+	f := newFixture(t)
+	f.write(t, f.user, `{"sandbox":{"jail_readable":["~/.m2"]}}`)
+	f.write(t, filepath.Join(f.ws, ".warden", "settings.json"), `{"sandbox":{"jail_readable":["~/.ssh"]}}`)
+	cfg, err := f.load(t, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cfg.SandboxJailReadable, []string{"~/.m2"}) {
+		t.Errorf("untrusted: jail_readable = %q, want the person's own only", cfg.SandboxJailReadable)
+	}
+	if !slices.ContainsFunc(cfg.Untrusted, func(s string) bool { return strings.Contains(s, "sandbox.jail_readable ~/.ssh") }) {
+		t.Errorf("the project's places are not reported as waiting for trust: %q", cfg.Untrusted)
+	}
+	if cfg, err = f.load(t, Overrides{Trust: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(cfg.SandboxJailReadable, []string{"~/.m2", "~/.ssh"}) {
+		t.Errorf("trusted: jail_readable = %q", cfg.SandboxJailReadable)
+	}
+}

@@ -47,8 +47,11 @@ type EnvConfig struct {
 	// servers' tokens. Wiring sets them.
 	Private []string
 	// AdditionalDirs are the roots treated like the workspace: the read-only jail searches them for
-	// secrets as it does the workspace.
+	// secrets as it does the workspace, and shows them when they are in a home.
 	AdditionalDirs []string
+	// JailReadable are more places in the home directories, absolute, that the read-only jail shows
+	// (sandbox.jail_readable), searched for secrets as the additional directories are.
+	JailReadable []string
 	// RuleRoots are where the paths of Read deny and ask rules begin (permissions.Engine.ReadRuleRoots):
 	// the read-only jail masks what SearchRule finds a rule for at or below them. Wiring sets them.
 	RuleRoots []string

@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"github.com/warden-cli/warden/tools/jail"
 )
 
 // Resource limits keep a runaway command (a fork bomb, an allocation loop, a file that never stops growing)
@@ -518,7 +516,7 @@ func (j *job) confinementNote(output string, exit *int, sig string) string {
 		return n
 	}
 	if j.jail != nil {
-		return jail.Note(j.jail.Backend(), j.jail.TmpDir(), output, exit, sig)
+		return j.jail.Note(output, exit, sig)
 	}
 	return sandboxNote(j.proc.sandbox, output, exit, sig)
 }

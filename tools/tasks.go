@@ -210,7 +210,7 @@ func (t *Tasks) start(env *Env, command, name string, unsandboxed, jailed bool, 
 					"\"dangerously_unsandboxed\": true, and the user will be asked", err)
 			}
 			sp = &jailSpawner{j: cell}
-			childEnv = append(withoutVar(childEnv, "TMPDIR"), "TMPDIR="+cell.TmpDir())
+			childEnv = cell.Env(childEnv)
 		}
 	}
 	if sp == nil {
@@ -239,17 +239,6 @@ func (t *Tasks) start(env *Env, command, name string, unsandboxed, jailed bool, 
 	}
 	go j.supervise(t.grace())
 	return j, note, nil
-}
-
-// withoutVar drops NAME= entries from an environment.
-func withoutVar(env []string, name string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, name+"=") {
-			out = append(out, kv)
-		}
-	}
-	return out
 }
 
 // shell is the path of the bash that runs every command, found once with env's Programs.

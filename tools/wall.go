@@ -147,10 +147,15 @@ func (t *Tasks) keeper(env *Env) *jail.Keeper {
 	if info.Backend == jail.Bubblewrap {
 		helper = hostexec.Located(t.Helper)
 	}
+	places := jail.Toolchains(home, os.Getenv)
+	for _, p := range env.JailReadable {
+		places = append(places, jail.Place{Path: p, Scan: true})
+	}
 	t.jails = jail.NewKeeper(jail.Config{
 		Backend: info.Backend, Bwrap: b.bwrap.Path, PidNS: b.pidNS, Fallback: fallback,
 		Helper: helper, HelperArgs: []string{helperMarker, "jail"},
-		Workspace: env.Workspace, Homes: jail.Homes(home), Secret: secret, Hide: hide,
+		Workspace: env.Workspace, Secret: secret, Hide: hide,
+		Homes: jail.Homes(home), Places: places,
 		Trees: env.AdditionalDirs, Roots: env.RuleRoots,
 		Show: append([]string{env.Workspace, bash, hostexec.Located(t.Helper)}, env.AdditionalDirs...),
 	})

@@ -14,10 +14,14 @@ import (
 // helper (Install) or by bubblewrap, which reads the program from a descriptor (ProgramFile). Neither
 // Landlock nor a read-only mount governs connect() on a Unix socket file (docker.sock, an agent's socket),
 // and Landlock does not govern UDP; the filter refuses to create Unix sockets at all (socketpair, which
-// makes an unnamed pair, stays allowed), refuses internet sockets of any kind when the network is off, and
-// refuses io_uring, through which a socket could be made without the socket system call. System calls of
-// another architecture (32-bit calls on a 64-bit machine, x32) are refused whole, since their numbers
-// would slip past the checks.
+// makes an unnamed pair, stays allowed), refuses internet sockets of any kind when the network is off,
+// refuses virtual-machine sockets (AF_VSOCK, a way to the hypervisor or to a VM's host that no network
+// namespace closes), and refuses io_uring, through which a socket could be made without the socket system
+// call. It also refuses the kernel's keyring (keyctl, add_key, request_key): the keyrings a command's
+// session and user share hold what other programs of the person keep there (Kerberos tickets, ecryptfs
+// and fscrypt keys, tokens some tools cache), which no mount or Landlock rule covers, since they are not
+// files. System calls of another architecture (32-bit calls on a 64-bit machine, x32) are refused whole,
+// since their numbers would slip past the checks.
 
 // Arch is the audit architecture of this build, and 0 where the filter is not written for it.
 func Arch() uint32 {
@@ -44,13 +48,15 @@ func filter(network bool) ([]unix.SockFilter, error) {
 		// Offsets in struct seccomp_data.
 		offNR, offArch, offArg0 = 0, 4, 16
 	)
-	families := []uint32{unix.AF_UNIX}
+	families := []uint32{unix.AF_UNIX, unix.AF_VSOCK}
 	if !network {
 		families = append(families, unix.AF_INET, unix.AF_INET6, unix.AF_PACKET)
 	}
-	// Layout: 0-2 check the architecture, 3-6 the call, 7 loads the socket family and the next ones
-	// check it, then allow and deny.
-	n := 8 + len(families) + 2
+	calls := []uint32{unix.SYS_IO_URING_SETUP, unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY}
+	// Layout: 0-2 check the architecture, 3 loads the call, 4 refuses x32 calls, one check for each
+	// refused call, one for socket, then the load of the socket family and its checks, allow and deny.
+	socketAt := 5 + len(calls)
+	n := socketAt + 2 + len(families) + 2
 	allowAt, denyAt := n-2, n-1
 	to := func(target, from int) uint8 { return uint8(target - from - 1) } // BPF jumps are relative
 	prog := []unix.SockFilter{
@@ -59,9 +65,12 @@ func filter(network bool) ([]unix.SockFilter, error) {
 		2: {Code: ret, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
 		3: {Code: ld, K: offNR},
 		4: {Code: jset, K: 0x40000000, Jt: to(denyAt, 4)}, // x32 calls
-		5: {Code: jeq, K: uint32(unix.SYS_IO_URING_SETUP), Jt: to(denyAt, 5)},
-		6: {Code: jeq, K: uint32(unix.SYS_SOCKET), Jf: to(allowAt, 6)},
 	}
+	for _, c := range calls {
+		i := len(prog)
+		prog = append(prog, unix.SockFilter{Code: jeq, K: c, Jt: to(denyAt, i)})
+	}
+	prog = append(prog, unix.SockFilter{Code: jeq, K: uint32(unix.SYS_SOCKET), Jf: to(allowAt, socketAt)})
 	prog = append(prog, unix.SockFilter{Code: ld, K: offArg0})
 	for _, f := range families {
 		i := len(prog)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,25 +42,30 @@ type Config struct {
 	Helper string
 	// HelperArgs are the arguments that make Helper call HelperMain with what follows them.
 	HelperArgs []string
-	// Workspace and Homes are searched for secrets; Secret judges a path (the permission engine's
-	// IsSecretPath, and the paths Read deny and ask rules cover). Hide are more paths the jail hides whole
-	// (Warden's own state and settings: transcripts with outputs the person let through once, checkpoints
-	// holding a copy of every workspace's files).
+	// Workspace is searched for secrets; Secret judges a path (the permission engine's IsSecretPath, and
+	// the paths Read deny and ask rules cover). Hide are more paths the jail hides whole (Warden's own
+	// state and settings: transcripts with outputs the person let through once, checkpoints holding a copy
+	// of every workspace's files).
 	Workspace string
-	Homes     []string
 	Secret    func(path string) bool
 	Hide      []string
+	// Homes are the home directories the jail hides (Homes), but for the workspace, the Trees and the
+	// Places in them.
+	Homes  []string
+	Places []Place
 	// Trees are more directories searched as the workspace is (the additional directories); Roots are
 	// where the paths of the person's Read deny and ask rules begin, which Secret covers too.
 	Trees []string
 	Roots []string
 	// Show are paths commands must see although they are in the directories the jail replaces (/tmp,
-	// /run): the workspace, bash, the helper, when they are there.
+	// /run, the homes): the workspace, bash, the helper, when they are there.
 	Show []string
 	// TmpSize bounds the jail's private /tmp (bytes); 0 means defaultTmpSize.
 	TmpSize int64
 	// Parent is the directory to make the jail's own directory in; "" means os.TempDir().
 	Parent string
+	// bound, when set, replaces the bound of every walk of the scan, so that tests reach it.
+	bound int
 }
 
 // bwrapMaxMasks bounds the masks a bubblewrap jail is built with: 400 mounts take about half a second.
@@ -96,10 +102,7 @@ func Start(cfg Config, masks Masks) (*Jail, error) {
 		if cfg.Fallback != "" {
 			cfg.Backend = cfg.Fallback
 		} else {
-			masks.Files = masks.Files[:max(0, bwrapMaxMasks-len(masks.Dirs))]
-			if masks.Incomplete == "" {
-				masks.Incomplete = fmt.Sprintf("more than %d secret files", bwrapMaxMasks)
-			}
+			masks = masks.fewer(bwrapMaxMasks)
 		}
 	}
 	parent := cfg.Parent
@@ -163,7 +166,7 @@ func Start(cfg Config, masks Masks) (*Jail, error) {
 			local.Close()
 			return fail(err)
 		}
-		spec, err := landlockSpecFile(j, masks)
+		spec, err := landlockSpecFile(cfg, j, masks)
 		if err != nil {
 			local.Close()
 			return fail(err)
@@ -219,7 +222,8 @@ func Start(cfg Config, masks Masks) (*Jail, error) {
 
 // bwrapArgs are bubblewrap's options for the jail: the whole file system read-only, a fresh /tmp (size
 // bounded) and /run, fresh /dev and /proc in a pid namespace of its own (so that Warden's /proc/PID/environ,
-// which holds the API key, is not there to read), no network, no capabilities, and the masks.
+// which holds the API key, is not there to read), no network, no capabilities, the homes dark (an empty
+// file system over each, read-only, with what is shown of them bound back in it), and the masks.
 func bwrapArgs(cfg Config, j *Jail, masks Masks) []string {
 	size := cfg.TmpSize
 	if size <= 0 {
@@ -231,12 +235,29 @@ func bwrapArgs(cfg Config, j *Jail, masks Masks) []string {
 	}
 	a = append(a, "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session",
 		"--tmpfs", "/run", "--size", strconv.FormatInt(size, 10), "--tmpfs", "/tmp")
-	replaced := func(p string) bool { return within("/tmp", p) || within("/run", p) }
+	fresh := func(p string) bool { return within("/tmp", p) || within("/run", p) }
+	var dark []string
+	for _, h := range masks.Dark {
+		if !fresh(h) {
+			// It holds nothing but the mount points of what is shown in it.
+			a = append(a, "--size", strconv.Itoa(darkHomeSize), "--tmpfs", h)
+			dark = append(dark, h)
+		}
+	}
+	replaced := func(p string) bool { return fresh(p) || inAny(dark, p) }
+	// What is shown is bound back, each once: a bind takes what is below it along.
 	var shown []string
-	for _, p := range append(append([]string{}, cfg.Show...), j.run) {
-		if p != "" && replaced(p) && exists(p) {
+	want := append(append(slices.Clone(masks.Shown), cfg.Show...), j.run)
+	slices.Sort(want)
+	for _, p := range slices.Compact(want) {
+		if p != "" && replaced(p) && !inAny(shown, p) && exists(p) {
 			a = append(a, "--ro-bind", p, p)
 			shown = append(shown, p)
+		}
+	}
+	for _, l := range masks.Links {
+		if replaced(l.Path) && !inAny(shown, l.Path) {
+			a = append(a, "--symlink", l.Target, l.Path)
 		}
 	}
 	visible := func(p string) bool {
@@ -263,9 +284,16 @@ func bwrapArgs(cfg Config, j *Jail, masks Masks) []string {
 			a = append(a, "--ro-bind", filepath.Join(j.dir, "mask"), f)
 		}
 	}
+	for _, h := range dark {
+		a = append(a, "--remount-ro", h)
+	}
 	a = append(a, "--chdir", "/")
 	return a
 }
+
+// darkHomeSize bounds the empty file system over a dark home: it holds mount points only, and is
+// read-only once they are made.
+const darkHomeSize = 1 << 20
 
 // argsFile returns a pipe from which args can be read NUL-separated, as bubblewrap's --args wants them.
 func argsFile(args []string) (*os.File, error) {

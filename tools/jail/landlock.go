@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"syscall"
 
@@ -21,8 +22,12 @@ import (
 // Where bubblewrap is missing, the jail is Landlock: the jail's supervisor (Warden's executable, started
 // with HelperArgs and "serve-landlock") confines itself before it serves, so that every command it forks
 // is confined the same way. Landlock only grants: reading is granted on the whole file system except the
-// masks, by granting, on the way from / down to each masked path, every other entry one by one, and the
-// listing (not the reading) of the directories on the way. Writing is granted in the jail's private tmp
+// masks and the dark homes, by granting, on the way from / down to each of them, every other entry one by
+// one, and the listing (not the reading) of the directories on the way; then, the same way, on what is
+// shown of the homes (the workspace, the places), each a tree of its own, since Landlock grants a tree
+// whatever is granted above it. A dark home's own listing is not granted: its names are the person's.
+// Landlock does not govern looking a path up, nor reading a link, so the way to a shown place needs no
+// grant and links lead where they lead. Writing is granted in the jail's private tmp
 // directory only, plus the final-directory pipes and /dev/null. No TCP (Landlock), no other sockets
 // (seccomp), no signals to or abstract sockets of processes outside (Landlock scopes), no capabilities.
 // Landlock also keeps a confined process from reading an outside process's /proc/PID/environ or memory,
@@ -43,17 +48,29 @@ type landlockSpec struct {
 }
 
 // landlockSpecFile builds the rules for j and returns a pipe to read them from.
-func landlockSpecFile(j *Jail, masks Masks) (*os.File, error) {
+func landlockSpecFile(cfg Config, j *Jail, masks Masks) (*os.File, error) {
 	spec := landlockSpec{
 		WriteDirs:  []string{j.tmp},
 		PipeDirs:   []string{j.run},
 		WriteFiles: []string{"/dev/null", "/dev/zero", "/dev/full"},
 	}
 	hidden := map[string]bool{}
-	for _, p := range masks.all() {
+	for _, p := range append(masks.all(), masks.Dark...) {
 		hidden[p] = true
 	}
-	spec.ReadDirs, spec.ReadFiles, spec.ListDirs = readGrants(hidden)
+	// What is shown of the dark homes, as cfg.Show names it too (bash, the helper), but not below a mask.
+	roots := []string{"/"}
+	for _, p := range append(slices.Clone(masks.Shown), cfg.Show...) {
+		if p != "" && inAny(masks.Dark, p) && !inAny(masks.all(), p) {
+			roots = append(roots, p)
+		}
+	}
+	spec.ReadDirs, spec.ReadFiles, spec.ListDirs = readGrants(roots, hidden)
+	// Landlock grants the listing of a directory to every directory below it, and a dark home's names are
+	// the person's too: no directory holding one may be listed (so / cannot be, under Landlock).
+	spec.ListDirs = slices.DeleteFunc(spec.ListDirs, func(d string) bool {
+		return slices.ContainsFunc(masks.Dark, func(h string) bool { return within(d, h) })
+	})
 	b, err := json.Marshal(spec)
 	if err != nil {
 		return nil, err
@@ -70,9 +87,10 @@ func landlockSpecFile(j *Jail, masks Masks) (*os.File, error) {
 	return r, nil
 }
 
-// readGrants lists what to grant so that everything but hidden can be read: whole trees where nothing
-// below is hidden, entry by entry (with the directory itself only listable) where something is.
-func readGrants(hidden map[string]bool) (dirs, files, lists []string) {
+// readGrants lists what to grant so that everything in the trees at roots but hidden can be read: whole
+// trees where nothing below is hidden, entry by entry (with the directory itself only listable) where
+// something is.
+func readGrants(roots []string, hidden map[string]bool) (dirs, files, lists []string) {
 	var below []string // hidden paths, to ask "is anything hidden below dir" quickly
 	for p := range hidden {
 		below = append(below, p)
@@ -110,7 +128,16 @@ func readGrants(hidden map[string]bool) (dirs, files, lists []string) {
 			}
 		}
 	}
-	grant("/")
+	for _, r := range roots {
+		fi, err := os.Stat(r)
+		switch {
+		case err != nil || hidden[r]:
+		case fi.IsDir():
+			grant(r)
+		default:
+			files = append(files, r)
+		}
+	}
 	return dirs, files, lists
 }
 

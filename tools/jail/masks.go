@@ -1,39 +1,51 @@
 package jail
 
 import (
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
-// Masks are the paths a jailed command must not read: each is covered, inside the jail, by an empty file
-// or directory that nobody may open.
+// Masks are what a jailed command must not read, and what of the dark homes it may: each masked path is
+// covered, inside the jail, by an empty file or directory that nobody may open; the homes are hidden whole
+// but for the shown places.
 type Masks struct {
 	Files []string
 	Dirs  []string
-	// Incomplete names a tree that had more entries than are looked at, so that a secret deeper in it may
-	// have been missed; "" when every tree was looked at whole.
+	// Dark are the home directories hidden whole (homes.go), as their links resolve; Shown are what of
+	// them jailed commands see (the workspace, the additional directories and the places in them), and
+	// Links the symbolic links inside them on the way to those.
+	Dark  []string
+	Shown []string
+	Links []Link
+	// Incomplete names the first tree that had more entries than are looked at; what of it was not looked
+	// at is masked whole (among Dirs). "" when every tree was looked at whole.
 	Incomplete string
 }
 
 func (m Masks) equal(o Masks) bool {
-	return slices.Equal(m.Files, o.Files) && slices.Equal(m.Dirs, o.Dirs)
+	return slices.Equal(m.Files, o.Files) && slices.Equal(m.Dirs, o.Dirs) && slices.Equal(m.Dark, o.Dark) &&
+		slices.Equal(m.Shown, o.Shown) && slices.Equal(m.Links, o.Links)
 }
 
 // all returns every masked path.
 func (m Masks) all() []string { return append(append([]string(nil), m.Dirs...), m.Files...) }
 
-// Scan bounds: a workspace (and each additional directory) is walked whole up to maxWorkspaceEntries
-// entries, a home directory to depth homeDepth and maxHomeEntries entries, where a Read rule's paths
-// begin up to maxRootEntries entries; at most maxMasks paths are masked.
+// Scan bounds: a workspace (and each additional directory) is looked at up to maxWorkspaceEntries
+// entries, a place of a home the person named up to maxPlaceEntries, where a Read rule's paths begin up to
+// maxRootEntries; what lies beyond is masked whole. At most maxMasks paths are masked, more being merged
+// into the directories that hold them (fewer).
 const (
 	maxWorkspaceEntries = 200_000
-	maxHomeEntries      = 20_000
+	maxPlaceEntries     = 20_000
 	maxRootEntries      = 20_000
-	homeDepth           = 3
 	maxMasks            = 20_000
 )
 
@@ -42,7 +54,7 @@ const (
 // hashes and whose content is the history git must read), and so is other people's code (shallowDirs).
 var skipInWorkspace = map[string]bool{"__pycache__": true}
 
-// shallowDirs hold other people's code, tens of thousands of files that each rescan would walk (about 6
+// shallowDirs hold other people's code, tens of thousands of files that each rescan would walk (about 2
 // µs an entry): they are walked to shallowDepth levels, enough for node_modules/pkg/.env and
 // node_modules/@scope/pkg/.env.
 var shallowDirs = []string{"node_modules", ".venv", "venv", "vendor", "site-packages"}
@@ -61,37 +73,105 @@ func tooDeep(rel string) bool {
 	return false
 }
 
-// skipInHome are directories of a home that hold caches and toolchains, not credentials.
-var skipInHome = map[string]bool{".cache": true, ".npm": true, ".rustup": true, "go": true, ".vscode-server": true,
-	".local/lib": true, ".cargo/registry": true, ".cargo/git": true, ".m2/repository": true, ".gradle/caches": true,
-	".nvm": true, ".pyenv": true, ".conda": true, "snap": true}
-
 // gitObjects reports whether path is a git object store (.git/objects), which no walk enters.
 func gitObjects(path string) bool {
 	return filepath.Base(path) == "objects" && filepath.Base(filepath.Dir(path)) == ".git"
 }
 
-// scan finds what to mask: secret files and directories (as cfg.Secret judges them: the permission
-// engine's own notion, Read rules included) in the workspace and the additional directories (cfg.Trees),
-// below where Read rules' paths begin (cfg.Roots), in the home directories and among the system's, the
-// files that are hard links to any of them, and the paths given whole (cfg.Hide: Warden's own files).
+// scan finds what the jail hides and shows. The homes are dark (homes.go): only the workspace, the
+// additional directories and the places cfg names are shown of them. What is seen is searched for secrets
+// (as cfg.Secret judges them: the permission engine's own notion, Read rules included): the workspace and
+// the additional directories (cfg.Trees), the places the person named, and below where Read rules' paths
+// begin (cfg.Roots); each walk is bounded, and what a walk did not get to is masked whole. Also masked:
+// the system's credential stores, the paths given whole (cfg.Hide: Warden's own files), and every name of
+// a file that is secret or that has a name no walk found (a hard link to ~/.ssh/id_rsa is the key).
 //
-// The walk reads directories only: a name says whether a file is secret, and the directory entry whether
-// it is a directory. Only secret files are looked at more closely; and only when one of them has more than
-// one name is the walk made again, looking at every file, to find the others.
+// The walk reads directories, and looks closer only at regular files: a name says whether a file is
+// secret, and a file's link count whether it has names elsewhere.
 func scan(cfg Config) Masks {
 	secret := cfg.Secret
 	var m Masks
+	m.Dark = darkHomes(cfg.Homes)
+	isDark := func(p string) bool { return inAny(m.Dark, p) }
+	links := map[Link]bool{}
+	shown := map[string]bool{}
+	// keep notes a path to show, as follow resolved it, and the links on the way, where a home hides them.
+	keep := func(real string, ls []Link) {
+		for _, l := range ls {
+			links[l] = true
+		}
+		if isDark(real) {
+			shown[real] = true
+		}
+	}
+	show := func(p string) (string, bool) {
+		if p == "" {
+			return "", false
+		}
+		real, ls, ok := follow(p, isDark)
+		if ok {
+			keep(real, ls)
+		}
+		return real, ok
+	}
+	var trees []string
+	for _, t := range append([]string{cfg.Workspace}, cfg.Trees...) {
+		if real, ok := show(t); ok {
+			trees = append(trees, real)
+		}
+	}
+	// The toolchains' places are not walked, here or inside a walked tree; the person's are.
+	unwalked := map[string]bool{}
+	var places []string
+	for _, pl := range cfg.Places {
+		if pl.Scan {
+			continue
+		}
+		real, ls, ok := follow(pl.Path, isDark)
+		// A toolchain's variable that names a home whole (GOMODCACHE=~) would show it unsearched.
+		if ok && !slices.ContainsFunc(m.Dark, func(h string) bool { return within(real, h) }) {
+			keep(real, ls)
+			unwalked[real] = true
+		}
+	}
+	for _, pl := range cfg.Places {
+		if !pl.Scan {
+			continue
+		}
+		real, ok := show(pl.Path)
+		if ok && isDark(real) && !slices.ContainsFunc(slices.Collect(maps.Keys(unwalked)), func(u string) bool { return within(u, real) }) {
+			places = append(places, real)
+		}
+	}
+
+	shownList := sortedKeys(shown)
 	files, dirs := map[string]bool{}, map[string]bool{}
-	// Hard links: a second name of a secret file reads the same content.
+	// Hard links: every name of a secret file reads the same content, and so does a name no walk found.
 	type inode struct{ dev, ino uint64 }
-	secretInodes := map[inode]bool{}
-	linked := false // a secret file has more than one name
-	note := func(info fs.FileInfo) {
-		st, ok := info.Sys().(*syscall.Stat_t)
-		if ok && info.Mode().IsRegular() {
-			secretInodes[inode{uint64(st.Dev), uint64(st.Ino)}] = true
-			linked = linked || st.Nlink > 1
+	type names struct {
+		paths  []string
+		nlink  uint64
+		secret bool
+	}
+	inodes := map[inode]*names{}
+	note := func(path string, dev, ino, nlink uint64, isSecret bool) {
+		if nlink < 2 && !isSecret {
+			return
+		}
+		k := inode{dev, ino}
+		n := inodes[k]
+		if n == nil {
+			n = &names{nlink: nlink}
+			inodes[k] = n
+		}
+		if !slices.Contains(n.paths, path) {
+			n.paths = append(n.paths, path)
+		}
+		n.secret = n.secret || isSecret
+	}
+	noteInfo := func(path string, info fs.FileInfo, isSecret bool) {
+		if st, ok := info.Sys().(*syscall.Stat_t); ok && info.Mode().IsRegular() {
+			note(path, uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink), isSecret)
 		}
 	}
 	add := func(path string) {
@@ -119,90 +199,114 @@ func scan(cfg Config) Masks {
 					break
 				}
 				if fi, err := e.Info(); err == nil {
-					note(fi)
+					noteInfo(filepath.Join(path, e.Name()), fi, true)
 				}
 			}
 			return
 		}
 		if info.Mode().IsRegular() {
 			files[path] = true
-			note(info)
+			noteInfo(path, info, true)
 		}
 	}
-	// walk calls visit with every file (not directory) below root that it does not mask, and reports
-	// whether it saw the whole tree.
-	walk := func(root string, limit, depth int, skip map[string]bool, visit func(path string, d fs.DirEntry)) bool {
+	walked := map[string]bool{}
+	// walk looks at the tree below root, in order, until it has read limit entries; the directories it
+	// did not get to are masked whole.
+	walk := func(root string, limit int) {
+		if cfg.bound > 0 {
+			limit = cfg.bound
+		}
+		if slices.ContainsFunc(slices.Collect(maps.Keys(walked)), func(w string) bool { return within(w, root) }) {
+			return
+		}
+		walked[root] = true
+		if secret(root) {
+			add(root)
+			return
+		}
+		if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+			return
+		}
+		skip := func(path string) bool {
+			rel, _ := filepath.Rel(root, path)
+			// A dark home inside a walked tree (a workspace holding /home) is hidden: nothing to look for;
+			// nor in the kernel's file systems, which the jail has its own of or shows no file of.
+			return skipInWorkspace[filepath.Base(path)] || gitObjects(path) || tooDeep(rel) || unwalked[path] ||
+				(isDark(path) && !inAny(shownList, path)) || path == "/proc" || path == "/sys" || path == "/dev"
+		}
 		n := 0
-		complete := true
-		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		stack := []string{root}
+		for len(stack) > 0 {
+			dir := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if n >= limit {
+				dirs[dir] = true
+				if m.Incomplete == "" {
+					m.Incomplete = root
+				}
+				continue
+			}
+			f, err := os.Open(dir)
 			if err != nil {
-				return nil
+				continue
 			}
-			if n++; n > limit {
-				complete = false
-				return filepath.SkipAll
-			}
-			if path == root {
-				return nil
-			}
-			if secret(path) {
-				add(path)
-				if d.IsDir() {
-					return filepath.SkipDir
+			entries, _ := f.ReadDir(-1)
+			n += len(entries)
+			// Package managers link other people's code from their caches (bun, pnpm, uv): a second name
+			// there is theirs.
+			rel, _ := filepath.Rel(root, dir)
+			pkg := slices.ContainsFunc(strings.Split(rel, "/"), func(p string) bool { return slices.Contains(shallowDirs, p) })
+			var sub []string
+			for _, e := range entries {
+				path := filepath.Join(dir, e.Name())
+				switch {
+				case secret(path):
+					add(path)
+				case e.IsDir():
+					if !skip(path) {
+						sub = append(sub, path)
+					}
+				case e.Type().IsRegular() && !pkg:
+					// The link count, from the directory already open: a second name is rare, and a stat
+					// by path costs twice as much.
+					var st unix.Stat_t
+					if unix.Fstatat(int(f.Fd()), e.Name(), &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Nlink > 1 {
+						note(path, uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink), false)
+					}
 				}
-				return nil
 			}
-			if d.IsDir() {
-				rel, _ := filepath.Rel(root, path)
-				// A home's caches are skipped in a workspace too: the workspace may be a home.
-				if skip[d.Name()] || skip[rel] || skipInHome[rel] || gitObjects(path) || tooDeep(rel) ||
-					(depth > 0 && strings.Count(rel, "/")+1 >= depth) {
-					return filepath.SkipDir
-				}
-				return nil
+			f.Close()
+			// In order, so that which directories a bound leaves out does not depend on the file system.
+			slices.Sort(sub)
+			for i := len(sub) - 1; i >= 0; i-- {
+				stack = append(stack, sub[i])
 			}
-			if visit != nil {
-				visit(path, d)
-			}
-			return nil
-		})
-		return complete
-	}
-	type tree struct {
-		root         string
-		limit, depth int
-		skip         map[string]bool
-	}
-	var trees []tree
-	walked := func(p string) bool {
-		return slices.ContainsFunc(trees, func(t tree) bool { return t.depth == 0 && within(t.root, p) })
-	}
-	for _, ws := range append([]string{cfg.Workspace}, cfg.Trees...) {
-		if ws != "" && !walked(ws) {
-			trees = append(trees, tree{ws, maxWorkspaceEntries, 0, skipInWorkspace})
 		}
 	}
-	for _, h := range cfg.Homes {
-		trees = append(trees, tree{h, maxHomeEntries, homeDepth, skipInHome})
+	for _, t := range trees {
+		walk(t, maxWorkspaceEntries)
+	}
+	for _, p := range places {
+		walk(p, maxPlaceEntries)
 	}
 	// Where a Read rule's paths begin: a path the rule covers whole is masked as it is; below another
 	// (the rule has a wildcard) the paths it covers are found by a walk, unless the walks above see them
-	// already or it would be a walk of everything above them (a rule such as Read(//**/*.pem)).
-	var roots []tree
+	// already, they are in a dark home and not shown, or it would be a walk of everything above a walked
+	// tree (a rule such as Read(//**/*.pem)).
 	for _, r := range cfg.Roots {
 		switch {
 		case secret(r):
 			add(r)
-		case walked(r) || slices.ContainsFunc(trees, func(t tree) bool { return within(r, t.root) }) ||
-			slices.ContainsFunc(roots, func(t tree) bool { return within(t.root, r) }):
+		case isDark(r) && !inAny(shownList, r):
+		case slices.ContainsFunc(trees, func(t string) bool { return within(r, t) }):
 		default:
-			roots = append(roots, tree{r, maxRootEntries, 0, skipInWorkspace})
+			walk(r, maxRootEntries)
 		}
 	}
-	trees = append(trees, roots...)
-	for _, t := range trees {
-		if !walk(t.root, t.limit, t.depth, t.skip, nil) && m.Incomplete == "" {
-			m.Incomplete = t.root
+	// A place that is itself secret (a variable naming ~/.ssh, a link there) is masked, walked or not.
+	for p := range unwalked {
+		if secret(p) {
+			add(p)
 		}
 	}
 	for _, p := range systemSecrets() {
@@ -211,41 +315,105 @@ func scan(cfg Config) Masks {
 	for _, p := range cfg.Hide {
 		add(p)
 	}
-	if linked {
-		for _, t := range trees {
-			walk(t.root, t.limit, t.depth, t.skip, func(path string, d fs.DirEntry) {
-				if !d.Type().IsRegular() {
-					return
-				}
-				if info, err := d.Info(); err == nil {
-					if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 &&
-						secretInodes[inode{uint64(st.Dev), uint64(st.Ino)}] {
-						files[path] = true
-					}
-				}
-			})
+	for _, n := range inodes {
+		if n.secret || uint64(len(n.paths)) < n.nlink {
+			for _, p := range n.paths {
+				files[p] = true
+			}
 		}
 	}
 	// A path below a masked directory needs no mask of its own (and could not get one).
-	for d := range dirs {
-		for p := range files {
-			if within(d, p) {
-				delete(files, p)
+	m.Files, m.Dirs = outermost(files, dirs)
+	m.Shown = sortedKeys(shown)
+	for l := range links {
+		m.Links = append(m.Links, l)
+	}
+	slices.SortFunc(m.Links, func(a, b Link) int { return strings.Compare(a.Path, b.Path) })
+	return m.fewer(maxMasks)
+}
+
+// outermost returns the files and directories that are not below one of dirs, sorted.
+func outermost(files, dirs map[string]bool) ([]string, []string) {
+	below := func(p string) bool {
+		for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+			if dirs[d] {
+				return true
+			}
+			if d == "/" || d == "." {
+				return false
 			}
 		}
-		for o := range dirs {
-			if o != d && within(d, o) {
-				delete(dirs, o)
+	}
+	var fs, ds []string
+	for f := range files {
+		if !below(f) && !dirs[f] {
+			fs = append(fs, f)
+		}
+	}
+	for d := range dirs {
+		if !below(d) {
+			ds = append(ds, d)
+		}
+	}
+	slices.Sort(fs)
+	slices.Sort(ds)
+	return fs, ds
+}
+
+// fewer returns m with at most n masks: where there are more, the directories holding the most masked
+// paths are masked in their place, level by level, so that what cannot be masked one by one is hidden with
+// what is around it rather than left readable.
+func (m Masks) fewer(n int) Masks {
+	files, dirs := map[string]bool{}, map[string]bool{}
+	for _, f := range m.Files {
+		files[f] = true
+	}
+	for _, d := range m.Dirs {
+		dirs[d] = true
+	}
+	for len(files)+len(dirs) > n && n > 0 {
+		byParent := map[string]int{}
+		for p := range files {
+			byParent[filepath.Dir(p)]++
+		}
+		for p := range dirs {
+			byParent[filepath.Dir(p)]++
+		}
+		parents := slices.Collect(maps.Keys(byParent))
+		slices.SortFunc(parents, func(a, b string) int {
+			if c := byParent[b] - byParent[a]; c != 0 {
+				return c
 			}
+			return strings.Compare(a, b)
+		})
+		if byParent[parents[0]] < 2 {
+			// No directory holds two: one level up for all.
+			for _, d := range parents {
+				dirs[d] = true
+			}
+		} else {
+			total := len(files) + len(dirs)
+			for _, d := range parents {
+				if total <= n || byParent[d] < 2 {
+					break
+				}
+				dirs[d] = true
+				total -= byParent[d] - 1
+			}
+		}
+		f, d := outermost(files, dirs)
+		files, dirs = map[string]bool{}, map[string]bool{}
+		for _, p := range f {
+			files[p] = true
+		}
+		for _, p := range d {
+			dirs[p] = true
+		}
+		if m.Incomplete == "" {
+			m.Incomplete = fmt.Sprintf("more than %d secret files", n)
 		}
 	}
 	m.Files, m.Dirs = sortedKeys(files), sortedKeys(dirs)
-	if len(m.Files)+len(m.Dirs) > maxMasks {
-		m.Files = m.Files[:max(0, maxMasks-len(m.Dirs))]
-		if m.Incomplete == "" {
-			m.Incomplete = cfg.Workspace
-		}
-	}
 	return m
 }
 
@@ -258,24 +426,6 @@ func systemSecrets() []string {
 	// Kerberos tickets live in /tmp, which bubblewrap replaces and Landlock cannot.
 	tickets, _ := filepath.Glob("/tmp/krb5cc*")
 	return append(out, tickets...)
-}
-
-// Homes are the home directories to look for secrets in: the person's, and, when Warden runs as root and
-// can read them all, everyone's.
-func Homes(home string) []string {
-	out := []string{}
-	if home != "" {
-		out = append(out, home)
-	}
-	if os.Geteuid() == 0 {
-		more, _ := filepath.Glob("/home/*")
-		for _, h := range append(more, "/root") {
-			if fi, err := os.Stat(h); err == nil && fi.IsDir() && !slices.Contains(out, h) {
-				out = append(out, h)
-			}
-		}
-	}
-	return out
 }
 
 func within(dir, path string) bool {

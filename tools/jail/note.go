@@ -1,18 +1,31 @@
 package jail
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
-// Note recognises a jailed command that probably failed because of the jail and says so, for the model,
-// with what it may do about it. output is what the model sees of the command's output; exit and sig are
-// how it ended.
-func Note(b Backend, tmp, output string, exit *int, sig string) string {
+// Note recognises a command of this jail that probably failed because of the jail and says so, for the
+// model, with what it may do about it. output is what the model sees of the command's output; exit and
+// sig are how it ended.
+func (j *Jail) Note(output string, exit *int, sig string) string {
+	return note(j.backend, j.tmp, j.masks.Dark, output, exit, sig)
+}
+
+func note(b Backend, tmp string, dark []string, output string, exit *int, sig string) string {
 	if sig == "" && (exit == nil || *exit == 0) {
 		return ""
 	}
-	var network, write, read, tmpGone bool
+	var network, write, read, tmpGone, home bool
 	for _, line := range strings.Split(output, "\n") {
 		low := strings.ToLower(line)
 		denied := containsAny(low, "permission denied", "operation not permitted")
+		// Under bubblewrap what a dark home holds is not there; under Landlock it is refused.
+		if (denied || containsAny(low, "no such file or directory", "not found")) &&
+			slices.ContainsFunc(dark, func(h string) bool { return strings.Contains(line, h+"/") || strings.Contains(line, "~/") }) {
+			home, read = true, true
+			continue
+		}
 		switch {
 		case containsAny(low, "network is unreachable", "could not resolve", "temporary failure in name resolution",
 			"name or service not known", "connection refused", "no route to host", "failed to connect",
@@ -38,6 +51,10 @@ func Note(b Backend, tmp, output string, exit *int, sig string) string {
 	}
 	if read {
 		what = append(what, "keys, credentials and .env files cannot be read")
+	}
+	if home {
+		what = append(what, "the home directories are hidden but for the workspace, the additional directories and "+
+			"the toolchains' places (the user may show more with the setting sandbox.jail_readable)")
 	}
 	if tmpGone {
 		what = append(what, "/tmp is a fresh, empty one of its own")
