@@ -107,7 +107,8 @@ func BenchmarkSnapshotUnchanged(b *testing.B) {
 			if err := c.Off(); err != nil {
 				b.Fatal(err)
 			}
-			walk := &tree{root: ws, store: c.tree.store, loaded: newIndex(), maxSize: DefaultMaxFileSize, noWatch: true}
+			walk := &tree{root: ws, store: c.tree.store, loaded: newIndex(), maxSize: DefaultMaxFileSize, noWatch: true,
+				tracked: newTracker(findWorkTree(ws))}
 			if _, _, err := walk.snapshot(); err != nil {
 				b.Fatal(err)
 			}

@@ -41,6 +41,23 @@ type entry struct {
 	gen          uint32
 	// list is a directory's listing, valid while its stat is unchanged.
 	list []ignore.Entry
+	// unlisted says the directory is ignored, so was not listed: followed are the names followed in it.
+	unlisted bool
+	followed []string
+}
+
+// eachName calls f with each name the last scan saw in a directory: its listing, or what it followed
+// there.
+func (e *entry) eachName(f func(name string)) {
+	if e.unlisted {
+		for _, name := range e.followed {
+			f(name)
+		}
+		return
+	}
+	for _, le := range e.list {
+		f(le.Name())
+	}
 }
 
 func (e *entry) isDir() bool  { return e.mode&unix.S_IFMT == unix.S_IFDIR }
@@ -73,8 +90,9 @@ func newIndex() *index { return &index{entries: map[string]*entry{}} }
 // checkpointed, rather than slowing every call down.
 const walkLimit = 400_000
 
-// errTooLarge says the workspace holds more than walkLimit paths that are not ignored.
-var errTooLarge = fmt.Errorf("the workspace holds more than %d files that are not ignored", walkLimit)
+// errTooLarge says the workspace holds more than walkLimit paths that are not ignored, or that git's index
+// lists (each counted as it is looked at, so that a huge index costs no more than a huge tree).
+var errTooLarge = fmt.Errorf("the workspace holds more than %d files that are not ignored or are tracked", walkLimit)
 
 // scan is one snapshot in progress.
 type scan struct {
@@ -96,6 +114,10 @@ type scan struct {
 	// so that a command cannot hide a file from its checkpoints by ignoring it before changing it. Only
 	// the first scan of a session follows the rules to the letter.
 	sticky bool
+	// tracked is what git's index lists now, wasTracked what it listed at the last scan, which began at
+	// lastStart (see tracked.go).
+	tracked, wasTracked *trackedView
+	lastStart           time.Time
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -128,6 +150,8 @@ type dirJob struct {
 	// unfollowed says the directory was there at the last scan but not followed: what it holds is
 	// not new.
 	unfollowed bool
+	// newHere says the directory is known not to have been there at the last scan: all it holds is new.
+	newHere bool
 }
 
 // walk lstat's the tree below root, reusing what prev knows. It returns the entries that changed
@@ -235,7 +259,8 @@ func (s *scan) work(m *ignore.Matcher) {
 }
 
 // dir handles one directory: its listing (remembered or read), and an lstat of every entry that is not
-// ignored. It returns the subdirectories to walk.
+// ignored, or that git's index lists. An ignored directory is not listed (see tracked.go). It returns the
+// subdirectories to walk, and how many names it looked at.
 func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 	path := filepath.Join(s.root, filepath.FromSlash(j.rel))
 	// O_NOFOLLOW: a directory replaced by a link since its parent was read is not walked through.
@@ -252,38 +277,46 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 		// Before the directory is listed, so that no change falls between the listing and the watch.
 		s.w.add(j.rel, fd)
 	}
+	// An ignored directory's names are those looked at in it; any other's, its listing.
+	var names []string
 	list := []ignore.Entry(nil)
-	fresh := s.partial || j.prev == nil || j.prev.racy || j.prev.list == nil || !j.prev.sameStat(&j.st)
-	if !fresh {
-		list = j.prev.list
-	} else {
-		if list, err = ignore.ReadDirFd(fd, path); err != nil {
-			if j.rel == "" {
-				return nil, 0, fmt.Errorf("reading the workspace: %w", err)
-			}
-			return nil, 0, nil
-		}
-		e := entryFromStat(&j.st, s.start)
-		e.list = list
-		var gone []string
-		if s.partial && j.prev != nil {
-			have := ignore.Names(list)
-			for _, old := range j.prev.list {
-				if !have(old.Name()) {
-					gone = append(gone, joinRel(j.rel, old.Name()))
-				}
-			}
-		}
-		s.mu.Lock()
-		s.dirs = append(s.dirs, touched{path: j.rel, e: e})
-		s.deleted = append(s.deleted, gone...)
-		s.mu.Unlock()
-	}
 	var ig ignore.Dir
-	if j.rel == "" {
-		ig = m.Dir("", ignore.Names(list))
+	if j.ignored {
+		if names = s.unlistedNames(j); len(names) > walkLimit {
+			return nil, len(names), nil // over the bound without looking at one
+		}
 	} else {
-		ig = j.parent.Child(filepath.Base(path), ignore.Names(list))
+		fresh := s.partial || j.prev == nil || j.prev.racy || j.prev.list == nil || !j.prev.sameStat(&j.st)
+		if !fresh {
+			list = j.prev.list
+		} else {
+			if list, err = ignore.ReadDirFd(fd, path); err != nil {
+				if j.rel == "" {
+					return nil, 0, fmt.Errorf("reading the workspace: %w", err)
+				}
+				return nil, 0, nil
+			}
+			e := entryFromStat(&j.st, s.start)
+			e.list = list
+			var gone []string
+			if s.partial && j.prev != nil {
+				have := ignore.Names(list)
+				j.prev.eachName(func(old string) {
+					if !have(old) {
+						gone = append(gone, joinRel(j.rel, old))
+					}
+				})
+			}
+			s.mu.Lock()
+			s.dirs = append(s.dirs, touched{path: j.rel, e: e})
+			s.deleted = append(s.deleted, gone...)
+			s.mu.Unlock()
+		}
+		if j.rel == "" {
+			ig = m.Dir("", ignore.Names(list))
+		} else {
+			ig = j.parent.Child(filepath.Base(path), ignore.Names(list))
+		}
 	}
 	// What the last scan listed here and did not follow was there before: if it is followed now (a rule
 	// that ignored it went), it is not new.
@@ -293,22 +326,50 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 	}
 	var subs []dirJob
 	var changed []touched
+	var followed []string
 	var st unix.Stat_t
-	for _, le := range list {
-		name := le.Name()
+	n := len(list)
+	if j.ignored {
+		n = len(names)
+	}
+	for i := range n {
+		var name string
+		ignored, maybeDir := true, true
+		if j.ignored {
+			name = names[i]
+		} else {
+			name, maybeDir = list[i].Name(), list[i].IsDir()
+			ignored = ig.Ignored(name, maybeDir)
+		}
 		if name == ".git" {
 			continue
 		}
 		rel := joinRel(j.rel, name)
 		prev := s.prev.entries[rel]
-		ignored := j.ignored || ig.Ignored(name, le.IsDir())
-		if ignored && !(s.sticky && prev != nil) {
+		// git never counts a tracked file as ignored; a directory on the way to one is entered.
+		kept := !ignored || (s.sticky && prev != nil) || s.tracked.file(rel)
+		if !kept && !(maybeDir && s.tracked.holds(rel)) {
 			continue
 		}
 		if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if j.ignored && s.partial && prev != nil && isGone(err) {
+				// No listing says so here.
+				s.mu.Lock()
+				s.deleted = append(s.deleted, rel)
+				s.mu.Unlock()
+			}
 			continue // gone since it was listed
 		}
-		quiet := prev == nil && s.sticky && (j.unfollowed || (listedBefore != nil && listedBefore(name)))
+		if !kept && st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			continue // not the directory the index lists paths below
+		}
+		if j.ignored {
+			followed = append(followed, name)
+		}
+		quiet, known := false, true
+		if prev == nil && s.sticky {
+			quiet, known = s.wasThere(j, rel, listedBefore, &st)
+		}
 		if s.partial && prev != nil && prev.isDir() && s.replaced[rel] {
 			// Another directory now, even if the file system reused the inode number: what the old
 			// one held is gone, and the new one is walked whole.
@@ -329,12 +390,18 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 			// the same name is new: another inode); the others are watched, and looked at on their own
 			// when something happened in them.
 			if !s.partial || prev == nil || !prev.isDir() || prev.ino != st.Ino {
-				subs = append(subs, dirJob{rel: rel, parent: ig, st: st, prev: prev, ignored: ignored, unfollowed: quiet})
+				subs = append(subs, dirJob{rel: rel, parent: ig, st: st, prev: prev, ignored: ignored, unfollowed: quiet,
+					newHere: prev == nil && s.sticky && !quiet && known})
 			}
 			if prev != nil && prev.isDir() && prev.mode == st.Mode {
 				prev.gen = s.gen
 			} else {
-				changed = append(changed, touched{rel, entryFromStat(&st, s.start), quiet})
+				e := entryFromStat(&st, s.start)
+				if prev != nil && prev.isDir() && prev.ino == st.Ino {
+					// Its mode alone changed: what the last scan knew of what it holds still holds.
+					e.list, e.unlisted, e.followed = prev.list, prev.unlisted, prev.followed
+				}
+				changed = append(changed, touched{rel, e, quiet})
 			}
 		case unix.S_IFLNK:
 			if prev != nil && !prev.racy && prev.sameStat(&st) {
@@ -359,12 +426,70 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 			changed = append(changed, touched{rel, entryFromStat(&st, s.start), quiet})
 		}
 	}
+	if j.ignored {
+		// What the next scan looks at again here, besides what the index lists then.
+		e := entryFromStat(&j.st, s.start)
+		e.unlisted, e.followed = true, followed
+		s.mu.Lock()
+		s.dirs = append(s.dirs, touched{path: j.rel, e: e})
+		s.mu.Unlock()
+	}
 	if len(changed) > 0 {
 		s.mu.Lock()
 		s.touched = append(s.touched, changed...)
 		s.mu.Unlock()
 	}
-	return subs, len(list), nil
+	return subs, n, nil
+}
+
+// unlistedNames are the names looked at in an ignored directory: those git's index lists there (or
+// lists paths below), and, after a session's first scan, those followed there at the last one.
+func (s *scan) unlistedNames(j dirJob) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(name string) bool {
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+		// Past the bound, the walk stops anyway: an index that lists a million paths here costs no
+		// more than one that lists the bound.
+		return len(out) <= walkLimit
+	}
+	s.tracked.children(j.rel, add)
+	if s.sticky && j.prev != nil {
+		j.prev.eachName(func(name string) {
+			if s.prev.entries[joinRel(j.rel, name)] != nil {
+				add(name)
+			}
+		})
+	}
+	return out
+}
+
+// wasThere tells whether rel, in the directory of j, was there at the last scan though not followed (a
+// rule ignored it, or the index did not list it): it is followed from now on, but it is not new, and an
+// undo must not remove it. known is false when that is judged by its change time alone, for a name the
+// last scan did not look at: one that changed since that scan began counts as new. The file system's
+// clock is coarse and lags the one snapshots are timed by, so the judgement errs towards "there", which
+// only leaves a new file in place after an undo.
+func (s *scan) wasThere(j dirJob, rel string, listedBefore func(string) bool, st *unix.Stat_t) (there, known bool) {
+	name := rel[strings.LastIndexByte(rel, '/')+1:]
+	unlistedBefore := j.prev != nil && j.prev.unlisted
+	switch {
+	case j.newHere:
+		return false, true
+	case unlistedBefore && s.wasTracked.has(rel):
+		// Looked at by the last scan, and not there.
+		return false, true
+	case !j.ignored && j.unfollowed:
+		return true, true
+	case !unlistedBefore && listedBefore != nil:
+		return listedBefore(name), true
+	case !j.ignored && !unlistedBefore:
+		return false, true
+	}
+	return st.Ctim.Nano() < s.lastStart.UnixNano(), false
 }
 
 func joinRel(dir, name string) string {
