@@ -108,7 +108,7 @@ func BenchmarkSnapshotUnchanged(b *testing.B) {
 				b.Fatal(err)
 			}
 			walk := &tree{root: ws, store: c.tree.store, loaded: newIndex(), maxSize: DefaultMaxFileSize, noWatch: true,
-				tracked: newTracker(findWorkTree(ws))}
+				tracked: newTracker(ws, findWorkTree(ws))}
 			if _, _, err := walk.snapshot(); err != nil {
 				b.Fatal(err)
 			}

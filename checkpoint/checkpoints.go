@@ -124,7 +124,7 @@ func Open(opts Options) (*Checkpoints, error) {
 	// in a workspace of 100,000 files it is megabytes, whose reading took half a second before Warden's
 	// first frame.
 	c.tree = &tree{root: ws, store: store, indexPath: filepath.Join(dir, "index"), maxSize: opts.MaxFileSize, borrow: borrow,
-		tracked: newTracker(work)}
+		tracked: newTracker(ws, work)}
 	if opts.Session != "" {
 		refs, err := os.OpenFile(filepath.Join(dir, "refs", opts.Session), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {

@@ -30,28 +30,35 @@ type trackedView struct {
 
 // tracker reads the index of the work tree the workspace is in, again only when the file changed.
 type tracker struct {
-	repo   gitrepo.Repo
-	prefix string
+	workspace string
+	// work is the work tree; nil while the workspace is in none, which look asks about again.
+	work *workTree
 	// raw is the list the view was made from: gitrepo hands the same one back while the index file is
 	// unchanged.
 	raw  []string
 	view *trackedView
 }
 
-func newTracker(w *workTree) *tracker {
-	if w == nil {
-		return nil
-	}
-	return &tracker{repo: w.repo, prefix: w.prefix}
+func newTracker(workspace string, work *workTree) *tracker {
+	return &tracker{workspace: workspace, work: work}
 }
 
 // current returns what the index lists now; nil outside a work tree, or when the index cannot be read
-// (then the ignore rules alone decide, as they did before tracked files were followed).
-func (k *tracker) current() *trackedView {
+// (then the ignore rules alone decide). Outside a work tree, look says to find out whether the workspace
+// is in one now (a command ran git init): full walks do, and snapshots after a .git appeared.
+func (k *tracker) current(look bool) *trackedView {
 	if k == nil {
 		return nil
 	}
-	idx, ok := gitrepo.ReadIndex(k.repo)
+	if k.work == nil {
+		if !look {
+			return nil
+		}
+		if k.work = findWorkTree(k.workspace); k.work == nil {
+			return nil
+		}
+	}
+	idx, ok := gitrepo.ReadIndex(k.work.repo)
 	if !ok {
 		k.raw, k.view = nil, nil
 		return nil
@@ -59,7 +66,7 @@ func (k *tracker) current() *trackedView {
 	if k.view != nil && len(idx.Paths) == len(k.raw) && (len(k.raw) == 0 || &idx.Paths[0] == &k.raw[0]) {
 		return k.view
 	}
-	k.raw, k.view = idx.Paths, newTrackedView(idx, k.prefix)
+	k.raw, k.view = idx.Paths, newTrackedView(idx, k.work.prefix)
 	return k.view
 }
 

@@ -138,6 +138,25 @@ func TestAFileTrackedByACommandIsFollowedFromThen(t *testing.T) {
 	})
 }
 
+// A workspace a command makes a git repository (git init) follows its index from then on.
+func TestAWorkspaceMadeARepositoryFollowsItsIndex(t *testing.T) {
+	isolateHome(t)
+	ws := t.TempDir()
+	sh(t, ws, "echo '*.log' > .gitignore && echo kept > keep.log")
+	eachWalk(t, ws, func(t *testing.T, c *Checkpoints) {
+		if got := changeLines(call(t, c, ws, "git init -q . && git add -f keep.log")); got != "" {
+			t.Errorf("git init and add: changes\n%s", got)
+		}
+		changes := call(t, c, ws, "echo evil > keep.log")
+		if got := changeLines(changes); got != "M keep.log (+1 −1)" {
+			t.Errorf("a change to the file git init and add tracked: %q", got)
+		}
+		restoreTo(t, c, []Recorded{{Changes: changes}}, false)
+		wantFile(t, ws, "keep.log", "kept\n")
+		sh(t, ws, "rm -rf .git")
+	})
+}
+
 // writeGitIndex writes an index (version 2) listing paths as empty files, whatever they are: git itself
 // refuses to write most of these.
 func writeGitIndex(t *testing.T, gitDir string, paths []string) {
@@ -232,7 +251,7 @@ func TestWatchedSnapshotsFollowTheIndexLikeFullWalks(t *testing.T) {
 		git add -A && git add -f ign/t1 ign/sub/t2 x.log`)
 	newTracked := func(noWatch bool) *tree {
 		tr := newTree(t, root)
-		tr.noWatch, tr.tracked = noWatch, newTracker(findWorkTree(root))
+		tr.noWatch, tr.tracked = noWatch, newTracker(root, findWorkTree(root))
 		return tr
 	}
 	watched, walked := newTracked(false), newTracked(true)

@@ -66,10 +66,10 @@ func (t *tree) snapshot() ([]Change, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	view := t.tracked.current()
 	if t.watch != nil && t.watched && m.Fingerprint() == t.rules && start.Sub(t.lastFull) < fullWalkEvery {
 		dirty, deleted, ok := t.watch.drain()
 		if ok && !touchesIgnoreFiles(dirty) {
+			view := t.tracked.current(touches(dirty, ".git"))
 			// A path the index lists since the last snapshot (git add -f) may be one no watch covers:
 			// the nearest directory followed is looked at again, which brings it in.
 			if view != t.wasTracked {
@@ -104,7 +104,7 @@ func (t *tree) snapshot() ([]Change, int64, error) {
 		t.watch.drain()
 		t.watch.reset()
 	}
-	changes, grown, err := t.walk(m, start, view, nil, nil)
+	changes, grown, err := t.walk(m, start, t.tracked.current(true), nil, nil)
 	if err != nil {
 		return nil, grown, err
 	}
@@ -128,9 +128,12 @@ func (t *tree) snapshot() ([]Change, int64, error) {
 
 // touchesIgnoreFiles reports whether an ignore file changed, which may change what is ignored anywhere
 // below it: only a full walk can tell.
-func touchesIgnoreFiles(dirty map[string][]string) bool {
+func touchesIgnoreFiles(dirty map[string][]string) bool { return touches(dirty, ".gitignore") }
+
+// touches reports whether something happened to a name in any directory.
+func touches(dirty map[string][]string, name string) bool {
 	for _, names := range dirty {
-		if slices.Contains(names, ".gitignore") {
+		if slices.Contains(names, name) {
 			return true
 		}
 	}
