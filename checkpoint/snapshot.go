@@ -96,10 +96,12 @@ var errTooLarge = fmt.Errorf("the workspace holds more than %d files that are no
 
 // scan is one snapshot in progress.
 type scan struct {
-	root  string
-	prev  *index
-	gen   uint32
-	start time.Time
+	root string
+	// rootFd is the workspace directory, which every path is opened from (see beneath.go).
+	rootFd int
+	prev   *index
+	gen    uint32
+	start  time.Time
 	// w, when set, watches every directory the scan reads.
 	w *watcher
 	// partial says only the directories given are looked at again: their subdirectories already known
@@ -173,7 +175,7 @@ func (s *scan) walkDirty(m *ignore.Matcher, dirs []string) error {
 	var jobs []dirJob
 	for _, rel := range dirs {
 		var st unix.Stat_t
-		fd, err := openBeneath(s.root, rel, unix.O_PATH|unix.O_NOFOLLOW)
+		fd, err := openInside(s.rootFd, rel, unix.O_PATH|unix.O_NOFOLLOW)
 		if err != nil {
 			continue // gone or replaced: its parent's listing says so
 		}
@@ -263,8 +265,8 @@ func (s *scan) work(m *ignore.Matcher) {
 // subdirectories to walk, and how many names it looked at.
 func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 	path := filepath.Join(s.root, filepath.FromSlash(j.rel))
-	// O_NOFOLLOW: a directory replaced by a link since its parent was read is not walked through.
-	fd, err := openBeneath(s.root, j.rel, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW)
+	// A directory replaced by a link since its parent was read, or one above it, is not walked through.
+	fd, err := openInside(s.rootFd, j.rel, unix.O_RDONLY|unix.O_DIRECTORY)
 	if err != nil {
 		if j.rel == "" {
 			return nil, 0, fmt.Errorf("reading the workspace: %w", err)
@@ -516,7 +518,7 @@ func readlinkat(fd int, name string) (string, error) {
 // over maxSize, or that Warden may not read, is marked skipped; one that is not there any more (gone,
 // replaced by a link) is dropped from touched, as if the walk had not seen it. It returns how many bytes
 // the store grew by.
-func hashFiles(root string, touched []touched, store *objects, maxSize int64, start time.Time, borrow *lender) ([]touched, int64, error) {
+func hashFiles(rootFd int, touched []touched, store *objects, maxSize int64, start time.Time, borrow *lender) ([]touched, int64, error) {
 	var mu sync.Mutex
 	var grown int64
 	var firstErr error
@@ -538,7 +540,7 @@ func hashFiles(root string, touched []touched, store *objects, maxSize int64, st
 					keep[i] = true
 					continue
 				}
-				n, ok, err := hashOne(root, t.path, t.e, store, maxSize, start, borrow)
+				n, ok, err := hashOne(rootFd, t.path, t.e, store, maxSize, start, borrow)
 				mu.Lock()
 				grown += n
 				keep[i] = ok
@@ -561,8 +563,8 @@ func hashFiles(root string, touched []touched, store *objects, maxSize int64, st
 
 // hashOne reads the file rel into e, unless borrow names its content in the person's git. ok is false when
 // the file is no longer a regular file there.
-func hashOne(root, rel string, e *entry, store *objects, maxSize int64, start time.Time, borrow *lender) (grown int64, ok bool, err error) {
-	fd, err := openBeneath(root, rel, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY)
+func hashOne(rootFd int, rel string, e *entry, store *objects, maxSize int64, start time.Time, borrow *lender) (grown int64, ok bool, err error) {
+	fd, err := openInside(rootFd, rel, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
 	if err != nil {
 		if isGone(err) {
 			return 0, false, nil

@@ -177,11 +177,15 @@ func (t *tree) reach(paths []string) []string {
 func (t *tree) walk(m *ignore.Matcher, start time.Time, view *trackedView, dirty []string, replaced map[string]bool) ([]Change, int64, error) {
 	// Taken before the walk, whatever comes of it: a snapshot after a call never borrows.
 	borrow := t.borrow.lend()
+	rootFd, err := openRoot(t.root)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer unix.Close(rootFd)
 	t.index().gen++
 	gen := t.index().gen
-	s := &scan{root: t.root, prev: t.index(), gen: gen, start: start, w: t.watch, replaced: replaced, sticky: t.full > 0,
-		tracked: view, wasTracked: t.wasTracked, lastStart: t.lastStart}
-	var err error
+	s := &scan{root: t.root, rootFd: rootFd, prev: t.index(), gen: gen, start: start, w: t.watch, replaced: replaced,
+		sticky: t.full > 0, tracked: view, wasTracked: t.wasTracked, lastStart: t.lastStart}
 	if dirty == nil {
 		err = s.walk(m)
 	} else {
@@ -190,7 +194,7 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, view *trackedView, dirty
 	if err != nil {
 		return nil, 0, err
 	}
-	touched, grown, err := hashFiles(t.root, s.touched, t.store, t.maxSize, start, borrow)
+	touched, grown, err := hashFiles(rootFd, s.touched, t.store, t.maxSize, start, borrow)
 	if err != nil {
 		return nil, grown, err
 	}
@@ -247,16 +251,9 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, view *trackedView, dirty
 		}
 	}
 	if !s.partial {
-		rootFd := -1
 		for path, e := range t.index().entries {
 			if e.gen == gen {
 				continue
-			}
-			if rootFd < 0 {
-				if rootFd, err = openRoot(t.root); err != nil {
-					return nil, grown, err
-				}
-				defer unix.Close(rootFd)
 			}
 			if _, err := statAt(rootFd, path); err == nil || !isGone(err) {
 				if s.sticky {
