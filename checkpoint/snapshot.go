@@ -370,7 +370,7 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 		}
 		quiet, known := false, true
 		if prev == nil && s.sticky {
-			quiet, known = s.wasThere(j, rel, listedBefore, &st)
+			quiet, known = s.wasThere(j, fd, rel, listedBefore)
 		}
 		if s.partial && prev != nil && prev.isDir() && s.replaced[rel] {
 			// Another directory now, even if the file system reused the inode number: what the old
@@ -469,13 +469,14 @@ func (s *scan) unlistedNames(j dirJob) []string {
 	return out
 }
 
-// wasThere tells whether rel, in the directory of j, was there at the last scan though not followed (a
-// rule ignored it, or the index did not list it): it is followed from now on, but it is not new, and an
-// undo must not remove it. known is false when that is judged by its change time alone, for a name the
-// last scan did not look at: one that changed since that scan began counts as new. The file system's
-// clock is coarse and lags the one snapshots are timed by, so the judgement errs towards "there", which
-// only leaves a new file in place after an undo.
-func (s *scan) wasThere(j dirJob, rel string, listedBefore func(string) bool, st *unix.Stat_t) (there, known bool) {
+// wasThere tells whether rel, in the directory of j (open as fd), was there at the last scan though not
+// followed (a rule ignored it, or the index did not list it): it is followed from now on, but it is not
+// new, and an undo must not remove it. known is false when that is judged by its birth time, for a name
+// the last scan did not look at: one born since that scan began counts as new. Its change time would not
+// do: a command that touches a file it did not make would have an undo remove it. The file system's clock
+// is coarse and lags the one snapshots are timed by, and one that keeps no birth time says nothing, so the
+// judgement errs towards "there", which only leaves a new file in place after an undo.
+func (s *scan) wasThere(j dirJob, fd int, rel string, listedBefore func(string) bool) (there, known bool) {
 	name := rel[strings.LastIndexByte(rel, '/')+1:]
 	unlistedBefore := j.prev != nil && j.prev.unlisted
 	switch {
@@ -491,7 +492,12 @@ func (s *scan) wasThere(j dirJob, rel string, listedBefore func(string) bool, st
 	case !j.ignored && !unlistedBefore:
 		return false, true
 	}
-	return st.Ctim.Nano() < s.lastStart.UnixNano(), false
+	var sx unix.Statx_t
+	if unix.Statx(fd, name, unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_DONT_SYNC, unix.STATX_BTIME, &sx) != nil ||
+		sx.Mask&unix.STATX_BTIME == 0 {
+		return true, false
+	}
+	return sx.Btime.Sec*1e9+int64(sx.Btime.Nsec) < s.lastStart.UnixNano(), false
 }
 
 func joinRel(dir, name string) string {

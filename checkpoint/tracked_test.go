@@ -108,16 +108,16 @@ func TestATrackedFileInAnIgnoredDirectoryIsFollowed(t *testing.T) {
 }
 
 // A file a command starts tracking (git add -f) is followed from then on, though it was ignored when the
-// call began: it was there before, so it is not the call's; a file the call made and tracked is. One a
-// command stops tracking (git rm --cached) is still followed for the rest of the session, so that
-// untracking cannot hide what a call does to it.
+// call began: it was there before, so it is not the call's, even when the command touched it, and an undo
+// must not remove it; a file the call made and tracked is. One a command stops tracking (git rm --cached)
+// is still followed for the rest of the session, so that untracking cannot hide what a call does to it.
 func TestAFileTrackedByACommandIsFollowedFromThen(t *testing.T) {
 	ws := gitWorkspace(t, `printf '*.log\nout/\ngen/\n' > .gitignore && echo kept > keep.log && echo debug > debug.log &&
 		mkdir out && echo old > out/old.txt && git add .gitignore && git add -f keep.log`)
 	eachWalk(t, ws, func(t *testing.T, c *Checkpoints) {
 		var since []Recorded
 		for _, step := range []struct{ script, want string }{
-			{"git add -f debug.log out/old.txt && git rm -q --cached keep.log", ""},
+			{"touch debug.log out/old.txt && git add -f debug.log out/old.txt && git rm -q --cached keep.log", ""},
 			{"echo changed > debug.log && echo evil > keep.log && echo new > out/old.txt", "M debug.log (+1 −1)\nM keep.log (+1 −1)\nM out/old.txt (+1 −1)"},
 			{"mkdir -p gen/made && echo made > gen/made/new.txt && git add -f gen/made/new.txt", "A gen/\nA gen/made/\nA gen/made/new.txt (+1 −0)"},
 		} {
