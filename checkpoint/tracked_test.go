@@ -138,6 +138,24 @@ func TestAFileTrackedByACommandIsFollowedFromThen(t *testing.T) {
 	})
 }
 
+// A directory entered only for the tracked files in it holds others, never looked at: when a command takes
+// away the rule that ignored it, they appear, but they were there all along, and an undo must not remove
+// them.
+func TestUnignoringADirectoryEnteredForTrackedFilesKeepsTheRest(t *testing.T) {
+	ws := gitWorkspace(t, `printf 'build/\n' > .gitignore && mkdir -p build/cache && echo kept > build/keep.txt &&
+		echo big > build/big.bin && echo c > build/cache/c && git add .gitignore && git add -f build/keep.txt`)
+	eachWalk(t, ws, func(t *testing.T, c *Checkpoints) {
+		changes := call(t, c, ws, "echo > .gitignore && echo evil > build/keep.txt")
+		if got := changeLines(changes); got != "M .gitignore (+1 −1)\nM build/keep.txt (+1 −1)" {
+			t.Errorf("changes:\n%s", got)
+		}
+		restoreTo(t, c, []Recorded{{Changes: changes}}, false)
+		wantFile(t, ws, "build/keep.txt", "kept\n")
+		wantFile(t, ws, "build/big.bin", "big\n")
+		wantFile(t, ws, "build/cache/c", "c\n")
+	})
+}
+
 // A workspace a command makes a git repository (git init) follows its index from then on.
 func TestAWorkspaceMadeARepositoryFollowsItsIndex(t *testing.T) {
 	isolateHome(t)
