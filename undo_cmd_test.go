@@ -138,3 +138,50 @@ func TestUndoCommandEscapesNamesItShows(t *testing.T) {
 		}
 	}
 }
+
+// A file git tracks is put back by warden undo though .gitignore matches it: git never counts a tracked
+// file as ignored, and neither do checkpoints. Untracked files the same rules match are left alone.
+func TestUndoRestoresATrackedFileTheIgnoreRulesMatch(t *testing.T) {
+	r := newRun(t)
+	sh := func(script string) {
+		t.Helper()
+		cmd := exec.Command("bash", "-c", script)
+		cmd.Dir = r.workspace
+		cmd.Env = append(r.env, "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", script, err, out)
+		}
+	}
+	sh(`git init -q . && printf '*.log\nbuild/\n' > .gitignore && echo 'level=info' > app.log && mkdir build &&
+		echo 'kept' > build/keep.txt && echo 'scratch' > debug.log && git add .gitignore && git add -f app.log build/keep.txt &&
+		git -c user.name=t -c user.email=t@t commit -qm start`)
+	before := fingerprint(t, r.workspace)
+
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(
+		fakeapi.ToolCall("c1", "bash", `{"command":"echo 'level=debug' > app.log && rm build/keep.txt && echo noise > debug.log"}`),
+		fakeapi.Text("done"))
+	out, stderr, code := r.exec("-p", "change the log level", "--base-url", server.URL(), "--model", "m",
+		"--output-format", "stream-json", "--permission-mode", "yolo")
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, out)
+	}
+	hist, _, _ := r.exec("history", "--json")
+	for _, want := range []string{`"path":"app.log","status":"modified"`, `"path":"build/keep.txt","status":"deleted"`} {
+		if !strings.Contains(hist, want) {
+			t.Errorf("history --json lacks %s: %s", want, hist)
+		}
+	}
+	if strings.Contains(hist, `"path":"debug.log"`) {
+		t.Errorf("an untracked ignored file is in the history: %s", hist)
+	}
+	out, stderr, code = r.exec("undo", "--yes")
+	if code != 0 || !strings.Contains(out, "Restored 2 paths") {
+		t.Fatalf("undo --yes: exit %d\n%s\n%s", code, out, stderr)
+	}
+	sh("echo scratch > debug.log")
+	if after := fingerprint(t, r.workspace); after != before {
+		t.Errorf("the workspace differs after undo:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}

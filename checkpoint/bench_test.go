@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,12 +15,18 @@ import (
 
 // Benchmark workspaces are built once per run: writing 100,000 files takes a while. Each is a source
 // tree of small files in directories of 20, with a .gitignore, plus an ignored node_modules as large
-// again that the snapshot must not read.
+// again that the snapshot must not read. A git one has the source tree in its index, and one file of
+// node_modules too (tracked though ignored), so that snapshots follow what git's index lists.
 var (
 	benchMu    sync.Mutex
-	benchTrees = map[int]string{}
+	benchTrees = map[benchKey]string{}
 	benchRoot  string
 )
+
+type benchKey struct {
+	files int
+	git   bool
+}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
@@ -29,20 +36,23 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func benchWorkspace(b *testing.B, files int) string {
+func benchWorkspace(b *testing.B, files int) string { return benchTree(b, benchKey{files, false}) }
+
+func benchTree(b *testing.B, key benchKey) string {
 	b.Helper()
 	benchMu.Lock()
 	defer benchMu.Unlock()
-	if dir, ok := benchTrees[files]; ok {
+	if dir, ok := benchTrees[key]; ok {
 		return dir
 	}
+	files := key.files
 	if benchRoot == "" {
 		var err error
 		if benchRoot, err = os.MkdirTemp("", "checkpoint-bench-"); err != nil {
 			b.Fatal(err)
 		}
 	}
-	dir := filepath.Join(benchRoot, fmt.Sprint(files))
+	dir := filepath.Join(benchRoot, fmt.Sprint(files, key.git))
 	line := []byte("package main // a line of source code that is about this long\n")
 	write := func(base string, n int, content []byte) {
 		for i := 0; i < n; i++ {
@@ -62,7 +72,14 @@ func benchWorkspace(b *testing.B, files int) string {
 	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("node_modules/\n*.log\n/target\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	benchTrees[files] = dir
+	if key.git {
+		cmd := exec.Command("bash", "-c", "git init -q . && git add src .gitignore && git add -f node_modules/d000/e00/f00.go")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v\n%s", err, out)
+		}
+	}
+	benchTrees[key] = dir
 	return dir
 }
 
@@ -71,10 +88,16 @@ func benchWorkspace(b *testing.B, files int) string {
 // minute of the last full walk), as a full stat walk (what it costs otherwise, and always where inotify
 // is missing), and, as the baseline measured in the same run, a bare fstatat of every file the walk
 // looks at.
+//
+// git-10k is the 10k workspace as a git work tree, whose index snapshots also read.
 func BenchmarkSnapshotUnchanged(b *testing.B) {
-	for _, n := range []int{10_000, 100_000} {
-		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
-			ws := benchWorkspace(b, n)
+	for _, key := range []benchKey{{10_000, false}, {100_000, false}, {10_000, true}} {
+		name := fmt.Sprintf("%dk", key.files/1000)
+		if key.git {
+			name = "git-" + name
+		}
+		b.Run(name, func(b *testing.B) {
+			ws := benchTree(b, key)
 			b.Setenv("HOME", b.TempDir())
 			c, err := Open(Options{Dir: b.TempDir(), Workspace: ws, Session: "bench"})
 			if err != nil {
@@ -84,7 +107,8 @@ func BenchmarkSnapshotUnchanged(b *testing.B) {
 			if err := c.Off(); err != nil {
 				b.Fatal(err)
 			}
-			walk := &tree{root: ws, store: c.tree.store, loaded: newIndex(), maxSize: DefaultMaxFileSize, noWatch: true}
+			walk := &tree{root: ws, store: c.tree.store, loaded: newIndex(), maxSize: DefaultMaxFileSize, noWatch: true,
+				tracked: newTracker(ws, findWorkTree(ws))}
 			if _, _, err := walk.snapshot(); err != nil {
 				b.Fatal(err)
 			}

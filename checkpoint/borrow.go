@@ -40,20 +40,34 @@ type lender struct {
 	index  map[string]gitrepo.StatEntry
 }
 
-func newBorrower(workspace string) *borrower {
+// workTree is the git work tree a workspace is in.
+type workTree struct {
+	repo   gitrepo.Repo
+	prefix string // the workspace relative to the work tree's top, with a trailing slash, or ""
+}
+
+// findWorkTree returns the work tree the workspace is in, or nil outside one.
+func findWorkTree(workspace string) *workTree {
 	r, ok := gitrepo.Find(workspace, gitrepo.OSEnv)
 	if !ok || r.Top == "" {
 		return nil
 	}
 	rel, err := filepath.Rel(r.Top, workspace)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 		return nil
 	}
-	b := &borrower{repo: r}
+	w := &workTree{repo: r}
 	if rel != "." {
-		b.prefix = filepath.ToSlash(rel) + "/"
+		w.prefix = filepath.ToSlash(rel) + "/"
 	}
-	return b
+	return w
+}
+
+func newBorrower(w *workTree) *borrower {
+	if w == nil {
+		return nil
+	}
+	return &borrower{repo: w.repo, prefix: w.prefix}
 }
 
 // lend returns the index for a snapshot to name contents by, the first time it is called, and nil

@@ -117,12 +117,14 @@ func Open(opts Options) (*Checkpoints, error) {
 	}
 	c := &Checkpoints{opts: opts, dir: dir, lock: lock, running: map[string]*task{}, pending: map[string][]Change{},
 		turn: make(chan struct{}, 1), closing: make(chan struct{})}
-	borrow := newBorrower(ws)
+	work := findWorkTree(ws)
+	borrow := newBorrower(work)
 	store := &objects{dir: filepath.Join(dir, "objects"), borrow: borrow.read}
 	// The index is read when first needed (by the first snapshot, which Start takes in the background):
 	// in a workspace of 100,000 files it is megabytes, whose reading took half a second before Warden's
 	// first frame.
-	c.tree = &tree{root: ws, store: store, indexPath: filepath.Join(dir, "index"), maxSize: opts.MaxFileSize, borrow: borrow}
+	c.tree = &tree{root: ws, store: store, indexPath: filepath.Join(dir, "index"), maxSize: opts.MaxFileSize, borrow: borrow,
+		tracked: newTracker(ws, work)}
 	if opts.Session != "" {
 		refs, err := os.OpenFile(filepath.Join(dir, "refs", opts.Session), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {

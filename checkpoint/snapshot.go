@@ -41,6 +41,23 @@ type entry struct {
 	gen          uint32
 	// list is a directory's listing, valid while its stat is unchanged.
 	list []ignore.Entry
+	// unlisted says the directory is ignored, so was not listed: followed are the names followed in it.
+	unlisted bool
+	followed []string
+}
+
+// eachName calls f with each name the last scan saw in a directory: its listing, or what it followed
+// there.
+func (e *entry) eachName(f func(name string)) {
+	if e.unlisted {
+		for _, name := range e.followed {
+			f(name)
+		}
+		return
+	}
+	for _, le := range e.list {
+		f(le.Name())
+	}
 }
 
 func (e *entry) isDir() bool  { return e.mode&unix.S_IFMT == unix.S_IFDIR }
@@ -73,15 +90,18 @@ func newIndex() *index { return &index{entries: map[string]*entry{}} }
 // checkpointed, rather than slowing every call down.
 const walkLimit = 400_000
 
-// errTooLarge says the workspace holds more than walkLimit paths that are not ignored.
-var errTooLarge = fmt.Errorf("the workspace holds more than %d files that are not ignored", walkLimit)
+// errTooLarge says the workspace holds more than walkLimit paths that are not ignored, or that git's index
+// lists (each counted as it is looked at, so that a huge index costs no more than a huge tree).
+var errTooLarge = fmt.Errorf("the workspace holds more than %d files that are not ignored or are tracked", walkLimit)
 
 // scan is one snapshot in progress.
 type scan struct {
-	root  string
-	prev  *index
-	gen   uint32
-	start time.Time
+	root string
+	// rootFd is the workspace directory, which every path is opened from (see beneath.go).
+	rootFd int
+	prev   *index
+	gen    uint32
+	start  time.Time
 	// w, when set, watches every directory the scan reads.
 	w *watcher
 	// partial says only the directories given are looked at again: their subdirectories already known
@@ -96,6 +116,10 @@ type scan struct {
 	// so that a command cannot hide a file from its checkpoints by ignoring it before changing it. Only
 	// the first scan of a session follows the rules to the letter.
 	sticky bool
+	// tracked is what git's index lists now, wasTracked what it listed at the last scan, which began at
+	// lastStart (see tracked.go).
+	tracked, wasTracked *trackedView
+	lastStart           time.Time
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -128,6 +152,8 @@ type dirJob struct {
 	// unfollowed says the directory was there at the last scan but not followed: what it holds is
 	// not new.
 	unfollowed bool
+	// newHere says the directory is known not to have been there at the last scan: all it holds is new.
+	newHere bool
 }
 
 // walk lstat's the tree below root, reusing what prev knows. It returns the entries that changed
@@ -149,7 +175,7 @@ func (s *scan) walkDirty(m *ignore.Matcher, dirs []string) error {
 	var jobs []dirJob
 	for _, rel := range dirs {
 		var st unix.Stat_t
-		fd, err := openBeneath(s.root, rel, unix.O_PATH|unix.O_NOFOLLOW)
+		fd, err := openInside(s.rootFd, rel, unix.O_PATH|unix.O_NOFOLLOW)
 		if err != nil {
 			continue // gone or replaced: its parent's listing says so
 		}
@@ -235,11 +261,12 @@ func (s *scan) work(m *ignore.Matcher) {
 }
 
 // dir handles one directory: its listing (remembered or read), and an lstat of every entry that is not
-// ignored. It returns the subdirectories to walk.
+// ignored, or that git's index lists. An ignored directory is not listed (see tracked.go). It returns the
+// subdirectories to walk, and how many names it looked at.
 func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 	path := filepath.Join(s.root, filepath.FromSlash(j.rel))
-	// O_NOFOLLOW: a directory replaced by a link since its parent was read is not walked through.
-	fd, err := openBeneath(s.root, j.rel, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW)
+	// A directory replaced by a link since its parent was read, or one above it, is not walked through.
+	fd, err := openInside(s.rootFd, j.rel, unix.O_RDONLY|unix.O_DIRECTORY)
 	if err != nil {
 		if j.rel == "" {
 			return nil, 0, fmt.Errorf("reading the workspace: %w", err)
@@ -252,38 +279,46 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 		// Before the directory is listed, so that no change falls between the listing and the watch.
 		s.w.add(j.rel, fd)
 	}
+	// An ignored directory's names are those looked at in it; any other's, its listing.
+	var names []string
 	list := []ignore.Entry(nil)
-	fresh := s.partial || j.prev == nil || j.prev.racy || j.prev.list == nil || !j.prev.sameStat(&j.st)
-	if !fresh {
-		list = j.prev.list
-	} else {
-		if list, err = ignore.ReadDirFd(fd, path); err != nil {
-			if j.rel == "" {
-				return nil, 0, fmt.Errorf("reading the workspace: %w", err)
-			}
-			return nil, 0, nil
-		}
-		e := entryFromStat(&j.st, s.start)
-		e.list = list
-		var gone []string
-		if s.partial && j.prev != nil {
-			have := ignore.Names(list)
-			for _, old := range j.prev.list {
-				if !have(old.Name()) {
-					gone = append(gone, joinRel(j.rel, old.Name()))
-				}
-			}
-		}
-		s.mu.Lock()
-		s.dirs = append(s.dirs, touched{path: j.rel, e: e})
-		s.deleted = append(s.deleted, gone...)
-		s.mu.Unlock()
-	}
 	var ig ignore.Dir
-	if j.rel == "" {
-		ig = m.Dir("", ignore.Names(list))
+	if j.ignored {
+		if names = s.unlistedNames(j); len(names) > walkLimit {
+			return nil, len(names), nil // over the bound without looking at one
+		}
 	} else {
-		ig = j.parent.Child(filepath.Base(path), ignore.Names(list))
+		fresh := s.partial || j.prev == nil || j.prev.racy || j.prev.list == nil || !j.prev.sameStat(&j.st)
+		if !fresh {
+			list = j.prev.list
+		} else {
+			if list, err = ignore.ReadDirFd(fd, path); err != nil {
+				if j.rel == "" {
+					return nil, 0, fmt.Errorf("reading the workspace: %w", err)
+				}
+				return nil, 0, nil
+			}
+			e := entryFromStat(&j.st, s.start)
+			e.list = list
+			var gone []string
+			if s.partial && j.prev != nil {
+				have := ignore.Names(list)
+				j.prev.eachName(func(old string) {
+					if !have(old) {
+						gone = append(gone, joinRel(j.rel, old))
+					}
+				})
+			}
+			s.mu.Lock()
+			s.dirs = append(s.dirs, touched{path: j.rel, e: e})
+			s.deleted = append(s.deleted, gone...)
+			s.mu.Unlock()
+		}
+		if j.rel == "" {
+			ig = m.Dir("", ignore.Names(list))
+		} else {
+			ig = j.parent.Child(filepath.Base(path), ignore.Names(list))
+		}
 	}
 	// What the last scan listed here and did not follow was there before: if it is followed now (a rule
 	// that ignored it went), it is not new.
@@ -293,22 +328,50 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 	}
 	var subs []dirJob
 	var changed []touched
+	var followed []string
 	var st unix.Stat_t
-	for _, le := range list {
-		name := le.Name()
+	n := len(list)
+	if j.ignored {
+		n = len(names)
+	}
+	for i := range n {
+		var name string
+		ignored, maybeDir := true, true
+		if j.ignored {
+			name = names[i]
+		} else {
+			name, maybeDir = list[i].Name(), list[i].IsDir()
+			ignored = ig.Ignored(name, maybeDir)
+		}
 		if name == ".git" {
 			continue
 		}
 		rel := joinRel(j.rel, name)
 		prev := s.prev.entries[rel]
-		ignored := j.ignored || ig.Ignored(name, le.IsDir())
-		if ignored && !(s.sticky && prev != nil) {
+		// git never counts a tracked file as ignored; a directory on the way to one is entered.
+		kept := !ignored || (s.sticky && prev != nil) || s.tracked.file(rel)
+		if !kept && !(maybeDir && s.tracked.holds(rel)) {
 			continue
 		}
 		if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if j.ignored && s.partial && prev != nil && isGone(err) {
+				// No listing says so here.
+				s.mu.Lock()
+				s.deleted = append(s.deleted, rel)
+				s.mu.Unlock()
+			}
 			continue // gone since it was listed
 		}
-		quiet := prev == nil && s.sticky && (j.unfollowed || (listedBefore != nil && listedBefore(name)))
+		if !kept && st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			continue // not the directory the index lists paths below
+		}
+		if j.ignored {
+			followed = append(followed, name)
+		}
+		quiet, known := false, true
+		if prev == nil && s.sticky {
+			quiet, known = s.wasThere(j, fd, rel, listedBefore)
+		}
 		if s.partial && prev != nil && prev.isDir() && s.replaced[rel] {
 			// Another directory now, even if the file system reused the inode number: what the old
 			// one held is gone, and the new one is walked whole.
@@ -329,12 +392,18 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 			// the same name is new: another inode); the others are watched, and looked at on their own
 			// when something happened in them.
 			if !s.partial || prev == nil || !prev.isDir() || prev.ino != st.Ino {
-				subs = append(subs, dirJob{rel: rel, parent: ig, st: st, prev: prev, ignored: ignored, unfollowed: quiet})
+				subs = append(subs, dirJob{rel: rel, parent: ig, st: st, prev: prev, ignored: ignored, unfollowed: quiet,
+					newHere: prev == nil && s.sticky && !quiet && known})
 			}
 			if prev != nil && prev.isDir() && prev.mode == st.Mode {
 				prev.gen = s.gen
 			} else {
-				changed = append(changed, touched{rel, entryFromStat(&st, s.start), quiet})
+				e := entryFromStat(&st, s.start)
+				if prev != nil && prev.isDir() && prev.ino == st.Ino {
+					// Its mode alone changed: what the last scan knew of what it holds still holds.
+					e.list, e.unlisted, e.followed = prev.list, prev.unlisted, prev.followed
+				}
+				changed = append(changed, touched{rel, e, quiet})
 			}
 		case unix.S_IFLNK:
 			if prev != nil && !prev.racy && prev.sameStat(&st) {
@@ -359,12 +428,76 @@ func (s *scan) dir(m *ignore.Matcher, j dirJob) ([]dirJob, int, error) {
 			changed = append(changed, touched{rel, entryFromStat(&st, s.start), quiet})
 		}
 	}
+	if j.ignored {
+		// What the next scan looks at again here, besides what the index lists then.
+		e := entryFromStat(&j.st, s.start)
+		e.unlisted, e.followed = true, followed
+		s.mu.Lock()
+		s.dirs = append(s.dirs, touched{path: j.rel, e: e})
+		s.mu.Unlock()
+	}
 	if len(changed) > 0 {
 		s.mu.Lock()
 		s.touched = append(s.touched, changed...)
 		s.mu.Unlock()
 	}
-	return subs, len(list), nil
+	return subs, n, nil
+}
+
+// unlistedNames are the names looked at in an ignored directory: those git's index lists there (or
+// lists paths below), and, after a session's first scan, those followed there at the last one.
+func (s *scan) unlistedNames(j dirJob) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(name string) bool {
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+		// Past the bound, the walk stops anyway: an index that lists a million paths here costs no
+		// more than one that lists the bound.
+		return len(out) <= walkLimit
+	}
+	s.tracked.children(j.rel, add)
+	if s.sticky && j.prev != nil {
+		j.prev.eachName(func(name string) {
+			if s.prev.entries[joinRel(j.rel, name)] != nil {
+				add(name)
+			}
+		})
+	}
+	return out
+}
+
+// wasThere tells whether rel, in the directory of j (open as fd), was there at the last scan though not
+// followed (a rule ignored it, or the index did not list it): it is followed from now on, but it is not
+// new, and an undo must not remove it. known is false when that is judged by its birth time, for a name
+// the last scan did not look at: one born since that scan began counts as new. Its change time would not
+// do: a command that touches a file it did not make would have an undo remove it. The file system's clock
+// is coarse and lags the one snapshots are timed by, and one that keeps no birth time says nothing, so the
+// judgement errs towards "there", which only leaves a new file in place after an undo.
+func (s *scan) wasThere(j dirJob, fd int, rel string, listedBefore func(string) bool) (there, known bool) {
+	name := rel[strings.LastIndexByte(rel, '/')+1:]
+	unlistedBefore := j.prev != nil && j.prev.unlisted
+	switch {
+	case j.newHere:
+		return false, true
+	case unlistedBefore && s.wasTracked.has(rel):
+		// Looked at by the last scan, and not there.
+		return false, true
+	case !j.ignored && j.unfollowed:
+		return true, true
+	case !unlistedBefore && listedBefore != nil:
+		return listedBefore(name), true
+	case !j.ignored && !unlistedBefore:
+		return false, true
+	}
+	var sx unix.Statx_t
+	if unix.Statx(fd, name, unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_DONT_SYNC, unix.STATX_BTIME, &sx) != nil ||
+		sx.Mask&unix.STATX_BTIME == 0 {
+		return true, false
+	}
+	return sx.Btime.Sec*1e9+int64(sx.Btime.Nsec) < s.lastStart.UnixNano(), false
 }
 
 func joinRel(dir, name string) string {
@@ -391,7 +524,7 @@ func readlinkat(fd int, name string) (string, error) {
 // over maxSize, or that Warden may not read, is marked skipped; one that is not there any more (gone,
 // replaced by a link) is dropped from touched, as if the walk had not seen it. It returns how many bytes
 // the store grew by.
-func hashFiles(root string, touched []touched, store *objects, maxSize int64, start time.Time, borrow *lender) ([]touched, int64, error) {
+func hashFiles(rootFd int, touched []touched, store *objects, maxSize int64, start time.Time, borrow *lender) ([]touched, int64, error) {
 	var mu sync.Mutex
 	var grown int64
 	var firstErr error
@@ -413,7 +546,7 @@ func hashFiles(root string, touched []touched, store *objects, maxSize int64, st
 					keep[i] = true
 					continue
 				}
-				n, ok, err := hashOne(root, t.path, t.e, store, maxSize, start, borrow)
+				n, ok, err := hashOne(rootFd, t.path, t.e, store, maxSize, start, borrow)
 				mu.Lock()
 				grown += n
 				keep[i] = ok
@@ -436,8 +569,8 @@ func hashFiles(root string, touched []touched, store *objects, maxSize int64, st
 
 // hashOne reads the file rel into e, unless borrow names its content in the person's git. ok is false when
 // the file is no longer a regular file there.
-func hashOne(root, rel string, e *entry, store *objects, maxSize int64, start time.Time, borrow *lender) (grown int64, ok bool, err error) {
-	fd, err := openBeneath(root, rel, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY)
+func hashOne(rootFd int, rel string, e *entry, store *objects, maxSize int64, start time.Time, borrow *lender) (grown int64, ok bool, err error) {
+	fd, err := openInside(rootFd, rel, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY)
 	if err != nil {
 		if isGone(err) {
 			return 0, false, nil

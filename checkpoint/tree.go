@@ -51,6 +51,11 @@ type tree struct {
 	// borrow finds content in the person's git objects (the first snapshot's by the index, see
 	// borrow.go); nil outside a work tree.
 	borrow *borrower
+	// tracked reads which paths git's index lists (see tracked.go); nil outside a work tree. wasTracked
+	// is what it listed at the last snapshot, whose start was lastStart.
+	tracked    *tracker
+	wasTracked *trackedView
+	lastStart  time.Time
 }
 
 // snapshot looks at the workspace and returns what changed since the last snapshot, sorted by path. The
@@ -64,7 +69,18 @@ func (t *tree) snapshot() ([]Change, int64, error) {
 	if t.watch != nil && t.watched && m.Fingerprint() == t.rules && start.Sub(t.lastFull) < fullWalkEvery {
 		dirty, deleted, ok := t.watch.drain()
 		if ok && !touchesIgnoreFiles(dirty) {
+			view := t.tracked.current(touches(dirty, ".git"))
+			// A path the index lists since the last snapshot (git add -f) may be one no watch covers:
+			// the nearest directory followed is looked at again, which brings it in.
+			if view != t.wasTracked {
+				for _, d := range t.reach(view.added(t.wasTracked)) {
+					if _, ok := dirty[d]; !ok {
+						dirty[d] = nil
+					}
+				}
+			}
 			if len(dirty) == 0 {
+				t.wasTracked, t.lastStart = view, start
 				return nil, 0, nil
 			}
 			dirs := make([]string, 0, len(dirty))
@@ -73,7 +89,7 @@ func (t *tree) snapshot() ([]Change, int64, error) {
 					dirs = append(dirs, d)
 				}
 			}
-			return t.walk(m, start, dirs, deleted)
+			return t.walk(m, start, view, dirs, deleted)
 		}
 	}
 	if t.watch == nil && !t.noWatch {
@@ -88,7 +104,7 @@ func (t *tree) snapshot() ([]Change, int64, error) {
 		t.watch.drain()
 		t.watch.reset()
 	}
-	changes, grown, err := t.walk(m, start, nil, nil)
+	changes, grown, err := t.walk(m, start, t.tracked.current(true), nil, nil)
 	if err != nil {
 		return nil, grown, err
 	}
@@ -112,24 +128,64 @@ func (t *tree) snapshot() ([]Change, int64, error) {
 
 // touchesIgnoreFiles reports whether an ignore file changed, which may change what is ignored anywhere
 // below it: only a full walk can tell.
-func touchesIgnoreFiles(dirty map[string][]string) bool {
+func touchesIgnoreFiles(dirty map[string][]string) bool { return touches(dirty, ".gitignore") }
+
+// touches reports whether something happened to a name in any directory.
+func touches(dirty map[string][]string, name string) bool {
 	for _, names := range dirty {
-		if slices.Contains(names, ".gitignore") {
+		if slices.Contains(names, name) {
 			return true
 		}
 	}
 	return false
 }
 
+// reach returns the directories to look at again for the paths given, which the index lists since the
+// last snapshot: for each not followed yet, the nearest directory above it that is. One below a followed
+// link or file cannot be reached.
+func (t *tree) reach(paths []string) []string {
+	var dirs []string
+	seen := map[string]bool{}
+	for _, p := range paths {
+		if t.index().entries[p] != nil {
+			continue
+		}
+		dir, ok := p, true
+		for dir != "" {
+			if i := strings.LastIndexByte(dir, '/'); i >= 0 {
+				dir = dir[:i]
+			} else {
+				dir = ""
+				break
+			}
+			if e := t.index().entries[dir]; e != nil {
+				ok = e.isDir()
+				break
+			}
+		}
+		if ok && !seen[dir] {
+			seen[dir] = true
+			dirs = append(dirs, dir)
+		}
+	}
+	return dirs
+}
+
 // walk takes a snapshot: of the whole tree when dirty is nil, else of the directories in dirty only;
-// replaced names the directories deleted since, whatever stands at their paths now.
-func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced map[string]bool) ([]Change, int64, error) {
+// replaced names the directories deleted since, whatever stands at their paths now. view is what git's
+// index lists now.
+func (t *tree) walk(m *ignore.Matcher, start time.Time, view *trackedView, dirty []string, replaced map[string]bool) ([]Change, int64, error) {
 	// Taken before the walk, whatever comes of it: a snapshot after a call never borrows.
 	borrow := t.borrow.lend()
+	rootFd, err := openRoot(t.root)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer unix.Close(rootFd)
 	t.index().gen++
 	gen := t.index().gen
-	s := &scan{root: t.root, prev: t.index(), gen: gen, start: start, w: t.watch, replaced: replaced, sticky: t.full > 0}
-	var err error
+	s := &scan{root: t.root, rootFd: rootFd, prev: t.index(), gen: gen, start: start, w: t.watch, replaced: replaced,
+		sticky: t.full > 0, tracked: view, wasTracked: t.wasTracked, lastStart: t.lastStart}
 	if dirty == nil {
 		err = s.walk(m)
 	} else {
@@ -138,7 +194,7 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 	if err != nil {
 		return nil, 0, err
 	}
-	touched, grown, err := hashFiles(t.root, s.touched, t.store, t.maxSize, start, borrow)
+	touched, grown, err := hashFiles(rootFd, s.touched, t.store, t.maxSize, start, borrow)
 	if err != nil {
 		return nil, grown, err
 	}
@@ -170,7 +226,7 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 	for _, tc := range touched {
 		old := t.index().entries[tc.path]
 		if d, ok := relisted[tc.path]; ok {
-			tc.e.list = d.list
+			tc.e.list, tc.e.unlisted, tc.e.followed = d.list, d.unlisted, d.followed
 			delete(relisted, tc.path)
 		}
 		tc.e.gen = gen
@@ -195,16 +251,9 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 		}
 	}
 	if !s.partial {
-		rootFd := -1
 		for path, e := range t.index().entries {
 			if e.gen == gen {
 				continue
-			}
-			if rootFd < 0 {
-				if rootFd, err = openRoot(t.root); err != nil {
-					return nil, grown, err
-				}
-				defer unix.Close(rootFd)
 			}
 			if _, err := statAt(rootFd, path); err == nil || !isGone(err) {
 				if s.sticky {
@@ -222,6 +271,7 @@ func (t *tree) walk(m *ignore.Matcher, start time.Time, dirty []string, replaced
 			changes = append(changes, c)
 		}
 	}
+	t.wasTracked, t.lastStart = view, start
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	// A path both deleted and added in one scan is one change.
 	return mergeSamePath(changes), grown, nil
@@ -244,6 +294,12 @@ func (t *tree) below(p string) []string {
 					out = append(out, path)
 				}
 			}
+		}
+		return out
+	}
+	if e.unlisted {
+		for _, name := range e.followed {
+			out = append(out, t.below(dir+"/"+name)...)
 		}
 		return out
 	}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/warden-cli/warden/agent"
+	"github.com/warden-cli/warden/agent/fakeapi"
 	"github.com/warden-cli/warden/checkpoint"
 )
 
@@ -144,4 +147,33 @@ func TestOutsideChangesAreShownBeforeTheCall(t *testing.T) {
 	if !strings.Contains(lines, "± changed 1 file (+1 −0)") {
 		t.Errorf("the panel does not say what its call changed:\n%s", lines)
 	}
+}
+
+// /rewind puts back a file git tracks though .gitignore matches it.
+func TestAppRewindsATrackedFileTheIgnoreRulesMatch(t *testing.T) {
+	a := startCheckpointed(t)
+	git := exec.Command("bash", "-c", `git init -q . && echo '*.log' > .gitignore && echo kept > keep.log &&
+		git add -f .gitignore keep.log && git -c user.name=t -c user.email=t@t commit -qm start`)
+	git.Dir = a.dir
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	a.srv.Reply(fakeapi.ToolCall("c1", "bash", `{"command":"printf 'evil\\n' > keep.log"}`), fakeapi.Text("Spoiled."))
+	a.prompt("spoil the log")
+	a.waitFor("Allow bash?", "y allow once")
+	a.typeKey('y')
+	a.waitFor("Spoiled.", "± changed 1 file")
+	a.idle()
+
+	a.prompt("/rewind")
+	a.waitFor("Rewind to", "spoil the log")
+	a.key(tea.KeyPressMsg{Code: tea.KeyEnter})
+	a.waitFor("b both · f files · c conversation")
+	a.typeKey('f')
+	a.waitFor("Restore files?", "restore keep.log", "y restore 1 path")
+	a.typeKey('y')
+	a.waitUntil("keep.log is back", func(string) bool {
+		b, err := os.ReadFile(filepath.Join(a.dir, "keep.log"))
+		return err == nil && string(b) == "kept\n"
+	})
 }
