@@ -120,6 +120,7 @@ func (e *exec) run(words []word) {
 				e.p.notRO(fmt.Sprintf("`%s` runs a program by its path, not a known system tool", n))
 				e.runsFile(name)
 				e.hand(words[1:])
+				e.linkedProgram(words)
 				return
 			}
 			n = base
@@ -299,6 +300,10 @@ func (e *exec) shell(name string, words []word) []word {
 	}
 	if sawC {
 		if i >= len(words) {
+			if e.unknownTail {
+				e.p.unsee(unseenStreamCode, fmt.Sprintf("`xargs %s -c` runs the commands its input holds", name))
+				return nil
+			}
 			e.p.notRO(fmt.Sprintf("`%s -c` without a command", name))
 			return nil
 		}

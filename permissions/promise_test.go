@@ -2,6 +2,8 @@ package permissions
 
 import (
 	"math/bits"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -85,6 +87,15 @@ var unseenCases = []unseenCase{
 	{"echo '[alias] p = push' >> .git/config; git p", "Bash(git push:*)", Ask},
 	{"cp ./hook .git/hooks/pre-commit && git commit -m x", "Bash(git push:*)", Ask},
 	{"git $(echo push)", "Bash(git push:*)", Ask},
+	// Programs told to run a command in an option, their arguments or their input.
+	{"tar --to-command='rm x' -xf a.tar", "Bash(rm:*)", Deny},
+	{"ssh -o ProxyCommand='./p %h' host.example", "Bash(rm:*)", Ask},
+	{"less '+!rm x' README.md", "Bash(rm:*)", Deny},
+	{"at now <<< 'rm x'", "Bash(rm:*)", Deny},
+	{"echo '* * * * * rm x' | crontab -", "Bash(rm:*)", Ask},
+	{"parallel rm ::: x", "Bash(rm:*)", Deny},
+	{"echo 'rm x' | xargs bash -c", "Bash(rm:*)", Ask},
+	{"git subtree push --prefix x origin main", "Bash(git push:*)", Ask},
 	// Archivers and copiers of a denied file.
 	{"tar cf - secrets | base64", "Read(./secrets/**)", Ask},
 	{"zip -r /tmp/x.zip .", "Read(./secrets/**)", Ask},
@@ -102,6 +113,9 @@ var unseenCases = []unseenCase{
 	{"mv secrets s2; cat s2/a.txt", "Read(./secrets/**)", Ask},
 	{"ln -s secrets/a.txt x; cat x", "Read(./secrets/**)", Deny},
 	{"cp -a README.md k; cat k", "Read(./secrets/**)", Ask},
+	{"cp -r . /tmp/x", "Read(./secrets/**)", Ask},
+	{"mv secrets /tmp/s", "Read(./secrets/**)", Ask},
+	{"git commit -F secrets/a.txt", "Read(./secrets/**)", Ask},
 	// Writes onto a denied path, and through a fresh link.
 	{"echo x | tee src/a", "Edit(./src/**)", Deny},
 	{"dd if=README.md of=src/main.go", "Edit(./src/**)", Ask},
@@ -201,8 +215,7 @@ func TestEveryUnseenKindHasACase(t *testing.T) {
 			seen |= p.unseen
 		}
 	}
-	last := unseenFileList
-	for k := unseenKind(1); k <= last; k <<= 1 {
+	for k := unseenKind(1); k <= lastUnseen; k <<= 1 {
 		if seen&k == 0 {
 			t.Errorf("no case reaches unseen kind %d (bit %d)", k, bits.TrailingZeros32(uint32(k)))
 		}
@@ -243,6 +256,45 @@ func TestDayToDayWorkUnderDenyRules(t *testing.T) {
 		}
 		if v := e.Decide(Request{Kind: Exec, Command: c.cmd, Cwd: ws}); v.Decision != Allow {
 			t.Errorf("%q (%s, allow %q): %s (%s), want allow", c.cmd, c.mode, c.allow, v.Decision, v.Reason)
+		}
+	}
+}
+
+// TestAProgramLinkedEarlierIsWhatItLeadsTo: a link made by an earlier command is judged as the program it
+// leads to, and a write into a directory on PATH, where later commands find their programs, is unseen.
+func TestAProgramLinkedEarlierIsWhatItLeadsTo(t *testing.T) {
+	ws, home := fixture(t)
+	if err := os.Symlink("/bin/rm", filepath.Join(ws, "x")); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(home, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := func(name string) (string, bool) {
+		if name == "PATH" {
+			return bin + ":/usr/bin:/bin", true
+		}
+		return "", false
+	}
+	for _, c := range []struct {
+		cmd  string
+		want Decision
+	}{
+		{"./x -rf y", Deny},
+		{"cp /bin/rm " + bin + "/ls", Ask},
+		{"ln -s /bin/rm ~/bin/cat", Ask},
+		{"cp /bin/rm ./tools/ls", Allow},
+	} {
+		for _, p := range []Policy{{Mode: ModeYolo}, {Allow: broadAllow}} {
+			p.Deny, p.Workspace, p.Home, p.Env = []string{"Bash(rm:*)"}, ws, home, env
+			e, err := NewEngine(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := e.Decide(Request{Kind: Exec, Command: c.cmd, Cwd: ws}); v.Decision != c.want {
+				t.Errorf("%q (mode %s, allow %q): %s (%s), want %s", c.cmd, p.Mode, p.Allow, v.Decision, v.Reason, c.want)
+			}
 		}
 	}
 }

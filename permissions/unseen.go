@@ -55,7 +55,13 @@ const (
 	// unseenFileList: a program that takes the names of the files it reads from its input or a list
 	// file (cpio -o, tar -T -, zip -@, rsync --files-from).
 	unseenFileList
+	// unseenGivenCommand: a program told to run a command in an option or its arguments (tar
+	// --to-command, ssh -o ProxyCommand, rsync -e, less +!, su -c, parallel, tmux, at, crontab).
+	unseenGivenCommand
 )
+
+// lastUnseen is the last kind, for tests that walk them all.
+const lastUnseen = unseenGivenCommand
 
 // unsee marks the part as doing something of kind k that Warden cannot see; why says what, for the
 // person. The part is not read-only.

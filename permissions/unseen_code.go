@@ -56,6 +56,11 @@ func (e *exec) unseenIn(n string, s *spec, words []word) {
 		e.codeRunner(n, r, words)
 		return
 	}
+	e.givenCommandIn(n, words)
+	if n == "cp" || n == "mv" {
+		// What they copy or move elsewhere is read there later: a directory is all that is below it.
+		e.handReads(words[1:])
+	}
 	if why := fileList(n, words); why != "" {
 		e.p.unsee(unseenFileList, why)
 	}
@@ -100,6 +105,20 @@ func (e *exec) sourceDirs() {
 // hand records the paths in words as given to a program that may read or write anything there: the
 // words themselves, the values of `--opt=value` and `key=value` words, and `@file`.
 func (e *exec) hand(words []word) {
+	for _, path := range e.handedPaths(words) {
+		e.p.handedReads = append(e.p.handedReads, path)
+		e.p.handedWrites = append(e.p.handedWrites, path)
+	}
+}
+
+// handReads records the paths in words as given to a program that may read anything there.
+func (e *exec) handReads(words []word) {
+	e.p.handedReads = append(e.p.handedReads, e.handedPaths(words)...)
+}
+
+// handedPaths are the paths in words, as hand reads them.
+func (e *exec) handedPaths(words []word) []string {
+	var out []string
 	sc := e.scope()
 	for _, w := range words {
 		if !w.Static || w.Found {
@@ -116,10 +135,10 @@ func (e *exec) hand(words []word) {
 			continue
 		}
 		if path := e.c.abs(v, sc); filepath.IsAbs(path) {
-			e.p.handedReads = append(e.p.handedReads, path)
-			e.p.handedWrites = append(e.p.handedWrites, path)
+			out = append(out, path)
 		}
 	}
+	return out
 }
 
 // streamPaths are the names of a command's own input and of descriptors: a script read from one of them
@@ -603,4 +622,17 @@ func unpacksInto(n string, words []word) (string, bool) {
 		return "", false
 	}
 	return dir, true
+}
+
+// linkedProgram adds, for a program run by its path through a link, the program the link leads to as
+// a layer: deny and ask rules see `./x` made by `ln -s /bin/rm x` in an earlier command as rm.
+func (e *exec) linkedProgram(words []word) {
+	path := e.c.abs(words[0].Value, e.scope())
+	if !filepath.IsAbs(path) {
+		return
+	}
+	if real := e.c.resolved(path); real != path {
+		e.p.Layers = append(e.p.Layers, append([]string{real}, values(words[1:])...))
+		e.p.layerStatic = append(e.p.layerStatic, e.p.static)
+	}
 }

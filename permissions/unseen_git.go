@@ -164,6 +164,8 @@ func (e *exec) gitSubUnseen(sub string, rest []word) bool {
 		e.gitRuns("`git for-each-repo` runs a git command in other repositories", "git "+strings.Join(values(body), " "), true)
 	case strings.HasPrefix(sub, "remote-"):
 		e.p.unsee(unseenGitProgram, fmt.Sprintf("`git %s` is a remote helper, which does what its input says", sub))
+	case (sub == "subtree" || sub == "lfs") && len(rest) > 0 && rest[0].Value == "push":
+		e.p.unsee(unseenGitProgram, fmt.Sprintf("`git %s push` pushes through a program of its own", sub))
 	case sub == "svn" || sub == "p4":
 		e.p.unsee(unseenGitProgram, fmt.Sprintf("`git %s` talks to another version control system", sub))
 	case sub == "clone" || sub == "init":
