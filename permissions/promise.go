@@ -70,6 +70,13 @@ func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
 			}
 		}
 	}
+	for _, list := range [][]string{p.handedReads, p.handedWrites} {
+		for _, path := range list {
+			if !filepath.IsAbs(path) {
+				return fmt.Sprintf("`%s` is given `%s` in a directory Warden lost track of", partName(p), path)
+			}
+		}
+	}
 	if r, path, ok := e.handedMatch(paths, p.handedReads, Read); ok {
 		return fmt.Sprintf("`%s` is given `%s` and may read anything there, including what `%s` governs", partName(p), e.shown(path), r.Raw)
 	}

@@ -134,9 +134,8 @@ func (e *exec) handedPaths(words []word) []string {
 		if v == "" || strings.HasPrefix(v, "-") {
 			continue
 		}
-		if path := e.c.abs(v, sc); filepath.IsAbs(path) {
-			out = append(out, path)
-		}
+		// A relative path in a directory Warden lost track of stays relative: it may be anything.
+		out = append(out, e.c.abs(v, sc))
 	}
 	return out
 }
@@ -230,6 +229,10 @@ type codeRunner struct {
 	// script are the letters whose value is the script file (php -f, make -f); longScript the long ones.
 	script     string
 	longScript []string
+	// preload are the letters whose value is a file run before the script (node -r); longPreload the
+	// long ones.
+	preload     string
+	longPreload []string
 	// values are other letters that take a value, from the rest of their word or the next word;
 	// attached those that take the rest of their word only (perl -0777, -MList::Util).
 	values, attached string
@@ -260,8 +263,9 @@ func init() {
 		"python3.10", "python3.11", "python3.12", "python3.13", "python3.14"} {
 		codeRunners[n] = python
 	}
-	node := codeRunner{inline: "ep", longInline: []string{"--eval", "--print"}, values: "r", operandScript: true, stdin: true,
-		longValues: []string{"--require", "--import", "--loader", "--experimental-loader", "--input-type", "--env-file", "--conditions", "--title"}}
+	node := codeRunner{inline: "ep", longInline: []string{"--eval", "--print"}, preload: "r", operandScript: true, stdin: true,
+		longPreload: []string{"--require", "--import", "--loader", "--experimental-loader"},
+		longValues:  []string{"--input-type", "--env-file", "--conditions", "--title"}}
 	codeRunners["node"], codeRunners["nodejs"] = node, node
 	codeRunners["bun"] = codeRunner{inline: "ep", longInline: []string{"--eval", "--print"}, values: "r",
 		longValues: []string{"--preload", "--cwd", "--config", "--env-file"}}
@@ -333,20 +337,20 @@ func (e *exec) codeRunner(n string, r codeRunner, words []word) {
 		case v == "--":
 			operands = append(operands, words[i+1:]...)
 			i = len(words)
-		case strings.HasPrefix(v, "-") && len(operands) == 0 && (strings.HasPrefix(v, "--") || len(r.longInline) > 0 && hasLong(v, r.longInline, r.longScript)):
+		case strings.HasPrefix(v, "-") && len(operands) == 0 && (strings.HasPrefix(v, "--") || hasLong(strings.SplitN(v, "=", 2)[0], r.longInline, r.longScript)):
 			name, value, has := strings.Cut(v, "=")
 			switch {
 			case hasLong(name, r.longInline, nil):
 				inline(name)
 				return
-			case hasLong(name, r.longScript, nil):
+			case hasLong(name, r.longScript, r.longPreload):
 				if !has && i+1 < len(words) {
 					i++
 					e.runsFile(words[i])
 				} else if has {
 					e.runsFile(word{Value: value, Raw: value, Static: true})
 				}
-				stdin = false
+				stdin = stdin && hasLong(name, r.longPreload, nil)
 			case !has && hasLong(name, r.longValues, nil):
 				i++
 			}
@@ -360,14 +364,14 @@ func (e *exec) codeRunner(n string, r codeRunner, words []word) {
 					return
 				case strings.IndexByte(r.module, ch) >= 0:
 					return // an installed module, like a script on disk
-				case strings.IndexByte(r.script, ch) >= 0:
+				case strings.IndexByte(r.script+r.preload, ch) >= 0:
 					if rest == "" && i+1 < len(words) {
 						i++
 						e.runsFile(words[i])
 					} else if rest != "" {
 						e.runsFile(word{Value: rest, Raw: rest, Static: true})
 					}
-					stdin = false
+					stdin = stdin && strings.IndexByte(r.preload, ch) >= 0
 				case strings.IndexByte(r.values, ch) >= 0:
 					if rest == "" {
 						i++

@@ -161,9 +161,22 @@ func (c *classifier) laterCode(p *Part, path string, pathDirs map[string]bool) {
 		}
 		return
 	}
-	if h := c.ctx.Home; h != "" && (path == filepath.Join(h, ".gitconfig") || within(filepath.Join(h, ".config", "git"), path)) {
-		p.unseenOnly(unseenLaterCode, fmt.Sprintf("writes `%s`, which later git commands obey", c.shownPath(path)))
+	h := c.ctx.Home
+	if h == "" || filepath.Dir(path) != h && !within(filepath.Join(h, ".config", "git"), path) {
+		return
 	}
+	switch name := filepath.Base(path); {
+	case name == ".gitconfig" || within(filepath.Join(h, ".config", "git"), path):
+		p.unseenOnly(unseenLaterCode, fmt.Sprintf("writes `%s`, which later git commands obey", c.shownPath(path)))
+	case shellStartup[name]:
+		p.unseenOnly(unseenLaterCode, fmt.Sprintf("writes `%s`, which shells run when they start", c.shownPath(path)))
+	}
+}
+
+// shellStartup are the files in the home directory a login or interactive shell runs.
+var shellStartup = map[string]bool{
+	".bashrc": true, ".bash_profile": true, ".bash_login": true, ".profile": true, ".bash_logout": true,
+	".zshrc": true, ".zshenv": true, ".zprofile": true, ".zlogin": true, ".inputrc": true,
 }
 
 // pathDirs are the directories of the PATH commands inherit, as written and resolved.

@@ -105,7 +105,17 @@ func (e *exec) gitUnseen(words []word) bool {
 			value = "$" + key
 		case strings.HasPrefix(v, "--exec-path="):
 			e.p.unsee(unseenGitProgram, fmt.Sprintf("`git %s` runs git's commands from another directory", v))
-		case v == "-C" || v == "--git-dir" || v == "--work-tree" || v == "--namespace":
+		case v == "--git-dir" || v == "--work-tree" || strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree="):
+			e.p.unsee(unseenGitProgram, fmt.Sprintf("`git %s` runs git in a repository whose hooks and configuration Warden does not check", v))
+			if !strings.Contains(v, "=") {
+				i++
+			}
+		case v == "-C":
+			i++
+			if dir := e.scope().cwd; dir != "" && !e.c.inside(dir) {
+				e.p.unsee(unseenGitProgram, "`git -C` runs git outside the workspace, in a repository whose hooks and configuration Warden does not check")
+			}
+		case v == "--namespace":
 			i++
 		case strings.HasPrefix(v, "-"):
 		default:
