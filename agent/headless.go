@@ -50,6 +50,9 @@ func (e ErrHeadless) advice() string {
 		return "a person approves every run outside the sandbox, whatever the rules and mode: " + interactive
 	case v.Dangerous:
 		return "it is dangerous, which asks even in yolo mode: " + interactive
+	case v.Unseen:
+		return "Warden cannot check the deny and ask rules against it, which asks in every mode and under every allow rule: " +
+			interactive
 	case v.By == "rule" && v.Rule != "":
 		return fmt.Sprintf("the ask rule `%s` asks whatever the allow rules and mode say: %s, or remove the rule", v.Rule, interactive)
 	case v.RuleCannotAllow:

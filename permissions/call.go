@@ -48,7 +48,8 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 			if reason := sensitiveVar(a.Name.Value); reason != "" && !(readIFS && a.Name.Value == "IFS") {
 				// A rule for the program does not cover it running with another PATH or LD_PRELOAD.
 				p.notRO(reason)
-				p.opaque = true
+				p.actsItself = true
+				p.unseeVar(a.Name.Value, reason)
 			}
 			if !safeValue(a.Value) {
 				c.taint(fmt.Sprintf("`%s` is assigned a value only known at run time", a.Name.Value))
@@ -106,7 +107,7 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 		e.run(words)
 	}
 	if c.untrusted != "" {
-		p.notRO(c.untrusted)
+		p.unsee(unseenForeignBody, c.untrusted)
 		p.Static = false
 	}
 	if !p.ReadOnly && p.Reason == "" {

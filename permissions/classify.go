@@ -82,8 +82,23 @@ type Part struct {
 	// fromFind is set for the command of find -exec: its {} stands for every file found, so no rule
 	// written from its words would mean what the person saw.
 	fromFind bool
-	// opaque is set when a wrapper acts itself (sudo, strace): rules for the inner command do not allow.
-	opaque bool
+	// actsItself is set when a wrapper acts itself (sudo, strace): rules for the inner command do not allow.
+	actsItself bool
+	// unseen names the kinds of thing the part does that Warden cannot see (unseen.go); unseenWhy says,
+	// for the first one marked, what it is.
+	unseen    unseenKind
+	unseenWhy string
+	// runs are the files the part runs as code (a program by its path, a script given to a shell or an
+	// interpreter, a sourced file), for unseen.go's check that the same command does not write them.
+	runs []string
+	// handedReads and handedWrites are the paths the part gives a program whose reads and writes Warden
+	// does not model (tar, zip, git add -A, make -C): it may read or write anything there.
+	handedReads, handedWrites []string
+	// gitTakes are the paths git takes into the repository as it finds them below (git add, stash -u):
+	// what git ignores there it leaves out.
+	gitTakes []string
+	// layerStatic says, per layer and per word, whether the word was known before running.
+	layerStatic [][]bool
 	// openTail is set under xargs: more arguments come at run time, so exact rules cannot match.
 	openTail bool
 	// marks counts the times the part was found not read-only.
@@ -151,6 +166,10 @@ func Classify(command string, ctx Context) Classification {
 	c.script(command, command, sc, 0, false)
 	c.inputNames()
 	c.asFunction()
+	c.freshPaths()
+	if c.catHeredoc && c.defined["cat"] {
+		c.fail(command, "the command defines a function `cat`, which may print something else than the here-document a word is made of")
+	}
 	if c.readIFS != "" && c.defined["read"] {
 		c.fail(c.readIFS, "`IFS=... read` may call a function named read, which splits words with that IFS")
 	}
@@ -190,6 +209,8 @@ type classifier struct {
 	untrusted string
 	// repos remembers the repositories found for directories during this classification.
 	repos map[string]foundRepo
+	// catHeredoc is set once a word was taken to be the here-document cat prints (heredocCat).
+	catHeredoc bool
 }
 
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.
@@ -297,9 +318,11 @@ func (c *classifier) result() Classification {
 	return out
 }
 
-// fail records a part that is not read-only without looking further.
+// fail records a part that is not read-only without looking further: what it does is unseen.
 func (c *classifier) fail(text, reason string) {
-	c.parts = append(c.parts, Part{Text: text, Reason: reason})
+	p := Part{Text: text}
+	p.unsee(unseenUnread, reason)
+	c.parts = append(c.parts, p)
 }
 
 // script parses src and classifies every statement in it. anchor is the text parts report. posix is set
@@ -666,6 +689,11 @@ func (c *classifier) resolve(lv *level, w *syntax.Word, sc *scope) word {
 	v := resolveWordVars(w, c.ctx.Home, sc.cwd, sc.vars)
 	if start, end := w.Pos().Offset(), w.End().Offset(); start <= end && int(end) <= len(lv.src) {
 		v.Raw = lv.src[start:end]
+	}
+	if !v.Static {
+		if text, ok := c.heredocCat(w); ok {
+			v.Value, v.Static, v.Subst = text, true, nil
+		}
 	}
 	if !v.Static {
 		v.Value = v.Raw

@@ -407,6 +407,7 @@ var corpus = func() []corpusCase {
 	)
 	cs = append(cs, redTeamCases...)
 	cs = append(cs, linkAndWalkCases...)
+	cs = append(cs, unseenCorpus()...)
 	return cs
 }()
 

@@ -201,7 +201,7 @@ func bashMatch(rules []Rule, p *Part, allow bool) (Rule, bool) {
 		if !known && !r.any {
 			continue
 		}
-		if !p.opaque && r.matchArgs(p.Args) {
+		if !p.actsItself && r.matchArgs(p.Args) {
 			return r, true
 		}
 		if len(p.Layers) > 1 && p.Static && r.matchArgs(p.Layers[0]) {
@@ -350,6 +350,10 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 		}
 		return v
 	}
+	// A deny or ask rule is a promise in every mode: what it cannot be checked against asks.
+	if uv, ok := e.unseenVerdict(s, cls); ok {
+		return uv
+	}
 	// Coverage: every part read-only (and not a secret) or allowed by rules. A rule allows a program as
 	// the person knows it, not a program the working tree makes it run (git diff running the
 	// repository's diff.external): such a part stays uncovered, and passed names the rule it got past.
@@ -391,15 +395,6 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 	first := uncovered[0]
 	v.Part, v.Reason = first.Text, first.Reason
 	if s.mode == ModeYolo {
-		if e.hasBashDenyOrAsk {
-			for _, p := range cls.Parts {
-				if !p.Static {
-					v.Decision, v.By, v.Part = Ask, "policy", p.Text
-					v.Reason = fmt.Sprintf("`%s` is only known at run time, so your deny rules cannot be checked", partName(&p))
-					return v
-				}
-			}
-		}
 		v.Decision, v.By = Allow, "mode"
 		shown := first.Text
 		if len(shown) > 60 || strings.Contains(shown, "\n") {

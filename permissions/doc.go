@@ -14,8 +14,36 @@ package permissions
 //   - Brace expansion, loop variables and variables assigned earlier in the same command are not
 //     tracked: words using them are only known at run time and ask unless the program only prints.
 //   - Dangerous commands ask even in yolo and even when an allow rule matches; deny rules still deny.
-//   - In yolo mode, a command with parts only known at run time asks when deny or ask rules for Bash
-//     exist, because those rules cannot be checked against it.
+//   - A deny or ask rule is a promise in every mode (unseen.go, promise.go). The walker marks, on the
+//     part where it arises, each construct whose effect Warden cannot see, one named kind per
+//     construct (unseenKind): a program named at run time or by a glob; a program, script or sourced
+//     file the same command writes or links first; code on a stream (process substitution, pipe,
+//     /dev/stdin, a here-document to an interpreter); inline code of a language Warden does not read;
+//     bodies kept for later (trap, PROMPT_COMMAND, fc, writes to git's configuration and hooks or a
+//     directory on PATH); variables that change what runs; changes to how bash reads (alias, hash -p,
+//     shopt, set -k); env -S; git told to run a command; programs told to run one (tar --to-command,
+//     ssh -o ProxyCommand, su -c, at); bodies read only for rules; constructs not read at all; paths the
+//     same command may make links first; file lists read from input. While any deny or ask rule is in
+//     force, one decision (unseenVerdict) asks for a command with such a mark, whatever the mode, the
+//     allow rules, accept-edits and the sandbox's auto-allow; without one nothing changes. A mark made
+//     once the command is known (freshPaths) leaves the part's read-only judgement alone.
+//   - Where the walker can read what such a construct runs (a trap's body, env -S's string, a git -c
+//     program key's value, rebase --exec, bisect run, submodule foreach, a program glob's matches, a
+//     program path through a link), it is read as bash for deny and ask rules, so the rule denies.
+//     git send-pack and http-push are git push for rules.
+//   - Words only known at run time make a part unseen where they could decide a rule: with a path rule
+//     in force, or a Bash rule for the part's program (for git, only when the subcommand is not known,
+//     or is the rule's). A double-quoted substitution printing a quoted here-document with cat (a commit
+//     message) is the words of the here-document.
+//   - A program whose reads and writes are not modelled (not in the read-only table, or judged not
+//     read-only by its check) may read and write every path it is given (words, `--opt=value`,
+//     `key=value`, `@file`); with path rules in force, a given path a rule covers, or a directory holding
+//     what a rule covers, asks. cp and mv read what they copy or move elsewhere. git add, stash -u and
+//     the source tools (linters, formatters, compilers, test runners) leave out what git ignores:
+//     there only an existing file git does not ignore counts. git's work-tree writers (checkout, merge,
+//     pull, reset, stash, apply...) may write anything in the work tree; a new branch from HEAD does not.
+//   - Not covered, by design: a program runs as itself. make, npm test, a project binary or a script
+//     already on disk are not read; a deny rule names commands and paths, not what programs do inside.
 //   - Edit and Write rules are interchangeable: both govern any change to a file.
 //   - A path rule naming a directory covers everything below it.
 //   - A function replaces the program of its name only where bash is certain to have defined it: at the
@@ -135,6 +163,6 @@ package permissions
 //     as git push; aliases from -c and the repository's configuration expanded. Allow rules still need
 //     the words as written. `~`, `$HOME` and `${HOME}` in a Bash rule are the home directory.
 //   - Bodies Warden does not judge are read as bash for deny and ask rules only, their parts never
-//     read-only and only known at run time (so yolo mode with deny rules asks): zsh, ksh, mksh and fish
-//     -c, script -c, eval with words known before running, a shell fed by echo or printf through a pipe.
+//     read-only and unseen (so any deny or ask rule makes them ask): zsh, ksh, mksh and fish -c, script
+//     -c, eval with words known before running, a shell fed by echo or printf through a pipe.
 //     busybox and toybox run their applet like a wrapper; `sh -c '"$@"' _ cmd...` runs cmd.

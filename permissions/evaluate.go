@@ -63,7 +63,10 @@ func (c *classifier) arithmTarget(lv *level, at syntax.Node, x syntax.ArithmExpr
 // assignName records a part when a variable that changes how programs behave is assigned.
 func (c *classifier) assignName(lv *level, at syntax.Node, name string) {
 	if reason := sensitiveVar(name); reason != "" {
-		c.fail(lv.text(at), reason)
+		p := Part{Text: lv.text(at), Static: true}
+		p.notRO(reason)
+		p.unseeVar(name, reason)
+		c.parts = append(c.parts, p)
 	}
 }
 

@@ -88,16 +88,21 @@ func (e *exec) run(words []word) {
 				e.p.Static = false
 			}
 		}
+		e.p.layerStatic = append(e.p.layerStatic, e.p.static)
 		if len(words) == 0 {
 			return
 		}
 		name := words[0]
 		if name.Found {
-			e.p.notRO("find runs each file it finds as the program")
+			e.p.unsee(unseenProgram, "find runs each file it finds as the program")
 			return
 		}
-		if !name.Static || name.Glob {
-			e.p.notRO(fmt.Sprintf("the program `%s` is only known at run time", name.Value))
+		if !name.Static {
+			e.p.unsee(unseenProgram, fmt.Sprintf("the program `%s` is only known at run time", name.Value))
+			return
+		}
+		if name.Glob {
+			e.globProgram(words)
 			return
 		}
 		n := name.Value
@@ -113,6 +118,9 @@ func (e *exec) run(words []word) {
 			dir, base := filepath.Split(n)
 			if !systemBinDirs[filepath.Clean(dir)] || base == "" {
 				e.p.notRO(fmt.Sprintf("`%s` runs a program by its path, not a known system tool", n))
+				e.runsFile(name)
+				e.hand(words[1:])
+				e.linkedProgram(words)
 				return
 			}
 			n = base
@@ -141,6 +149,10 @@ func (e *exec) run(words []word) {
 					// Under xargs, a wrapper left without a command gets it from stdin.
 					e.p.notRO(fmt.Sprintf("`xargs %s` runs a command read from its input", n))
 				}
+				if inner == nil && !e.p.ReadOnly && slices.ContainsFunc(words, func(w word) bool { return !w.Static }) {
+					// It stopped at a word only known at run time: what it runs is unknown.
+					e.p.unsee(unseenProgram, fmt.Sprintf("`%s` is given words only known at run time, so what it runs is unknown", n))
+				}
 				return
 			}
 			words = inner
@@ -160,11 +172,16 @@ func (e *exec) run(words []word) {
 			return
 		}
 		s, ok := table[n]
+		marks := e.p.marks
 		if !ok {
 			e.p.notRO(fmt.Sprintf("`%s` is not known to be read-only", display(words)))
-			return
+		} else {
+			e.check(n, s, words)
 		}
-		e.check(n, s, words)
+		if e.p.marks > marks {
+			// The program itself, not a redirection, does more than read.
+			e.unseenIn(n, s, words)
+		}
 		return
 	}
 }
@@ -217,7 +234,7 @@ func (e *exec) shell(name string, words []word) []word {
 		// Their syntax is not bash's: zsh's glob qualifiers *(e:cmd:) run code in what bash reads as a glob.
 		// The body is read as bash all the same, for deny and ask rules only.
 		reason := fmt.Sprintf("`%s` reads its commands differently from bash", name)
-		e.p.notRO(reason)
+		e.p.unsee(unseenForeignBody, reason)
 		for i := 1; i+1 < len(words); i++ {
 			if v := words[i].Value; strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "c") || v == "--command" {
 				if words[i+1].Static {
@@ -229,12 +246,12 @@ func (e *exec) shell(name string, words []word) []word {
 		return nil
 	}
 	var body *word
-	sawC := false
+	sawC, sawS := false, false
 	i := 1
 	for ; i < len(words); i++ {
 		w := words[i]
 		if !w.Static {
-			e.p.notRO(fmt.Sprintf("`%s` with an option only known at run time", name))
+			e.p.unsee(unseenProgram, fmt.Sprintf("`%s` with an option only known at run time", name))
 			return nil
 		}
 		v := w.Value
@@ -248,7 +265,7 @@ func (e *exec) shell(name string, words []word) []word {
 				continue
 			}
 			// --posix finds special builtins before functions; --rcfile and --init-file run files.
-			e.p.notRO(fmt.Sprintf("`%s %s` is not checked", name, v))
+			e.p.unsee(unseenUnread, fmt.Sprintf("`%s %s` is not checked", name, v))
 			return nil
 		}
 		if len(v) < 2 || v[0] != '-' && v[0] != '+' {
@@ -259,34 +276,40 @@ func (e *exec) shell(name string, words []word) []word {
 			switch {
 			case ch == 'c':
 				sawC = true
-			case ch == 'l' || ch == 's' || ch == 'r':
+			case ch == 's':
+				sawS = true
+			case ch == 'l' || ch == 'r':
 			case ch == 'i':
-				e.p.notRO(fmt.Sprintf("`%s -i` runs an interactive shell", name))
+				e.p.unsee(unseenUnread, fmt.Sprintf("`%s -i` runs an interactive shell", name))
 				return nil
 			case ch == 'o':
 				i++
 				if i >= len(words) || !words[i].Static || !setNames[words[i].Value] {
-					e.p.notRO(fmt.Sprintf("`%s %co` sets an option that changes how the shell reads commands", name, v[0]))
+					e.p.unsee(unseenShellRules, fmt.Sprintf("`%s %co` sets an option that changes how the shell reads commands", name, v[0]))
 					return nil
 				}
 			case ch == 'O':
-				e.p.notRO(fmt.Sprintf("`%s %cO` changes how the shell expands words", name, v[0]))
+				e.p.unsee(unseenShellRules, fmt.Sprintf("`%s %cO` changes how the shell expands words", name, v[0]))
 				return nil
 			case !strings.ContainsRune(setLetters, ch):
 				// -k takes NAME=VALUE anywhere as environment; -H expands history.
-				e.p.notRO(fmt.Sprintf("`%s %c%c` changes how the shell reads commands", name, v[0], ch))
+				e.p.unsee(unseenShellRules, fmt.Sprintf("`%s %c%c` changes how the shell reads commands", name, v[0], ch))
 				return nil
 			}
 		}
 	}
 	if sawC {
 		if i >= len(words) {
+			if e.unknownTail {
+				e.p.unsee(unseenStreamCode, fmt.Sprintf("`xargs %s -c` runs the commands its input holds", name))
+				return nil
+			}
 			e.p.notRO(fmt.Sprintf("`%s -c` without a command", name))
 			return nil
 		}
 		body = &words[i]
 		if !body.Static {
-			e.p.notRO(fmt.Sprintf("`%s -c` runs a command only known at run time", name))
+			e.p.unsee(unseenProgram, fmt.Sprintf("`%s -c` runs a command only known at run time", name))
 			return nil
 		}
 		switch strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(body.Value), "exec ")) {
@@ -303,19 +326,21 @@ func (e *exec) shell(name string, words []word) []word {
 		e.nested(body.Value, name != "bash")
 		return nil
 	}
-	if i < len(words) {
+	if i < len(words) && !sawS {
 		e.p.notRO(fmt.Sprintf("`%s %s` runs a script Warden cannot see", name, words[i].Value))
+		e.runsFile(words[i])
+		e.hand(words[i+1:])
 		return nil
 	}
 	if e.stdin == nil {
-		e.p.notRO(fmt.Sprintf("`%s` runs commands from its input, which Warden cannot see", name))
+		e.p.unsee(unseenStreamCode, fmt.Sprintf("`%s` runs commands from its input, which Warden cannot see", name))
 		// A pipeline may tell what that input is (`echo 'rm x' | sh`), for deny and ask rules.
 		e.p.scriptFromInput = true
 		return nil
 	}
 	doc := *e.stdin
 	if !doc.Static {
-		e.p.notRO(fmt.Sprintf("`%s` runs a here-document only known at run time", name))
+		e.p.unsee(unseenStreamCode, fmt.Sprintf("`%s` runs a here-document only known at run time", name))
 		return nil
 	}
 	e.nested(doc.Value, name != "bash")
@@ -326,9 +351,10 @@ func (e *exec) shell(name string, words []word) []word {
 // read as that command for deny and ask rules; eval itself always asks.
 func (e *exec) eval(words []word) {
 	reason := "`eval` runs its words as a command"
-	e.p.notRO(reason)
+	e.p.unsee(unseenForeignBody, reason)
 	for _, w := range words[1:] {
 		if !w.Static {
+			e.p.unsee(unseenProgram, "`eval` runs words only known at run time")
 			return
 		}
 	}

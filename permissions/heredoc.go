@@ -124,3 +124,48 @@ func inside(ranges [][2]uint, offset uint) bool {
 	}
 	return false
 }
+
+// heredocCat returns the value of a word made of a double-quoted substitution that only prints a quoted
+// here-document with cat, `"$(cat <<'EOF'` … `EOF` `)"`, the way commit messages are written: the body,
+// trailing newlines removed. The substitution's command must have been judged as the read-only cat
+// program; Classify asks if the command defines a function named cat anywhere.
+func (c *classifier) heredocCat(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	dq, ok := w.Parts[0].(*syntax.DblQuoted)
+	if !ok || len(dq.Parts) != 1 {
+		return "", false
+	}
+	cs, ok := dq.Parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 || cs.TempFile || cs.ReplyVar {
+		return "", false
+	}
+	st := cs.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) != 0 || len(call.Args) != 1 ||
+		call.Args[0].Lit() != "cat" || len(st.Redirs) != 1 {
+		return "", false
+	}
+	r := st.Redirs[0]
+	if r.Op != syntax.Hdoc || r.N != nil || !hdocQuoted(r) || r.Hdoc == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range r.Hdoc.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(lit.Value)
+	}
+	bounds, ok := c.substParts[cs]
+	if !ok || bounds[1]-bounds[0] != 1 {
+		return "", false
+	}
+	if p := c.parts[bounds[0]]; !p.ReadOnly || len(p.Layers) != 1 || len(p.Args) != 1 || p.Args[0] != "cat" || p.called != "cat" {
+		return "", false
+	}
+	c.catHeredoc = true
+	return strings.TrimRight(b.String(), "\n"), true
+}

@@ -37,11 +37,5 @@ func (e *Engine) RemoveRule(list, raw string) bool {
 	// New slices: a decision in progress may hold the old ones (snapshot).
 	*texts = slices.Delete(slices.Clone(*texts), i, i+1)
 	*compiled = slices.Delete(slices.Clone(*compiled), j, j+1)
-	e.hasBashDenyOrAsk = false
-	for _, r := range append(slices.Clone(e.deny), e.ask...) {
-		if r.Tool == "Bash" {
-			e.hasBashDenyOrAsk = true
-		}
-	}
 	return true
 }

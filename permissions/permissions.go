@@ -105,6 +105,9 @@ type Verdict struct {
 	// RuleCannotAllow says no allow rule would allow the request (it runs a program the repository
 	// supplies): only the person, once, or yolo mode can.
 	RuleCannotAllow bool
+	// Unseen says the command does something Warden cannot see into while deny or ask rules are in
+	// force: it asks in every mode, and no allow rule covers it; only the person, once, can.
+	Unseen bool
 }
 
 // Policy is the configuration an Engine is built from.
@@ -135,7 +138,6 @@ type Engine struct {
 	allow, deny, ask []Rule
 	workspace, home  string
 	dirs             []string
-	hasBashDenyOrAsk bool
 }
 
 // NewEngine validates the policy's rules and returns an engine. A bad rule is an error that names it.
@@ -162,11 +164,6 @@ func NewEngine(p Policy) (*Engine, error) {
 	}
 	if e.ask, err = e.compile("ask", p.Ask); err != nil {
 		return nil, err
-	}
-	for _, r := range append(append([]Rule(nil), e.deny...), e.ask...) {
-		if r.Tool == "Bash" {
-			e.hasBashDenyOrAsk = true
-		}
 	}
 	return e, nil
 }

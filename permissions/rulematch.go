@@ -87,8 +87,9 @@ var shortImplies = map[string]map[string][]string{
 var gitGlobalValues = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
 	"--exec-path": false, "--config-env": true, "--super-prefix": true, "--list-cmds": true, "--attr-source": true}
 
-// readShape reads args for matching. The program is its base name; `git-push` is `git push`; git's
-// global options before the subcommand are left out.
+// readShape reads args for matching. The program is its base name; `git-push` is `git push`, and so are
+// git's other spellings of a push (gitPushSpelling); git's global options before the subcommand are
+// left out.
 func readShape(args []string) shape {
 	s := shape{flags: map[string]bool{}, ok: true}
 	if len(args) == 0 {
@@ -115,6 +116,9 @@ func readShape(args []string) shape {
 			i++
 		}
 		rest = rest[min(i, len(rest)):]
+	}
+	if prog == "git" && len(rest) > 0 {
+		rest = append([]string{gitPushSpelling(rest[0])}, rest[1:]...)
 	}
 	key := prog
 	if len(rest) > 0 && (prog == "git" || prog == "docker") && !strings.HasPrefix(rest[0], "-") {
@@ -240,4 +244,14 @@ func (r *Rule) matchShape(args []string) bool {
 		}
 	}
 	return true
+}
+
+// gitPushSpelling returns push for git's other commands that push: send-pack, which git push runs, and
+// http-push. A rule for either is read as one for git push, and the other way round.
+func gitPushSpelling(sub string) string {
+	switch sub {
+	case "send-pack", "http-push":
+		return "push"
+	}
+	return sub
 }

@@ -82,7 +82,7 @@ func suggestForPart(p *Part, ctx Context) string {
 		// A read-only program writing one file through a redirection: allow that file.
 		return suggestPathRule(Write, p.Writes[0], ctx.Workspace, ctx.Home)
 	}
-	if !p.Static || p.opaque || p.fromFind || p.Privileged || p.Secret || len(p.Args) == 0 || len(p.redirWrites) > 0 {
+	if !p.Static || p.actsItself || p.fromFind || p.Privileged || p.Secret || len(p.Args) == 0 || len(p.redirWrites) > 0 {
 		return ""
 	}
 	args := p.Args

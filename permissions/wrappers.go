@@ -63,7 +63,7 @@ func peelOpts(valueShort string, valueLong []string, badShort string, badLong []
 		name := words[0].Value
 		if notRO {
 			e.p.notRO(fmt.Sprintf("`%s` runs a program under its control", name))
-			e.p.opaque = true
+			e.p.actsItself = true
 		}
 		i := 1
 		for ; i < len(words); i++ {
@@ -157,10 +157,12 @@ func peelEnv(e *exec, words []word) []word {
 			e.chdir(words[i].Value)
 		case strings.HasPrefix(v, "--chdir="):
 			e.chdir(strings.TrimPrefix(v, "--chdir="))
+		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "--split-string=") || strings.HasPrefix(v, "-S"):
+			e.splitString(words, i)
+			return nil
 		case strings.HasPrefix(v, "-"):
-			// -S splits a string into more arguments, -P searches another PATH, and new options may do
-			// anything.
-			e.p.notRO(fmt.Sprintf("`env %s` is not checked", v))
+			// -P searches another PATH, and new options may do anything.
+			e.p.unsee(unseenUnread, fmt.Sprintf("`env %s` is not checked", v))
 			return nil
 		default:
 			return envAssigns(e, words, i)
@@ -177,7 +179,8 @@ func envAssigns(e *exec, words []word, i int) []word {
 		}
 		if reason := sensitiveVar(name); reason != "" {
 			e.p.notRO(reason)
-			e.p.opaque = true
+			e.p.actsItself = true
+			e.p.unseeVar(name, reason)
 		}
 		if _, value, _ := strings.Cut(words[i].Value, "="); !words[i].Static || strings.ContainsRune(value, '[') {
 			e.c.taint(fmt.Sprintf("`env` gives `%s` a value only known at run time", name))
@@ -507,7 +510,7 @@ func longOption[V any](typed string, names map[string]V) (string, bool) {
 func peelSudo(e *exec, words []word) []word {
 	name := words[0].Value
 	e.p.Privileged = true
-	e.p.opaque = true
+	e.p.actsItself = true
 	e.p.notRO(fmt.Sprintf("`%s` runs a command as another user", name))
 	i := 1
 	for ; i < len(words); i++ {
@@ -543,7 +546,7 @@ func peelSudo(e *exec, words []word) []word {
 // peelTaskset: `taskset MASK cmd` or `taskset -c LIST cmd`; `-p` changes another process.
 func peelTaskset(e *exec, words []word) []word {
 	e.p.notRO("`taskset` changes CPU affinity")
-	e.p.opaque = true
+	e.p.actsItself = true
 	i := 1
 	for ; i < len(words) && strings.HasPrefix(words[i].Value, "-"); i++ {
 		if strings.Contains(words[i].Value, "p") {
@@ -561,7 +564,7 @@ func peelTaskset(e *exec, words []word) []word {
 // (typescript by default). It always writes; the command is read for deny and ask rules.
 func peelScript(e *exec, words []word) []word {
 	e.p.notRO("`script` records the session to a file")
-	e.p.opaque = true
+	e.p.actsItself = true
 	for i := 1; i < len(words); i++ {
 		v := words[i].Value
 		var cmd string
