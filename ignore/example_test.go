@@ -43,8 +43,8 @@ func ExampleNew() {
 
 	sources := []ignore.Source{{Name: ".rgignore"}, {Name: ".ignore"}}
 	top := dir
-	if repo, ok := ignore.FindRepo(dir); ok {
-		git, _ := ignore.GitSources(repo)
+	if repo, ok := ignore.FindRepo(dir, nil); ok {
+		git, _ := ignore.GitSources(repo, nil)
 		sources, top = append(sources, git...), repo.Top
 	} else {
 		sources = append(sources, ignore.Source{Name: ".gitignore"})
