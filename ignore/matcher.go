@@ -3,7 +3,10 @@ package ignore
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -32,6 +35,10 @@ type Options struct {
 	Sources []Source
 	// FoldCase matches ASCII letters regardless of case (git's core.ignoreCase).
 	FoldCase bool
+	// FromIndex, when set, gives the content the index holds for a per-directory file (its path relative
+	// to Top) that is not in the work tree, or nil: git reads the ignore file of a directory a sparse
+	// checkout leaves out from the index.
+	FromIndex func(rel string) []byte
 	// Open opens the files patterns are read from. A repository can make info/exclude a link to a key,
 	// and what is ignored shows in what a search lists: the caller's Opener, which knows the workspace
 	// and the secret places, refuses such a file. nil keeps links inside Top.
@@ -198,11 +205,17 @@ func (m *Matcher) child(parent *dirState, name string, present func(string) bool
 func (m *Matcher) load(d *dirState, present func(string) bool) {
 	for _, i := range m.perDir {
 		name := m.opts.Sources[i].Name
-		if present != nil && !present(name) {
-			continue
+		var data []byte
+		absent := present != nil && !present(name)
+		if !absent {
+			var err error
+			data, err = m.read(filepath.Join(m.top, filepath.FromSlash(d.rel), name), true)
+			absent = errors.Is(err, fs.ErrNotExist)
 		}
-		data, err := m.read(filepath.Join(m.top, filepath.FromSlash(d.rel), name), true)
-		if err != nil || len(data) == 0 {
+		if absent && m.opts.FromIndex != nil {
+			data = m.opts.FromIndex(path.Join(d.rel, name))
+		}
+		if len(data) == 0 {
 			continue
 		}
 		pats := parseFile(data)
