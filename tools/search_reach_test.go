@@ -143,3 +143,26 @@ func TestFileSearchesRunNoProgramOfAPartialClone(t *testing.T) {
 		t.Error("listing the files ran the repository's fetch program")
 	}
 }
+
+// The listing is Warden's own: with no git to run at all, a search still sees what git would list.
+func TestFileSearchesNeedNoGit(t *testing.T) {
+	h := newFileHarness(t)
+	h.git("init", "-q")
+	h.write(".gitignore", "build/\n*.log\n")
+	h.write("main.go", "package main // needle\n")
+	h.write("build/out.go", "package out // needle\n")
+	h.write("vendor/forced.log", "needle\n")
+	h.git("add", "-A")
+	h.git("add", "-f", "vendor/forced.log")
+	t.Setenv("PATH", t.TempDir())
+	got := h.ok("grep", map[string]any{"pattern": "needle"})
+	mustContain(t, got, "main.go:1:", "vendor/forced.log:1:")
+	if strings.Contains(got, "build/") {
+		t.Errorf("grep searched an ignored directory:\n%s", got)
+	}
+	got = h.ok("glob", map[string]any{"pattern": "**"})
+	mustContain(t, got, "main.go\n", "vendor/forced.log\n", ".gitignore\n")
+	if strings.Contains(got, "build/") {
+		t.Errorf("glob listed an ignored directory:\n%s", got)
+	}
+}
