@@ -16,15 +16,19 @@ import (
 // link out of one or into the other. The object store, refs and HEAD, which are read by the dozen inside
 // a git directory already found, are opened with safefile.OpenRegular: a regular file, never waited on.
 
-// opener returns o, or when o is nil the Opener a repository's own files are read with when the caller
-// has none: links may not lead out of the work tree or the git directories, and only regular files (of
-// up to maxIndexSize bytes; readers bound their own files further) are read.
+// opener returns o, or when o is nil r.Opener().
 func (r Repo) opener(o *safefile.Opener) *safefile.Opener {
 	if o != nil {
 		return o
 	}
-	return defaultOpener(r.Top, r.GitDir, r.CommonDir)
+	return r.Opener()
 }
+
+// Opener is the Opener a repository's own files are read with when the caller has none: links may not
+// lead out of the work tree or the git directories, and only regular files (of up to 64 MiB; readers
+// bound their own files further) are read. The same repository gets the same Opener, so that what was
+// parsed through it can be taken from a cache.
+func (r Repo) Opener() *safefile.Opener { return defaultOpener(r.Top, r.GitDir, r.CommonDir) }
 
 // openers keeps the default Openers by the directories they keep links in. An Opener resolves those
 // directories when it is made, and the caches of parsed files know the Opener that let a file through:

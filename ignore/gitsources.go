@@ -56,14 +56,16 @@ func ForDir(root string) (*Matcher, error) { return ForDirWith(root, nil) }
 // are read from its top down (a .gitignore above root applies too), with the repository's info/exclude
 // and core.excludesFile. Outside one, root's own .gitignore files and the person's core.excludesFile
 // apply, as they would once the directory became a repository. Every file is read through o; nil reads
-// them with links kept inside the work tree (or root).
+// them with links kept inside the repository's directories (or root).
 func ForDirWith(root string, o *safefile.Opener) (*Matcher, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("ignore: %w", err)
 	}
 	if repo, ok := FindRepo(root, o); ok {
-		o = opener(o, repo.Top)
+		if o == nil {
+			o = repo.Opener()
+		}
 		sources, fold := GitSources(repo, o)
 		return New(root, Options{Top: repo.Top, Sources: sources, FoldCase: fold, Open: o})
 	}

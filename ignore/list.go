@@ -84,7 +84,10 @@ func List(ctx context.Context, dir string, o ListOptions) (Listing, error) {
 		}
 		return l.git(m, gitrepo.Index{}, "")
 	}
-	open := opener(o.Open, repo.Top)
+	open := o.Open
+	if open == nil {
+		open = repo.Opener()
+	}
 	idx, ok := gitrepo.ReadIndexWith(repo, open)
 	if !ok {
 		// An index Warden cannot read in full (split, sparse, SHA-256, damaged): the untracked view alone,
