@@ -61,6 +61,14 @@ func (l *loader) parsed(path string) (*parsed, bool) {
 	}
 	defer f.Close()
 	id, _ := fileIDOf(f)
+	// Another Opener let the same file through before: its content is the one this Opener just let
+	// through.
+	parsedMu.Lock()
+	if p := parsedCache[path]; p != nil && p.id == id {
+		parsedMu.Unlock()
+		return p, true
+	}
+	parsedMu.Unlock()
 	p := &parsed{id: id, by: l.key}
 	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
 	switch {

@@ -93,6 +93,13 @@ func ReadIndexWith(r Repo, o *safefile.Opener) (Index, bool) {
 	}
 	defer f.Close()
 	id, _ := fileIDOf(f)
+	indexMu.Lock()
+	if c := indexCache[path]; c != nil && c.id == id {
+		// Parsed before through another Opener: o has just let the same file through.
+		indexMu.Unlock()
+		return c.idx, c.ok
+	}
+	indexMu.Unlock()
 	c := &cachedIndex{id: id, by: key}
 	if !sha256Repo(r) {
 		if data, err := io.ReadAll(io.LimitReader(f, maxIndexSize)); err == nil {
