@@ -309,19 +309,17 @@ func searchOpener(env *Env) *safefile.Opener {
 	return safefile.NewOpener(append([]string{env.Workspace}, env.AdditionalDirs...), env.Secret, 0)
 }
 
-// openListed opens the file rel of a listing of dir without following a link anywhere below dir, so
-// that a directory replaced with a link between the listing and the read leads nowhere. Not waiting on
-// a FIFO, it refuses what is not a regular file.
+// openListed opens the file rel of a listing of dir, a resolved directory, refusing a link anywhere on
+// the way (dir has none, being resolved), so that a directory replaced with a link between the listing
+// and the read leads nowhere. Not waiting on a FIFO, it refuses what is not a regular file.
 func openListed(dir, rel string) (*os.File, error) {
-	d, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
-	}
-	defer unix.Close(d)
 	name := filepath.Join(dir, filepath.FromSlash(rel))
-	fd, err := unix.Openat2(d, filepath.FromSlash(rel), &unix.OpenHow{
+	if rel == ".." || strings.HasPrefix(rel, "../") || strings.Contains(rel, "/../") || !strings.HasPrefix(name, dir) {
+		return nil, &os.PathError{Op: "open", Path: name, Err: errors.New("outside the directory searched")}
+	}
+	fd, err := unix.Openat2(unix.AT_FDCWD, name, &unix.OpenHow{
 		Flags:   unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	})
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
 		// No openat2 (old kernel), or a filter that refuses it: the last component at least.

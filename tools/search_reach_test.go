@@ -166,3 +166,27 @@ func TestFileSearchesNeedNoGit(t *testing.T) {
 		t.Errorf("glob listed an ignored directory:\n%s", got)
 	}
 }
+
+// A listed file is opened without following a link on the way, so a directory replaced with a link
+// after the listing leads nowhere.
+func TestOpenListedRefusesALinkOnTheWay(t *testing.T) {
+	dir := t.TempDir()
+	dir, _ = filepath.EvalSymlinks(dir)
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "f"), []byte("x"), 0o644)
+	os.Mkdir(filepath.Join(dir, "real"), 0o755)
+	os.WriteFile(filepath.Join(dir, "real", "f"), []byte("x"), 0o644)
+	os.Symlink(outside, filepath.Join(dir, "swapped"))
+	os.Symlink(filepath.Join(outside, "f"), filepath.Join(dir, "link"))
+	if f, err := openListed(dir, "real/f"); err != nil {
+		t.Errorf("an ordinary file: %v", err)
+	} else {
+		f.Close()
+	}
+	for _, rel := range []string{"swapped/f", "link", "../" + filepath.Base(dir) + "/real/f"} {
+		if f, err := openListed(dir, rel); err == nil {
+			f.Close()
+			t.Errorf("%s was opened", rel)
+		}
+	}
+}
