@@ -304,29 +304,6 @@ func (l *lister) addTracked(tracked []string) {
 	}
 }
 
-// RootIgnored reports whether git ignores the matcher's root, or a directory above it below the top:
-// asking for such a directory is asking for its files, but git's walk of untracked files never enters
-// it.
-func (m *Matcher) RootIgnored() bool {
-	rel := strings.TrimSuffix(m.prefix, "/")
-	if rel == "" {
-		return false
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	parent := ""
-	for _, name := range strings.Split(rel, "/") {
-		if m.ignored(m.stateLocked(parent), name, true) {
-			return true
-		}
-		if parent != "" {
-			parent += "/"
-		}
-		parent += name
-	}
-	return false
-}
-
 // skippedIgnoreFiles returns, for Options.FromIndex, the content of the .gitignore files a sparse checkout
 // left out of the work tree, read from the repository's object store as git reads them. An object that
 // is not there (a partial clone's) is no rules: git would fetch it, running the repository's programs.

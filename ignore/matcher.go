@@ -156,6 +156,29 @@ func (m *Matcher) Match(path string, isDir bool) bool {
 	return d.ignored || m.ignored(d, name, isDir)
 }
 
+// RootIgnored reports whether git ignores the matcher's root, or a directory above it below the top:
+// asking for such a directory is asking for its files, but git's walk of untracked files never enters
+// it.
+func (m *Matcher) RootIgnored() bool {
+	rel := strings.TrimSuffix(m.prefix, "/")
+	if rel == "" {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	parent := ""
+	for _, name := range strings.Split(rel, "/") {
+		if m.ignored(m.stateLocked(parent), name, true) {
+			return true
+		}
+		if parent != "" {
+			parent += "/"
+		}
+		parent += name
+	}
+	return false
+}
+
 // stateLocked returns the state of the directory rel (relative to the top), reading the per-directory
 // files of it and of every directory above it that is not cached yet.
 func (m *Matcher) stateLocked(rel string) *dirState {
