@@ -23,12 +23,13 @@ echo "running benchmarks (raw output in $raw) ..." >&2
 main=$(bench . 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS' "${count}x")
 bash=$(bench ./tools/ 'BashCallOverhead|JailCallOverhead|BashThroughput|SandboxOverhead' "${count}x")
 jail=$(bench ./tools/ 'JailStart' 10x)
+search=$(bench ./tools/ 'Search10k' 10x)
 perm=$(bench ./permissions/ 'Classify' 1s)
 ui=$(bench ./ui/ 'Keystroke|OutputChunk|TokenStream|StreamLongAnswer' 1s)
 cp=$(bench ./checkpoint/ 'SnapshotUnchanged' 10x)
 cpcall=$(bench ./agent/ 'CheckpointedCall' "${count}x")
 
-printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n' "$main" "$bash" "$jail" "$perm" "$ui" "$cp" "$cpcall" | awk '
+printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' "$main" "$bash" "$jail" "$search" "$perm" "$ui" "$cp" "$cpcall" | awk '
 function metric(name,   i) { for (i = 1; i <= NF; i++) if ($(i+1) == name) return $i; return "" }
 function nsop(   i) { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") return $i; return "" }
 function row(what, value, target, ok) { printf "%-44s %-44s %-16s %s\n", what, value, target, ok ? "ok" : "MISSED" }
@@ -82,6 +83,12 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 		name = $i; sub(/-ratio$/, "", name)
 		row("sandbox per-call cost (" name ")", sprintf("%.1fx the unsandboxed call (%s µs)", $(i-1), metric(name "-µs/call")), "reported", 1)
 	}
+}
+/^BenchmarkSearch10k\/glob/ {
+	row("glob, 10k-file work tree", sprintf("%.1f ms (%.2fx git ls-files)", metric("glob-ms"), metric("ratio")), "<= 5x", metric("ratio") <= 5)
+}
+/^BenchmarkSearch10k\/grep/ {
+	row("grep, 10k-file work tree", sprintf("%.1f ms (%.2fx rg)", metric("grep-ms"), metric("ratio")), "<= 2.25x", metric("ratio") <= 2.25)
 }
 /^BenchmarkClassify/ {
 	row("classifier per command", sprintf("%.1f µs", metric("ns/command") / 1000), "< 50 µs", metric("ns/command") < 50000)

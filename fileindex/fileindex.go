@@ -1,12 +1,15 @@
-// Package fileindex lists a workspace's files for @mention completion: built in the background with the
-// walk of package ignore (what git ignores is left out, ignored directories are never read), and matched
-// fuzzily, fast enough to run on every key over a tree of a hundred thousand files.
+// Package fileindex lists a workspace's files for @mention completion: built in the background from
+// package ignore's listing, which is what glob and grep search (in a git work tree the files git lists,
+// tracked and untracked but not ignored, read natively, no git run; no link followed, no index entry
+// that leads out; ignored directories never read; outside a work tree, what the tree's .gitignore files
+// leave), and matched fuzzily, fast enough to run on every key over a tree of a hundred thousand files.
+// A mentioned file is then read by read_file on the model's behalf, under its judgement.
 //
-// It imports only the leaf package ignore.
+// It imports nothing of Warden's but ignore (and, through it, gitrepo and safefile).
 package fileindex
 
 import (
-	"io/fs"
+	"context"
 	"strings"
 	"sync"
 	"time"
@@ -49,40 +52,22 @@ func Build(root string) *Index {
 }
 
 func (ix *Index) walk() {
-	m, err := ignore.ForDir(ix.root)
-	if err != nil {
-		ix.finish(err, false)
-		return
-	}
 	var batch []entry
-	partial := false
 	flush := func() {
 		ix.mu.Lock()
 		ix.entries = append(ix.entries, batch...)
 		ix.mu.Unlock()
 		batch = batch[:0]
 	}
-	n := 0
-	err = m.Walk("", func(rel string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // an unreadable directory is left out, the rest goes on
-		}
-		if n >= MaxEntries {
-			partial = true
-			return fs.SkipAll
-		}
-		n++
-		if d.IsDir() {
-			rel += "/"
-		}
-		batch = append(batch, newEntry(rel))
-		if len(batch) == 4096 {
-			flush()
-		}
-		return nil
-	})
+	l, err := ignore.List(context.Background(), ix.root, ignore.ListOptions{Max: MaxEntries, Dirs: true,
+		IgnoreOutsideRepo: true, Each: func(rel string) {
+			batch = append(batch, newEntry(rel))
+			if len(batch) == 4096 {
+				flush()
+			}
+		}})
 	flush()
-	ix.finish(err, partial)
+	ix.finish(err, l.Stopped)
 }
 
 func (ix *Index) finish(err error, partial bool) {

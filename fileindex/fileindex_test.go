@@ -3,6 +3,7 @@ package fileindex
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,5 +97,34 @@ func BenchmarkBuild100k(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		built(b, root)
+	}
+}
+
+// The index offers what glob and grep search: in a work tree, tracked files though a rule ignores them,
+// and nothing the index lists below a tracked directory that is now a link, or that climbs out.
+func TestIndexListsWhatGitListsAndNothingThroughALink(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed for this test:", err)
+	}
+	root := t.TempDir()
+	mkfiles(t, root, ".gitignore", "main.go", "vendor/forced.log", "docs/guide.md", "scratch.log")
+	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("*.log\n"), 0o644)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"add", "-f", "vendor/forced.log"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	outside := t.TempDir()
+	mkfiles(t, outside, "guide.md", "planted.md")
+	os.RemoveAll(filepath.Join(root, "docs"))
+	if err := os.Symlink(outside, filepath.Join(root, "docs")); err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(built(t, root).Match("", 100), " ")
+	if all != ".gitignore main.go vendor/ vendor/forced.log" {
+		t.Errorf("entries: %s", all)
 	}
 }

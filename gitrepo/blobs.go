@@ -3,11 +3,10 @@ package gitrepo
 import (
 	"encoding/binary"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
-
-	"github.com/warden-cli/warden/safefile"
 )
 
 // For those who keep copies of a work tree's files (checkpoints): the content git already holds can be
@@ -37,11 +36,16 @@ func StatIndex(r Repo) (map[string]StatEntry, bool) {
 		return nil, false
 	}
 	path := filepath.Join(r.GitDir, "index")
-	fi, err := os.Stat(path)
+	f, err := r.opener(nil).WithMaxSize(maxIndexSize).Open(path)
 	if err != nil {
 		return map[string]StatEntry{}, os.IsNotExist(err)
 	}
-	data, err := safefile.ReadRegular(path)
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxIndexSize))
 	if err != nil || len(data) < 12+20 {
 		return nil, false
 	}
@@ -71,13 +75,17 @@ func StatIndex(r Repo) (map[string]StatEntry, bool) {
 
 // walkIndex calls f with each entry of an index file (version 2 to 4, checked by the caller): its path,
 // its 62 fixed bytes, its flags and, for version 3 and later, its extended flags. done, when not nil,
-// gets the offset where the entries end and the extensions begin.
+// gets the offset where the entries end and the extensions begin. It reports false for an index git
+// would refuse to read, or whose entries git would read otherwise than their bytes say.
 //
 // An entry is 40 bytes of stat data (the mode at offset 24), a 20-byte object name and 16 bits of flags
-// (16 more when the extended bit is set, from version 3). In versions 2 and 3 the path follows, NUL
+// (16 more when the extended bit is set, from version 3). The flags' low 12 bits are the path's length
+// (0xfff: that long or longer, and the NUL ends it). In versions 2 and 3 the path follows, NUL
 // terminated and padded with NULs to a multiple of 8 bytes from the entry's start; in version 4 the path
 // is the previous one with a varint's count of bytes dropped from its end and a NUL-terminated suffix
-// added, with no padding.
+// added, with no padding. git takes the length from the flags, so a path whose NUL is not where its
+// length says (a NUL inside it, or none after it) is refused: git would read another path than the bytes
+// show. So is an extended flag git does not know, as git refuses it.
 func walkIndex(data []byte, f func(path string, raw []byte, flags, extended uint16), done func(off int)) bool {
 	version := binary.BigEndian.Uint32(data[4:8])
 	n := binary.BigEndian.Uint32(data[8:12])
@@ -98,29 +106,36 @@ func walkIndex(data []byte, f func(path string, raw []byte, flags, extended uint
 				return false
 			}
 			extended = binary.BigEndian.Uint16(data[off : off+2])
+			// git knows intent-to-add (0x2000) and skip-worktree (0x4000) only.
+			if extended&^0x6000 != 0 {
+				return false
+			}
 			off += 2
 		}
-		var path string
+		length := int(flags & 0xfff)
+		kept := 0
 		if version == 4 {
 			drop, w := uvarint4(data[off:end])
 			if w <= 0 || drop > uint64(len(prev)) {
 				return false
 			}
 			off += w
-			nul := indexByte(data[off:end], 0)
-			if nul < 0 {
+			kept = len(prev) - int(drop)
+		}
+		nul := indexByte(data[off:end], 0)
+		if nul < 0 {
+			return false
+		}
+		if length < 0xfff && (length < kept || nul != length-kept) {
+			return false
+		}
+		path := prev[:kept] + string(data[off:off+nul])
+		off += nul + 1
+		if version != 4 {
+			off = start + (off-1-start+8)&^7
+			if off > end {
 				return false
 			}
-			path = prev[:len(prev)-int(drop)] + string(data[off:off+nul])
-			off += nul + 1
-		} else {
-			nul := indexByte(data[off:end], 0)
-			if nul <= 0 {
-				return false
-			}
-			path = string(data[off : off+nul])
-			off += nul
-			off = start + (off-start+8)&^7
 		}
 		prev = path
 		f(path, raw, flags, extended)

@@ -1,14 +1,13 @@
 package gitrepo
 
 import (
+	"cmp"
 	"fmt"
-	"os"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/warden-cli/warden/ignore"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -119,16 +118,90 @@ func (c Config) Last(key string) (Entry, bool) {
 // maxIncludeDepth is git's own bound on nested includes; beyond it git refuses to run.
 const maxIncludeDepth = 10
 
-// LoadConfig reads the configuration git uses in r (or, with r empty, outside any repository): the
-// system file (GIT_CONFIG_SYSTEM, or /etc/gitconfig, unless GIT_CONFIG_NOSYSTEM), the global ones
-// (GIT_CONFIG_GLOBAL, or $XDG_CONFIG_HOME/git/config and ~/.gitconfig), the repository's config and
-// config.worktree, then GIT_CONFIG_COUNT's variables and GIT_CONFIG_PARAMETERS's (`git -c`). Every include.path and includeIf.*.path is followed
-// whatever its condition, since a condition may hold: the answer covers more than git reads, never less.
+// Policy says which of the files a configuration names are read.
+type Policy int
+
+const (
+	// Everything reads every file git may read: each include.path and includeIf.*.path whatever its
+	// condition, and config.worktree whenever it exists. A judgement of what git's configuration makes
+	// git run needs it: a condition may hold by the time git runs, so the answer covers more than git
+	// reads, never less.
+	Everything Policy = iota
+	// AsGit reads what git reads now: an includeIf only when its condition holds as git evaluates it
+	// (gitdir:, gitdir/i:, onbranch: and hasconfig:remote.*.url:; git takes any other condition for
+	// false), and config.worktree only when the repository's own config sets extensions.worktreeConfig.
+	// A reader of a setting's value needs it (core.excludesFile, core.ignoreCase).
+	AsGit
+)
+
+// LoadOptions say how Load reads a configuration chain.
+type LoadOptions struct {
+	// Env is the environment git would run with; nil is the process's.
+	Env Env
+	// Home is where `~` leads and where the global files are (~/.gitconfig, ~/.config/git/config);
+	// empty reads no global file but the one GIT_CONFIG_GLOBAL names.
+	Home string
+	// Policy says which includes and which config.worktree are read.
+	Policy Policy
+	// Open opens every file of the chain. A repository can make its config, or a file it includes, a
+	// link to a key or to /proc/self/environ, and a value read from it may end up in a message the model
+	// reads: the caller's Opener, which knows the workspace and the secret places, refuses such files.
+	// nil opens them with links kept inside the repository's own directories, and regular files only.
+	Open *safefile.Opener
+}
+
+// LoadConfig reads the configuration git may use in r (or, with r empty, outside any repository) with
+// the policy Everything: see Load.
 func LoadConfig(r Repo, env Env, home string) Config {
-	if env == nil {
-		env = OSEnv
+	return Load(r, LoadOptions{Env: env, Home: home})
+}
+
+// Load reads the configuration git uses in r (or, with r empty, outside any repository), in git's order:
+// the system file (GIT_CONFIG_SYSTEM, or /etc/gitconfig, unless GIT_CONFIG_NOSYSTEM), the global ones
+// (GIT_CONFIG_GLOBAL, or $XDG_CONFIG_HOME/git/config and ~/.gitconfig), the repository's config and
+// config.worktree, then GIT_CONFIG_COUNT's variables and GIT_CONFIG_PARAMETERS's (`git -c`), each file
+// followed by what it includes where it includes it. A file that is missing is skipped, as git skips it;
+// one git would refuse (it does not parse, it cannot be read, the Opener refused it) is read as far as
+// it parses and named in Config.Problem.
+func Load(r Repo, o LoadOptions) Config {
+	if o.Env == nil {
+		o.Env = OSEnv
 	}
-	l := &loader{home: home, includes: true}
+	key := r.opener(o.Open)
+	open := key
+	if o.Open != nil {
+		open = o.Open.WithMaxSize(maxConfigSize)
+	}
+	l := &loader{repo: r, env: o.Env, home: o.Home, policy: o.Policy, includes: true, open: open, key: key}
+	if o.Policy == AsGit {
+		// git reads the whole chain once to learn the remotes' URLs before it evaluates the first
+		// hasconfig:remote.*.url condition, following those includes unconditionally in that pass.
+		l.collecting = true
+		l.chain()
+		if !l.sawHasconfig {
+			return l.cfg
+		}
+		first := l.cfg
+		if l.urlUnderCondition {
+			// git refuses: a URL there could decide the very condition that brought it in.
+			first.Problem = cmp.Or(first.Problem, "a remote's URL is set in a file an includeIf brings in, "+
+				"which git refuses once a hasconfig:remote.*.url condition is in use")
+		}
+		l = &loader{repo: r, env: o.Env, home: o.Home, policy: o.Policy, includes: true, open: open, key: key,
+			remoteURLs: remoteURLs(first.Entries)}
+		l.chain()
+		if first.Problem != "" && l.cfg.Problem == "" {
+			l.cfg.Problem = first.Problem
+		}
+		return l.cfg
+	}
+	l.chain()
+	return l.cfg
+}
+
+// chain reads the files and variables of the configuration in git's order.
+func (l *loader) chain() {
+	env := l.env
 	if v, _ := env("GIT_CONFIG_NOSYSTEM"); !truthy(v) {
 		system := "/etc/gitconfig"
 		if s, ok := env("GIT_CONFIG_SYSTEM"); ok {
@@ -140,21 +213,21 @@ func LoadConfig(r Repo, env Env, home string) Config {
 		l.file(g, 0, nil)
 	} else {
 		xdg, _ := env("XDG_CONFIG_HOME")
-		if xdg == "" && home != "" {
-			xdg = filepath.Join(home, ".config")
+		if xdg == "" && l.home != "" {
+			xdg = filepath.Join(l.home, ".config")
 		}
 		if xdg != "" {
 			l.file(filepath.Join(xdg, "git", "config"), 0, nil)
 		}
-		if home != "" {
-			l.file(filepath.Join(home, ".gitconfig"), 0, nil)
+		if l.home != "" {
+			l.file(filepath.Join(l.home, ".gitconfig"), 0, nil)
 		}
 	}
+	r := l.repo
 	if r.CommonDir != "" {
 		l.file(filepath.Join(r.CommonDir, "config"), 0, nil)
 	}
-	if r.GitDir != "" {
-		// Read only with extensions.worktreeConfig by git; read here whenever it exists.
+	if r.GitDir != "" && (l.policy == Everything || l.worktreeConfig()) {
 		l.file(filepath.Join(r.GitDir, "config.worktree"), 0, nil)
 	}
 	if n, err := strconv.Atoi(lookup(env, "GIT_CONFIG_COUNT")); err == nil {
@@ -168,14 +241,30 @@ func LoadConfig(r Repo, env Env, home string) Config {
 	}
 	if params, ok := env("GIT_CONFIG_PARAMETERS"); ok {
 		settings, err := ParseParameters(params)
-		if err != nil && l.cfg.Problem == "" {
-			l.cfg.Problem = "GIT_CONFIG_PARAMETERS " + err.Error()
+		if err != nil {
+			l.problem("GIT_CONFIG_PARAMETERS " + err.Error())
 		}
 		for _, s := range settings {
 			l.setting("GIT_CONFIG_PARAMETERS", s.Key, s.Value, s.NoValue)
 		}
 	}
-	return l.cfg
+}
+
+// worktreeConfig reports whether git reads config.worktree: extensions.worktreeConfig set in the
+// repository's own config file, which git reads alone, without its includes, to learn the repository's
+// format.
+func (l *loader) worktreeConfig() bool {
+	pf, ok := l.parsed(filepath.Join(l.repo.CommonDir, "config"))
+	if !ok {
+		return false
+	}
+	on := false
+	for _, e := range pf.entries {
+		if e.Key == "extensions.worktreeconfig" {
+			on, _ = e.Bool()
+		}
+	}
+	return on
 }
 
 func lookup(env Env, name string) string { v, _ := env(name); return v }
@@ -201,45 +290,79 @@ func canonicalKey(key string) string {
 	return strings.ToLower(key[:first]) + key[first:last] + strings.ToLower(key[last:])
 }
 
-func expandHome(p, home string) string {
-	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-		return filepath.Join(home, strings.TrimPrefix(p, "~"))
+// ExpandPath expands a leading `~` (home) or `~user` the way git expands its path values (its
+// interpolate_path). A user that does not exist leaves the path as it is, which names no file.
+func ExpandPath(p, home string) string {
+	if !strings.HasPrefix(p, "~") {
+		return p
 	}
-	return p
+	name, rest, _ := strings.Cut(p[1:], "/")
+	if name == "" {
+		if home == "" {
+			return p
+		}
+		return filepath.Join(home, rest)
+	}
+	u, err := user.Lookup(name)
+	if err != nil || u.HomeDir == "" {
+		return p
+	}
+	return filepath.Join(u.HomeDir, rest)
 }
 
 // LoadFile reads one configuration file as `git config --file` reads it: alone, following its
 // includes (all of them, whatever their condition) only when includes is set, as --includes asks.
 func LoadFile(path string, includes bool, home string) Config {
-	l := &loader{home: home, includes: includes}
+	o := Repo{}.opener(nil)
+	l := &loader{home: home, env: OSEnv, includes: includes, open: o, key: o}
 	l.file(path, 0, nil)
 	return l.cfg
 }
 
 // loader collects the entries of a configuration chain.
 type loader struct {
-	home string
-	// includes is set when include.path and includeIf.*.path are followed.
+	repo   Repo
+	env    Env
+	home   string
+	policy Policy
+	// includes is set when include.path and includeIf.*.path are followed at all.
 	includes bool
-	cfg      Config
+	// open opens the files; key is the Opener the caller gave (or the default one), which the cache of
+	// parsed files records.
+	open, key *safefile.Opener
+	cfg       Config
+
+	// collecting is set for AsGit's first pass, which learns the remotes' URLs: every hasconfig
+	// condition holds in it, and sawHasconfig says whether one was met.
+	collecting, sawHasconfig bool
+	// remoteURLs are the URLs hasconfig:remote.*.url conditions match, learnt in the first pass.
+	remoteURLs []string
+	// conditional counts the files being read that an includeIf brought in, and urlUnderCondition says
+	// one of them set a remote's URL, which git refuses once a hasconfig condition is in use.
+	conditional       int
+	urlUnderCondition bool
+}
+
+func (l *loader) problem(p string) {
+	if l.cfg.Problem == "" {
+		l.cfg.Problem = p
+	}
 }
 
 // setting appends a variable the environment sets, named by the variable env, and what it includes.
 // git refuses a relative include there, having no file to take it relative to.
 func (l *loader) setting(env, key, value string, noValue bool) {
 	e := Entry{Env: env, Key: canonicalKey(key), Value: value, NoValue: noValue}
-	l.cfg.Entries = append(l.cfg.Entries, e)
-	if !isInclude(e.Key) || noValue || value == "" {
+	l.add(e)
+	if !l.includes || !isInclude(e.Key) || noValue || value == "" || !l.holds(e, "") {
 		return
 	}
-	inc := expandHome(value, l.home)
+	inc := ExpandPath(value, l.home)
 	if !filepath.IsAbs(inc) {
-		if l.cfg.Problem == "" {
-			l.cfg.Problem = fmt.Sprintf("%s includes the relative path `%s`, which git refuses", env, value)
-		}
+		l.problem(fmt.Sprintf("%s includes the relative path `%s`, which git refuses", env, value))
 		return
 	}
-	l.file(inc, 1, &e)
+	l.include(inc, 1, e)
 }
 
 // file appends the entries of the file at path, and of the files it includes; by is the variable that
@@ -249,84 +372,60 @@ func (l *loader) file(path string, depth int, by *Entry) {
 		return
 	}
 	if depth > maxIncludeDepth {
-		if l.cfg.Problem == "" {
-			l.cfg.Problem = fmt.Sprintf("includes nest more than %d deep at `%s`", maxIncludeDepth, path)
-		}
+		l.problem(fmt.Sprintf("includes nest more than %d deep at `%s`", maxIncludeDepth, path))
 		return
 	}
-	pf, ok := parsedFile(path)
+	pf, ok := l.parsed(path)
 	if !ok {
 		return
 	}
 	if by != nil {
 		l.cfg.Includes = append(l.cfg.Includes, Include{File: path, By: *by})
 	}
-	if pf.err != "" && l.cfg.Problem == "" {
-		l.cfg.Problem = pf.err
+	if pf.err != "" {
+		l.problem(pf.err)
 	}
 	for _, e := range pf.entries {
-		l.cfg.Entries = append(l.cfg.Entries, e)
-		if l.includes && isInclude(e.Key) && !e.NoValue && e.Value != "" {
-			inc := expandHome(e.Value, l.home)
+		l.add(e)
+		if l.includes && isInclude(e.Key) && !e.NoValue && e.Value != "" && l.holds(e, path) {
+			inc := ExpandPath(e.Value, l.home)
 			if !filepath.IsAbs(inc) {
 				inc = filepath.Join(filepath.Dir(path), inc)
 			}
-			l.file(inc, depth+1, &e)
+			l.include(inc, depth+1, e)
 		}
 	}
 }
 
-// parsed is one configuration file's entries, or why it does not parse.
-type parsed struct {
-	id      fileID
-	entries []Entry
-	err     string
+// include reads the file an include variable names.
+func (l *loader) include(path string, depth int, by Entry) {
+	conditional := by.Key != "include.path"
+	if conditional {
+		l.conditional++
+		defer func() { l.conditional-- }()
+	}
+	l.file(path, depth, &by)
 }
 
-var (
-	parsedMu    sync.Mutex
-	parsedCache = map[string]*parsed{}
-)
-
-// maxConfigSize bounds a configuration file Warden reads; a bigger one counts as unreadable.
-const maxConfigSize = 4 << 20
-
-// parsedFile returns the parsed content of the configuration file at path, from the cache when the file
-// has not changed. ok is false when there is no such file.
-func parsedFile(path string) (*parsed, bool) {
-	id, ok := identify(path)
-	if !ok {
-		if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-			// A FIFO or device: git would read it, and what comes out is anyone's guess.
-			return &parsed{err: fmt.Sprintf("`%s` is not a regular file", path)}, true
-		}
-		return nil, false
+// add appends an entry, and notes a remote's URL set under an includeIf in the pass that learns the URLs.
+func (l *loader) add(e Entry) {
+	l.cfg.Entries = append(l.cfg.Entries, e)
+	if l.collecting && l.conditional > 0 && isRemoteURL(e) {
+		l.urlUnderCondition = true
 	}
-	parsedMu.Lock()
-	p := parsedCache[path]
-	parsedMu.Unlock()
-	if p != nil && p.id == id {
-		return p, true
-	}
-	p = &parsed{id: id}
-	data, err := safefile.ReadRegular(path)
-	switch {
-	case err != nil:
-		p.err = fmt.Sprintf("`%s` cannot be read: %v", path, err)
-	case len(data) > maxConfigSize:
-		p.err = fmt.Sprintf("`%s` is too big to read", path)
-	default:
-		if line, perr := ignore.ParseGitConfig(data, func(line int, key, value string, noValue bool) {
-			p.entries = append(p.entries, Entry{File: path, Line: line, Key: key, Value: value, NoValue: noValue})
-		}); perr != nil {
-			p.err = fmt.Sprintf("`%s` does not parse at line %d: %v", path, line, perr)
+}
+
+func isRemoteURL(e Entry) bool {
+	return e.Section() == "remote" && e.Subsection() != "" && e.Name() == "url"
+}
+
+// remoteURLs are the values of remote.*.url, which hasconfig:remote.*.url conditions match.
+func remoteURLs(entries []Entry) []string {
+	var urls []string
+	for _, e := range entries {
+		if isRemoteURL(e) && !e.NoValue {
+			urls = append(urls, e.Value)
 		}
 	}
-	parsedMu.Lock()
-	if len(parsedCache) > 4096 {
-		clear(parsedCache)
-	}
-	parsedCache[path] = p
-	parsedMu.Unlock()
-	return p, true
+	return urls
 }

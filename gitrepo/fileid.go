@@ -16,7 +16,23 @@ type fileID struct {
 // identify stats path. ok is false when it does not exist or is not a regular file.
 func identify(path string) (fileID, bool) {
 	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() {
+	if err != nil {
+		return fileID{}, false
+	}
+	return idOf(fi)
+}
+
+// fileIDOf is identify for a file already open.
+func fileIDOf(f *os.File) (fileID, bool) {
+	fi, err := f.Stat()
+	if err != nil {
+		return fileID{}, false
+	}
+	return idOf(fi)
+}
+
+func idOf(fi os.FileInfo) (fileID, bool) {
+	if !fi.Mode().IsRegular() {
 		return fileID{}, false
 	}
 	id := fileID{size: fi.Size(), mtime: fi.ModTime().UnixNano()}

@@ -3,6 +3,9 @@ package gitrepo
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,8 +22,24 @@ type Index struct {
 	Paths []string
 	// Gitlinks are the submodules' paths.
 	Gitlinks []string
+	// Entries are the entries themselves, in the index's order: Paths with their modes, stages and flags.
+	// A path is as the index has it, which may be one git would refuse to check out (see ValidPath).
+	Entries []IndexEntry
 	// ids are the entries' object names, sorted.
 	ids []oid
+}
+
+// IndexEntry is one entry of the index.
+type IndexEntry struct {
+	Path string
+	// Mode is git's: 0100644 or 0100755 for a file, 0120000 for a symbolic link, 0160000 for a gitlink.
+	Mode uint32
+	// Stage is 0, or 1 to 3 for the sides of an unmerged path.
+	Stage int
+	// SkipWorktree is set for a path a sparse checkout leaves out of the work tree.
+	SkipWorktree bool
+	// ID is the object name of the entry's content.
+	ID [20]byte
 }
 
 // HasObject reports whether an entry's object name starts with the hexadecimal prefix.
@@ -35,35 +54,55 @@ var (
 )
 
 type cachedIndex struct {
-	id  fileID
+	id fileID
+	// by is the Opener that let the file through (see loader.parsed).
+	by  *safefile.Opener
 	idx Index
 	ok  bool
 }
 
-// ReadIndex lists what the index of the repository r tracks. ok is false when the index cannot be read
-// in full this way: a SHA-256 repository, a split or sparse index, an extension git itself must
-// understand that Warden does not, a damaged or huge file. A repository with no index yet tracks nothing.
-func ReadIndex(r Repo) (Index, bool) {
+// ReadIndex lists what the index of the repository r tracks, opening it with links kept inside the
+// repository's directories (see ReadIndexWith).
+func ReadIndex(r Repo) (Index, bool) { return ReadIndexWith(r, nil) }
+
+// ReadIndexWith lists what the index of the repository r tracks, opening it through o (nil: with links
+// kept inside the repository's directories). ok is false when the index cannot be read in full this way:
+// a SHA-256 repository, a split or sparse index, an extension git itself must understand that Warden
+// does not, an entry git would refuse to read or a damaged or huge file, and when o refuses the file. A
+// repository with no index yet tracks nothing.
+func ReadIndexWith(r Repo, o *safefile.Opener) (Index, bool) {
 	if r.GitDir == "" {
 		return Index{}, false
 	}
 	path := filepath.Join(r.GitDir, "index")
-	id, exists := identify(path)
-	if !exists {
-		if _, err := os.Lstat(path); os.IsNotExist(err) {
+	key := r.opener(o)
+	if id, ok := identify(path); ok {
+		indexMu.Lock()
+		c := indexCache[path]
+		indexMu.Unlock()
+		if c != nil && c.id == id && c.by == key {
+			return c.idx, c.ok
+		}
+	}
+	f, err := key.WithMaxSize(maxIndexSize).Open(path)
+	if err != nil {
+		if _, lerr := os.Lstat(path); errors.Is(lerr, fs.ErrNotExist) {
 			return Index{}, true
 		}
 		return Index{}, false
 	}
+	defer f.Close()
+	id, _ := fileIDOf(f)
 	indexMu.Lock()
-	c := indexCache[path]
-	indexMu.Unlock()
-	if c != nil && c.id == id {
+	if c := indexCache[path]; c != nil && c.id == id {
+		// Parsed before through another Opener: o has just let the same file through.
+		indexMu.Unlock()
 		return c.idx, c.ok
 	}
-	c = &cachedIndex{id: id}
-	if id.size <= maxIndexSize && !sha256Repo(r) {
-		if data, err := safefile.ReadRegular(path); err == nil {
+	indexMu.Unlock()
+	c := &cachedIndex{id: id, by: key}
+	if !sha256Repo(r) {
+		if data, err := io.ReadAll(io.LimitReader(f, maxIndexSize)); err == nil {
 			c.idx, c.ok = parseIndex(data)
 		}
 	}
@@ -79,7 +118,9 @@ func ReadIndex(r Repo) (Index, bool) {
 // sha256Repo reports whether the repository may use SHA-256 object names, which this package does not
 // read.
 func sha256Repo(r Repo) bool {
-	pf, ok := parsedFile(filepath.Join(r.CommonDir, "config"))
+	o := r.opener(nil)
+	l := &loader{repo: r, env: OSEnv, open: o, key: o}
+	pf, ok := l.parsed(filepath.Join(r.CommonDir, "config"))
 	if !ok {
 		return false
 	}
@@ -106,7 +147,7 @@ func parseIndex(data []byte) (Index, bool) {
 	}
 	entriesEnd := 0
 	sparse := false
-	ok := walkIndex(data, func(path string, raw []byte, _, _ uint16) {
+	ok := walkIndex(data, func(path string, raw []byte, flags, extended uint16) {
 		mode := binary.BigEndian.Uint32(raw[24:28])
 		var id oid
 		copy(id[:], raw[40:60])
@@ -119,6 +160,8 @@ func parseIndex(data []byte) (Index, bool) {
 			idx.Gitlinks = append(idx.Gitlinks, path)
 		}
 		idx.Paths = append(idx.Paths, path)
+		idx.Entries = append(idx.Entries, IndexEntry{Path: path, Mode: mode, Stage: int(flags>>12) & 3,
+			SkipWorktree: extended&0x4000 != 0, ID: id})
 	}, func(off int) { entriesEnd = off })
 	if !ok || sparse {
 		return Index{}, false

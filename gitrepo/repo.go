@@ -1,12 +1,17 @@
-// Package gitrepo reads what a git repository holds and says (where its directories are, its
-// configuration chain, its index and every path its history ever held) from the files themselves.
-// git is never run: its configuration can name programs that run on the most harmless command, which is
-// what a caller of this package wants to find out before anything runs.
+// Package gitrepo is Warden's one home for git's on-disk formats: where a repository's directories are
+// (discovery, .git files, linked work trees), its configuration chain (the syntax, git's order of files,
+// includes read as git reads them or all of them, see Policy), its index, its objects and every path its
+// history ever held, and git's wildmatch. Everything is read from the files themselves; git is never
+// run: its configuration can name programs that run on the most harmless command (a fetch of a partial
+// clone's missing objects, an fsmonitor hook), which is what a caller of this package wants to find out
+// before anything runs, and what a reader of a work tree's files must never trigger.
 //
-// It imports nothing of Warden's but the leaf packages safefile, through which every file is opened,
-// and ignore, whose reader of git's configuration syntax it shares. Results that take more than a few system calls are cached by the
-// identity of the files they came from (device, inode, size, change and modification times), so asking
-// again about an unchanged repository costs a handful of stat calls.
+// Whoever controls a repository chooses what stands at every path it reads: open.go says which reads go
+// through a safefile.Opener and which through the lower safefile.OpenRegular.
+//
+// It imports nothing of Warden's but the leaf package safefile. Results that take more than a few system
+// calls are cached by the identity of the files they came from (device, inode, size, change and
+// modification times), so asking again about an unchanged repository costs a handful of system calls.
 package gitrepo
 
 import (
@@ -15,7 +20,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/warden-cli/warden/ignore"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -44,7 +48,11 @@ type Repo struct {
 // directory (a bare repository, or the inside of a .git directory). Ceilings
 // (GIT_CEILING_DIRECTORIES), file-system boundaries and ownership checks, which only ever make git stop
 // earlier, are not applied: a repository git would refuse is still reported. ok is false outside any.
-func Find(dir string, env Env) (Repo, bool) {
+func Find(dir string, env Env) (Repo, bool) { return FindWith(dir, env, nil) }
+
+// FindWith is Find reading .git files through o (nil: each with links kept inside the directory that
+// holds it).
+func FindWith(dir string, env Env, o *safefile.Opener) (Repo, bool) {
 	if env == nil {
 		env = OSEnv
 	}
@@ -75,7 +83,7 @@ func Find(dir string, env Env) (Repo, bool) {
 			case fi.IsDir():
 				gitDir = dotgit
 			case fi.Mode().IsRegular():
-				gitDir = ignore.ReadGitFile(dotgit)
+				gitDir = ReadGitFile(dotgit, o)
 			}
 			if gitDir != "" {
 				if common, ok := gitDirCommon(gitDir, env); ok {
@@ -94,7 +102,10 @@ func Find(dir string, env Env) (Repo, bool) {
 
 // AtTop returns the repository whose work tree's top is dir, if dir/.git is a git directory or a file
 // naming one: a submodule's or a nested repository's.
-func AtTop(dir string, env Env) (Repo, bool) {
+func AtTop(dir string, env Env) (Repo, bool) { return AtTopWith(dir, env, nil) }
+
+// AtTopWith is AtTop reading a .git file through o (nil: with links kept inside dir).
+func AtTopWith(dir string, env Env, o *safefile.Opener) (Repo, bool) {
 	if env == nil {
 		env = OSEnv
 	}
@@ -105,7 +116,7 @@ func AtTop(dir string, env Env) (Repo, bool) {
 	}
 	gitDir := dotgit
 	if !fi.IsDir() {
-		if gitDir = ignore.ReadGitFile(dotgit); gitDir == "" {
+		if gitDir = ReadGitFile(dotgit, o); gitDir == "" {
 			return Repo{}, false
 		}
 	}

@@ -1,5 +1,5 @@
 // Package hostexec finds and starts the programs Warden runs on the host for its own purposes, outside
-// any jail or sandbox: bubblewrap, ripgrep, git, the bash that runs the model's commands, and Warden's own
+// any jail or sandbox: bubblewrap, ripgrep, the bash that runs the model's commands, and Warden's own
 // executable started again as a helper. Whoever controls a repository must not be able to stand in for
 // any of them, nor reach what Warden's own environment holds (the API key), so:
 //
@@ -8,14 +8,13 @@
 //     every link resolved, it does not lie inside one of them; relative and empty entries are never
 //     searched (Finder);
 //   - it starts with exactly the environment it is given, never Warden's own (Command);
-//   - git starts with every way its configuration names a program to run turned off, and only for
-//     subcommands that run none of the programs a repository's attributes name (Finder.Git);
 //   - Warden starts itself again through the kernel's link to the file it is running from, not by the
 //     path it was started from, which a link or a new file may have taken over since (SelfPath).
 //
 // The untrusted directories reach it as a value built at the session's start (NewFinder), never as a
 // package-level setting. The model's own commands are not found here: they keep the person's PATH, where a
-// project's virtualenv is what the person wants.
+// project's virtualenv is what the person wants. git is not among them: Warden reads repositories itself
+// (package gitrepo), since no configuration of git turns off every program a repository can name.
 //
 // It is a leaf: it imports nothing of Warden's.
 package hostexec

@@ -1,6 +1,7 @@
 package ignore_test
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -43,8 +44,8 @@ func ExampleNew() {
 
 	sources := []ignore.Source{{Name: ".rgignore"}, {Name: ".ignore"}}
 	top := dir
-	if repo, ok := ignore.FindRepo(dir); ok {
-		git, _ := ignore.GitSources(repo)
+	if repo, ok := ignore.FindRepo(dir, nil); ok {
+		git, _ := ignore.GitSources(repo, nil)
 		sources, top = append(sources, git...), repo.Top
 	} else {
 		sources = append(sources, ignore.Source{Name: ".gitignore"})
@@ -52,4 +53,21 @@ func ExampleNew() {
 	m, _ := ignore.New(dir, ignore.Options{Top: top, Sources: sources})
 	fmt.Println(m.Match("api.gen.go", false), m.Match("db.gen.go", false))
 	// Output: false true
+}
+
+// The files a search of a directory considers: outside a repository every file; in a work tree the ones
+// git lists, read without running git, never through a link.
+func ExampleList() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	os.MkdirAll(filepath.Join(dir, "src"), 0o755)
+	os.WriteFile(filepath.Join(dir, "src", "main.go"), nil, 0o644)
+	os.Symlink("/etc", filepath.Join(dir, "etc"))
+
+	l, err := ignore.List(context.Background(), dir, ignore.ListOptions{Max: 1000})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(l.Files, l.Git)
+	// Output: [src/main.go] false
 }

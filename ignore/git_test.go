@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // These tests build real repositories and compare every answer with git's own (`git check-ignore` and
@@ -317,7 +319,7 @@ func TestLinkedWorktree(t *testing.T) {
 	git(t, dir, "", "worktree", "add", "-q", wt)
 	writeTree(t, dir, map[string]string{".git/info/exclude": "*.ex\n"})
 	writeTree(t, wt, map[string]string{"a.ex": "", "b": ""})
-	repo, ok := FindRepo(wt)
+	repo, ok := FindRepo(wt, nil)
 	if !ok || repo.Top != wt || repo.CommonDir != filepath.Join(dir, ".git") {
 		t.Fatalf("FindRepo(%s) = %+v, %v", wt, repo, ok)
 	}
@@ -407,5 +409,48 @@ func TestRandomPatternsMatchGit(t *testing.T) {
 				t.Logf(".gitignore:\n%s%s/.gitignore:\n%s", ig.String(), subDir, sub.String())
 			}
 		})
+	}
+}
+
+// An includeIf on a remote's URL is followed when a remote matches, as git does.
+func TestIncludeIfHasconfig(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.x": "", "a.y": ""})
+	git(t, dir, "", "remote", "add", "origin", "https://example.com/team/repo.git")
+	home := os.Getenv("HOME")
+	writeTree(t, home, map[string]string{
+		".gitconfig": "[includeIf \"hasconfig:remote.*.url:https://example.com/**\"]\n\tpath = ~/inc\n" +
+			"[includeIf \"hasconfig:remote.*.url:git@elsewhere:**\"]\n\tpath = ~/other\n",
+		"inc":   "[core]\n\texcludesFile = ~/ign\n",
+		"other": "[core]\n\tignoreCase = true\n",
+		"ign":   "*.x\n",
+	})
+	compareWithGit(t, dir)
+	if m, _ := ForDir(dir); !m.Match("a.x", false) || m.Match("a.y", false) || m.Match("A.X", false) {
+		t.Error("includeIf hasconfig was not followed as git does")
+	}
+}
+
+// A repository's rules that lead to a secret place are not read: what is ignored shows in what a search
+// lists, and a key's lines as patterns would let a model guess them file by file.
+func TestRulesLinkedToASecretAreNotRead(t *testing.T) {
+	dir := newRepo(t, map[string]string{"a.txt": "", "b.txt": ""})
+	home := os.Getenv("HOME")
+	writeTree(t, home, map[string]string{".ssh/id_rsa": "a.txt\n", ".ssh/other": "b.txt\n"})
+	os.Remove(filepath.Join(dir, ".git", "info", "exclude"))
+	if err := os.Symlink(filepath.Join(home, ".ssh", "id_rsa"), filepath.Join(dir, ".git", "info", "exclude")); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "", "config", "core.excludesFile", filepath.Join(home, ".ssh", "other"))
+	secret := func(p string) bool { return strings.HasPrefix(p, filepath.Join(home, ".ssh")+"/") }
+	m, err := ForDirWith(dir, safefile.NewOpener([]string{dir}, secret, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Match("a.txt", false) || m.Match("b.txt", false) {
+		t.Error("rules were read from a secret place")
+	}
+	// Without an Opener of the caller's, a link out of the work tree is still not followed.
+	if m, _ := ForDir(dir); m.Match("a.txt", false) {
+		t.Error("info/exclude was read through a link out of the work tree")
 	}
 }

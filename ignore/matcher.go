@@ -3,10 +3,15 @@ package ignore
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/warden-cli/warden/safefile"
 )
 
 // Source is one place ignore patterns come from.
@@ -30,6 +35,14 @@ type Options struct {
 	Sources []Source
 	// FoldCase matches ASCII letters regardless of case (git's core.ignoreCase).
 	FoldCase bool
+	// FromIndex, when set, gives the content the index holds for a per-directory file (its path relative
+	// to Top) that is not in the work tree, or nil: git reads the ignore file of a directory a sparse
+	// checkout leaves out from the index.
+	FromIndex func(rel string) []byte
+	// Open opens the files patterns are read from. A repository can make info/exclude a link to a key,
+	// and what is ignored shows in what a search lists: the caller's Opener, which knows the workspace
+	// and the secret places, refuses such a file. nil keeps links inside Top.
+	Open *safefile.Opener
 }
 
 // maxFileSize bounds an ignore file that is read; git skips larger ones too.
@@ -43,6 +56,7 @@ const maxFileSize = 100 << 20
 type Matcher struct {
 	root   string
 	top    string
+	open   *safefile.Opener
 	prefix string // the root relative to the top, with a trailing slash, or ""
 	opts   Options
 	// global holds the patterns of each Path source; nil for per-directory ones.
@@ -87,6 +101,10 @@ func New(root string, opts Options) (*Matcher, error) {
 		return nil, fmt.Errorf("ignore: root %s is not inside top %s", root, top)
 	}
 	m := &Matcher{root: root, top: top, opts: opts, dirs: map[string]*dirState{}}
+	if opts.Open == nil {
+		opts.Open = safefile.NewOpener([]string{top}, nil, 0)
+	}
+	m.open = opts.Open.WithMaxSize(maxFileSize)
 	if rel != "." {
 		m.prefix = filepath.ToSlash(rel) + "/"
 	}
@@ -100,7 +118,7 @@ func New(root string, opts Options) (*Matcher, error) {
 			m.perDir = append(m.perDir, i)
 		case s.Path != "" && s.Name == "":
 			// A missing file is no rules, as in git.
-			data, _ := readLimited(s.Path, false)
+			data, _ := m.read(s.Path, false)
 			h.Write(data)
 			h.Write([]byte{0})
 			m.global[i] = parseFile(data)
@@ -117,34 +135,6 @@ func New(root string, opts Options) (*Matcher, error) {
 // fingerprint decide alike wherever the tree's own ignore files are the same, so a walker that watches
 // those files can tell when it must look at the whole tree again.
 func (m *Matcher) Fingerprint() string { return m.fingerprint }
-
-// GitSources returns the sources git reads in repo, highest precedence first: .gitignore in every
-// directory, info/exclude, and core.excludesFile (by default $XDG_CONFIG_HOME/git/ignore). foldCase is
-// the repository's core.ignoreCase.
-func GitSources(repo Repo) (sources []Source, foldCase bool) {
-	cfg := loadGitConfig(&repo)
-	sources = []Source{{Name: ".gitignore"}, {Path: filepath.Join(repo.CommonDir, "info", "exclude")}}
-	if p := cfg.excludesPath(repo.Top); p != "" {
-		sources = append(sources, Source{Path: p})
-	}
-	return sources, cfg.ignoreCase
-}
-
-// ForDir returns a Matcher that ignores what git would below root. Inside a git work tree the rules are
-// read from its top down (a .gitignore above root applies too), with the repository's info/exclude and
-// core.excludesFile. Outside one, root's own .gitignore files and the person's core.excludesFile apply,
-// as they would once the directory became a repository.
-func ForDir(root string) (*Matcher, error) {
-	if repo, ok := FindRepo(root); ok {
-		sources, fold := GitSources(repo)
-		return New(root, Options{Top: repo.Top, Sources: sources, FoldCase: fold})
-	}
-	sources := []Source{{Name: ".gitignore"}}
-	if p := loadGitConfig(nil).excludesPath(root); p != "" {
-		sources = append(sources, Source{Path: p})
-	}
-	return New(root, Options{Sources: sources})
-}
 
 // Root is the directory the matcher's paths are relative to.
 func (m *Matcher) Root() string { return m.root }
@@ -164,6 +154,29 @@ func (m *Matcher) Match(path string, isDir bool) bool {
 	d := m.stateLocked(m.prefix + parent)
 	m.mu.Unlock()
 	return d.ignored || m.ignored(d, name, isDir)
+}
+
+// RootIgnored reports whether git ignores the matcher's root, or a directory above it below the top:
+// asking for such a directory is asking for its files, but git's walk of untracked files never enters
+// it.
+func (m *Matcher) RootIgnored() bool {
+	rel := strings.TrimSuffix(m.prefix, "/")
+	if rel == "" {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	parent := ""
+	for _, name := range strings.Split(rel, "/") {
+		if m.ignored(m.stateLocked(parent), name, true) {
+			return true
+		}
+		if parent != "" {
+			parent += "/"
+		}
+		parent += name
+	}
+	return false
 }
 
 // stateLocked returns the state of the directory rel (relative to the top), reading the per-directory
@@ -215,11 +228,17 @@ func (m *Matcher) child(parent *dirState, name string, present func(string) bool
 func (m *Matcher) load(d *dirState, present func(string) bool) {
 	for _, i := range m.perDir {
 		name := m.opts.Sources[i].Name
-		if present != nil && !present(name) {
-			continue
+		var data []byte
+		absent := present != nil && !present(name)
+		if !absent {
+			var err error
+			data, err = m.read(filepath.Join(m.top, filepath.FromSlash(d.rel), name), true)
+			absent = errors.Is(err, fs.ErrNotExist)
 		}
-		data, err := readLimited(filepath.Join(m.top, filepath.FromSlash(d.rel), name), true)
-		if err != nil || len(data) == 0 {
+		if absent && m.opts.FromIndex != nil {
+			data = m.opts.FromIndex(path.Join(d.rel, name))
+		}
+		if len(data) == 0 {
 			continue
 		}
 		pats := parseFile(data)

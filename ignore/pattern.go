@@ -3,6 +3,8 @@ package ignore
 import (
 	"bytes"
 	"strings"
+
+	"github.com/warden-cli/warden/gitrepo"
 )
 
 // Pattern is one rule of an ignore file, parsed the way git parses it.
@@ -77,7 +79,7 @@ func (p Pattern) Match(path string, isDir, fold bool) bool {
 		case p.suffix:
 			return len(name) >= len(p.glob)-1 && equal(p.glob[1:], name[len(name)-len(p.glob)+1:], fold)
 		}
-		return wildmatch(p.glob, name, false, fold)
+		return gitrepo.Wildmatch(p.glob, name, false, fold)
 	}
 	// git compares the literal head as a string and matches only the rest as a glob; a `**` that the
 	// head ends right before counts as starting the pattern.
@@ -88,9 +90,9 @@ func (p Pattern) Match(path string, isDir, fold bool) bool {
 		if p.literal == len(p.glob) {
 			return p.literal == len(path)
 		}
-		return wildmatch(p.glob[p.literal:], path[p.literal:], true, fold)
+		return gitrepo.Wildmatch(p.glob[p.literal:], path[p.literal:], true, fold)
 	}
-	return wildmatch(p.glob, path, true, fold)
+	return gitrepo.Wildmatch(p.glob, path, true, fold)
 }
 
 func equal(a, b string, fold bool) bool {
@@ -112,6 +114,18 @@ func asciiFoldEqual(a, b string) bool {
 		}
 	}
 	return true
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// isGlobSpecial is git's set of characters that end a literal run.
+func isGlobSpecial(c byte) bool {
+	return c == '*' || c == '?' || c == '[' || c == '\\'
 }
 
 // literalPrefix is the length of s's leading run without glob special characters.

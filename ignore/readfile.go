@@ -1,34 +1,31 @@
 package ignore
 
 import (
-	"fmt"
 	"io"
-	"syscall"
+	"os"
 
 	"github.com/warden-cli/warden/safefile"
 )
 
-// readLimited reads a file git would read for ignore rules: an ignore file, a configuration file, a
-// .git file. Whoever controls the tree or the repository chose what stands at these paths, so only a
-// regular file is read: a FIFO is opened without waiting for a writer (an open that blocks would stall
-// every walk), and a device is never read. Per-directory files inside the tree are not followed when
-// they are symbolic links (noFollow), as git does not follow them.
-func readLimited(path string, noFollow bool) ([]byte, error) {
-	flags := 0
-	if noFollow {
-		flags = syscall.O_NOFOLLOW
+// read reads a file git would read for ignore rules through the matcher's Opener: an ignore file of the
+// tree, info/exclude, core.excludesFile. Whoever controls the tree or the repository chose what stands at
+// these paths: the Opener reads only a regular file (a FIFO is never waited on, which would stall every
+// walk), refuses a link out of the workspace or into a secret place, and bounds the size. A
+// per-directory file (perDir) that is itself a symbolic link is not read, as git does not follow it.
+func (m *Matcher) read(path string, perDir bool) ([]byte, error) {
+	if perDir {
+		fi, err := os.Lstat(path)
+		if err != nil {
+			return nil, err
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return nil, &safefile.Refused{Path: path, Reason: "git does not follow a link there"}
+		}
 	}
-	f, err := safefile.OpenRegular(path, flags)
+	f, err := m.open.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if fi.Size() > maxFileSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, maxFileSize)
-	}
 	return io.ReadAll(io.LimitReader(f, maxFileSize))
 }

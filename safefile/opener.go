@@ -76,6 +76,17 @@ func NewOpener(within []string, secret func(path string) bool, maxSize int64) *O
 	return o
 }
 
+// WithMaxSize returns a copy of o that refuses files over n bytes instead (0: DefaultMaxSize), with every
+// other check the same: some of Warden's inputs are larger by nature (git's index lists every tracked
+// file). A nil o gives the zero Opener with that bound.
+func (o *Opener) WithMaxSize(n int64) *Opener {
+	c := &Opener{maxSize: n}
+	if o != nil {
+		c.within, c.resolved, c.secret = o.within, o.resolved, o.secret
+	}
+	return c
+}
+
 // Open opens path for reading, or says why not. A path that does not exist (a dangling link included)
 // returns an error for which errors.Is(err, fs.ErrNotExist) holds, so a missing optional file stays
 // quiet; a refusal is a *Refused. A nil Opener is the zero one.

@@ -9,13 +9,15 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/warden-cli/warden/ignore"
+	"github.com/warden-cli/warden/safefile"
 )
 
 // What the file tools share: resolving the model's paths (always through Env.Resolve, so that a tool
@@ -27,11 +29,12 @@ import (
 //     nothing. Summary carries the workspace-relative path for panels and the history.
 //   - write_file always reports AccessWrite (create or replace, as AccessWrite is defined); edit_file
 //     reports AccessEdit. The engine treats both alike; only the wording of its reason differs.
-//   - glob and grep list files with `git ls-files -co --exclude-standard` inside a git work tree (tracked
-//     files plus untracked ones that are not ignored), and by walking the tree outside one. Either way
-//     .git is skipped and only regular files count: symlinks are not followed, so a link inside the
-//     workspace cannot lead a search outside it. A directory that is itself git-ignored (node_modules)
-//     and is searched by name is walked whole, because asking for it is asking for its files.
+//   - glob and grep list the files git lists inside a work tree (tracked files plus untracked ones that
+//     are not ignored), read natively (listFiles; git is never run), and every file outside one. Either
+//     way .git is skipped and only regular files count: no link is followed, an index entry's path
+//     included, so neither a link nor a crafted index can lead a search outside the directory decided
+//     about. A directory that is itself git-ignored (node_modules) and is searched by name is walked
+//     whole, because asking for it is asking for its files.
 //   - grep searches that same list with rg when rg is on PATH and with Go's regexp when not, and formats
 //     both the same way, so the model cannot tell which one ran.
 
@@ -289,102 +292,59 @@ func cutLine(line []byte, max int, more int64) string {
 // maxListed bounds how many files one glob or grep looks at, so that a search of a home directory ends.
 const maxListed = 200_000
 
-// listing is the files under a directory that glob and grep consider.
-type listing struct {
-	// Files are slash-separated paths relative to the directory, sorted, regular files only.
-	Files []string
-	// Stopped is set when the listing reached maxListed.
-	Stopped bool
+// listFiles lists the regular files under dir, a resolved directory, that glob and grep consider: inside
+// a git work tree the ones git lists (tracked, and untracked but not ignored), read from the index and
+// the rules by package ignore, never by running git, whose configuration can make it run a repository's
+// program (a partial clone's fetch of a missing .gitignore); outside one, or in a directory git ignores,
+// every regular file. Either way .git is skipped and no link is followed, an index entry included: one
+// whose path climbs out, is absolute or names .git, or that passes through a directory now a link, is
+// left out and counted, so a search stays below the directory that was decided about.
+func listFiles(ctx context.Context, env *Env, dir string) (ignore.Listing, error) {
+	return ignore.List(ctx, dir, ignore.ListOptions{Max: maxListed, Open: searchOpener(env)})
 }
 
-// listFiles lists the regular files under dir: through git when dir is in a work tree (so ignored files
-// are left out), by walking it otherwise. .git directories are never entered.
-func listFiles(ctx context.Context, env *Env, dir string) (listing, error) {
-	if files, ok := gitListFiles(ctx, env, dir); ok {
-		var l listing
-		for _, f := range files {
-			if len(l.Files) == maxListed {
-				l.Stopped = true
-				break
-			}
-			if fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(f))); err == nil && fi.Mode().IsRegular() {
-				l.Files = append(l.Files, f)
-			}
-		}
-		return l, nil
-	}
-	return walkFiles(ctx, dir)
+// searchOpener is the Opener the rules and the repository's files are read with for a search: links may
+// not lead out of the workspace and its additional directories, nor into a place that may hold secrets.
+func searchOpener(env *Env) *safefile.Opener {
+	return safefile.NewOpener(append([]string{env.Workspace}, env.AdditionalDirs...), env.Secret, 0)
 }
 
-// gitListFiles lists the files git sees under dir (tracked, and untracked but not ignored). It reports
-// false when dir is not in a work tree, git is missing or fails, or dir is itself ignored.
-func gitListFiles(ctx context.Context, env *Env, dir string) ([]string, bool) {
-	out, err := gitIn(ctx, env, dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-	if err != nil {
-		return nil, false
+// openListed opens the file rel of a listing of dir, a resolved directory, refusing a link anywhere on
+// the way (dir has none, being resolved), so that a directory replaced with a link between the listing
+// and the read leads nowhere. Not waiting on a FIFO, it refuses what is not a regular file.
+func openListed(dir, rel string) (*os.File, error) {
+	name := filepath.Join(dir, filepath.FromSlash(rel))
+	if rel == ".." || strings.HasPrefix(rel, "../") || strings.Contains(rel, "/../") || !strings.HasPrefix(name, dir) {
+		return nil, &os.PathError{Op: "open", Path: name, Err: errors.New("outside the directory searched")}
 	}
-	files := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
-	if len(out) == 0 {
-		files = nil
-		if _, err := gitIn(ctx, env, dir, "check-ignore", "-q", "."); err == nil {
-			return nil, false
-		}
-	}
-	// An unmerged path is listed once per stage.
-	slices.Sort(files)
-	return slices.Compact(files), true
-}
-
-// gitIn runs git in dir through the one runner of Warden's own gits, which runs nothing a repository names
-// (.git/config may have been written by a command, sandboxed or not, or come with the files), with git
-// found outside the workspace and the environment commands get.
-func gitIn(ctx context.Context, env *Env, dir string, args ...string) ([]byte, error) {
-	cmd, err := env.programs().Git(ctx, childEnv(os.Environ(), env.Bash, dir), dir, args...)
-	if err != nil {
-		return nil, err
-	}
-	return cmd.Output()
-}
-
-// walkFiles lists the regular files under dir, skipping .git, without following symlinks.
-func walkFiles(ctx context.Context, dir string) (listing, error) {
-	var l listing
-	errStop := errors.New("stop")
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir {
-				return err
-			}
-			return nil // an unreadable corner does not spoil the rest
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" && p != dir {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		if len(l.Files) == maxListed {
-			l.Stopped = true
-			return errStop
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return nil
-		}
-		l.Files = append(l.Files, filepath.ToSlash(rel))
-		return nil
+	fd, err := unix.Openat2(unix.AT_FDCWD, name, &unix.OpenHow{
+		Flags:   unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	})
-	if err != nil && err != errStop {
-		return listing{}, err
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
+		// No openat2 (old kernel), or a filter that refuses it: the last component at least.
+		return safefile.OpenRegular(name, unix.O_NOFOLLOW)
 	}
-	slices.Sort(l.Files)
-	return l, nil
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: name, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), name)
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: name, Err: errors.New("not a regular file")}
+	}
+	return f, nil
+}
+
+// leftOut says what a listing left out for the model (done is "searched" or "listed"): index entries
+// that a search does not follow.
+func leftOut(l ignore.Listing, done string) string {
+	if l.Refused == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\n(%s the index lists not %s: %s out of the directory, names .git, or passes "+
+		"through a directory that is now a symbolic link)", countNoun(l.Refused, "file", "files"), done,
+		map[bool]string{true: "its path leads", false: "each one's path leads"}[l.Refused == 1])
 }
 
 // searchRoot is the directory glob or grep searches, resolved, with the form the model gave it.

@@ -311,3 +311,16 @@ func TestFileSearchesRunNoProgramFromGitConfig(t *testing.T) {
 		t.Error("the repository's core.fsmonitor ran")
 	}
 }
+
+// gitOut runs git in the workspace and returns its output.
+func (h *fileHarness) gitOut(args ...string) string {
+	h.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = h.ws
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null")
+	out, err := cmd.Output()
+	if err != nil {
+		h.t.Fatalf("git %v: %v", args, err)
+	}
+	return string(out)
+}

@@ -125,7 +125,7 @@ func runGlob(ctx context.Context, env *Env, call Call, p *globParams) Result {
 		hits = append(hits, hit{name: path.Join(g.prefix, f), mtime: fi.ModTime().UnixNano()})
 	}
 	if len(hits) == 0 {
-		return Result{Output: fmt.Sprintf("No files match %s%s.", p.Pattern, globWhere(g))}
+		return Result{Output: fmt.Sprintf("No files match %s%s.", p.Pattern, globWhere(g)) + leftOut(l, "listed")}
 	}
 	slices.SortFunc(hits, func(a, b hit) int {
 		if a.mtime != b.mtime {
@@ -147,7 +147,7 @@ func runGlob(ctx context.Context, env *Env, call Call, p *globParams) Result {
 	if l.Stopped {
 		fmt.Fprintf(&b, "\n(the search stopped after %s files; give a narrower path)", commas(maxListed))
 	}
-	return Result{Output: b.String()}
+	return Result{Output: b.String() + leftOut(l, "listed")}
 }
 
 func globWhere(g globSearch) string {

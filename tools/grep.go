@@ -21,7 +21,6 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/warden-cli/warden/hostexec"
-	"github.com/warden-cli/warden/safefile"
 )
 
 // grep searches file contents by regular expression. Which files are searched is decided here, once, for
@@ -129,13 +128,13 @@ func runGrep(ctx context.Context, env *Env, call Call, p *grepParams) Result {
 	if err != nil {
 		return Errorf("cannot search %s: %v", g.root.Shown, unwrapPathError(err))
 	}
-	dir, files, stopped, left := g.root.Abs, []string(nil), false, withheld{}
+	dir, files, stopped, left, notListed := g.root.Abs, []string(nil), false, withheld{}, ""
 	if fi.IsDir() {
 		l, err := listFiles(ctx, env, dir)
 		if err != nil {
 			return Errorf("cannot list %s: %v", g.root.Shown, unwrapPathError(err))
 		}
-		files, stopped = filterGlob(l.Files, g.glob), l.Stopped
+		files, stopped, notListed = filterGlob(l.Files, g.glob), l.Stopped, leftOut(l, "searched")
 		files, left = withhold(env, dir, files)
 	} else if fi.Mode().IsRegular() {
 		// A file named on its own is searched even when git ignores it.
@@ -157,7 +156,7 @@ func runGrep(ctx context.Context, env *Env, call Call, p *grepParams) Result {
 			c.keep[i].file = g.root.Display
 		}
 	}
-	return Result{Output: c.format(g, p, stopped) + left.note()}
+	return Result{Output: c.format(g, p, stopped) + left.note() + notListed}
 }
 
 // withheld counts the files a search of a directory left out: those that may hold secrets, those a Read
@@ -279,7 +278,7 @@ func (c *grepCollector) add(m grepMatch) {
 	defer c.mu.Unlock()
 	bin, seen := c.files[m.file]
 	if !seen {
-		bin = fileIsBinary(filepath.Join(c.dir, filepath.FromSlash(m.file)))
+		bin = fileIsBinary(c.dir, m.file)
 		c.files[m.file] = bin
 		if !bin {
 			c.nfiles++
@@ -345,10 +344,10 @@ func (c *grepCollector) format(g grepSearch, p *grepParams, stopped bool) string
 	return b.String()
 }
 
-// fileIsBinary reads the start of a file to tell whether it is binary. A file that cannot be read counts
-// as binary: there is nothing of it to show.
-func fileIsBinary(name string) bool {
-	f, err := safefile.OpenRegular(name, 0)
+// fileIsBinary reads the start of the file name of dir to tell whether it is binary. A file that cannot
+// be read counts as binary: there is nothing of it to show.
+func fileIsBinary(dir, name string) bool {
+	f, err := openListed(dir, name)
 	if err != nil {
 		return true
 	}
@@ -503,7 +502,7 @@ func goSearch(ctx context.Context, g grepSearch, dir string, files []string, c *
 }
 
 func goSearchFile(ctx context.Context, re *regexp.Regexp, dir, name string, br *bufio.Reader, c *grepCollector) {
-	f, err := safefile.OpenRegular(filepath.Join(dir, filepath.FromSlash(name)), 0)
+	f, err := openListed(dir, name)
 	if err != nil {
 		return
 	}

@@ -1,10 +1,11 @@
-package ignore
+package gitrepo
 
-// wildmatch matches text against a glob the way git's ignore rules do. With pathname set, `*`, `?` and
+// Wildmatch matches text against a glob the way git's wildmatch does, for ignore rules, includeIf
+// conditions and the like. With pathname set, `*`, `?` and
 // brackets never match a slash and `**` matches across directories only as a whole path component
 // (`**/x`, `x/**`, `x/**/y`); elsewhere `**` is a plain `*`. Without pathname, `*` matches slashes too.
 // A malformed pattern (a trailing backslash, an unclosed bracket, an unknown [:class:]) matches nothing.
-func wildmatch(pattern, text string, pathname, fold bool) bool {
+func Wildmatch(pattern, text string, pathname, fold bool) bool {
 	w := wild{pattern: pattern, text: text, pathname: pathname, fold: fold}
 	return w.match(0, 0) == matched
 }

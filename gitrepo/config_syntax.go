@@ -1,15 +1,14 @@
-package ignore
+package gitrepo
 
 import (
 	"errors"
 	"strings"
 )
 
-// ParseGitConfig reads git's configuration syntax the way git's own parser does, calling visit for every
+// ParseConfig reads git's configuration syntax the way git's own parser does, calling visit for every
 // variable in order with its canonical key (section and name lower-cased, a subsection as written) and
 // its line. On what git would refuse it returns an error and the line, having visited the variables
-// before it. The ignore rules read their few keys with it, and so does Warden's check of what git's
-// configuration makes git run.
+// before it.
 //
 // The syntax, as git reads it: `#` and `;` start comments; `[section]`, `[section "subsection"]` (a
 // backslash escapes the next character) and the old `[section.subsection]` start sections, and a
@@ -18,7 +17,7 @@ import (
 // are escapes, a backslash before a newline continues the line, any other escape is an error, whitespace
 // outside quotes becomes spaces (none at the ends), and a comment character outside quotes ends it.
 // A UTF-8 byte-order mark is skipped and CR LF is a newline.
-func ParseGitConfig(data []byte, visit func(line int, key, value string, noValue bool)) (int, error) {
+func ParseConfig(data []byte, visit func(line int, key, value string, noValue bool)) (int, error) {
 	s := string(data)
 	s = strings.TrimPrefix(s, "\ufeff")
 	p := &gitConfigParser{s: s, line: 1}

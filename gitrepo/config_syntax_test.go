@@ -1,4 +1,4 @@
-package ignore
+package gitrepo
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestParseConfigAgreesWithGit reads awkward configuration files with ParseGitConfig and with `git config
+// TestParseConfigAgreesWithGit reads awkward configuration files with ParseConfig and with `git config
 // --list`, and wants the same variables and values, or an error from both.
 func TestParseConfigAgreesWithGit(t *testing.T) {
 	needGit(t)
@@ -70,7 +70,7 @@ func TestParseConfigAgreesWithGit(t *testing.T) {
 			want = append(want, canonicalKey(k)+"="+v)
 		}
 		var got []string
-		_, err := ParseGitConfig([]byte(c), func(line int, key, value string, noValue bool) {
+		_, err := ParseConfig([]byte(c), func(line int, key, value string, noValue bool) {
 			if noValue {
 				got = append(got, key+"<true>")
 				return
@@ -87,16 +87,43 @@ func TestParseConfigAgreesWithGit(t *testing.T) {
 	}
 }
 
-// FuzzParseGitConfig: no input makes the parser panic or loop, and a variable's key always has a name.
-func FuzzParseGitConfig(f *testing.F) {
+// FuzzParseConfig: no input makes the parser panic or loop, and a variable's key always has a name.
+func FuzzParseConfig(f *testing.F) {
 	for _, s := range []string{"[core]\n\tfsmonitor = x\n", "[a \"b\\\"c\"] d = \"e\\\\\" ; f\n", "[a.B]c", "\ufeff[a]\r\nb=c\\\n d", "[a]\nb = \"x"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = ParseGitConfig(data, func(line int, key, value string, noValue bool) {
+		_, _ = ParseConfig(data, func(line int, key, value string, noValue bool) {
 			if key == "" || line < 1 {
 				t.Fatalf("variable with key %q at line %d", key, line)
 			}
 		})
 	})
+}
+
+func TestParseConfigReadsValues(t *testing.T) {
+	text := "\xef\xbb\xbf# comment\n[core]\n\texcludesFile = \"~/my ignore\" ; trailing\n\tignoreCase\n" +
+		"[Include]\n\tpath = a\\\nb\n[includeIf \"gitdir:~/w/\"]\n\tpath = w.inc\n[sec.Sub] k = v  x  \n"
+	var got []string
+	if _, err := ParseConfig([]byte(text), func(_ int, k, v string, noValue bool) {
+		if noValue {
+			v = "true"
+		}
+		got = append(got, k+"="+v)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"core.excludesfile=~/my ignore", "core.ignorecase=true", "include.path=ab",
+		"includeif.gitdir:~/w/.path=w.inc", "sec.sub.k=v  x"}
+	if len(got) != len(want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("entry %d: got %q, want %q", i, got[i], want[i])
+		}
+	}
+	if _, err := ParseConfig([]byte("[core\n"), func(int, string, string, bool) {}); err == nil {
+		t.Error("an unclosed section header parsed")
+	}
 }
