@@ -35,6 +35,9 @@ type process struct {
 	stdout *os.File // the read end of its stdout
 	exited chan struct{}
 	status string // how it ended; set before exited is closed
+	// logged is closed once the server's stderr has been copied to its log to the end: a crash's last
+	// words are still in the pipe when its exit is seen.
+	logged chan struct{}
 }
 
 // startProcess starts a server with pipes for its stdin and stdout, and its stderr copied to log.
@@ -56,12 +59,13 @@ func startProcess(start StartFunc, name string, args, env []string, dir string, 
 		closeAll([]*os.File{inW, outR, errR})
 		return nil, err
 	}
+	p := &process{proc: proc, stdin: inW, stdout: outR, exited: make(chan struct{}), logged: make(chan struct{})}
 	go func() {
 		// Until every process holding the pipe is gone; the log keeps a bounded part.
 		_, _ = io.Copy(log, errR)
 		errR.Close()
+		close(p.logged)
 	}()
-	p := &process{proc: proc, stdin: inW, stdout: outR, exited: make(chan struct{})}
 	return p, nil
 }
 
@@ -98,6 +102,14 @@ func (p *process) stop() {
 		close(p.exited)
 	default:
 		// Not gone even after SIGKILL (stuck in the kernel): left unreaped rather than waited for.
+	}
+	// The group is gone, so the pipe's last writer is too, but for a process that left the group: what
+	// the server wrote last (a panic) is read before anyone describes how it ended.
+	t := time.NewTimer(killWait)
+	defer t.Stop()
+	select {
+	case <-p.logged:
+	case <-t.C:
 	}
 }
 
