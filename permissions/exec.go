@@ -229,7 +229,7 @@ func (e *exec) shell(name string, words []word) []word {
 		return nil
 	}
 	var body *word
-	sawC := false
+	sawC, login := false, false
 	i := 1
 	for ; i < len(words); i++ {
 		w := words[i]
@@ -244,7 +244,10 @@ func (e *exec) shell(name string, words []word) []word {
 		}
 		if strings.HasPrefix(v, "--") {
 			switch v {
-			case "--login", "--noprofile", "--norc", "--noediting", "--restricted":
+			case "--login":
+				login = true
+				continue
+			case "--noprofile", "--norc", "--noediting", "--restricted":
 				continue
 			}
 			// --posix finds special builtins before functions; --rcfile and --init-file run files.
@@ -259,7 +262,9 @@ func (e *exec) shell(name string, words []word) []word {
 			switch {
 			case ch == 'c':
 				sawC = true
-			case ch == 'l' || ch == 's' || ch == 'r':
+			case ch == 'l':
+				login = true
+			case ch == 's' || ch == 'r':
 			case ch == 'i':
 				e.p.notRO(fmt.Sprintf("`%s -i` runs an interactive shell", name))
 				return nil
@@ -278,6 +283,9 @@ func (e *exec) shell(name string, words []word) []word {
 				return nil
 			}
 		}
+	}
+	if login {
+		e.loginReads(name)
 	}
 	if sawC {
 		if i >= len(words) {
