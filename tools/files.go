@@ -343,7 +343,7 @@ var gitSafe = []string{"-c", "core.fsmonitor=false", "-c", "safe.bareRepository=
 
 func gitIn(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", slices.Concat(gitSafe, []string{"-C", dir}, args)...)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+	cmd.Env = append(helperEnv(), "GIT_OPTIONAL_LOCKS=0")
 	return cmd.Output()
 }
 

@@ -404,7 +404,7 @@ func rgSearch(ctx context.Context, g grepSearch, dir string, files []string, c *
 
 func rgBatch(ctx context.Context, rg, dir string, args []string, c *grepCollector) bool {
 	cmd := exec.CommandContext(ctx, rg, args...)
-	cmd.Dir = dir
+	cmd.Dir, cmd.Env = dir, helperEnv()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()

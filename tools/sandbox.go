@@ -167,6 +167,7 @@ func probeBwrap(network bool) (backendProbe, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, path)
+		cmd.Env = helperEnv()
 		if confine.Arch() != 0 { // as every command will have it
 			f, err := confine.ProgramFile(network)
 			if err != nil {
@@ -210,7 +211,9 @@ func probeLandlock(cfg SandboxConfig) (backendProbe, error) {
 	// The helper must answer the marker; a binary without the hook would do something else entirely.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, helper, helperMarker, "probe").Output()
+	probe := exec.CommandContext(ctx, helper, helperMarker, "probe")
+	probe.Env = helperEnv()
+	out, err := probe.Output()
 	if err != nil || strings.TrimSpace(string(out)) != "ok" {
 		return backendProbe{}, fmt.Errorf("the sandbox helper %s does not answer (%v)", helper, err)
 	}
