@@ -148,36 +148,22 @@ func envNamed(clean string) bool {
 	return false
 }
 
-// envCache keeps the paths the environment named when last asked, with the values they came from: the
-// environment rarely changes, and every file a walk meets is judged.
-var envCache atomic.Pointer[envNamedPaths]
+// envNamedPaths are the credential paths Warden's environment names, as of the last engine built
+// (NewEngine refreshes them) or the first judgement before one: the environment does not change while
+// Warden runs, and every file a walk meets is judged, which seventeen look-ups each would slow by half.
+var envNamedPaths atomic.Pointer[[]string]
 
-type envNamedPaths struct {
-	values []string
-	paths  []string
+func refreshEnvPaths() {
+	p := secrets.EnvPaths(os.Getenv)
+	envNamedPaths.Store(&p)
 }
 
 func envPaths() []string {
-	vars := secrets.EnvVariables()
-	if c := envCache.Load(); c != nil {
-		same := true
-		for i, v := range vars {
-			if os.Getenv(v) != c.values[i] {
-				same = false
-				break
-			}
-		}
-		if same {
-			return c.paths
-		}
+	if p := envNamedPaths.Load(); p != nil {
+		return *p
 	}
-	c := &envNamedPaths{values: make([]string, len(vars))}
-	for i, v := range vars {
-		c.values[i] = os.Getenv(v)
-	}
-	c.paths = secrets.EnvPaths(os.Getenv)
-	envCache.Store(c)
-	return c.paths
+	refreshEnvPaths()
+	return *envNamedPaths.Load()
 }
 
 // gitConfigWalked judges the configuration in a .git directory a walk meets, whose history is judged

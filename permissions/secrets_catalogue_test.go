@@ -57,25 +57,31 @@ func TestTodaysCredentialStoresAsk(t *testing.T) {
 }
 
 // A file the environment names as a credential (SOPS_AGE_KEY_FILE, GOOGLE_APPLICATION_CREDENTIALS) is
-// secret wherever it is, for as long as the environment names it.
+// secret wherever it is.
 func TestFilesTheEnvironmentNamesAsCredentialsAreSecret(t *testing.T) {
 	l := newTrustLab(t)
 	key, sa := filepath.Join(l.home, "keys", "age.txt"), filepath.Join(l.home, "work", "sa.json")
 	l.write(key, "AGE-SECRET-KEY-1\n")
 	l.write(sa, "{}\n")
-	e, err := NewEngine(Policy{Workspace: l.ws, Home: l.home, ReadOnlyJail: true})
-	if err != nil {
-		t.Fatal(err)
+	engine := func() *Engine {
+		e, err := NewEngine(Policy{Workspace: l.ws, Home: l.home, ReadOnlyJail: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
 	}
 	t.Setenv("SOPS_AGE_KEY_FILE", "")
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", "")
+	e := engine()
 	for _, p := range []string{key, sa} {
 		if v := e.Decide(Request{Kind: Exec, Command: "cat " + p, Cwd: l.ws}); v.Decision != Allow {
 			t.Fatalf("cat %s unnamed: %s (%s)", p, v.Decision, v.Reason)
 		}
 	}
+	// The environment is read when an engine is built: it does not change while Warden runs.
 	t.Setenv("SOPS_AGE_KEY_FILE", key)
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", sa)
+	e = engine()
 	for _, p := range []string{key, sa} {
 		if v := e.Decide(Request{Kind: Exec, Command: "cat " + p, Cwd: l.ws}); v.Decision != Ask {
 			t.Errorf("cat %s named by the environment: %s (%s), want ask", p, v.Decision, v.Reason)

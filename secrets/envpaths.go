@@ -15,10 +15,6 @@ var (
 		"AZURE_CONFIG_DIR"}
 )
 
-// EnvVariables are the variables EnvPaths reads, in a fixed order: a caller keeping EnvPaths' answer
-// compares their values to know when to ask again.
-func EnvVariables() []string { return append(append([]string(nil), envFiles...), envDirs...) }
-
 // EnvPaths returns the credential files and directories the environment names (getenv looks a variable
 // up): SOPS_AGE_KEY_FILE's target, each file of KUBECONFIG, DOCKER_CONFIG's directory... Relative and
 // empty values are left out, since no one place is meant.
