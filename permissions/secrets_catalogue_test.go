@@ -186,7 +186,8 @@ func TestGitCredentialKeysMakeTheirPrintingSecret(t *testing.T) {
 	for _, cmd := range []string{"cat .git/config", "git config -l", "git config --list", "git config --local -l",
 		"git config --get-regexp http", "git config --get http.https://github.com/.extraheader",
 		"git config --get-urlmatch http.extraheader https://github.com/o/r", "git var -l", "grep -ri authorization .",
-		"grep -rn basic ."} {
+		"grep -rn basic .", "git config -f .git/config --list", "git config --show-origin --get-regexp .",
+		"find .git -name config -exec cat {} +", "grep -r basic .git", "bash -c 'cat .git/config'"} {
 		if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: l.ws}); v.Decision != Ask {
 			t.Errorf("%q with an extraheader: %s (%s), want ask", cmd, v.Decision, v.Reason)
 		}
