@@ -20,8 +20,11 @@ import (
 var startupNames = setOf(".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".bash_aliases",
 	".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login",
 	".xonshrc", ".exports", ".extra", ".aliases", ".functions", "config.fish", "fish_variables", "env.nu",
-	"config.nu", ".pam_environment", "profile", "bash.bashrc", "zshrc", "zshenv", "zprofile", "zlogin",
-	"environment")
+	"config.nu", ".pam_environment", "profile", "bash.bashrc", "environment",
+	// As dotfiles repositories name them before linking them into the home (~/dotfiles/bashrc), and as
+	// /etc/zsh names its own.
+	"bashrc", "bash_profile", "bash_login", "bash_aliases", "zshrc", "zshenv", "zprofile", "zlogin", "kshrc",
+	"cshrc", "tcshrc")
 
 // startupDirs are directories whose files a start-up file sources (~/.bashrc.d, /etc/profile.d, fish's
 // conf.d, oh-my-zsh's custom, systemd's environment.d).
@@ -29,7 +32,7 @@ var startupDirs = setOf(".bashrc.d", ".zshrc.d", "profile.d", "conf.d", "custom"
 
 // StartupFile reports whether path is a shell start-up file by its name: one of startupNames (also with
 // a .local suffix, as in .zshrc.local), or a file in one of startupDirs. The system's short names
-// (profile, environment, zshrc) count only under /etc.
+// (profile, environment) count only under /etc.
 func StartupFile(path string) bool {
 	dir, base := "", path
 	if i := strings.LastIndexByte(path, '/'); i >= 0 {
@@ -37,8 +40,7 @@ func StartupFile(path string) bool {
 	}
 	name := strings.TrimSuffix(base, ".local")
 	if startupNames[name] {
-		return strings.HasPrefix(name, ".") || strings.HasPrefix(dir, "/etc") || strings.Contains(name, ".") ||
-			name == "fish_variables"
+		return name != "profile" && name != "environment" || strings.HasPrefix(dir, "/etc")
 	}
 	parent := dir[strings.LastIndexByte(dir, '/')+1:]
 	switch parent {
@@ -163,14 +165,30 @@ func TokenLine(line string) bool {
 	if assigned(s, seps) {
 		return true
 	}
-	// export A=1 B_TOKEN=...: each further assignment on the line.
-	fields := strings.Fields(s)
-	for _, f := range fields[min(1, len(fields)):] {
-		if assigned(f, "=") {
+	// Every other NAME=value on the line: export A=1 B_TOKEN=..., alias x='FOO_TOKEN=... cmd'.
+	for i := strings.IndexByte(line, '='); i > 0; i = next(line, i) {
+		start := i
+		for start > 0 && isNameByte(line[start-1], true) {
+			start--
+		}
+		if start < i && assigned(line[start:], "=") {
 			return true
 		}
 	}
 	return false
+}
+
+// next returns the index of the next '=' in line after i, or -1.
+func next(line string, i int) int {
+	j := strings.IndexByte(line[i+1:], '=')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
+}
+
+func isNameByte(c byte, digits bool) bool {
+	return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || digits && c >= '0' && c <= '9'
 }
 
 // assigned reports whether s, which starts with a variable's name, sets a secret-named variable to a
@@ -178,7 +196,7 @@ func TokenLine(line string) bool {
 // ~/.pam_environment's ` DEFAULT=` and ` OVERRIDE=`).
 func assigned(s, seps string) bool {
 	n := 0
-	for n < len(s) && (s[n] == '_' || s[n] >= 'A' && s[n] <= 'Z' || s[n] >= 'a' && s[n] <= 'z' || n > 0 && s[n] >= '0' && s[n] <= '9') {
+	for n < len(s) && isNameByte(s[n], n > 0) {
 		n++
 	}
 	if n == 0 || n == len(s) || !Name(s[:n]) {
@@ -198,13 +216,26 @@ func assigned(s, seps string) bool {
 	if seps == "=" && strings.HasPrefix(rest, "=") {
 		return false // a comparison (==), not an assignment
 	}
-	return literalSecret(strings.TrimSpace(rest))
+	return literalSecret(assignedWord(strings.TrimLeft(rest, " \t")))
+}
+
+// assignedWord returns the word an assignment's value starts: up to its closing quote when quoted,
+// else up to a blank, a semicolon or a quote.
+func assignedWord(s string) string {
+	if s != "" && (s[0] == '"' || s[0] == '\'') {
+		if end := strings.IndexByte(s[1:], s[0]); end >= 0 {
+			return s[1 : 1+end]
+		}
+		return s[1:]
+	}
+	if end := strings.IndexAny(s, " \t;'\""); end >= 0 {
+		return s[:end]
+	}
+	return s
 }
 
 // literalSecret reports whether an assigned value, as written, could be a secret itself.
 func literalSecret(v string) bool {
-	v = strings.TrimRight(v, "; ")
-	v = strings.Trim(v, `"'`)
 	if len(v) < 8 || strings.ContainsAny(v, "$`( \t") {
 		return false
 	}

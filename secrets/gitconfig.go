@@ -1,6 +1,9 @@
 package secrets
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // GitConfigFile reports whether path is, by its name and place, one of git's configuration files: a
 // repository's config (in .git, in a bare repository `NAME.git`, under .git/worktrees or .git/modules)
@@ -42,6 +45,12 @@ func GitConfigEntry(key, value string) bool {
 		return true
 	case first < last && urlCredentials.MatchString(key[first+1:last]):
 		return true
+	case strings.HasPrefix(key, "credential.") && name == "helper" && helperPassword.MatchString(value):
+		return true
 	}
 	return Value(value)
 }
+
+// helperPassword finds a password written into a credential helper that prints it
+// (`!f() { echo password=...; }; f`), rather than one it takes from a variable or a store.
+var helperPassword = regexp.MustCompile(`password=[^\s$;'"]{4,}`)

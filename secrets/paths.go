@@ -23,8 +23,9 @@ var names = setOf(
 	// with their tokens.
 	".credentials.json", ".claude.json", "oauth_creds.json", "mcp-oauth-tokens.json", ".aider.conf.yml",
 	"claude_desktop_config.json",
-	// Variables direnv exports, Terraform's state (every resource's secrets in clear).
-	".envrc", "terraform.tfstate", "terraform.tfstate.backup",
+	// Variables direnv exports, the files a start-up file sources to keep its tokens apart, Terraform's
+	// state (every resource's secrets in clear).
+	".envrc", ".secrets", ".secrets.sh", ".tokens", "terraform.tfstate", "terraform.tfstate.backup",
 	// Histories: what was typed holds passwords and tokens given on command lines (bash, zsh, ksh, fish,
 	// PowerShell, database and language prompts, less's searches, vim's registers).
 	".bash_history", ".zsh_history", ".zhistory", ".histfile", ".sh_history", ".ksh_history", "fish_history",

@@ -38,7 +38,7 @@ func TestPathKnowsTodaysCredentialStores(t *testing.T) {
 		"/home/u/.viminfo", "/home/u/.local/state/nvim/shada/main.shada", "/home/u/.config/nushell/history.txt",
 		"/home/u/.local/share/powershell/PSReadLine/ConsoleHost_history.txt", "/home/u/.lesshst",
 		// What was known before.
-		"/home/u/.ssh/id_ed25519", "/home/u/proj/.env", "/home/u/proj/.env.local", "/etc/shadow", "/run/secrets/db",
+		"/home/u/.secrets", "/home/u/.ssh/id_ed25519", "/home/u/proj/.env", "/home/u/proj/.env.local", "/etc/shadow", "/run/secrets/db",
 		"~/.aws/credentials", ".ssh/config", "/etc/ssh/ssh_host_rsa_key", "/etc/wireguard/wg0.conf",
 	} {
 		if !Path(p) {
@@ -90,6 +90,7 @@ func TestValueFindsCredentialsByTheirForm(t *testing.T) {
 		"-----BEGIN OPENSSH PRIVATE KEY-----", "AGE-SECRET-KEY-1" + strings.Repeat("Q", 58),
 		"DefaultEndpointsProtocol=https;AccountName=a;AccountKey=" + strings.Repeat("k", 40),
 		"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmno",
+		"experimental-features = nix-command\naccess-tokens = git.corp.example=opaque123",
 	} {
 		if !Value(v) {
 			t.Errorf("%q is not taken for a credential", v)
@@ -114,7 +115,8 @@ func TestTokenLineFindsAssignedSecrets(t *testing.T) {
 		"set -Ux BW_SESSION abcdefghijklmnop==", `SETUVAR --export MY_TOKEN:abcdefgh1234`, `$env.MY_API_KEY = "abcdefgh1234"`,
 		"MY_PASSWORD DEFAULT=abcdefgh1234", "# export OLD_TOKEN=abcdefgh1234", "export A=1 B_TOKEN=abcdefgh1234",
 		"alias deploy='curl -H \"Authorization: Bearer abcdefghijklmnopqrst\" https://x'",
-		"launchctl setenv MY_TOKEN abcdefgh1234",
+		"launchctl setenv MY_TOKEN abcdefgh1234", "alias deploy='DEPLOY_TOKEN=abcdefgh1234 ./deploy.sh'",
+		"[ -n \"$CI\" ] || export NPM_TOKEN=abcdefgh1234",
 		"export SLACK_URL=https://hooks.slack.com/services/T0/B0/abcdefgh",
 	} {
 		if !TokenLine(l) {
@@ -140,13 +142,14 @@ func TestStartupFileByName(t *testing.T) {
 		"/home/u/.zshenv", "/home/u/.config/fish/config.fish", "/home/u/.config/fish/fish_variables",
 		"/home/u/.config/fish/conf.d/tokens.fish", "/home/u/.bashrc.d/work.sh", "/home/u/.oh-my-zsh/custom/env.zsh",
 		"/home/u/.zshrc.local", "/etc/profile", "/etc/profile.d/proxy.sh", "/etc/environment", "/etc/zsh/zshenv",
-		"/home/u/.config/nushell/env.nu", "/home/u/.pam_environment", "/home/u/.config/environment.d/10-tokens.conf"} {
+		"/home/u/.config/nushell/env.nu", "/home/u/.pam_environment", "/home/u/.config/environment.d/10-tokens.conf",
+		"/home/u/dotfiles/bashrc", "/home/u/.dotfiles/zsh/zshrc"} {
 		if !StartupFile(p) {
 			t.Errorf("%s is not a start-up file", p)
 		}
 	}
 	for _, p := range []string{"/home/u/proj/profile", "/home/u/proj/environment", "/home/u/proj/conf.d/x.conf",
-		"/home/u/proj/custom/x.go", "/home/u/proj/main.go", "/home/u/proj/zshrc"} {
+		"/home/u/proj/custom/x.go", "/home/u/proj/main.go", "/home/u/proj/bashrc.md"} {
 		if StartupFile(p) {
 			t.Errorf("%s is a start-up file", p)
 		}
@@ -219,6 +222,7 @@ func TestGitConfigEntryCarriesCredentials(t *testing.T) {
 		"pypi.password":                                        "x",
 		"http.proxy":                                           "http://u:p@proxy:3128",
 		"credential.helper":                                    "!f() { echo password=" + "ghp_" + strings.Repeat("a", 36) + "; }; f",
+		"credential.https://git.corp.helper":                   "!f() { echo username=me; echo password=hunter2hunter; }; f",
 	}
 	for k, v := range yes {
 		if !GitConfigEntry(k, v) {
@@ -228,7 +232,7 @@ func TestGitConfigEntryCarriesCredentials(t *testing.T) {
 	for k, v := range map[string]string{
 		"remote.origin.url": "https://github.com/o/r.git", "user.signingkey": "ABCDEF0123456789",
 		"url.git@github.com:.insteadof": "https://github.com/", "credential.helper": "store",
-		"credential.https://github.com.username": "me", "http.cookiefile": "~/.gitcookies", "core.editor": "vim",
+		"credential.https://github.com.username": "me", "credential.https://x.helper": "!f() { echo password=$GIT_PW; }; f", "http.cookiefile": "~/.gitcookies", "core.editor": "vim",
 		"user.name": "Someone",
 	} {
 		if GitConfigEntry(k, v) {

@@ -31,8 +31,10 @@ var secretValues = []*regexp.Regexp{
 		`pplx-[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|r8_[A-Za-z0-9]{20,}|AGE-SECRET-KEY-1[0-9A-Z]{20,}|` +
 		`eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})`),
 	regexp.MustCompile(`-----BEGIN ([A-Z0-9]+ )*PRIVATE KEY-----`),
-	// An Authorization header's value, and Azure's connection strings.
-	regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{16,}|AccountKey=[A-Za-z0-9+/=]{20,}|SharedAccess(Signature|Key)=`),
+	// An Authorization header's value, Azure's connection strings, and Nix's access-tokens setting
+	// (NIX_CONFIG="access-tokens = github.com=...").
+	regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{16,}|AccountKey=[A-Za-z0-9+/=]{20,}|SharedAccess(Signature|Key)=|` +
+		`\baccess-tokens\s*=\s*\S`),
 }
 
 // Value reports whether s holds a credential by its form: a URL carrying a password or token, a webhook
