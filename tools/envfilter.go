@@ -143,7 +143,8 @@ func childEnv(base []string, settings BashSettings, cwd string) []string {
 }
 
 // filteredEnv is childEnv without PWD. The last answer is kept: the environment and the settings rarely
-// change within a session, and filtering costs a tenth of a short command's run.
+// change within a session, and filtering costs a tenth of a short command's run. The answer is shared,
+// and clipped so that a caller's append copies it rather than writing into another caller's.
 func filteredEnv(base []string, settings BashSettings) []string {
 	envMemo.Lock()
 	defer envMemo.Unlock()
@@ -151,7 +152,7 @@ func filteredEnv(base []string, settings BashSettings) []string {
 		slices.Equal(envMemo.secrets, settings.Secrets) {
 		return envMemo.out
 	}
-	out := filterEnv(base, settings)
+	out := slices.Clip(filterEnv(base, settings))
 	envMemo.base, envMemo.out = slices.Clone(base), out
 	envMemo.names, envMemo.secrets = slices.Clone(settings.Env), slices.Clone(settings.Secrets)
 	return out
