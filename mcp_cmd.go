@@ -37,11 +37,7 @@ func runMCP(args []string, stdout, stderr io.Writer) error {
 	sayConfigWarnings(stderr, cfg)
 	tasks := tools.NewTasks()
 	defer tasks.KillAll()
-	settings := tools.BashSettings{Env: cfg.BashEnv}
-	if cfg.APIKey != "" {
-		settings.Secrets = []string{cfg.APIKey}
-		settings.Env = append(settings.Env, "-"+cfg.APIKeyEnv)
-	}
+	settings := envSettings(cfg)
 	m := mcp.New(mcp.Options{
 		Workspace: cfg.Workspace,
 		LogDir:    filepath.Join(config.StateDir(os.Getenv), "mcp-logs"),

@@ -45,7 +45,7 @@ func mcpRuleWarnings(cfg *config.Config) []string {
 }
 
 // newMCP starts the configured MCP servers in the background; it returns at once. Servers get the
-// environment commands get (secrets removed, the API key too) plus their own `env`.
+// environment commands get (the allow-list, without the API key) plus their own `env`.
 func newMCP(cfg *config.Config, env *tools.Env, tasks *tools.Tasks, dir string) *mcp.Manager {
 	settings := env.Bash
 	m := mcp.New(mcp.Options{

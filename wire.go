@@ -242,6 +242,17 @@ func sandboxConfig(cfg *config.Config) tools.SandboxConfig {
 	return tools.SandboxConfig{Enabled: cfg.SandboxEnabled, Network: cfg.SandboxNetwork, Writable: cfg.SandboxWritable}
 }
 
+// envSettings are the settings of the environment Warden gives what it starts: bash.env's names, and
+// the API key removed by its name and wherever its value appears.
+func envSettings(cfg *config.Config) tools.BashSettings {
+	settings := tools.BashSettings{Env: slices.Clone(cfg.BashEnv)}
+	if cfg.APIKey != "" {
+		settings.Secrets = []string{cfg.APIKey}
+		settings.Env = append(settings.Env, "-"+cfg.APIKeyEnv)
+	}
+	return settings
+}
+
 // newEngine builds the permission engine the settings describe. sandboxed says whether commands run in a
 // working sandbox: only then may sandbox.auto_allow let commands run unasked, and only without network.
 func newEngine(cfg *config.Config, sandboxed bool) (*permissions.Engine, error) {
@@ -254,6 +265,9 @@ func newEngine(cfg *config.Config, sandboxed bool) (*permissions.Engine, error) 
 		Mode: mode, Allow: cfg.Allow, Deny: cfg.Deny, Ask: cfg.Ask,
 		Workspace: cfg.Workspace, AdditionalDirectories: cfg.AdditionalDirectories, Home: home,
 		SandboxAutoAllow: sandboxed && cfg.SandboxAutoAllow && !cfg.SandboxNetwork,
+		// Commands are judged with the variables they run with (GIT_DIR, GIT_CONFIG_GLOBAL...), which are
+		// the allow-list's, not all of Warden's.
+		Env: tools.ChildLookup(envSettings(cfg)),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("in the permission rules: %w", err)
@@ -309,17 +323,14 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	}
 	s.env = tools.NewEnv(cfg.Workspace, s.dir)
 	s.env.Programs = s.programs
+	childEnv := envSettings(cfg)
 	s.env.Bash = tools.BashSettings{
 		TimeoutMS: cfg.BashTimeoutMS, MaxTimeoutMS: cfg.BashMaxTimeoutMS, MaxOutputChars: cfg.BashMaxOutputChars,
-		Env: cfg.BashEnv, AutoBackgroundAfterMS: cfg.BashAutoBackgroundAfterMS,
+		Env: childEnv.Env, Secrets: childEnv.Secrets, AutoBackgroundAfterMS: cfg.BashAutoBackgroundAfterMS,
 		Sandbox: sandbox, Limits: tools.Limits(cfg.Limits), Jail: cfg.SandboxJail,
 	}
 	if st := tools.LimitStatus(s.env.Bash.Limits); strings.Contains(st, "NOT ENFORCED") {
 		s.warnings = append(s.warnings, "resource limits: "+st)
-	}
-	if cfg.APIKey != "" {
-		s.env.Bash.Secrets = []string{cfg.APIKey}
-		s.env.Bash.Env = append(s.env.Bash.Env, "-"+cfg.APIKeyEnv)
 	}
 	s.opener = newOpener(cfg.Workspace, additionalDirs(cfg))
 	instructions, read, warnings := agent.LoadInstructionFiles(s.opener, cfg.Workspace)

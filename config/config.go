@@ -322,8 +322,8 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 
 // loosening lists what a project file would loosen over the settings read before it (cur): allow rules, a
 // mode other than default, extra directories, a sandbox made more permissive or switched off, places of
-// the home shown in the read-only jail, variables
-// passed to commands despite looking secret, and another server or key variable, which would send the
+// the home shown in the read-only jail, variables passed to commands beyond the environment's allow-list,
+// and another server or key variable, which would send the
 // person's key (or whatever variable the file names) to a server the repository chose.
 func loosening(s *Settings, cur *Config) []string {
 	var out []string

@@ -20,7 +20,7 @@ type Options struct {
 	// LogDir holds each server's stderr log (NAME.log).
 	LogDir string
 	// ChildEnv returns the environment of a server started in dir, before its own `env` is added: the
-	// scrubbed environment bash commands get (tools.Tasks.ChildEnv).
+	// allow-listed environment bash commands get (tools.ChildEnv); nil gives that with no bash.env.
 	ChildEnv func(dir string) []string
 	// Start starts a stdio server (tools.Tasks.StartProgram, through the session's supervisor); nil starts
 	// it as Warden's own child.
@@ -68,7 +68,7 @@ func New(opts Options) *Manager {
 		opts.StartTimeout = DefaultStartTimeout
 	}
 	if opts.ChildEnv == nil {
-		opts.ChildEnv = func(string) []string { return os.Environ() }
+		opts.ChildEnv = func(dir string) []string { return tools.ChildEnv(tools.BashSettings{}, dir) }
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Manager{opts: opts, ctx: ctx, cancel: cancel, held: opts.Hold, toolsWait: toolsWait}

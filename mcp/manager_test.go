@@ -284,6 +284,7 @@ func newStdio(t *testing.T, tasks *tools.Tasks, entries ...config.MCPServerEntry
 func TestAStdioServerGetsAScrubbedEnvironmentAndItsOwn(t *testing.T) {
 	t.Setenv("MY_SECRET_TOKEN", "s3cret")
 	t.Setenv("PLAIN_VALUE", "plain")
+	t.Setenv("GOFLAGS", "-mod=mod")
 	tasks := tools.NewTasks()
 	m := newStdio(t, tasks, stdioEntry("child", "run"))
 	list := m.Tools(ctxT(t))
@@ -294,14 +295,32 @@ func TestAStdioServerGetsAScrubbedEnvironmentAndItsOwn(t *testing.T) {
 	if got := get("MY_SECRET_TOKEN"); got != "(unset)" {
 		t.Errorf("a secret reached the server: %q", got)
 	}
-	if got := get("PLAIN_VALUE"); got != "plain" {
-		t.Errorf("plain variable: %q", got)
+	if got := get("PLAIN_VALUE"); got != "(unset)" {
+		t.Errorf("a variable the allow-list leaves out reached the server: %q", got)
+	}
+	if got := get("GOFLAGS"); got != "-mod=mod" {
+		t.Errorf("a variable of the allow-list: %q", got)
 	}
 	if got := get("GREETING"); got != "hello" {
 		t.Errorf("configured env with ${VAR}: %q", got)
 	}
 	if got := get("WARDEN_INSTANCE"); !strings.HasPrefix(got, strings.Split(got, "-")[0]) || got == "(unset)" {
 		t.Errorf("the server is not marked as the session's: %q", got)
+	}
+}
+
+// Without a session's ChildEnv (warden mcp list), a server still gets the allow-list, never all of
+// Warden's environment.
+func TestAStdioServerWithoutASessionGetsTheAllowListToo(t *testing.T) {
+	t.Setenv("BW_SESSION", "planted-session")
+	t.Setenv("PLAIN_VALUE", "plain")
+	m := newStdio(t, nil, stdioEntry("child", "run"))
+	list := m.Tools(ctxT(t))
+	env := newEnv(t)
+	for _, name := range []string{"BW_SESSION", "PLAIN_VALUE"} {
+		if got := call(t, ctxT(t), toolByName(t, list, "mcp__child__env"), env, `{"text":"`+name+`"}`).Output; got != "(unset)" {
+			t.Errorf("%s reached the server: %q", name, got)
+		}
 	}
 }
 

@@ -235,24 +235,30 @@ func (c *classifier) read(p *Part, operand string, sc *scope) {
 }
 
 func (c *classifier) readOne(p *Part, operand, path string, sc *scope, links bool) {
+	c.readJudged(p, operand, path, sc, links, isSecretPath)
+}
+
+// readJudged is readOne judging secrets with secret: a program that prints only some of a file (git
+// config of one name) judges the file by its name and what it prints by itself.
+func (c *classifier) readJudged(p *Part, operand, path string, sc *scope, links bool, secret func(path, home string) bool) {
 	if !filepath.IsAbs(path) && operand != "-" && operand != "" {
 		// Read rules could not be matched against it (after popd, or a cd in a branch that may not run).
 		p.notRO(fmt.Sprintf("reads `%s` in a directory Warden lost track of", operand))
 	}
 	p.Reads = append(p.Reads, path)
-	secret := isSecretPath(path, c.ctx.Home) || isSecretPath(operand, c.ctx.Home)
-	if !secret && filepath.IsAbs(path) {
+	isSecret := secret(path, c.ctx.Home) || secret(operand, c.ctx.Home)
+	if !isSecret && filepath.IsAbs(path) {
 		// A link is read where it leads: `notes.txt -> ~/.ssh/id_rsa` is the key.
-		if real := c.resolved(path); real != path && isSecretPath(real, c.ctx.Home) {
+		if real := c.resolved(path); real != path && secret(real, c.ctx.Home) {
 			p.Reads = append(p.Reads, real)
-			secret = true
+			isSecret = true
 			if !p.Secret && p.ReadOnly {
 				p.Secret = true
 				p.Reason = fmt.Sprintf("reads `%s`, a link to `%s`, which may hold secrets", c.shownPath(operand), c.shownPath(real))
 			}
 		}
 	}
-	if secret {
+	if isSecret {
 		if !p.Secret {
 			p.Secret = true
 			if p.ReadOnly {

@@ -272,16 +272,21 @@ func gitRemote(e *exec, args []word) string {
 		i++
 	}
 	if i == len(args) {
+		if i > 0 {
+			e.gitRemotePrints()
+		}
 		return ""
 	}
 	switch args[i].Value {
 	case "get-url":
+		e.gitRemotePrints()
 		return ""
 	case "show":
 		g := parseGit(args[i+1:], "", "", nil)
 		if len(g.operands) > 0 && !g.hasExact("-n") {
 			return "`git remote show` contacts the remote over the network"
 		}
+		e.gitRemotePrints()
 		return ""
 	}
 	return fmt.Sprintf("`%s` changes the repository", args[i].Value)

@@ -156,7 +156,25 @@ func (e *exec) gitConfigPrints(args []word, g gitArgs) string {
 			e.readPrinted(name, file, cfg, source)
 		}
 	}
+	e.printsCredentials(name, cfg, match)
 	return ""
+}
+
+// printsCredentials makes the part a secret read when a variable it prints, among those of cfg that
+// match, carries a credential (http.<url>.extraHeader, a URL with a password): the file holding it is
+// read for its name's sake (readConfigFile), and the variable decides. Settings the command line gave
+// are the model's own and tell it nothing new.
+func (e *exec) printsCredentials(name string, cfg gitrepo.Config, match func(gitrepo.Entry) bool) {
+	if e.p.Secret || !e.p.ReadOnly {
+		return
+	}
+	for _, en := range cfg.Entries {
+		if en.File != "" && match(en) && en.Credential() {
+			e.p.Secret = true
+			e.p.Reason = fmt.Sprintf("%s prints `%s` from `%s`, which carries a credential", name, en.Key, e.c.shownPath(en.File))
+			return
+		}
+	}
 }
 
 // withoutIncludes drops the entries of included files, as --no-includes reads the chain.
@@ -222,7 +240,37 @@ func gitVar(e *exec, args []word) string {
 	for _, file := range cfg.Files() {
 		e.readPrinted("`git var`", file, cfg, "")
 	}
+	if slices.ContainsFunc(args, func(w word) bool { return w.Value == "-l" }) {
+		e.printsCredentials("`git var -l`", cfg, func(gitrepo.Entry) bool { return true })
+	}
 	return ""
+}
+
+// gitRemotePrints judges what `git remote -v`, `get-url` and `show` print: each remote's URLs, after
+// url.<base>.insteadOf and pushInsteadOf rewrote them, so a password in a remote's URL or in a
+// rewriting base is printed.
+func (e *exec) gitRemotePrints() {
+	sc := e.scope()
+	if sc.cwd == "" || !filepath.IsAbs(sc.cwd) {
+		return
+	}
+	r, _ := gitrepo.Find(sc.cwd, e.lookupEnv)
+	cfg := gitrepo.LoadConfig(r, e.lookupEnv, e.c.ctx.Home)
+	urls := func(en gitrepo.Entry) bool {
+		switch name := en.Name(); en.Section() {
+		case "remote":
+			return name == "url" || name == "pushurl"
+		case "url":
+			return name == "insteadof" || name == "pushinsteadof"
+		}
+		return false
+	}
+	for _, file := range cfg.Files() {
+		if slices.ContainsFunc(cfg.Entries, func(en gitrepo.Entry) bool { return en.File == file && urls(en) }) {
+			e.readPrinted("`git remote`", file, cfg, "")
+		}
+	}
+	e.printsCredentials("`git remote`", cfg, urls)
 }
 
 // readPrinted records that the command name prints the values of file, from the chain cfg; source
@@ -238,13 +286,16 @@ func (e *exec) readPrinted(name, file string, cfg gitrepo.Config, source string)
 	e.readConfigFile(file, reason)
 }
 
-// readConfigFile records git's read of a configuration file, giving reason when the file is a secret.
+// readConfigFile records git's read of a configuration file, giving reason when the file is a secret
+// by its name. What the file holds is judged by what git prints of it (printsCredentials): `git config
+// user.name` prints no extraHeader, though `cat .git/config` would.
 func (e *exec) readConfigFile(file, reason string) {
-	if !e.p.Secret && e.p.ReadOnly && isSecretPath(file, e.c.ctx.Home) {
+	if !e.p.Secret && e.p.ReadOnly && secretByName(file, e.c.ctx.Home) {
 		e.p.Secret = true
 		e.p.Reason = reason
 	}
-	e.c.read(e.p, file, e.scope())
+	sc := e.scope()
+	e.c.readJudged(e.p, file, e.c.abs(file, sc), sc, true, secretByName)
 }
 
 // gitSettings puts the settings of git's -c and --config-env options into GIT_CONFIG_PARAMETERS, as git

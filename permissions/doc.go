@@ -145,6 +145,16 @@ package permissions
 //     the additional directories and the home directory's secret places (the listing is cached per
 //     directory by its times); a search past maxLinkSearch entries asks. The file tools' paths are
 //     decided under each such name too (hardlink_paths.go), with the same search.
+//   - What is secret is the catalogue of package secrets (keys, tools' and AI assistants' tokens,
+//     histories, files the environment names such as SOPS_AGE_KEY_FILE) plus Warden's own state and
+//     /proc's views (secrets.go). Some files are secret by what they hold, read once per version: a
+//     shell start-up file with a line that sets a token, yarn's configuration with a token written in,
+//     and one of git's configuration files setting a credential-bearing variable (http.*.extraHeader,
+//     a URL with a password). A login shell (`bash -lc`) reads the start-up files. git config, git var
+//     -l and git remote -v, get-url and show are judged by the variables they print, not the files they
+//     read: `git config user.name` beside an extraHeader runs unasked, `git config -l` asks. A walk
+//     that takes hidden files in (grep -r) reads .git/config. The read-only jail keeps git's and yarn's
+//     configuration readable (IsSecretPath leaves them out): the programs must read it to run.
 //   - A control character in a command is named by its code point (U+202E).
 //   - A file operand made of an unquoted command substitution alone (`wc -l $(git ls-files)`) is judged
 //     by what its command lists when that is known: git ls-files (the index below the directory), git

@@ -246,7 +246,7 @@ func (e *exec) shell(name string, words []word) []word {
 		return nil
 	}
 	var body *word
-	sawC, sawS := false, false
+	sawC, sawS, login := false, false, false
 	i := 1
 	for ; i < len(words); i++ {
 		w := words[i]
@@ -261,7 +261,10 @@ func (e *exec) shell(name string, words []word) []word {
 		}
 		if strings.HasPrefix(v, "--") {
 			switch v {
-			case "--login", "--noprofile", "--norc", "--noediting", "--restricted":
+			case "--login":
+				login = true
+				continue
+			case "--noprofile", "--norc", "--noediting", "--restricted":
 				continue
 			}
 			// --posix finds special builtins before functions; --rcfile and --init-file run files.
@@ -278,7 +281,9 @@ func (e *exec) shell(name string, words []word) []word {
 				sawC = true
 			case ch == 's':
 				sawS = true
-			case ch == 'l' || ch == 'r':
+			case ch == 'l':
+				login = true
+			case ch == 'r':
 			case ch == 'i':
 				e.p.unsee(unseenUnread, fmt.Sprintf("`%s -i` runs an interactive shell", name))
 				return nil
@@ -297,6 +302,9 @@ func (e *exec) shell(name string, words []word) []word {
 				return nil
 			}
 		}
+	}
+	if login {
+		e.loginReads(name)
 	}
 	if sawC {
 		if i >= len(words) {

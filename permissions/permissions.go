@@ -149,6 +149,7 @@ func NewEngine(p Policy) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{policy: p, home: p.Home}
+	refreshEnvPaths()
 	if p.Workspace != "" {
 		e.workspace = ResolvePath("/", p.Workspace, p.Home)
 	}

@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+
+	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/secrets"
 )
 
 // sensitiveVars are variables that change which programs run or what they do: assigning them is not
@@ -59,39 +62,6 @@ func sensitiveVar(name string) string {
 	return ""
 }
 
-// secretNames are file names that hold credentials wherever they are.
-var secretNames = map[string]bool{
-	".netrc": true, "_netrc": true, ".git-credentials": true, ".npmrc": true, ".pypirc": true, ".pgpass": true,
-	".my.cnf": true, ".htpasswd": true, "credentials": true, "credentials.json": true, "credentials.yml": true,
-	".vault-token": true, ".dockercfg": true, "secrets.yml": true, "secrets.yaml": true, "secrets.json": true,
-	"master.key": true, "id_rsa": true, "id_dsa": true, "id_ecdsa": true, "id_ed25519": true, "id_ecdsa_sk": true,
-	"id_ed25519_sk": true, "shadow": true, "gshadow": true, ".boto": true, ".s3cfg": true,
-	"service-account.json": true, "keystore.jks": true, "token.json": true, "auth.json": true,
-	"kubeconfig": true, ".bash_history": true, ".zsh_history": true, ".psql_history": true, ".mysql_history": true,
-	".python_history": true, ".node_repl_history": true, ".envrc": true, "terraform.tfstate": true,
-	"terraform.tfstate.backup": true, "credentials.toml": true,
-}
-
-// secretExts are extensions of key and certificate stores.
-var secretExts = map[string]bool{
-	".pem": true, ".key": true, ".p12": true, ".pfx": true, ".jks": true, ".keystore": true, ".kdbx": true,
-	".gpg": true, ".ppk": true, ".age": true, ".env": true, ".tfstate": true,
-}
-
-// secretDirs are directories whose every file is a credential.
-var secretDirs = []string{
-	".ssh", ".aws", ".gnupg", ".kube", ".azure", ".password-store", ".docker", ".config/gcloud",
-	".config/gh", ".config/hub", ".terraform.d", ".config/op", ".local/share/keyrings", "Library/Keychains",
-	".cargo/credentials", ".config/rclone", ".oci", ".m2/settings.xml", ".gradle/gradle.properties",
-	// Browser and mail profiles: saved passwords (logins.json, Login Data), their keys, cookies.
-	".mozilla", ".thunderbird", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
-}
-
-// harmlessEnvFiles are .env variants that by convention hold no real values.
-var harmlessEnvFiles = map[string]bool{
-	".env.example": true, ".env.sample": true, ".env.template": true, ".env.dist": true, ".env.defaults": true,
-}
-
 // stdStreams are the paths of a command's standard streams. /dev/fd/N for another N, and the same
 // descriptors through /proc, stay secret.
 var stdStreams = map[string]bool{
@@ -99,8 +69,14 @@ var stdStreams = map[string]bool{
 }
 
 // isSecretPath reports whether path (absolute or as typed) names credentials: keys, .env files,
-// credential stores, another process's environment.
+// credential stores (the catalogue in package secrets), another process's environment, Warden's own
+// state, and the files that hold a credential by what they hold (secretByContent).
 func isSecretPath(path, home string) bool {
+	return secretByName(path, home) || secretByContent(path, true)
+}
+
+// secretByName is isSecretPath without reading the file.
+func secretByName(path, home string) bool {
 	if path == "" {
 		return false
 	}
@@ -110,24 +86,10 @@ func isSecretPath(path, home string) bool {
 		// them is judged as the read it is.
 		return false
 	}
+	if secrets.Path(clean) {
+		return true
+	}
 	base := filepath.Base(clean)
-	lower := strings.ToLower(base)
-	if strings.HasSuffix(lower, ".pub") {
-		return false // public keys are meant to be shared
-	}
-	if secretNames[base] || secretNames[lower] {
-		return true
-	}
-	if strings.HasPrefix(lower, ".env") && !harmlessEnvFiles[lower] && (len(lower) == 4 || lower[4] == '.' || lower[4] == '-' || lower[4] == '_') {
-		return true
-	}
-	if strings.HasPrefix(lower, "id_") && !strings.HasSuffix(lower, ".pub") && (strings.HasPrefix(lower, "id_rsa") ||
-		strings.HasPrefix(lower, "id_ed25519") || strings.HasPrefix(lower, "id_ecdsa") || strings.HasPrefix(lower, "id_dsa")) {
-		return true
-	}
-	if secretExts[strings.ToLower(filepath.Ext(base))] {
-		return true
-	}
 	if strings.HasPrefix(clean, "/proc/") && (base == "environ" || base == "mem") {
 		return true
 	}
@@ -142,27 +104,102 @@ func isSecretPath(path, home string) bool {
 			return true
 		}
 	}
-	switch clean {
-	case "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd":
+	// Raw disks hold every file.
+	if isBlockDevice(clean) {
 		return true
 	}
-	// Container and orchestrator secrets, and raw disks and memory, which hold every file.
-	if within("/run/secrets", clean) || within("/var/run/secrets", clean) || isBlockDevice(clean) {
-		return true
+	return envNamed(clean) || wardenOwn(clean, home)
+}
+
+// secretByContent reports whether the file at path (absolute) holds a credential by what it holds: a
+// shell start-up file with a token line (`export GITHUB_TOKEN=...`) and, with configs, the configuration
+// of a program that must read it to run (one of git's files setting http.<url>.extraHeader or a URL with
+// a password, yarn's with a registry token written in). Only files of those names are read, each once
+// per version.
+func secretByContent(path string, configs bool) bool {
+	if !filepath.IsAbs(path) {
+		return false
 	}
-	switch clean {
-	case "/dev/mem", "/dev/kmem", "/dev/port", "/proc/kcore":
-		return true
+	clean := filepath.Clean(path)
+	switch {
+	case secrets.StartupFile(clean):
+		return secrets.HoldsSecret(clean)
+	case !configs:
+		return false
+	case secrets.ByContent(clean):
+		return secrets.HoldsSecret(clean)
+	case secrets.GitConfigFile(clean):
+		return gitrepo.FileHoldsCredential(clean)
 	}
-	if strings.HasPrefix(clean, "/etc/ssl/private") || strings.HasPrefix(clean, "/etc/ssh/ssh_host_") && !strings.HasSuffix(clean, ".pub") {
-		return true
+	return false
+}
+
+// envNamed reports whether clean is, or is below, a credential file or directory the environment names
+// (SOPS_AGE_KEY_FILE, KUBECONFIG, GNUPGHOME...).
+func envNamed(clean string) bool {
+	if !filepath.IsAbs(clean) {
+		return false
 	}
-	for _, d := range secretDirs {
-		if strings.Contains("/"+clean+"/", "/"+d+"/") {
+	for _, p := range envPaths() {
+		if within(p, clean) {
 			return true
 		}
 	}
-	return wardenOwn(clean, home)
+	return false
+}
+
+// envNamedPaths are the credential paths Warden's environment names, as of the last engine built
+// (NewEngine refreshes them) or the first judgement before one: the environment does not change while
+// Warden runs, and every file a walk meets is judged, which seventeen look-ups each would slow by half.
+var envNamedPaths atomic.Pointer[[]string]
+
+func refreshEnvPaths() {
+	p := secrets.EnvPaths(os.Getenv)
+	envNamedPaths.Store(&p)
+}
+
+func envPaths() []string {
+	if p := envNamedPaths.Load(); p != nil {
+		return *p
+	}
+	refreshEnvPaths()
+	return *envNamedPaths.Load()
+}
+
+// gitConfigWalked judges the configuration in a .git directory a walk meets, whose history is judged
+// elsewhere: grep -r (any walker that takes hidden entries in, but not rg, which never enters .git) prints
+// it with the rest, an extraHeader included. It reports whether the walk found it secret and stops.
+func (e *exec) gitConfigWalked(gitDir string, t *treeRead, sc *scope) bool {
+	cfg := gitDir + "/config"
+	if t.rg != nil || !t.hidden || excludes(t.excludeDir, ".git") || !t.takes("config") || !isSecretPath(cfg, e.c.ctx.Home) {
+		return false
+	}
+	e.c.read(e.p, cfg, sc)
+	return true
+}
+
+// loginReads records the start-up files a login shell reads before its command: what they export is in
+// the environment `bash -lc env` prints, a token line included. bash reads the first of .bash_profile,
+// .bash_login and .profile, which by custom sources .bashrc; sh, dash and ash read .profile.
+func (e *exec) loginReads(shell string) {
+	home := e.c.ctx.Home
+	if h, ok := e.env["HOME"]; ok {
+		home = h // HOME=... in front of the shell
+	}
+	files := []string{"/etc/profile"}
+	if filepath.IsAbs(home) {
+		names := []string{".profile"}
+		if shell == "bash" {
+			names = []string{".bash_profile", ".bash_login", ".profile", ".bashrc"}
+		}
+		for _, n := range names {
+			files = append(files, filepath.Join(home, n))
+		}
+	}
+	sc := e.scope()
+	for _, f := range files {
+		e.c.read(e.p, f, sc)
+	}
 }
 
 // wardenOwn reports whether a path is Warden's own state or settings. The state directory holds every
@@ -242,9 +279,14 @@ func wardenDirs(home string) *ownDirs {
 }
 
 // IsSecretPath reports whether the file at the absolute path may hold secrets (keys, credentials, .env
-// files): reading it asks even though it changes nothing. The file tools use it to keep such files out of
-// directory-wide searches.
-func IsSecretPath(path, home string) bool { return isSecretPath(path, home) }
+// files, a start-up file exporting a token): reading it asks even though it changes nothing. The file
+// tools use it to keep such files out of directory-wide searches, and the read-only jail hides what it
+// reports. A program's configuration holding a credential (a .git/config with an extraHeader, a
+// .yarnrc.yml with a token) is not reported, although reading it asks: git and yarn must read their
+// configuration to run at all, in the jail too.
+func IsSecretPath(path, home string) bool {
+	return secretByName(path, home) || secretByContent(path, false)
+}
 
 // procView reports whether a path goes through a process's view of the file system, whose meaning
 // depends on the process: /proc/N/cwd, root, fd, fdinfo, map_files, environ (and the same below

@@ -126,6 +126,9 @@ func (e *exec) walkDir(dir, root string, t *treeRead, sc *scope, rs *rgState, li
 		isLink := en.Type()&fs.ModeSymlink != 0
 		p := dir + "/" + name
 		if name == ".git" {
+			if isDir && e.gitConfigWalked(p, t, sc) {
+				return false
+			}
 			continue
 		}
 		if t.rg != nil {

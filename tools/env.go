@@ -74,12 +74,12 @@ type BashSettings struct {
 	TimeoutMS      int
 	MaxTimeoutMS   int
 	MaxOutputChars int
-	// Env lists variable names to pass to or drop from commands: "NAME" passes a variable that would be
-	// removed as a secret, "-NAME" drops one that would be passed.
+	// Env lists variable names to pass to or drop from commands: "NAME" passes a variable the
+	// allow-list leaves out (envfilter.go), "-NAME" drops one it would pass.
 	Env []string
 	// AutoBackgroundAfterMS moves a foreground command to the background after this long; 0 is off.
 	AutoBackgroundAfterMS int
-	// Secrets are values that must never reach a child's environment (the API key).
+	// Secrets are values that must never reach a child's environment (the API key), whatever Env says.
 	Secrets []string
 	// Sandbox confines commands (sandbox.go). When it is enabled and cannot be had, commands do not run.
 	Sandbox SandboxConfig

@@ -381,7 +381,8 @@ func rgSearch(ctx context.Context, env *Env, g grepSearch, dir string, files []s
 	if err != nil {
 		return false
 	}
-	childEnv := childEnv(os.Environ(), env.Bash, dir)
+	// Warden's own helper: the allow-list alone, not what the settings pass to commands.
+	childEnv := helperEnv()
 	// --text and --encoding none make rg look at bytes as the Go searcher does (binary files are
 	// dropped by the collector); --crlf lets $ match before \r\n as it does after the Go searcher strips
 	// \r; previews of very long lines keep far more than grepLineMax bytes.

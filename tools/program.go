@@ -15,10 +15,8 @@ import (
 // own, with the environment commands get and the session's marks, so that they and everything they start
 // are stopped when Warden goes, even when Warden is killed.
 
-// ChildEnv is the environment commands get, secrets removed, for a program started in dir.
-func (t *Tasks) ChildEnv(settings BashSettings, dir string) []string {
-	return childEnv(os.Environ(), settings, dir)
-}
+// ChildEnv is the environment commands get for a program started in dir (the package's ChildEnv).
+func (t *Tasks) ChildEnv(settings BashSettings, dir string) []string { return ChildEnv(settings, dir) }
 
 // Program is a program started with StartProgram.
 type Program struct {

@@ -1,0 +1,167 @@
+package secrets
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// names are file names that hold credentials wherever they are.
+var names = setOf(
+	// Keys and the stores of network logins.
+	"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "master.key", "keystore.jks",
+	".netrc", "_netrc", ".git-credentials", ".gitcookies", ".pgpass", ".my.cnf", ".htpasswd", ".authinfo",
+	".msmtprc", ".mbsyncrc", ".fetchmailrc", "shadow", "gshadow",
+	// Credentials files of tools and clouds (gem and cargo write `credentials`, pulumi credentials.json,
+	// podman, composer, Codex, opencode and Vercel auth.json, poetry auth.toml).
+	"credentials", "credentials.json", "credentials.yml", "credentials.toml", "auth.json", "auth.toml", "token.json",
+	"service-account.json", "kubeconfig", ".vault-token", ".dockercfg", ".boto", ".s3cfg", ".databrickscfg",
+	".sentryclirc", "secrets.yml", "secrets.yaml", "secrets.json", "ngrok.yml",
+	// Package registries' logins: npm's and pip's may carry a token or a URL with a password.
+	".npmrc", ".pypirc", "pip.conf", "pip.ini", ".terraformrc", "terraform.rc",
+	// AI assistants: Claude Code's login (.credentials.json) and settings (.claude.json, which held the
+	// API key), Gemini CLI's OAuth tokens, aider's settings (its API keys), Claude Desktop's MCP servers
+	// with their tokens.
+	".credentials.json", ".claude.json", "oauth_creds.json", "mcp-oauth-tokens.json", ".aider.conf.yml",
+	"claude_desktop_config.json",
+	// Variables direnv exports, the files a start-up file sources to keep its tokens apart, Terraform's
+	// state (every resource's secrets in clear).
+	".envrc", ".secrets", ".secrets.sh", ".tokens", "terraform.tfstate", "terraform.tfstate.backup",
+	// Histories: what was typed holds passwords and tokens given on command lines (bash, zsh, ksh, fish,
+	// PowerShell, database and language prompts, less's searches, vim's registers).
+	".bash_history", ".zsh_history", ".zhistory", ".histfile", ".sh_history", ".ksh_history", "fish_history",
+	"ConsoleHost_history.txt", ".psql_history", ".mysql_history", ".sqlite_history", ".rediscli_history",
+	".dbshell", "mongosh_repl_history", ".clickhouse-client-history", ".python_history", ".node_repl_history",
+	".irb_history", ".pry_history", ".Rhistory", ".scala_history", "repl_history.jl", ".lesshst", ".viminfo",
+)
+
+// exts are extensions of key and certificate stores, encrypted vaults, .env files and Terraform state,
+// and Neovim's shada (its registers and history, vim's .viminfo).
+var exts = setOf(".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".gpg", ".ppk", ".age", ".env",
+	".tfstate", ".ovpn", ".shada")
+
+// places are directories whose every file is a credential, and files known by where they are, matched
+// as whole components anywhere in a path (so under any home, and under XDG_CONFIG_HOME as `.config`).
+var places = []string{
+	// Keys and clouds.
+	".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".oci", ".kube", ".docker", ".password-store",
+	".config/op", ".config/Bitwarden CLI", ".local/share/gopass", ".local/share/keyrings", ".local/share/kwalletd",
+	"Library/Keychains", ".config/rclone", ".terraform.d", ".cargo/credentials", ".m2/settings.xml",
+	".m2/settings-security.xml", ".gradle/gradle.properties", ".config/helm/registry", ".config/doctl",
+	".config/hcloud", ".config/stripe", ".snowsql", ".dbt/profiles.yml",
+	// Forges and deployment tools: gh (hosts.yml), hub, glab, tea, fly, wrangler (old and new homes),
+	// cloudflared's tunnel credentials, ngrok, Netlify and the tokens configstore keeps (firebase-tools).
+	".config/gh", ".config/hub", ".config/glab-cli", ".config/tea", ".fly/config.yml", ".wrangler/config",
+	".cloudflared", ".config/ngrok", ".ngrok2", ".config/netlify", ".config/configstore",
+	// sops's age keys (~/.config/sops/age/keys.txt, and macOS's Application Support/sops/age).
+	"sops/age",
+	// AI assistants' logins: Copilot's editor plugins (hosts.json, apps.json, auth.db) and its CLI, the
+	// Codeium/Windsurf key, Continue's settings, llm's keys, Hugging Face's tokens, Cursor's store.
+	".config/github-copilot", ".copilot/config.json", ".copilot/mcp-oauth-config", ".codeium",
+	".continue/config.json", ".continue/config.yaml", ".config/io.datasette.llm/keys.json",
+	".cache/huggingface/token", ".cache/huggingface/stored_tokens", ".huggingface/token",
+	".config/Cursor/User/globalStorage",
+	// Other agents' transcripts and prompt histories, for the reason Warden's own are secret: they hold
+	// what those sessions read, secrets the person allowed there included.
+	".claude/projects", ".claude/history.jsonl", ".codex/sessions", ".codex/history.jsonl", ".gemini/tmp",
+	// Shell histories kept in directories: atuin's (with its key and sync session), nushell's, xonsh's.
+	".local/share/atuin", ".config/nushell/history.txt", ".config/nushell/history.sqlite3", ".local/share/xonsh",
+	// Browser and mail profiles: saved passwords (logins.json, Login Data), their keys, cookies.
+	".mozilla", ".thunderbird", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
+}
+
+// systemFiles and systemDirs are the system's credential stores, and raw disks' and memory's views,
+// which hold every file.
+var (
+	systemFiles = setOf("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd", "/dev/mem", "/dev/kmem",
+		"/dev/port", "/proc/kcore")
+	systemDirs = []string{"/run/secrets", "/var/run/secrets", "/etc/ssl/private", "/etc/wireguard",
+		"/etc/NetworkManager/system-connections"}
+)
+
+// harmlessEnvFiles are .env variants that by convention hold no real values.
+var harmlessEnvFiles = setOf(".env.example", ".env.sample", ".env.template", ".env.dist", ".env.defaults")
+
+// placeIndex maps the first component of each place to the components that must follow it, so that a
+// path is matched with one map look-up per component rather than a search per place.
+var placeIndex = func() map[string][][]string {
+	idx := map[string][][]string{}
+	for _, p := range places {
+		comps := strings.Split(p, "/")
+		idx[comps[0]] = append(idx[comps[0]], comps[1:])
+	}
+	return idx
+}()
+
+// Path reports whether the file or directory at path (absolute, or as typed) is a known credential
+// store by its name and place: keys, .env files, tools' and AI assistants' tokens, histories, the
+// system's password files. It reads nothing. Public keys (.pub) are not secret.
+func Path(path string) bool {
+	if path == "" {
+		return false
+	}
+	clean := filepath.ToSlash(filepath.Clean(path))
+	base := clean[strings.LastIndexByte(clean, '/')+1:]
+	lower := strings.ToLower(base)
+	if strings.HasSuffix(lower, ".pub") {
+		return false // public keys are meant to be shared
+	}
+	if names[base] || names[lower] || exts[strings.ToLower(filepath.Ext(base))] {
+		return true
+	}
+	if strings.HasPrefix(lower, ".env") && !harmlessEnvFiles[lower] && (len(lower) == 4 || lower[4] == '.' || lower[4] == '-' || lower[4] == '_') {
+		return true
+	}
+	if strings.HasPrefix(lower, "id_rsa") || strings.HasPrefix(lower, "id_ed25519") || strings.HasPrefix(lower, "id_ecdsa") ||
+		strings.HasPrefix(lower, "id_dsa") {
+		return true
+	}
+	if systemFiles[clean] || strings.HasPrefix(clean, "/etc/ssh/ssh_host_") {
+		return true
+	}
+	for _, d := range systemDirs {
+		if clean == d || strings.HasPrefix(clean, d+"/") {
+			return true
+		}
+	}
+	return inPlace(clean)
+}
+
+// inPlace reports whether the components of one of places follow each other somewhere in clean.
+func inPlace(clean string) bool {
+	for i := 0; i < len(clean); {
+		end := strings.IndexByte(clean[i:], '/')
+		if end < 0 {
+			end = len(clean)
+		} else {
+			end += i
+		}
+		if rests, ok := placeIndex[clean[i:end]]; ok {
+			for _, rest := range rests {
+				if follows(clean[end:], rest) {
+					return true
+				}
+			}
+		}
+		i = end + 1
+	}
+	return false
+}
+
+// follows reports whether s (empty, or starting with a slash) goes on with the components comps.
+func follows(s string, comps []string) bool {
+	for _, c := range comps {
+		if len(s) < 1+len(c) || s[0] != '/' || s[1:1+len(c)] != c || len(s) > 1+len(c) && s[1+len(c)] != '/' {
+			return false
+		}
+		s = s[1+len(c):]
+	}
+	return true
+}
+
+func setOf(items ...string) map[string]bool {
+	m := make(map[string]bool, len(items))
+	for _, it := range items {
+		m[it] = true
+	}
+	return m
+}
