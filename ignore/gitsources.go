@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/safefile"
@@ -86,7 +87,17 @@ func opener(o *safefile.Opener, top string) *safefile.Opener {
 }
 
 func gitConfig(repo gitrepo.Repo, o *safefile.Opener) gitrepo.Config {
-	return gitrepo.Load(repo, gitrepo.LoadOptions{Home: os.Getenv("HOME"), Policy: gitrepo.AsGit, Open: o})
+	return gitrepo.Load(repo, gitrepo.LoadOptions{Env: treeEnv, Home: os.Getenv("HOME"), Policy: gitrepo.AsGit, Open: o})
+}
+
+// treeEnv is the environment the configuration of a tree's rules is read with: Warden's own, but for
+// git's variables (GIT_CONFIG_COUNT, GIT_CONFIG_GLOBAL...), which, like the GIT_DIR discovery never reads,
+// are not the tree's and never reach the commands, whose environment is an allow-list without them.
+func treeEnv(name string) (string, bool) {
+	if strings.HasPrefix(name, "GIT_") {
+		return "", false
+	}
+	return os.LookupEnv(name)
 }
 
 // excludesPath is the file core.excludesFile names, with git's default when it is unset: a relative
