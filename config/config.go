@@ -37,6 +37,8 @@ type Settings struct {
 	UI            UISettings          `json:"ui,omitzero"`
 	// MCPServers are Model Context Protocol servers whose tools the model may call (mcp.go).
 	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
+	// Hooks are programs run at points of a session, by event, in Claude Code's shape (hooks.go).
+	Hooks map[string][]HookMatcher `json:"hooks,omitempty"`
 
 	// at says where each setting was written, for errors found later (a rule that does not parse).
 	at *positions
@@ -143,6 +145,10 @@ type Config struct {
 	// UntrustedMCPServers are the servers that wait for the workspace to be trusted: the project's, and the
 	// person's own that Warden would start in the workspace.
 	UntrustedMCPServers []MCPServerEntry
+
+	// Hooks are the hooks to run, the person's and, in a trusted workspace, the project's, in the order
+	// configured; UntrustedHooks are a project's that wait for trust.
+	Hooks, UntrustedHooks []Hook
 }
 
 // RuleOrigin is the permission rules one settings file contributed.
@@ -281,6 +287,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		s.Permissions.Allow = append(s.Permissions.Allow, own...)
 		cfg.apply(s)
 		cfg.addMCPServers(f.path, f.project, trusted, s.MCPServers)
+		cfg.addHooks(f.path, f.project, trusted, s.Hooks)
 		if p := s.Permissions; len(p.Allow)+len(p.Deny)+len(p.Ask) > 0 {
 			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask, at: s.at})
 		}
@@ -538,6 +545,9 @@ func (s *Settings) check(at *positions) error {
 			// 0 would silently mean the default.
 			return fmt.Errorf("%s: %s must be at least %d, not %d; leave it out for the default", at.of(f.keys...), strings.Join(f.keys, "."), f.min, *f.v)
 		}
+	}
+	if err := checkHooks(s.Hooks, at); err != nil {
+		return err
 	}
 	return checkMCPServers(s.MCPServers, at)
 }
