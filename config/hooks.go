@@ -70,7 +70,9 @@ func checkHooks(hooks map[string][]HookMatcher, at *positions) error {
 			return fmt.Errorf("%s: unknown hook event %q; the events are %s", at.of("hooks", ev), Printable(ev), strings.Join(HookEvents, ", "))
 		}
 		for i, m := range hooks[ev] {
-			where := func(key ...string) string { return at.of(append([]string{"hooks", ev, fmt.Sprintf("[%d]", i)}, key...)...) }
+			where := func(key ...string) string {
+				return at.of(append([]string{"hooks", ev, fmt.Sprintf("[%d]", i)}, key...)...)
+			}
 			if m.Matcher != "" && m.Matcher != "*" {
 				if _, err := regexp.Compile(m.Matcher); err != nil {
 					return fmt.Errorf("%s: the matcher %q is not a regular expression: %v", where("matcher"), Printable(m.Matcher), err)
