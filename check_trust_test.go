@@ -2,16 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/warden-cli/warden/config"
-	"github.com/warden-cli/warden/permissions"
-	"github.com/warden-cli/warden/tools"
 )
 
 // TestCheckNamesTheFileAndKey: `warden check` asks for a read-only git command whose repository's
@@ -73,31 +68,6 @@ func TestCheckNamesTheFileAndKey(t *testing.T) {
 	for i, w := range want {
 		if results[i]["decision"] != w.decision || !strings.Contains(results[i]["reason"].(string), w.reason) {
 			t.Errorf("%s: %s (%s), want %s saying %q", results[i]["command"], results[i]["decision"], results[i]["reason"], w.decision, w.reason)
-		}
-	}
-}
-
-// TestSessionWithTheJailRunsProjectCodeTools: once the jail is known to work, a session's engine judges
-// tools whose only risk is running project code as read-only; without it they ask.
-func TestSessionWithTheJailRunsProjectCodeTools(t *testing.T) {
-	ws := t.TempDir()
-	for _, jail := range []bool{false, true} {
-		e, err := permissions.NewEngine(permissions.Policy{Workspace: ws, Home: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := &session{cfg: &config.Config{SandboxJail: true}, engine: e}
-		var werr error
-		if !jail {
-			werr = errors.New("no backend")
-		}
-		s.setWall(tools.WallInfo{Backend: "bubblewrap"}, werr)
-		want := permissions.Ask
-		if jail {
-			want = permissions.Allow
-		}
-		if v := e.Decide(permissions.Request{Kind: permissions.Exec, Command: "eslint src", Cwd: ws}); v.Decision != want {
-			t.Errorf("jail %v: eslint src: %s (%s), want %s", jail, v.Decision, v.Reason, want)
 		}
 	}
 }

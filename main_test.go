@@ -19,6 +19,9 @@ import (
 
 var binary string
 
+// exitUsage is the binary's exit status for bad usage (DESIGN.md §2).
+const exitUsage = 2
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "warden-bin-")
 	if err != nil {

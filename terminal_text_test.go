@@ -106,19 +106,6 @@ func TestCommandLineOutputEscapesWhatOthersChose(t *testing.T) {
 	}
 }
 
-func TestPrintableTextKeepsLinesAndTabs(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain text\n\twith a tab\n":        "plain text\n\twith a tab\n",
-		"windows\r\nlines\r\n":              "windows\r\nlines\r\n",
-		"hi \x1b]2;TITLE\a there":           `hi \e]2;TITLE\a there`,
-		"f\rOVERWRITE\x1b[2J\n\u202eevil\r": `f\rOVERWRITE\e[2J` + "\n" + `\u202eevil\r`,
-	} {
-		if got := printableText(in); got != want {
-			t.Errorf("printableText(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestHeadlessAnswerIsEscapedOnATerminalOnly: the model's answer in text format reaches a terminal with its
 // escape sequences shown, not acted on, and plain lines and tabs as they are; piped, the bytes are the
 // model's. The real binary is run, its stdout a pseudo-terminal.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/warden-cli/warden/agent/fakeapi"
-	"github.com/warden-cli/warden/config"
 	"github.com/warden-cli/warden/tools"
 )
 
@@ -126,29 +124,6 @@ func TestWallHoldsAFakeReadOnlyProgram(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// The status line says how read-only commands are jailed; without a backend Warden also says so once, at
-// start, and why.
-func TestWallLabelAndStartNote(t *testing.T) {
-	s := &session{cfg: &config.Config{SandboxJail: true}}
-	label, warnings := s.setWall(tools.WallInfo{}, errors.New("no backend for the read-only jail: bubblewrap is not installed"))
-	if label != "wall: off — no backend (install bubblewrap)" {
-		t.Errorf("label = %q", label)
-	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "bubblewrap is not installed") {
-		t.Errorf("warnings = %q", warnings)
-	}
-	s = &session{cfg: &config.Config{SandboxJail: true}}
-	label, warnings = s.setWall(tools.WallInfo{Backend: "bubblewrap"}, nil)
-	if label != "wall: bubblewrap" || len(warnings) != 0 {
-		t.Errorf("label %q, warnings %q", label, warnings)
-	}
-	s = &session{cfg: &config.Config{SandboxJail: false}}
-	label, warnings = s.setWall(tools.WallInfo{}, errors.New("whatever"))
-	if label != "wall: off (sandbox.jail is false)" || len(warnings) != 0 {
-		t.Errorf("jail off: label %q, warnings %q", label, warnings)
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 
 // The two ways a session runs: headless (-p), answering on standard output, and the full-screen TUI.
 
-func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer) error {
+func runHeadless(version string, c *commonFlags, prompt, format string, stdout, stderr io.Writer) error {
 	// Ctrl+C interrupts the request; SIGTERM and SIGHUP mean Warden itself must go, which its commands are
 	// told (they are stopped as "Warden is exiting", not as interrupted by the person).
 	ctx, cancel := context.WithCancel(context.Background())
@@ -54,7 +54,7 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 	if err := resolveServer(ctx, cfg); err != nil {
 		return err
 	}
-	s, err := newSession(cfg, c)
+	s, err := newSession(version, cfg, c)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func isTerminal(r io.Reader) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func runTUI(c *commonFlags, prompt string, stdout io.Writer) error {
+func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) error {
 	cfg, err := loadConfig(c)
 	if err != nil {
 		return err
@@ -130,7 +130,7 @@ func runTUI(c *commonFlags, prompt string, stdout io.Writer) error {
 		opts.SetupError = err.Error()
 		return ui.Run(opts)
 	}
-	s, err := newSession(cfg, c)
+	s, err := newSession(version, cfg, c)
 	if err != nil {
 		return err
 	}

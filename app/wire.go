@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -26,7 +26,7 @@ import (
 	"github.com/warden-cli/warden/tools"
 )
 
-func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runMain(version string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("warden")
 	var common commonFlags
 	common.register(fs)
@@ -51,7 +51,7 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return usageError{fmt.Sprintf("unknown --output-format %q: use text, json or stream-json", *format)}
 	}
 	headless := prompt.set || !isTerminal(stdin) // piped input without -p: the prompt comes on stdin
-	err = startMain(&common, prompt.text, words, headless, *format, stdin, stdout, stderr)
+	err = startMain(version, &common, prompt.text, words, headless, *format, stdin, stdout, stderr)
 	if headless {
 		setupFailure(stdout, *format, err)
 	}
@@ -59,7 +59,7 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 // startMain runs the TUI, or one headless request, once the flags are read.
-func startMain(c *commonFlags, flagPrompt string, words []string, headless bool, format string, stdin io.Reader, stdout, stderr io.Writer) error {
+func startMain(version string, c *commonFlags, flagPrompt string, words []string, headless bool, format string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if _, err := permissions.ParseMode(c.mode); err != nil {
 		return usageError{err.Error()}
 	}
@@ -68,7 +68,7 @@ func startMain(c *commonFlags, flagPrompt string, words []string, headless bool,
 	}
 	text := strings.TrimSpace(flagPrompt + " " + strings.Join(words, " "))
 	if !headless {
-		return runTUI(c, text, stdout)
+		return runTUI(version, c, text, stdout)
 	}
 	if c.pick {
 		return usageError{"--resume needs a session id with -p (warden sessions lists them)"}
@@ -86,7 +86,7 @@ func startMain(c *commonFlags, flagPrompt string, words []string, headless bool,
 	if text == "" {
 		return usageError{"empty prompt: give the request with -p \"PROMPT\" or on stdin"}
 	}
-	return runHeadless(c, text, format, stdout, stderr)
+	return runHeadless(version, c, text, format, stdout, stderr)
 }
 
 // notYet refuses flag combinations that make no sense, rather than ignoring one.
@@ -281,7 +281,7 @@ func ownPrograms(cfg *config.Config) *hostexec.Finder {
 	return hostexec.NewFinder(os.Getenv("PATH"), append([]string{cfg.Workspace}, additionalDirs(cfg)...))
 }
 
-func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
+func newSession(version string, cfg *config.Config, c *commonFlags) (*session, error) {
 	sandbox := sandboxConfig(cfg)
 	s := &session{cfg: cfg, programs: ownPrograms(cfg)}
 	// Warden's own executable serves as the session's supervisor, which starts every command and stops
@@ -354,7 +354,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	s.env.Private = wardenPrivate()
 	s.env.HardLinks = s.engine.HardLinks
 	s.reg = tools.NewRegistry(append(append(tools.NewBash(s.tasks), tools.NewFileTools()...), tools.NewTodo())...)
-	s.mcp = newMCP(cfg, s.env, s.tasks, s.dir)
+	s.mcp = newMCP(version, cfg, s.env, s.tasks, s.dir)
 	s.warnings = append(s.warnings, mcpRuleWarnings(cfg)...)
 	return s, nil
 }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"fmt"
@@ -46,7 +46,7 @@ func mcpRuleWarnings(cfg *config.Config) []string {
 
 // newMCP starts the configured MCP servers in the background; it returns at once. Servers get the
 // environment commands get (the allow-list, without the API key) plus their own `env`.
-func newMCP(cfg *config.Config, env *tools.Env, tasks *tools.Tasks, dir string) *mcp.Manager {
+func newMCP(version string, cfg *config.Config, env *tools.Env, tasks *tools.Tasks, dir string) *mcp.Manager {
 	settings := env.Bash
 	m := mcp.New(mcp.Options{
 		Workspace: cfg.Workspace,

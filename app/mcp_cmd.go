@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 // runMCP is `warden mcp list`: it starts the configured MCP servers as a session would, waits for them,
 // and prints each with its state, tools and errors.
-func runMCP(args []string, stdout, stderr io.Writer) error {
+func runMCP(version string, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "list" {
 		return usageError{"usage: warden mcp list [--json]"}
 	}
