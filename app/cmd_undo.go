@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/warden-cli/warden/agent"
@@ -39,7 +38,7 @@ func runUndo(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	for _, w := range l.Warnings {
 		fmt.Fprintf(stderr, "warden: %s\n", printableText(w))
 	}
-	cp, err := checkpoint.Open(checkpoint.Options{Dir: checkpointsDir(), Workspace: l.Cwd, Session: l.ID, SessionExists: sessionExists})
+	cp, err := openCheckpoints(l.Cwd, l.ID)
 	if err != nil {
 		return err
 	}
@@ -88,10 +87,10 @@ func runUndo(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		in := bufio.NewReader(stdin)
 		if n := len(u.Plan.Warden()); n > 0 {
-			restore = ask(in, stdout, fmt.Sprintf("Restore %d %s? [y/N] ", n, plural(n, "path", "paths")))
+			restore = confirm(in, stdout, fmt.Sprintf("Restore %d %s? [y/N] ", n, plural(n, "path", "paths")))
 		}
 		if n := len(u.Plan.Outside()); n > 0 {
-			outside = ask(in, stdout, fmt.Sprintf("Also restore the %d %s changed outside Warden since? [y/N] ", n, plural(n, "path", "paths")))
+			outside = confirm(in, stdout, fmt.Sprintf("Also restore the %d %s changed outside Warden since? [y/N] ", n, plural(n, "path", "paths")))
 		}
 		if !restore && !outside {
 			fmt.Fprintln(stdout, "Nothing restored.")
@@ -147,7 +146,8 @@ func printPlan(w io.Writer, l *agent.Loaded, u *agent.UndoPlan) {
 	}
 }
 
-func ask(in *bufio.Reader, w io.Writer, question string) bool {
+// confirm asks a question that only "y" or "yes" answers yes.
+func confirm(in *bufio.Reader, w io.Writer, question string) bool {
 	fmt.Fprint(w, question)
 	line, _ := in.ReadString('\n')
 	switch strings.ToLower(strings.TrimSpace(line)) {
@@ -162,30 +162,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// findSession is the file of session id, or of this directory's latest session when id is empty.
-func findSession(id string) (string, error) {
-	if id != "" {
-		if err := checkSessionID(id); err != nil {
-			return "", err
-		}
-		path := agent.SessionPath(sessionsDir(), id)
-		if _, err := os.Stat(path); err != nil {
-			return "", fmt.Errorf("no session %q; run warden sessions to see this directory's sessions", id)
-		}
-		return path, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("finding the current directory: %w", err)
-	}
-	list, err := agent.ListSessions(sessionsDir(), wd)
-	if err != nil {
-		return "", err
-	}
-	if len(list) == 0 {
-		return "", fmt.Errorf("no saved sessions in %s", wd)
-	}
-	return list[0].Path, nil
 }

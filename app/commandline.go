@@ -1,14 +1,12 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
-
-	"github.com/warden-cli/warden/agent"
 )
 
 // How the command line is read: global flags before or after a subcommand, a prompt given as words
@@ -183,28 +181,129 @@ func oneEditApart(a, b string) bool {
 	return string(ra[i:]) == string(rb[i+1:])
 }
 
-// latestAnswered is the newest of this directory's sessions in which anything was answered: --continue
-// passes over the attempts that failed at once.
-func latestAnswered(dir, workspace string) (string, error) {
-	list, err := agent.ListSessions(dir, workspace)
-	if err != nil {
-		return "", err
-	}
-	for _, s := range list {
-		if s.Answered {
-			return s.Path, nil
-		}
-	}
-	return "", fmt.Errorf("no earlier session in %s to continue; start one without --continue", workspace)
+// commonFlags are accepted by every command.
+type commonFlags struct {
+	model, baseURL, mode string
+	allow, deny          stringList
+	cont                 bool
+	resume               string
+	// pick is --resume without an id: the session picker.
+	pick    bool
+	trust   bool
+	sandbox sandboxFlag
+	version bool
 }
 
-// setupFailure is printed as a result object when a json or stream-json run fails before it can start, so
-// that what reads the output always gets a result.
-func setupFailure(w io.Writer, format string, err error) {
-	var exit exitStatus
-	if err == nil || format == agent.FormatText || errors.As(err, &exit) {
-		return
+func (c *commonFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.model, "model", "", "model name")
+	fs.StringVar(&c.baseURL, "base-url", "", "OpenAI-compatible base URL, e.g. http://localhost:11434/v1")
+	fs.StringVar(&c.mode, "permission-mode", "", "default, accept-edits, plan or yolo")
+	fs.Var(&c.allow, "allow", "allow rule, e.g. 'Bash(npm test:*)' (repeatable)")
+	fs.Var(&c.deny, "deny", "deny rule (repeatable)")
+	fs.BoolVar(&c.cont, "continue", false, "continue the latest session in this directory")
+	fs.Var(resumeFlag{c}, "resume", "resume the session with this id; without one, pick a session")
+	fs.BoolVar(&c.trust, "trust", false, "trust this workspace's project settings for this run")
+	fs.Var(&c.sandbox, "sandbox", "run commands in the sandbox (on|off)")
+	fs.BoolVar(&c.version, "version", false, "print the version")
+}
+
+// newFlagSet returns a flag set that reports errors instead of exiting.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseFlags parses and turns flag errors into one-line usage errors.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{fmt.Sprintf("%v; run warden --help for usage", err)}
 	}
-	b, _ := json.Marshal(agent.StreamJSON(agent.TurnDone{Text: "warden: " + err.Error(), IsError: true}))
-	fmt.Fprintln(w, string(b))
+	return nil
+}
+
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// sandboxFlag is --sandbox, --sandbox=on or --sandbox=off.
+type sandboxFlag struct {
+	set, on bool
+}
+
+func (f *sandboxFlag) IsBoolFlag() bool { return true }
+func (f *sandboxFlag) String() string {
+	if !f.set {
+		return ""
+	}
+	if f.on {
+		return "on"
+	}
+	return "off"
+}
+func (f *sandboxFlag) Set(v string) error {
+	switch strings.ToLower(v) {
+	case "on", "true", "1", "yes":
+		f.set, f.on = true, true
+	case "off", "false", "0", "no":
+		f.set, f.on = true, false
+	default:
+		return fmt.Errorf("--sandbox takes on or off, not %q", v)
+	}
+	return nil
+}
+
+func (f *sandboxFlag) value() *bool {
+	if !f.set {
+		return nil
+	}
+	on := f.on
+	return &on
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, `warden: a terminal coding agent
+
+Usage:
+  warden                          full-screen TUI in the current directory
+  warden "PROMPT"                 the TUI, with PROMPT sent as the first message
+  warden -p "PROMPT"              one request, headless (the prompt may also come on stdin: warden -p < file)
+      --output-format text|json|stream-json   (default text)
+  warden check [--stdin] [-- COMMAND...]      how the current settings would treat each command
+  warden history [--session ID] [--json]     tool calls of a session (default: the latest here)
+  warden sessions [--json]                   saved sessions of this directory, newest first
+  warden undo [--session ID] [--to CALL_ID] [--yes]
+                                             put the files back as they were before the last request
+                                             (or before a call); shows what will change and asks
+  warden mcp list [--json]                   configured MCP servers, their state and tools
+
+Flags for all:
+  --model M  --base-url URL  --permission-mode default|accept-edits|plan|yolo
+  --allow RULE (repeatable)  --deny RULE (repeatable)  --continue  --resume [ID]  --trust
+  --sandbox[=on|off]  --version
+  Global flags go before or after a subcommand: warden --permission-mode plan check -- CMD
+
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, WARDEN_MODEL (flags win over env, env over settings files).
+`)
+}
+
+func helpOr(err error, stdout io.Writer) error {
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(stdout)
+		return nil
+	}
+	return err
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

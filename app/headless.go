@@ -2,22 +2,22 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"sync/atomic"
 	"syscall"
-	"time"
 
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/hostexec"
 	"github.com/warden-cli/warden/tools"
-	"github.com/warden-cli/warden/ui"
 )
 
-// The two ways a session runs: headless (-p), answering on standard output, and the full-screen TUI.
-
+// runHeadless runs one request without a person (-p): the answer, or the event stream, goes to standard
+// output, and what would ask is denied (DESIGN.md §2).
 func runHeadless(version string, c *commonFlags, prompt, format string, stdout, stderr io.Writer) error {
 	// Ctrl+C interrupts the request; SIGTERM and SIGHUP mean Warden itself must go, which its commands are
 	// told (they are stopped as "Warden is exiting", not as interrupted by the person).
@@ -108,63 +108,13 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 	return nil
 }
 
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
+// setupFailure is printed as a result object when a json or stream-json run fails before it can start, so
+// that what reads the output always gets a result.
+func setupFailure(w io.Writer, format string, err error) {
+	var exit exitStatus
+	if err == nil || format == agent.FormatText || errors.As(err, &exit) {
+		return
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) error {
-	cfg, err := loadConfig(c)
-	if err != nil {
-		return err
-	}
-	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Untrusted: cfg.Untrusted, Prompt: prompt}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	err = resolveServer(ctx, cfg)
-	cancel()
-	if err != nil {
-		opts.SetupError = err.Error()
-		return ui.Run(opts)
-	}
-	s, err := newSession(version, cfg, c)
-	if err != nil {
-		return err
-	}
-	defer s.close()
-	s.tuiOptions(&opts, c)
-	opts.Resumed = s.resumed
-	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
-	opts.Sandbox, opts.SandboxProblem, opts.Warnings = s.sandboxLabel, s.sandboxProblem, s.warnings
-	opts.Settle = s.settle
-	opts.Trust = func() error { return s.trust(c) }
-	if len(cfg.MCPServers)+len(cfg.UntrustedMCPServers) > 0 {
-		opts.MCP = s.mcp
-	}
-	opts.RunUnsandboxed = func() {
-		// Called before anything runs, from the UI's loop.
-		s.env.Bash.Sandbox.Enabled = false
-		s.engine.SetSandboxAutoAllow(false)
-	}
-	opts.NewAgent = func(sink agent.Sink, approver agent.Approver) (*agent.Agent, error) {
-		return agent.New(s.agentOptions(sink, approver))
-	}
-	// The supervisor (and the jail) cost a start of Warden's executable each; they start once the first
-	// frame is surely on the screen (about 80 ms in), and sooner only if a command needs them.
-	prewarm := time.AfterFunc(prewarmAfter, func() { s.tasks.Prewarm(s.env) })
-	defer prewarm.Stop()
-	startMCP := time.AfterFunc(prewarmAfter, s.mcp.Release)
-	defer startMCP.Stop()
-	if s.checkpoints != nil {
-		// The first snapshot may read the whole workspace: after the first frame too.
-		startCheckpoints := time.AfterFunc(prewarmAfter, s.checkpoints.Start)
-		defer startCheckpoints.Stop()
-	}
-	err = ui.Run(opts)
-	s.close()
-	s.sayHowToResume(stdout)
-	return err
+	b, _ := json.Marshal(agent.StreamJSON(agent.TurnDone{Text: "warden: " + err.Error(), IsError: true}))
+	fmt.Fprintln(w, string(b))
 }
