@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 // The README's .mcp.json example must load as written (starting it needs npx and the network; the mcp
 // package's tests start the same servers from their installed binaries).
 func TestREADMEMCPExampleLoads(t *testing.T) {
-	data, err := os.ReadFile("README.md")
+	data, err := os.ReadFile(filepath.Join("..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

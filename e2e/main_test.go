@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -28,7 +28,8 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	binary = filepath.Join(dir, "warden")
-	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	// The program is the module's root package, one directory up.
+	out, err := exec.Command("go", "build", "-o", binary, "..").CombinedOutput()
 	if err != nil {
 		os.Stderr.Write(out)
 		os.RemoveAll(dir)
@@ -611,7 +612,7 @@ func TestTmuxScript(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "bash", "scripts/tmux-test.sh").CombinedOutput()
+	out, err := exec.CommandContext(ctx, "bash", filepath.Join("..", "scripts", "tmux-test.sh")).CombinedOutput()
 	if err != nil {
 		t.Fatalf("scripts/tmux-test.sh failed: %v\n%s", err, out)
 	}
