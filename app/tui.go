@@ -19,8 +19,8 @@ import (
 // /clear, /new and /resume put another session in its place, and on the way out the person is told how to
 // come back.
 
-// runTUI runs the session full-screen. A server that cannot be reached is shown in the TUI, which says
-// how to set one up, rather than printed before it.
+// runTUI runs the session full-screen. When no server or model can be settled on, the TUI still starts
+// and shows why (ui.Options.SetupError), rather than the reason being printed before it.
 func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) error {
 	cfg, err := loadConfig(c)
 	if err != nil {
