@@ -20,7 +20,7 @@ bench() { # bench PKG PATTERN BENCHTIME
 }
 
 echo "running benchmarks (raw output in $raw) ..." >&2
-main=$(bench . 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS' "${count}x")
+main=$(bench ./e2e/ 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS' "${count}x")
 bash=$(bench ./tools/ 'BashCallOverhead|JailCallOverhead|BashThroughput|SandboxOverhead' "${count}x")
 jail=$(bench ./tools/ 'JailStart' 10x)
 search=$(bench ./tools/ 'Search10k' 10x)

@@ -55,7 +55,7 @@ import (
 	"github.com/warden-cli/warden/safefile"
 )
 
-// Options is everything the TUI needs from main's wiring.
+// Options is everything the TUI needs from the application (package app), which builds the session.
 type Options struct {
 	// NewAgent builds the agent with the UI's sink and approver. It is nil when SetupError is set.
 	NewAgent func(sink agent.Sink, approver agent.Approver) (*agent.Agent, error)
