@@ -21,5 +21,5 @@
 // The sources are a list (Options.Sources), so other tools' rules can be built from the same parts:
 // ripgrep, for example, reads .rgignore and .ignore before .gitignore, with the same pattern syntax.
 //
-// It imports nothing of Warden's but gitrepo and the leaf safefile, and must not.
+// It imports nothing of Warden's but gitrepo and the leaves safefile and cache, and must not.
 package ignore
