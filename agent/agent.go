@@ -2,8 +2,10 @@
 // calls, asks the permission engine and, when it says so, the person (through an Approver), and reports
 // everything that happens as Events.
 //
-// It knows nothing of Bubble Tea and must never import ui. The UI and the headless runner are two
-// implementations of the same seams: a Sink for events and an Approver for questions.
+// It knows nothing of Bubble Tea and must never import ui (nor the application that composes both). The
+// UI and the headless runner are two implementations of the same seams: a Sink for events and an Approver
+// for questions. Below it are the packages it drives: tools, permissions and checkpoint, and the leaf
+// safefile.
 package agent
 
 import (

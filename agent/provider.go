@@ -18,7 +18,7 @@ import (
 
 // Provider streams chat completions from an OpenAI-compatible server through go-openai.
 //
-// Servers differ in many small ways (see ECOSYSTEM.md's provider notes), so Provider reads raw chunks and
+// Servers differ in many small ways (DESIGN.md §9), so Provider reads raw chunks and
 // decodes them itself: a turn counts as complete only when a finish_reason arrived; tool-call deltas are
 // assembled by id when they have one and by index or position when they do not; an empty value never
 // overwrites a filled one; arguments may come as a string in pieces, as a JSON object, or not at all.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/warden-cli/warden/gitrepo"
 )
 
 // Benchmark workspaces are built once per run: writing 100,000 files takes a while. Each is a source
@@ -107,8 +109,9 @@ func BenchmarkSnapshotUnchanged(b *testing.B) {
 			if err := c.Off(); err != nil {
 				b.Fatal(err)
 			}
-			walk := &tree{root: ws, store: c.tree.store, loaded: newIndex(), maxSize: DefaultMaxFileSize, noWatch: true,
-				tracked: newTracker(ws, findWorkTree(ws))}
+			git := gitrepo.NewReader()
+			walk := &tree{root: ws, git: git, store: c.tree.store, loaded: newIndex(), maxSize: DefaultMaxFileSize, noWatch: true,
+				tracked: newTracker(git, ws, findWorkTree(git, ws))}
 			if _, _, err := walk.snapshot(); err != nil {
 				b.Fatal(err)
 			}

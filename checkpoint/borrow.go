@@ -23,6 +23,7 @@ import (
 // changed after the first snapshot is always read from the file.
 
 type borrower struct {
+	git    *gitrepo.Reader
 	repo   gitrepo.Repo
 	prefix string // the workspace relative to the work tree's top, with a trailing slash, or ""
 
@@ -47,8 +48,8 @@ type workTree struct {
 }
 
 // findWorkTree returns the work tree the workspace is in, or nil outside one.
-func findWorkTree(workspace string) *workTree {
-	r, ok := gitrepo.Find(workspace, gitrepo.OSEnv)
+func findWorkTree(git *gitrepo.Reader, workspace string) *workTree {
+	r, ok := git.Find(workspace, gitrepo.OSEnv, nil)
 	if !ok || r.Top == "" {
 		return nil
 	}
@@ -63,11 +64,11 @@ func findWorkTree(workspace string) *workTree {
 	return w
 }
 
-func newBorrower(w *workTree) *borrower {
+func newBorrower(git *gitrepo.Reader, w *workTree) *borrower {
 	if w == nil {
 		return nil
 	}
-	return &borrower{repo: w.repo, prefix: w.prefix}
+	return &borrower{git: git, repo: w.repo, prefix: w.prefix}
 }
 
 // lend returns the index for a snapshot to name contents by, the first time it is called, and nil
@@ -82,7 +83,7 @@ func (b *borrower) lend() *lender {
 		return nil
 	}
 	b.lent = true
-	idx, ok := gitrepo.StatIndex(b.repo)
+	idx, ok := b.git.StatIndex(b.repo)
 	if !ok || len(idx) == 0 {
 		return nil
 	}
@@ -113,7 +114,7 @@ func (b *borrower) open() *gitrepo.Blobs {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.blobs == nil && !b.noBlobs {
-		blobs, err := gitrepo.OpenBlobs(b.repo)
+		blobs, err := b.git.OpenBlobs(b.repo)
 		if err != nil {
 			b.noBlobs = true
 			return nil

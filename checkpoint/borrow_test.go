@@ -54,3 +54,20 @@ func TestACallCannotLendItsChangeAnotherContent(t *testing.T) {
 		t.Errorf("after the undo f holds %q, %v", b, err)
 	}
 }
+
+// Two sessions' checkpoints of one workspace read the person's repository each through a Reader of its
+// own, which the snapshots, the tracked paths and the borrowed contents share: what one session learnt
+// of the repository is not the other's.
+func TestEachSessionReadsTheRepositoryThroughItsOwnReader(t *testing.T) {
+	ws := gitWorkspace(t, "echo a > a && git add a")
+	one, other := openTest(t, ws), openTest(t, ws)
+	for _, c := range []*Checkpoints{one, other} {
+		if c.tree.git == nil || c.tree.tracked.git != c.tree.git || c.tree.borrow.git != c.tree.git {
+			t.Fatalf("the snapshots read with %p, the tracked paths with %p, the borrowed contents with %p",
+				c.tree.git, c.tree.tracked.git, c.tree.borrow.git)
+		}
+	}
+	if one.tree.git == other.tree.git {
+		t.Error("two sessions' checkpoints share one Reader")
+	}
+}

@@ -8,7 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Change statuses, as `warden history --json` gives them (DESIGN.md §9).
+// Change statuses, as `warden history --json` gives them (DESIGN.md §7).
 const (
 	Added    = "added"
 	Modified = "modified"
@@ -260,7 +260,7 @@ func Shown(changes []Change) []Change {
 	return out
 }
 
-// Brief is a change as scripts read it (`warden history --json`, DESIGN.md §9).
+// Brief is a change as scripts read it (`warden history --json`, DESIGN.md §7).
 type Brief struct {
 	// Path is relative to the workspace; a directory's ends in "/".
 	Path    string `json:"path"`

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/warden-cli/warden/gitrepo"
 )
 
 // Options configure the checkpoints of one session.
@@ -117,14 +119,17 @@ func Open(opts Options) (*Checkpoints, error) {
 	}
 	c := &Checkpoints{opts: opts, dir: dir, lock: lock, running: map[string]*task{}, pending: map[string][]Change{},
 		turn: make(chan struct{}, 1), closing: make(chan struct{})}
-	work := findWorkTree(ws)
-	borrow := newBorrower(work)
+	// The person's repository is read through a Reader of these checkpoints' own, which remembers its
+	// configuration and index between snapshots while their files are unchanged.
+	git := gitrepo.NewReader()
+	work := findWorkTree(git, ws)
+	borrow := newBorrower(git, work)
 	store := &objects{dir: filepath.Join(dir, "objects"), borrow: borrow.read}
 	// The index is read when first needed (by the first snapshot, which Start takes in the background):
 	// in a workspace of 100,000 files it is megabytes, whose reading took half a second before Warden's
 	// first frame.
-	c.tree = &tree{root: ws, store: store, indexPath: filepath.Join(dir, "index"), maxSize: opts.MaxFileSize, borrow: borrow,
-		tracked: newTracker(ws, work)}
+	c.tree = &tree{root: ws, git: git, store: store, indexPath: filepath.Join(dir, "index"), maxSize: opts.MaxFileSize,
+		borrow: borrow, tracked: newTracker(git, ws, work)}
 	if opts.Session != "" {
 		refs, err := os.OpenFile(filepath.Join(dir, "refs", opts.Session), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {

@@ -10,5 +10,10 @@
 // blob ids (objects.go), or are borrowed from the person's git objects when the index already names them
 // (borrow.go). A restore is planned, shown, and applied through directories opened without following
 // links, never into .git (restore.go, safefs.go). The person's repository is only ever read, and git is
-// never run.
+// never run: the checkpoints of a session read it through a gitrepo.Reader of their own, which remembers
+// its configuration and index between snapshots while their files are unchanged.
+//
+// It imports nothing of Warden's but the leaves gitrepo (the person's index and objects), ignore (the
+// rules a snapshot follows) and safefile, and must not import the packages that use it (agent, tools,
+// the application): the agent wraps calls in its windows.
 package checkpoint

@@ -3,7 +3,6 @@ package checkpoint
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -94,29 +93,4 @@ func lstatAt(rootFd int, rel string) (st unix.Stat_t, ok bool) {
 // the way or in its place), rather than that Warden may not look.
 func isGone(err error) bool {
 	return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP)
-}
-
-// openBeneath opens rel below root (rel "" is root itself). The whole path is used while it fits in
-// PATH_MAX; past it (a command can nest directories as deep as it likes) rel is reached one directory at
-// a time from root, without following links, so that what is that deep is seen like the rest.
-func openBeneath(root, rel string, flags int) (int, error) {
-	path := root
-	if rel != "" {
-		path = filepath.Join(root, filepath.FromSlash(rel))
-	}
-	fd, err := unix.Open(path, flags|unix.O_CLOEXEC, 0)
-	if !errors.Is(err, unix.ENAMETOOLONG) {
-		return fd, err
-	}
-	rootFd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return -1, err
-	}
-	defer unix.Close(rootFd)
-	parent, name, err := openParent(rootFd, rel)
-	if err != nil {
-		return -1, err
-	}
-	defer unix.Close(parent)
-	return unix.Openat(parent, name, flags|unix.O_CLOEXEC, 0)
 }

@@ -60,9 +60,8 @@ func (e *entry) eachName(f func(name string)) {
 	}
 }
 
-func (e *entry) isDir() bool  { return e.mode&unix.S_IFMT == unix.S_IFDIR }
-func (e *entry) isLink() bool { return e.mode&unix.S_IFMT == unix.S_IFLNK }
-func (e *entry) isReg() bool  { return e.mode&unix.S_IFMT == unix.S_IFREG }
+func (e *entry) isDir() bool { return e.mode&unix.S_IFMT == unix.S_IFDIR }
+func (e *entry) isReg() bool { return e.mode&unix.S_IFMT == unix.S_IFREG }
 
 // sameStat reports whether st describes the file e was made from, as far as stat can tell.
 func (e *entry) sameStat(st *unix.Stat_t) bool {

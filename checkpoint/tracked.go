@@ -30,6 +30,7 @@ type trackedView struct {
 
 // tracker reads the index of the work tree the workspace is in, again only when the file changed.
 type tracker struct {
+	git       *gitrepo.Reader
 	workspace string
 	// work is the work tree; nil while the workspace is in none, which look asks about again.
 	work *workTree
@@ -39,8 +40,8 @@ type tracker struct {
 	view *trackedView
 }
 
-func newTracker(workspace string, work *workTree) *tracker {
-	return &tracker{workspace: workspace, work: work}
+func newTracker(git *gitrepo.Reader, workspace string, work *workTree) *tracker {
+	return &tracker{git: git, workspace: workspace, work: work}
 }
 
 // current returns what the index lists now; nil outside a work tree, or when the index cannot be read
@@ -54,11 +55,11 @@ func (k *tracker) current(look bool) *trackedView {
 		if !look {
 			return nil
 		}
-		if k.work = findWorkTree(k.workspace); k.work == nil {
+		if k.work = findWorkTree(k.git, k.workspace); k.work == nil {
 			return nil
 		}
 	}
-	idx, ok := gitrepo.ReadIndex(k.work.repo)
+	idx, ok := k.git.ReadIndex(k.work.repo, nil)
 	if !ok {
 		k.raw, k.view = nil, nil
 		return nil

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/warden-cli/warden/gitrepo"
 )
 
 // gitWorkspace makes a git work tree from script (run in it after git init) and commits what it holds.
@@ -269,7 +271,8 @@ func TestWatchedSnapshotsFollowTheIndexLikeFullWalks(t *testing.T) {
 		git add -A && git add -f ign/t1 ign/sub/t2 x.log`)
 	newTracked := func(noWatch bool) *tree {
 		tr := newTree(t, root)
-		tr.noWatch, tr.tracked = noWatch, newTracker(root, findWorkTree(root))
+		git := gitrepo.NewReader()
+		tr.noWatch, tr.git, tr.tracked = noWatch, git, newTracker(git, root, findWorkTree(git, root))
 		return tr
 	}
 	watched, walked := newTracked(false), newTracked(true)

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/ignore"
 )
 
@@ -26,7 +27,10 @@ func (t *tree) index() *index {
 }
 
 type tree struct {
-	root  string
+	root string
+	// git reads the repository the workspace is in (its ignore rules' configuration, the index); nil
+	// reads it afresh at each snapshot.
+	git   *gitrepo.Reader
 	store *objects
 	// loaded is what the last snapshot saw; use index(), which reads it from indexPath the first time
 	// (set it only to start from an index of one's own).
@@ -62,7 +66,7 @@ type tree struct {
 // first snapshot of an empty index reports every file as added.
 func (t *tree) snapshot() ([]Change, int64, error) {
 	start := time.Now()
-	m, err := ignore.ForDir(t.root)
+	m, err := ignore.ForDirWith(t.root, nil, t.git)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -5,7 +5,8 @@
 // leave), and matched fuzzily, fast enough to run on every key over a tree of a hundred thousand files.
 // A mentioned file is then read by read_file on the model's behalf, under its judgement.
 //
-// It imports nothing of Warden's but ignore (and, through it, gitrepo and safefile).
+// It imports nothing of Warden's but ignore (and, through it, the leaves below ignore), and must not: the
+// UI holds an Index, never the other way round.
 package fileindex
 
 import (

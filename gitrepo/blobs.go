@@ -31,12 +31,12 @@ func (e StatEntry) Trusted() bool { return !e.racilyClean && !e.assumeOK }
 
 // StatIndex returns the tracked files of r's index by path (stage 0 only). ok is false when the index
 // cannot be read this way (see ReadIndex).
-func StatIndex(r Repo) (map[string]StatEntry, bool) {
-	if _, ok := ReadIndex(r); !ok || r.GitDir == "" {
+func (rd *Reader) StatIndex(r Repo) (map[string]StatEntry, bool) {
+	if _, ok := rd.ReadIndex(r, nil); !ok || r.GitDir == "" {
 		return nil, false
 	}
 	path := filepath.Join(r.GitDir, "index")
-	f, err := r.opener(nil).WithMaxSize(maxIndexSize).Open(path)
+	f, err := rd.Opener(r).WithMaxSize(maxIndexSize).Open(path)
 	if err != nil {
 		return map[string]StatEntry{}, os.IsNotExist(err)
 	}
@@ -163,11 +163,11 @@ type Blobs struct {
 }
 
 // OpenBlobs opens r's object store.
-func OpenBlobs(r Repo) (*Blobs, error) {
+func (rd *Reader) OpenBlobs(r Repo) (*Blobs, error) {
 	if r.CommonDir == "" {
 		return nil, errors.New("no git directory")
 	}
-	if sha256Repo(r) {
+	if rd.sha256Repo(r) {
 		return nil, errors.New("a SHA-256 repository")
 	}
 	s, err := openStore(filepath.Join(r.CommonDir, "objects"))

@@ -13,6 +13,7 @@ import (
 // and from packs with deltas, in every index version.
 func TestStatIndexAndBlobs(t *testing.T) {
 	needGit(t)
+	rd := NewReader()
 	dir := tempDir(t)
 	big := strings.Repeat("line of text that repeats\n", 400)
 	write(t, filepath.Join(dir, "a.txt"), big)
@@ -26,8 +27,8 @@ func TestStatIndexAndBlobs(t *testing.T) {
 	// Written a second after the index would be racily clean; make the index newer.
 	later := time.Now().Add(2 * time.Second)
 	os.Chtimes(filepath.Join(dir, ".git", "index"), later, later)
-	r, _ := Find(dir, nil)
-	blobs, err := OpenBlobs(r)
+	r, _ := rd.Find(dir, nil, nil)
+	blobs, err := rd.OpenBlobs(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestStatIndexAndBlobs(t *testing.T) {
 	for _, v := range []string{"2", "3", "4"} {
 		git(t, dir, "update-index", "--index-version", v)
 		os.Chtimes(filepath.Join(dir, ".git", "index"), later, later)
-		entries, ok := StatIndex(r)
+		entries, ok := rd.StatIndex(r)
 		if !ok || len(entries) != 2 {
 			t.Fatalf("version %s: %v %v", v, ok, entries)
 		}

@@ -150,12 +150,6 @@ type LoadOptions struct {
 	Open *safefile.Opener
 }
 
-// LoadConfig reads the configuration git may use in r (or, with r empty, outside any repository) with
-// the policy Everything: see Load.
-func LoadConfig(r Repo, env Env, home string) Config {
-	return Load(r, LoadOptions{Env: env, Home: home})
-}
-
 // Load reads the configuration git uses in r (or, with r empty, outside any repository), in git's order:
 // the system file (GIT_CONFIG_SYSTEM, or /etc/gitconfig, unless GIT_CONFIG_NOSYSTEM), the global ones
 // (GIT_CONFIG_GLOBAL, or $XDG_CONFIG_HOME/git/config and ~/.gitconfig), the repository's config and
@@ -163,16 +157,16 @@ func LoadConfig(r Repo, env Env, home string) Config {
 // followed by what it includes where it includes it. A file that is missing is skipped, as git skips it;
 // one git would refuse (it does not parse, it cannot be read, the Opener refused it) is read as far as
 // it parses and named in Config.Problem.
-func Load(r Repo, o LoadOptions) Config {
+func (rd *Reader) Load(r Repo, o LoadOptions) Config {
 	if o.Env == nil {
 		o.Env = OSEnv
 	}
-	key := r.opener(o.Open)
+	key := rd.opener(r, o.Open)
 	open := key
 	if o.Open != nil {
 		open = o.Open.WithMaxSize(maxConfigSize)
 	}
-	l := &loader{repo: r, env: o.Env, home: o.Home, policy: o.Policy, includes: true, open: open, key: key}
+	l := &loader{rd: rd, repo: r, env: o.Env, home: o.Home, policy: o.Policy, includes: true, open: open, key: key}
 	if o.Policy == AsGit {
 		// git reads the whole chain once to learn the remotes' URLs before it evaluates the first
 		// hasconfig:remote.*.url condition, following those includes unconditionally in that pass.
@@ -187,7 +181,7 @@ func Load(r Repo, o LoadOptions) Config {
 			first.Problem = cmp.Or(first.Problem, "a remote's URL is set in a file an includeIf brings in, "+
 				"which git refuses once a hasconfig:remote.*.url condition is in use")
 		}
-		l = &loader{repo: r, env: o.Env, home: o.Home, policy: o.Policy, includes: true, open: open, key: key,
+		l = &loader{rd: rd, repo: r, env: o.Env, home: o.Home, policy: o.Policy, includes: true, open: open, key: key,
 			remoteURLs: remoteURLs(first.Entries)}
 		l.chain()
 		if first.Problem != "" && l.cfg.Problem == "" {
@@ -312,23 +306,25 @@ func ExpandPath(p, home string) string {
 
 // LoadFile reads one configuration file as `git config --file` reads it: alone, following its
 // includes (all of them, whatever their condition) only when includes is set, as --includes asks.
-func LoadFile(path string, includes bool, home string) Config {
-	o := Repo{}.opener(nil)
-	l := &loader{home: home, env: OSEnv, includes: includes, open: o, key: o}
+func (rd *Reader) LoadFile(path string, includes bool, home string) Config {
+	o := rd.Opener(Repo{})
+	l := &loader{rd: rd, home: home, env: OSEnv, includes: includes, open: o, key: o}
 	l.file(path, 0, nil)
 	return l.cfg
 }
 
 // loader collects the entries of a configuration chain.
 type loader struct {
+	// rd remembers the files parsed.
+	rd     *Reader
 	repo   Repo
 	env    Env
 	home   string
 	policy Policy
 	// includes is set when include.path and includeIf.*.path are followed at all.
 	includes bool
-	// open opens the files; key is the Opener the caller gave (or the default one), which the cache of
-	// parsed files records.
+	// open opens the files; key is the Opener the caller gave (or the default one), which the Reader
+	// records with each file it parsed.
 	open, key *safefile.Opener
 	cfg       Config
 

@@ -69,6 +69,7 @@ func envOf(vars ...string) Env {
 // extensions.worktreeConfig, and includes from the environment.
 func TestLoadAsGitReadsWhatGitReads(t *testing.T) {
 	needGit(t)
+	rd := NewReader()
 	root := tempDir(t)
 	home := filepath.Join(root, "home")
 	repo := filepath.Join(root, "Work", "proj")
@@ -107,14 +108,14 @@ func TestLoadAsGitReadsWhatGitReads(t *testing.T) {
 	f.Close()
 	write(t, filepath.Join(repo, ".git", "config.worktree"), "[t]\n\tworktree = yes\n")
 
-	r, ok := Find(repo, envOf())
+	r, ok := rd.Find(repo, envOf(), nil)
 	if !ok {
 		t.Fatal("no repository")
 	}
 	compare := func(what string, env ...string) {
 		t.Helper()
 		want := gitList(t, repo, home, env...)
-		cfg := Load(r, LoadOptions{Env: envOf(env...), Home: home, Policy: AsGit})
+		cfg := rd.Load(r, LoadOptions{Env: envOf(env...), Home: home, Policy: AsGit})
 		if cfg.Problem != "" {
 			t.Errorf("%s: problem %s", what, cfg.Problem)
 		}
@@ -135,7 +136,7 @@ func TestLoadAsGitReadsWhatGitReads(t *testing.T) {
 		"GIT_CONFIG_VALUE_0="+filepath.Join(home, "inc", "plain"))
 
 	// Everything reads every include whatever its condition, and config.worktree whenever it is there.
-	all := Load(r, LoadOptions{Env: envOf(), Home: home})
+	all := rd.Load(r, LoadOptions{Env: envOf(), Home: home})
 	for _, key := range []string{"t.gitdirno", "t.hasnourl", "t.unknown", "t.onfeat", "t.worktree"} {
 		if _, ok := all.Last(key); !ok {
 			t.Errorf("Everything left out %s", key)
@@ -147,6 +148,7 @@ func TestLoadAsGitReadsWhatGitReads(t *testing.T) {
 // in once a hasconfig condition is in use; the chain says so.
 func TestHasconfigRefusesAURLUnderAnIncludeIf(t *testing.T) {
 	needGit(t)
+	rd := NewReader()
 	root := tempDir(t)
 	home := filepath.Join(root, "home")
 	repo := filepath.Join(root, "proj")
@@ -161,8 +163,8 @@ func TestHasconfigRefusesAURLUnderAnIncludeIf(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err == nil {
 		t.Fatalf("git read it: %s", out)
 	}
-	r, _ := Find(repo, envOf())
-	if cfg := Load(r, LoadOptions{Env: envOf(), Home: home, Policy: AsGit}); !strings.Contains(cfg.Problem, "hasconfig") {
+	r, _ := rd.Find(repo, envOf(), nil)
+	if cfg := rd.Load(r, LoadOptions{Env: envOf(), Home: home, Policy: AsGit}); !strings.Contains(cfg.Problem, "hasconfig") {
 		t.Errorf("problem %q, want one naming the hasconfig rule", cfg.Problem)
 	}
 }
@@ -172,6 +174,7 @@ func TestHasconfigRefusesAURLUnderAnIncludeIf(t *testing.T) {
 // the file holds.
 func TestConfigLinkedOutIsNotRead(t *testing.T) {
 	needGit(t)
+	rd := NewReader()
 	root := tempDir(t)
 	home := filepath.Join(root, "home")
 	ws := filepath.Join(root, "ws")
@@ -208,19 +211,19 @@ func TestConfigLinkedOutIsNotRead(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			setup()
-			r, ok := Find(ws, envOf())
+			r, ok := rd.Find(ws, envOf(), nil)
 			if !ok {
 				t.Fatal("no repository")
 			}
 			for _, policy := range []Policy{AsGit, Everything} {
-				cfg := Load(r, LoadOptions{Env: envOf(), Home: home, Policy: policy, Open: open})
+				cfg := rd.Load(r, LoadOptions{Env: envOf(), Home: home, Policy: policy, Open: open})
 				if _, ok := cfg.Last("core.pager"); ok || strings.Contains(fmt.Sprint(cfg), "SECRET") || !strings.Contains(cfg.Problem, "was not read") {
 					t.Errorf("policy %d: %+v", policy, cfg)
 				}
 			}
 			if name == "config linked to /proc/self/environ" {
 				// Without the caller's Opener, the repository's own files still may not lead out.
-				if cfg := LoadConfig(r, envOf(), home); !strings.Contains(cfg.Problem, "was not read") {
+				if cfg := rd.Load(r, LoadOptions{Env: envOf(), Home: home}); !strings.Contains(cfg.Problem, "was not read") {
 					t.Errorf("the default opener read it: %+v", cfg)
 				}
 			}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"sync"
 	"syscall"
 
 	"github.com/warden-cli/warden/safefile"
@@ -21,16 +20,11 @@ type parsed struct {
 	err     string
 }
 
-var (
-	parsedMu    sync.Mutex
-	parsedCache = map[string]*parsed{}
-)
-
 // maxConfigSize bounds a configuration file Warden reads; a bigger one counts as unreadable.
 const maxConfigSize = 4 << 20
 
 // parsed returns the parsed content of the configuration file at path, opened through the loader's
-// Opener, or from the cache when the same Opener let the same file through before (what path leads to
+// Opener, or from the Reader's memory when the same Opener let the same file through before (what path leads to
 // has the identity it had: a link swapped to another file changes it). ok is false when there is no
 // such file. What the Opener refused is a problem that names the file and why, never its content.
 func (l *loader) parsed(path string) (*parsed, bool) {
@@ -40,10 +34,7 @@ func (l *loader) parsed(path string) (*parsed, bool) {
 	}
 	if err == nil {
 		if id, ok := idOf(fi); ok {
-			parsedMu.Lock()
-			p := parsedCache[path]
-			parsedMu.Unlock()
-			if p != nil && p.id == id && p.by == l.key {
+			if p, ok := l.rd.configs.Get(path); ok && p.id == id && p.by == l.key {
 				return p, true
 			}
 		}
@@ -63,12 +54,9 @@ func (l *loader) parsed(path string) (*parsed, bool) {
 	id, _ := fileIDOf(f)
 	// Another Opener let the same file through before: its content is the one this Opener just let
 	// through.
-	parsedMu.Lock()
-	if p := parsedCache[path]; p != nil && p.id == id {
-		parsedMu.Unlock()
+	if p, ok := l.rd.configs.Get(path); ok && p.id == id {
 		return p, true
 	}
-	parsedMu.Unlock()
 	p := &parsed{id: id, by: l.key}
 	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
 	switch {
@@ -83,12 +71,7 @@ func (l *loader) parsed(path string) (*parsed, bool) {
 			p.err = fmt.Sprintf("`%s` does not parse at line %d: %v", path, line, perr)
 		}
 	}
-	parsedMu.Lock()
-	if len(parsedCache) > 4096 {
-		clear(parsedCache)
-	}
-	parsedCache[path] = p
-	parsedMu.Unlock()
+	l.rd.configs.Put(path, p)
 	return p, true
 }
 

@@ -19,7 +19,7 @@ func (c Config) Credentials() []Entry {
 
 // FileHoldsCredential reports whether the configuration file at path itself (not what it includes)
 // sets a variable carrying a credential, so that printing the file gives it away. The parse is the one
-// the configuration chain uses, kept while the file is unchanged.
-func FileHoldsCredential(path string) bool {
-	return len(LoadFile(path, false, "").Credentials()) > 0
+// the configuration chain uses, kept by the Reader while the file is unchanged.
+func (rd *Reader) FileHoldsCredential(path string) bool {
+	return len(rd.LoadFile(path, false, "").Credentials()) > 0
 }

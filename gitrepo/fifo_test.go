@@ -13,6 +13,7 @@ import (
 // waiting: a blocking open held the judgement of `git log -p` (and with it the call) for ever.
 func TestFIFOsInTheRepositoryDoNotBlock(t *testing.T) {
 	needGit(t)
+	rd := NewReader()
 	for _, name := range []string{"packed-refs", "ORIG_HEAD", "objects/info/alternates", "index", "commondir"} {
 		t.Run(name, func(t *testing.T) {
 			dir := tempDir(t)
@@ -31,11 +32,11 @@ func TestFIFOsInTheRepositoryDoNotBlock(t *testing.T) {
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
-				r, _ := Find(dir, nil)
-				ReadHistory(r, nil)
-				ReadIndex(r)
-				StatIndex(r)
-				if b, err := OpenBlobs(r); err == nil {
+				r, _ := rd.Find(dir, nil, nil)
+				rd.ReadHistory(r, nil, 0)
+				rd.ReadIndex(r, nil)
+				rd.StatIndex(r)
+				if b, err := rd.OpenBlobs(r); err == nil {
 					b.Close()
 				}
 			}()

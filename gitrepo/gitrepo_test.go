@@ -43,6 +43,11 @@ func write(t *testing.T, path, content string) {
 	}
 }
 
+// loadConfig reads a configuration chain with the policy Everything, through a Reader of its own.
+func loadConfig(r Repo, env Env, home string) Config {
+	return NewReader().Load(r, LoadOptions{Env: env, Home: home})
+}
+
 func tempDir(t *testing.T) string {
 	d, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -73,7 +78,7 @@ func TestLoadConfigFollowsEveryInclude(t *testing.T) {
 		}
 		return "", false
 	}
-	cfg := LoadConfig(Repo{}, env, home)
+	cfg := loadConfig(Repo{}, env, home)
 	if cfg.Problem != "" {
 		t.Fatalf("problem: %s", cfg.Problem)
 	}
@@ -84,7 +89,7 @@ func TestLoadConfigFollowsEveryInclude(t *testing.T) {
 	if e, ok := cfg.Last("core.fsmonitor"); !ok || e.File != "" || e.Value != "./m" {
 		t.Errorf("fsmonitor from the environment: %+v %v", e, ok)
 	}
-	loop := LoadConfig(Repo{}, func(n string) (string, bool) {
+	loop := loadConfig(Repo{}, func(n string) (string, bool) {
 		if n == "GIT_CONFIG_GLOBAL" {
 			return filepath.Join(dir, "loop"), true
 		}
@@ -98,6 +103,7 @@ func TestLoadConfigFollowsEveryInclude(t *testing.T) {
 // TestFindRepositories: top-level, nested, linked work trees, submodules, GIT_DIR, inside .git.
 func TestFindRepositories(t *testing.T) {
 	needGit(t)
+	rd := NewReader()
 	dir := tempDir(t)
 	top := filepath.Join(dir, "top")
 	write(t, filepath.Join(top, "a.txt"), "a\n")
@@ -124,21 +130,21 @@ func TestFindRepositories(t *testing.T) {
 		{wt, wt, top + "/.git/worktrees/wt", top + "/.git"},
 		{filepath.Join(top, ".git", "hooks"), "", top + "/.git", top + "/.git"},
 	} {
-		r, ok := Find(c.dir, func(string) (string, bool) { return "", false })
+		r, ok := rd.Find(c.dir, func(string) (string, bool) { return "", false }, nil)
 		if !ok || r.Top != c.top || r.GitDir != c.gitDir || r.CommonDir != c.common {
 			t.Errorf("Find(%s) = %+v %v, want top %s, git dir %s, common %s", c.dir, r, ok, c.top, c.gitDir, c.common)
 		}
 	}
-	r, ok := Find(dir, func(n string) (string, bool) {
+	r, ok := rd.Find(dir, func(n string) (string, bool) {
 		if n == "GIT_DIR" {
 			return "top/.git", true
 		}
 		return "", false
-	})
+	}, nil)
 	if !ok || r.GitDir != top+"/.git" || r.Top != dir || !r.FromEnv {
 		t.Errorf("GIT_DIR: %+v %v", r, ok)
 	}
-	if _, ok := Find(dir, func(string) (string, bool) { return "", false }); ok {
+	if _, ok := rd.Find(dir, func(string) (string, bool) { return "", false }, nil); ok {
 		t.Errorf("found a repository above %s", dir)
 	}
 }
@@ -146,6 +152,7 @@ func TestFindRepositories(t *testing.T) {
 // TestReadIndexVersions: versions 2, 3 and 4 list the same files; a split index is refused.
 func TestReadIndexVersions(t *testing.T) {
 	needGit(t)
+	rd := NewReader()
 	dir := tempDir(t)
 	for _, f := range []string{"a.txt", "src/main.go", "src/deep/x.go", "src/deep/y.go", "z"} {
 		write(t, filepath.Join(dir, f), f)
@@ -154,16 +161,16 @@ func TestReadIndexVersions(t *testing.T) {
 	git(t, dir, "add", "-A")
 	git(t, dir, "update-index", "--add", "--cacheinfo", "160000,0123456789012345678901234567890123456789,lib")
 	want := strings.Fields(git(t, dir, "ls-files"))
-	r, _ := Find(dir, nil)
+	r, _ := rd.Find(dir, nil, nil)
 	for _, v := range []string{"2", "3", "4"} {
 		git(t, dir, "update-index", "--index-version", v)
-		idx, ok := ReadIndex(r)
+		idx, ok := rd.ReadIndex(r, nil)
 		if !ok || !slices.Equal(idx.Paths, want) || !slices.Equal(idx.Gitlinks, []string{"lib"}) {
 			t.Errorf("version %s: %v %q %q, want %q", v, ok, idx.Paths, idx.Gitlinks, want)
 		}
 	}
 	git(t, dir, "update-index", "--split-index")
-	if _, ok := ReadIndex(r); ok {
+	if _, ok := rd.ReadIndex(r, nil); ok {
 		t.Errorf("a split index was read as complete")
 	}
 }
@@ -172,6 +179,7 @@ func TestReadIndexVersions(t *testing.T) {
 // objects and from packs with deltas, are the ones git lists.
 func TestReadHistoryMatchesGit(t *testing.T) {
 	needGit(t)
+	rd := NewReader()
 	dir := tempDir(t)
 	git(t, dir, "init", "-q")
 	for i := range 30 {
@@ -199,7 +207,7 @@ func TestReadHistoryMatchesGit(t *testing.T) {
 	write(t, filepath.Join(dir, "stashed.pem"), "p\n")
 	git(t, dir, "stash", "-q", "-u")
 
-	r, _ := Find(dir, nil)
+	r, _ := rd.Find(dir, nil, nil)
 	check := func(when string) {
 		t.Helper()
 		want := map[string]bool{}
@@ -215,7 +223,7 @@ func TestReadHistoryMatchesGit(t *testing.T) {
 				want[p] = true
 			}
 		}
-		h, err := ReadHistory(r, nil)
+		h, err := rd.ReadHistory(r, nil, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", when, err)
 		}
@@ -247,6 +255,7 @@ func TestReadHistoryMatchesGit(t *testing.T) {
 // background, and is found done afterwards.
 func TestReadHistoryWithinALimit(t *testing.T) {
 	needGit(t)
+	rd := NewReader()
 	dir := tempDir(t)
 	git(t, dir, "init", "-q")
 	for i := range 80 {
@@ -254,13 +263,13 @@ func TestReadHistoryWithinALimit(t *testing.T) {
 		git(t, dir, "add", "-A")
 		git(t, dir, "commit", "-qm", fmt.Sprint(i))
 	}
-	r, _ := Find(dir, nil)
-	if _, err := ReadHistoryWithin(r, nil, time.Nanosecond); !errors.Is(err, ErrHistoryNotYet) {
+	r, _ := rd.Find(dir, nil, nil)
+	if _, err := rd.ReadHistory(r, nil, time.Nanosecond); !errors.Is(err, ErrHistoryNotYet) {
 		t.Fatalf("a walk given a nanosecond: %v", err)
 	}
 	// A call without a limit waits for the walk going on in the background.
 	done := make(chan error, 1)
-	go func() { _, err := ReadHistory(r, nil); done <- err }()
+	go func() { _, err := rd.ReadHistory(r, nil, 0); done <- err }()
 	select {
 	case err := <-done:
 		if err != nil {
@@ -269,7 +278,7 @@ func TestReadHistoryWithinALimit(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the background walk did not finish in 30s")
 	}
-	h, err := ReadHistoryWithin(r, nil, time.Nanosecond)
+	h, err := rd.ReadHistory(r, nil, time.Nanosecond)
 	if err != nil || !h.Has("d3/f75.txt") || len(h.Paths) != 80 {
 		t.Errorf("history after the background walk: %d paths, %v", len(h.Paths), err)
 	}

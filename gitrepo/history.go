@@ -111,49 +111,35 @@ type histDir struct {
 	files map[string]bool
 }
 
-var (
-	historiesMu sync.Mutex
-	histories   = map[string]*historyState{}
-)
-
-// ReadHistory returns every path the repository's history holds, reading for as long as it takes. See
-// ReadHistoryWithin.
-func ReadHistory(r Repo, env Env) (History, error) {
-	return ReadHistoryWithin(r, env, 0)
-}
-
-// ReadHistoryWithin returns every path the repository's history holds. It reads only what changed since
-// it was last asked about the same repository: the refs are listed each time, and only commits not seen
-// before are walked. Given a time limit (0 for none), it returns ErrHistoryNotYet when the walk takes
-// longer, or when another call is walking the same repository; the next call goes on from there.
-// Another error means the history cannot be read in full (a SHA-256 or reftable repository, missing
-// trees of a partial clone, damage, ErrHistoryTooBig).
-func ReadHistoryWithin(r Repo, env Env, limit time.Duration) (History, error) {
+// ReadHistory returns every path the repository's history holds. It reads only what changed since this
+// Reader was last asked about the same repository: the refs are listed each time, and only commits not
+// seen before are walked. Given a time limit (0 for none), it returns ErrHistoryNotYet when the walk
+// takes longer, or when another call is walking the same repository; the walk goes on in the background,
+// and a later call goes on from where it is. Another error means the history cannot be read in full (a
+// SHA-256 or reftable repository, missing trees of a partial clone, damage, ErrHistoryTooBig).
+func (rd *Reader) ReadHistory(r Repo, env Env, limit time.Duration) (History, error) {
 	if env == nil {
 		env = OSEnv
 	}
-	if sha256Repo(r) {
+	if rd.sha256Repo(r) {
 		return History{}, errors.New("SHA-256 repositories are not read")
 	}
 	if _, err := os.Stat(filepath.Join(r.CommonDir, "reftable")); err == nil {
 		return History{}, errors.New("reftable repositories are not read")
 	}
-	tips, err := listTips(r)
+	tips, err := rd.listTips(r)
 	if err != nil {
 		return History{}, err
 	}
 	key := r.ObjectDir(env)
 	fingerprint := tipsKey(tips)
-	historiesMu.Lock()
-	h := histories[key]
-	if h == nil {
+	rd.historiesMu.Lock()
+	h, ok := rd.histories.Get(key)
+	if !ok {
 		h = newHistoryState()
-		if len(histories) > 64 {
-			clear(histories)
-		}
-		histories[key] = h
+		rd.histories.Put(key, h)
 	}
-	historiesMu.Unlock()
+	rd.historiesMu.Unlock()
 	if d := h.done.Load(); d != nil && d.tips == fingerprint {
 		return d.h, nil
 	}
@@ -188,7 +174,7 @@ func ReadHistoryWithin(r Repo, env Env, limit time.Duration) (History, error) {
 			// Finish the walk in the background, so that a later call finds it done.
 			h.warming = true
 			go func() {
-				ReadHistory(r, env)
+				rd.ReadHistory(r, env, 0)
 				h.mu.Lock()
 				h.warming = false
 				h.mu.Unlock()
@@ -384,11 +370,6 @@ type dep struct {
 	id   fileID
 }
 
-var (
-	tipsMu     sync.Mutex
-	tipsCaches = map[string]*tipsCache{}
-)
-
 // statID identifies a file or a directory by its times, size and inode; ok is false when it is gone.
 func statID(path string) (fileID, bool) {
 	var st syscall.Stat_t
@@ -399,14 +380,11 @@ func statID(path string) (fileID, bool) {
 		ctime: st.Ctim.Sec*1e9 + st.Ctim.Nsec}, true
 }
 
-// listTips returns, sorted, the objects history starts from, from the cache while nothing they were read
-// from changed.
-func listTips(r Repo) ([]oid, error) {
+// listTips returns, sorted, the objects history starts from, from the Reader's memory while nothing they
+// were read from changed.
+func (rd *Reader) listTips(r Repo) ([]oid, error) {
 	key := r.GitDir + "\x00" + r.CommonDir
-	tipsMu.Lock()
-	c := tipsCaches[key]
-	tipsMu.Unlock()
-	if c != nil {
+	if c, ok := rd.tips.Get(key); ok {
 		valid := true
 		for _, d := range c.deps {
 			if id, ok := statID(d.path); !ok || id != d.id {
@@ -428,12 +406,7 @@ func listTips(r Repo) ([]oid, error) {
 	if err != nil {
 		return nil, err
 	}
-	tipsMu.Lock()
-	if len(tipsCaches) > 256 {
-		clear(tipsCaches)
-	}
-	tipsCaches[key] = &tipsCache{deps: deps, tips: tips}
-	tipsMu.Unlock()
+	rd.tips.Put(key, &tipsCache{deps: deps, tips: tips})
 	return tips, nil
 }
 

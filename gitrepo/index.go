@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/warden-cli/warden/safefile"
 )
@@ -48,11 +47,7 @@ func (idx Index) HasObject(prefix string) bool { return hasPrefix(idx.ids, prefi
 // maxIndexSize bounds the index file read; a bigger one is not read.
 const maxIndexSize = 64 << 20
 
-var (
-	indexMu    sync.Mutex
-	indexCache = map[string]*cachedIndex{}
-)
-
+// cachedIndex is an index the Reader parsed, with the identity of its file.
 type cachedIndex struct {
 	id fileID
 	// by is the Opener that let the file through (see loader.parsed).
@@ -61,26 +56,19 @@ type cachedIndex struct {
 	ok  bool
 }
 
-// ReadIndex lists what the index of the repository r tracks, opening it with links kept inside the
-// repository's directories (see ReadIndexWith).
-func ReadIndex(r Repo) (Index, bool) { return ReadIndexWith(r, nil) }
-
-// ReadIndexWith lists what the index of the repository r tracks, opening it through o (nil: with links
+// ReadIndex lists what the index of the repository r tracks, opening it through o (nil: with links
 // kept inside the repository's directories). ok is false when the index cannot be read in full this way:
 // a SHA-256 repository, a split or sparse index, an extension git itself must understand that Warden
 // does not, an entry git would refuse to read or a damaged or huge file, and when o refuses the file. A
-// repository with no index yet tracks nothing.
-func ReadIndexWith(r Repo, o *safefile.Opener) (Index, bool) {
+// repository with no index yet tracks nothing. An unchanged index is parsed once per Reader.
+func (rd *Reader) ReadIndex(r Repo, o *safefile.Opener) (Index, bool) {
 	if r.GitDir == "" {
 		return Index{}, false
 	}
 	path := filepath.Join(r.GitDir, "index")
-	key := r.opener(o)
+	key := rd.opener(r, o)
 	if id, ok := identify(path); ok {
-		indexMu.Lock()
-		c := indexCache[path]
-		indexMu.Unlock()
-		if c != nil && c.id == id && c.by == key {
+		if c, ok := rd.indexes.Get(path); ok && c.id == id && c.by == key {
 			return c.idx, c.ok
 		}
 	}
@@ -93,33 +81,25 @@ func ReadIndexWith(r Repo, o *safefile.Opener) (Index, bool) {
 	}
 	defer f.Close()
 	id, _ := fileIDOf(f)
-	indexMu.Lock()
-	if c := indexCache[path]; c != nil && c.id == id {
+	if c, ok := rd.indexes.Get(path); ok && c.id == id {
 		// Parsed before through another Opener: o has just let the same file through.
-		indexMu.Unlock()
 		return c.idx, c.ok
 	}
-	indexMu.Unlock()
 	c := &cachedIndex{id: id, by: key}
-	if !sha256Repo(r) {
+	if !rd.sha256Repo(r) {
 		if data, err := io.ReadAll(io.LimitReader(f, maxIndexSize)); err == nil {
 			c.idx, c.ok = parseIndex(data)
 		}
 	}
-	indexMu.Lock()
-	if len(indexCache) > 256 {
-		clear(indexCache)
-	}
-	indexCache[path] = c
-	indexMu.Unlock()
+	rd.indexes.Put(path, c)
 	return c.idx, c.ok
 }
 
 // sha256Repo reports whether the repository may use SHA-256 object names, which this package does not
 // read.
-func sha256Repo(r Repo) bool {
-	o := r.opener(nil)
-	l := &loader{repo: r, env: OSEnv, open: o, key: o}
+func (rd *Reader) sha256Repo(r Repo) bool {
+	o := rd.Opener(r)
+	l := &loader{rd: rd, repo: r, env: OSEnv, open: o, key: o}
 	pf, ok := l.parsed(filepath.Join(r.CommonDir, "config"))
 	if !ok {
 		return false

@@ -114,6 +114,7 @@ func withExtension(index []byte, sig string) []byte {
 // unmerged paths, is what `git ls-files --stage` prints.
 func TestReadIndexMatchesGitLsFiles(t *testing.T) {
 	needGit(t)
+	rd := NewReader()
 	dir := tempDir(t)
 	git(t, dir, "init", "-q")
 	write(t, filepath.Join(dir, "c.txt"), "base\n")
@@ -130,7 +131,7 @@ func TestReadIndexMatchesGitLsFiles(t *testing.T) {
 	cmd := exec.Command("git", "merge", "-q", "other")
 	cmd.Dir = dir
 	cmd.Run() // conflicts: c.txt has stages 1, 2 and 3
-	r, _ := Find(dir, nil)
+	r, _ := rd.Find(dir, nil, nil)
 	for _, v := range []string{"2", "3", "4"} {
 		git(t, dir, "update-index", "--index-version", v)
 		var want []string
@@ -139,7 +140,7 @@ func TestReadIndexMatchesGitLsFiles(t *testing.T) {
 			f := strings.Fields(meta)
 			want = append(want, f[0]+" "+f[2]+" "+path)
 		}
-		idx, ok := ReadIndex(r)
+		idx, ok := rd.ReadIndex(r, nil)
 		if !ok {
 			t.Fatalf("version %s: not read", v)
 		}

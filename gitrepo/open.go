@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"path/filepath"
-	"sync"
 
 	"github.com/warden-cli/warden/safefile"
 )
@@ -16,35 +15,27 @@ import (
 // link out of one or into the other. The object store, refs and HEAD, which are read by the dozen inside
 // a git directory already found, are opened with safefile.OpenRegular: a regular file, never waited on.
 
-// opener returns o, or when o is nil r.Opener().
-func (r Repo) opener(o *safefile.Opener) *safefile.Opener {
+// opener returns o, or when o is nil rd.Opener(r).
+func (rd *Reader) opener(r Repo, o *safefile.Opener) *safefile.Opener {
 	if o != nil {
 		return o
 	}
-	return r.Opener()
+	return rd.Opener(r)
 }
 
 // Opener is the Opener a repository's own files are read with when the caller has none: links may not
 // lead out of the work tree or the git directories, and only regular files (of up to 64 MiB; readers
-// bound their own files further) are read. The same repository gets the same Opener, so that what was
-// parsed through it can be taken from a cache.
-func (r Repo) Opener() *safefile.Opener { return defaultOpener(r.Top, r.GitDir, r.CommonDir) }
+// bound their own files further) are read. The Reader gives the same repository the same Opener: an
+// Opener resolves its directories when it is made, and what was parsed is taken from the Reader's
+// memory only when the same Opener let the file through, so an unchanged file costs one stat.
+func (rd *Reader) Opener(r Repo) *safefile.Opener {
+	return rd.defaultOpener(r.Top, r.GitDir, r.CommonDir)
+}
 
-// openers keeps the default Openers by the directories they keep links in. An Opener resolves those
-// directories when it is made, and the caches of parsed files know the Opener that let a file through:
-// the same Opener for the same repository lets an unchanged file be taken from the cache with one stat,
-// as before the Opener existed.
-var (
-	openersMu sync.Mutex
-	openers   = map[[3]string]*safefile.Opener{}
-)
-
-func defaultOpener(dirs ...string) *safefile.Opener {
+func (rd *Reader) defaultOpener(dirs ...string) *safefile.Opener {
 	var key [3]string
 	copy(key[:], dirs)
-	openersMu.Lock()
-	defer openersMu.Unlock()
-	if o := openers[key]; o != nil {
+	if o, ok := rd.openers.Get(key); ok {
 		return o
 	}
 	var within []string
@@ -54,21 +45,18 @@ func defaultOpener(dirs ...string) *safefile.Opener {
 		}
 	}
 	o := safefile.NewOpener(within, nil, maxIndexSize)
-	if len(openers) > 256 {
-		clear(openers)
-	}
-	openers[key] = o
+	rd.openers.Put(key, o)
 	return o
 }
 
 // maxGitFileSize bounds a .git file; git's own is one short line.
 const maxGitFileSize = 64 << 10
 
-// ReadGitFile reads a .git file ("gitdir: PATH") through o (nil: links kept inside the directory that
+// readGitFile reads a .git file ("gitdir: PATH") through o (nil: links kept inside the directory that
 // holds it) and returns the directory it names, or "" when it is not one, or cannot or may not be read.
-func ReadGitFile(path string, o *safefile.Opener) string {
+func (rd *Reader) readGitFile(path string, o *safefile.Opener) string {
 	if o == nil {
-		o = defaultOpener(filepath.Dir(path))
+		o = rd.defaultOpener(filepath.Dir(path))
 	}
 	f, err := o.WithMaxSize(maxGitFileSize).Open(path)
 	if err != nil {

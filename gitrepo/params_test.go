@@ -89,7 +89,7 @@ func TestIncludesAreRecorded(t *testing.T) {
 			return "", false
 		}
 	}
-	cfg := LoadConfig(Repo{}, env(QuoteParameter("include.path", "~/b", false)), home)
+	cfg := loadConfig(Repo{}, env(QuoteParameter("include.path", "~/b", false)), home)
 	if cfg.Problem != "" {
 		t.Fatalf("problem: %s", cfg.Problem)
 	}
@@ -106,10 +106,10 @@ func TestIncludesAreRecorded(t *testing.T) {
 	if got := cfg.Files(); !slices.Equal(got, want) {
 		t.Errorf("files %q, want %q", got, want)
 	}
-	if rel := LoadConfig(Repo{}, env(QuoteParameter("include.path", "b", false)), home); !strings.Contains(rel.Problem, "relative") {
+	if rel := loadConfig(Repo{}, env(QuoteParameter("include.path", "b", false)), home); !strings.Contains(rel.Problem, "relative") {
 		t.Errorf("a relative include on the command line: problem %q", rel.Problem)
 	}
-	if bad := LoadConfig(Repo{}, env("'a.b"), home); !strings.Contains(bad.Problem, "GIT_CONFIG_PARAMETERS") {
+	if bad := loadConfig(Repo{}, env("'a.b"), home); !strings.Contains(bad.Problem, "GIT_CONFIG_PARAMETERS") {
 		t.Errorf("GIT_CONFIG_PARAMETERS that does not parse: problem %q", bad.Problem)
 	}
 }
@@ -120,10 +120,10 @@ func TestLoadFileFollowsIncludesOnlyWhenAsked(t *testing.T) {
 	dir := tempDir(t)
 	write(t, filepath.Join(dir, "cfg"), "[include]\npath = inc\n[a]\nb = 1\n")
 	write(t, filepath.Join(dir, "inc"), "[s]\nk = v\n")
-	if got := LoadFile(filepath.Join(dir, "cfg"), false, dir).Files(); !slices.Equal(got, []string{filepath.Join(dir, "cfg")}) {
+	if got := NewReader().LoadFile(filepath.Join(dir, "cfg"), false, dir).Files(); !slices.Equal(got, []string{filepath.Join(dir, "cfg")}) {
 		t.Errorf("without includes: files %q", got)
 	}
-	with := LoadFile(filepath.Join(dir, "cfg"), true, dir)
+	with := NewReader().LoadFile(filepath.Join(dir, "cfg"), true, dir)
 	if e, ok := with.Last("s.k"); !ok || e.File != filepath.Join(dir, "inc") {
 		t.Errorf("with includes: s.k %+v %v", e, ok)
 	}

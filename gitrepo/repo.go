@@ -9,16 +9,20 @@
 // Whoever controls a repository chooses what stands at every path it reads: open.go says which reads go
 // through a safefile.Opener and which through the lower safefile.OpenRegular.
 //
-// It imports nothing of Warden's but the leaf package safefile. Results that take more than a few system
-// calls are cached by the identity of the files they came from (device, inode, size, change and
-// modification times), so asking again about an unchanged repository costs a handful of system calls.
+// What takes more than a few system calls to learn is remembered by a Reader (reader.go), which whoever
+// reads repositories for a session holds, with the identity of the files it came from (device, inode,
+// size, change and modification times): asking the same Reader again about an unchanged repository
+// costs a handful of system calls, and nothing one Reader learnt is seen by another. The package-level
+// functions (shared.go) read through one Reader the process shares, for callers that hold none yet.
+//
+// It imports nothing of Warden's but the leaves safefile, secrets (which configuration entries carry a
+// credential, credentials.go) and cache, and must import nothing above them.
 package gitrepo
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/warden-cli/warden/safefile"
 )
@@ -48,11 +52,8 @@ type Repo struct {
 // directory (a bare repository, or the inside of a .git directory). Ceilings
 // (GIT_CEILING_DIRECTORIES), file-system boundaries and ownership checks, which only ever make git stop
 // earlier, are not applied: a repository git would refuse is still reported. ok is false outside any.
-func Find(dir string, env Env) (Repo, bool) { return FindWith(dir, env, nil) }
-
-// FindWith is Find reading .git files through o (nil: each with links kept inside the directory that
-// holds it).
-func FindWith(dir string, env Env, o *safefile.Opener) (Repo, bool) {
+// A .git file is read through o (nil: with links kept inside the directory that holds it).
+func (rd *Reader) Find(dir string, env Env, o *safefile.Opener) (Repo, bool) {
 	if env == nil {
 		env = OSEnv
 	}
@@ -83,15 +84,15 @@ func FindWith(dir string, env Env, o *safefile.Opener) (Repo, bool) {
 			case fi.IsDir():
 				gitDir = dotgit
 			case fi.Mode().IsRegular():
-				gitDir = ReadGitFile(dotgit, o)
+				gitDir = rd.readGitFile(dotgit, o)
 			}
 			if gitDir != "" {
-				if common, ok := gitDirCommon(gitDir, env); ok {
+				if common, ok := rd.gitDirCommon(gitDir, env); ok {
 					return Repo{Top: d, GitDir: gitDir, CommonDir: common}, true
 				}
 			}
 		}
-		if common, ok := gitDirCommon(d, env); ok {
+		if common, ok := rd.gitDirCommon(d, env); ok {
 			return Repo{GitDir: d, CommonDir: common}, true
 		}
 		if d == "/" {
@@ -101,11 +102,9 @@ func FindWith(dir string, env Env, o *safefile.Opener) (Repo, bool) {
 }
 
 // AtTop returns the repository whose work tree's top is dir, if dir/.git is a git directory or a file
-// naming one: a submodule's or a nested repository's.
-func AtTop(dir string, env Env) (Repo, bool) { return AtTopWith(dir, env, nil) }
-
-// AtTopWith is AtTop reading a .git file through o (nil: with links kept inside dir).
-func AtTopWith(dir string, env Env, o *safefile.Opener) (Repo, bool) {
+// naming one: a submodule's or a nested repository's. A .git file is read through o (nil: with links
+// kept inside dir).
+func (rd *Reader) AtTop(dir string, env Env, o *safefile.Opener) (Repo, bool) {
 	if env == nil {
 		env = OSEnv
 	}
@@ -116,11 +115,11 @@ func AtTopWith(dir string, env Env, o *safefile.Opener) (Repo, bool) {
 	}
 	gitDir := dotgit
 	if !fi.IsDir() {
-		if gitDir = ReadGitFile(dotgit, o); gitDir == "" {
+		if gitDir = rd.readGitFile(dotgit, o); gitDir == "" {
 			return Repo{}, false
 		}
 	}
-	common, ok := gitDirCommon(gitDir, env)
+	common, ok := rd.gitDirCommon(gitDir, env)
 	if !ok {
 		return Repo{}, false
 	}
@@ -152,19 +151,14 @@ func commonDir(gitDir string, env Env) string {
 
 // IsGitDir is git's test for a git directory, made a little looser: a HEAD file, and objects and refs
 // directories (in the common directory of a linked work tree). Looser only ever finds more repositories.
-func IsGitDir(dir string, env Env) bool {
-	_, ok := gitDirCommon(dir, env)
+func (rd *Reader) IsGitDir(dir string, env Env) bool {
+	_, ok := rd.gitDirCommon(dir, env)
 	return ok
 }
 
-// gitDirs remembers what gitDirCommon found for a directory, with the identity of the directory and of
+// gitDirFound is what gitDirCommon found for a directory, kept with the identity of the directory and of
 // its common directory: adding, removing or replacing HEAD, commondir, objects or refs changes one of
 // them.
-var (
-	gitDirsMu sync.Mutex
-	gitDirs   = map[string]gitDirFound{}
-)
-
 type gitDirFound struct {
 	id, commonID fileID
 	common       string
@@ -172,7 +166,7 @@ type gitDirFound struct {
 }
 
 // gitDirCommon is IsGitDir, returning the common directory too.
-func gitDirCommon(dir string, env Env) (string, bool) {
+func (rd *Reader) gitDirCommon(dir string, env Env) (string, bool) {
 	if env == nil {
 		env = OSEnv
 	}
@@ -185,9 +179,7 @@ func gitDirCommon(dir string, env Env) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	gitDirsMu.Lock()
-	f, cached := gitDirs[dir]
-	gitDirsMu.Unlock()
+	f, cached := rd.gitDirs.Get(dir)
 	if cached && f.id == id {
 		if f.common == dir || f.common == "" {
 			return f.common, f.ok
@@ -201,12 +193,7 @@ func gitDirCommon(dir string, env Env) (string, bool) {
 	if common != "" && common != dir {
 		f.commonID, _ = statID(common)
 	}
-	gitDirsMu.Lock()
-	if len(gitDirs) > 4096 {
-		clear(gitDirs)
-	}
-	gitDirs[dir] = f
-	gitDirsMu.Unlock()
+	rd.gitDirs.Put(dir, f)
 	return common, ok
 }
 

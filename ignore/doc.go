@@ -6,7 +6,8 @@
 // It reads what git reads, without ever running git: a .gitignore in every directory from the work
 // tree's top down, the repository's info/exclude, and the file core.excludesFile names. Where the work
 // tree is and what its configuration says (core.excludesFile, core.ignoreCase, with includes read as git
-// reads them, conditions evaluated) come from package gitrepo, the one home of git's formats. Patterns
+// reads them, conditions evaluated) come from package gitrepo, the one home of git's formats, through the
+// caller's gitrepo.Reader (ListOptions.Git, ForDirWith), which remembers them for its next call. Patterns
 // follow git's rules to the letter, quirks included: negation, directory-only and anchored patterns,
 // `**`, bracket expressions, escapes, trailing spaces, core.ignoreCase. The tests compare every answer
 // with `git check-ignore` and `git ls-files`, on repositories of every shape the listing has a rule for
@@ -20,5 +21,5 @@
 // The sources are a list (Options.Sources), so other tools' rules can be built from the same parts:
 // ripgrep, for example, reads .rgignore and .ignore before .gitignore, with the same pattern syntax.
 //
-// It imports nothing of Warden's but gitrepo and the leaf safefile, and must not.
+// It imports nothing of Warden's but gitrepo and the leaves safefile and cache, and must not.
 package ignore

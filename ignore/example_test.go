@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/ignore"
 )
 
@@ -44,8 +45,9 @@ func ExampleNew() {
 
 	sources := []ignore.Source{{Name: ".rgignore"}, {Name: ".ignore"}}
 	top := dir
-	if repo, ok := ignore.FindRepo(dir, nil); ok {
-		git, _ := ignore.GitSources(repo, nil)
+	repos := gitrepo.NewReader() // reads the repository once for both calls
+	if repo, ok := ignore.FindRepo(dir, nil, repos); ok {
+		git, _ := ignore.GitSources(repo, nil, repos)
 		sources, top = append(sources, git...), repo.Top
 	} else {
 		sources = append(sources, ignore.Source{Name: ".gitignore"})

@@ -319,7 +319,7 @@ func TestLinkedWorktree(t *testing.T) {
 	git(t, dir, "", "worktree", "add", "-q", wt)
 	writeTree(t, dir, map[string]string{".git/info/exclude": "*.ex\n"})
 	writeTree(t, wt, map[string]string{"a.ex": "", "b": ""})
-	repo, ok := FindRepo(wt, nil)
+	repo, ok := FindRepo(wt, nil, nil)
 	if !ok || repo.Top != wt || repo.CommonDir != filepath.Join(dir, ".git") {
 		t.Fatalf("FindRepo(%s) = %+v, %v", wt, repo, ok)
 	}
@@ -442,7 +442,7 @@ func TestRulesLinkedToASecretAreNotRead(t *testing.T) {
 	}
 	git(t, dir, "", "config", "core.excludesFile", filepath.Join(home, ".ssh", "other"))
 	secret := func(p string) bool { return strings.HasPrefix(p, filepath.Join(home, ".ssh")+"/") }
-	m, err := ForDirWith(dir, safefile.NewOpener([]string{dir}, secret, 0))
+	m, err := ForDirWith(dir, safefile.NewOpener([]string{dir}, secret, 0), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

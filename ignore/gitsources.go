@@ -21,13 +21,14 @@ func noGitEnv(string) (string, bool) { return "", false }
 
 // FindRepo finds the git work tree that contains dir, looking upwards from it for a .git directory or
 // file the way git does, and reading .git files through o (nil: with links kept in their directory). It
-// reports false outside any work tree (inside a git directory, for one).
-func FindRepo(dir string, o *safefile.Opener) (gitrepo.Repo, bool) {
+// reports false outside any work tree (inside a git directory, for one). git is the Reader that
+// remembers what was found (nil: one for this call alone).
+func FindRepo(dir string, o *safefile.Opener, git *gitrepo.Reader) (gitrepo.Repo, bool) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return gitrepo.Repo{}, false
 	}
-	r, ok := gitrepo.FindWith(dir, noGitEnv, o)
+	r, ok := reader(git).Find(dir, noGitEnv, o)
 	if !ok || r.Top == "" {
 		return gitrepo.Repo{}, false
 	}
@@ -36,9 +37,10 @@ func FindRepo(dir string, o *safefile.Opener) (gitrepo.Repo, bool) {
 
 // GitSources returns the sources git reads in repo, highest precedence first: .gitignore in every
 // directory, info/exclude, and core.excludesFile (by default $XDG_CONFIG_HOME/git/ignore). foldCase is
-// the repository's core.ignoreCase. The configuration is read through o (see gitrepo.LoadOptions.Open).
-func GitSources(repo gitrepo.Repo, o *safefile.Opener) (sources []Source, foldCase bool) {
-	cfg := gitConfig(repo, o)
+// the repository's core.ignoreCase. The configuration is read through o (see gitrepo.LoadOptions.Open)
+// by git (nil: a Reader for this call alone).
+func GitSources(repo gitrepo.Repo, o *safefile.Opener, git *gitrepo.Reader) (sources []Source, foldCase bool) {
+	cfg := gitConfig(reader(git), repo, o)
 	sources = []Source{{Name: ".gitignore"}, {Path: filepath.Join(repo.CommonDir, "info", "exclude")}}
 	if p := excludesPath(cfg, repo.Top); p != "" {
 		sources = append(sources, Source{Path: p})
@@ -50,29 +52,31 @@ func GitSources(repo gitrepo.Repo, o *safefile.Opener) (sources []Source, foldCa
 }
 
 // ForDir returns a Matcher that ignores what git would below root, reading every file with links kept
-// inside the work tree (see ForDirWith).
-func ForDir(root string) (*Matcher, error) { return ForDirWith(root, nil) }
+// inside the work tree, and the repository with a Reader of its own (see ForDirWith).
+func ForDir(root string) (*Matcher, error) { return ForDirWith(root, nil, nil) }
 
 // ForDirWith returns a Matcher that ignores what git would below root. Inside a git work tree the rules
 // are read from its top down (a .gitignore above root applies too), with the repository's info/exclude
 // and core.excludesFile. Outside one, root's own .gitignore files and the person's core.excludesFile
 // apply, as they would once the directory became a repository. Every file is read through o; nil reads
-// them with links kept inside the repository's directories (or root).
-func ForDirWith(root string, o *safefile.Opener) (*Matcher, error) {
+// them with links kept inside the repository's directories (or root). The repository (where it is, its
+// configuration) is read by git, which remembers it for the next call; nil reads it afresh.
+func ForDirWith(root string, o *safefile.Opener, git *gitrepo.Reader) (*Matcher, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
 		return nil, fmt.Errorf("ignore: %w", err)
 	}
-	if repo, ok := FindRepo(root, o); ok {
+	git = reader(git)
+	if repo, ok := FindRepo(root, o, git); ok {
 		if o == nil {
-			o = repo.Opener()
+			o = git.Opener(repo)
 		}
-		sources, fold := GitSources(repo, o)
+		sources, fold := GitSources(repo, o, git)
 		return New(root, Options{Top: repo.Top, Sources: sources, FoldCase: fold, Open: o})
 	}
 	o = opener(o, root)
 	sources := []Source{{Name: ".gitignore"}}
-	if p := excludesPath(gitConfig(gitrepo.Repo{}, o), root); p != "" {
+	if p := excludesPath(gitConfig(git, gitrepo.Repo{}, o), root); p != "" {
 		sources = append(sources, Source{Path: p})
 	}
 	return New(root, Options{Sources: sources, Open: o})
@@ -86,8 +90,16 @@ func opener(o *safefile.Opener, top string) *safefile.Opener {
 	return safefile.NewOpener([]string{top}, nil, 0)
 }
 
-func gitConfig(repo gitrepo.Repo, o *safefile.Opener) gitrepo.Config {
-	return gitrepo.Load(repo, gitrepo.LoadOptions{Env: treeEnv, Home: os.Getenv("HOME"), Policy: gitrepo.AsGit, Open: o})
+// reader is git, or a Reader for one call when the caller holds none.
+func reader(git *gitrepo.Reader) *gitrepo.Reader {
+	if git != nil {
+		return git
+	}
+	return gitrepo.NewReader()
+}
+
+func gitConfig(git *gitrepo.Reader, repo gitrepo.Repo, o *safefile.Opener) gitrepo.Config {
+	return git.Load(repo, gitrepo.LoadOptions{Env: treeEnv, Home: os.Getenv("HOME"), Policy: gitrepo.AsGit, Open: o})
 }
 
 // treeEnv is the environment the configuration of a tree's rules is read with: Warden's own, but for

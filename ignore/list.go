@@ -41,6 +41,9 @@ type ListOptions struct {
 	// Open opens every file read to decide (the repository's configuration, its index, the rules): see
 	// Options.Open. nil keeps links inside the work tree.
 	Open *safefile.Opener
+	// Git reads the repository (where it is, its configuration, its index) and remembers it for the
+	// next listing while its files are unchanged; nil reads it afresh.
+	Git *gitrepo.Reader
 	// Each, when set, is told every file and directory (with a trailing slash) as it is listed, once
 	// each, in no particular order: a reader of a large tree can use what is found before the end.
 	Each func(rel string)
@@ -72,13 +75,14 @@ var errStop = errors.New("stop")
 // file (a symbolic link, a directory) is left out, as are submodules and nested repositories, which git
 // lists as one path each, and symbolic links, which a search does not follow.
 func List(ctx context.Context, dir string, o ListOptions) (Listing, error) {
+	o.Git = reader(o.Git)
 	l := lister{ctx: ctx, dir: dir, opts: o}
-	repo, ok := FindRepo(dir, o.Open)
+	repo, ok := FindRepo(dir, o.Open, o.Git)
 	if !ok {
 		if !o.IgnoreOutsideRepo {
 			return l.all()
 		}
-		m, err := ForDirWith(dir, o.Open)
+		m, err := ForDirWith(dir, o.Open, o.Git)
 		if err != nil {
 			return Listing{}, err
 		}
@@ -86,16 +90,16 @@ func List(ctx context.Context, dir string, o ListOptions) (Listing, error) {
 	}
 	open := o.Open
 	if open == nil {
-		open = repo.Opener()
+		open = o.Git.Opener(repo)
 	}
-	idx, ok := gitrepo.ReadIndexWith(repo, open)
+	idx, ok := o.Git.ReadIndex(repo, open)
 	if !ok {
 		// An index Warden cannot read in full (split, sparse, SHA-256, damaged): the untracked view alone,
 		// which misses only tracked files that the rules ignore.
 		idx = gitrepo.Index{}
 	}
-	sources, fold := GitSources(repo, open)
-	fromIndex, closeBlobs := skippedIgnoreFiles(repo, idx)
+	sources, fold := GitSources(repo, open, o.Git)
+	fromIndex, closeBlobs := skippedIgnoreFiles(o.Git, repo, idx)
 	defer closeBlobs()
 	m, err := New(dir, Options{Top: repo.Top, Sources: sources, FoldCase: fold, Open: open, FromIndex: fromIndex})
 	if err != nil {
@@ -231,7 +235,7 @@ func (l *lister) skipDir(rel string, tracked, gitlinks []string) bool {
 	if i, _ := slices.BinarySearch(tracked, rel+"/"); i < len(tracked) && strings.HasPrefix(tracked[i], rel+"/") {
 		return false
 	}
-	_, nested := gitrepo.AtTopWith(abs, noGitEnv, l.opts.Open)
+	_, nested := l.opts.Git.AtTop(abs, noGitEnv, l.opts.Open)
 	return nested
 }
 
@@ -307,7 +311,7 @@ func (l *lister) addTracked(tracked []string) {
 // skippedIgnoreFiles returns, for Options.FromIndex, the content of the .gitignore files a sparse checkout
 // left out of the work tree, read from the repository's object store as git reads them. An object that
 // is not there (a partial clone's) is no rules: git would fetch it, running the repository's programs.
-func skippedIgnoreFiles(repo gitrepo.Repo, idx gitrepo.Index) (func(rel string) []byte, func()) {
+func skippedIgnoreFiles(git *gitrepo.Reader, repo gitrepo.Repo, idx gitrepo.Index) (func(rel string) []byte, func()) {
 	ids := map[string][20]byte{}
 	for _, e := range idx.Entries {
 		if e.SkipWorktree && e.Stage == 0 && path.Base(e.Path) == ".gitignore" && gitrepo.ValidPath(e.Path, e.Mode) {
@@ -329,7 +333,7 @@ func skippedIgnoreFiles(repo gitrepo.Repo, idx gitrepo.Index) (func(rel string) 
 		mu.Lock()
 		defer mu.Unlock()
 		if blobs == nil {
-			b, err := gitrepo.OpenBlobs(repo)
+			b, err := git.OpenBlobs(repo)
 			if err != nil {
 				return nil
 			}

@@ -207,8 +207,8 @@ func TestListRefusesIndexEntriesThatLeadOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeTree(t, filepath.Dir(dir), map[string]string{"home-secret": ""})
-	r, _ := FindRepo(dir, nil)
-	idx, ok := gitrepo.ReadIndex(r)
+	r, _ := FindRepo(dir, nil, nil)
+	idx, ok := gitrepo.NewReader().ReadIndex(r, nil)
 	if !ok {
 		t.Fatal("index not read")
 	}

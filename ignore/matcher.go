@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/warden-cli/warden/cache"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -66,9 +67,15 @@ type Matcher struct {
 	// fingerprint identifies the rules that do not live in the tree (see Fingerprint).
 	fingerprint string
 
-	mu   sync.Mutex
-	dirs map[string]*dirState // by path relative to the top, for Match
+	// mu makes finding or reading a directory's state one step, so that its files are read once.
+	mu sync.Mutex
+	// dirs holds the states Match found, by path relative to the top. A state forgotten is read again.
+	dirs *cache.LRU[string, *dirState]
 }
+
+// maxDirStates bounds the directories a Matcher remembers the rules of: a match needs the directories
+// above the path, and a walk passes its own states down instead.
+const maxDirStates = 4096
 
 // dirState is what applies inside one directory: the per-directory files from the top down to it.
 type dirState struct {
@@ -100,7 +107,7 @@ func New(root string, opts Options) (*Matcher, error) {
 	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 		return nil, fmt.Errorf("ignore: root %s is not inside top %s", root, top)
 	}
-	m := &Matcher{root: root, top: top, opts: opts, dirs: map[string]*dirState{}}
+	m := &Matcher{root: root, top: top, opts: opts, dirs: cache.New[string, *dirState](maxDirStates)}
 	if opts.Open == nil {
 		opts.Open = safefile.NewOpener([]string{top}, nil, 0)
 	}
@@ -180,10 +187,10 @@ func (m *Matcher) RootIgnored() bool {
 }
 
 // stateLocked returns the state of the directory rel (relative to the top), reading the per-directory
-// files of it and of every directory above it that is not cached yet.
+// files of it and of every directory above it that is not remembered.
 func (m *Matcher) stateLocked(rel string) *dirState {
 	rel = strings.TrimSuffix(rel, "/")
-	if d, ok := m.dirs[rel]; ok {
+	if d, ok := m.dirs.Get(rel); ok {
 		return d
 	}
 	var d *dirState
@@ -201,7 +208,7 @@ func (m *Matcher) stateLocked(rel string) *dirState {
 			d.ignored = parent.ignored || m.ignored(parent, name, true)
 		}
 	}
-	m.dirs[rel] = d
+	m.dirs.Put(rel, d)
 	return d
 }
 

@@ -6,9 +6,9 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 
+	"github.com/warden-cli/warden/cache"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -71,21 +71,36 @@ var yarnAuth = regexp.MustCompile(`(?i)\b(npmAuthToken|npmAuthIdent|npmPassword|
 // hundred lines, and a file far larger than that is not typed by a person.
 const maxContentRead = 256 << 10
 
+// Judge judges files by what they hold (HoldsSecret) and remembers each answer with the file's identity
+// (device, inode, size, modification and change times), so that judging an unchanged file again costs a
+// stat. What one Judge read no other sees: a value that judges files for a session (the permission
+// engine) holds its own. It is safe for concurrent use.
+type Judge struct {
+	judged *cache.LRU[string, judged]
+}
+
+// maxJudged bounds the files a Judge remembers: start-up files and yarn's configuration, a few dozen in
+// a home.
+const maxJudged = 1024
+
+type judged struct {
+	id    fileID
+	holds bool
+}
+
+// NewJudge returns a Judge that remembers nothing yet.
+func NewJudge() *Judge { return &Judge{judged: cache.New[string, judged](maxJudged)} }
+
 // HoldsSecret reports whether a file ByContent judges (path absolute) holds a secret in its first
 // maxContentRead bytes: a start-up file a token line (TokenLine), yarn's configuration a registry
-// token (or a credential of a known form, Value). The answer is kept by the file's identity (device,
-// inode, size, modification and change times), so judging an unchanged file again costs a stat. A file
-// that cannot be read, or is not a regular file, holds nothing; it is never opened in a way that waits
-// (a FIFO) or reads a device.
-func HoldsSecret(path string) bool {
+// token (or a credential of a known form, Value). A file that cannot be read, or is not a regular file,
+// holds nothing; it is never opened in a way that waits (a FIFO) or reads a device.
+func (j *Judge) HoldsSecret(path string) bool {
 	id, ok := identify(path)
 	if !ok {
 		return false
 	}
-	contentMemo.Lock()
-	got, known := contentMemo.m[path]
-	contentMemo.Unlock()
-	if known && got.id == id {
+	if got, known := j.judged.Get(path); known && got.id == id {
 		return got.holds
 	}
 	line := TokenLine
@@ -97,24 +112,16 @@ func HoldsSecret(path string) bool {
 		holds = anyLine(io.LimitReader(f, maxContentRead), line)
 		f.Close()
 	}
-	contentMemo.Lock()
-	if contentMemo.m == nil || len(contentMemo.m) > 1024 {
-		contentMemo.m = map[string]judged{}
-	}
-	contentMemo.m[path] = judged{id: id, holds: holds}
-	contentMemo.Unlock()
+	j.judged.Put(path, judged{id: id, holds: holds})
 	return holds
 }
 
-var contentMemo struct {
-	sync.Mutex
-	m map[string]judged
-}
+// shared backs HoldsSecret, for callers that hold no Judge yet (the permission engine): what it learns,
+// every caller in the process sees. Once none calls HoldsSecret, both go.
+var shared = NewJudge()
 
-type judged struct {
-	id    fileID
-	holds bool
-}
+// HoldsSecret is Judge.HoldsSecret with a Judge the whole process shares.
+func HoldsSecret(path string) bool { return shared.HoldsSecret(path) }
 
 func anyLine(r io.Reader, judge func(string) bool) bool {
 	sc := bufio.NewScanner(r)

@@ -7,14 +7,16 @@
 //
 // Judgements by name and place (Path, Name, Value, GitConfigEntry, ByContent, GitConfigFile) read
 // nothing. The one judgement by content, HoldsSecret (for shell start-up files and yarn's
-// configuration), reads a bounded prefix of the file through safefile and remembers the answer by the
-// file's identity, so judging the same file again costs a stat. An opener that refuses links into secret places should use Path, not the content checks: git
-// must read a .git/config that carries a credential, and a shell a ~/.bashrc that exports a token.
+// configuration), reads a bounded prefix of the file through safefile; a Judge, which whoever judges
+// files for a session holds, remembers each answer by the file's identity, so judging the same file
+// again costs a stat. An opener that refuses links into secret places should use Path, not the content
+// checks: git must read a .git/config that carries a credential, and a shell a ~/.bashrc that exports a
+// token.
 //
 // What the catalogue does not know it cannot protect: a credential in a file of an ordinary name, under
 // a variable the environment's allow-list passes with an ordinary-looking value, or in a form no
 // pattern here recognises. The lists are of what today's tools write, not a proof.
 //
-// It imports nothing of Warden's but safefile, the leaf that opens the person's files without waiting on
-// a FIFO or reading a device.
+// It imports nothing of Warden's but the leaves safefile, which opens the person's files without waiting
+// on a FIFO or reading a device, and cache, and must import nothing above them.
 package secrets

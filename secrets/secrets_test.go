@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,6 +159,7 @@ func TestStartupFileByName(t *testing.T) {
 
 // A start-up file is judged by what it holds, and judged again when it changes.
 func TestHoldsSecretFollowsTheFile(t *testing.T) {
+	j := NewJudge()
 	dir := t.TempDir()
 	rc := filepath.Join(dir, ".bashrc")
 	write := func(s string) {
@@ -168,24 +170,24 @@ func TestHoldsSecretFollowsTheFile(t *testing.T) {
 	}
 	clean := "# .bashrc\nexport PATH=$HOME/bin:$PATH\nalias ll='ls -la'\nexport GITHUB_TOKEN=$(gh auth token)\n"
 	write(clean)
-	if HoldsSecret(rc) {
+	if j.HoldsSecret(rc) {
 		t.Fatal("a clean .bashrc holds a token")
 	}
 	write(clean + "export X_TOKEN=abcdefgh12345678\n")
-	if !HoldsSecret(rc) {
+	if !j.HoldsSecret(rc) {
 		t.Fatal("the token line is not found")
 	}
 	write(clean)
 	// The same size and, on a coarse clock, the same modification time: the change time still moves.
-	if HoldsSecret(rc) {
+	if j.HoldsSecret(rc) {
 		t.Fatal("the old answer was kept after the line went")
 	}
 	// Past the bound is not read.
 	write(strings.Repeat("# padding line\n", maxContentRead/15+1) + "export X_TOKEN=abcdefgh12345678\n")
-	if HoldsSecret(rc) {
+	if j.HoldsSecret(rc) {
 		t.Error("a line past the read bound was read")
 	}
-	if HoldsSecret(filepath.Join(dir, "missing")) {
+	if j.HoldsSecret(filepath.Join(dir, "missing")) {
 		t.Error("a missing file holds a token")
 	}
 }
@@ -198,7 +200,7 @@ func TestHoldsSecretDoesNotWaitOnAFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan bool, 1)
-	go func() { done <- HoldsSecret(fifo) }()
+	go func() { done <- NewJudge().HoldsSecret(fifo) }()
 	select {
 	case holds := <-done:
 		if holds {
@@ -206,6 +208,38 @@ func TestHoldsSecretDoesNotWaitOnAFIFO(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("judging a FIFO waited for a writer")
+	}
+}
+
+// Each Judge remembers what it judged, and nothing another Judge judged, and never more files than its
+// bound; a file it forgot is judged again, alike.
+func TestJudgesKeepTheirAnswersToThemselvesWithinABound(t *testing.T) {
+	dir := t.TempDir()
+	file := func(i int) string { return filepath.Join(dir, fmt.Sprintf("rc%d", i)) }
+	for i := range maxJudged + 10 {
+		line := "export PATH=$HOME/bin:$PATH\n"
+		if i%2 == 1 {
+			line = "export X_TOKEN=abcdefgh12345678\n"
+		}
+		if err := os.WriteFile(file(i), []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	one, other := NewJudge(), NewJudge()
+	if !one.HoldsSecret(file(1)) || one.judged.Len() != 1 || other.judged.Len() != 0 {
+		t.Fatalf("after one Judge judged one file: it holds %d answers, the other %d", one.judged.Len(), other.judged.Len())
+	}
+	for i := range maxJudged + 10 {
+		if got := one.HoldsSecret(file(i)); got != (i%2 == 1) {
+			t.Fatalf("%s: %v", file(i), got)
+		}
+	}
+	if one.judged.Len() != maxJudged || other.judged.Len() != 0 {
+		t.Errorf("after %d files the Judge holds %d answers (its bound is %d), the other %d", maxJudged+10,
+			one.judged.Len(), maxJudged, other.judged.Len())
+	}
+	if _, held := one.judged.Get(file(0)); held || one.HoldsSecret(file(0)) || !one.HoldsSecret(file(1)) {
+		t.Error("the first files judged were kept past the bound, or judged otherwise when judged again")
 	}
 }
 

@@ -1,7 +1,7 @@
 // Package fakeapi is an in-process fake of an OpenAI-compatible chat completions server, for Warden's tests
 // and demos. It owns nothing but the wire: it speaks POST /v1/chat/completions (an SSE stream when the request
 // says "stream": true, one JSON completion otherwise) and GET /v1/models, and it can reproduce every provider
-// quirk listed in ECOSYSTEM.md. It imports only the standard library and must never import Warden's packages,
+// quirk DESIGN.md §9 lists. It imports only the standard library and must never import Warden's packages,
 // so that the agent is tested against the wire and not against itself.
 //
 // # Scripting from Go
