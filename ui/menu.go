@@ -221,9 +221,10 @@ func (m *Model) menuView(width int) []string {
 		lines = append(lines, row)
 	}
 	k := m.keys
-	footer := hint(hintKeys(k.MenuUp, k.MenuDown)+" choose", hintKeys(k.Complete)+" complete", hintKeys(k.Send)+" run", hintKeys(k.Interrupt)+" close")
+	choose := hintKeys(k.MenuUp) + hintKeys(k.MenuDown) + " choose" // "↑↓": the menu's hint is short
+	footer := hint(choose, hintKeys(k.Complete)+" complete", hintKeys(k.Send)+" run", hintKeys(k.Interrupt)+" close")
 	if mn.kind == menuFiles {
-		footer = hint(hintKeys(k.MenuUp, k.MenuDown)+" choose", hintKeys(k.Complete)+" or "+hintKeys(k.Send)+" take", hintKeys(k.Interrupt)+" close")
+		footer = hint(choose, hintKeys(k.Complete)+" or "+hintKeys(k.Send)+" take", hintKeys(k.Interrupt)+" close")
 	}
 	if n := len(mn.items); n > mn.rows {
 		footer = plural(n, "match", "matches") + " · " + footer
