@@ -101,9 +101,9 @@ func newKeyMap() keyMap {
 
 		Yes:                b("y", "yes", "y"),
 		No:                 b("n/esc", "no", "n", "esc"),
-		RewindBoth:         b("b", "rewind files and talk", "b"),
-		RewindFiles:        b("f", "rewind the files", "f"),
-		RewindConversation: b("c", "rewind the talk", "c"),
+		RewindBoth:         b("b", "/rewind: both", "b"),
+		RewindFiles:        b("f", "/rewind: the files", "f"),
+		RewindConversation: b("c", "/rewind: conversation", "c"),
 
 		Filter: b("/", "filter (pickers: just type)", "/"),
 		Open:   b("enter", "open; choose (pickers)", "enter"),
