@@ -4,8 +4,9 @@
 // Later sources win: user settings, then the project's shared file, then the personal project file, then the
 // environment, then flags. List settings (rules, directories, env names) add up instead of replacing.
 // Every file is read through the session's safefile.Opener (Sources.Opener), and Warden's own writes (a
-// saved rule, the records) go through safefile's link-safe writer. It must never import other Warden
-// packages than that leaf.
+// saved rule, the records) go through safefile's link-safe writer; what it shows of a repository's files
+// (the trust prompt's items) is escaped by printable's one table. It must never import other Warden
+// packages than those two leaves.
 package config
 
 import (
@@ -21,6 +22,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/printable"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -321,7 +323,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	for i, u := range cfg.Untrusted {
 		// Each item is drawn in the trust prompt: what a repository wrote must not redraw it.
-		cfg.Untrusted[i] = Printable(u)
+		cfg.Untrusted[i] = printable.Escape(u)
 	}
 	cfg.fillDefaults()
 	return cfg, cfg.validate()

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/printable"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -66,7 +67,7 @@ func (s MCPServer) Transport() string {
 // line for stdio, the URL otherwise. It is what the trust prompt and `warden mcp list` show.
 func (s MCPServer) Target() string {
 	if s.Transport() != "stdio" {
-		return Printable(s.URL)
+		return printable.Escape(s.URL)
 	}
 	words := make([]string, 0, 1+len(s.Args))
 	for _, w := range append([]string{s.Command}, s.Args...) {
@@ -90,7 +91,7 @@ func (e MCPServerEntry) Describe() string {
 			fmt.Fprintf(&b, " with %s", strings.Join(sortedAssignments(e.Env), " "))
 		}
 	default:
-		fmt.Fprintf(&b, "MCP server %s would connect to %s (%s)", e.label(), Printable(e.URL), e.Transport())
+		fmt.Fprintf(&b, "MCP server %s would connect to %s (%s)", e.label(), printable.Escape(e.URL), e.Transport())
 		if len(e.Headers) > 0 {
 			fmt.Fprintf(&b, " sending %s", strings.Join(sortedAssignments(e.Headers), ", "))
 		}
@@ -112,7 +113,7 @@ func (e MCPServerEntry) label() string {
 func sortedAssignments(m map[string]string) []string {
 	out := make([]string, 0, len(m))
 	for k, v := range m {
-		out = append(out, Printable(k)+"="+shellQuote(v))
+		out = append(out, printable.Escape(k)+"="+shellQuote(v))
 	}
 	slices.Sort(out)
 	return out
@@ -122,7 +123,7 @@ func sortedAssignments(m map[string]string) []string {
 // as exactly what will run; a word holding a control or invisible character is quoted as $'...' with that
 // character escaped, so that it cannot redraw or reorder what the prompt shows.
 func shellQuote(s string) string {
-	if strings.IndexFunc(s, hidden) >= 0 {
+	if printable.Index(s) >= 0 {
 		return ansiCQuote(s)
 	}
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
@@ -168,7 +169,7 @@ func checkMCPServers(servers map[string]MCPServer, at *positions) error {
 	for _, name := range names {
 		s := servers[name]
 		where := func(key string) string {
-			return fmt.Sprintf("%s: mcpServers.%s", at.of("mcpServers", name, key), Printable(name))
+			return fmt.Sprintf("%s: mcpServers.%s", at.of("mcpServers", name, key), printable.Escape(name))
 		}
 		id := MCPName(name)
 		switch {
@@ -178,7 +179,7 @@ func checkMCPServers(servers map[string]MCPServer, at *positions) error {
 			return fmt.Errorf("%s: a server name may be at most %d characters, so that its tool names fit the model's limit of 64", where(""), maxMCPName)
 		case byName[id] != "":
 			return fmt.Errorf("%s: the servers %q (%s) and %q would both be called %s in tool names and rules (mcp__%s__TOOL); rename one",
-				where(""), Printable(byName[id]), at.of("mcpServers", byName[id]), Printable(name), id, id)
+				where(""), printable.Escape(byName[id]), at.of("mcpServers", byName[id]), printable.Escape(name), id, id)
 		}
 		byName[id] = name
 		switch s.Transport() {

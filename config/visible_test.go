@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-cli/warden/printable"
 )
 
 // What a repository wrote is drawn in the trust prompt: a carriage return, an escape sequence or a
@@ -19,7 +21,7 @@ func TestTheTrustPromptShowsControlCharactersAsEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	joined := strings.Join(cfg.Untrusted, "\n")
-	if strings.IndexFunc(joined, func(r rune) bool { return r != '\n' && hidden(r) }) >= 0 || strings.Count(joined, "\n") != len(cfg.Untrusted)-1 {
+	if strings.IndexFunc(joined, func(r rune) bool { return r != '\n' && printable.Hidden(r) }) >= 0 || strings.Count(joined, "\n") != len(cfg.Untrusted)-1 {
 		t.Errorf("hidden characters reach the trust prompt: %q", cfg.Untrusted)
 	}
 	for _, want := range []string{
@@ -32,7 +34,7 @@ func TestTheTrustPromptShowsControlCharactersAsEscapes(t *testing.T) {
 		}
 	}
 	for _, e := range cfg.UntrustedMCPServers {
-		if strings.IndexFunc(e.Target(), hidden) >= 0 {
+		if strings.IndexFunc(e.Target(), printable.Hidden) >= 0 {
 			t.Errorf("target %q", e.Target())
 		}
 	}

@@ -6,6 +6,7 @@
 // output.
 //
 // It is built on the official Go SDK (github.com/modelcontextprotocol/go-sdk) and imports only config (for
-// the server entries) and tools (for the Tool interface and the shared output handling); agent and ui use it
-// through small interfaces of their own.
+// the server entries), tools (for the Tool interface and the shared output handling) and the leaf printable
+// (what a server wrote is escaped by its one table before anyone shows it); agent and ui use it through
+// small interfaces of their own.
 package mcp

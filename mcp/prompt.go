@@ -7,8 +7,7 @@ import (
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/printable"
 )
 
 // A server's prompts are offered to the person as `/mcp__SERVER__PROMPT` commands; running one fetches the
@@ -31,7 +30,7 @@ type PromptArg struct {
 }
 
 // Label is the argument's name as it may be drawn: a control character the server put in it is escaped.
-func (a PromptArg) Label() string { return config.Printable(a.Name) }
+func (a PromptArg) Label() string { return printable.Escape(a.Name) }
 
 func (s *server) promptStatusLocked() []PromptStatus {
 	var out []PromptStatus
@@ -42,12 +41,12 @@ func (s *server) promptStatusLocked() []PromptStatus {
 	names := toolNames(s.entry.Name, remote)
 	for i, p := range s.prompts {
 		// What the server wrote is drawn in the / menu and in /mcp: its control characters become escapes.
-		ps := PromptStatus{Command: names[i], Name: p.Name, Description: config.Printable(p.Description)}
+		ps := PromptStatus{Command: names[i], Name: p.Name, Description: printable.Escape(p.Description)}
 		if ps.Description == "" {
-			ps.Description = config.Printable(p.Title)
+			ps.Description = printable.Escape(p.Title)
 		}
 		for _, a := range p.Arguments {
-			ps.Args = append(ps.Args, PromptArg{Name: a.Name, Description: config.Printable(a.Description), Required: a.Required})
+			ps.Args = append(ps.Args, PromptArg{Name: a.Name, Description: printable.Escape(a.Description), Required: a.Required})
 		}
 		out = append(out, ps)
 	}

@@ -286,7 +286,7 @@ func (s *server) use(ctx context.Context) (*sdk.ClientSession, error) {
 		return cs, nil
 	case Stopped:
 		s.mu.Unlock()
-		return nil, errors.New("the session is shutting down")
+		return nil, errors.New("it is shutting down with Warden")
 	case Untrusted:
 		s.mu.Unlock()
 		return nil, errors.New(notTrusted)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/printable"
 )
 
 // ServerStatus is what `/mcp` and `warden mcp list` show of one server.
@@ -40,29 +40,19 @@ func (m *Manager) Status() []ServerStatus {
 	for _, s := range m.list() {
 		s.mu.Lock()
 		st := ServerStatus{Name: s.entry.Name, Transport: s.entry.Transport(), Target: s.entry.Target(),
-			File: config.Printable(s.entry.File), State: s.state, Error: printableLines(s.err), DroppedTools: s.dropped,
+			File: printable.Escape(s.entry.File), State: s.state, Error: printable.EscapeLines(s.err), DroppedTools: s.dropped,
 			HintTrusted: s.entry.TrustReadOnly != nil && *s.entry.TrustReadOnly}
 		if st.Transport == "stdio" {
 			st.Log = s.stderr.path
 		}
 		for _, t := range s.tools {
-			st.Tools = append(st.Tools, ToolStatus{Name: t.name, Remote: config.Printable(t.remote), ReadOnly: t.readOnly})
+			st.Tools = append(st.Tools, ToolStatus{Name: t.name, Remote: printable.Escape(t.remote), ReadOnly: t.readOnly})
 		}
 		st.Prompts = s.promptStatusLocked()
 		s.mu.Unlock()
 		out = append(out, st)
 	}
 	return out
-}
-
-// printableLines is text a server may have chosen (its error messages, its stderr) made safe to draw line
-// by line: lines stay lines, every other control or invisible character becomes an escape.
-func printableLines(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = config.Printable(l)
-	}
-	return strings.Join(lines, "\n")
 }
 
 // Counts returns how many servers are ready, and how many there are.

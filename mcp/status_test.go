@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/printable"
 )
 
 // What a server says of itself (its errors, tool and prompt names and descriptions) is drawn by /mcp, the
@@ -52,7 +53,7 @@ func TestWhatAServerSaysIsShownWithControlCharactersEscaped(t *testing.T) {
 		if strings.ContainsAny(text, "\x1b\r\u202e") {
 			t.Errorf("control characters reach the screen: %q", text)
 		}
-		if !strings.Contains(text, config.Printable(evil)) {
+		if !strings.Contains(text, printable.Escape(evil)) {
 			t.Errorf("the escaped text is missing: %q", text)
 		}
 	}

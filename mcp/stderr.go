@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/warden-cli/warden/printable"
 )
 
 // stderrLog keeps what a server writes to stderr: all of it in a log file, up to logCap bytes a session,
@@ -91,7 +93,7 @@ func (l *stderrLog) Tail() string {
 		}
 	}
 	t = strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' || r >= ' ' && r != 0x7f && !(r >= 0x80 && r < 0xa0) {
+		if r == '\n' || r == '\t' || !printable.Control(r) {
 			return r
 		}
 		return -1

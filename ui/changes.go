@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/viewport"
-
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/checkpoint"
 )
@@ -26,13 +24,13 @@ func (p *panel) changesLines(rc *renderCtx, width int) []string {
 		return nil
 	}
 	st := rc.st
-	out := []string{st.accent.Render("±") + " " + st.dim.Render(fit(checkpoint.Summary(p.changes)+changesHint(p), max(width-2, 1)))}
+	out := []string{st.accent.Render("±") + " " + st.dim.Render(fit(checkpoint.Summary(p.changes)+changesHint(rc, p), max(width-2, 1)))}
 	if !p.expanded {
 		return out
 	}
 	for i, c := range shown {
 		if i == maxChangeLines {
-			out = append(out, st.dim.Render(fmt.Sprintf("  … and %d more (ctrl+t, d shows them all)", len(shown)-i)))
+			out = append(out, st.dim.Render(fmt.Sprintf("  … and %d more (%s, %s shows them all)", len(shown)-i, hintKeys(rc.keys.History), hintKeys(rc.keys.Diff))))
 			break
 		}
 		out = append(out, "  "+changeLine(rc.st, c, width-2))
@@ -40,11 +38,11 @@ func (p *panel) changesLines(rc *renderCtx, width int) []string {
 	return out
 }
 
-func changesHint(p *panel) string {
+func changesHint(rc *renderCtx, p *panel) string {
 	if p.expanded {
 		return ""
 	}
-	return " · ctrl+o lists them"
+	return " · " + hintKeys(rc.keys.Expand) + " lists them"
 }
 
 // changeLine is one file: its letter coloured by what happened, its path and counts.
@@ -158,10 +156,7 @@ func newDiffPager(m *Model, p *panel) *pager {
 		lines = append(lines, "")
 	}
 	title := fmt.Sprintf("%s · %s · %s", p.tool, fit(p.target(), 50), checkpoint.Summary(p.changes))
-	pg := &pager{title: title, note: "what the call changed in the workspace", lines: lines}
-	pg.vp = viewport.New()
-	pg.resize(m.width, m.height)
-	return pg
+	return newLinesPager(m.overlayCtx(), title, "what the call changed in the workspace", "", lines)
 }
 
 // restoreChanges shows a recorded FilesChanged of a resumed session; p is the call a task's changes

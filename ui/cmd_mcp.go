@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/warden-cli/warden/mcp"
@@ -34,7 +35,7 @@ func init() {
 			if m.opts.MCP == nil {
 				return m.setFlash("No MCP servers are configured (mcpServers in the settings, or .mcp.json; see the README)")
 			}
-			m.push(&mcpOverlay{})
+			m.push(&mcpOverlay{servers: m.opts.MCP})
 			return nil
 		}})
 	registerOnStart(watchMCP)
@@ -126,37 +127,43 @@ func (m *Model) mcpStatus() string {
 }
 
 // mcpOverlay lists the servers as they are now: it reads their status at every frame.
-type mcpOverlay struct{ offset int }
+type mcpOverlay struct {
+	servers MCPServers
+	offset  int
+}
 
 func (o *mcpOverlay) fullScreen() bool { return true }
 
-func (o *mcpOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
+func (o *mcpOverlay) update(c overlayCtx, msg tea.Msg) (tea.Msg, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	switch k.String() {
-	case "esc", "q":
-		return m.pop(o)
-	case "up", "k":
+	keys := c.keys
+	switch {
+	case key.Matches(k, keys.Back):
+		return closeOverlay{o}, nil
+	case key.Matches(k, keys.Up):
 		o.offset = max(o.offset-1, 0)
-	case "down", "j":
+	case key.Matches(k, keys.Down):
 		o.offset++
-	case "pgup":
+	case key.Matches(k, keys.PageUp):
 		o.offset = max(o.offset-10, 0)
-	case "pgdown", "space":
+	case key.Matches(k, keys.PageDown):
 		o.offset += 10
-	case "home":
+	case key.Matches(k, keys.Top):
 		o.offset = 0
+	case key.Matches(k, keys.Bottom):
+		o.offset = 1 << 30 // view clamps it
 	}
-	return nil
+	return nil, nil
 }
 
-func (o *mcpOverlay) view(m *Model, width, height int) string {
-	st := m.st
+func (o *mcpOverlay) view(c overlayCtx, width, height int) string {
+	st, keys := c.st, c.keys
 	var lines []string
 	add := func(s string) { lines = append(lines, strings.Split(wrap(s, width), "\n")...) }
-	list := m.opts.MCP.Status()
+	list := o.servers.Status()
 	if len(list) == 0 {
 		add("No MCP servers are configured. Add them under \"mcpServers\" in a settings file or in .mcp.json (see the README).")
 	}
@@ -196,18 +203,20 @@ func (o *mcpOverlay) view(m *Model, width, height int) string {
 			add("  /" + p.Command + st.dim.Render("  "+oneLine(p.Description)))
 		}
 	}
-	hint := "esc back"
+	back := hintKeys(keys.Back) + " back"
+	footer := back
 	if room := height - 2; len(lines) > room {
 		o.offset = min(o.offset, len(lines)-room)
+		scroll := hintKeys(keys.Up, keys.Down) + " " + hintKeys(keys.PageUp, keys.PageDown) + " scroll"
 		if end := o.offset + room; end < len(lines) {
-			hint = fmt.Sprintf("↓ %s more · ↑/↓ PgUp/PgDn scroll · esc back", plural(len(lines)-end, "line", "lines"))
+			footer = hint(fmt.Sprintf("%s %s more", hintKeys(keys.Down), plural(len(lines)-end, "line", "lines")), scroll, back)
 		} else {
-			hint = "↑/↓ PgUp/PgDn scroll · esc back"
+			footer = hint(scroll, back)
 		}
 		lines = lines[o.offset:]
 	} else {
 		o.offset = 0
 	}
-	ready, total := m.opts.MCP.Counts()
-	return frame(m, fmt.Sprintf("MCP servers (%d of %d ready)", ready, total), strings.Join(lines, "\n"), hint, width, height)
+	ready, total := o.servers.Counts()
+	return frame(c, fmt.Sprintf("MCP servers (%d of %d ready)", ready, total), strings.Join(lines, "\n"), footer, width, height)
 }

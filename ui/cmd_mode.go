@@ -10,7 +10,7 @@ import (
 
 func init() {
 	registerBuiltin(Command{Name: "mode", Args: "[MODE]",
-		Desc: "set the permission mode; alone, the next one (shift+tab)",
+		Desc: "set the permission mode; alone, the next one (" + hintKeys(defaultKeys.Mode) + ")",
 		Run: func(m *Model, args string) tea.Cmd {
 			if args == "" {
 				return m.cycleMode()

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/warden-cli/warden/agent"
@@ -43,10 +43,10 @@ func newRewindPicker(m *Model, points []agent.Point) *picker {
 		if err != nil || i < 0 || i >= len(points) {
 			return nil
 		}
-		c := &rewindChoice{point: points[i], picker: m.top()}
+		q := m.rewindQuestion(points[i], m.top())
 		var wake tea.Cmd
-		c.armedAt, wake = armAfterTyping(m)
-		m.push(c)
+		q.armedAt, wake = armAfterTyping(m.overlayCtx())
+		m.push(q)
 		return wake
 	})
 	var rows []pickRow
@@ -65,27 +65,24 @@ func newRewindPicker(m *Model, points []agent.Point) *picker {
 	return p
 }
 
-// rewindChoice asks what goes back to the point: the files, the conversation, or both.
-type rewindChoice struct {
-	point agent.Point
-	// picker is the list it was chosen from, closed with it.
-	picker  overlay
-	armedAt time.Time
-}
-
-func (c *rewindChoice) fullScreen() bool { return true }
-
-func (c *rewindChoice) update(m *Model, msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
+// rewindQuestion asks what goes back to the point: the files, the conversation, or both. picker is the
+// list the point was chosen from, closed with the question once it is answered; backing out returns to it.
+func (m *Model) rewindQuestion(pt agent.Point, picker overlay) *confirm {
+	keys := m.keys
+	q := &confirm{title: "Rewind"}
+	q.body = func(st *styles, width int) string {
+		var b strings.Builder
+		b.WriteString(wrap("Go back to "+pointWords(pt)+".", width) + "\n\n")
+		if pt.Kind == agent.PointCall && len(pt.Changes) > 0 {
+			b.WriteString(wrap(st.dim.Render("That call "+checkpoint.Summary(pt.Changes)+"."), width) + "\n\n")
+		}
+		b.WriteString(st.accent.Render(hintKey(keys.RewindBoth)) + "  both: the files and the conversation\n")
+		b.WriteString(st.accent.Render(hintKey(keys.RewindFiles)) + "  the files only (what will change is shown first)\n")
+		b.WriteString(st.accent.Render(hintKey(keys.RewindConversation)) + "  the conversation only: the model forgets what came after; the transcript keeps it\n")
+		return b.String()
 	}
-	if stillTyping(&c.armedAt, m.now()) {
-		return wakeIn(typeAheadGuard)
-	}
-	pt := c.point
-	a := m.agent
-	files := func(then func(m *Model, done bool) tea.Cmd) tea.Cmd {
+	files := func(m *Model, then func(m *Model, done bool) tea.Cmd) tea.Cmd {
+		a := m.agent
 		return planThen(m, func() (*agent.UndoPlan, error) { return a.PlanRestore(pt) }, then)
 	}
 	conversation := func(m *Model, done bool) tea.Cmd {
@@ -94,35 +91,19 @@ func (c *rewindChoice) update(m *Model, msg tea.Msg) tea.Cmd {
 		}
 		return rewindConversation(m, pt)
 	}
-	switch k.String() {
-	case "b":
-		return tea.Batch(m.pop(c.picker), files(conversation))
-	case "f":
-		return tea.Batch(m.pop(c.picker), files(nil))
-	case "c":
-		return tea.Batch(m.pop(c.picker), rewindConversation(m, pt))
-	case "esc", "n", "q":
-		return m.pop(c)
+	q.choices = []choice{
+		{keys: []key.Binding{keys.RewindBoth}, does: "both", msg: commandResult(func(m *Model) tea.Cmd {
+			return tea.Batch(m.pop(picker), files(m, conversation))
+		})},
+		{keys: []key.Binding{keys.RewindFiles}, does: "files", msg: commandResult(func(m *Model) tea.Cmd {
+			return tea.Batch(m.pop(picker), files(m, nil))
+		})},
+		{keys: []key.Binding{keys.RewindConversation}, does: "conversation", msg: commandResult(func(m *Model) tea.Cmd {
+			return tea.Batch(m.pop(picker), rewindConversation(m, pt))
+		})},
+		{keys: []key.Binding{keys.No, keys.Back}, does: "back", msg: closeOverlay{q}},
 	}
-	return nil
-}
-
-func (c *rewindChoice) view(m *Model, width, height int) string {
-	st := m.st
-	pt := c.point
-	var b strings.Builder
-	b.WriteString(wrap("Go back to "+pointWords(pt)+".", width) + "\n\n")
-	if pt.Kind == agent.PointCall && len(pt.Changes) > 0 {
-		b.WriteString(wrap(st.dim.Render("That call "+checkpoint.Summary(pt.Changes)+"."), width) + "\n\n")
-	}
-	b.WriteString(st.accent.Render("b") + "  both: the files and the conversation\n")
-	b.WriteString(st.accent.Render("f") + "  the files only (what will change is shown first)\n")
-	b.WriteString(st.accent.Render("c") + "  the conversation only: the model forgets what came after; the transcript keeps it\n")
-	hint := "b both · f files · c conversation · esc back"
-	if m.now().Before(c.armedAt) {
-		hint = "keys paused for a moment, so that typing meant for the input cannot answer…"
-	}
-	return frame(m, "Rewind", b.String(), hint, width, height)
+	return q
 }
 
 // rewindConversation cuts the conversation back to the point; a request's prompt comes back to the

@@ -10,7 +10,7 @@ import (
 func init() {
 	registerBuiltin(Command{Name: "status", Desc: "model, server, context, tokens, session, sandbox, wall and rules",
 		Run: func(m *Model, _ string) tea.Cmd {
-			m.push(newTextPager(m, "Status", m.statusText(), "", ""))
+			m.push(newTextPager(m.overlayCtx(), "Status", m.statusText(), "", ""))
 			return nil
 		}})
 }
@@ -27,7 +27,7 @@ func (m *Model) statusText() string {
 	u := m.usage.Total
 	row("Tokens", fmt.Sprintf("%s prompt, %s completion in this session's requests%s", commas(u.PromptTokens), commas(u.CompletionTokens), estimated(m.usage.Estimated)))
 	if e := o.Engine; e != nil {
-		row("Mode", string(e.Mode())+" (shift+tab or /mode changes it)")
+		row("Mode", string(e.Mode())+" ("+hintKeys(m.keys.Mode)+" or /mode changes it)")
 	}
 	switch {
 	case o.Sandbox != "":

@@ -32,7 +32,7 @@ func init() {
 				if path != "" {
 					note = "full output: " + path
 				}
-				m.push(newTextPager(m, "task "+r.value+" · "+r.cells[2]+" · "+r.cells[1], strings.TrimRight(text, "\n"), note, path))
+				m.push(newTextPager(m.overlayCtx(), "task "+r.value+" · "+r.cells[2]+" · "+r.cells[1], strings.TrimRight(text, "\n"), note, path))
 				return nil
 			})
 			p.remove, p.removeVerb = func(m *Model, r pickRow) tea.Cmd {
@@ -77,7 +77,7 @@ func (m *Model) taskRows(tm taskManager) ([]pickRow, string) {
 		rows = append(rows, pickRow{cells: []string{t.ID, state, flatten(t.Command)}, value: t.ID})
 	}
 	if len(rows) == 0 {
-		return nil, "No background task was started in this session. The model starts them with run_in_background; ctrl+b sends a running command there."
+		return nil, "No background task was started in this session. The model starts them with run_in_background; " + hintKeys(m.keys.Background) + " sends a running command there."
 	}
 	return rows, ""
 }

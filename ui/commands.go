@@ -235,7 +235,7 @@ func (m *Model) runCommand(in slashInput) tea.Cmd {
 		return m.setFlash(fmt.Sprintf("Unknown command /%s%s: nothing was sent. /help lists the commands; // sends a message that begins with /", in.name, guess))
 	}
 	if c.Idle && m.run != nil {
-		return m.setFlash(fmt.Sprintf("/%s waits until the request in progress ends (esc interrupts it)", c.Name))
+		return m.setFlash(fmt.Sprintf("/%s waits until the request in progress ends (%s interrupts it)", c.Name, hintKeys(m.keys.Interrupt)))
 	}
 	return c.Run(m, in.args)
 }

@@ -49,6 +49,7 @@ type itemKey struct {
 // renderCtx is what rendering needs from the root model.
 type renderCtx struct {
 	st            *styles
+	keys          *keyMap
 	md            *markdown
 	mdStyle       string
 	theme         int
@@ -295,14 +296,14 @@ func reasoningView(rc *renderCtx, it *item, width int) string {
 	st := rc.st
 	lines := strings.Split(expandTabs(strings.TrimSpace(it.reasoning)), "\n")
 	if !rc.showReasoning {
-		head := st.reasoning.Render(fmt.Sprintf("✻ Thought for %s (ctrl+r to show)", plural(len(lines), "line", "lines")))
+		head := st.reasoning.Render(fmt.Sprintf("✻ Thought for %s (%s to show)", plural(len(lines), "line", "lines"), hintKeys(rc.keys.Reasoning)))
 		if it.streaming && it.text == "" {
 			head = st.reasoning.Render("✻ Thinking…") + "\n" +
 				prefixLines("  ", "  ", wrap(st.reasoning.Render(lines[len(lines)-1]), width-2))
 		}
 		return head
 	}
-	return st.reasoning.Render("✻ Thinking (ctrl+r to hide)") + "\n" +
+	return st.reasoning.Render("✻ Thinking ("+hintKeys(rc.keys.Reasoning)+" to hide)") + "\n" +
 		prefixLines("  ", "  ", wrap(st.reasoning.Render(strings.Join(lines, "\n")), width-2))
 }
 

@@ -63,7 +63,7 @@ func (m *Model) apply(scope *panel, e agent.Event) {
 		}
 		for _, o := range m.overlays {
 			if md, ok := o.(*modal); ok {
-				md.withdraw(m, path, e.ID)
+				m.withdraw(md, path, e.ID)
 			}
 		}
 	case agent.ToolOutput:

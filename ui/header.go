@@ -53,6 +53,6 @@ func (m *Model) headerText() string {
 		ws += " · instructions from " + strings.Join(o.Instructions, ", ")
 	}
 	lines = append(lines, ws)
-	lines = append(lines, "/ commands · @file attaches a file · !cmd runs a shell command · ? keys")
+	lines = append(lines, "/ commands · @file attaches a file · !cmd runs a shell command · "+hintKeys(m.keys.Help)+" keys")
 	return strings.Join(lines, "\n")
 }

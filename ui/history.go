@@ -24,6 +24,8 @@ const maxPagerBytes = 4 << 20
 // historyOverlay is the table of every tool call of the session (Ctrl+T), built from the same panels as
 // the transcript. A sub-agent's calls are listed under the task call that started it, indented.
 type historyOverlay struct {
+	// calls lists every call of the session in tree order (Model.allCalls), as it is at each frame.
+	calls     func() []*panel
 	selected  int
 	filter    textinput.Model
 	filtering bool
@@ -33,8 +35,12 @@ func newHistoryOverlay(m *Model) *historyOverlay {
 	f := textinput.New()
 	f.Prompt = "/"
 	f.Placeholder = "filter by tool, command, decision or exit"
-	return &historyOverlay{filter: f, selected: len(m.allCalls()) - 1}
+	return &historyOverlay{calls: m.allCalls, filter: f, selected: len(m.allCalls()) - 1}
 }
+
+// showChanges asks the root to page through what call p changed, each file with its diff (the agent
+// computes them).
+type showChanges struct{ p *panel }
 
 // allCalls is every call in tree order: each main-agent call followed by its sub-agent's calls.
 func (m *Model) allCalls() []*panel {
@@ -48,8 +54,8 @@ func (m *Model) allCalls() []*panel {
 
 func (h *historyOverlay) fullScreen() bool { return true }
 
-func (h *historyOverlay) rows(m *Model) []*panel {
-	all := m.allCalls()
+func (h *historyOverlay) rows() []*panel {
+	all := h.calls()
 	q := strings.ToLower(strings.TrimSpace(h.filter.Value()))
 	if q == "" {
 		return all
@@ -109,65 +115,66 @@ func toolWidth(rows []*panel, width, others int) int {
 	return max(min(w, width-others-width/4), 14)
 }
 
-func (h *historyOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
+func (h *historyOverlay) update(c overlayCtx, msg tea.Msg) (tea.Msg, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
+	keys := c.keys
 	if h.filtering {
 		if ok {
-			switch k.String() {
-			case "enter":
+			switch {
+			case key.Matches(k, keys.Confirm):
 				h.filtering = false
 				h.filter.Blur()
-				return nil
-			case "esc":
+				return nil, nil
+			case key.Matches(k, keys.Cancel):
 				h.filtering = false
 				h.filter.Blur()
 				h.filter.SetValue("")
-				return nil
+				return nil, nil
 			}
 		}
 		var cmd tea.Cmd
 		h.filter, cmd = h.filter.Update(msg)
-		h.selected = len(h.rows(m)) - 1
-		return cmd
+		h.selected = len(h.rows()) - 1
+		return nil, cmd
 	}
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	rows := h.rows(m)
-	keys := m.keys
+	rows := h.rows()
 	switch {
-	case key.Matches(k, keys.Back), k.String() == "q":
-		return m.pop(h)
+	case key.Matches(k, keys.Back):
+		return closeOverlay{h}, nil
 	case key.Matches(k, keys.Filter):
 		h.filtering = true
-		return h.filter.Focus()
+		return nil, h.filter.Focus()
 	case key.Matches(k, keys.Up):
 		h.selected = max(h.selected-1, 0)
 	case key.Matches(k, keys.Down):
 		h.selected = min(h.selected+1, len(rows)-1)
-	case k.String() == "pgup":
+	case key.Matches(k, keys.PageUp):
 		h.selected = max(h.selected-10, 0)
-	case k.String() == "pgdown":
+	case key.Matches(k, keys.PageDown):
 		h.selected = min(h.selected+10, len(rows)-1)
 	case key.Matches(k, keys.Open):
 		h.selected = min(max(h.selected, 0), len(rows)-1)
 		if h.selected >= 0 && h.selected < len(rows) {
-			m.push(newPager(m, rows[h.selected]))
+			return openOverlay{newPager(c, rows[h.selected])}, nil
 		}
-	case k.String() == "d":
+	case key.Matches(k, keys.Diff):
 		if h.selected >= 0 && h.selected < len(rows) && len(rows[h.selected].changes) > 0 {
-			m.push(newDiffPager(m, rows[h.selected]))
+			return showChanges{rows[h.selected]}, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
-func (h *historyOverlay) view(m *Model, width, height int) string {
-	st := m.st
-	rows := h.rows(m)
+func (h *historyOverlay) view(c overlayCtx, width, height int) string {
+	st, keys := c.st, c.keys
+	all := h.calls()
+	rows := h.rows()
 	headers := []string{"TIME", "TOOL", "COMMAND / PATH", "DECISION", "EXIT", "TOOK"}
 	widths := []int{8, 14, 0, 16, 7, 7}
-	withChanges := anyChanges(m.calls)
+	withChanges := anyChanges(all)
 	if withChanges {
 		headers, widths = append(headers, "CHANGES"), append(widths, 15)
 	}
@@ -220,7 +227,7 @@ func (h *historyOverlay) view(m *Model, width, height int) string {
 	selected := min(max(h.selected, 0), len(rows)-1)
 	offset := max(selected-room+1, 0)
 	switch {
-	case len(rows) == 0 && len(m.calls) > 0:
+	case len(rows) == 0 && len(all) > 0:
 		out = append(out, st.dim.Render(fmt.Sprintf("No call matches %q.", strings.TrimSpace(h.filter.Value()))))
 	case len(rows) == 0:
 		out = append(out, st.dim.Render("No tool calls yet."))
@@ -238,15 +245,16 @@ func (h *historyOverlay) view(m *Model, width, height int) string {
 		}
 		out = append(out, text)
 	}
-	title := fmt.Sprintf("Tool history · %s", plural(len(m.calls), "call", "calls"))
-	if len(rows) != len(m.calls) {
+	title := fmt.Sprintf("Tool history · %s", plural(len(all), "call", "calls"))
+	if len(rows) != len(all) {
 		title += fmt.Sprintf(" · %d shown", len(rows))
 	}
-	hint := "↑/↓ select · enter full output · / filter · esc back"
+	parts := []string{hintKeys(keys.Up, keys.Down) + " select", hintKeys(keys.Open) + " full output"}
 	if selected >= 0 && selected < len(rows) && len(rows[selected].changes) > 0 {
-		hint = "↑/↓ select · enter full output · d diff · / filter · esc back"
+		parts = append(parts, hintKeys(keys.Diff)+" diff")
 	}
-	return frame(m, title, strings.Join(out, "\n"), hint, width, height)
+	parts = append(parts, hintKeys(keys.Filter)+" filter", hintKeys(keys.Back)+" back")
+	return frame(c, title, strings.Join(out, "\n"), hint(parts...), width, height)
 }
 
 // pagerMaxRows is how many screen rows one line of output may take in the pager: a line longer than that
@@ -263,27 +271,39 @@ type pager struct {
 	path  string
 	lines []string
 	width int
+	// copyKey names the key that copies the output whole, for the note on a line too long to show.
+	copyKey string
 }
 
-func newPager(m *Model, p *panel) *pager {
+func newPager(c overlayCtx, p *panel) *pager {
 	text, note := fullOutput(p)
 	title := fmt.Sprintf("%s · %s · %s", p.tool, fit(historyTarget(p), 60), p.outcome())
 	path := p.result.OutputPath
 	if p.bgEnd != nil {
 		path = p.bgEnd.OutputPath
 	}
-	return newTextPager(m, title, text, note, path)
+	return newTextPager(c, title, text, note, path)
 }
 
 // newTextPager pages through text; path, when set, is the file holding all of it.
-func newTextPager(m *Model, title, text, note, path string) *pager {
+func newTextPager(c overlayCtx, title, text, note, path string) *pager {
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		lines[i] = cleanLine(l)
 	}
-	pg := &pager{title: title, note: note, path: path, lines: lines}
+	return newLinesPager(c, title, note, path, lines)
+}
+
+// newLinesPager pages through lines made safe to draw already. The pager's viewport takes its keys from
+// the key map; it scrolls nothing sideways, since every line is wrapped to the width.
+func newLinesPager(c overlayCtx, title, note, path string, lines []string) *pager {
+	pg := &pager{title: title, note: note, path: path, lines: lines, copyKey: hintKeys(c.keys.Copy)}
 	pg.vp = viewport.New()
-	pg.resize(m.width, m.height)
+	k := c.keys
+	pg.vp.KeyMap = viewport.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown,
+		Left: key.NewBinding(key.WithDisabled()), Right: key.NewBinding(key.WithDisabled())}
+	pg.resize(c.width, c.height)
 	return pg
 }
 
@@ -303,7 +323,7 @@ func (pg *pager) rows(width int) []string {
 		if rest := ansi.StringWidth(l) - ansi.StringWidth(cut); rest > 0 {
 			where := "the whole output is in " + pg.path
 			if pg.path == "" {
-				where = "ctrl+y copies it whole"
+				where = pg.copyKey + " copies it whole"
 			}
 			note := fmt.Sprintf("[… this line goes on for %s more characters, not shown; %s]", commas(rest), where)
 			rows = append(rows, strings.Split(wrap(note, width), "\n")...)
@@ -400,41 +420,43 @@ func (pg *pager) resize(width, height int) {
 	pg.vp.SetHeight(max(height-3, 1))
 }
 
-func (pg *pager) update(m *Model, msg tea.Msg) tea.Cmd {
+func (pg *pager) update(c overlayCtx, msg tea.Msg) (tea.Msg, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
-		keys := m.keys
+		keys := c.keys
 		switch {
 		case key.Matches(k, keys.Back):
-			return m.pop(pg)
+			return closeOverlay{pg}, nil
 		case key.Matches(k, keys.Top):
 			pg.vp.GotoTop()
-			return nil
+			return nil, nil
 		case key.Matches(k, keys.Bottom):
 			pg.vp.GotoBottom()
-			return nil
+			return nil, nil
 		}
 	}
 	var cmd tea.Cmd
 	pg.vp, cmd = pg.vp.Update(msg)
-	return cmd
+	return nil, cmd
 }
 
-func (pg *pager) view(m *Model, width, height int) string {
-	hint := "↑/↓ pgup/pgdn scroll · g/G top/bottom · esc back"
+func (pg *pager) view(c overlayCtx, width, height int) string {
+	keys := c.keys
+	footer := hint(hintKeys(keys.Up, keys.Down)+" "+hintKeys(keys.PageUp, keys.PageDown)+" scroll",
+		hintKeys(keys.Top, keys.Bottom)+" top/bottom", hintKeys(keys.Back)+" back")
 	if pg.note != "" {
 		// The keys always show; a long path gives way, from its start, so that its file name stays.
-		room := width - ansi.StringWidth(hint) - 3
+		room := width - ansi.StringWidth(footer) - 3
 		note := fitLeft(pg.note, room)
 		if label, path, ok := strings.Cut(pg.note, ": "); ok && ansi.StringWidth(label)+14 <= room {
 			note = label + ": " + fitLeft(path, room-ansi.StringWidth(label)-2)
 		}
 		if room >= 12 {
-			hint = note + " · " + hint
+			footer = note + " · " + footer
 		}
 	}
 	title := pg.title
 	if pg.vp.TotalLineCount() > pg.vp.Height() {
-		title += m.st.dim.Render(fmt.Sprintf(" %3.0f%%", pg.vp.ScrollPercent()*100))
+		title += c.st.dim.Render(fmt.Sprintf(" %3.0f%%", pg.vp.ScrollPercent()*100))
 	}
-	return frame(m, title, pg.vp.View(), hint, width, height)
+	return frame(c, title, pg.vp.View(), footer, width, height)
 }

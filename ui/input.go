@@ -18,19 +18,20 @@ func newInput(isDark bool, keys keyMap) textarea.Model {
 		}
 		return "  "
 	})
-	ta.Placeholder = "Ask Warden to do something  (? for keys)"
+	ta.Placeholder = "Ask Warden to do something  (" + hintKeys(keys.Help) + " for keys)"
 	ta.ShowLineNumbers = false
 	ta.DynamicHeight = true
 	ta.MinHeight = 1
 	ta.CharLimit = 0
 	ta.MaxContentHeight = 0
 	ta.SetVirtualCursor(false)
-	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "ctrl+j"))
-	ta.KeyMap.CharacterBackward = key.NewBinding(key.WithKeys("left"))
+	// The editing keys the help lists are the editor's keys; those it would share with the root (Ctrl+B,
+	// Ctrl+T, Ctrl+N/P) are left out.
+	ta.KeyMap.InsertNewline = keys.Newline
+	ta.KeyMap.CharacterBackward = keys.CharLeft
 	ta.KeyMap.TransposeCharacterBackward = key.NewBinding(key.WithDisabled())
-	ta.KeyMap.LineNext = key.NewBinding(key.WithKeys("down"))
-	ta.KeyMap.LinePrevious = key.NewBinding(key.WithKeys("up"))
-	// The editing keys the help lists are the editor's keys.
+	ta.KeyMap.LineNext = keys.NextPrompt
+	ta.KeyMap.LinePrevious = keys.PrevPrompt
 	ta.KeyMap.DeleteBeforeCursor = keys.KillToStart
 	ta.KeyMap.DeleteAfterCursor = keys.KillToEnd
 	ta.KeyMap.DeleteWordBackward = keys.KillWord

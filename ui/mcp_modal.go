@@ -11,8 +11,7 @@ import (
 // mcpBodyLines is the approval modal's body for a call to an MCP server's tool: the server, the tool with
 // the server's read-only mark, and the arguments as indented JSON (the modal scrolls them when long), every
 // control character made visible.
-func mcpBodyLines(m *Model, req agent.ApprovalRequest, inner int) []string {
-	st := m.st
+func mcpBodyLines(st *styles, req agent.ApprovalRequest, inner int) []string {
 	t := req.Access.MCP
 	var lines []string
 	add := func(s string) { lines = append(lines, strings.Split(wrap(s, inner), "\n")...) }

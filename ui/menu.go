@@ -98,7 +98,7 @@ func (m *Model) refreshMenu() {
 				desc: c.Desc, source: c.Source, cmd: &c})
 		}
 		if len(mn.items) == 0 {
-			mn.note = "no command matches /" + mn.typed + " · esc closes"
+			mn.note = "no command matches /" + mn.typed + " · " + hintKeys(m.keys.Interrupt) + " closes"
 		}
 	default:
 		m.refreshFileMenu()
@@ -220,16 +220,18 @@ func (m *Model) menuView(width int) []string {
 		}
 		lines = append(lines, row)
 	}
-	hint := "↑↓ choose · tab complete · enter run · esc close"
+	k := m.keys
+	choose := hintKeys(k.MenuUp) + hintKeys(k.MenuDown) + " choose" // "↑↓": the menu's hint is short
+	footer := hint(choose, hintKeys(k.Complete)+" complete", hintKeys(k.Send)+" run", hintKeys(k.Interrupt)+" close")
 	if mn.kind == menuFiles {
-		hint = "↑↓ choose · tab or enter take · esc close"
+		footer = hint(choose, hintKeys(k.Complete)+" or "+hintKeys(k.Send)+" take", hintKeys(k.Interrupt)+" close")
 	}
 	if n := len(mn.items); n > mn.rows {
-		hint = plural(n, "match", "matches") + " · " + hint
+		footer = plural(n, "match", "matches") + " · " + footer
 	}
 	if mn.note != "" {
-		hint = mn.note + " · " + hint
+		footer = mn.note + " · " + footer
 	}
-	lines = append(lines, st.keyHint.Render(fit("  "+hint, width)))
+	lines = append(lines, st.keyHint.Render(fit("  "+footer, width)))
 	return lines
 }

@@ -63,7 +63,7 @@ func (m *Model) ask(msg approvalMsg) tea.Cmd {
 	// The person may have been reading further up; what asks must be in sight, and the modal takes the
 	// keys that would bring it back.
 	m.conv.follow()
-	return md.open(m)
+	return md.open(m.overlayCtx())
 }
 
 // askedCall finds the panel of the call a request is about. A sub-agent's call ids can repeat the main
@@ -78,11 +78,11 @@ func (m *Model) askedCall(req agent.ApprovalRequest) *panel {
 }
 
 // open arms the modal for the request at the head of the queue.
-func (md *modal) open(m *Model) tea.Cmd {
+func (md *modal) open(c overlayCtx) tea.Cmd {
 	md.stage, md.note = stageChoose, ""
 	md.scroll, md.maxScroll, md.body = 0, math.MaxInt32, nil // the view measures maxScroll
 	var wake tea.Cmd
-	md.armedAt, wake = armAfterTyping(m)
+	md.armedAt, wake = armAfterTyping(c)
 	return wake
 }
 
@@ -97,30 +97,51 @@ func (md *modal) fullScreen() bool { return false }
 
 func (md *modal) current() approvalMsg { return md.queue[0] }
 
-// answer replies to the current request and moves on to the next.
-func (md *modal) answer(m *Model, ap agent.Approval) tea.Cmd {
-	md.current().reply <- ap
-	return md.next(m)
+// approvalAnswered is the modal's message to the root once it has replied to the request at the head of
+// its queue: the root moves it on to the next request, or closes it. told, with a reason, is what the
+// person told the model, which the call's panel shows.
+type approvalAnswered struct {
+	md     *modal
+	req    agent.ApprovalRequest
+	reason bool
+	told   string
 }
 
-func (md *modal) next(m *Model) tea.Cmd {
+// answer replies to the current request; the message it returns has the root move on.
+func (md *modal) answer(ap agent.Approval) approvalAnswered {
+	req := md.current().req
+	md.current().reply <- ap
+	return approvalAnswered{md: md, req: req}
+}
+
+func (m *Model) approvalAnswered(a approvalAnswered) tea.Cmd {
+	if a.reason {
+		if p := m.askedCall(a.req); p != nil {
+			p.told = a.told
+		}
+	}
+	return m.nextRequest(a.md)
+}
+
+// nextRequest drops the request at the head of md's queue and shows the next, or closes the modal.
+func (m *Model) nextRequest(md *modal) tea.Cmd {
 	md.queue = md.queue[1:]
 	m.conv.version++
 	if len(md.queue) == 0 {
 		return m.pop(md)
 	}
-	return md.open(m)
+	return md.open(m.overlayCtx())
 }
 
 // withdraw drops a request whose call was decided without the person (its context ended); agent is the
 // label of the sub-agent that made the call ("" for the main agent).
-func (md *modal) withdraw(m *Model, agent, callID string) {
+func (m *Model) withdraw(md *modal, agent, callID string) {
 	for i, q := range md.queue {
 		if q.req.CallID != callID || q.req.Agent != agent {
 			continue
 		}
 		if i == 0 {
-			md.next(m)
+			m.nextRequest(md)
 			return
 		}
 		md.queue = append(md.queue[:i], md.queue[i+1:]...)
@@ -129,63 +150,61 @@ func (md *modal) withdraw(m *Model, agent, callID string) {
 }
 
 // withdrawAll closes the modal after an interrupt: the agent's Approve calls return on their contexts.
-func (md *modal) withdrawAll(m *Model) {
+func (m *Model) withdrawAll(md *modal) {
 	md.queue = nil
 	m.pop(md)
 }
 
-func (md *modal) update(m *Model, msg tea.Msg) tea.Cmd {
+func (md *modal) update(c overlayCtx, msg tea.Msg) (tea.Msg, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		if md.stage == stageReason {
 			var cmd tea.Cmd
 			md.reason, cmd = md.reason.Update(msg)
-			return cmd
+			return nil, cmd
 		}
-		return nil
+		return nil, nil
 	}
-	if key.Matches(k, m.keys.ModalScroll) && md.scrollKey(k.String()) {
-		return nil // reading is not answering: scrolling works even while the keys are paused
+	keys := c.keys
+	if md.scrollKey(keys, k) {
+		return nil, nil // reading is not answering: scrolling works even while the keys are paused
 	}
-	now := m.now()
-	if stillTyping(&md.armedAt, now) {
-		return md.wake(now)
+	if stillTyping(&md.armedAt, c.now) {
+		return nil, md.wake(c.now)
 	}
 	req := md.current().req
-	keys := m.keys
 	switch md.stage {
 	case stageConfirmRule:
 		switch {
 		case key.Matches(k, keys.Confirm):
-			return md.answer(m, agent.Approval{Allow: true, Scope: md.scope, Rule: req.Verdict.SuggestedRule})
-		case k.String() == "esc":
+			return md.answer(agent.Approval{Allow: true, Scope: md.scope, Rule: req.Verdict.SuggestedRule}), nil
+		case key.Matches(k, keys.Cancel):
 			md.stage = stageChoose
 		}
-		return nil
+		return nil, nil
 	case stageReason:
-		switch k.String() {
-		case "enter":
+		switch {
+		case key.Matches(k, keys.Confirm):
 			msg := strings.TrimSpace(md.reason.Value())
-			if p := m.askedCall(req); p != nil {
-				p.told = strings.ReplaceAll(msg, "\n", " ")
-			}
-			return md.answer(m, agent.Approval{Allow: false, Message: msg})
-		case "esc":
+			a := md.answer(agent.Approval{Allow: false, Message: msg})
+			a.reason, a.told = true, strings.ReplaceAll(msg, "\n", " ")
+			return a, nil
+		case key.Matches(k, keys.Cancel):
 			md.stage = stageChoose
-			return nil
+			return nil, nil
 		}
 		var cmd tea.Cmd
 		md.reason, cmd = md.reason.Update(msg)
-		return cmd
+		return nil, cmd
 	}
 	md.note = ""
 	switch {
 	case key.Matches(k, keys.Allow):
-		return md.answer(m, agent.Approval{Allow: true, Scope: agent.Once})
-	case key.Matches(k, keys.AllowSession), key.Matches(k, keys.AllowProject):
+		return md.answer(agent.Approval{Allow: true, Scope: agent.Once}), nil
+	case key.Matches(k, keys.AllowSession, keys.AllowProject):
 		if req.Verdict.SuggestedRule == "" {
-			md.note = "No rule can be saved for this call: nothing narrower than allowing everything would match it. Use y to allow it once."
-			return nil
+			md.note = fmt.Sprintf("No rule can be saved for this call: nothing narrower than allowing everything would match it. Use %s to allow it once.", hintKey(keys.Allow))
+			return nil, nil
 		}
 		md.scope = agent.ForSession
 		if key.Matches(k, keys.AllowProject) {
@@ -193,32 +212,32 @@ func (md *modal) update(m *Model, msg tea.Msg) tea.Cmd {
 		}
 		md.stage = stageConfirmRule
 	case key.Matches(k, keys.Deny):
-		return md.answer(m, agent.Approval{Allow: false})
+		return md.answer(agent.Approval{Allow: false}), nil
 	case key.Matches(k, keys.DenyWithReason):
 		md.reason = textinput.New()
 		md.reason.Prompt = "› "
 		md.reason.Placeholder = "what the model should do instead"
-		md.reason.SetWidth(max(m.width-12, 10))
+		md.reason.SetWidth(max(c.width-12, 10))
 		md.stage = stageReason
-		return md.reason.Focus()
+		return nil, md.reason.Focus()
 	default:
 		// Shift+Tab, Ctrl+T and the rest wait until the request is answered; say so rather than do nothing.
-		md.note = fmt.Sprintf("%s does nothing here: answer first with y, a, p, n/esc or d.", k.String())
+		md.note = fmt.Sprintf("%s does nothing here: answer first with %s, %s, %s, %s or %s.", k.String(),
+			hintKey(keys.Allow), hintKey(keys.AllowSession), hintKey(keys.AllowProject), hintKey(keys.Deny), hintKey(keys.DenyWithReason))
 	}
-	return nil
+	return nil, nil
 }
 
 // bodyLines renders what lies between the reason and the keys: the command or path in full, every control
 // character visible and the part that needs approval marked; where it runs; the diff.
-func (md *modal) bodyLines(m *Model, req agent.ApprovalRequest, inner int) []string {
+func (md *modal) bodyLines(st *styles, req agent.ApprovalRequest, inner int) []string {
 	if md.body != nil && md.bodyWidth == inner {
 		return md.body
 	}
 	if req.Access.Kind == tools.AccessMCP && req.Access.MCP != nil {
-		md.body, md.bodyWidth = mcpBodyLines(m, req, inner), inner
+		md.body, md.bodyWidth = mcpBodyLines(st, req, inner), inner
 		return md.body
 	}
-	st := m.st
 	var lines []string
 	add := func(s string) { lines = append(lines, strings.Split(wrap(s, inner), "\n")...) }
 	subject := req.Access.Command
@@ -237,30 +256,32 @@ func (md *modal) bodyLines(m *Model, req agent.ApprovalRequest, inner int) []str
 		add(st.dim.Render("in " + cwd))
 	}
 	if req.Access.Diff != "" {
-		lines = append(lines, diffLines(req.Access.Diff, inner, st)...)
+		lines = append(lines, diffLines(req.Access.Diff, inner, *st)...)
 	}
 	md.body, md.bodyWidth = lines, inner
 	return lines
 }
 
-// scrollKey moves the body for the arrows, PgUp/PgDn, Home and End, and says whether k was one of them.
-func (md *modal) scrollKey(k string) bool {
-	if md.stage == stageReason && k != "pgup" && k != "pgdown" {
-		return false // the arrows, Home and End belong to the text being typed
+// scrollKey moves the body for the keys that read a long command (ModalScroll: the arrows, PgUp/PgDn,
+// Home and End), and says whether k was one of them. While a reason is typed, the arrows, Home and End
+// belong to the text.
+func (md *modal) scrollKey(keys *keyMap, k tea.KeyPressMsg) bool {
+	if !key.Matches(k, keys.ModalScroll) || md.stage == stageReason && !key.Matches(k, keys.PageUp, keys.PageDown) {
+		return false
 	}
 	page := max(md.page-1, 1) // a page keeps one line of the last in sight
-	switch k {
-	case "up":
+	switch {
+	case key.Matches(k, keys.Up):
 		md.scroll--
-	case "down":
+	case key.Matches(k, keys.Down):
 		md.scroll++
-	case "pgup":
+	case key.Matches(k, keys.PageUp):
 		md.scroll -= page
-	case "pgdown":
+	case key.Matches(k, keys.PageDown):
 		md.scroll += page
-	case "home":
+	case key.Matches(k, keys.Top):
 		md.scroll = 0
-	case "end":
+	case key.Matches(k, keys.Bottom):
 		md.scroll = md.maxScroll
 	default:
 		return false
@@ -270,8 +291,8 @@ func (md *modal) scrollKey(k string) bool {
 }
 
 // view draws the modal box; the root places it over the bottom of the conversation.
-func (md *modal) view(m *Model, width, height int) string {
-	st := m.st
+func (md *modal) view(c overlayCtx, width, height int) string {
+	st, keys := c.st, c.keys
 	req := md.current().req
 	inner := max(width-4, 10)
 	var lines []string
@@ -298,7 +319,7 @@ func (md *modal) view(m *Model, width, height int) string {
 	// (the command, where, the diff) scrolls when the modal does not fit, so that everything the person
 	// approves can be read before they answer.
 	head := lines
-	body := md.bodyLines(m, req, inner)
+	body := md.bodyLines(st, req, inner)
 	lines = []string{""}
 
 	switch {
@@ -309,19 +330,21 @@ func (md *modal) view(m *Model, width, height int) string {
 		}
 		add("Always allow " + where + " with the rule:")
 		add("  " + st.accent.Render(req.Verdict.SuggestedRule))
-		add(st.keyHint.Render("enter save and allow · esc back"))
+		add(st.keyHint.Render(hint(hintKey(keys.Confirm)+" save and allow", hintKey(keys.Cancel)+" back")))
 	case md.stage == stageReason:
 		add("Deny and tell the model why:")
 		lines = append(lines, fit(md.reason.View(), inner))
-		add(st.keyHint.Render("enter deny and send · esc back"))
-	case m.now().Before(md.armedAt):
+		add(st.keyHint.Render(hint(hintKey(keys.Confirm)+" deny and send", hintKey(keys.Cancel)+" back")))
+	case c.now.Before(md.armedAt):
 		add(st.dim.Render("keys paused for a moment, so that typing meant for the input cannot answer…"))
 	default:
-		hint := "y allow once · a always (session) · p always (project) · n/esc deny · d deny with reason"
+		answers := hint(hintKey(keys.Allow)+" allow once", hintKey(keys.AllowSession)+" always (session)",
+			hintKey(keys.AllowProject)+" always (project)", hintKey(keys.Deny)+" deny", hintKey(keys.DenyWithReason)+" deny with reason")
 		if req.Verdict.SuggestedRule == "" {
-			hint = "y allow once · n/esc deny · d deny with reason  (a/p unavailable: no narrow rule)"
+			answers = hint(hintKey(keys.Allow)+" allow once", hintKey(keys.Deny)+" deny", hintKey(keys.DenyWithReason)+" deny with reason") +
+				fmt.Sprintf("  (%s unavailable: no narrow rule)", hintKeys(keys.AllowSession, keys.AllowProject))
 		}
-		add(st.keyHint.Render(hint))
+		add(st.keyHint.Render(answers))
 	}
 	if md.note != "" {
 		add(st.warn.Render(md.note))
@@ -343,7 +366,7 @@ func (md *modal) view(m *Model, width, height int) string {
 		md.scroll = min(max(md.scroll, 0), md.maxScroll)
 		where := fmt.Sprintf("lines %d–%d of %d", md.scroll+1, md.scroll+shown, len(body))
 		body = append(body[md.scroll:md.scroll+shown:md.scroll+shown],
-			st.warn.Render(fit("── "+where+" · ↑↓ PgUp/PgDn Home/End to read it all ──", inner)))
+			st.warn.Render(fit("── "+where+" · "+hintKey(keys.ModalScroll)+" to read it all ──", inner)))
 	}
 	lines = append(append(head, body...), tail...)
 	if len(lines) > height-2 { // a terminal too small even for the head and the keys

@@ -141,10 +141,10 @@ func newModel(opts Options, now func() time.Time) *Model {
 		return m
 	}
 	if len(opts.Untrusted) > 0 {
-		m.push(&trustOverlay{items: opts.Untrusted, armedAt: m.now().Add(typeAheadGuard)})
+		m.push(m.trustQuestion(opts.Untrusted))
 	}
 	if opts.SandboxProblem != "" {
-		m.push(&sandboxOverlay{problem: opts.SandboxProblem, armedAt: m.now().Add(typeAheadGuard)})
+		m.push(m.sandboxQuestion(opts.SandboxProblem))
 	}
 	return m
 }
@@ -183,6 +183,10 @@ func (m *Model) shutdown(wait time.Duration) {
 // hooks (see registerOnStart).
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	if q, ok := m.top().(*confirm); ok {
+		// A question asked at start says its keys wait; the screen must change when they count.
+		cmds = append(cmds, q.wake(m.now()))
+	}
 	for _, h := range startHooks {
 		cmds = append(cmds, h(m))
 	}
@@ -216,7 +220,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // nothing on screen shows where it would go
 		}
 		if len(m.overlays) > 0 {
-			return m, m.top().update(m, msg)
+			return m, m.updateTop(msg)
 		}
 		return m, m.paste(msg)
 	case eventMsg:
@@ -238,9 +242,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, msg(m)
 	case taskEndedMsg:
 		return m, m.taskEnded(msg.TaskEnd)
+	case closeOverlay:
+		return m, m.pop(msg.o)
+	case openOverlay:
+		m.push(msg.o)
+		return m, nil
+	case approvalAnswered:
+		return m, m.approvalAnswered(msg)
+	case showChanges:
+		m.push(newDiffPager(m, msg.p))
+		return m, nil
 	}
 	if len(m.overlays) > 0 {
-		return m, m.top().update(m, msg)
+		return m, m.updateTop(msg)
 	}
 	return m, m.updateInput(msg)
 }
@@ -283,7 +297,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.quitArmed = now
 		m.interrupt()
 		// The hint lasts exactly as long as a second Ctrl+C would quit.
-		hint := "Press Ctrl+C again to quit"
+		hint := "Press " + sentenceKey(m.keys.Quit) + " again to quit"
 		if m.opts.Tasks != nil {
 			if n := m.opts.Tasks.Running(); n > 0 {
 				hint += "; that stops " + plural(n, "background task", "background tasks")
@@ -296,7 +310,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if len(m.overlays) > 0 {
 		// Answering a prompt lets the work, and its spinner, go on.
-		return tea.Batch(m.top().update(m, msg), m.tick())
+		return tea.Batch(m.updateTop(msg), m.tick())
 	}
 	if m.menu.open() {
 		if cmd, ok := m.menuKey(msg); ok {
@@ -313,7 +327,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 				if n > 1 {
 					them = "them"
 				}
-				flash += fmt.Sprintf("; %s not sent (↑ recalls %s)", plural(n, "queued prompt", "queued prompts"), them)
+				flash += fmt.Sprintf("; %s not sent (%s recalls %s)", plural(n, "queued prompt", "queued prompts"), hintKeys(k.PrevPrompt), them)
 			}
 			m.interrupt()
 			return m.setFlash(flash)
@@ -322,7 +336,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			// Nothing to interrupt: Esc clears the prompt, which ↑ brings back.
 			m.remember(text)
 			m.clearInput()
-			return m.setFlash("Prompt cleared: ↑ brings it back")
+			return m.setFlash("Prompt cleared: " + hintKeys(k.PrevPrompt) + " brings it back")
 		}
 		return nil
 	case key.Matches(msg, k.History):
@@ -364,7 +378,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Redraw):
 		return tea.ClearScreen
 	case key.Matches(msg, k.Help) && m.input.Value() == "":
-		m.push(&helpOverlay{})
+		m.push(newHelpOverlay(m))
 		return nil
 	case key.Matches(msg, k.Send):
 		return m.submit()
@@ -403,10 +417,9 @@ func (m *Model) rearm() tea.Cmd {
 	case *modal:
 		o.armedAt = now.Add(typeAheadGuard)
 		return o.wake(now)
-	case *trustOverlay:
+	case *confirm:
 		o.armedAt = now.Add(typeAheadGuard)
-	case *sandboxOverlay:
-		o.armedAt = now.Add(typeAheadGuard)
+		return o.wake(now)
 	}
 	return nil
 }
@@ -422,7 +435,7 @@ func (m *Model) interrupt() {
 	m.queued = nil
 	for _, o := range m.overlays {
 		if md, ok := o.(*modal); ok {
-			md.withdrawAll(m)
+			m.withdrawAll(md)
 		}
 	}
 }

@@ -1,23 +1,47 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 )
 
 // overlay is a screen on top of the conversation. The root keeps them in one stack; the top one gets the
 // keys. A full-screen overlay replaces the conversation and the input; the modal draws over the bottom of
 // the conversation and leaves the rest visible.
+//
+// An overlay sees the program only through an overlayCtx and never holds the root *Model: what it wants
+// done (close, open another, act on an answer) it returns as a message, which the root handles at once,
+// before the next key, as it handles any other message.
 type overlay interface {
-	update(m *Model, msg tea.Msg) tea.Cmd
-	view(m *Model, width, height int) string
+	update(c overlayCtx, msg tea.Msg) (out tea.Msg, cmd tea.Cmd)
+	view(c overlayCtx, width, height int) string
 	fullScreen() bool
 }
+
+// overlayCtx is what an overlay may know of the program: the keys, the styles, the clock, the size of the
+// screen and when the person last pressed a key (for the type-ahead guard of a question opened now).
+type overlayCtx struct {
+	keys          *keyMap
+	st            *styles
+	now           time.Time
+	lastKey       time.Time
+	width, height int
+}
+
+func (m *Model) overlayCtx() overlayCtx {
+	return overlayCtx{keys: &m.keys, st: &m.st, now: m.now(), lastKey: m.lastKey, width: m.width, height: m.height}
+}
+
+// The messages an overlay returns to the root; an answer's own effect comes as a commandResult built by
+// whoever opened the overlay.
+type (
+	// closeOverlay closes o and whatever lies above it.
+	closeOverlay struct{ o overlay }
+	// openOverlay opens o on top.
+	openOverlay struct{ o overlay }
+)
 
 func (m *Model) push(o overlay) {
 	m.overlays = append(m.overlays, o)
@@ -42,6 +66,19 @@ func (m *Model) pop(o overlay) tea.Cmd {
 	return nil
 }
 
+// replace puts o in the place of old, closing what lay above it: a question that follows another without
+// the stack emptying in between (which would send a waiting prompt).
+func (m *Model) replace(old, o overlay) {
+	for i, x := range m.overlays {
+		if x == old {
+			m.overlays = append(m.overlays[:i], o)
+			m.conv.version++
+			return
+		}
+	}
+	m.push(o)
+}
+
 func (m *Model) top() overlay {
 	if len(m.overlays) == 0 {
 		return nil
@@ -49,9 +86,20 @@ func (m *Model) top() overlay {
 	return m.overlays[len(m.overlays)-1]
 }
 
-// frame renders a full-screen overlay: a title line, the body cut to height.
-func frame(m *Model, title, body, hint string, width, height int) string {
-	lines := []string{m.st.overlayTitle.Render(fit(title, width))}
+// updateTop hands msg to the top overlay and acts on what it returns at once, so that the next key finds
+// the stack as the answer left it.
+func (m *Model) updateTop(msg tea.Msg) tea.Cmd {
+	out, cmd := m.top().update(m.overlayCtx(), msg)
+	if out == nil {
+		return cmd
+	}
+	_, then := m.Update(out)
+	return tea.Batch(cmd, then)
+}
+
+// frame renders a full-screen overlay: a title line, the body cut to height, the key hint.
+func frame(c overlayCtx, title, body, hint string, width, height int) string {
+	lines := []string{c.st.overlayTitle.Render(fit(title, width))}
 	bodyLines := strings.Split(body, "\n")
 	room := height - 2
 	if len(bodyLines) > room {
@@ -63,80 +111,8 @@ func frame(m *Model, title, body, hint string, width, height int) string {
 	for len(lines) < height-1 {
 		lines = append(lines, "")
 	}
-	lines = append(lines, m.st.keyHint.Render(fit(hint, width)))
+	lines = append(lines, c.st.keyHint.Render(fit(hint, width)))
 	return strings.Join(lines, "\n")
-}
-
-// helpOverlay lists every binding of the key map and every slash command, from the same key map and
-// command set the program acts on; when they do not fit the screen (60×15 holds about half of them) it
-// scrolls.
-type helpOverlay struct{ offset int }
-
-func (h *helpOverlay) fullScreen() bool { return true }
-
-func (h *helpOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
-	switch {
-	case key.Matches(k, m.keys.Back, m.keys.Help) || k.String() == "q":
-		return m.pop(h)
-	case key.Matches(k, m.keys.Up):
-		h.offset = max(h.offset-1, 0)
-	case key.Matches(k, m.keys.Down):
-		h.offset++ // view clamps it: how far it can go depends on the screen's size
-	case k.String() == "pgup":
-		h.offset = max(h.offset-5, 0)
-	case k.String() == "pgdown":
-		h.offset += 5
-	}
-	return nil
-}
-
-func (h *helpOverlay) view(m *Model, width, height int) string {
-	groups := m.keys.FullHelp()
-	titles := []string{"Input", "Editing (across lines)", "Session", "Approval modal", "History, output and pickers"}
-	// One block per group, laid out in as many columns as fit, so every binding shows from 60×15 up.
-	blocks := make([]string, len(groups))
-	for i, g := range groups {
-		keyW := 0
-		for _, b := range g {
-			keyW = max(keyW, lipgloss.Width(b.Help().Key))
-		}
-		lines := []string{m.st.bold.Render(titles[i])}
-		for _, b := range g {
-			lines = append(lines, m.st.accent.Render(padRight(b.Help().Key, keyW))+" "+b.Help().Desc)
-		}
-		blocks[i] = strings.Join(lines, "\n")
-	}
-	var rows []string
-	var row []string
-	rowW := 0
-	for _, b := range blocks {
-		w := lipgloss.Width(b) + 3
-		if len(row) > 0 && rowW+w > width {
-			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
-			row, rowW = nil, 0
-		}
-		row = append(row, lipgloss.NewStyle().PaddingRight(3).Render(b))
-		rowW += w
-	}
-	rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
-	rows = append(rows, m.commandsHelp(width))
-	lines := strings.Split(strings.Join(rows, "\n\n"), "\n")
-	hint := "esc back"
-	if room := height - 2; len(lines) > room {
-		h.offset = min(h.offset, len(lines)-room)
-		switch end := h.offset + room; {
-		case end < len(lines):
-			hint = fmt.Sprintf("↓ %s more · ↑/↓ scroll · esc back", plural(len(lines)-end, "line", "lines"))
-		default:
-			hint = "↑/↓ scroll · esc back"
-		}
-		lines = lines[h.offset:]
-	}
-	return frame(m, "Keys and commands", strings.Join(lines, "\n"), hint, width, height)
 }
 
 func padRight(s string, n int) string {
@@ -144,116 +120,4 @@ func padRight(s string, n int) string {
 		return s + strings.Repeat(" ", n-w)
 	}
 	return s
-}
-
-// setupOverlay is the first screen when there is no model server: what is wrong and what to set.
-type setupOverlay struct{ text string }
-
-func (s *setupOverlay) fullScreen() bool { return true }
-
-func (s *setupOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyPressMsg); ok && (k.String() == "q" || k.String() == "esc" || k.String() == "enter") {
-		return tea.Quit
-	}
-	return nil
-}
-
-func (s *setupOverlay) view(m *Model, width, height int) string {
-	body := "\n" + wrap(m.st.errText.Render("Warden cannot start a conversation yet."), width) + "\n\n" + wrap(s.text, width) +
-		"\n\n" + wrap(m.st.dim.Render("Then start warden again."), width)
-	return frame(m, "Setup needed", body, "q quit", width, height)
-}
-
-// trustOverlay asks whether to trust a workspace whose project settings loosen permissions (DESIGN §6).
-type trustOverlay struct {
-	items []string
-	err   string
-	// armedAt is when answers start to count: keys typed while warden starts, meant for the prompt, must
-	// not trust a workspace (the same guard as the approval modal's).
-	armedAt time.Time
-}
-
-func (t *trustOverlay) fullScreen() bool { return true }
-
-func (t *trustOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
-	if stillTyping(&t.armedAt, m.now()) {
-		return nil
-	}
-	switch k.String() {
-	case "y":
-		if m.opts.Trust != nil {
-			if err := m.opts.Trust(); err != nil {
-				t.err = err.Error()
-				return nil
-			}
-		}
-		m.opts.Trusted = true
-		m.conv.add(&item{kind: itemNotice, text: "Workspace trusted: its allow rules, permission mode, commands and MCP servers apply now, its other settings from the next start of warden."})
-		return tea.Batch(m.pop(t), m.loadCustomCommands())
-	case "n", "esc":
-		m.conv.add(&item{kind: itemNotice, text: "Workspace not trusted: what the list named stays ignored and no MCP server starts in it."})
-		return m.pop(t)
-	}
-	return nil
-}
-
-func (t *trustOverlay) view(m *Model, width, height int) string {
-	var sb strings.Builder
-	sb.WriteString(wrap("Until you trust this workspace, Warden ignores its settings that would loosen permissions and starts no MCP server in it:", width))
-	sb.WriteString("\n\n")
-	for _, it := range t.items {
-		sb.WriteString(wrap(m.st.warn.Render("• "+it), width) + "\n")
-	}
-	sb.WriteString("\n" + wrap("Trust it only if you trust everyone who can change these files.", width))
-	if t.err != "" {
-		sb.WriteString("\n\n" + m.st.errText.Render(wrap("Could not save the trust: "+t.err, width)))
-	}
-	return frame(m, "Trust this workspace?", sb.String(), "y trust · n keep ignoring", width, height)
-}
-
-// sandboxOff is the status line's sandbox label once the person chose to run without one.
-const sandboxOff = "sandbox: off"
-
-// sandboxOverlay asks, before anything runs, whether to go on without the sandbox the person asked for
-// but that cannot be had here.
-type sandboxOverlay struct {
-	problem string
-	// armedAt guards against keys typed at start-up, as for the trust prompt.
-	armedAt time.Time
-}
-
-func (s *sandboxOverlay) fullScreen() bool { return true }
-
-func (s *sandboxOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
-	if stillTyping(&s.armedAt, m.now()) {
-		return nil
-	}
-	switch k.String() {
-	case "y":
-		if m.opts.RunUnsandboxed != nil {
-			m.opts.RunUnsandboxed()
-		}
-		m.opts.Sandbox = sandboxOff
-		m.conv.add(&item{kind: itemNotice, text: "Running without a sandbox: commands have your full access, limited only by the permission rules."})
-		return m.pop(s)
-	case "n", "esc", "q":
-		return tea.Quit
-	}
-	return nil
-}
-
-func (s *sandboxOverlay) view(m *Model, width, height int) string {
-	body := "\n" + wrap(m.st.errText.Render("The sandbox you asked for cannot be used here."), width) + "\n\n" +
-		wrap(s.problem, width) + "\n\n" +
-		wrap("Without it, commands you allow run with your full access to this machine; the permission rules still decide what runs.", width) +
-		"\n\n" + wrap(m.st.bold.Render("Run without the sandbox?"), width)
-	return frame(m, "No sandbox", body, "y run unsandboxed · n quit", width, height)
 }

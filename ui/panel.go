@@ -318,7 +318,7 @@ func (p *panel) body(rc *renderCtx, width int) []string {
 	hidden := total - len(tail)
 	if p.expanded && hidden > 0 {
 		// Expanded is not all: say how much is above and where to read it.
-		where := "ctrl+t, enter shows them"
+		where := hintKeys(rc.keys.History) + ", " + hintKeys(rc.keys.Open) + " shows them"
 		if path := p.result.OutputPath; path != "" {
 			where += "; the whole output is in " + path
 		}
@@ -332,9 +332,9 @@ func (p *panel) body(rc *renderCtx, width int) []string {
 	}
 	switch {
 	case !p.expanded && !kept && p.result.OutputPath != "":
-		out = append(out, st.dim.Render(fit(fmt.Sprintf("+%s; all of it: ctrl+t, enter", plural(hidden, "line", "lines")), width)))
+		out = append(out, st.dim.Render(fit(fmt.Sprintf("+%s; all of it: %s, %s", plural(hidden, "line", "lines"), hintKeys(rc.keys.History), hintKeys(rc.keys.Open)), width)))
 	case !p.expanded && hidden > 0:
-		out = append(out, st.dim.Render(fmt.Sprintf("+%s (ctrl+o to expand)", plural(hidden, "line", "lines"))))
+		out = append(out, st.dim.Render(fmt.Sprintf("+%s (%s to expand)", plural(hidden, "line", "lines"), hintKeys(rc.keys.Expand))))
 	}
 	return append(out, p.changesLines(rc, width)...)
 }

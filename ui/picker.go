@@ -24,8 +24,9 @@ type picker struct {
 	// note is shown in place of the rows while there are none (loading, an error, nothing to list);
 	// said is the outcome of the last action (a task stopped), shown with the keys.
 	note, said string
-	// choose runs on Enter with the selected row; remove, when set, on Delete, and removeVerb names it
-	// in the hint ("stop", "remove").
+	// choose is what the picker's opener does on Enter with the selected row; remove, when set, on
+	// Delete, and removeVerb names it in the hint ("stop", "remove"). The picker never runs them itself:
+	// it returns them to the root as messages (act).
 	choose     func(m *Model, r pickRow) tea.Cmd
 	remove     func(m *Model, r pickRow) tea.Cmd
 	removeVerb string
@@ -116,40 +117,40 @@ func (p *picker) visible() []pickRow {
 	return out
 }
 
-func (p *picker) update(m *Model, msg tea.Msg) tea.Cmd {
+func (p *picker) update(c overlayCtx, msg tea.Msg) (tea.Msg, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		var cmd tea.Cmd
 		p.filter, cmd = p.filter.Update(msg)
-		return cmd
+		return nil, cmd
 	}
 	rows := p.visible()
-	keys := m.keys
+	keys := c.keys
 	switch {
 	case key.Matches(k, keys.Interrupt):
-		return m.pop(p)
+		return closeOverlay{p}, nil
 	case key.Matches(k, keys.Send):
 		if p.selected < len(rows) {
-			return p.choose(m, rows[p.selected])
+			return p.act(p.choose, rows[p.selected]), nil
 		}
-		return nil
+		return nil, nil
 	case key.Matches(k, keys.PickerRemove) && p.remove != nil:
 		if p.selected < len(rows) {
-			return p.remove(m, rows[p.selected])
+			return p.act(p.remove, rows[p.selected]), nil
 		}
-		return nil
+		return nil, nil
 	case key.Matches(k, keys.MenuUp):
 		p.selected = max(p.selected-1, 0)
-		return nil
+		return nil, nil
 	case key.Matches(k, keys.MenuDown):
 		p.selected = min(p.selected+1, max(len(rows)-1, 0))
-		return nil
-	case key.Matches(k, keys.PageUp):
+		return nil, nil
+	case key.Matches(k, keys.ScrollUp):
 		p.selected = max(p.selected-10, 0)
-		return nil
-	case key.Matches(k, keys.PageDown):
+		return nil, nil
+	case key.Matches(k, keys.ScrollDown):
 		p.selected = min(p.selected+10, max(len(rows)-1, 0))
-		return nil
+		return nil, nil
 	}
 	var cmd tea.Cmd
 	before := p.filter.Value()
@@ -157,11 +158,16 @@ func (p *picker) update(m *Model, msg tea.Msg) tea.Cmd {
 	if p.filter.Value() != before {
 		p.selected = 0
 	}
-	return cmd
+	return nil, cmd
 }
 
-func (p *picker) view(m *Model, width, height int) string {
-	st := m.st
+// act is the message that runs what the picker's opener wants done with row (choose, remove).
+func (p *picker) act(do func(m *Model, r pickRow) tea.Cmd, row pickRow) tea.Msg {
+	return commandResult(func(m *Model) tea.Cmd { return do(m, row) })
+}
+
+func (p *picker) view(c overlayCtx, width, height int) string {
+	st, keys := c.st, c.keys
 	rows := p.visible()
 	widths := make([]int, len(p.header))
 	for i, h := range p.header {
@@ -222,13 +228,13 @@ func (p *picker) view(m *Model, width, height int) string {
 	if len(rows) != len(p.rows) {
 		title += fmt.Sprintf(" · %d of %d", len(rows), len(p.rows))
 	}
-	hint := "↑/↓ select · enter " + p.chooseVerb
+	parts := []string{hintKeys(keys.MenuUp, keys.MenuDown) + " select", hintKeys(keys.Send) + " " + p.chooseVerb}
 	if p.remove != nil {
-		hint += " · del " + p.removeVerb
+		parts = append(parts, hintKeys(keys.PickerRemove)+" "+p.removeVerb)
 	}
-	hint += " · type to filter · esc back"
+	parts = append(parts, "type to filter", hintKeys(keys.Interrupt)+" back")
 	if p.said != "" {
-		hint = p.said + " · " + hint
+		parts = append([]string{p.said}, parts...)
 	}
-	return frame(m, title, strings.Join(out, "\n"), hint, width, height)
+	return frame(c, title, strings.Join(out, "\n"), hint(parts...), width, height)
 }

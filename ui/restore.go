@@ -3,98 +3,109 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/checkpoint"
 )
 
-// restoreOverlay shows what restoring the files to a point will change before anything is written, and
-// asks: first for the paths only Warden's calls changed, then, separately, for those changed outside
-// Warden since (never overwritten without their own yes). /undo and /rewind both end here.
-type restoreOverlay struct {
-	plan *agent.UndoPlan
-	// outsideStage says the first question is answered (wanted: restore Warden's paths) and the
-	// second is asked.
-	outsideStage, wanted bool
-	// then runs after the restore (or when the person declines, with done false): /rewind's rewinding
-	// of the conversation.
-	then    func(m *Model, done bool) tea.Cmd
-	offset  int
-	armedAt time.Time
-}
+// Restoring the files to a point shows what it will change before anything is written, and asks: first
+// for the paths only Warden's calls changed, then, separately, for those changed outside Warden since
+// (never overwritten without their own yes). /undo and /rewind both end here. Each question is a confirm;
+// then runs after the restore (or when the person declines, with done false): /rewind's rewinding of the
+// conversation.
 
-func newRestoreOverlay(m *Model, u *agent.UndoPlan, then func(m *Model, done bool) tea.Cmd) *restoreOverlay {
-	o := &restoreOverlay{plan: u, then: then}
+// restoreQuestion asks the first question, or the second at once when only paths changed outside Warden
+// would be restored.
+func (m *Model) restoreQuestion(u *agent.UndoPlan, then func(m *Model, done bool) tea.Cmd) *confirm {
 	if len(u.Plan.Warden()) == 0 {
-		o.outsideStage = true
+		return m.outsideQuestion(u, false, then)
 	}
-	return o
+	q := m.restoreConfirm(u)
+	q.choices = []choice{
+		{keys: []key.Binding{m.keys.Yes}, does: "restore " + plural(len(u.Plan.Warden()), "path", "paths"),
+			msg: commandResult(func(m *Model) tea.Cmd {
+				if len(u.Plan.Outside()) == 0 {
+					return m.restoreFiles(q, u, true, false, then)
+				}
+				// The second question takes the first one's place, armed again: the y just typed must
+				// not answer it too.
+				next := m.outsideQuestion(u, true, then)
+				var wake tea.Cmd
+				next.armedAt, wake = armAfterTyping(m.overlayCtx())
+				m.replace(q, next)
+				return wake
+			})},
+		{keys: []key.Binding{m.keys.No}, does: "cancel", msg: commandResult(func(m *Model) tea.Cmd {
+			return m.restoreFiles(q, u, false, false, then)
+		})},
+	}
+	return q
 }
 
-func (o *restoreOverlay) fullScreen() bool { return true }
+// outsideQuestion asks about the paths changed outside Warden since the point; wanted says the first
+// question was answered yes.
+func (m *Model) outsideQuestion(u *agent.UndoPlan, wanted bool, then func(m *Model, done bool) tea.Cmd) *confirm {
+	q := m.restoreConfirm(u)
+	paths := plural(len(u.Plan.Outside()), "path", "paths")
+	yes, no := "also restore the "+paths+" changed outside Warden", "leave them"
+	if !wanted {
+		yes, no = "restore the "+paths+" changed outside Warden", "cancel"
+	}
+	q.choices = []choice{
+		{keys: []key.Binding{m.keys.Yes}, does: yes, msg: commandResult(func(m *Model) tea.Cmd {
+			return m.restoreFiles(q, u, wanted, true, then)
+		})},
+		{keys: []key.Binding{m.keys.No}, does: no, msg: commandResult(func(m *Model) tea.Cmd {
+			return m.restoreFiles(q, u, wanted, false, then)
+		})},
+	}
+	return q
+}
 
-func (o *restoreOverlay) update(m *Model, msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
-	switch k.String() {
-	case "up", "k":
-		o.offset = max(o.offset-1, 0)
-		return nil
-	case "down", "j":
-		o.offset++
-		return nil
-	case "pgup":
-		o.offset = max(o.offset-10, 0)
-		return nil
-	case "pgdown":
-		o.offset += 10
-		return nil
-	}
-	// Keys typed just before the question appeared do not answer it.
-	if stillTyping(&o.armedAt, m.now()) {
-		return wakeIn(typeAheadGuard)
-	}
-	yes := k.String() == "y"
-	no := k.String() == "n" || k.String() == "esc"
-	switch {
-	case !yes && !no:
-		return nil
-	case !o.outsideStage:
-		o.wanted = yes
-		if yes && len(o.plan.Plan.Outside()) > 0 {
-			o.outsideStage, o.offset = true, 0
-			var wake tea.Cmd
-			o.armedAt, wake = armAfterTyping(m)
-			return wake
+// restoreConfirm is a restore question without its answers: the plan, section by section.
+func (m *Model) restoreConfirm(u *agent.UndoPlan) *confirm {
+	workspace := m.opts.Workspace
+	return &confirm{title: "Restore files?", body: func(st *styles, width int) string {
+		var lines []string
+		add := func(s string) { lines = append(lines, strings.Split(wrap(s, width), "\n")...) }
+		add("Restore the files of " + workspace + " to " + pointWords(u.Point) + ":")
+		lines = append(lines, "")
+		section := func(title string, steps []checkpoint.Step, mark func(string) string) {
+			if len(steps) == 0 {
+				return
+			}
+			add(st.bold.Render(title))
+			for _, s := range steps {
+				lines = append(lines, "  "+mark(fit(escapeLine(s.String()), width-2)))
+			}
+			lines = append(lines, "")
 		}
-		return o.finish(m, false)
-	default:
-		return o.finish(m, yes)
-	}
+		section("Changed by Warden's calls since:", u.Plan.Warden(), func(s string) string { return s })
+		section("Changed outside Warden since (restored only if you say so below):", u.Plan.Outside(), func(s string) string { return st.warn.Render(s) })
+		section("Cannot be restored:", u.Plan.Problems(), func(s string) string { return st.dim.Render(s) })
+		return strings.Join(lines, "\n")
+	}}
 }
 
-// finish restores what was agreed to, in the background, and reports it in the transcript.
-func (o *restoreOverlay) finish(m *Model, outside bool) tea.Cmd {
-	popCmd := m.pop(o)
-	if !o.wanted && !outside {
+// restoreFiles closes the question q and restores what was agreed to, in the background, reporting it in
+// the transcript: wanted, the paths only Warden's calls changed; outside, those changed outside Warden.
+func (m *Model) restoreFiles(q overlay, u *agent.UndoPlan, wanted, outside bool, then func(m *Model, done bool) tea.Cmd) tea.Cmd {
+	popCmd := m.pop(q)
+	if !wanted && !outside {
 		m.conv.add(&item{kind: itemInfo, text: "nothing restored"})
-		if o.then != nil {
-			return tea.Batch(popCmd, o.then(m, false))
+		if then != nil {
+			return tea.Batch(popCmd, then(m, false))
 		}
 		return popCmd
 	}
-	u := o.plan
-	if !o.wanted {
+	if !wanted {
 		// Only the paths changed outside Warden were wanted.
 		u = &agent.UndoPlan{Point: u.Point, Plan: &checkpoint.Plan{Steps: u.Plan.Outside()}}
 	}
 	a := m.agent
-	then := o.then
 	return tea.Batch(popCmd, m.setFlash("restoring…"), func() tea.Msg {
 		r, err := a.Restore(u, outside)
 		return commandResult(func(m *Model) tea.Cmd {
@@ -129,45 +140,13 @@ func pointWords(p agent.Point) string {
 	return "just before " + fit(p.Label(), 60)
 }
 
-func (o *restoreOverlay) view(m *Model, width, height int) string {
-	st := m.st
-	u := o.plan
-	var lines []string
-	add := func(s string) { lines = append(lines, strings.Split(wrap(s, width), "\n")...) }
-	add("Restore the files of " + m.opts.Workspace + " to " + pointWords(u.Point) + ":")
-	lines = append(lines, "")
-	section := func(title string, steps []checkpoint.Step, mark func(string) string) {
-		if len(steps) == 0 {
-			return
-		}
-		add(st.bold.Render(title))
-		for _, s := range steps {
-			lines = append(lines, "  "+mark(fit(escapeLine(s.String()), width-2)))
-		}
-		lines = append(lines, "")
-	}
-	section("Changed by Warden's calls since:", u.Plan.Warden(), func(s string) string { return s })
-	section("Changed outside Warden since (restored only if you say so below):", u.Plan.Outside(), func(s string) string { return st.warn.Render(s) })
-	section("Cannot be restored:", u.Plan.Problems(), func(s string) string { return st.dim.Render(s) })
-	var hint string
-	switch {
-	case m.now().Before(o.armedAt):
-		hint = "keys paused for a moment, so that typing meant for the input cannot answer…"
-	case !o.outsideStage:
-		hint = fmt.Sprintf("y restore %s · n cancel", plural(len(u.Plan.Warden()), "path", "paths"))
-	default:
-		hint = fmt.Sprintf("y also restore the %s changed outside Warden · n leave them", plural(len(u.Plan.Outside()), "path", "paths"))
-		if !o.wanted {
-			hint = fmt.Sprintf("y restore the %s changed outside Warden · n cancel", plural(len(u.Plan.Outside()), "path", "paths"))
-		}
-	}
-	room := max(height-2, 1)
-	if len(lines) > room {
-		o.offset = min(o.offset, len(lines)-room)
-		lines = lines[o.offset:]
-		hint = "↑/↓ scroll · " + hint
-	}
-	return frame(m, "Restore files?", strings.Join(lines, "\n"), hint, width, height)
+// askRestore opens the restore questions for the plan u, armed after the person's typing.
+func (m *Model) askRestore(u *agent.UndoPlan, then func(m *Model, done bool) tea.Cmd) tea.Cmd {
+	q := m.restoreQuestion(u, then)
+	var wake tea.Cmd
+	q.armedAt, wake = armAfterTyping(m.overlayCtx())
+	m.push(q)
+	return wake
 }
 
 // planThen plans a restore in the background and shows it; with nothing to restore it says so and runs
@@ -185,11 +164,7 @@ func planThen(m *Model, plan func() (*agent.UndoPlan, error), then func(m *Model
 			case u.Plan.Empty():
 				m.conv.add(&item{kind: itemInfo, text: "the files are already as they were at " + pointWords(u.Point)})
 			default:
-				o := newRestoreOverlay(m, u, then)
-				var wake tea.Cmd
-				o.armedAt, wake = armAfterTyping(m)
-				m.push(o)
-				return wake
+				return m.askRestore(u, then)
 			}
 			if then != nil {
 				return then(m, err == nil)

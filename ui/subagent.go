@@ -238,11 +238,11 @@ func (p *panel) summaryLine(rc *renderCtx, calls []*panel, width int) string {
 	if failed > 0 {
 		s += fmt.Sprintf(" · %d failed", failed)
 	}
-	hint := ""
+	more := ""
 	if len(calls) > 0 {
-		hint = " (ctrl+o to expand)"
+		more = " (" + hintKeys(rc.keys.Expand) + " to expand)"
 	}
-	return fit(st.accent.UnsetBold().Render(s)+st.dim.Render(hint), width)
+	return fit(st.accent.UnsetBold().Render(s)+st.dim.Render(more), width)
 }
 
 // failed reports a finished call that did not succeed.
@@ -280,7 +280,7 @@ func (p *panel) answerLines(rc *renderCtx, width int) []string {
 	var out []string
 	for i, l := range all {
 		if i == n {
-			out = append(out, rc.st.dim.Render(fmt.Sprintf("+%s (ctrl+o to expand)", plural(len(all)-n, "line", "lines"))))
+			out = append(out, rc.st.dim.Render(fmt.Sprintf("+%s (%s to expand)", plural(len(all)-n, "line", "lines"), hintKeys(rc.keys.Expand))))
 			break
 		}
 		out = append(out, fit(cleanLine(l), width))

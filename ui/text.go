@@ -3,19 +3,19 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/warden-cli/warden/printable"
 )
 
 // renderer is a lipgloss style, or anything else that renders text.
 type renderer interface{ Render(...string) string }
 
-// visible makes every character that could hide what a command does visible: control characters
-// become ^X and invisible and direction-changing Unicode characters become <U+XXXX>, styled with ctl; line
-// breaks get a ⏎ mark, so that a second line cannot pass for the wrapped end of the first, and tabs a ⇥,
-// both styled with soft, since they are ordinary in a script.
+// visible makes every character that could hide what a command does visible (printable.Hidden): control
+// characters become ^X and invisible and direction-changing ones <U+XXXX> (printable.Caret), styled with
+// ctl; line breaks get a ⏎ mark, so that a second line cannot pass for the wrapped end of the first, and
+// tabs a ⇥, both styled with soft, since they are ordinary in a script.
 func visible(s string, ctl, soft renderer) string {
 	return visibleIn(s, unstyled{}, ctl, soft)
 }
@@ -41,15 +41,9 @@ func visibleIn(s string, plain, ctl, soft renderer) string {
 			flush()
 			sb.WriteString(soft.Render("⇥"))
 			run.WriteString("   ")
-		case r < 0x20:
+		case printable.Hidden(r):
 			flush()
-			sb.WriteString(ctl.Render("^" + string(rune(r+'@'))))
-		case r == 0x7f:
-			flush()
-			sb.WriteString(ctl.Render("^?"))
-		case r >= 0x80 && r < 0xa0, hiddenRune(r):
-			flush()
-			sb.WriteString(ctl.Render(fmt.Sprintf("<U+%04X>", r)))
+			sb.WriteString(ctl.Render(printable.Caret(r)))
 		default:
 			run.WriteRune(r)
 		}
@@ -69,16 +63,6 @@ func (unstyled) Render(s ...string) string { return strings.Join(s, "") }
 // can sit inside any style.
 func escapeLine(s string) string {
 	return visible(strings.ReplaceAll(s, "\n", " ⏎ "), unstyled{}, unstyled{})
-}
-
-// hiddenRune reports characters that render as nothing or reorder the text around them.
-func hiddenRune(r rune) bool {
-	switch {
-	case r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2060 && r <= 0x206f, r == 0xfeff,
-		r == 0x00ad, r == 0x061c, r == 0x180e:
-		return true
-	}
-	return unicode.Is(unicode.Cf, r)
 }
 
 // tabWidth is how far apart tab stops are wherever text is drawn. A tab must never reach the screen as
@@ -150,7 +134,7 @@ func expandStyledTabs(s string) string {
 
 // cleanLine prepares one line of tool output for the screen: tabs expand, other control characters and any
 // escape sequences the engine did not strip are dropped, so output can never move the cursor or restyle
-// the UI. Invisible and direction-changing characters (hiddenRune) are dropped too: a right-to-left
+// the UI. Invisible and direction-changing characters (printable.Hidden) are dropped too: a right-to-left
 // override would reverse the rest of the line, border included, on a bidi terminal, and a zero-width
 // joiner makes terminals draw a line wider than it measures, pushing the border off the screen.
 func cleanLine(s string) string {
@@ -163,7 +147,7 @@ func cleanLine(s string) string {
 		switch {
 		case r == '\t':
 			sb.WriteRune(r) // expanded below, once the columns are known
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0), hiddenRune(r):
+		case printable.Hidden(r):
 		default:
 			sb.WriteRune(r)
 		}

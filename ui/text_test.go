@@ -75,3 +75,24 @@ func TestTabsShowAsSpacesEverywhere(t *testing.T) {
 	press(m, "ctrl+t", "enter")
 	check("pager", "name    size")
 }
+
+// The approval modal shows every character the one printable table hides: a Hangul filler reads as a
+// blank and a line separator as a break on some terminals, so `echo ㅤ` could pass for something else.
+func TestTheModalShowsEveryCharacterThePrintableTableHides(t *testing.T) {
+	m, clock := newTestModel(t, 100, 30)
+	cmd := "echo \u3164 ok\u2028rm -rf ~ \u034f"
+	startCall(m, "c1", cmd)
+	msg, _ := touchRequest("c1", "")
+	msg.req.Access.Command, msg.req.Verdict.Part = cmd, ""
+	m.Update(msg)
+	clock.t = clock.t.Add(typeAheadGuard)
+	s := plain(m)
+	for _, want := range []string{"$ echo <U+3164> ok<U+2028>rm -rf ~ <U+034F>"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the modal lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.ContainsAny(s, "\u3164\u2028\u034f") {
+		t.Errorf("a hidden character reaches the screen as it is:\n%q", s)
+	}
+}

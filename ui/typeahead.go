@@ -12,9 +12,9 @@ const typeAheadGuard = 500 * time.Millisecond
 
 // armAfterTyping is when a question opened now starts taking answers: at once, unless the person was
 // typing, then a moment after the last key (the approval modal's rule). The wake makes the view show it.
-func armAfterTyping(m *Model) (time.Time, tea.Cmd) {
-	now := m.now()
-	guard := m.lastKey.Add(typeAheadGuard)
+func armAfterTyping(c overlayCtx) (time.Time, tea.Cmd) {
+	now := c.now
+	guard := c.lastKey.Add(typeAheadGuard)
 	if !guard.After(now) {
 		return now, nil
 	}

@@ -4,7 +4,26 @@
 // Nothing imports ui. It imports agent (and through it the types of tools and permissions) but never
 // changes agent state except through the agent's API. Every change to the model happens in Update: the
 // agent's goroutine reaches the program only through its Sink (Program.Send) and the approver's reply
-// channel.
+// channel. What others chose (a command, a file name, a server's words) reaches the screen through the
+// leaf printable's one table of characters that must not be drawn as they are (text.go).
+//
+// # Keys
+//
+// Every key the program acts on is a binding of one key map (keys.go), matched with key.Matches and never
+// compared as text; the prompt editor's and the pager's own key maps are set from it. The help (? and
+// /help) lists every binding by group, and every hint that names a key (the footers, the status line,
+// "ctrl+o to expand") writes it from the binding, so what the screen says cannot drift from what the keys
+// do.
+//
+// # Overlays
+//
+// Screens on top of the conversation (the approval modal, the questions, pickers, the history, the
+// pager, the help) are one stack on the root (overlay.go); the top one gets the keys. An overlay sees the
+// program through a narrow overlayCtx (keys, styles, clock, size) and returns what it wants done as a
+// message (close, open another, an answer's effect), which the root handles at once. Every yes/no-style
+// question (trusting the workspace, running without the sandbox, restoring files, what /rewind takes
+// back) is one confirm overlay, and every question, the modal included, ignores keys typed in the half
+// second before it opened (typeahead.go).
 //
 // # Slash commands
 //

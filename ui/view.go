@@ -26,7 +26,7 @@ func (m *Model) View() tea.View {
 			// show wherever the person is.
 			status = m.st.warn.Render(fit(m.flash, m.width))
 		}
-		v.SetContent(expandStyledTabs(o.view(m, m.width, m.height-1) + "\n" + status))
+		v.SetContent(expandStyledTabs(o.view(m.overlayCtx(), m.width, m.height-1) + "\n" + status))
 		return v
 	}
 	inputView := m.inputView()
@@ -38,7 +38,7 @@ func (m *Model) View() tea.View {
 	if o := m.top(); o != nil {
 		// The modal takes the bottom of the conversation; the conversation ends just above it, so the
 		// panel asking stays in sight.
-		modalLines := strings.Split(o.view(m, m.width, convH), "\n")
+		modalLines := strings.Split(o.view(m.overlayCtx(), m.width, convH), "\n")
 		if len(modalLines) > convH {
 			modalLines = modalLines[len(modalLines)-convH:]
 		}
@@ -81,12 +81,12 @@ func (m *Model) tooSmallView() string {
 	text := fmt.Sprintf("Warden needs at least %d×%d; this terminal is %d×%d. Make it larger to go on.", minWidth, minHeight, m.width, m.height)
 	w := max(m.width, 1)
 	lines := strings.Split(wrap(text, w), "\n")
-	hint := "Keys wait until then; esc interrupts, ctrl+c twice quits."
+	keys := fmt.Sprintf("Keys wait until then; %s interrupts, %s twice quits.", hintKeys(m.keys.Interrupt), hintKeys(m.keys.Quit))
 	if len(m.overlays) > 0 {
-		hint = "A prompt is waiting for you. " + hint
+		keys = "A prompt is waiting for you. " + keys
 	}
 	lines = append(lines, "")
-	lines = append(lines, strings.Split(wrap(hint, w), "\n")...)
+	lines = append(lines, strings.Split(wrap(keys, w), "\n")...)
 	if m.flash != "" && m.now().Before(m.flashUntil) {
 		lines = append(lines, "")
 		lines = append(lines, strings.Split(wrap(m.flash, w), "\n")...)
@@ -138,7 +138,7 @@ func (m *Model) menuHeight() int {
 
 func (m *Model) renderCtx() *renderCtx {
 	return &renderCtx{
-		st: &m.st, md: &m.md, mdStyle: markdownStyle(m.isDark, m.noColor), theme: m.theme, now: m.now(),
+		st: &m.st, keys: &m.keys, md: &m.md, mdStyle: markdownStyle(m.isDark, m.noColor), theme: m.theme, now: m.now(),
 		showReasoning: m.showReasoning, focused: m.focusedPanel(),
 	}
 }
@@ -156,9 +156,9 @@ func (m *Model) ruleLine() string {
 		// Nothing works while the agent waits for the person: no spinner, no clock.
 		left = m.st.warn.Render("? waiting for your answer")
 	case m.run != nil && m.retry != "":
-		left = m.st.warn.Render("⟳ "+m.retry) + m.st.dim.Render(" · esc to interrupt")
+		left = m.st.warn.Render("⟳ "+m.retry) + m.st.dim.Render(" · "+hintKeys(m.keys.Interrupt)+" to interrupt")
 	case m.run != nil:
-		left = m.st.accent.Render(spinnerFrame(now)) + m.st.dim.Render(" working "+shortDuration(now.Sub(m.run.started))+" · esc to interrupt")
+		left = m.st.accent.Render(spinnerFrame(now)) + m.st.dim.Render(" working "+shortDuration(now.Sub(m.run.started))+" · "+hintKeys(m.keys.Interrupt)+" to interrupt")
 	}
 	if left == "" && len(m.overlays) == 0 && strings.HasPrefix(m.input.Value(), "!") {
 		left = m.st.accent.Render("! shell mode") + m.st.dim.Render(": runs without asking; the model sees its output next turn")
@@ -201,7 +201,7 @@ func (m *Model) scrollHint() string {
 	if c.unseen > 0 {
 		what = plural(c.unseen, "new line", "new lines")
 	}
-	return m.st.accent.Render("↓ "+what) + m.st.dim.Render(" · pgdn/end to follow")
+	return m.st.accent.Render("↓ "+what) + m.st.dim.Render(" · "+hintKeys(m.keys.ScrollDown, m.keys.Follow)+" to follow")
 }
 
 // statusLine shows the model, the permission mode, the directory, context use, background tasks and key
@@ -258,7 +258,7 @@ func (m *Model) renderStatus(k statusKey) string {
 	if k.mcp != "" {
 		right = append(right, k.mcp)
 	}
-	right = append(right, "? keys · ctrl+t history")
+	right = append(right, hint(hintKeys(m.keys.Help)+" keys", hintKeys(m.keys.History)+" history"))
 	r := st.status.Render(strings.Join(right, " · "))
 	cwd := shortPath(m.opts.Workspace)
 	room := m.width - ansi.StringWidth(left) - ansi.StringWidth(r) - 4
