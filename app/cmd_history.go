@@ -9,7 +9,7 @@ import (
 
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/checkpoint"
-	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/printable"
 )
 
 // runHistory prints the tool calls of one session (the latest in this directory by default).
@@ -37,7 +37,7 @@ func runHistory(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSONLines(stdout, entries)
 	}
-	fmt.Fprintf(stdout, "session %s (%s, %s)\n", config.Printable(l.ID), config.Printable(l.Cwd), config.Printable(l.Model))
+	fmt.Fprintf(stdout, "session %s (%s, %s)\n", printable.Escape(l.ID), printable.Escape(l.Cwd), printable.Escape(l.Model))
 	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TIME\tTOOL\tSTATUS\tDECISION\tDURATION\tCHANGES\tCOMMAND OR PATH")
 	for _, e := range entries {
@@ -52,7 +52,7 @@ func runHistory(args []string, stdout, stderr io.Writer) error {
 		// What the model chose to run, even a denied call, and the names of the files it changed are
 		// printed escaped: an escape sequence in them would act on the terminal (OSC 52 writes the
 		// clipboard), and a tab would break the columns.
-		summary := config.Printable(strings.ReplaceAll(e.Summary, "\n", "⏎"))
+		summary := printable.Escape(strings.ReplaceAll(e.Summary, "\n", "⏎"))
 		if r := []rune(summary); len(r) > 80 {
 			summary = string(r[:79]) + "…"
 		}
@@ -61,9 +61,9 @@ func runHistory(args []string, stdout, stderr io.Writer) error {
 		if changes == "" {
 			changes = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Time.Local().Format("15:04:05"), config.Printable(tool),
-			config.Printable(status), config.Printable(decision), (time.Duration(e.DurationMS) * time.Millisecond).String(),
-			config.Printable(strings.TrimPrefix(changes, "changed ")), summary)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Time.Local().Format("15:04:05"), printable.Escape(tool),
+			printable.Escape(status), printable.Escape(decision), (time.Duration(e.DurationMS) * time.Millisecond).String(),
+			printable.Escape(strings.TrimPrefix(changes, "changed ")), summary)
 	}
 	return tw.Flush()
 }

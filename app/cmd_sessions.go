@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/warden-cli/warden/agent"
-	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/printable"
 )
 
 // runSessions lists this directory's saved sessions, newest first.
@@ -39,8 +39,8 @@ func runSessions(args []string, stdout, stderr io.Writer) error {
 	for _, s := range list {
 		// The first prompt may hold what was pasted, and the model name is the server's: both are shown
 		// escaped, as the TUI shows them.
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", config.Printable(s.ID), s.Updated.Local().Format("2006-01-02 15:04"),
-			config.Printable(s.Model), config.Printable(s.Prompt))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", printable.Escape(s.ID), s.Updated.Local().Format("2006-01-02 15:04"),
+			printable.Escape(s.Model), printable.Escape(s.Prompt))
 	}
 	return tw.Flush()
 }

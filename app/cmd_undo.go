@@ -9,7 +9,7 @@ import (
 
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/checkpoint"
-	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/printable"
 )
 
 // runUndo restores a session's workspace files to how they were before its last request that changed
@@ -113,7 +113,7 @@ func runUndo(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "Restored %d %s.\n", len(r.Done), plural(len(r.Done), "path", "paths"))
 	for _, s := range r.Skipped {
-		fmt.Fprintf(stdout, "  left as it is: %s\n", config.Printable(s.String()))
+		fmt.Fprintf(stdout, "  left as it is: %s\n", printable.Escape(s.String()))
 	}
 	if err := agent.RecordNote(path, agent.Describe(u.Point, r)); err != nil {
 		fmt.Fprintf(stderr, "warden: the session will not tell the model about this undo: %v\n", err)
@@ -128,20 +128,20 @@ func printPlan(w io.Writer, l *agent.Loaded, u *agent.UndoPlan) {
 	if u.Point.Kind == agent.PointCall {
 		where = "just before " + u.Point.CallID + " (" + u.Point.Label() + ")"
 	}
-	fmt.Fprintf(w, "Restore %s to how it was %s:\n", config.Printable(l.Cwd), config.Printable(where))
+	fmt.Fprintf(w, "Restore %s to how it was %s:\n", printable.Escape(l.Cwd), printable.Escape(where))
 	for _, s := range u.Plan.Warden() {
-		fmt.Fprintf(w, "  %s\n", config.Printable(s.String()))
+		fmt.Fprintf(w, "  %s\n", printable.Escape(s.String()))
 	}
 	if out := u.Plan.Outside(); len(out) > 0 {
 		fmt.Fprintln(w, "Changed outside Warden since (restored only if you say so):")
 		for _, s := range out {
-			fmt.Fprintf(w, "  %s\n", config.Printable(s.String()))
+			fmt.Fprintf(w, "  %s\n", printable.Escape(s.String()))
 		}
 	}
 	if bad := u.Plan.Problems(); len(bad) > 0 {
 		fmt.Fprintln(w, "Cannot be restored:")
 		for _, s := range bad {
-			fmt.Fprintf(w, "  %s\n", config.Printable(s.String()))
+			fmt.Fprintf(w, "  %s\n", printable.Escape(s.String()))
 		}
 	}
 }

@@ -3,35 +3,16 @@ package app
 import (
 	"io"
 	"os"
-	"strings"
 
-	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/printable"
 )
 
 // What Warden prints on the command line often quotes text a model, a server or a repository chose: a
 // command, a file name, an error body. On a terminal an escape sequence in it would act (OSC 52 writes the
 // clipboard, OSC 2 the window title, CSI 2J clears the screen), and a carriage return or a direction override
-// would redraw the line as something else. printableText shows such characters as escapes, as
-// config.Printable does, except line breaks and tabs, which text of several lines needs as they are.
-func printableText(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		// A line ending in \r\n keeps it: the return moves the cursor to where the line break would.
-		cr := strings.HasSuffix(l, "\r") && i < len(lines)-1
-		if cr {
-			l = l[:len(l)-1]
-		}
-		cells := strings.Split(l, "\t")
-		for j, c := range cells {
-			cells[j] = config.Printable(c)
-		}
-		lines[i] = strings.Join(cells, "\t")
-		if cr {
-			lines[i] += "\r"
-		}
-	}
-	return strings.Join(lines, "\n")
-}
+// would redraw the line as something else. printableText shows such characters as escapes (printable's one
+// table), except line breaks and tabs, which text of several lines needs as they are.
+func printableText(s string) string { return printable.EscapeText(s) }
 
 // escapingWriter passes what it is given through printableText. Each Write must hold whole characters: the
 // headless printer writes an answer or a notice in one call.

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/printable"
 )
 
 // Hooks are programs the person (or, in a trusted workspace, the project) runs at points of a session, in
@@ -67,7 +69,7 @@ func checkHooks(hooks map[string][]HookMatcher, at *positions) error {
 	slices.Sort(events)
 	for _, ev := range events {
 		if !slices.Contains(HookEvents, ev) {
-			return fmt.Errorf("%s: unknown hook event %q; the events are %s", at.of("hooks", ev), Printable(ev), strings.Join(HookEvents, ", "))
+			return fmt.Errorf("%s: unknown hook event %q; the events are %s", at.of("hooks", ev), printable.Escape(ev), strings.Join(HookEvents, ", "))
 		}
 		for i, m := range hooks[ev] {
 			where := func(key ...string) string {
@@ -75,7 +77,7 @@ func checkHooks(hooks map[string][]HookMatcher, at *positions) error {
 			}
 			if m.Matcher != "" && m.Matcher != "*" {
 				if _, err := regexp.Compile(m.Matcher); err != nil {
-					return fmt.Errorf("%s: the matcher %q is not a regular expression: %v", where("matcher"), Printable(m.Matcher), err)
+					return fmt.Errorf("%s: the matcher %q is not a regular expression: %v", where("matcher"), printable.Escape(m.Matcher), err)
 				}
 			}
 			if len(m.Hooks) == 0 {
@@ -85,7 +87,7 @@ func checkHooks(hooks map[string][]HookMatcher, at *positions) error {
 				at := where("hooks", fmt.Sprintf("[%d]", j))
 				switch {
 				case h.Type != "command":
-					return fmt.Errorf("%s: hook type %q is not one Warden runs; use \"command\"", at, Printable(h.Type))
+					return fmt.Errorf("%s: hook type %q is not one Warden runs; use \"command\"", at, printable.Escape(h.Type))
 				case strings.TrimSpace(h.Command) == "":
 					return fmt.Errorf("%s: a hook needs a \"command\" to run", at)
 				case h.Timeout < 0:
@@ -107,7 +109,7 @@ func (c *Config) addHooks(file string, project, trusted bool, hooks map[string][
 				if project {
 					c.ProjectLoosens = true
 					if !trusted {
-						c.Untrusted = append(c.Untrusted, fmt.Sprintf("%s: hook %s %s runs %s", file, ev, cmpMatcher(m.Matcher), Printable(h.Command)))
+						c.Untrusted = append(c.Untrusted, fmt.Sprintf("%s: hook %s %s runs %s", file, ev, cmpMatcher(m.Matcher), printable.Escape(h.Command)))
 						c.UntrustedHooks = append(c.UntrustedHooks, hk)
 						continue
 					}
@@ -122,5 +124,5 @@ func cmpMatcher(m string) string {
 	if m == "" {
 		return "*"
 	}
-	return Printable(m)
+	return printable.Escape(m)
 }

@@ -12,10 +12,6 @@ import (
 // and a direction override could reorder it. Such characters are shown as escapes instead; which characters
 // those are is printable's one table.
 
-// Printable returns s with every hidden character written as an escape (printable.Escape). It stays here for
-// the command-line code that still calls it through config; new code calls printable.Escape.
-func Printable(s string) string { return printable.Escape(s) }
-
 // ansiCQuote quotes s as bash's $'...', in which every hidden character is an escape, so that a command
 // line holding one reads on screen as exactly what runs and can still be pasted into bash. A byte that is
 // not UTF-8 is written as \xHH, which bash reads back as that byte.
