@@ -11,7 +11,7 @@ import (
 
 	"github.com/warden-cli/warden/config"
 	"github.com/warden-cli/warden/permissions"
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // TestCheckNamesTheFileAndKey: `warden check` asks for a read-only git command whose repository's
@@ -91,7 +91,7 @@ func TestSessionWithTheJailRunsProjectCodeTools(t *testing.T) {
 		if !jail {
 			werr = errors.New("no backend")
 		}
-		s.setWall(tools.WallInfo{Backend: "bubblewrap"}, werr)
+		s.setWall(bash.WallInfo{Backend: "bubblewrap"}, werr)
 		want := permissions.Ask
 		if jail {
 			want = permissions.Allow

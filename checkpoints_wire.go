@@ -8,7 +8,7 @@ import (
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/config"
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // checkpointsDir holds the checkpoints of every workspace, beside the sessions they belong to.
@@ -36,5 +36,5 @@ func (s *session) openCheckpoints() {
 	}
 	s.checkpoints = cp
 	// What a background task changes after its call returned is given to that call when the task ends.
-	s.tasks.OnEnd(func(e tools.TaskEnd) { cp.EndTask(e.ID) })
+	s.tasks.OnEnd(func(e bash.TaskEnd) { cp.EndTask(e.ID) })
 }

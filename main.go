@@ -10,7 +10,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/sandbox"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -25,8 +25,8 @@ const (
 
 func main() {
 	// Warden re-executes itself as the Landlock sandbox helper; that must happen before anything else.
-	if tools.IsSandboxHelper(os.Args) {
-		os.Exit(tools.SandboxHelperMain(os.Args))
+	if sandbox.IsHelper(os.Args) {
+		os.Exit(sandbox.HelperMain(os.Args))
 	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/warden-cli/warden/agent"
-	"github.com/warden-cli/warden/hostexec"
-	"github.com/warden-cli/warden/tools"
 	"github.com/warden-cli/warden/ui"
 )
 
@@ -43,13 +41,6 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 	}
 	for _, u := range cfg.Untrusted {
 		fmt.Fprintf(stderr, "warden: ignoring %s because this workspace is not trusted (pass --trust to use it)\n", u)
-	}
-	if cfg.SandboxJail {
-		// Running bubblewrap once to see how the jail can be built takes longer than opening the session:
-		// it starts now, and settle waits for its answer.
-		if helper, err := hostexec.Self(); err == nil {
-			go tools.ProbeWall(helper, ownPrograms(cfg))
-		}
 	}
 	if err := resolveServer(ctx, cfg); err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 
 	"github.com/warden-cli/warden/agent/fakeapi"
 	"github.com/warden-cli/warden/config"
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // The second wall on its own: a program the classifier rightly takes for read-only (`wc`) is not what its
@@ -20,7 +20,7 @@ import (
 // ~/.ssh/id_rsa). It runs unasked, and in the jail all three fail and the model is told why; with the
 // jail turned off, all three succeed, which shows the test would see them.
 func TestWallHoldsAFakeReadOnlyProgram(t *testing.T) {
-	if _, err := tools.ProbeWall(binary, hostPrograms); err != nil {
+	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
 		t.Skipf("no backend for the read-only jail here: %v", err)
 	}
 	// Outside /tmp, which bubblewrap's jail replaces: a key or a program there would be out of reach for
@@ -133,7 +133,7 @@ func TestWallHoldsAFakeReadOnlyProgram(t *testing.T) {
 // start, and why.
 func TestWallLabelAndStartNote(t *testing.T) {
 	s := &session{cfg: &config.Config{SandboxJail: true}}
-	label, warnings := s.setWall(tools.WallInfo{}, errors.New("no backend for the read-only jail: bubblewrap is not installed"))
+	label, warnings := s.setWall(bash.WallInfo{}, errors.New("no backend for the read-only jail: bubblewrap is not installed"))
 	if label != "wall: off — no backend (install bubblewrap)" {
 		t.Errorf("label = %q", label)
 	}
@@ -141,12 +141,12 @@ func TestWallLabelAndStartNote(t *testing.T) {
 		t.Errorf("warnings = %q", warnings)
 	}
 	s = &session{cfg: &config.Config{SandboxJail: true}}
-	label, warnings = s.setWall(tools.WallInfo{Backend: "bubblewrap"}, nil)
+	label, warnings = s.setWall(bash.WallInfo{Backend: "bubblewrap"}, nil)
 	if label != "wall: bubblewrap" || len(warnings) != 0 {
 		t.Errorf("label %q, warnings %q", label, warnings)
 	}
 	s = &session{cfg: &config.Config{SandboxJail: false}}
-	label, warnings = s.setWall(tools.WallInfo{}, errors.New("whatever"))
+	label, warnings = s.setWall(bash.WallInfo{}, errors.New("whatever"))
 	if label != "wall: off (sandbox.jail is false)" || len(warnings) != 0 {
 		t.Errorf("jail off: label %q, warnings %q", label, warnings)
 	}
@@ -154,7 +154,7 @@ func TestWallLabelAndStartNote(t *testing.T) {
 
 // warden check says which commands would run in the jail: those that run unasked because they only read.
 func TestCheckSaysJailed(t *testing.T) {
-	_, werr := tools.ProbeWall(binary, hostPrograms)
+	_, werr := bash.ProbeWall(binary, hostPrograms)
 	r := newRun(t)
 	out, stderr, code := r.exec("check", "--", "ls -la", "rm -rf build", "cat .env")
 	if code != 0 {
@@ -186,7 +186,7 @@ func TestCheckSaysJailed(t *testing.T) {
 // A command that failed in the jail may be run outside it only with the person's approval, whatever the
 // mode: headless, where nobody can approve, it is refused even in yolo mode, and the model is told why.
 func TestLeavingTheJailAlwaysAsks(t *testing.T) {
-	if _, err := tools.ProbeWall(binary, hostPrograms); err != nil {
+	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
 		t.Skipf("no backend for the read-only jail here: %v", err)
 	}
 	r := newRun(t)
@@ -225,7 +225,7 @@ func TestLeavingTheJailAlwaysAsks(t *testing.T) {
 // checkpoint object, a file a Read deny rule names, an additional directory's .env and a gem host's key.
 // In the jail it reads none; with the jail off it reads all, which shows the test would see them.
 func TestWallHidesCheckpointsAndRuleCoveredFiles(t *testing.T) {
-	if _, err := tools.ProbeWall(binary, hostPrograms); err != nil {
+	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
 		t.Skipf("no backend for the read-only jail here: %v", err)
 	}
 	// Outside /tmp, which bubblewrap's jail replaces: what is there would be out of reach for that reason.
@@ -338,7 +338,7 @@ func TestWallHidesCheckpointsAndRuleCoveredFiles(t *testing.T) {
 // while the custom commands stay readable; with the jail off it reads them all, which shows the test
 // would see them.
 func TestWallHidesStateThroughLinkedXDGDirectories(t *testing.T) {
-	if _, err := tools.ProbeWall(binary, hostPrograms); err != nil {
+	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
 		t.Skipf("no backend for the read-only jail here: %v", err)
 	}
 	// Outside /tmp, which bubblewrap's jail replaces: what is there would be out of reach for that reason.

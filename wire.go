@@ -24,6 +24,9 @@ import (
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/safefile"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
+	"github.com/warden-cli/warden/tools/files"
+	"github.com/warden-cli/warden/tools/sandbox"
 )
 
 func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -129,7 +132,7 @@ type session struct {
 	env      *tools.Env
 	engine   *permissions.Engine
 	reg      *tools.Registry
-	tasks    *tools.Tasks
+	tasks    *bash.Tasks
 	// mcp runs the configured MCP servers; their tools reach the agent through Options.More.
 	mcp *mcp.Manager
 	// checkpoints snapshots the workspace around calls that may change files; nil when it cannot.
@@ -238,8 +241,8 @@ func additionalDirs(cfg *config.Config) []string {
 }
 
 // sandboxConfig is the bash engine's sandbox as the settings describe it.
-func sandboxConfig(cfg *config.Config) tools.SandboxConfig {
-	return tools.SandboxConfig{Enabled: cfg.SandboxEnabled, Network: cfg.SandboxNetwork, Writable: cfg.SandboxWritable}
+func sandboxConfig(cfg *config.Config) sandbox.Config {
+	return sandbox.Config{Enabled: cfg.SandboxEnabled, Network: cfg.SandboxNetwork, Writable: cfg.SandboxWritable}
 }
 
 // envSettings are the settings of the environment Warden gives what it starts: bash.env's names, and
@@ -289,8 +292,16 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	// the running file, so that nothing written at its path since can take its place.
 	helper, _ := hostexec.Self()
 	s.helper = helper
+	// The bash engine first: it keeps what probing the sandbox and the jail finds, for its commands.
+	s.tasks = bash.NewTasks()
+	s.tasks.Helper = helper
+	if cfg.SandboxJail {
+		// Running bubblewrap once to see how the jail can be built takes longer than opening the session:
+		// it starts now, and settle (and the jail's start) take its answer.
+		go s.tasks.ProbeWall(s.programs)
+	}
 	if sandbox.Enabled {
-		info, err := tools.ProbeSandbox(sandbox, s.programs)
+		info, err := s.tasks.ProbeSandbox(sandbox, s.programs)
 		if err != nil {
 			s.sandboxProblem = err.Error()
 		} else {
@@ -329,7 +340,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 		Env: childEnv.Env, Secrets: childEnv.Secrets, AutoBackgroundAfterMS: cfg.BashAutoBackgroundAfterMS,
 		Sandbox: sandbox, Limits: tools.Limits(cfg.Limits), Jail: cfg.SandboxJail,
 	}
-	if st := tools.LimitStatus(s.env.Bash.Limits); strings.Contains(st, "NOT ENFORCED") {
+	if st := bash.LimitStatus(s.env.Bash.Limits); strings.Contains(st, "NOT ENFORCED") {
 		s.warnings = append(s.warnings, "resource limits: "+st)
 	}
 	s.opener = newOpener(cfg.Workspace, additionalDirs(cfg))
@@ -337,8 +348,6 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	s.instructions, s.instructionFiles = instructions, read
 	s.refusals = append(append(s.refusals, cfg.Warnings...), warnings...)
 	s.warnings = append(s.warnings, s.refusals...)
-	s.tasks = tools.NewTasks()
-	s.tasks.Helper = helper
 	s.openCheckpoints()
 	s.env.SecretWritten = s.tasks.SecretsChanged
 	home, _ := os.UserHomeDir()
@@ -353,7 +362,7 @@ func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
 	}
 	s.env.Private = wardenPrivate()
 	s.env.HardLinks = s.engine.HardLinks
-	s.reg = tools.NewRegistry(append(append(tools.NewBash(s.tasks), tools.NewFileTools()...), tools.NewTodo())...)
+	s.reg = tools.NewRegistry(append(append(bash.NewTools(s.tasks), files.NewTools()...), tools.NewTodo())...)
 	s.mcp = newMCP(cfg, s.env, s.tasks, s.dir)
 	s.warnings = append(s.warnings, mcpRuleWarnings(cfg)...)
 	return s, nil
@@ -369,13 +378,13 @@ func (s *session) settle() (wall string, warnings []string) {
 	go func() {
 		if !s.cfg.SandboxJail {
 			// Nothing is jailed: bubblewrap need not be run to find out how it would be.
-			probed <- func() { wall, warnings = s.setWall(tools.WallInfo{}, nil) }
+			probed <- func() { wall, warnings = s.setWall(bash.WallInfo{}, nil) }
 			return
 		}
-		info, err := tools.ProbeWall(s.helper, s.programs)
+		info, err := s.tasks.ProbeWall(s.programs)
 		probed <- func() { wall, warnings = s.setWall(info, err) }
 	}()
-	if n := tools.SweepOrphans(); n > 0 {
+	if n := bash.SweepOrphans(); n > 0 {
 		defer func() {
 			warnings = append(warnings, fmt.Sprintf("stopped %d processes left running by a Warden that was killed", n))
 		}()
@@ -386,7 +395,7 @@ func (s *session) settle() (wall string, warnings []string) {
 
 // setWall says how read-only commands are jailed, for the status line, and what to tell the person once
 // at start when they cannot be.
-func (s *session) setWall(info tools.WallInfo, err error) (label string, warnings []string) {
+func (s *session) setWall(info bash.WallInfo, err error) (label string, warnings []string) {
 	switch {
 	case !s.cfg.SandboxJail:
 		return "wall: off (sandbox.jail is false)", nil

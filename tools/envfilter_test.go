@@ -135,7 +135,7 @@ func TestChildLookupAndHelperEnvFollowTheList(t *testing.T) {
 	if v, _ := look("MY_TOOL_TOKEN"); v != "t" {
 		t.Errorf("a variable bash.env passes is not seen: %q", v)
 	}
-	if slices.ContainsFunc(helperEnv(), func(kv string) bool {
+	if slices.ContainsFunc(NewEnv(t.TempDir(), "").HelperEnv(), func(kv string) bool {
 		return strings.HasPrefix(kv, "MY_TOOL_TOKEN=") || strings.HasPrefix(kv, "GIT_DIR=")
 	}) {
 		t.Error("a helper program gets what the list leaves out")
