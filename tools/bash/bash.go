@@ -270,7 +270,7 @@ func (t *Tasks) startBackground(env *tools.Env, command string, unsandboxed, jai
 		t.mu.Unlock()
 		j.kill(stopShutdown)
 		<-j.done
-		return tools.Errorf("Warden is shutting down; no new commands are started")
+		return tools.Errorf("%v", errShuttingDown)
 	}
 	t.addBackgroundLocked(j, id)
 	t.mu.Unlock()

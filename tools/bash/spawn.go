@@ -166,4 +166,5 @@ func launchSupervisor(helper string, quit <-chan struct{}) (*supervisor.Client, 
 	}
 }
 
-var errShuttingDown = errors.New("Warden is shutting down; no new commands are started")
+// errShuttingDown is why nothing starts once KillAll has begun.
+var errShuttingDown = errors.New("no new commands are started: Warden is shutting down")

@@ -274,7 +274,7 @@ func (t *Tasks) shell(env *tools.Env) (string, error) {
 	defer t.mu.Unlock()
 	t.initLocked()
 	if t.closed {
-		return "", errors.New("Warden is shutting down; no new commands are started")
+		return "", errShuttingDown
 	}
 	if t.bashPath != "" {
 		return t.bashPath, nil
@@ -463,7 +463,7 @@ func (t *Tasks) runDir() (string, error) {
 	t.runMu.Lock()
 	defer t.runMu.Unlock()
 	if t.isClosed() {
-		return "", errors.New("Warden is shutting down; no new commands are started")
+		return "", errShuttingDown
 	}
 	if t.run == "" {
 		removeStaleRunDirs()
@@ -488,7 +488,7 @@ func (t *Tasks) spawner() (spawner, error) {
 	t.supMu.Lock()
 	defer t.supMu.Unlock()
 	if t.isClosed() {
-		return nil, errors.New("Warden is shutting down; no new commands are started")
+		return nil, errShuttingDown
 	}
 	if t.sup != nil && t.sup.Err() != nil {
 		t.sup = nil // it died (killed, or out of memory); its commands went with it

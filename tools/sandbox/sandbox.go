@@ -240,16 +240,16 @@ func probeBwrap(network bool, bwrap hostexec.Program, findErr error) (backendPro
 func probeLandlock(cfg Config) (backendProbe, error) {
 	abi, err := llsys.LandlockGetABIVersion()
 	if err != nil || abi < 1 {
-		return backendProbe{}, errors.New("Landlock is not enabled in this kernel")
+		return backendProbe{}, errors.New("this kernel does not enable Landlock")
 	}
 	if !cfg.Network && abi < 4 {
-		return backendProbe{}, fmt.Errorf("Landlock ABI %d cannot block the network (needs 4, Linux 6.7); "+
+		return backendProbe{}, fmt.Errorf("this kernel's Landlock (ABI %d) cannot block the network (needs ABI 4, Linux 6.7); "+
 			"allow the network in the sandbox settings or install bubblewrap", abi)
 	}
 	helper := cfg.Helper
 	if helper == "" {
 		if helper, err = hostexec.Self(); err != nil {
-			return backendProbe{}, fmt.Errorf("Landlock needs Warden's own executable: %v", err)
+			return backendProbe{}, fmt.Errorf("the Landlock sandbox needs Warden's own executable: %v", err)
 		}
 	}
 	// The helper must answer the marker; a binary without the hook would do something else entirely.
