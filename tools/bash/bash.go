@@ -14,7 +14,7 @@ import (
 
 // The bash tool. Each call is a fresh `bash -c` in the session's directory (a `cd` carries over to the next
 // call), with empty stdin, no terminal, pagers and editors disabled, the environment an allow-list
-// (envfilter.go) and WARDEN=1 set. A call returns when its shell exits; whatever the command left running in the background is
+// (tools.ChildEnv) and WARDEN=1 set. A call returns when its shell exits; whatever the command left running in the background is
 // killed then. Output streams to the display as it comes and reaches the model cleaned and, if long, as head
 // and tail with the whole of it in a file.
 

@@ -74,7 +74,7 @@ const (
 const readBufSize = 256 << 10
 
 // startProc starts the shell. It is the one place processes are created: the resource limits are the
-// first statements of the script (see limits.go), and a sandbox, if any, wraps bash (see sandbox.go). The
+// first statements of the script (see limits.go), and a sandbox, if any, wraps bash (package sandbox). The
 // shell gets descriptors 0 (empty), 1 and 2 (the output pipe) and, while the limits are set, 3 (its pids
 // cgroup); nothing else.
 func startProc(spec procSpec) (*proc, error) {

@@ -36,7 +36,7 @@ type Tasks struct {
 	// the workspace: a poisoned PATH must not choose the shell every command runs in); empty means "bash".
 	Shell string
 	// Helper is Warden's own executable, which serves as the session's supervisor when started with the
-	// helper's marker (SandboxHelperMain). Empty, commands are started by Warden itself, and those a
+	// helper's marker (sandbox.HelperMain). Empty, commands are started by Warden itself, and those a
 	// command left running outlive a Warden killed with SIGKILL until the next one starts.
 	Helper string
 	// JailBackend forces one backend for the read-only jail; empty picks bubblewrap when it works, else
