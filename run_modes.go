@@ -42,10 +42,16 @@ func runHeadless(c *commonFlags, prompt, format string, stdout, stderr io.Writer
 	for _, u := range cfg.Untrusted {
 		fmt.Fprintf(stderr, "warden: ignoring %s because this workspace is not trusted (pass --trust to use it)\n", u)
 	}
+	tasks := newTasks()
+	if cfg.SandboxJail {
+		// Running bubblewrap once to see how the jail can be built takes longer than opening the session:
+		// it starts now, and settle (and the jail's start) take the answer the session's engine keeps.
+		go tasks.ProbeWall(ownPrograms(cfg))
+	}
 	if err := resolveServer(ctx, cfg); err != nil {
 		return err
 	}
-	s, err := newSession(cfg, c)
+	s, err := newSession(cfg, c, tasks)
 	if err != nil {
 		return err
 	}
@@ -121,7 +127,7 @@ func runTUI(c *commonFlags, prompt string, stdout io.Writer) error {
 		opts.SetupError = err.Error()
 		return ui.Run(opts)
 	}
-	s, err := newSession(cfg, c)
+	s, err := newSession(cfg, c, newTasks())
 	if err != nil {
 		return err
 	}

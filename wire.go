@@ -284,22 +284,20 @@ func ownPrograms(cfg *config.Config) *hostexec.Finder {
 	return hostexec.NewFinder(os.Getenv("PATH"), append([]string{cfg.Workspace}, additionalDirs(cfg)...))
 }
 
-func newSession(cfg *config.Config, c *commonFlags) (*session, error) {
+// newTasks makes a session's bash engine. Warden's own executable serves as its supervisor, which starts
+// every command and stops them all if Warden is killed, and as the read-only jail's; started again by the
+// kernel's link to the running file, so that nothing written at its path since can take its place. It is
+// made before the session opens (newSession takes it) because it keeps what probing the sandbox and the
+// jail finds, and a run may start that probing at once.
+func newTasks() *bash.Tasks {
+	tasks := bash.NewTasks()
+	tasks.Helper, _ = hostexec.Self()
+	return tasks
+}
+
+func newSession(cfg *config.Config, c *commonFlags, tasks *bash.Tasks) (*session, error) {
 	sandbox := sandboxConfig(cfg)
-	s := &session{cfg: cfg, programs: ownPrograms(cfg)}
-	// Warden's own executable serves as the session's supervisor, which starts every command and stops
-	// them all if Warden is killed, and as the read-only jail's; started again by the kernel's link to
-	// the running file, so that nothing written at its path since can take its place.
-	helper, _ := hostexec.Self()
-	s.helper = helper
-	// The bash engine first: it keeps what probing the sandbox and the jail finds, for its commands.
-	s.tasks = bash.NewTasks()
-	s.tasks.Helper = helper
-	if cfg.SandboxJail {
-		// Running bubblewrap once to see how the jail can be built takes longer than opening the session:
-		// it starts now, and settle (and the jail's start) take its answer.
-		go s.tasks.ProbeWall(s.programs)
-	}
+	s := &session{cfg: cfg, programs: ownPrograms(cfg), tasks: tasks, helper: tasks.Helper}
 	if sandbox.Enabled {
 		info, err := s.tasks.ProbeSandbox(sandbox, s.programs)
 		if err != nil {
