@@ -33,7 +33,7 @@ type EnvConfig struct {
 	Workspace string
 	// SessionDir is a directory for this session's files (full outputs of long commands).
 	SessionDir string
-	// Bash holds the bash engine's settings.
+	// Bash holds the settings of the bash engine (package bash).
 	Bash BashSettings
 	// Resolve turns a path the model gave into the absolute path it means, relative paths against cwd.
 	// The file tools resolve every path through it and never on their own, so that a path means what the
@@ -70,7 +70,7 @@ type EnvConfig struct {
 	// start; nil means one built from PATH with Workspace and AdditionalDirs.
 	Programs *hostexec.Finder
 	// SecretWritten is called when a file tool has created a file Secret judges secret, so that the
-	// read-only jail masks it before the next jailed command (wiring sets it to Tasks.SecretsChanged).
+	// read-only jail masks it before the next jailed command (wiring sets it to bash.Tasks.SecretsChanged).
 	SecretWritten func()
 }
 
