@@ -15,6 +15,7 @@ import (
 	"github.com/warden-cli/warden/agent/fakeapi"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/files"
 )
 
 // recorder is a Sink that keeps every event.
@@ -708,7 +709,7 @@ func TestAWriteRunsOnlyAsApproved(t *testing.T) {
 	}))
 	ws = h.agent.opts.Env.Workspace
 	opts := h.agent.opts
-	opts.Tools = tools.NewRegistry(tools.NewFileTools()...)
+	opts.Tools = tools.NewRegistry(files.NewTools()...)
 	opts.Env = tools.NewEnv(ws, t.TempDir())
 	opts.Env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, t.TempDir()) }
 	a, err := New(opts)

@@ -6,8 +6,7 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
-
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // Notes are what Warden tells the model that the person did not type: a background task that ended, a
@@ -80,7 +79,7 @@ const taskEndLines = 8
 
 // NoteTaskEnd tells the model, at its next turn, that a background task ended, unless it stopped the task
 // itself.
-func (a *Agent) NoteTaskEnd(e tools.TaskEnd) {
+func (a *Agent) NoteTaskEnd(e bash.TaskEnd) {
 	if e.ByModel {
 		return
 	}

@@ -12,8 +12,6 @@ import (
 	"syscall"
 
 	"github.com/warden-cli/warden/agent"
-	"github.com/warden-cli/warden/hostexec"
-	"github.com/warden-cli/warden/tools"
 )
 
 // runHeadless runs one request without a person (-p): the answer, or the event stream, goes to standard
@@ -44,17 +42,16 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 	for _, u := range cfg.Untrusted {
 		fmt.Fprintf(stderr, "warden: ignoring %s because this workspace is not trusted (pass --trust to use it)\n", u)
 	}
+	tasks := newTasks()
 	if cfg.SandboxJail {
 		// Running bubblewrap once to see how the jail can be built takes longer than opening the session:
-		// it starts now, and settle waits for its answer.
-		if helper, err := hostexec.Self(); err == nil {
-			go tools.ProbeWall(helper, ownPrograms(cfg))
-		}
+		// it starts now, and settle (and the jail's start) take the answer the session's engine keeps.
+		go tasks.ProbeWall(ownPrograms(cfg))
 	}
 	if err := resolveServer(ctx, cfg); err != nil {
 		return err
 	}
-	s, err := newSession(version, cfg, c)
+	s, err := newSession(version, cfg, c, tasks)
 	if err != nil {
 		return err
 	}

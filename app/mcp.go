@@ -10,6 +10,7 @@ import (
 	"github.com/warden-cli/warden/config"
 	"github.com/warden-cli/warden/mcp"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // Wiring of the MCP servers: their manager, the programs it starts through the session's supervisor, and
@@ -46,7 +47,7 @@ func mcpRuleWarnings(cfg *config.Config) []string {
 
 // newMCP starts the configured MCP servers in the background; it returns at once. Servers get the
 // environment commands get (the allow-list, without the API key) plus their own `env`.
-func newMCP(version string, cfg *config.Config, env *tools.Env, tasks *tools.Tasks, dir string) *mcp.Manager {
+func newMCP(version string, cfg *config.Config, env *tools.Env, tasks *bash.Tasks, dir string) *mcp.Manager {
 	settings := env.Bash
 	m := mcp.New(mcp.Options{
 		Workspace: cfg.Workspace,
@@ -63,7 +64,7 @@ func newMCP(version string, cfg *config.Config, env *tools.Env, tasks *tools.Tas
 
 // startProgram starts MCP servers the way commands are started, through the session's supervisor, so that
 // they and what they start are stopped when Warden goes, even when it is killed.
-func startProgram(tasks *tools.Tasks) mcp.StartFunc {
+func startProgram(tasks *bash.Tasks) mcp.StartFunc {
 	return func(name string, args, env []string, dir string, files []*os.File) (mcp.Proc, error) {
 		p, err := tasks.StartProgram(name, args, env, dir, files)
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/safefile"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // A session and its life: its file opened (a new one, or the one resumed), settled once the first frame is
@@ -55,7 +56,7 @@ type session struct {
 	env      *tools.Env
 	engine   *permissions.Engine
 	reg      *tools.Registry
-	tasks    *tools.Tasks
+	tasks    *bash.Tasks
 	// mcp runs the configured MCP servers; their tools reach the agent through Options.More.
 	mcp *mcp.Manager
 	// checkpoints snapshots the workspace around calls that may change files; nil when it cannot.
@@ -72,13 +73,13 @@ func (s *session) settle() (wall string, warnings []string) {
 	go func() {
 		if !s.cfg.SandboxJail {
 			// Nothing is jailed: bubblewrap need not be run to find out how it would be.
-			probed <- func() { wall, warnings = s.setWall(tools.WallInfo{}, nil) }
+			probed <- func() { wall, warnings = s.setWall(bash.WallInfo{}, nil) }
 			return
 		}
-		info, err := tools.ProbeWall(s.helper, s.programs)
+		info, err := s.tasks.ProbeWall(s.programs)
 		probed <- func() { wall, warnings = s.setWall(info, err) }
 	}()
-	if n := tools.SweepOrphans(); n > 0 {
+	if n := bash.SweepOrphans(); n > 0 {
 		defer func() {
 			warnings = append(warnings, fmt.Sprintf("stopped %d processes left running by a Warden that was killed", n))
 		}()
@@ -89,7 +90,7 @@ func (s *session) settle() (wall string, warnings []string) {
 
 // setWall says how read-only commands are jailed, for the status line, and what to tell the person once
 // at start when they cannot be.
-func (s *session) setWall(info tools.WallInfo, err error) (label string, warnings []string) {
+func (s *session) setWall(info bash.WallInfo, err error) (label string, warnings []string) {
 	switch {
 	case !s.cfg.SandboxJail:
 		return "wall: off (sandbox.jail is false)", nil
@@ -273,5 +274,5 @@ func (s *session) checkpointCalls() {
 	}
 	s.checkpoints = cp
 	// What a background task changes after its call returned is given to that call when the task ends.
-	s.tasks.OnEnd(func(e tools.TaskEnd) { cp.EndTask(e.ID) })
+	s.tasks.OnEnd(func(e bash.TaskEnd) { cp.EndTask(e.ID) })
 }

@@ -34,7 +34,7 @@ func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) err
 		opts.SetupError = err.Error()
 		return ui.Run(opts)
 	}
-	s, err := newSession(version, cfg, c)
+	s, err := newSession(version, cfg, c, newTasks())
 	if err != nil {
 		return err
 	}

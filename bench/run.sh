@@ -21,9 +21,9 @@ bench() { # bench PKG PATTERN BENCHTIME
 
 echo "running benchmarks (raw output in $raw) ..." >&2
 main=$(bench ./e2e/ 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS' "${count}x")
-bash=$(bench ./tools/ 'BashCallOverhead|JailCallOverhead|BashThroughput|SandboxOverhead' "${count}x")
-jail=$(bench ./tools/ 'JailStart' 10x)
-search=$(bench ./tools/ 'Search10k' 10x)
+bash=$(bench ./tools/bash/ 'BashCallOverhead|JailCallOverhead|BashThroughput|SandboxOverhead' "${count}x")
+jail=$(bench ./tools/bash/ 'JailStart' 10x)
+search=$(bench ./tools/files/ 'Search10k' 10x)
 perm=$(bench ./permissions/ 'Classify' 1s)
 ui=$(bench ./ui/ 'Keystroke|OutputChunk|TokenStream|StreamLongAnswer' 1s)
 cp=$(bench ./checkpoint/ 'SnapshotUnchanged' 10x)

@@ -14,6 +14,7 @@ import (
 	"github.com/warden-cli/warden/config"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // These tests run the real agent loop against the fake model server, with the manager as its source of
@@ -194,7 +195,7 @@ func npmServer(t *testing.T, bin string) string {
 func TestServerEverything(t *testing.T) {
 	bin := npmServer(t, "mcp-server-everything")
 	t.Setenv("MY_SECRET_TOKEN", "s3cret")
-	tasks := tools.NewTasks()
+	tasks := bash.NewTasks()
 	m := New(Options{Workspace: t.TempDir(), LogDir: t.TempDir(), StartTimeout: deadline,
 		ChildEnv: func(d string) []string { return tasks.ChildEnv(tools.BashSettings{}, d) }, Start: startWith(tasks)})
 	t.Cleanup(m.Close)

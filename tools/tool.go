@@ -1,12 +1,3 @@
-// Package tools owns what Warden can do on the person's machine: the bash engine (processes, streaming,
-// truncation, background tasks), the file tools, and the JSON schemas the model sees for them. Its
-// subpackages hold what the engine stands on: supervisor (the per-session process that starts every
-// command and stops them all when Warden goes), jail (the read-only jail that commands judged read-only run
-// in) and confine (the seccomp filter and the dropping of capabilities every confinement shares).
-//
-// It must never import ui, agent, config or permissions: the agent decides whether a call may run (using the
-// Access a tool reports) and only then calls Run. Tools know nothing about who approved them, beyond
-// Call.Jailed: that a command runs unasked because it was judged read-only.
 package tools
 
 import (

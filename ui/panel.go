@@ -10,6 +10,7 @@ import (
 	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // panelState is where a tool call is in its life.
@@ -63,7 +64,7 @@ type panel struct {
 	// todos is the list a todo_write call sends.
 	todos []tools.TodoItem
 	// bgEnd is how the background task this call started ended, once it has.
-	bgEnd *tools.TaskEnd
+	bgEnd *bash.TaskEnd
 	// changes is what the call changed in the workspace (changes.go).
 	changes []checkpoint.Change
 
@@ -356,7 +357,7 @@ func spinnerFrame(now time.Time) string {
 }
 
 // endWords says briefly how a background task ended: "exit 0", "SIGTERM".
-func endWords(e *tools.TaskEnd) string {
+func endWords(e *bash.TaskEnd) string {
 	if e.ExitCode != nil {
 		return fmt.Sprintf("exit %d", *e.ExitCode)
 	}

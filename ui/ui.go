@@ -85,7 +85,7 @@ type Options struct {
 	Model      string
 	Workspace  string
 	Engine     *permissions.Engine
-	// Tasks are the bash engine's background tasks (a *tools.Tasks); nil hides the count.
+	// Tasks are the bash engine's background tasks (a *bash.Tasks); nil hides the count.
 	Tasks Tasks
 	// Untrusted lists project settings that were ignored until the workspace is trusted; when not empty
 	// the TUI asks whether to trust the workspace, and calls Trust if the person agrees.
