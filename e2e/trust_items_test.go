@@ -250,3 +250,27 @@ func TestARepositoryOfClaudeCommandsIsTrustedFromTheTUI(t *testing.T) {
 		t.Errorf("the server received %d requests; the last prompt %q", len(reqs), reqs[len(reqs)-1].LastUser())
 	}
 }
+
+// TestWardenTrustAsksOnATerminal: `warden trust` lists what it would approve and records it only on y;
+// any other answer records nothing.
+func TestWardenTrustAsksOnATerminal(t *testing.T) {
+	r := newRun(t)
+	must(t, os.MkdirAll(filepath.Join(r.workspace, ".warden"), 0o755))
+	must(t, os.WriteFile(filepath.Join(r.workspace, ".warden", "settings.json"), []byte(`{"permissions": {"allow": ["Bash(touch:*)"]}}`), 0o644))
+
+	tr := startTerminal(t, r, "trust")
+	tr.waitFor("new       .warden/settings.json: allow rule Bash(touch:*)", "Approve 1 item for this workspace?", "[y/N]")
+	tr.typeText("\r")
+	tr.waitFor("Nothing approved.")
+	if d := checkDecision(t, r, "touch x"); d == "allow" {
+		t.Error("an empty answer approved the rule")
+	}
+
+	tr = startTerminal(t, r, "trust")
+	tr.waitFor("[y/N]")
+	tr.typeText("y\r")
+	tr.waitFor("Approved 1 item.")
+	if d := checkDecision(t, r, "touch x"); d != "allow" {
+		t.Errorf("after y, touch is %s", d)
+	}
+}

@@ -119,14 +119,15 @@ func (m *Model) trustQuestion(items []config.TrustItem, atStart bool) *confirm {
 		sb.WriteString(wrap("This workspace's files loosen what Warden may do. Until you approve them, Warden leaves these out, and starts no server or hook they name:", width))
 		sb.WriteString("\n\n")
 		for _, it := range items {
-			line := "• " + it.String()
+			line := it.String()
 			switch it.State {
 			case config.TrustChanged:
-				line = "• (changed) " + it.String()
+				line = "(changed) " + line
 			case config.TrustDeclined:
-				line = "• (declined before) " + it.String()
+				line = "(declined before) " + line
 			}
-			sb.WriteString(wrap(st.warn.Render(line), width) + "\n")
+			// Wrapped under its own start, so that each item reads as one.
+			sb.WriteString(st.warn.Render("•") + " " + strings.ReplaceAll(wrap(line, max(width-2, 10)), "\n", "\n  ") + "\n")
 		}
 		if approvedBefore > 0 {
 			sb.WriteString("\n" + wrap(fmt.Sprintf("What you approved before and is unchanged (%s) still applies.", plural(approvedBefore, "item", "items")), width) + "\n")

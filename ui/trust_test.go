@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -167,5 +168,25 @@ func TestAProjectCommandThatWaitsNamesTrust(t *testing.T) {
 	press(m, "enter")
 	if s := plain(m); !strings.Contains(s, "Unknown command /nosuch") {
 		t.Errorf("another name:\n%s", s)
+	}
+}
+
+// A long list scrolls: every item can be read before answering, the last one included.
+func TestALongTrustQuestionScrollsToItsLastItem(t *testing.T) {
+	var items []string
+	for i := range 40 {
+		items = append(items, fmt.Sprintf(".warden/settings.json: allow rule Bash(tool%02d:*)", i))
+	}
+	clock := &fixedClock{t: time.Date(2026, 11, 21, 14, 30, 0, 0, time.UTC)}
+	m := newModel(Options{Trust: newFakeTrust(items...)}, clock.now)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 20})
+	if s := plain(m); strings.Contains(s, "tool39") || !strings.Contains(s, "scroll") {
+		t.Fatalf("a long question:\n%s", s)
+	}
+	for range 5 {
+		press(m, "pgdown")
+	}
+	if s := plain(m); !strings.Contains(s, "Bash(tool39:*)") {
+		t.Errorf("scrolled to the end:\n%s", s)
 	}
 }
