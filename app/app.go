@@ -20,6 +20,7 @@ func Run(version string, args []string, stdin io.Reader, stdout, stderr io.Write
 		"sessions": {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runSessions(a, out, errw) }},
 		"history":  {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runHistory(a, out, errw) }},
 		"undo":     {run: runUndo},
+		"trust":    {run: runTrust},
 		"mcp":      {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runMCP(version, a, out, errw) }, words: 1},
 		"help": {run: func(_ []string, _ io.Reader, out, _ io.Writer) error {
 			printUsage(out)

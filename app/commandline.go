@@ -202,7 +202,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.deny, "deny", "deny rule (repeatable)")
 	fs.BoolVar(&c.cont, "continue", false, "continue the latest session in this directory")
 	fs.Var(resumeFlag{c}, "resume", "resume the session with this id; without one, pick a session")
-	fs.BoolVar(&c.trust, "trust", false, "trust this workspace's project settings for this run")
+	fs.BoolVar(&c.trust, "trust", false, "approve everything this workspace's files loosen, for this run alone")
 	fs.Var(&c.sandbox, "sandbox", "run commands in the sandbox (on|off)")
 	fs.BoolVar(&c.version, "version", false, "print the version")
 }
@@ -280,6 +280,8 @@ Usage:
                                              put the files back as they were before the last request
                                              (or before a call); shows what will change and asks
   warden mcp list [--json]                   configured MCP servers, their state and tools
+  warden trust [--yes] | --list | --revoke   approve what this workspace's files loosen (asks unless --yes),
+                                             list each item and your answer, or forget your answers
 
 Flags for all:
   --model M  --base-url URL  --permission-mode default|accept-edits|plan|yolo

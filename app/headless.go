@@ -39,8 +39,9 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 	if err != nil {
 		return err
 	}
-	for _, u := range cfg.Untrusted {
-		fmt.Fprintf(stderr, "warden: ignoring %s because this workspace is not trusted (pass --trust to use it)\n", u)
+	waiting := waitingWarning(cfg)
+	if waiting != "" {
+		fmt.Fprintf(stderr, "warden: %s\n", waiting)
 	}
 	tasks := newTasks()
 	if cfg.SandboxJail {
@@ -85,10 +86,14 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 	}
 	printer.Sink(agent.SessionStarted{ID: s.id, Cwd: cfg.Workspace, Model: cfg.Model})
 	if format == agent.FormatStreamJSON {
-		// A file Warden would not read for itself is told on stderr with the other warnings, and to a
-		// script reading the events as the notice it is (an error event that is not retried).
+		// A file Warden would not read for itself, and what waits for the person's approval, are told on
+		// stderr with the other warnings, and to a script reading the events as the notices they are
+		// (error events that are not retried).
 		for _, w := range s.refusals {
 			printer.Sink(agent.Notice{Message: w})
+		}
+		if waiting != "" {
+			printer.Sink(agent.Notice{Message: waiting})
 		}
 	}
 	s.tasks.OnEnd(a.NoteTaskEnd) // a background task that ends is told to the model at its next turn

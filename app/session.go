@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -21,8 +20,8 @@ import (
 )
 
 // A session and its life: its file opened (a new one, or the one resumed), settled once the first frame is
-// up (the jail probed, processes a killed Warden left stopped), trusted while it runs, switched for
-// another, and closed, leaving no file behind when nothing was answered.
+// up (the jail probed, processes a killed Warden left stopped), given what the person approves while it
+// runs (trust.go), switched for another, and closed, leaving no file behind when nothing was answered.
 
 // session is everything one run of Warden shares.
 type session struct {
@@ -136,45 +135,6 @@ func (s *session) openStore(c *commonFlags) error {
 		return err
 	}
 	s.id, s.store, s.resumed, s.history = l.ID, st, l, msgs
-	return nil
-}
-
-// trustWorkspace records the workspace as trusted and applies what its project settings loosen that can change
-// while Warden runs: allow rules and the permission mode (unless a flag chose the mode).
-func (s *session) trustWorkspace(c *commonFlags) error {
-	if err := config.Trust(s.opener, os.Getenv, s.cfg.Workspace); err != nil {
-		return err
-	}
-	trusted, err := loadConfig(c)
-	if err != nil {
-		return err
-	}
-	// The MCP servers that waited for trust start now that the person has seen what each would run.
-	held := map[string]bool{}
-	for _, e := range s.cfg.UntrustedMCPServers {
-		held[e.Name] = true
-	}
-	var start []config.MCPServerEntry
-	for _, e := range trusted.MCPServers {
-		if held[e.Name] {
-			start = append(start, e)
-		}
-	}
-	s.mcp.Add(start)
-	for _, r := range trusted.Allow {
-		if !slices.Contains(s.cfg.Allow, r) {
-			if err := s.engine.AddAllow(r); err != nil {
-				return err
-			}
-		}
-	}
-	if c.mode == "" && trusted.Mode != s.cfg.Mode {
-		mode, err := permissions.ParseMode(trusted.Mode)
-		if err != nil {
-			return err
-		}
-		s.engine.SetMode(mode)
-	}
 	return nil
 }
 

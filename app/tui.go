@@ -26,7 +26,7 @@ func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) err
 	if err != nil {
 		return err
 	}
-	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Untrusted: cfg.Untrusted, Prompt: prompt}
+	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Prompt: prompt}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	err = resolveServer(ctx, cfg)
 	cancel()
@@ -44,7 +44,7 @@ func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) err
 	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
 	opts.Sandbox, opts.SandboxProblem, opts.Warnings = s.sandboxLabel, s.sandboxProblem, s.warnings
 	opts.Settle = s.settle
-	opts.Trust = func() error { return s.trustWorkspace(c) }
+	opts.Trust = sessionTrust{s, c}
 	if len(cfg.MCPServers)+len(cfg.UntrustedMCPServers) > 0 {
 		opts.MCP = s.mcp
 	}
@@ -79,7 +79,7 @@ const prewarmAfter = 300 * time.Millisecond
 // tuiOptions fills in what the TUI shows of the session and the commands it offers.
 func (s *session) tuiOptions(opts *ui.Options, c *commonFlags) {
 	cfg := s.cfg
-	opts.BaseURL, opts.Trusted, opts.Instructions, opts.SettingsFiles = cfg.BaseURL, cfg.Trusted, s.instructionFiles, cfg.Files
+	opts.BaseURL, opts.Instructions, opts.SettingsFiles = cfg.BaseURL, s.instructionFiles, cfg.Files
 	opts.ListModels = func(ctx context.Context) ([]string, error) { return agent.ListModels(ctx, cfg.BaseURL, cfg.APIKey) }
 	opts.Sessions = func() ([]agent.SessionInfo, error) { return agent.ListSessions(sessionsDir(), cfg.Workspace) }
 	opts.OpenSession = s.openSession
@@ -106,8 +106,9 @@ func ruleOrigin(cfg *config.Config, c *commonFlags, list, rule string) string {
 	return ""
 }
 
-// commandDirs are the folders custom commands come from: the project's, which the TUI reads only in a
-// trusted workspace since a repository's commands put words in the person's mouth, and the person's.
+// commandDirs are the folders custom commands come from: the project's, which the TUI reads only once the
+// person approved them as they are, since a repository's commands put words in the person's mouth, and
+// the person's.
 func commandDirs(cfg *config.Config) (project, user []commands.Dir) {
 	project = []commands.Dir{
 		{Path: filepath.Join(cfg.Workspace, ".warden", "commands"), Source: "project"},

@@ -1,5 +1,6 @@
 // Package config merges Warden's settings files, environment and flags into one typed Config, and keeps the
-// record of which workspaces the person trusts.
+// record of what the person approved in each workspace: what a workspace's files loosen is a list of items
+// (trust_items.go), each applied only once approved exactly as it is now (trust.go).
 //
 // Later sources win: user settings, then the project's shared file, then the personal project file, then the
 // environment, then flags. List settings (rules, directories, env names) add up instead of replacing.
@@ -11,7 +12,6 @@ package config
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,10 +19,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 
-	"github.com/warden-cli/warden/printable"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -132,25 +130,31 @@ type Config struct {
 	// RuleOrigins says which file each permission rule came from, so that a bad rule can be reported
 	// where it was written (config does not parse rules: it imports nothing of Warden's).
 	RuleOrigins []RuleOrigin
-	// Untrusted describes loosening project settings that were ignored because the workspace is not trusted.
-	Untrusted []string
+	// TrustItems are what the workspace's files loosen, each with what the person answered about it
+	// (trust_items.go); only the approved apply. Untrusted are those that wait, as listed (FILE: WHAT).
+	TrustItems []TrustItem
+	Untrusted  []string
 	// Warnings are what the person must be told about the settings once: a project file the opener
 	// refused (a link out of the workspace, say), which is not applied.
 	Warnings []string
-	// ProjectLoosens is true when the project's files would loosen permissions (whether or not trusted).
-	ProjectLoosens bool
-	// Trusted reports whether the workspace is trusted.
+	// Trusted reports that nothing the workspace loosens waits: every item is approved (or --trust).
 	Trusted bool
+	// ProjectCommands reports that the project's commands and skills may be used: the person approved
+	// them as they are now. False when the project has none.
+	ProjectCommands bool
 
 	// MCPServers are the servers to start, by name, in the order first configured.
 	MCPServers []MCPServerEntry
-	// UntrustedMCPServers are the servers that wait for the workspace to be trusted: the project's, and the
+	// UntrustedMCPServers are the servers that wait for the person's approval: the project's, and the
 	// person's own that Warden would start in the workspace.
 	UntrustedMCPServers []MCPServerEntry
 
-	// Hooks are the hooks to run, the person's and, in a trusted workspace, the project's, in the order
-	// configured; UntrustedHooks are a project's that wait for trust.
+	// Hooks are the hooks to run, the person's and the project's they approved, in the order configured;
+	// UntrustedHooks are a project's that wait for approval.
 	Hooks, UntrustedHooks []Hook
+
+	// trust tells each item's state from the person's answers.
+	trust *trustJudge
 }
 
 // RuleOrigin is the permission rules one settings file contributed.
@@ -183,7 +187,7 @@ type Overrides struct {
 	Model, BaseURL, Mode string
 	Allow, Deny          []string
 	Sandbox              *bool
-	// Trust trusts the workspace for this run (headless --trust).
+	// Trust counts every item the workspace loosens as approved, for this run only (--trust).
 	Trust bool
 }
 
@@ -215,15 +219,12 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 	}
 
 	o := src.Opener
-	cfg := &Config{Workspace: ws, SandboxJail: true}
-	trusted := ov.Trust
-	if !trusted {
-		trusted, err = IsTrusted(o, getenv, ws)
-		if err != nil {
+	cfg := &Config{Workspace: ws, SandboxJail: true, trust: &trustJudge{all: ov.Trust}}
+	if !ov.Trust {
+		if cfg.trust.answers, err = answersFor(o, getenv, ws); err != nil {
 			return nil, err
 		}
 	}
-	cfg.Trusted = trusted
 
 	files := []struct {
 		path    string
@@ -239,7 +240,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		if i == 1 {
 			// .mcp.json sits between the person's own settings and Warden's project files, as Claude
 			// Code ranks it between user and local scope.
-			if err := cfg.readMCPJSON(o, trusted); err != nil {
+			if err := cfg.readMCPJSON(o); err != nil {
 				return nil, err
 			}
 		}
@@ -262,36 +263,37 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		}
 		cfg.Files = append(cfg.Files, f.path)
 		// The rules the person saved for this project themselves (ownRules) are theirs, not the
-		// repository's: they apply without trust, and the trust prompt does not list them.
+		// repository's: they apply without approval, and are no item to approve.
 		var own []string
-		if f.project && !trusted && i == len(files)-1 {
+		if f.project && f.mine {
 			if own, s.Permissions.Allow, err = ownRules(o, getenv, ws, s.Permissions.Allow); err != nil {
 				return nil, err
 			}
 		}
 		if f.project {
-			if loose := loosening(s, cfg); len(loose) > 0 {
-				cfg.ProjectLoosens = true
-				if !trusted {
-					for _, l := range loose {
-						cfg.Untrusted = append(cfg.Untrusted, fmt.Sprintf("%s: %s", f.path, l))
-					}
-					s.Permissions.Allow = nil
-					s.Permissions.Mode = nil
-					s.Permissions.AdditionalDirectories = nil
-					s.Sandbox.AutoAllow, s.Sandbox.Network, s.Sandbox.Writable = nil, nil, nil
-					s.Sandbox.Enabled, s.Sandbox.Jail, s.Sandbox.JailReadable = nil, nil, nil
-					s.BaseURL, s.APIKeyEnv = nil, nil
-					s.Bash.Env = slices.DeleteFunc(s.Bash.Env, passesVariable)
+			// Each item of what the file loosens applies once approved as it is; the rest of the file
+			// (what tightens, what changes nothing of the person's safety) applies at once.
+			for _, l := range loosening(s, cfg, cfg.relFile(f.path)) {
+				if !cfg.judge(l.TrustItem) {
+					l.drop(s)
 				}
 			}
 		}
 		s.Permissions.Allow = append(s.Permissions.Allow, own...)
 		cfg.apply(s)
-		cfg.addMCPServers(f.path, f.project, trusted, s.MCPServers)
-		cfg.addHooks(f.path, f.project, trusted, s.Hooks)
+		cfg.addMCPServers(f.path, f.project, s.MCPServers)
+		cfg.addHooks(f.path, f.project, s.Hooks)
 		if p := s.Permissions; len(p.Allow)+len(p.Deny)+len(p.Ask) > 0 {
 			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask, at: s.at})
+		}
+	}
+
+	cfg.addProjectCommands(o)
+	cfg.Trusted = true
+	for _, it := range cfg.TrustItems {
+		if it.Waits() {
+			cfg.Trusted = false
+			cfg.Untrusted = append(cfg.Untrusted, it.String())
 		}
 	}
 
@@ -321,58 +323,8 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		cfg.SandboxEnabled = *ov.Sandbox
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	for i, u := range cfg.Untrusted {
-		// Each item is drawn in the trust prompt: what a repository wrote must not redraw it.
-		cfg.Untrusted[i] = printable.Escape(u)
-	}
 	cfg.fillDefaults()
 	return cfg, cfg.validate()
-}
-
-// loosening lists what a project file would loosen over the settings read before it (cur): allow rules, a
-// mode other than default, extra directories, a sandbox made more permissive or switched off, places of
-// the home shown in the read-only jail, variables passed to commands beyond the environment's allow-list,
-// and another server or key variable, which would send the
-// person's key (or whatever variable the file names) to a server the repository chose.
-func loosening(s *Settings, cur *Config) []string {
-	var out []string
-	if s.BaseURL != nil && strings.TrimRight(*s.BaseURL, "/") != strings.TrimRight(cur.BaseURL, "/") {
-		out = append(out, fmt.Sprintf("base_url %q", *s.BaseURL))
-	}
-	if s.APIKeyEnv != nil && *s.APIKeyEnv != cmp.Or(cur.APIKeyEnv, DefaultAPIKeyEnv) {
-		out = append(out, fmt.Sprintf("api_key_env %q", *s.APIKeyEnv))
-	}
-	if s.Sandbox.Enabled != nil && !*s.Sandbox.Enabled && cur.SandboxEnabled {
-		out = append(out, "sandbox.enabled false")
-	}
-	if s.Sandbox.Jail != nil && !*s.Sandbox.Jail && cur.SandboxJail {
-		out = append(out, "sandbox.jail false")
-	}
-	if pass := slices.DeleteFunc(slices.Clone(s.Bash.Env), func(n string) bool { return !passesVariable(n) }); len(pass) > 0 {
-		out = append(out, fmt.Sprintf("bash.env passing %s", strings.Join(pass, ", ")))
-	}
-	if len(s.Permissions.Allow) > 0 {
-		out = append(out, fmt.Sprintf("allow rules %s", strings.Join(s.Permissions.Allow, ", ")))
-	}
-	if s.Permissions.Mode != nil && *s.Permissions.Mode != "default" {
-		out = append(out, fmt.Sprintf("permission mode %q", *s.Permissions.Mode))
-	}
-	if len(s.Permissions.AdditionalDirectories) > 0 {
-		out = append(out, fmt.Sprintf("additional directories %s", strings.Join(s.Permissions.AdditionalDirectories, ", ")))
-	}
-	if s.Sandbox.AutoAllow != nil && *s.Sandbox.AutoAllow {
-		out = append(out, "sandbox.auto_allow")
-	}
-	if s.Sandbox.Network != nil && *s.Sandbox.Network {
-		out = append(out, "sandbox.network")
-	}
-	if len(s.Sandbox.Writable) > 0 {
-		out = append(out, fmt.Sprintf("sandbox.writable %s", strings.Join(s.Sandbox.Writable, ", ")))
-	}
-	if len(s.Sandbox.JailReadable) > 0 {
-		out = append(out, fmt.Sprintf("sandbox.jail_readable %s", strings.Join(s.Sandbox.JailReadable, ", ")))
-	}
-	return out
 }
 
 // passesVariable reports whether a bash.env entry passes a variable to commands ("NAME") rather than

@@ -153,9 +153,10 @@ func TestUntrustedProjectCannotLoosen(t *testing.T) {
 	if !slices.Equal(cfg.Deny, []string{"Bash(rm:*)"}) {
 		t.Errorf("tightening rules must apply even untrusted: %v", cfg.Deny)
 	}
-	if len(cfg.Untrusted) != 2 || !cfg.ProjectLoosens {
+	if len(cfg.Untrusted) != 2 || cfg.Trusted {
 		t.Errorf("untrusted report %v", cfg.Untrusted)
 	}
+	waiting := cfg.Waiting()
 
 	cfg, err = f.load(t, Overrides{Trust: true})
 	if err != nil {
@@ -166,7 +167,7 @@ func TestUntrustedProjectCannotLoosen(t *testing.T) {
 	}
 
 	getenv := func(k string) string { return f.env[k] }
-	if err := Trust(f.o, getenv, f.ws); err != nil {
+	if err := ApproveItems(f.o, getenv, f.ws, waiting); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err = f.load(t, Overrides{})

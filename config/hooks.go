@@ -99,20 +99,16 @@ func checkHooks(hooks map[string][]HookMatcher, at *positions) error {
 	return nil
 }
 
-// addHooks appends one file's hooks, in the order written; a project's wait for trust like its other
-// loosening settings.
-func (c *Config) addHooks(file string, project, trusted bool, hooks map[string][]HookMatcher) {
+// addHooks appends one file's hooks, in the order written; each of a project's is an item the person
+// approves (its event, matcher and command), and waits until then.
+func (c *Config) addHooks(file string, project bool, hooks map[string][]HookMatcher) {
 	for _, ev := range HookEvents {
 		for _, m := range hooks[ev] {
 			for _, h := range m.Hooks {
 				hk := Hook{Event: ev, Matcher: m.Matcher, Command: h.Command, TimeoutSec: h.Timeout, File: file, Project: project}
-				if project {
-					c.ProjectLoosens = true
-					if !trusted {
-						c.Untrusted = append(c.Untrusted, fmt.Sprintf("%s: hook %s %s runs %s", file, ev, cmpMatcher(m.Matcher), printable.Escape(h.Command)))
-						c.UntrustedHooks = append(c.UntrustedHooks, hk)
-						continue
-					}
+				if project && !c.judge(hookItem(hk, c.relFile(file))) {
+					c.UntrustedHooks = append(c.UntrustedHooks, hk)
+					continue
 				}
 				c.Hooks = append(c.Hooks, hk)
 			}

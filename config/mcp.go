@@ -223,10 +223,10 @@ func ReadMCPFile(o *safefile.Opener, path string) (map[string]MCPServer, error) 
 // mcpJSON is the path of the workspace's .mcp.json.
 func mcpJSON(ws string) string { return filepath.Join(ws, ".mcp.json") }
 
-// addMCPServers merges one file's servers into the config: entries replace earlier ones of the same name;
-// in a workspace not trusted, a project's servers and every server Warden would start there are listed in
-// Untrusted with what they would run, and wait.
-func (c *Config) addMCPServers(file string, project, trusted bool, servers map[string]MCPServer) {
+// addMCPServers merges one file's servers into the config: entries replace earlier ones of the same name.
+// A project's servers and every server Warden would start in the workspace are items the person approves
+// with what they would run, exactly; until then they wait.
+func (c *Config) addMCPServers(file string, project bool, servers map[string]MCPServer) {
 	names := make([]string, 0, len(servers))
 	for n := range servers {
 		names = append(names, n)
@@ -234,11 +234,7 @@ func (c *Config) addMCPServers(file string, project, trusted bool, servers map[s
 	slices.Sort(names)
 	for _, n := range names {
 		e := MCPServerEntry{Name: MCPName(n), Key: n, MCPServer: servers[n], File: file, Project: project}
-		if project {
-			c.ProjectLoosens = true
-		}
-		if !trusted && (project || e.Transport() == "stdio") {
-			c.Untrusted = append(c.Untrusted, fmt.Sprintf("%s: %s", file, e.Describe()))
+		if (project || e.Transport() == "stdio") && !c.judge(mcpItem(e, c.relFile(file))) {
 			c.UntrustedMCPServers = append(c.UntrustedMCPServers, e)
 			continue
 		}
@@ -249,7 +245,7 @@ func (c *Config) addMCPServers(file string, project, trusted bool, servers map[s
 
 // readMCPJSON reads the workspace's .mcp.json if there is one. One the opener refuses (a link to a
 // secret, say) starts no server and is reported.
-func (c *Config) readMCPJSON(o *safefile.Opener, trusted bool) error {
+func (c *Config) readMCPJSON(o *safefile.Opener) error {
 	path := mcpJSON(c.Workspace)
 	servers, err := ReadMCPFile(o, path)
 	var refused *safefile.Refused
@@ -263,6 +259,6 @@ func (c *Config) readMCPJSON(o *safefile.Opener, trusted bool) error {
 		return err
 	}
 	c.Files = append(c.Files, path)
-	c.addMCPServers(path, true, trusted, servers)
+	c.addMCPServers(path, true, servers)
 	return nil
 }

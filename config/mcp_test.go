@@ -62,8 +62,8 @@ func TestProjectMCPServersNeedTrust(t *testing.T) {
 			t.Errorf("trust prompt items %q lack %q", cfg.Untrusted, want)
 		}
 	}
-	if !cfg.ProjectLoosens {
-		t.Error("project servers must count as loosening")
+	if cfg.Trusted {
+		t.Error("project servers must wait for approval")
 	}
 	cfg, err = f.load(t, Overrides{Trust: true})
 	if err != nil {
@@ -147,9 +147,6 @@ func TestTheUsersOwnStdioServersWaitForAnUntrustedWorkspace(t *testing.T) {
 	want := f.user + `: your MCP server "gh" would run in this workspace, where what starts it may read the workspace's files (npx its node_modules and .npmrc): npx -y @example/server-github with A=1`
 	if len(cfg.Untrusted) != 1 || cfg.Untrusted[0] != want {
 		t.Errorf("trust prompt items %q, want %q", cfg.Untrusted, want)
-	}
-	if cfg.ProjectLoosens {
-		t.Error("the person's own servers are not the project loosening anything")
 	}
 	cfg, err = f.load(t, Overrides{Trust: true})
 	if err != nil {

@@ -158,3 +158,19 @@ wait_for "Restore files?" "y restore 4 paths"
 shot rewind-restore
 keys n
 wait_for "nothing restored"
+
+# Trust: the person approved the workspace's one allow rule; a pull then brought another rule, a server
+# and a hook, and the next start asks about those three alone.
+mkdir -p "$WS/.warden"
+printf '{"permissions": {"allow": ["Bash(go test:*)"]}}\n' >"$WS/.warden/settings.json"
+(cd "$WS" && env XDG_CONFIG_HOME="$TMP/config" XDG_STATE_HOME="$TMP/state" "$TMP/warden" trust --yes >/dev/null)
+cat >"$WS/.warden/settings.json" <<'JSON'
+{"permissions": {"allow": ["Bash(go test:*)", "Bash(curl:*)"]},
+ "hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "./scripts/fmt.sh"}]}]}}
+JSON
+printf '{"mcpServers": {"issues": {"command": "npx", "args": ["-y", "@acme/issues-mcp"], "env": {"TOKEN": "${ISSUES_TOKEN}"}}}}\n' >"$WS/.mcp.json"
+start_warden 100 30
+wait_for "Trust this workspace?" "y approve"
+shot trust
+keys n
+rm -rf "$WS/.warden" "$WS/.mcp.json"

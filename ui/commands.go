@@ -228,6 +228,9 @@ func (m *Model) runCommand(in slashInput) tea.Cmd {
 	}
 	c, ok := m.commands.lookup(in.name)
 	if !ok {
+		if offer := m.offerTrust(in.name); offer != nil {
+			return offer
+		}
 		guess := ""
 		if near := m.commands.match(in.name); len(near) > 0 {
 			guess = fmt.Sprintf(" (did you mean /%s?)", near[0].Name)

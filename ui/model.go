@@ -140,9 +140,7 @@ func newModel(opts Options, now func() time.Time) *Model {
 		m.push(&setupOverlay{text: opts.SetupError})
 		return m
 	}
-	if len(opts.Untrusted) > 0 {
-		m.push(m.trustQuestion(opts.Untrusted))
-	}
+	m.askAtStart()
 	if opts.SandboxProblem != "" {
 		m.push(m.sandboxQuestion(opts.SandboxProblem))
 	}

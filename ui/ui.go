@@ -87,10 +87,9 @@ type Options struct {
 	Engine     *permissions.Engine
 	// Tasks are the bash engine's background tasks (a *bash.Tasks); nil hides the count.
 	Tasks Tasks
-	// Untrusted lists project settings that were ignored until the workspace is trusted; when not empty
-	// the TUI asks whether to trust the workspace, and calls Trust if the person agrees.
-	Untrusted []string
-	Trust     func() error
+	// Trust is the workspace's trust (trust.go): what its files loosen and the person's answers. The
+	// items new or changed since the last answer are asked about at start; nil asks nothing.
+	Trust Trust
 	// ContextWindow is the model's window in tokens, for the status line.
 	ContextWindow int
 	// Warnings are shown once at start (project instructions that could not be read, say); a resumed
@@ -116,8 +115,6 @@ type Options struct {
 	MCP MCPServers
 	// BaseURL is the model server, for the header and /status.
 	BaseURL string
-	// Trusted reports a trusted workspace: its project settings and its .warden/commands apply.
-	Trusted bool
 	// ListModels lists the server's models for the /model picker; nil leaves only /model NAME.
 	ListModels func(ctx context.Context) ([]string, error)
 	// Sessions lists this directory's saved sessions, newest first, for /resume; OpenSession puts another
@@ -137,7 +134,7 @@ type Options struct {
 	SettingsFiles []string
 	RuleOrigin    func(list, rule string) string
 	// CommandDirs are the person's folders of custom commands, ProjectCommandDirs the project's, which
-	// are read only in a trusted workspace (and once the person trusts it), and before the person's: the
+	// are read only once the person approved them as they are (Trust), and before the person's: the
 	// first folder that defines a name wins.
 	CommandDirs, ProjectCommandDirs []commands.Dir
 	// Opener reads the command files (package safefile): a folder or file of the workspace that leads out
