@@ -16,6 +16,7 @@ import (
 	"github.com/warden-cli/warden/mcp"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/safefile"
+	"github.com/warden-cli/warden/skills"
 	"github.com/warden-cli/warden/tools"
 	"github.com/warden-cli/warden/tools/bash"
 )
@@ -59,6 +60,8 @@ type session struct {
 	tasks    *bash.Tasks
 	// mcp runs the configured MCP servers; their tools reach the agent through Options.More.
 	mcp *mcp.Manager
+	// skills are the person's skills and, once trusted, the project's (skills.go).
+	skills *skills.Catalog
 	// checkpoints snapshots the workspace around calls that may change files; nil when it cannot.
 	checkpoints *checkpoint.Checkpoints
 }
@@ -161,6 +164,9 @@ func (s *session) trustWorkspace(c *commonFlags) error {
 		}
 	}
 	s.mcp.Add(start)
+	if !projectSkillsApproved(s.cfg) {
+		s.trustSkills()
+	}
 	for _, r := range trusted.Allow {
 		if !slices.Contains(s.cfg.Allow, r) {
 			if err := s.engine.AddAllow(r); err != nil {

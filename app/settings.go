@@ -31,6 +31,7 @@ func loadConfig(c *commonFlags) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	noteWaitingSkills(newOpener(wd, nil), cfg)
 	return cfg, checkRules(cfg.RuleOrigins, c)
 }
 

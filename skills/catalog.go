@@ -20,8 +20,9 @@ import (
 type Catalog struct {
 	o *safefile.Opener
 
-	mu     sync.Mutex
-	skills []Skill
+	mu       sync.Mutex
+	skills   []Skill
+	warnings []string
 }
 
 // NewCatalog returns an empty catalog that reads through o, the session's opener.
@@ -31,9 +32,19 @@ func NewCatalog(o *safefile.Opener) *Catalog { return &Catalog{o: o} }
 func (c *Catalog) Load(dirs []Dir) []string {
 	found, warnings := Load(c.o, dirs)
 	c.mu.Lock()
-	c.skills = found
+	c.skills, c.warnings = found, warnings
 	c.mu.Unlock()
 	return warnings
+}
+
+// Warnings are those of the last Load.
+func (c *Catalog) Warnings() []string {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.warnings)
 }
 
 // List returns the skills, by name.
