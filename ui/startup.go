@@ -64,8 +64,8 @@ func (m *Model) trustWorkspace(q *confirm) tea.Cmd {
 		}
 	}
 	m.opts.Trusted = true
-	m.conv.add(&item{kind: itemNotice, text: "Workspace trusted: its allow rules, permission mode, commands and MCP servers apply now, its other settings from the next start of warden."})
-	return tea.Batch(m.pop(q), m.loadCustomCommands())
+	m.conv.add(&item{kind: itemNotice, text: "Workspace trusted: its allow rules, permission mode, commands, skills and MCP servers apply now, its other settings from the next start of warden."})
+	return tea.Batch(m.pop(q), m.loadCustomCommands(), m.skillCommands())
 }
 
 // sandboxOff is the status line's sandbox label once the person chose to run without one.
