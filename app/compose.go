@@ -130,10 +130,9 @@ func (s *session) agentOptions(sink agent.Sink, approver agent.Approver) agent.O
 		Store:         s.store,
 		ContextWindow: s.cfg.ContextWindow,
 		History:       s.history,
-		// Each conversation loads deferred MCP tools for itself.
-		More:        s.mcp.Offer(s.cfg.ContextWindow, s.cfg.DeferPercent()),
-		Checkpoints: s.checkpoints,
-		Notes:       agent.PendingNotes(s.resumed),
+		More:          s.mcpOffer(),
+		Checkpoints:   s.checkpoints,
+		Notes:         agent.PendingNotes(s.resumed),
 		SaveProjectRule: func(rule string) error {
 			return config.AddProjectAllow(s.opener, os.Getenv, s.cfg.Workspace, rule)
 		},

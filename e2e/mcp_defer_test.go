@@ -111,8 +111,9 @@ func toolNamesOf(req fakeapi.Request) []string {
 }
 
 // With the heavy set-up the first request holds mcp_search in place of the servers' tools, and a deferred
-// tool still works: the model searches, the tool is loaded, the model calls it and reads its answer. With
-// every server set to "defer": false, all of their tools are sent again.
+// tool still works: the model searches, the tool is loaded, the model calls it and reads its answer; the
+// conversation resumed goes on with it. With every server set to "defer": false, all of their tools are
+// sent again.
 func TestDeferredMCPToolsWorkEndToEnd(t *testing.T) {
 	bin, url := everythingBin(t), bulkServer(t)
 	server := fakeapi.New()
@@ -148,10 +149,20 @@ func TestDeferredMCPToolsWorkEndToEnd(t *testing.T) {
 		t.Errorf("the loaded tool answered %q", results["c2"])
 	}
 
+	// The conversation resumed goes on with the tool it loaded.
+	server.Reply(fakeapi.ToolCall("c3", "mcp__everything__echo", `{"message":"again"}`), fakeapi.Text("done"))
+	out = headless(t, r.workspace, r.env, server, "--continue", "--allow", "mcp__everything__echo")
+	if got := toolNamesOf(server.Requests()[3]); !slices.Contains(got, "mcp__everything__echo") {
+		t.Errorf("the resumed conversation was offered %v", got)
+	}
+	if !strings.Contains(out, "Echo: again") {
+		t.Errorf("the resumed call did not answer:\n%s", out)
+	}
+
 	writeHeavyMCP(t, configOf(r), bin, url, true)
 	server.Reply(fakeapi.Text("done"))
 	headless(t, r.workspace, r.env, server)
-	all := toolNamesOf(server.Requests()[3])
+	all := toolNamesOf(server.Requests()[5])
 	n := 0
 	for _, name := range all {
 		if strings.HasPrefix(name, "mcp__") {

@@ -95,6 +95,10 @@ func (o *Offer) Tools(ctx context.Context) []tools.Tool {
 	return out
 }
 
+// Load marks the named tools loaded, as a search would: a resumed conversation goes on with the tools it
+// had loaded. A name that is no deferred tool changes nothing.
+func (o *Offer) Load(names ...string) { o.load(names) }
+
 // load marks tools loaded: they are offered from the next step on.
 func (o *Offer) load(names []string) {
 	o.mu.Lock()
