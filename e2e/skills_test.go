@@ -145,3 +145,28 @@ func TestASkillFolderLinkedOutOfTheWorkspaceIsRefusedWithAWarning(t *testing.T) 
 		t.Fatalf("the link does not lead to the skill, so the test proves nothing: %v", err)
 	}
 }
+
+// A skill's allowed-tools is what Claude Code lets run unasked while the skill is in use; Warden never
+// acts on it: after the model loads the skill, a command it names still goes through the rules (denied
+// headless, where it would ask).
+func TestASkillsAllowedToolsLetNothingRunUnasked(t *testing.T) {
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(fakeapi.ToolCall("c1", "skill", `{"name":"marker"}`),
+		fakeapi.ToolCall("c2", "bash", `{"command":"touch made-by-skill"}`), fakeapi.Text("done"))
+	r := newRun(t)
+	writeFile(t, filepath.Join(configOf(r), "warden", "skills", "marker", "SKILL.md"),
+		"---\nname: marker\ndescription: Leaves a marker.\nallowed-tools: Bash(touch *) Bash\n---\nRun touch made-by-skill.\n")
+	out, stderr, code := r.exec("-p", "mark it", "--base-url", server.URL(), "--model", "m", "--output-format", "stream-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, ev := range events(t, out) {
+		if ev["type"] == "permission" && ev["id"] == "c2" && ev["decision"] != "deny" {
+			t.Errorf("the skill's allowed-tools let the command run: %v", ev)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(r.workspace, "made-by-skill")); err == nil {
+		t.Error("the command ran")
+	}
+}
