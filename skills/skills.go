@@ -68,8 +68,10 @@ type Dir struct {
 const (
 	// maxFileBytes bounds a SKILL.md: instructions, not a data dump.
 	maxFileBytes = 256 << 10
-	// maxSkills bounds the skills read from one folder.
-	maxSkills = 500
+	// maxSkills bounds the skills read from one folder, and maxTotalBytes what one Load reads in all: a
+	// repository chooses how much stands in its folders, and they are read at every start.
+	maxSkills     = 500
+	maxTotalBytes = 8 << 20
 	// maxName and maxDescription are the specification's bounds.
 	maxName        = 64
 	maxDescription = 1024
@@ -85,8 +87,9 @@ var nameRe = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 // as are skills that cannot be used; a missing folder is not an error.
 func Load(o *safefile.Opener, dirs []Dir) (out []Skill, warnings []string) {
 	taken := map[string]string{}
+	left := int64(maxTotalBytes)
 	for _, d := range dirs {
-		found, warns := loadDir(o, d)
+		found, warns := loadDir(o, d, &left)
 		warnings = append(warnings, warns...)
 		for _, s := range found {
 			if first, ok := taken[s.Name]; ok {
@@ -101,7 +104,7 @@ func Load(o *safefile.Opener, dirs []Dir) (out []Skill, warnings []string) {
 }
 
 // loadDir reads the skills of one folder: each subfolder with a SKILL.md is one.
-func loadDir(o *safefile.Opener, d Dir) (out []Skill, warnings []string) {
+func loadDir(o *safefile.Opener, d Dir, left *int64) (out []Skill, warnings []string) {
 	f, err := o.OpenDir(d.Path)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -124,7 +127,7 @@ func loadDir(o *safefile.Opener, d Dir) (out []Skill, warnings []string) {
 			warnings = append(warnings, fmt.Sprintf("%s: more than %d skills; the rest are not read", d.Path, maxSkills))
 			break
 		}
-		s, err := readSkill(o, d, dir)
+		s, err := readSkill(o, d, dir, left)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			// A folder without a SKILL.md is not a skill (a shared scripts folder, say).
@@ -156,9 +159,9 @@ func pathError(path string, err error) string {
 	return fmt.Sprintf("%s: %v", path, err)
 }
 
-// readSkill reads the skill in dir. The folder is opened first so that one that leads out of the
-// workspace is refused by its own name, not by its SKILL.md's.
-func readSkill(o *safefile.Opener, d Dir, dir string) (Skill, error) {
+// readSkill reads the skill in dir, if *left bytes are enough, and takes them. The folder is opened first
+// so that one that leads out of the workspace is refused by its own name, not by its SKILL.md's.
+func readSkill(o *safefile.Opener, d Dir, dir string, left *int64) (Skill, error) {
 	df, err := o.OpenDir(dir)
 	if err != nil {
 		return Skill{}, errors.New(pathError(dir, err))
@@ -173,10 +176,17 @@ func readSkill(o *safefile.Opener, d Dir, dir string) (Skill, error) {
 		return Skill{}, errors.New(pathError(path, err))
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > maxFileBytes {
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return Skill{}, fmt.Errorf("%s: %w", path, err)
+	case fi.Size() > maxFileBytes:
 		return Skill{}, fmt.Errorf("%s: %d bytes is more than a SKILL.md may hold (%d); move the details to other files of the skill", path, fi.Size(), maxFileBytes)
+	case fi.Size() > *left:
+		return Skill{}, fmt.Errorf("%s: not read, as the skills before it hold %d MB, all that is read of them", path, maxTotalBytes>>20)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes))
+	data, err := io.ReadAll(io.LimitReader(f, min(maxFileBytes, *left)))
+	*left -= int64(len(data))
 	if err != nil {
 		return Skill{}, fmt.Errorf("%s: %w", path, err)
 	}

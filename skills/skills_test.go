@@ -2,6 +2,7 @@ package skills
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -179,5 +180,27 @@ func TestRunningASkillPutsTheArgumentsIn(t *testing.T) {
 	plain, _ := c.Get("plain")
 	if got := c.Request(plain, "quickly"); !strings.Contains(got, "Do the thing.\n\nquickly") {
 		t.Errorf("request:\n%s", got)
+	}
+}
+
+// A repository chooses how much stands in its skill folders, read at every start: what one reading takes
+// is bounded, and the skills past the bound are named in a warning.
+func TestWhatIsReadOfSkillsIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	body := strings.Repeat("instructions ", (maxFileBytes-100)/13)
+	n := maxTotalBytes/len(body) + 3
+	for i := range n {
+		write(t, filepath.Join(dir, fmt.Sprintf("s%03d", i), "SKILL.md"), "---\ndescription: d\n---\n"+body)
+	}
+	list, warnings := Load(nil, []Dir{{Path: dir, Source: "user"}})
+	read := 0
+	for _, s := range list {
+		read += len(s.Body)
+	}
+	if read > maxTotalBytes || len(list) == n || len(list) < n-4 {
+		t.Errorf("read %d skills (%d bytes) of %d", len(list), read, n)
+	}
+	if all := strings.Join(warnings, "\n"); !strings.Contains(all, "all that is read of them") {
+		t.Errorf("warnings:\n%s", all)
 	}
 }
