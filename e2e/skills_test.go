@@ -104,7 +104,7 @@ func TestAProjectSkillWaitsForTrust(t *testing.T) {
 	if strings.Contains(string(first.Raw), "PROJECT-") {
 		t.Errorf("an untrusted workspace's skill reached the model:\n%s", skillDescription(first))
 	}
-	if !strings.Contains(stderr, "the project's skills (deploy, seed)") || !strings.Contains(stderr, "--trust") {
+	if !strings.Contains(stderr, "skills") || !strings.Contains(stderr, "deploy") || !strings.Contains(stderr, "seed") || !strings.Contains(stderr, "--trust") {
 		t.Errorf("stderr does not say the project's skills wait:\n%s", stderr)
 	}
 
