@@ -121,7 +121,7 @@ func TestAProjectSkillWaitsForTrust(t *testing.T) {
 }
 
 // A repository whose skill folder is a link to a folder of the home offers nothing of it, even trusted,
-// and the person is told which folder was left out.
+// and the person is told which folder was left out; its other skills are offered.
 func TestASkillFolderLinkedOutOfTheWorkspaceIsRefusedWithAWarning(t *testing.T) {
 	server := fakeapi.New()
 	defer server.Close()
@@ -130,6 +130,7 @@ func TestASkillFolderLinkedOutOfTheWorkspaceIsRefusedWithAWarning(t *testing.T) 
 	home := homeOf(r)
 	writeSkill(t, filepath.Join(home, "dotfiles", "skills"), "notes", "PLANTED-DESCRIPTION from the home", "PLANTED-BODY")
 	cloneWith(t, r, map[string]string{".claude/skills/notes": "../../../../dotfiles/skills/notes"})
+	writeSkill(t, filepath.Join(r.workspace, ".claude", "skills"), "fine", "FINE-SKILL stays in the workspace.", "ok")
 	_, stderr, code := r.exec("-p", "hi", "--base-url", server.URL(), "--model", "m", "--trust")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -140,6 +141,9 @@ func TestASkillFolderLinkedOutOfTheWorkspaceIsRefusedWithAWarning(t *testing.T) 
 	}
 	if raw := string(server.Requests()[0].Raw); strings.Contains(raw, "PLANTED") {
 		t.Errorf("the request holds the home's skill:\n%s", raw)
+	}
+	if desc := skillDescription(server.Requests()[0]); !strings.Contains(desc, "- fine: FINE-SKILL stays in the workspace.") {
+		t.Errorf("the skill inside the workspace was not offered:\n%s", desc)
 	}
 	if _, err := os.Stat(filepath.Join(r.workspace, ".claude", "skills", "notes", "SKILL.md")); err != nil {
 		t.Fatalf("the link does not lead to the skill, so the test proves nothing: %v", err)
