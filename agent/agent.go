@@ -66,7 +66,8 @@ type Options struct {
 	// Notes are told to the model at its next turn, as Note tells them (a resumed session's PendingNotes).
 	Notes []string
 	// More offers tools that come and go while the session runs (MCP servers starting, dying, coming
-	// back), asked again before every model turn; nil offers none. Sub-agents do not get them.
+	// back, tools loaded by a search), asked again before every model turn; nil offers none. A sub-agent
+	// gets those its parent names, when More can give them (task.go).
 	More ToolSource
 }
 

@@ -100,7 +100,13 @@ func newSession(version string, cfg *config.Config, c *commonFlags, tasks *bash.
 	}
 	s.env.Private = wardenPrivate()
 	s.env.HardLinks = s.engine.HardLinks
-	s.reg = tools.NewRegistry(append(append(bash.NewTools(s.tasks), files.NewTools()...), tools.NewTodo())...)
+	own := append(append(bash.NewTools(s.tasks), files.NewTools()...), tools.NewTodo())
+	offerSkills, skillWarnings := s.loadSkills()
+	s.warnings = append(s.warnings, skillWarnings...)
+	if offerSkills {
+		own = append(own, s.skills.Tool())
+	}
+	s.reg = tools.NewRegistry(own...)
 	s.mcp = newMCP(version, cfg, s.env, s.tasks, s.dir)
 	s.warnings = append(s.warnings, mcpRuleWarnings(cfg)...)
 	return s, nil
@@ -124,7 +130,7 @@ func (s *session) agentOptions(sink agent.Sink, approver agent.Approver) agent.O
 		Store:         s.store,
 		ContextWindow: s.cfg.ContextWindow,
 		History:       s.history,
-		More:          s.mcp,
+		More:          s.mcpOffer(),
 		Checkpoints:   s.checkpoints,
 		Notes:         agent.PendingNotes(s.resumed),
 		SaveProjectRule: func(rule string) error {
@@ -178,7 +184,8 @@ func ownPrograms(cfg *config.Config) *hostexec.Finder {
 }
 
 // wardenPrivate are Warden's own files, which the read-only jail hides (permissions.IsSecretPath judges
-// them secret): the whole state directory, and what the settings directory holds but the custom commands.
+// them secret): the whole state directory, and what the settings directory holds but the custom commands
+// and the skills.
 // They are named as their links resolve: a mask is made where a path leads, and bubblewrap cannot make
 // one through a link (XDG_STATE_HOME may be one).
 func wardenPrivate() []string {
@@ -186,7 +193,7 @@ func wardenPrivate() []string {
 	dir := permissions.ResolvePath("/", config.ConfigDir(os.Getenv), "")
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if e.Name() != "commands" {
+		if e.Name() != "commands" && e.Name() != "skills" {
 			out = append(out, filepath.Join(dir, e.Name()))
 		}
 	}

@@ -62,6 +62,22 @@ func newMCP(version string, cfg *config.Config, env *tools.Env, tasks *bash.Task
 	return m
 }
 
+// mcpOffer is what a new conversation is offered of the MCP tools: each loads deferred tools for itself,
+// and a resumed one goes on with those it called before.
+func (s *session) mcpOffer() *mcp.Offer {
+	o := s.mcp.Offer(s.cfg.ContextWindow, s.cfg.DeferPercent())
+	var called []string
+	for _, m := range s.history {
+		for _, c := range m.ToolCalls {
+			if strings.HasPrefix(c.Function.Name, "mcp__") {
+				called = append(called, c.Function.Name)
+			}
+		}
+	}
+	o.Load(called...)
+	return o
+}
+
 // startProgram starts MCP servers the way commands are started, through the session's supervisor, so that
 // they and what they start are stopped when Warden goes, even when it is killed.
 func startProgram(tasks *bash.Tasks) mcp.StartFunc {

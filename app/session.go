@@ -15,6 +15,7 @@ import (
 	"github.com/warden-cli/warden/mcp"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/safefile"
+	"github.com/warden-cli/warden/skills"
 	"github.com/warden-cli/warden/tools"
 	"github.com/warden-cli/warden/tools/bash"
 )
@@ -58,6 +59,8 @@ type session struct {
 	tasks    *bash.Tasks
 	// mcp runs the configured MCP servers; their tools reach the agent through Options.More.
 	mcp *mcp.Manager
+	// skills are the person's skills and, once trusted, the project's (skills.go).
+	skills *skills.Catalog
 	// checkpoints snapshots the workspace around calls that may change files; nil when it cannot.
 	checkpoints *checkpoint.Checkpoints
 }

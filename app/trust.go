@@ -65,6 +65,9 @@ func (s *session) applyApproved(c *commonFlags) error {
 		}
 	}
 	s.mcp.Add(start)
+	if now.ProjectCommands && !s.cfg.ProjectCommands {
+		s.trustSkills()
+	}
 	for _, r := range now.Allow {
 		if !slices.Contains(s.cfg.Allow, r) {
 			if err := s.engine.AddAllow(r); err != nil {

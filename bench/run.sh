@@ -28,8 +28,10 @@ perm=$(bench ./permissions/ 'Classify' 1s)
 ui=$(bench ./ui/ 'Keystroke|OutputChunk|TokenStream|StreamLongAnswer' 1s)
 cp=$(bench ./checkpoint/ 'SnapshotUnchanged' 10x)
 cpcall=$(bench ./agent/ 'CheckpointedCall' "${count}x")
+# Sizes, not times: three runs are plenty (each starts server-everything twice).
+mcpreq=$(bench ./e2e/ 'MCPFirstRequest' 3x)
 
-printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' "$main" "$bash" "$jail" "$search" "$perm" "$ui" "$cp" "$cpcall" | awk '
+printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' "$main" "$bash" "$jail" "$search" "$perm" "$ui" "$cp" "$cpcall" "$mcpreq" | awk '
 function metric(name,   i) { for (i = 1; i <= NF; i++) if ($(i+1) == name) return $i; return "" }
 function nsop(   i) { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") return $i; return "" }
 function row(what, value, target, ok) { printf "%-44s %-44s %-16s %s\n", what, value, target, ok ? "ok" : "MISSED" }
@@ -68,6 +70,9 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 }
 /^BenchmarkCheckpointedCall/ {
 	row("bash call that writes, checkpoints on", sprintf("+%.1f ms (%.1f ms, off: %.1f ms), 10k files", metric("added-ms"), metric("checkpointed-ms"), metric("bare-ms")), "reported", 1)
+}
+/^BenchmarkMCPFirstRequest/ {
+	row("first request, 2x everything + 100 MCP tools", sprintf("%.1f KB deferred vs %.1f KB all sent (%.2fx)", metric("deferred-KB"), metric("full-KB"), metric("ratio")), "<= 0.25x", metric("ratio") <= 0.25)
 }
 /^BenchmarkJailStart/ {
 	row("jail start (once, after the first frame)", sprintf("%.0f ms with the test binary", metric("ms/start")), "reported", 1)

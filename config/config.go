@@ -37,6 +37,9 @@ type Settings struct {
 	UI            UISettings          `json:"ui,omitzero"`
 	// MCPServers are Model Context Protocol servers whose tools the model may call (mcp.go).
 	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
+	// MCPDeferPercent is the share of the context window the MCP tools may take before they are
+	// deferred behind a search (mcp.go).
+	MCPDeferPercent *int `json:"mcp_defer_percent,omitempty"`
 	// Hooks are programs run at points of a session, by event, in Claude Code's shape (hooks.go).
 	Hooks map[string][]HookMatcher `json:"hooks,omitempty"`
 
@@ -148,6 +151,8 @@ type Config struct {
 	// UntrustedMCPServers are the servers that wait for the person's approval: the project's, and the
 	// person's own that Warden would start in the workspace.
 	UntrustedMCPServers []MCPServerEntry
+	// MCPDeferPercent is mcp_defer_percent as set; DeferPercent gives it with its default.
+	MCPDeferPercent *int
 
 	// Hooks are the hooks to run, the person's and the project's they approved, in the order configured;
 	// UntrustedHooks are a project's that wait for approval.
@@ -376,6 +381,9 @@ func (c *Config) apply(s *Settings) {
 	}
 	c.SandboxJailReadable = append(c.SandboxJailReadable, s.Sandbox.JailReadable...)
 	setStr(&c.Theme, s.UI.Theme)
+	if s.MCPDeferPercent != nil {
+		c.MCPDeferPercent = s.MCPDeferPercent
+	}
 }
 
 func (c *Config) fillDefaults() {
@@ -501,6 +509,9 @@ func (s *Settings) check(at *positions) error {
 		}
 	}
 	if err := checkHooks(s.Hooks, at); err != nil {
+		return err
+	}
+	if err := checkMCPDeferPercent(s.MCPDeferPercent, at); err != nil {
 		return err
 	}
 	return checkMCPServers(s.MCPServers, at)

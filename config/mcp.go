@@ -37,6 +37,9 @@ type MCPServer struct {
 	TrustReadOnly *bool `json:"trust_read_only,omitempty"`
 	// TimeoutMS bounds each tool call; 0 means DefaultMCPTimeoutMS.
 	TimeoutMS *int `json:"timeout_ms,omitempty"`
+	// Defer sends the server's tools behind a search (true) or always in full (false); unset, they are
+	// deferred when all the MCP tools would take more than mcp_defer_percent of the context window.
+	Defer *bool `json:"defer,omitempty"`
 }
 
 // MCPFile is the shape of .mcp.json.
@@ -136,6 +139,28 @@ func shellQuote(s string) string {
 
 // DefaultMCPTimeoutMS bounds one MCP tool call unless the server's timeout_ms says otherwise.
 const DefaultMCPTimeoutMS = 120_000
+
+// DefaultMCPDeferPercent is the share of the context window, in percent, that the MCP tools' definitions
+// may take in every request before the tools of servers without a "defer" key are deferred: sent as one
+// search tool, and each loaded when the model asks for it. A user report counted 67k tokens of tool
+// definitions, a third of the window, before the first message.
+const DefaultMCPDeferPercent = 10
+
+// DeferPercent is mcp_defer_percent, or its default.
+func (c *Config) DeferPercent() int {
+	if c.MCPDeferPercent == nil {
+		return DefaultMCPDeferPercent
+	}
+	return *c.MCPDeferPercent
+}
+
+// checkMCPDeferPercent reports a share that is not one.
+func checkMCPDeferPercent(p *int, at *positions) error {
+	if p != nil && (*p < 0 || *p > 100) {
+		return fmt.Errorf("%s: mcp_defer_percent is a share of the context window from 0 (always defer) to 100, not %d", at.of("mcp_defer_percent"), *p)
+	}
+	return nil
+}
 
 // MCPName is the name a server's tools and rules use, mcp__NAME__TOOL: the name it was given with every
 // character other than letters, digits, - and _ replaced by _, runs of _ made one and _ at the ends

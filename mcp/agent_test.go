@@ -45,7 +45,13 @@ type run struct {
 	events []agent.Event
 }
 
-func runAgent(t *testing.T, m *Manager, policy permissions.Policy, approver agent.Approver, replies ...*fakeapi.Response) *run {
+func runAgent(t *testing.T, m agent.ToolSource, policy permissions.Policy, approver agent.Approver, replies ...*fakeapi.Response) *run {
+	t.Helper()
+	return runAgentWith(t, m, policy, approver, nil, replies...)
+}
+
+// runAgentWith is runAgent with the agent's options changed by opts.
+func runAgentWith(t *testing.T, m agent.ToolSource, policy permissions.Policy, approver agent.Approver, opts func(*agent.Options), replies ...*fakeapi.Response) *run {
 	t.Helper()
 	r := &run{api: fakeapi.New()}
 	t.Cleanup(r.api.Close)
@@ -58,7 +64,7 @@ func runAgent(t *testing.T, m *Manager, policy permissions.Policy, approver agen
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	a, err := agent.New(agent.Options{
+	o := agent.Options{
 		Provider: agent.NewProvider(r.api.URL(), "sk-test", "fake-model"),
 		Tools:    tools.NewRegistry(),
 		Env:      tools.NewEnv(policy.Workspace, t.TempDir()),
@@ -68,7 +74,11 @@ func runAgent(t *testing.T, m *Manager, policy permissions.Policy, approver agen
 		System:   "system",
 		MaxSteps: 5,
 		More:     m,
-	})
+	}
+	if opts != nil {
+		opts(&o)
+	}
+	a, err := agent.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

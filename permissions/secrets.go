@@ -205,7 +205,7 @@ func (e *exec) loginReads(shell string) {
 // wardenOwn reports whether a path is Warden's own state or settings. The state directory holds every
 // session's transcript and full outputs, the checkpoints (a copy of every workspace's files, .env and
 // files under Read deny rules included), logs and the list of trusted workspaces; the settings may hold
-// MCP servers' tokens. The custom commands beside them are prompts, not secrets.
+// MCP servers' tokens. The custom commands and the skills beside them are prompts, not secrets.
 func wardenOwn(clean, home string) bool {
 	s := "/" + strings.TrimPrefix(clean, "/")
 	if strings.Contains(s+"/", "/.local/state/warden/") {
@@ -217,7 +217,7 @@ func wardenOwn(clean, home string) bool {
 			return false
 		}
 		rest := s[i+len(dir)+1:]
-		return rest != "" && rest != "commands" && !strings.HasPrefix(rest, "commands/")
+		return rest != "" && !promptsDir(rest)
 	}
 	if settings("/.config/warden") {
 		return true
@@ -232,7 +232,18 @@ func wardenOwn(clean, home string) bool {
 		}
 	}
 	for _, d := range own.settings {
-		if rest, ok := strings.CutPrefix(clean, d+"/"); ok && rest != "commands" && !strings.HasPrefix(rest, "commands/") {
+		if rest, ok := strings.CutPrefix(clean, d+"/"); ok && !promptsDir(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// promptsDir reports whether rest, a path inside Warden's settings directory, is in one of its folders of
+// prompts (commands, skills), which hold the person's words, not their secrets.
+func promptsDir(rest string) bool {
+	for _, d := range []string{"commands", "skills"} {
+		if rest == d || strings.HasPrefix(rest, d+"/") {
 			return true
 		}
 	}

@@ -160,7 +160,7 @@ func (m *Model) approve(q *confirm, items []config.TrustItem) tea.Cmd {
 		q.note = "Could not save the trust: " + err.Error()
 		return nil
 	}
-	m.conv.add(&item{kind: itemNotice, text: fmt.Sprintf("Approved %s: allow rules, the permission mode, commands and MCP servers apply now, other settings from the next start of warden.",
+	m.conv.add(&item{kind: itemNotice, text: fmt.Sprintf("Approved %s: allow rules, the permission mode, commands, skills and MCP servers apply now, other settings from the next start of warden.",
 		plural(len(items), "item", "items"))})
-	return tea.Batch(m.pop(q), m.loadCustomCommands())
+	return tea.Batch(m.pop(q), m.loadCustomCommands(), m.skillCommands())
 }

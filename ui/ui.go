@@ -137,6 +137,9 @@ type Options struct {
 	// are read only once the person approved them as they are (Trust), and before the person's: the
 	// first folder that defines a name wins.
 	CommandDirs, ProjectCommandDirs []commands.Dir
+	// Skills are the session's skills (cmd_skills.go): /skills lists them, /NAME runs one; nil when the
+	// session has none.
+	Skills Skills
 	// Opener reads the command files (package safefile): a folder or file of the workspace that leads out
 	// of it is refused, and shown as a notice once. Nil judges only what a file is, not where it leads.
 	Opener *safefile.Opener
