@@ -12,6 +12,7 @@ import (
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/commands"
 	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/piped"
 	"github.com/warden-cli/warden/ui"
 )
 
@@ -21,12 +22,12 @@ import (
 
 // runTUI runs the session full-screen. When no server or model can be settled on, the TUI still starts
 // and shows why (ui.Options.SetupError), rather than the reason being printed before it.
-func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) error {
+func runTUI(version string, c *commonFlags, prompt string, in *piped.Input, stdout io.Writer) error {
 	cfg, err := loadConfig(c)
 	if err != nil {
 		return err
 	}
-	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Untrusted: cfg.Untrusted, Prompt: prompt}
+	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Untrusted: cfg.Untrusted, Prompt: prompt, Piped: in}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	err = resolveServer(ctx, cfg)
 	cancel()
