@@ -75,7 +75,9 @@ func (tr *tmuxRun) waitFor(want ...string) string {
 }
 
 // keys sends keys to the pane as tmux names them (Enter, C-c), literal with -l.
-func (tr *tmuxRun) keys(args ...string) { tr.tmux(append([]string{"send-keys", "-t", "w"}, args...)...) }
+func (tr *tmuxRun) keys(args ...string) {
+	tr.tmux(append([]string{"send-keys", "-t", "w"}, args...)...)
+}
 
 // exitCode waits for the pane's command to end and returns warden's exit status.
 func (tr *tmuxRun) exitCode() int {
