@@ -88,6 +88,7 @@ func (s *session) tuiOptions(opts *ui.Options, c *commonFlags) {
 	opts.RuleOrigin = func(list, rule string) string { return ruleOrigin(cfg, c, list, rule) }
 	opts.ProjectCommandDirs, opts.CommandDirs = commandDirs(cfg)
 	opts.Opener = s.opener
+	opts.Notifications = cfg.Notifications
 }
 
 // ruleOrigin is where a rule in force was written: the settings file, or the flag.
