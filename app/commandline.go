@@ -289,6 +289,7 @@ Usage:
   warden                          full-screen TUI in the current directory
   warden "PROMPT"                 the TUI, with PROMPT sent as the first message
   warden -p "PROMPT"              one request, headless (the prompt may also come on stdin: warden -p < file)
+  git diff | warden [-p] "PROMPT" the prompt and the piped text in one message (headless, or the TUI)
       --output-format text|json|stream-json   (default text)
   warden check [--stdin] [-- COMMAND...]      how the current settings would treat each command
   warden history [--session ID] [--json]     tool calls of a session (default: the latest here)
