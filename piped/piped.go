@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -43,6 +45,8 @@ type Input struct {
 	Lines, Bytes int64
 	// Unread says the input went on past what was read (countLimit).
 	Unread bool
+	// cut says Text holds less than the input.
+	cut bool
 }
 
 // ErrBinary is the refusal of an input that is not text.
@@ -99,6 +103,7 @@ func Read(r io.Reader, wait time.Duration) (*Input, error) {
 		in.Lines++ // the last line has no line break
 	}
 	in.Text = keep(kept)
+	in.cut = in.Unread || len(kept) > MaxBytes
 	return in, nil
 }
 
@@ -161,7 +166,7 @@ func keep(kept []byte) string {
 func (in *Input) Empty() bool { return in == nil || strings.TrimSpace(in.Text) == "" }
 
 // Cut says the model is given less than the whole input.
-func (in *Input) Cut() bool { return in.Unread || int64(len(in.Text)) < in.Bytes }
+func (in *Input) Cut() bool { return in.cut }
 
 // sentLines counts the lines of Text.
 func (in *Input) sentLines() int64 {
@@ -238,4 +243,62 @@ func plural(n int64, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// blockStart is how the block begins in a message that carries one.
+const blockStart = "<stdin lines=\""
+
+// labelRe reads a block's label back: the counts of what was sent and, when cut, of the whole.
+var labelRe = regexp.MustCompile(`^<stdin lines="(\d+)(?: of (more than )?(\d+))?" bytes="(\d+)(?: of (?:more than )?(\d+))?"(?: cut="true")?>\n`)
+
+// Split finds the block Message put at the end of a user message (a session being resumed) and returns
+// the prompt before it and the input it holds, as far as the block tells; in is nil when msg carries no
+// block.
+func Split(msg string) (prompt string, in *Input) {
+	for end := len(msg); ; {
+		i := strings.LastIndex(msg[:end], blockStart)
+		if i < 0 {
+			return msg, nil
+		}
+		if in := parseBlock(msg[i:]); in != nil && (i == 0 || strings.HasSuffix(msg[:i], "\n\n")) {
+			return strings.TrimSuffix(msg[:i], "\n\n"), in
+		}
+		end = i
+	}
+}
+
+// parseBlock reads s as a whole block, or returns nil.
+func parseBlock(s string) *Input {
+	m := labelRe.FindStringSubmatch(s)
+	if m == nil {
+		return nil
+	}
+	body := s[len(m[0]):]
+	cut := m[3] != ""
+	if cut {
+		i := strings.LastIndex(body, "\n</stdin>\nThe input piped to Warden was cut: ")
+		if i < 0 || strings.Contains(body[i+len("\n</stdin>\n"):], "\n") {
+			return nil
+		}
+		body = body[:i+1]
+	} else {
+		if !strings.HasSuffix(body, "\n</stdin>") {
+			return nil
+		}
+		body = strings.TrimSuffix(body, "</stdin>")
+	}
+	in := &Input{Text: body, cut: cut}
+	num := func(s string) int64 {
+		n, _ := strconv.ParseInt(s, 10, 64)
+		return n
+	}
+	in.Lines, in.Bytes = num(m[1]), num(m[4])
+	if cut {
+		in.Lines, in.Bytes, in.Unread = num(m[3]), num(m[5]), m[2] != ""
+	}
+	if sent, _ := strconv.Atoi(m[4]); sent < len(body) {
+		// The block ended its text with a line break of its own.
+		in.Text = body[:sent]
+	}
+	return in
 }

@@ -165,3 +165,38 @@ func TestAnEndlessInputIsReadOnlySoFar(t *testing.T) {
 		t.Errorf("block ends %q", b[len(b)-200:])
 	}
 }
+
+// A resumed session shows the prompt and the block's summary, not the block: Split reads back what
+// Message wrote.
+func TestSplitReadsBackWhatMessageWrote(t *testing.T) {
+	var long strings.Builder
+	for i := range 30000 {
+		fmt.Fprintf(&long, "line %05d\n", i)
+	}
+	for name, src := range map[string]io.Reader{
+		"small":            strings.NewReader(aDiffForTest),
+		"no final newline": strings.NewReader("one\ntwo"),
+		"cut":              strings.NewReader(long.String()),
+		"cut mid-line":     strings.NewReader(strings.Repeat("é", MaxBytes)),
+		"endless":          endless{},
+		"latin-1":          strings.NewReader("caf\xe9\xff\xfe\n"),
+	} {
+		in, err := Read(src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, prompt := range []string{"review this", "", "quote <stdin lines=\"1\" bytes=\"2\">\nx\n</stdin>\n\nand this"} {
+			got, back := Split(in.Message(prompt))
+			if got != prompt || back == nil || back.Text != in.Text || back.Summary() != in.Summary() || back.Cut() != in.Cut() {
+				t.Errorf("%s, %q: prompt %q, input %+v", name, prompt, got, back)
+			}
+		}
+	}
+	for _, msg := range []string{"just words", "<stdin lines=\"x\">", "a\n\n<stdin lines=\"1\" bytes=\"2\">\nx\n"} {
+		if got, in := Split(msg); got != msg || in != nil {
+			t.Errorf("%q: %q %+v", msg, got, in)
+		}
+	}
+}
+
+const aDiffForTest = "diff --git a/x b/x\n+hello\n"
