@@ -45,6 +45,8 @@ const (
 type Notice struct {
 	Kind    string // NoticePermission or NoticeIdle
 	Message string // "Warden needs your permission to use bash"
+	// SessionID is the session on screen when it happened (the hook's session_id).
+	SessionID string
 }
 
 // Notifier hears every Notice, off the program's loop: it may take its time (a hook runs a program).
@@ -131,6 +133,7 @@ func notificationText(msg string) string {
 // notify is the one place Warden asks for the person: the terminal is told when it is out of focus,
 // and the Notifier always.
 func (m *Model) notify(n Notice) tea.Cmd {
+	n.SessionID = m.opts.SessionID
 	var cmds []tea.Cmd
 	if seq := m.attn.sequence(n); seq != "" && m.attn.away(m.lastKey) {
 		cmds = append(cmds, tea.Raw(seq))

@@ -97,7 +97,8 @@ func notifyModel(t *testing.T, setting string) (*Model, *fixedClock, *notices) {
 	clock := &fixedClock{t: time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)}
 	eng, _ := permissions.NewEngine(permissions.Policy{})
 	heard := &notices{}
-	m := newModel(Options{Model: "fake-model", Workspace: "/work/project", Engine: eng, Notifications: setting, Notifier: heard}, clock.now)
+	m := newModel(Options{Model: "fake-model", Workspace: "/work/project", Engine: eng, Notifications: setting, Notifier: heard,
+		SessionID: "20261127-090000-abcdef"}, clock.now)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	return m, clock, heard
 }
@@ -131,7 +132,7 @@ func TestAnApprovalNotifiesTheTerminalOnlyWhileItIsOutOfFocus(t *testing.T) {
 				t.Errorf("written %q, want %q", got, tc.want)
 			}
 			// The hook hears of it whatever the focus and the setting.
-			if got := heard.all(); len(got) != 1 || got[0] != (Notice{Kind: NoticePermission, Message: "Warden needs your permission to use bash"}) {
+			if got := heard.all(); len(got) != 1 || got[0] != (Notice{Kind: NoticePermission, Message: "Warden needs your permission to use bash", SessionID: "20261127-090000-abcdef"}) {
 				t.Errorf("the Notifier heard %+v", got)
 			}
 			if m.View().ReportFocus != (tc.setting != "off") {
