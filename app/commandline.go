@@ -23,8 +23,9 @@ var valueFlags = map[string]bool{"model": true, "base-url": true, "permission-mo
 	"deny": true, "output-format": true}
 
 // splitCommand finds the subcommand among args, if any: the first word that is not a flag or a flag's
-// value. The global flags given before it are moved after it (and after the words it takes), so that
-// `warden --permission-mode plan check -- ls` reads as `warden check --permission-mode plan -- ls`. A
+// value. The global flags given before it are moved after it (and after the words it takes, wherever they
+// stand), so that `warden --permission-mode plan check -- ls` reads as `warden check --permission-mode plan
+// -- ls`. A
 // first word that names no subcommand is a prompt, and args are the main command's.
 func splitCommand(args []string, commands map[string]subcommand) (string, []string) {
 	for i := 0; i < len(args); i++ {
@@ -43,15 +44,31 @@ func splitCommand(args []string, commands map[string]subcommand) (string, []stri
 		if !ok {
 			return "", args
 		}
-		before, after := args[:i], args[i+1:]
-		n := 0
-		for n < c.words && n < len(after) && !strings.HasPrefix(after[n], "-") {
-			n++
-		}
-		rest := append(append(append([]string{}, after[:n]...), before...), after[n:]...)
-		return a, rest
+		words, flags := commandWords(args[i+1:], c.words)
+		return a, append(append(words, args[:i]...), flags...)
 	}
 	return "", args
+}
+
+// commandWords takes the first n words of a command (mcp list) from after its name, wherever flags stand
+// among them (warden mcp --trust list), and returns them and the rest in order. "--" ends the search.
+func commandWords(after []string, n int) (words, rest []string) {
+	for i := 0; i < len(after); i++ {
+		a := after[i]
+		switch {
+		case len(words) == n || a == "--":
+			return words, append(rest, after[i:]...)
+		case strings.HasPrefix(a, "-") && a != "-":
+			rest = append(rest, a)
+			if name := strings.TrimLeft(a, "-"); !strings.Contains(name, "=") && valueFlags[name] && i+1 < len(after) {
+				i++
+				rest = append(rest, after[i])
+			}
+		default:
+			words = append(words, a)
+		}
+	}
+	return words, rest
 }
 
 // parseInterspersed parses flags wherever they are among the words of the main command's prompt, and
@@ -272,6 +289,7 @@ Usage:
   warden                          full-screen TUI in the current directory
   warden "PROMPT"                 the TUI, with PROMPT sent as the first message
   warden -p "PROMPT"              one request, headless (the prompt may also come on stdin: warden -p < file)
+  git diff | warden [-p] "PROMPT" the prompt and the piped text in one message (headless, or the TUI)
       --output-format text|json|stream-json   (default text)
   warden check [--stdin] [-- COMMAND...]      how the current settings would treat each command
   warden history [--session ID] [--json]     tool calls of a session (default: the latest here)

@@ -12,6 +12,7 @@ import (
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/commands"
 	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/piped"
 	"github.com/warden-cli/warden/ui"
 )
 
@@ -21,12 +22,12 @@ import (
 
 // runTUI runs the session full-screen. When no server or model can be settled on, the TUI still starts
 // and shows why (ui.Options.SetupError), rather than the reason being printed before it.
-func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) error {
+func runTUI(version string, c *commonFlags, prompt string, in *piped.Input, stdout io.Writer) error {
 	cfg, err := loadConfig(c)
 	if err != nil {
 		return err
 	}
-	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Prompt: prompt}
+	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Prompt: prompt, Piped: in}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	err = resolveServer(ctx, cfg)
 	cancel()
@@ -88,6 +89,7 @@ func (s *session) tuiOptions(opts *ui.Options, c *commonFlags) {
 	opts.ProjectCommandDirs, opts.CommandDirs = commandDirs(cfg)
 	opts.Opener = s.opener
 	opts.Skills = s.skills
+	opts.Notifications = cfg.Notifications
 }
 
 // ruleOrigin is where a rule in force was written: the settings file, or the flag.

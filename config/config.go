@@ -19,8 +19,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/printable"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -93,7 +95,13 @@ type SandboxSettings struct {
 // UISettings is the "ui" object.
 type UISettings struct {
 	Theme *string `json:"theme,omitempty"`
+	// Notifications is how the terminal is told, while out of focus, that an approval waits or a long
+	// request ended: one of NotifyMethods.
+	Notifications *string `json:"notifications,omitempty"`
 }
+
+// NotifyMethods are the values of ui.notifications: auto picks from the terminal's name.
+var NotifyMethods = []string{"auto", "osc9", "osc777", "bell", "off"}
 
 // Config is the merged result that the rest of Warden reads.
 type Config struct {
@@ -125,6 +133,8 @@ type Config struct {
 	SandboxJailReadable []string
 
 	Theme string
+	// Notifications is ui.notifications, "auto" when no file sets it.
+	Notifications string
 
 	// Workspace is the absolute directory Warden works in.
 	Workspace string
@@ -384,6 +394,7 @@ func (c *Config) apply(s *Settings) {
 	if s.MCPDeferPercent != nil {
 		c.MCPDeferPercent = s.MCPDeferPercent
 	}
+	setStr(&c.Notifications, s.UI.Notifications)
 }
 
 func (c *Config) fillDefaults() {
@@ -394,6 +405,9 @@ func (c *Config) fillDefaults() {
 	defInt(&c.BashMaxOutputChars, DefaultMaxOutputChars)
 	if c.Mode == "" {
 		c.Mode = "default"
+	}
+	if c.Notifications == "" {
+		c.Notifications = "auto"
 	}
 }
 
@@ -487,6 +501,10 @@ func (s *Settings) check(at *positions) error {
 			return fmt.Errorf("%s: permissions.mode: unknown permission mode %q: use default, accept-edits, plan or yolo",
 				at.of("permissions", "mode"), *m)
 		}
+	}
+	if n := s.UI.Notifications; n != nil && !slices.Contains(NotifyMethods, *n) {
+		return fmt.Errorf("%s: ui.notifications: unknown way to notify %q: use %s", at.of("ui", "notifications"),
+			printable.Escape(*n), strings.Join(NotifyMethods, ", "))
 	}
 	ints := []struct {
 		keys []string

@@ -93,6 +93,9 @@ type Model struct {
 	// screen until the retry brings new text, which replaces it; if every retry fails, it stays.
 	cutOff []*item
 
+	// attn is how to notify the person, and the terminal's focus (notify.go).
+	attn attention
+
 	lastKey    time.Time
 	quitArmed  time.Time
 	flash      string
@@ -122,6 +125,7 @@ func newModel(opts Options, now func() time.Time) *Model {
 		isDark: true, noColor: os.Getenv("NO_COLOR") != "",
 		byID: map[string]*panel{}, focus: -1, conv: conversation{top: -1},
 		width: 80, height: 24, commands: newCommandSet(),
+		attn: attention{method: notifyMethod(opts.Notifications, os.Getenv)},
 	}
 	m.st = newStyles(m.isDark)
 	m.input = newInput(m.isDark, m.keys)
@@ -223,10 +227,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.paste(msg)
 	case eventMsg:
 		return m, m.event(msg.Event)
+	case tea.FocusMsg, tea.BlurMsg:
+		m.attn.heard(msg, m.now())
+		return m, nil
 	case approvalMsg:
-		return m, m.ask(msg)
+		cmd := m.ask(msg)
+		return m, tea.Batch(cmd, m.notifyApproval(msg))
 	case runEndedMsg:
-		return m, m.runEnded(msg.r)
+		notice := m.notifyRunEnd(msg.r)
+		return m, tea.Batch(m.runEnded(msg.r), notice)
 	case tickMsg:
 		m.ticking = false
 		return m, m.tick()

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/warden-cli/warden/piped"
 )
 
 // What happens to what the person types: long pastes kept aside, slash commands run, prompts sent or
@@ -94,8 +96,12 @@ func (m *Model) clearInput() {
 }
 
 // request is a prompt on its way: text is what the model gets and shown what the transcript shows, when
-// they differ (a command's expansion is shown as the command typed).
-type request struct{ text, shown string }
+// they differ (a command's expansion is shown as the command typed); piped is the input piped with the
+// first prompt, which follows text in the same message.
+type request struct {
+	text, shown string
+	piped       *piped.Input
+}
 
 // sendPrompt sends text to the model, or queues it behind the request in progress.
 func (m *Model) sendPrompt(text string) tea.Cmd { return m.sendRequest(request{text: text}) }
@@ -122,11 +128,16 @@ func (m *Model) start(r request) tea.Cmd {
 		shown = r.text
 	}
 	m.conv.add(&item{kind: itemUser, text: shown})
+	if !r.piped.Empty() {
+		m.conv.add(&item{kind: itemInfo, text: r.piped.Summary()})
+	}
 	a, prompt := m.agent, r.text
-	if command, ok := shellCommand(prompt); ok && r.shown == "" {
+	if command, ok := shellCommand(prompt); ok && r.shown == "" && r.piped.Empty() {
 		return m.startWork(func(ctx context.Context) { a.Shell(ctx, command) })
 	}
+	// What came on stdin is the person's data, not their words: the files it names are not attached.
 	attach := m.mentions(prompt)
+	prompt = r.piped.Message(prompt)
 	return m.startWork(func(ctx context.Context) { a.RunWith(ctx, prompt, attach) })
 }
 

@@ -71,6 +71,7 @@ import (
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/commands"
 	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/piped"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -124,6 +125,14 @@ type Options struct {
 	OpenSession func(id string, sink agent.Sink, approver agent.Approver) (*Session, error)
 	// Prompt is sent as the first request once the program starts (warden "PROMPT").
 	Prompt string
+	// Notifications is the ui.notifications setting: how the terminal is told, while out of focus, that an
+	// approval waits or a long request ended (notify.go); "" is auto.
+	Notifications string
+	// Notifier hears every such moment whatever the focus (the Notification hook); nil for none.
+	Notifier Notifier
+	// Piped is what came on stdin with Prompt (git diff | warden "review this"), nil for nothing: the
+	// model gets it after the prompt, in the same message, and the transcript shows its summary.
+	Piped *piped.Input
 	// PickSession opens the /resume picker at start (--resume without an id).
 	PickSession bool
 	// Instructions names the project instruction files the model was given (AGENTS.md, CLAUDE.md), for

@@ -15,6 +15,7 @@ func (m *Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
 	v.WindowTitle = "warden"
+	v.ReportFocus = m.attn.reportFocus()
 	if m.tooSmall() {
 		v.SetContent(m.tooSmallView())
 		return v
