@@ -226,7 +226,9 @@ func TestJSONAnswersAreHonoured(t *testing.T) {
 		"additional context": {PostToolUse, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"3 files changed"}}`,
 			func(o Outcome) bool { return o.Context == "3 files changed" && !o.Block }},
 		"system message": {Stop, `{"systemMessage":"remember the changelog"}`,
-			func(o Outcome) bool { return len(o.Notices) == 1 && strings.Contains(o.Notices[0], "remember the changelog") }},
+			func(o Outcome) bool {
+				return len(o.Notices) == 1 && strings.Contains(o.Notices[0], "remember the changelog")
+			}},
 		"stop block": {Stop, `{"decision":"block","reason":"the tests were not run"}`,
 			func(o Outcome) bool { return o.Block && o.Reason == "the tests were not run" }},
 		"prompt block": {UserPromptSubmit, `{"decision":"block","reason":"no secrets in prompts"}`,
