@@ -20,7 +20,9 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/warden-cli/warden/checkpoint"
+	"github.com/warden-cli/warden/hooks"
 	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/printable"
 	"github.com/warden-cli/warden/tools"
 )
 
@@ -68,6 +70,12 @@ type Options struct {
 	// More offers tools that come and go while the session runs (MCP servers starting, dying, coming
 	// back), asked again before every model turn; nil offers none. Sub-agents do not get them.
 	More ToolSource
+	// Hooks runs the person's hooks at the session's events (hooks.go); nil runs none. SessionStart is
+	// why the session starts, as SessionStart hooks are told (startup, resume, clear); "" runs none.
+	Hooks        *hooks.Runner
+	SessionStart string
+	// session is a sub-agent's parent's session, which its hooks are told of.
+	session hookSession
 }
 
 // ToolSource offers tools beyond the fixed ones.
@@ -95,6 +103,10 @@ type Agent struct {
 	notes   []string
 	// synthetic numbers the calls made on the person's behalf (shell mode, mentions), for their ids.
 	synthetic int
+	// started is closed once the SessionStart hooks have run; nil when there are none (hooks.go).
+	started chan struct{}
+	// halt holds why a hook said to stop the request.
+	halt halted
 }
 
 // New returns an agent with the system prompt as its first message.
@@ -124,6 +136,7 @@ func New(opts Options) (*Agent, error) {
 		a.Note(n)
 	}
 	a.messages = append(a.messages, opts.History...)
+	a.startSession()
 	return a, nil
 }
 
@@ -149,6 +162,12 @@ func (a *Agent) run(ctx context.Context, prompt string, attach []string) TurnDon
 	a.running.Lock()
 	defer a.running.Unlock()
 	a.settleCheckpoints()
+	a.waitSessionStart(ctx)
+	if done, blocked := a.promptHooks(ctx, prompt); blocked {
+		done.Usage = a.usage
+		a.emit(done)
+		return done
+	}
 	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: withNotes(a.takeNotes(), prompt)})
 	done := a.safeLoop(ctx, attach)
 	done.Usage = a.usage
@@ -177,6 +196,7 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 	a.offered = a.tools
 	schemas := toolSchemas(a.tools)
 	var last string
+	stopHookActive := false
 	for step := 1; step <= a.opts.MaxSteps; step++ {
 		if a.opts.More != nil {
 			a.offered = a.withMore(ctx)
@@ -213,11 +233,21 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 			a.emit(Notice{Message: "the model's answer reached its output limit and was cut off (finish_reason \"length\")"})
 		}
 		if len(comp.ToolCalls) == 0 {
+			if step < a.opts.MaxSteps && a.stopHooks(ctx, stopHookActive) {
+				stopHookActive = true
+				continue
+			}
 			return TurnDone{Text: comp.Text, Turns: step}
 		}
 		a.runCalls(ctx, comp.ToolCalls, cut)
 		if ctx.Err() != nil {
 			return TurnDone{Text: last, Interrupted: true, Turns: step}
+		}
+		if why := a.halt.take(); why != "" {
+			// A hook answered "continue": false: the request ends here, and the person is told why.
+			msg := printable.EscapeText("A hook stopped the request: " + why)
+			a.emit(Notice{Message: msg})
+			return TurnDone{Text: msg, Turns: step}
 		}
 	}
 	msg := fmt.Sprintf("Stopped after %d steps without a final answer (the per-request cap, setting max_steps). Send another message to let it continue.", a.opts.MaxSteps)
