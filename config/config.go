@@ -295,6 +295,12 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		}
 	}
 
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	cfg.readClaudeHooks(o, home, trusted)
+
 	if v := getenv("WARDEN_MODEL"); v != "" {
 		cfg.Model = v
 	}
