@@ -12,6 +12,7 @@ import (
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/hooks"
 	"github.com/warden-cli/warden/hostexec"
 	"github.com/warden-cli/warden/mcp"
 	"github.com/warden-cli/warden/permissions"
@@ -61,6 +62,10 @@ type session struct {
 	mcp *mcp.Manager
 	// checkpoints snapshots the workspace around calls that may change files; nil when it cannot.
 	checkpoints *checkpoint.Checkpoints
+	// hooks runs the person's hooks (hooks.go); nil when none are configured. started is why the
+	// session started, as SessionStart hooks are told: startup, resume or clear.
+	hooks   *hooks.Runner
+	started string
 }
 
 // settle does the start-up work that the first frame need not wait for: it finds out how read-only
@@ -161,6 +166,7 @@ func (s *session) trustWorkspace(c *commonFlags) error {
 		}
 	}
 	s.mcp.Add(start)
+	s.hooks.SetHooks(trusted.Hooks, trusted.UntrustedHooks)
 	for _, r := range trusted.Allow {
 		if !slices.Contains(s.cfg.Allow, r) {
 			if err := s.engine.AddAllow(r); err != nil {
@@ -193,6 +199,7 @@ func (s *session) close() {
 		return
 	}
 	s.closed = true
+	s.hooks.Close()
 	s.mcp.Close()
 	s.tasks.KillAll()
 	if s.checkpoints != nil {

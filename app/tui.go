@@ -48,13 +48,16 @@ func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) err
 	if len(cfg.MCPServers)+len(cfg.UntrustedMCPServers) > 0 {
 		opts.MCP = s.mcp
 	}
+	if s.hooks != nil {
+		opts.Hooks = s.hooks
+	}
 	opts.RunUnsandboxed = func() {
 		// Called before anything runs, from the UI's loop.
 		s.env.Bash.Sandbox.Enabled = false
 		s.engine.SetSandboxAutoAllow(false)
 	}
 	opts.NewAgent = func(sink agent.Sink, approver agent.Approver) (*agent.Agent, error) {
-		return agent.New(s.agentOptions(sink, approver))
+		return agent.New(s.agentOptions(sink, notifying{approver, s, sink}))
 	}
 	// The supervisor (and the jail) cost a start of Warden's executable each; they start once the first
 	// frame is surely on the screen (about 80 ms in), and sooner only if a command needs them.
@@ -68,6 +71,7 @@ func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) err
 		defer startCheckpoints.Stop()
 	}
 	err = ui.Run(opts)
+	s.endHooks("prompt_input_exit", os.Stderr)
 	s.close()
 	s.sayHowToResume(stdout)
 	return err
@@ -131,11 +135,18 @@ func (s *session) sayHowToResume(w io.Writer) {
 // openSession is what the TUI's /clear, /new and /resume open in place of the session that runs: the
 // session switched, and an agent for it.
 func (s *session) openSession(id string, sink agent.Sink, ap agent.Approver) (*ui.Session, error) {
+	ending, started := "clear", "clear"
+	if id != "" {
+		ending, started = "other", "resume"
+	}
+	end := s.endHooksBeside(ending, sink)
 	model, err := s.switchTo(id)
 	if err != nil {
 		return nil, err
 	}
-	opts := s.agentOptions(sink, ap)
+	end()
+	s.started = started
+	opts := s.agentOptions(sink, notifying{ap, s, sink})
 	opts.Provider = agent.NewProvider(s.cfg.BaseURL, s.cfg.APIKey, model)
 	a, err := agent.New(opts)
 	if err != nil {

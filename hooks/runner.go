@@ -64,6 +64,9 @@ func New(opts Options) *Runner {
 
 // SetHooks replaces the hooks, when the person trusts the workspace while the session runs.
 func (r *Runner) SetHooks(hooks, waiting []config.Hook) {
+	if r == nil {
+		return
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.hooks, r.waiting = hooks, waiting
@@ -100,9 +103,10 @@ func (r *Runner) matching(ev Event) []config.Hook {
 }
 
 // Run runs the hooks ev matches, all at once, and returns what they said together. It returns when the
-// last has ended: each within its timeout, or at once when ctx ends, which kills them.
+// last has ended: each within its timeout, or at once when ctx ends, which kills them. Once the runner is
+// closed it runs nothing: the session is ending.
 func (r *Runner) Run(ctx context.Context, ev Event) Outcome {
-	if r == nil {
+	if r == nil || r.isClosed() {
 		return Outcome{}
 	}
 	hs := r.matching(ev)
@@ -132,6 +136,12 @@ func (r *Runner) Run(ctx context.Context, ev Event) Outcome {
 		answers[i].firstFailure = r.record(answers[i])
 	}
 	return combine(ev, answers)
+}
+
+func (r *Runner) isClosed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed
 }
 
 // Close stops the hooks that run now and any started later: the session ends.

@@ -391,7 +391,7 @@ func TestCloseStopsTheHooksThatRun(t *testing.T) {
 	if pid := readPid(t, pidFile); !gone(t, pid) {
 		t.Errorf("the hook (%d) runs on after Close", pid)
 	}
-	if out := f.run(t, Event{Name: SessionEnd}); len(out.Notices) != 0 || f.runner.List()[0].Runs != 2 {
+	if out := f.run(t, Event{Name: SessionEnd}); len(out.Notices) != 0 || f.runner.List()[0].Runs != 1 {
 		t.Errorf("a hook started after Close: %+v", out)
 	}
 }
