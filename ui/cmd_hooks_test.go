@@ -13,7 +13,7 @@ type fakeHooks []hooks.Entry
 func (f fakeHooks) List() []hooks.Entry { return f }
 
 func TestHooksListsEachHookWithItsSourceAndTheWaitingOnes(t *testing.T) {
-	m, _ := newTestModel(t, 180, 30)
+	m, _ := newTestModel(t, 120, 30)
 	m.opts.Hooks = fakeHooks{
 		{Hook: config.Hook{Event: "PreToolUse", Matcher: "Bash", Command: "python3 ~/.claude/check.py", File: "/home/p/.claude/settings.json"},
 			Runs: 3, Last: "exit 2 (blocks)", Output: "use rg instead"},
@@ -24,7 +24,7 @@ func TestHooksListsEachHookWithItsSourceAndTheWaitingOnes(t *testing.T) {
 	press(m, "enter")
 	screen := plain(m)
 	for _, want := range []string{"PreToolUse", "Bash", "python3 ~/.claude/check.py", "/home/p/.claude/settings.json",
-		"ran 3×; last exit 2 (blocks) · use rg instead", "SessionStart", "(project)", "waits for trust", "touch ^[[2Jpwned"} {
+		"ran 3×; last exit 2", "SessionStart", ".claude/settings.json          waits for trust", "touch ^[[2Jpwned"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("/hooks lacks %q:\n%s", want, screen)
 		}
