@@ -156,3 +156,12 @@ func TestAHookThatBlocksACallIsInTheHistory(t *testing.T) {
 		t.Errorf("the model read %q", got)
 	}
 }
+
+func TestAHooksAskIsDeniedHeadlessWithWhy(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, nil, withHooks(t, hookOf("PreToolUse", "", `printf '{"hookSpecificOutput":{"permissionDecision":"ask"}}'`)))
+	h.server.Reply(fakeapi.ToolCall("c1", "echo", `{"text":"hi"}`), fakeapi.Text("ok"))
+	h.run("echo hi")
+	if got := h.toolResults(1)["c1"]; !strings.Contains(got, "a PreToolUse hook asks about it") || strings.Contains(got, "echo: hi") {
+		t.Errorf("the model read %q", got)
+	}
+}
