@@ -28,10 +28,11 @@ func (s *session) newHooks() {
 		s.warnings = append(s.warnings, fmt.Sprintf("hooks are not run: %v", err))
 		return
 	}
-	settings, tasks, engine := s.env.Bash, s.tasks, s.engine
+	env, tasks, engine := s.env, s.tasks, s.engine
 	s.hooks = hooks.New(hooks.Options{
 		Hooks: cfg.Hooks, Waiting: cfg.UntrustedHooks, Shell: sh.Path, ProjectDir: cfg.Workspace,
-		Env:  func(dir string) []string { return tasks.ChildEnv(settings, dir) },
+		// The Env remembers the filtered environment: a hook runs at every call it matches.
+		Env:  env.ChildEnv,
 		Mode: func() string { return string(engine.Mode()) },
 		Start: func(name string, args, env []string, dir string, files []*os.File) (hooks.Proc, error) {
 			p, err := tasks.StartProgram(name, args, env, dir, files)

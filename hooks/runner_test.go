@@ -22,7 +22,9 @@ type fixture struct {
 	runner *Runner
 }
 
-func newFixture(t *testing.T, hs ...config.Hook) *fixture {
+func newFixture(t *testing.T, hs ...config.Hook) *fixture { return newBenchFixture(t, hs...) }
+
+func newBenchFixture(t testing.TB, hs ...config.Hook) *fixture {
 	t.Helper()
 	sh, err := exec.LookPath("bash")
 	if err != nil {
@@ -46,7 +48,7 @@ func newFixture(t *testing.T, hs ...config.Hook) *fixture {
 			return p, nil
 		},
 		Shell:      sh,
-		Env:        func(dir string) []string { return tools.ChildEnv(tools.BashSettings{}, dir) },
+		Env:        tools.NewEnv(ws, t.TempDir()).ChildEnv,
 		ProjectDir: ws,
 	})
 	t.Cleanup(r.Close)
