@@ -4,8 +4,8 @@
 //
 // It knows nothing of Bubble Tea and must never import ui (nor the application that composes both). The
 // UI and the headless runner are two implementations of the same seams: a Sink for events and an Approver
-// for questions. Below it are the packages it drives: tools, permissions and checkpoint, and the leaf
-// safefile.
+// for questions. Below it are the packages it drives: tools, permissions, checkpoint and hooks (the
+// person's hook programs, whose answers it applies), and the leaves safefile and printable.
 package agent
 
 import (
@@ -20,7 +20,9 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/warden-cli/warden/checkpoint"
+	"github.com/warden-cli/warden/hooks"
 	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/printable"
 	"github.com/warden-cli/warden/tools"
 )
 
@@ -69,6 +71,12 @@ type Options struct {
 	// back, tools loaded by a search), asked again before every model turn; nil offers none. A sub-agent
 	// gets those its parent names, when More can give them (task.go).
 	More ToolSource
+	// Hooks runs the person's hooks at the session's events (hooks.go); nil runs none. SessionStart is
+	// why the session starts, as SessionStart hooks are told (startup, resume, clear); "" runs none.
+	Hooks        *hooks.Runner
+	SessionStart string
+	// session is a sub-agent's parent's session, which its hooks are told of.
+	session hookSession
 }
 
 // ToolSource offers tools beyond the fixed ones.
@@ -96,6 +104,10 @@ type Agent struct {
 	notes   []string
 	// synthetic numbers the calls made on the person's behalf (shell mode, mentions), for their ids.
 	synthetic int
+	// started is closed once the SessionStart hooks have run; nil when there are none (hooks.go).
+	started chan struct{}
+	// halt holds why a hook said to stop the request.
+	halt halted
 }
 
 // New returns an agent with the system prompt as its first message.
@@ -125,6 +137,7 @@ func New(opts Options) (*Agent, error) {
 		a.Note(n)
 	}
 	a.messages = append(a.messages, opts.History...)
+	a.startSession()
 	return a, nil
 }
 
@@ -150,6 +163,12 @@ func (a *Agent) run(ctx context.Context, prompt string, attach []string) TurnDon
 	a.running.Lock()
 	defer a.running.Unlock()
 	a.settleCheckpoints()
+	a.waitSessionStart(ctx)
+	if done, blocked := a.promptHooks(ctx, prompt); blocked {
+		done.Usage = a.usage
+		a.emit(done)
+		return done
+	}
 	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: withNotes(a.takeNotes(), prompt)})
 	done := a.safeLoop(ctx, attach)
 	done.Usage = a.usage
@@ -178,6 +197,7 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 	a.offered = a.tools
 	schemas := toolSchemas(a.tools)
 	var last string
+	stopHookActive := false
 	for step := 1; step <= a.opts.MaxSteps; step++ {
 		if a.opts.More != nil {
 			a.offered = a.withMore(ctx)
@@ -214,11 +234,21 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 			a.emit(Notice{Message: "the model's answer reached its output limit and was cut off (finish_reason \"length\")"})
 		}
 		if len(comp.ToolCalls) == 0 {
+			if step < a.opts.MaxSteps && a.stopHooks(ctx, stopHookActive) {
+				stopHookActive = true
+				continue
+			}
 			return TurnDone{Text: comp.Text, Turns: step}
 		}
 		a.runCalls(ctx, comp.ToolCalls, cut)
 		if ctx.Err() != nil {
 			return TurnDone{Text: last, Interrupted: true, Turns: step}
+		}
+		if why := a.halt.take(); why != "" {
+			// A hook answered "continue": false: the request ends here, and the person is told why.
+			msg := printable.EscapeText("A hook stopped the request: " + why)
+			a.emit(Notice{Message: msg})
+			return TurnDone{Text: msg, Turns: step}
 		}
 	}
 	msg := fmt.Sprintf("Stopped after %d steps without a final answer (the per-request cap, setting max_steps). Send another message to let it continue.", a.opts.MaxSteps)

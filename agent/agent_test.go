@@ -69,7 +69,7 @@ type harness struct {
 	ran    []string
 }
 
-func newHarness(t *testing.T, mode permissions.Mode, approver Approver) *harness {
+func newHarness(t *testing.T, mode permissions.Mode, approver Approver, configure ...func(o *Options, ws string)) *harness {
 	t.Helper()
 	h := &harness{t: t, server: fakeapi.New(), rec: &recorder{}}
 	t.Cleanup(h.server.Close)
@@ -94,7 +94,7 @@ func newHarness(t *testing.T, mode permissions.Mode, approver Approver) *harness
 	if approver == nil {
 		approver = HeadlessApprover{}
 	}
-	a, err := New(Options{
+	opts := Options{
 		Provider: NewProvider(h.server.URL(), "sk-test", "fake-model"),
 		Tools:    tools.NewRegistry(echoTool(), touch),
 		Env:      tools.NewEnv(ws, t.TempDir()),
@@ -104,7 +104,11 @@ func newHarness(t *testing.T, mode permissions.Mode, approver Approver) *harness
 		System:   "system prompt",
 		MaxSteps: 5,
 		Retry:    RetryPolicy{Attempts: 3, Base: 10 * time.Millisecond, Max: 50 * time.Millisecond, MaxRetryAfter: 5 * time.Second},
-	})
+	}
+	for _, c := range configure {
+		c(&opts, ws)
+	}
+	a, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

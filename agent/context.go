@@ -72,6 +72,7 @@ func (a *Agent) fitContext(ctx context.Context, force bool) error {
 	if force {
 		limit = min(limit, estimateTokens(a.messages)*2/3)
 	}
+	a.compactHooks(ctx, "auto", "")
 	ev := ContextCompacted{Before: before}
 	ev.Elided = a.elideToolOutputs()
 	if estimateTokens(a.messages) > limit {

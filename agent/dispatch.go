@@ -130,11 +130,15 @@ func (a *Agent) execute(ctx context.Context, p *pendingCall) tools.Result {
 		return finish(tools.Errorf("%s was not run: %v.", p.tc.Function.Name, err))
 	}
 	p.access, p.verdict = access, a.opts.Engine.Decide(permissionRequest(access))
+	if blocked := a.preToolHooks(ctx, p); blocked != nil {
+		return finish(*blocked)
+	}
 	if allowed, denial := a.authorize(ctx, p); !allowed {
 		return finish(tools.Result{Output: denial, IsError: true})
 	}
 	p.start = time.Now()
-	return finish(a.checkpointed(p, &changes, func() tools.Result { return a.runTool(ctx, p) }))
+	res := a.checkpointed(p, &changes, func() tools.Result { return a.runTool(ctx, p) })
+	return finish(a.postToolHooks(ctx, p, res))
 }
 
 // toolAccess asks a call's tool what the call touches; it may run in a goroutine of a concurrent group,

@@ -53,6 +53,8 @@ func (e ErrHeadless) advice() string {
 	case v.Unseen:
 		return "Warden cannot check the deny and ask rules against it, which asks in every mode and under every allow rule: " +
 			interactive
+	case v.By == "hook":
+		return "a PreToolUse hook asks about it, whatever the rules and mode say: " + interactive
 	case v.By == "rule" && v.Rule != "":
 		return fmt.Sprintf("the ask rule `%s` asks whatever the allow rules and mode say: %s, or remove the rule", v.Rule, interactive)
 	case v.RuleCannotAllow:

@@ -118,6 +118,8 @@ func (a *Agent) runTask(ctx context.Context, env *tools.Env, call tools.Call, p 
 		SaveProjectRule: a.opts.SaveProjectRule,
 		Checkpoints:     a.opts.Checkpoints,
 		Depth:           a.opts.Depth + 1,
+		Hooks:           a.opts.Hooks,
+		session:         a.hookSession(),
 		SubAgents:       slices.Contains(names, "task"),
 		More:            childMore,
 		Prompt:          &PromptInfo{Cwd: childEnv.Cwd(), Now: time.Now(), SubAgent: true},

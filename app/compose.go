@@ -109,6 +109,11 @@ func newSession(version string, cfg *config.Config, c *commonFlags, tasks *bash.
 	s.reg = tools.NewRegistry(own...)
 	s.mcp = newMCP(version, cfg, s.env, s.tasks, s.dir)
 	s.warnings = append(s.warnings, mcpRuleWarnings(cfg)...)
+	s.newHooks()
+	s.started = "startup"
+	if s.resumed != nil {
+		s.started = "resume"
+	}
 	return s, nil
 }
 
@@ -133,6 +138,8 @@ func (s *session) agentOptions(sink agent.Sink, approver agent.Approver) agent.O
 		More:          s.mcpOffer(),
 		Checkpoints:   s.checkpoints,
 		Notes:         agent.PendingNotes(s.resumed),
+		Hooks:         s.hooks,
+		SessionStart:  s.started,
 		SaveProjectRule: func(rule string) error {
 			return config.AddProjectAllow(s.opener, os.Getenv, s.cfg.Workspace, rule)
 		},

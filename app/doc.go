@@ -5,11 +5,13 @@
 // their value.
 //
 // A session is built in compose.go from the settings (settings.go): the permission engine, the bash engine
-// and its tasks, the file tools, the MCP servers (mcp.go), the checkpoints (checkpoints.go) and the agent's
-// options over them. session.go holds its life: its file opened (store.go finds and names session files),
-// settled, given what the person approves (trust.go), switched for another, closed.
+// and its tasks, the file tools, the MCP servers (mcp.go), the hooks (hooks.go), the checkpoints
+// (checkpoints.go) and the agent's options over them. session.go holds its life: its file opened (store.go
+// finds and names session files), settled, given what the person approves (trust.go), switched for another,
+// closed.
 //
 // Package main hands Run the command line and the build's version, and nothing imports app. It may import
-// any of Warden's other packages (ui, agent, tools, permissions, config, mcp, checkpoint and the leaves);
+// any of Warden's other packages (ui, agent, tools, permissions, config, mcp, hooks, checkpoint and the
+// leaves);
 // none of them may import it. It keeps no state in package variables: what a run shares is its session.
 package app

@@ -57,7 +57,10 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 		return err
 	}
 	defer s.close()
-	killAll := s.tasks.KillAll
+	killAll := func() {
+		s.hooks.Close()
+		s.tasks.KillAll()
+	}
 	shutdown.Store(&killAll)
 	_, settled := s.settle()
 	s.warnings = append(s.warnings, settled...)
@@ -98,6 +101,7 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 	}
 	s.tasks.OnEnd(a.NoteTaskEnd) // a background task that ends is told to the model at its next turn
 	done := a.Run(ctx, prompt)
+	s.endHooks("other", stderr)
 	if err := printer.Err(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/hooks"
 	"github.com/warden-cli/warden/hostexec"
 	"github.com/warden-cli/warden/mcp"
 	"github.com/warden-cli/warden/permissions"
@@ -61,8 +62,14 @@ type session struct {
 	mcp *mcp.Manager
 	// skills are the person's skills and, once trusted, the project's (skills.go).
 	skills *skills.Catalog
+	// notifier runs the Notification hooks for the TUI's notices; nil headless.
+	notifier *hookNotifier
 	// checkpoints snapshots the workspace around calls that may change files; nil when it cannot.
 	checkpoints *checkpoint.Checkpoints
+	// hooks runs the person's hooks (hooks.go); nil when none are configured. started is why the
+	// session started, as SessionStart hooks are told: startup, resume or clear.
+	hooks   *hooks.Runner
+	started string
 }
 
 // settle does the start-up work that the first frame need not wait for: it finds out how read-only
@@ -156,6 +163,7 @@ func (s *session) close() {
 		return
 	}
 	s.closed = true
+	s.hooks.Close()
 	s.mcp.Close()
 	s.tasks.KillAll()
 	if s.checkpoints != nil {

@@ -65,6 +65,7 @@ func (s *session) applyApproved(c *commonFlags) error {
 		}
 	}
 	s.mcp.Add(start)
+	s.hooks.SetHooks(now.Hooks, now.UntrustedHooks)
 	if now.ProjectCommands && !s.cfg.ProjectCommands {
 		s.trustSkills()
 	}

@@ -40,6 +40,7 @@ func runTUI(version string, c *commonFlags, prompt string, in *piped.Input, stdo
 		return err
 	}
 	defer s.close()
+	s.notifier = &hookNotifier{s: s}
 	s.tuiOptions(&opts, c)
 	opts.Resumed = s.resumed
 	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
@@ -49,13 +50,17 @@ func runTUI(version string, c *commonFlags, prompt string, in *piped.Input, stdo
 	if len(cfg.MCPServers)+len(cfg.UntrustedMCPServers) > 0 {
 		opts.MCP = s.mcp
 	}
+	if s.hooks != nil {
+		opts.Hooks = s.hooks
+	}
 	opts.RunUnsandboxed = func() {
 		// Called before anything runs, from the UI's loop.
 		s.env.Bash.Sandbox.Enabled = false
 		s.engine.SetSandboxAutoAllow(false)
 	}
+	opts.Notifier = s.notifier
 	opts.NewAgent = func(sink agent.Sink, approver agent.Approver) (*agent.Agent, error) {
-		return agent.New(s.agentOptions(sink, approver))
+		return agent.New(s.agentOptions(s.notifier.to(sink), approver))
 	}
 	// The supervisor (and the jail) cost a start of Warden's executable each; they start once the first
 	// frame is surely on the screen (about 80 ms in), and sooner only if a command needs them.
@@ -69,6 +74,7 @@ func runTUI(version string, c *commonFlags, prompt string, in *piped.Input, stdo
 		defer startCheckpoints.Stop()
 	}
 	err = ui.Run(opts)
+	s.endHooks("prompt_input_exit", os.Stderr)
 	s.close()
 	s.sayHowToResume(stdout)
 	return err
@@ -135,11 +141,18 @@ func (s *session) sayHowToResume(w io.Writer) {
 // openSession is what the TUI's /clear, /new and /resume open in place of the session that runs: the
 // session switched, and an agent for it.
 func (s *session) openSession(id string, sink agent.Sink, ap agent.Approver) (*ui.Session, error) {
+	ending, started := "clear", "clear"
+	if id != "" {
+		ending, started = "other", "resume"
+	}
+	end := s.endHooksBeside(ending, sink)
 	model, err := s.switchTo(id)
 	if err != nil {
 		return nil, err
 	}
-	opts := s.agentOptions(sink, ap)
+	end()
+	s.started = started
+	opts := s.agentOptions(s.notifier.to(sink), ap)
 	opts.Provider = agent.NewProvider(s.cfg.BaseURL, s.cfg.APIKey, model)
 	a, err := agent.New(opts)
 	if err != nil {

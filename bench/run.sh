@@ -30,8 +30,9 @@ cp=$(bench ./checkpoint/ 'SnapshotUnchanged' 10x)
 cpcall=$(bench ./agent/ 'CheckpointedCall' "${count}x")
 # Sizes, not times: three runs are plenty (each starts server-everything twice).
 mcpreq=$(bench ./e2e/ 'MCPFirstRequest' 3x)
+hooks=$(bench ./hooks/ 'PreToolUseHookPerCall' "${count}x")
 
-printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' "$main" "$bash" "$jail" "$search" "$perm" "$ui" "$cp" "$cpcall" "$mcpreq" | awk '
+printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' "$main" "$bash" "$jail" "$search" "$perm" "$ui" "$cp" "$cpcall" "$mcpreq" "$hooks" | awk '
 function metric(name,   i) { for (i = 1; i <= NF; i++) if ($(i+1) == name) return $i; return "" }
 function nsop(   i) { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") return $i; return "" }
 function row(what, value, target, ok) { printf "%-44s %-44s %-16s %s\n", what, value, target, ok ? "ok" : "MISSED" }
@@ -50,6 +51,9 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 }
 /^BenchmarkPeakRSS/ {
 	row("peak RSS, TUI with a 1,000-message session", sprintf("%.1f MB", metric("peak-rss-MB")), "< 100 MB", metric("peak-rss-MB") < 100)
+}
+/^BenchmarkAPreToolUseHookPerCall/ {
+	row("a matched hook, per call", sprintf("%.1f ms (%.2fx the hook run bare)", metric("warden-µs/call")/1000, metric("ratio")), "-", 1)
 }
 /^BenchmarkBashCallOverhead/ {
 	row("bash per-call overhead", sprintf("%.2fx bare bash -c true", metric("ratio")), "<= 1.2x", metric("ratio") <= 1.2)

@@ -303,6 +303,11 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		}
 	}
 
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	cfg.readClaudeHooks(o, home)
 	cfg.addProjectCommands(o)
 	cfg.Trusted = true
 	for _, it := range cfg.TrustItems {

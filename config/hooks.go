@@ -51,13 +51,34 @@ type Hook struct {
 	Project bool
 }
 
-// Matches reports whether the hook applies to a tool of the given name (Claude Code's name).
-func (h Hook) Matches(tool string) bool {
-	if h.Matcher == "" || h.Matcher == "*" {
+// Matches reports whether the hook applies to a subject of the given names (a tool's name as Claude Code
+// knows it, and Warden's own; or an event's source, reason or trigger), as Claude Code matches: "" or "*"
+// matches everything; a matcher of letters, digits, _ and | names whole names (Bash|Edit matches Bash and
+// Edit, not BashOutput); anything else is a regular expression found anywhere in the name (mcp__github__.*,
+// ^Notebook).
+func (h Hook) Matches(names ...string) bool {
+	m := h.Matcher
+	if m == "" || m == "*" {
 		return true
 	}
-	re, err := regexp.Compile("^(?:" + h.Matcher + ")$")
-	return err == nil && re.MatchString(tool)
+	if strings.IndexFunc(m, func(r rune) bool { return !isNameRune(r) && r != '|' }) < 0 {
+		alts := strings.Split(m, "|")
+		for _, n := range names {
+			if slices.Contains(alts, n) {
+				return true
+			}
+		}
+		return false
+	}
+	re, err := regexp.Compile(m)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(names, re.MatchString)
+}
+
+func isNameRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_'
 }
 
 // checkHooks reports a hook entry that cannot work, naming where it was written.

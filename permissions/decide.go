@@ -16,6 +16,13 @@ import (
 // the workspace; everything else asks.
 func (e *Engine) Decide(req Request) Verdict {
 	s := e.snapshot()
+	if req.HookAllowed {
+		return e.decideHookAllowed(s, req)
+	}
+	return e.decide(s, req)
+}
+
+func (e *Engine) decide(s snapshot, req Request) Verdict {
 	switch req.Kind {
 	case None:
 		return Verdict{Decision: Allow, By: "policy", Reason: "changes nothing", ReadOnly: true}

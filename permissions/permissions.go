@@ -83,6 +83,9 @@ type Request struct {
 	Unsandboxed bool
 	// MCP is the tool an MCP request calls.
 	MCP MCPCall
+	// HookAllowed says a hook answered "allow": the request is decided as if an allow rule named it,
+	// no more (hook.go).
+	HookAllowed bool
 }
 
 // Verdict is the engine's answer with everything the person and the transcript need to understand it.

@@ -114,6 +114,8 @@ type Options struct {
 	Settle func() (wall string, warnings []string)
 	// MCP is the session's MCP servers (cmd_mcp.go); nil when there are none.
 	MCP MCPServers
+	// Hooks is the session's hooks (cmd_hooks.go); nil when none are configured.
+	Hooks HookList
 	// BaseURL is the model server, for the header and /status.
 	BaseURL string
 	// ListModels lists the server's models for the /model picker; nil leaves only /model NAME.

@@ -31,6 +31,8 @@ type Program struct {
 	mu     sync.Mutex
 	reaped bool
 	status string
+	// code is the exit status once reaped, -1 when a signal ended it or its status is not known.
+	code int
 }
 
 // StartProgram starts name (looked up on PATH, or relative to dir when it holds a slash) with args in dir,
@@ -83,6 +85,7 @@ func (p *Program) Reap() string {
 	}
 	p.reaped = true
 	ws, known := p.ch.Reap(p.mark)
+	p.code = -1
 	switch {
 	case !known:
 		p.status = "ended (its status is not known)"
@@ -90,8 +93,18 @@ func (p *Program) Reap() string {
 		p.status = "signal: " + ws.Signal().String()
 	default:
 		p.status = fmt.Sprintf("exit status %d", ws.ExitStatus())
+		p.code = ws.ExitStatus()
 	}
 	return p.status
+}
+
+// ExitCode reaps the program as Reap does and returns its exit status: -1 when a signal ended it or its
+// status is not known. Hooks speak through their exit status (2 blocks), so it is read as a number.
+func (p *Program) ExitCode() int {
+	p.Reap()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.code
 }
 
 // Signal sends sig to the program's process group; after Reap it does nothing, since the id may then
