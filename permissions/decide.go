@@ -25,6 +25,8 @@ func (e *Engine) Decide(req Request) Verdict {
 		return e.decideExec(s, req)
 	case MCP:
 		return e.decideMCP(s, req)
+	case Fetch:
+		return e.decideFetch(s, req)
 	}
 	return Verdict{Decision: Ask, By: "policy", Reason: fmt.Sprintf("unknown kind of request %d", req.Kind)}
 }
