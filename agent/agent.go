@@ -95,6 +95,8 @@ type Agent struct {
 	notes   []string
 	// synthetic numbers the calls made on the person's behalf (shell mode, mentions), for their ids.
 	synthetic int
+	// noImagesModel is the model that refused pictures in this session, if one did (images.go).
+	noImagesModel string
 }
 
 // New returns an agent with the system prompt as its first message.
@@ -272,6 +274,13 @@ func (a *Agent) request(ctx context.Context, schemas []openai.Tool) (*Completion
 	}
 	sent := len(a.messages)
 	comp, err := a.streamWithRetry(ctx, schemas, onDelta)
+	if why := a.imageRefusal(err); why != "" {
+		a.dropImages()
+		a.emit(Notice{Message: fmt.Sprintf("the model %s does not take pictures (%s): the request was sent again without them, "+
+			"the model reads a note in their place, and pictures are not sent to it for the rest of the session", a.opts.Provider.Model(), why)})
+		sent = len(a.messages)
+		comp, err = a.streamWithRetry(ctx, schemas, onDelta)
+	}
 	var pe *ProviderError
 	if errors.As(err, &pe) && pe.Kind == ErrContextLength {
 		if ferr := a.fitContext(ctx, true); ferr != nil {
