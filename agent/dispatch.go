@@ -232,6 +232,8 @@ func permissionRequest(ac tools.Access) permissions.Request {
 		req.Kind = permissions.Edit
 	case tools.AccessWrite:
 		req.Kind = permissions.Write
+	case tools.AccessFetch:
+		req.Kind, req.Host = permissions.Fetch, ac.Host
 	case tools.AccessMCP:
 		req.Kind = permissions.MCP
 		if t := ac.MCP; t != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/warden-cli/warden/tools/bash"
 	"github.com/warden-cli/warden/tools/files"
 	"github.com/warden-cli/warden/tools/sandbox"
+	"github.com/warden-cli/warden/tools/web"
 )
 
 // Composition: a session built from the settings, its permission engine, bash engine and tasks, file tools,
@@ -100,7 +101,9 @@ func newSession(version string, cfg *config.Config, c *commonFlags, tasks *bash.
 	}
 	s.env.Private = wardenPrivate()
 	s.env.HardLinks = s.engine.HardLinks
-	s.reg = tools.NewRegistry(append(append(bash.NewTools(s.tasks), files.NewTools()...), tools.NewTodo())...)
+	s.env.Hosts = hostJudge(s.engine)
+	s.reg = tools.NewRegistry(append(append(bash.NewTools(s.tasks), files.NewTools()...), tools.NewTodo(),
+		web.NewTool("Warden/"+version+" (web_fetch)"))...)
 	s.mcp = newMCP(version, cfg, s.env, s.tasks, s.dir)
 	s.warnings = append(s.warnings, mcpRuleWarnings(cfg)...)
 	return s, nil
