@@ -276,8 +276,8 @@ func (a *Agent) request(ctx context.Context, schemas []openai.Tool) (*Completion
 	comp, err := a.streamWithRetry(ctx, schemas, onDelta)
 	if why := a.imageRefusal(err); why != "" {
 		a.dropImages()
-		a.emit(Notice{Message: fmt.Sprintf("the model %s does not take pictures (%s): the request was sent again without them, "+
-			"the model reads a note in their place, and pictures are not sent to it for the rest of the session", a.opts.Provider.Model(), why)})
+		a.emit(Notice{Message: fmt.Sprintf("the model %s does not take pictures: %s. It was asked again without them, and reads a "+
+			"note in their place; no more pictures go to it in this session", a.opts.Provider.Model(), why)})
 		sent = len(a.messages)
 		comp, err = a.streamWithRetry(ctx, schemas, onDelta)
 	}

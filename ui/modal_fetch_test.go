@@ -13,7 +13,7 @@ import (
 func fetchApproval(t *testing.T, url, host string) (*Model, chan agent.Approval) {
 	t.Helper()
 	m, clock := newTestModel(t, 120, 24)
-	input := json.RawMessage(`{"url":"` + url + `"}`)
+	input := json.RawMessage(`{"url":"` + url + `","prompt":"what changed?"}`)
 	access := tools.Access{Kind: tools.AccessFetch, Host: host, Summary: url}
 	send(m, agent.ToolCallStarted{ID: "f1", Name: "web_fetch", Input: input, Access: access})
 	reply := make(chan agent.Approval, 1)
@@ -35,6 +35,9 @@ func TestAFetchAsksPerDomainAndAlwaysSavesTheDomainsRule(t *testing.T) {
 	}
 	if strings.Contains(screen, "only under a rule naming the host") {
 		t.Errorf("a public name is said to be restricted:\n%s", screen)
+	}
+	if strings.Contains(screen, "what changed?") {
+		t.Errorf("the panel names the prompt, not the URL:\n%s", screen)
 	}
 	press(m, "a")
 	if screen := plain(m); !strings.Contains(screen, "Always allow this domain for this session with the rule:") ||

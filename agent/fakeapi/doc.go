@@ -32,6 +32,7 @@
 //	  "models":   ["fake-model"],      // ids listed by GET /v1/models (default ["fake-model"])
 //	  "chunk":    4,                   // default runes per delta for every reply (0: whole)
 //	  "delay_ms": 20,                  // default pause between chunks for every reply
+//	  "reject_images": "...",          // answer every request with an image part 400 with this message
 //	  "turns": [ REPLY, ... ],         // answer the first requests, one each, in order
 //	  "rules": [                       // then answer by matching the last user message
 //	    {"match": "list",              // substring, case-insensitive; or ["touch", "create"]; absent: any

@@ -57,3 +57,19 @@ func TestAServerThatRejectsImagesAnswersOnlyTheRequestsThatCarryOne(t *testing.T
 		t.Errorf("%d requests recorded", n)
 	}
 }
+
+func TestAScriptCanRejectImages(t *testing.T) {
+	sc, err := fakeapi.ParseScript([]byte(`{"reject_images": "model does not support images", "rules": [{"steps": [{"text": "ok"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := fakeapi.New()
+	defer s.Close()
+	sc.Install(s)
+	if r := post(t, context.Background(), s, withImage("x")); r.status != 400 || !strings.Contains(r.body, "does not support images") {
+		t.Errorf("with an image: %d %s", r.status, r.body)
+	}
+	if r := post(t, context.Background(), s, chatBody(true, "hi")); r.status != 200 {
+		t.Errorf("without: %d %s", r.status, r.body)
+	}
+}
