@@ -40,12 +40,12 @@ func TestReadFileOfAPictureShowsItToTheModel(t *testing.T) {
 func TestReadFileScalesALargePictureDown(t *testing.T) {
 	t.Parallel()
 	h := newFileHarness(t)
-	h.write("big.png", pngFile(t, 6000, 4000))
+	h.write("big.png", pngFile(t, 2400, 1600))
 	res := h.run("read_file", map[string]any{"path": "big.png"})
 	if res.IsError || len(res.Images) != 1 {
 		t.Fatalf("%s (%d images)", res.Output, len(res.Images))
 	}
-	mustContain(t, res.Output, "6,000×4,000", "scaled down to 2,000×1,333")
+	mustContain(t, res.Output, "2,400×1,600", "scaled down to 2,000×1,333")
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(res.Images[0].Data))
 	if err != nil || cfg.Width != 2000 || cfg.Height != 1333 {
 		t.Errorf("sent %d×%d (%v)", cfg.Width, cfg.Height, err)

@@ -57,27 +57,32 @@ func TestASmallPictureIsSentAsItIs(t *testing.T) {
 }
 
 func TestALargePictureIsScaledToFitItsLongerSide(t *testing.T) {
-	for _, c := range []struct{ w, h, wantW, wantH int }{{4000, 3000, 2000, 1500}, {1000, 6000, 333, 2000}} {
-		p, err := prepare(t, pngOf(t, picture(c.w, c.h)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, _, err := image.DecodeConfig(bytes.NewReader(p.Data))
-		if err != nil {
-			t.Fatalf("what is sent does not decode: %v", err)
-		}
-		if p.Width != c.wantW || p.Height != c.wantH || got.Width != c.wantW || got.Height != c.wantH || !p.Scaled() {
-			t.Errorf("%d×%d sent as %d×%d (decodes as %d×%d), want %d×%d", c.w, c.h, p.Width, p.Height, got.Width, got.Height, c.wantW, c.wantH)
-		}
-		if !strings.Contains(p.Describe(), "scaled down to") {
-			t.Errorf("Describe() = %q", p.Describe())
+	p, err := prepare(t, pngOf(t, picture(2100, 900)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := image.DecodeConfig(bytes.NewReader(p.Data))
+	if err != nil {
+		t.Fatalf("what is sent does not decode: %v", err)
+	}
+	if p.Width != 2000 || p.Height != 857 || got.Width != 2000 || got.Height != 857 || !p.Scaled() {
+		t.Errorf("sent as %d×%d (decodes as %d×%d)", p.Width, p.Height, got.Width, got.Height)
+	}
+	if !strings.Contains(p.Describe(), "2,100×900") || !strings.Contains(p.Describe(), "scaled down to 2,000×857") {
+		t.Errorf("Describe() = %q", p.Describe())
+	}
+	// Far past the side, it is halved first, then scaled the rest of the way.
+	for _, c := range []struct{ w, h, wantW, wantH int }{{260, 130, 100, 50}, {100, 420, 23, 100}, {1000, 3, 100, 1}, {90, 60, 90, 60}} {
+		b := fit(picture(c.w, c.h), 100).Bounds()
+		if b.Dx() != c.wantW || b.Dy() != c.wantH {
+			t.Errorf("%d×%d fits as %d×%d, want %d×%d", c.w, c.h, b.Dx(), b.Dy(), c.wantW, c.wantH)
 		}
 	}
 }
 
 func TestAScaledJPEGStaysAJPEG(t *testing.T) {
 	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, picture(3000, 1000), nil); err != nil {
+	if err := jpeg.Encode(&buf, picture(2400, 800), nil); err != nil {
 		t.Fatal(err)
 	}
 	p, err := prepare(t, buf.Bytes())

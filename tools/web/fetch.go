@@ -108,6 +108,7 @@ func fetch(ctx context.Context, env *tools.Env, p *fetchParams, userAgent string
 	host := u.Hostname()
 	g.allow(host, judge(env, host).Named)
 	var followed []string
+	// No connection is kept: each request dials afresh, after the guard has seen where it goes.
 	transport := &http.Transport{
 		Proxy: g.proxy, DialContext: g.dial, ForceAttemptHTTP2: true, TLSHandshakeTimeout: dialTimeout,
 		ResponseHeaderTimeout: fetchTimeout, MaxResponseHeaderBytes: 64 << 10, DisableKeepAlives: true,

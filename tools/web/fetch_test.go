@@ -411,3 +411,32 @@ func TestAProxyIsUsedAndThePagesHostJudgedBeforeTheRequestGoesToIt(t *testing.T)
 		t.Errorf("a named host: %v, %v", u, err)
 	}
 }
+
+func TestTheProxysOwnAddressIsNoWayPastTheCheck(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	proxy := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.URL.String())
+		mu.Unlock()
+		if r.URL.Host == "docs.example.test" {
+			// A page that sends the fetch to the proxy's own address, asked directly (loopback is never proxied).
+			http.Redirect(w, r, "http://"+r.Context().Value(http.LocalAddrContextKey).(net.Addr).String()+"/admin", http.StatusFound)
+			return
+		}
+		fmt.Fprint(w, "the proxy's own admin page")
+	})
+	t.Setenv("HTTP_PROXY", proxy.URL)
+	t.Setenv("http_proxy", proxy.URL)
+	t.Setenv("NO_PROXY", "")
+	t.Setenv("no_proxy", "")
+	res := run(t, rules{named: []string{"docs.example.test"}, allowed: []string{"127.0.0.1"}}, map[string]string{"url": "http://docs.example.test/"})
+	if !res.IsError || !strings.Contains(res.Output, "127.0.0.1 is a loopback address") {
+		t.Errorf("%s", res.Output)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 1 {
+		t.Errorf("the proxy saw %q", seen)
+	}
+}

@@ -28,8 +28,11 @@ type guard struct {
 	mu sync.Mutex
 	// named says, for each host the fetch may go to (lower case), whether a rule names it.
 	named map[string]bool
-	// proxies are the "host:port" of the proxies requests went to.
-	proxies map[string]bool
+	// via is the "host:port" of the proxy the request being sent goes through, "" when it goes straight
+	// to its host. A fetch sends one request at a time and keeps no connection (DisableKeepAlives), so
+	// the transport's dial that follows its call of proxy is for that request: a page that redirects to
+	// the proxy's own address, asked directly, is checked like any other.
+	via string
 	// proxyFor is the environment's proxy for a URL, nil for none.
 	proxyFor func(*url.URL) (*url.URL, error)
 	// lookup resolves a name the way this machine does (net.DefaultResolver).
@@ -37,7 +40,7 @@ type guard struct {
 }
 
 func newGuard() *guard {
-	return &guard{named: map[string]bool{}, proxies: map[string]bool{},
+	return &guard{named: map[string]bool{},
 		proxyFor: httpproxy.FromEnvironment().ProxyFunc(), lookup: net.DefaultResolver.LookupNetIP}
 }
 
@@ -90,7 +93,7 @@ func (g *guard) dial(ctx context.Context, network, addr string) (net.Conn, error
 		return nil, err
 	}
 	g.mu.Lock()
-	viaProxy := g.proxies[addr]
+	viaProxy := g.via != "" && g.via == addr
 	g.mu.Unlock()
 	_, named := g.allowed(host)
 	d := &net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}
@@ -111,17 +114,20 @@ func (g *guard) dial(ctx context.Context, network, addr string) (net.Conn, error
 
 // proxy is the transport's Proxy: the environment's proxy for the request (HTTPS_PROXY, HTTP_PROXY and
 // NO_PROXY, in either case; never for localhost or a loopback address, which are dialled and checked),
-// remembered so that dial lets it through. The proxy resolves the page's host itself, so the host is
+// remembered so that the dial to it, which follows, goes unchecked. The proxy resolves the page's host itself, so the host is
 // judged here first: an address, or the name localhost, as it is; another name by what this machine's
 // DNS says of it, when it says anything (a name only the proxy can resolve goes on to it).
 func (g *guard) proxy(req *http.Request) (*url.URL, error) {
 	u, err := g.proxyFor(req.URL)
+	g.mu.Lock()
+	g.via = ""
+	if err == nil && u != nil {
+		g.via = proxyAddr(u)
+	}
+	g.mu.Unlock()
 	if err != nil || u == nil {
 		return nil, err
 	}
-	g.mu.Lock()
-	g.proxies[proxyAddr(u)] = true
-	g.mu.Unlock()
 	host := req.URL.Hostname()
 	if _, named := g.allowed(host); named {
 		return u, nil
