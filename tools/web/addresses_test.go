@@ -72,3 +72,11 @@ func TestRestrictedHostJudgesAddressesAndLocalhostByTheirSpelling(t *testing.T) 
 		}
 	}
 }
+
+func TestHostsAreKeptInTheFormTheyAreDialledBy(t *testing.T) {
+	for host, want := range map[string]string{"Docs.Example.COM.": "docs.example.com", "bücher.example": "xn--bcher-kva.example", "::1": "::1"} {
+		if got := hostKey(host); got != want {
+			t.Errorf("hostKey(%q) = %q, want %q", host, got, want)
+		}
+	}
+}

@@ -59,7 +59,17 @@ func (g *guard) allowed(host string) (ok, named bool) {
 	return ok, named
 }
 
-func hostKey(host string) string { return strings.TrimSuffix(strings.ToLower(host), ".") }
+// hostKey is a host as the guard keeps it: lower case, without a trailing dot, and a name in its ASCII
+// form, which is the form net/http dials it by.
+func hostKey(host string) string {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if strings.ContainsFunc(host, func(r rune) bool { return r >= utf8.RuneSelf }) {
+		if ascii, err := idna.Lookup.ToASCII(host); err == nil {
+			return ascii
+		}
+	}
+	return host
+}
 
 // RestrictedError is a connection refused because it would reach a restricted address for a host no
 // rule names.
