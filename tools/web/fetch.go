@@ -150,16 +150,21 @@ func fetch(ctx context.Context, env *tools.Env, p *fetchParams, userAgent string
 		return failed(ctx, u, err)
 	}
 	defer resp.Body.Close()
+	final := resp.Request.URL
+	if resp.Header.Get("Content-Type") != "" {
+		// Content it does not read is refused before its body is downloaded.
+		if mt, _ := mediaType(resp.Header, nil); readable(mt) == "" {
+			return unread(final, mt, resp.ContentLength)
+		}
+	}
 	body, cut, err := readBody(resp.Body)
 	if err != nil {
 		return failed(ctx, u, err)
 	}
-	final := resp.Request.URL
 	mt, full := mediaType(resp.Header, body)
 	kind := readable(mt)
 	if kind == "" {
-		return tools.Errorf("%s is %s (%s), which web_fetch does not read: it reads web pages, text and JSON. "+
-			"To use it, download it with a command the user can approve", final, mt, size(body, cut))
+		return unread(final, mt, int64(len(body)))
 	}
 	pg, err := convert(ctx, body, full, kind, final)
 	if err != nil {
@@ -209,6 +214,16 @@ func readBody(r io.Reader) (body []byte, cut bool, err error) {
 		return body[:maxBody], true, err
 	}
 	return body, false, err
+}
+
+// unread refuses content web_fetch does not read, of size bytes (-1: unknown).
+func unread(u *url.URL, mt string, size int64) tools.Result {
+	what := mt
+	if size >= 0 {
+		what += ", " + tools.HumanBytes(size)
+	}
+	return tools.Errorf("%s is %s, which web_fetch does not read: it reads web pages, text and JSON. "+
+		"To use it, download it with a command the user can approve", u, what)
 }
 
 func size(body []byte, cut bool) string {

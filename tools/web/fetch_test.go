@@ -284,7 +284,7 @@ func TestTextAndJSONComeAsTheyAreAndOtherContentIsRefused(t *testing.T) {
 	if res := run(t, named, map[string]string{"url": s.URL + "/a.txt"}); res.IsError || !strings.Contains(res.Output, "café <script>kept in text</script>") {
 		t.Errorf("text: %s", res.Output)
 	}
-	for path, want := range map[string]string{"/a.png": "is image/png (108 bytes), which web_fetch does not read", "/untyped": "is application/pdf",
+	for path, want := range map[string]string{"/a.png": "is image/png, 108 bytes, which web_fetch does not read", "/untyped": "is application/pdf",
 		"/lies": "holds binary data"} {
 		if res := run(t, named, map[string]string{"url": s.URL + path}); !res.IsError || !strings.Contains(res.Output, want) {
 			t.Errorf("%s: %s", path, res.Output)
