@@ -108,6 +108,8 @@ type Agent struct {
 	started chan struct{}
 	// halt holds why a hook said to stop the request.
 	halt halted
+	// noImagesModel is the model that refused pictures in this session, if one did (images.go).
+	noImagesModel string
 }
 
 // New returns an agent with the system prompt as its first message.
@@ -303,6 +305,13 @@ func (a *Agent) request(ctx context.Context, schemas []openai.Tool) (*Completion
 	}
 	sent := len(a.messages)
 	comp, err := a.streamWithRetry(ctx, schemas, onDelta)
+	if why := a.imageRefusal(err); why != "" {
+		a.dropImages()
+		a.emit(Notice{Message: fmt.Sprintf("the model %s does not take pictures: %s. It was asked again without them, and reads a "+
+			"note in their place; no more pictures go to it in this session", a.opts.Provider.Model(), why)})
+		sent = len(a.messages)
+		comp, err = a.streamWithRetry(ctx, schemas, onDelta)
+	}
 	var pe *ProviderError
 	if errors.As(err, &pe) && pe.Kind == ErrContextLength {
 		if ferr := a.fitContext(ctx, true); ferr != nil {

@@ -66,7 +66,7 @@ func SplitNotes(content string) (notes, prompt string) {
 // deliverNotes adds the waiting notes as their own message after tool results, mid-request.
 func (a *Agent) deliverNotes() {
 	n := len(a.messages)
-	if n == 0 || a.messages[n-1].Role != openai.ChatMessageRoleTool {
+	if n == 0 || a.messages[n-1].Role != openai.ChatMessageRoleTool && !isImagesMessage(a.messages[n-1]) {
 		return
 	}
 	if notes := a.takeNotes(); len(notes) > 0 {

@@ -16,6 +16,7 @@ import (
 	"github.com/warden-cli/warden/tools/bash"
 	"github.com/warden-cli/warden/tools/files"
 	"github.com/warden-cli/warden/tools/sandbox"
+	"github.com/warden-cli/warden/tools/web"
 )
 
 // Composition: a session built from the settings, its permission engine, bash engine and tasks, file tools,
@@ -100,7 +101,9 @@ func newSession(version string, cfg *config.Config, c *commonFlags, tasks *bash.
 	}
 	s.env.Private = wardenPrivate()
 	s.env.HardLinks = s.engine.HardLinks
-	own := append(append(bash.NewTools(s.tasks), files.NewTools()...), tools.NewTodo())
+	s.env.Hosts = hostJudge(s.engine)
+	own := append(append(bash.NewTools(s.tasks), files.NewTools()...), tools.NewTodo(),
+		web.NewTool("Warden/"+version+" (web_fetch)"))
 	offerSkills, skillWarnings := s.loadSkills()
 	s.warnings = append(s.warnings, skillWarnings...)
 	if offerSkills {

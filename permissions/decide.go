@@ -32,6 +32,8 @@ func (e *Engine) decide(s snapshot, req Request) Verdict {
 		return e.decideExec(s, req)
 	case MCP:
 		return e.decideMCP(s, req)
+	case Fetch:
+		return e.decideFetch(s, req)
 	}
 	return Verdict{Decision: Ask, By: "policy", Reason: fmt.Sprintf("unknown kind of request %d", req.Kind)}
 }

@@ -60,7 +60,8 @@ const (
 type Kind int
 
 // The kinds of request: a shell command, a file read, an edit of an existing file, a file write, a
-// call with no effect outside Warden (None), and a call to an MCP server's tool (mcp.go).
+// call with no effect outside Warden (None), a call to an MCP server's tool (mcp.go), and a fetch of a web
+// page (webfetch.go).
 const (
 	Exec Kind = iota
 	Read
@@ -68,6 +69,7 @@ const (
 	Write
 	None
 	MCP
+	Fetch
 )
 
 // Request is one tool call in the terms the engine understands.
@@ -86,6 +88,8 @@ type Request struct {
 	// HookAllowed says a hook answered "allow": the request is decided as if an allow rule named it,
 	// no more (hook.go).
 	HookAllowed bool
+	// Host is the host a Fetch request reaches.
+	Host string
 }
 
 // Verdict is the engine's answer with everything the person and the transcript need to understand it.

@@ -174,3 +174,13 @@ wait_for "Trust this workspace?" "y approve"
 shot trust
 keys n
 rm -rf "$WS/.warden" "$WS/.mcp.json"
+
+# A picture attached with @: read for the model, sent as an image part, and the model's answer to it.
+start_warden 100 30
+cp "$ROOT/scripts/testdata/shot.png" "$WS/shot.png"
+wait_for "Ask Warden"
+type_prompt "@shot.png why does the sign-in page look broken?"
+wait_for "Attached shot.png for the model to see" "fixed widths"
+wait_idle
+requested '"type":"image_url"'
+shot picture

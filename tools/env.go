@@ -72,6 +72,21 @@ type EnvConfig struct {
 	// SecretWritten is called when a file tool has created a file Secret judges secret, so that the
 	// read-only jail masks it before the next jailed command (wiring sets it to bash.Tasks.SecretsChanged).
 	SecretWritten func()
+	// Hosts judges a host web_fetch meets, by the rules and the mode alone, never asking: the host of
+	// its URL, to learn whether a rule names it, and the host a redirect leads to. Wiring sets it over
+	// permissions.Engine (Decide and NamesHost); nil allows no other host and names none.
+	Hosts func(host string) HostJudgement
+}
+
+// HostJudgement is what the rules say of one host web_fetch meets.
+type HostJudgement struct {
+	// Allowed says a rule or the mode allows fetching from the host without asking.
+	Allowed bool
+	// Named says an allow rule names the host exactly: only then may web_fetch reach a loopback,
+	// private or link-local address there.
+	Named bool
+	// Reason is the engine's sentence about it, for the model when the host is not allowed.
+	Reason string
 }
 
 // NewEnv returns an Env rooted at workspace, with the current directory at the workspace.

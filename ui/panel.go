@@ -89,6 +89,9 @@ func newPanel(e agent.ToolCallStarted, now time.Time) *panel {
 		p.desc = in.Description
 		p.prompt, _, _ = strings.Cut(strings.TrimSpace(in.Prompt), "\n")
 	}
+	if e.Access.Kind == tools.AccessFetch {
+		p.prompt = "" // a fetch's panel names its URL, not what the model wants from the page
+	}
 	if e.Name == "task" {
 		p.sub = &subAgent{}
 	}

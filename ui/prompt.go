@@ -22,6 +22,9 @@ type pasted struct{ label, text string }
 // the prompt as a label like "[pasted text #1: 2500 lines]", which is replaced by the whole text when the
 // prompt is sent; the prompt history keeps the label.
 func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
+	if cmd, ok := m.pastePictures(msg.Content); ok {
+		return cmd
+	}
 	text := strings.ReplaceAll(msg.Content, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	lines := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1

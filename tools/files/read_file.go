@@ -13,6 +13,7 @@ import (
 
 	"github.com/warden-cli/warden/safefile"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/images"
 )
 
 // read_file streams the file once: the lines asked for are numbered and kept, the rest is only counted,
@@ -25,11 +26,12 @@ type readFileParams struct {
 	Limit  int    `json:"limit,omitempty" desc:"How many lines to read (default 2000)."`
 }
 
-const readFileDescription = `Reads a text file and returns its lines numbered like cat -n (line number, tab, text).
+const readFileDescription = `Reads a text file and returns its lines numbered like cat -n (line number, tab, text), or shows you a picture.
 
 - Reads up to 2000 lines from the start by default; the last line of the output says how many lines the file has and which offset continues, so long files can be read in pages with offset and limit.
 - Lines longer than 2000 bytes are cut, with a mark saying how much was left out.
-- Binary files (images, archives, executables) and directories are refused; use glob to list a directory.
+- A picture (PNG, JPEG, GIF or WebP) is shown to you as an image, right after the results of the turn's calls; a large one is scaled down first.
+- Other binary files (archives, executables, PDFs) and directories are refused; use glob to list a directory.
 - Reading a file is required before editing it with edit_file.
 - Prefer this over cat, head, tail or sed in bash. Several files can be read at once by calling it several times in one turn.`
 
@@ -95,6 +97,9 @@ func runReadFile(ctx context.Context, env *tools.Env, call tools.Call, p *readFi
 		return tools.Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
 	}
 	defer f.Close()
+	if head := make([]byte, 12); images.Sniff(head[:readHead(f, head)]) != "" {
+		return readPicture(f, fi.Size(), fp, p)
+	}
 	r, err := readNumbered(ctx, f, max(p.Offset, 1), readLimit(p))
 	if err != nil {
 		var bin binaryError

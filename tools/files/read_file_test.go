@@ -88,9 +88,9 @@ func TestReadFileStripsCRAndShowsEmptyFiles(t *testing.T) {
 func TestReadFileRefusesBinaryFiles(t *testing.T) {
 	t.Parallel()
 	h := newFileHarness(t)
-	h.write("img.png", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"+strings.Repeat("\x00\x01", 100))
-	got := h.fails("read_file", map[string]any{"path": "img.png"})
-	mustContain(t, got, "img.png is a PNG image", "not text")
+	h.write("doc.pdf", "%PDF-1.7\n"+strings.Repeat("\x00\x01", 100))
+	got := h.fails("read_file", map[string]any{"path": "doc.pdf"})
+	mustContain(t, got, "doc.pdf is a PDF document", "not text")
 	h.write("blob.bin", "text at first"+strings.Repeat("\x00", 10))
 	mustContain(t, h.fails("read_file", map[string]any{"path": "blob.bin"}), "blob.bin is a binary file")
 }
