@@ -64,7 +64,8 @@ func (c *classifier) arithmTarget(lv *level, at syntax.Node, x syntax.ArithmExpr
 func (c *classifier) assignName(lv *level, at syntax.Node, name string) {
 	if reason := sensitiveVar(name); reason != "" {
 		p := Part{Text: lv.text(at), Static: true}
-		p.notRO(reason)
+		// Exported or assigned for every program after it: no one program's model reads it.
+		p.effect(reason)
 		p.unseeVar(name, reason)
 		c.parts = append(c.parts, p)
 	}

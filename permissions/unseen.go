@@ -81,6 +81,25 @@ func (p *Part) unseeVar(name, why string) {
 	}
 }
 
+// sensitiveAssign records that the part gives a variable sensitiveVar named (why is its reason) to its
+// program: not read-only, and unseen unless it is one of quietVars, or one a program's model reads
+// (modelledVars), which that model must account for (envModel).
+func (p *Part) sensitiveAssign(name, why string) {
+	p.effect(why)
+	switch {
+	case quietVars[name]:
+	case modelledVars[name]:
+		p.envModel = append(p.envModel, name)
+	default:
+		p.unsee(unseenProgramEnv, why)
+	}
+}
+
+// modelledVars are variables of sensitiveVar's families that a program's model reads as its own
+// options (GOFLAGS for go): set for that program, they are judged with its command line; set for any
+// other, they are unseen.
+var modelledVars = map[string]bool{"GOFLAGS": true}
+
 // quietVars are variables of sensitiveVar's families that change neither which programs run nor what
 // they load: build switches and commit identities set every day. Setting one is still not read-only.
 var quietVars = map[string]bool{

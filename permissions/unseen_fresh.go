@@ -29,6 +29,9 @@ type partWrites struct {
 	paths []string
 	known bool
 	links bool
+	// meta is set for a writer that changes only a file's metadata (chmod, touch): what it makes is no
+	// code.
+	meta bool
 	// real are paths with their links resolved, computed when first needed.
 	real []string
 }
@@ -52,8 +55,12 @@ func (c *classifier) writesOf(p *Part) partWrites {
 	}
 	redirOnly := len(p.Writes) == len(p.redirWrites) && len(p.handedWrites) == 0
 	w.links = len(w.paths) > 0 && !redirOnly && !neverLinks[prog] && (prog != "cp" || cpKeepsLinks(p.Args))
+	w.meta = metaWriters[prog] && len(p.redirWrites) == 0
 	return w
 }
+
+// metaWriters change a file's mode, owner or times (touch makes an empty one): no code.
+var metaWriters = map[string]bool{"chmod": true, "chown": true, "chgrp": true, "touch": true}
 
 // cpKeepsLinks reports whether cp may copy a link as a link, or make one (-r, -a, -P, -d, -s, -l...):
 // without options it copies what a link points to, whose path is judged as a read.
@@ -70,7 +77,8 @@ func cpKeepsLinks(args []string) bool {
 	return false
 }
 
-// freshPaths marks the parts that run or open what another part of the same command writes.
+// freshPaths marks the parts that run or open what another part of the same command writes, and those
+// that run a file that is not there before the command runs.
 func (c *classifier) freshPaths() {
 	var writes []partWrites
 	any := false
@@ -78,6 +86,21 @@ func (c *classifier) freshPaths() {
 		w := c.writesOf(&c.parts[i])
 		writes = append(writes, w)
 		any = any || len(w.paths) > 0 || !w.known
+	}
+	for i := range c.parts {
+		p := &c.parts[i]
+		for _, run := range p.runs {
+			if !exists(run) {
+				p.unseenOnly(unseenWrittenCode, fmt.Sprintf("runs `%s`, which is not there before the command runs", c.shownPath(run)))
+			}
+		}
+		for _, list := range [][]string{p.inputs, p.runsBelow} {
+			for _, path := range list {
+				if !filepath.IsAbs(path) {
+					p.unseenOnly(unseenWrittenCode, fmt.Sprintf("runs code from `%s`, in a directory Warden lost track of", path))
+				}
+			}
+		}
 	}
 	if !any {
 		return
@@ -91,13 +114,23 @@ func (c *classifier) freshPaths() {
 			}
 			c.laterCode(p, path, pathDirs)
 		}
-		for _, run := range p.runs {
+		for _, run := range append(p.runs, p.inputs...) {
 			if j, sure := c.writer(writes, i, run, false); j >= 0 {
 				verb := "writes"
 				if !sure {
 					verb = "may write"
 				}
 				p.unseenOnly(unseenWrittenCode, fmt.Sprintf("runs `%s`, which this same command %s first", c.shownPath(run), verb))
+			}
+		}
+		for _, dir := range p.runsBelow {
+			if j := c.writerBelow(writes, i, dir); j >= 0 {
+				p.unseenOnly(unseenWrittenCode, fmt.Sprintf("runs the code below `%s`, where this same command writes first", c.shownPath(dir)))
+			}
+		}
+		for _, pattern := range p.runGlobs {
+			if j := c.writerMatching(writes, i, pattern); j >= 0 {
+				p.unseenOnly(unseenWrittenCode, fmt.Sprintf("runs `%s`, which may match what this same command writes first", c.shownPath(pattern)))
 			}
 		}
 		for _, list := range [][]string{p.Reads, p.Writes, p.handedReads, p.handedWrites} {
@@ -119,7 +152,7 @@ func (c *classifier) writer(writes []partWrites, self int, path string, links bo
 	real := ""
 	for j := range writes {
 		w := &writes[j]
-		if j == self || links && !w.links {
+		if j == self || links && !w.links || !links && w.meta {
 			continue
 		}
 		if !w.known && !links {
@@ -145,6 +178,58 @@ func (c *classifier) writer(writes []partWrites, self int, path string, links bo
 	return -1, false
 }
 
+// writerBelow returns a part other than self that writes code below dir (or somewhere only known at run
+// time), or -1.
+func (c *classifier) writerBelow(writes []partWrites, self int, dir string) int {
+	realDir := ""
+	for j := range writes {
+		w := &writes[j]
+		if j == self || w.meta {
+			continue
+		}
+		if !w.known {
+			return j
+		}
+		for _, wp := range w.paths {
+			if within(dir, wp) {
+				return j
+			}
+			if realDir == "" {
+				realDir = c.resolved(dir)
+			}
+			if within(realDir, c.resolved(wp)) {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// writerMatching returns a part other than self that writes a path the pattern matches (or somewhere
+// only known at run time), or -1.
+func (c *classifier) writerMatching(writes []partWrites, self int, pattern string) int {
+	for j := range writes {
+		w := &writes[j]
+		if j == self || w.meta {
+			continue
+		}
+		if !w.known {
+			return j
+		}
+		for _, wp := range w.paths {
+			for p := wp; ; p = filepath.Dir(p) {
+				if ok, _ := filepath.Match(pattern, p); ok {
+					return j
+				}
+				if p == "/" || p == "." {
+					break
+				}
+			}
+		}
+	}
+	return -1
+}
+
 // laterCode marks a write that leaves code for later commands to run: a program in a directory on PATH,
 // git's configuration and hooks.
 func (c *classifier) laterCode(p *Part, path string, pathDirs map[string]bool) {
@@ -159,6 +244,16 @@ func (c *classifier) laterCode(p *Part, path string, pathDirs map[string]bool) {
 			strings.HasPrefix(rest, "info/") {
 			p.unseenOnly(unseenLaterCode, fmt.Sprintf("writes `%s`, which later git commands obey", c.shownPath(path)))
 		}
+		return
+	}
+	for _, v := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"} {
+		if f, ok := c.lookupEnv(v); ok && f != "" && within(f, path) {
+			p.unseenOnly(unseenLaterCode, fmt.Sprintf("writes `%s`, which later git commands obey", c.shownPath(path)))
+			return
+		}
+	}
+	if x, ok := c.lookupEnv("XDG_CONFIG_HOME"); ok && filepath.IsAbs(x) && within(filepath.Join(x, "git"), path) {
+		p.unseenOnly(unseenLaterCode, fmt.Sprintf("writes `%s`, which later git commands obey", c.shownPath(path)))
 		return
 	}
 	h := c.ctx.Home

@@ -13,7 +13,8 @@ import (
 
 // gitQuietKeys are `git -c` and `git config` keys that neither run a program nor change where git reads,
 // writes or connects: identities, output, line endings and merge presentation. Any other key may name a
-// program (the survey in commands_git_trust.go), so it is unseen.
+// program (the survey in commands_git_trust.go), so it is unseen. help.autocorrect is not quiet: it runs
+// a mistyped subcommand as the one it resembles (`git psuh` as git push).
 var gitQuietKeys = []string{
 	"user.", "author.", "committer.", "color.", "column.", "advice.", "i18n.", "log.", "status.", "format.pretty",
 	"core.quotepath", "core.abbrev", "core.autocrlf", "core.safecrlf", "core.eol", "core.filemode",
@@ -21,7 +22,7 @@ var gitQuietKeys = []string{
 	"diff.algorithm", "diff.context", "diff.indentheuristic", "diff.colormoved", "grep.linenumber",
 	"grep.patterntype", "blame.date", "blame.coloring", "merge.conflictstyle", "init.defaultbranch",
 	"pull.rebase", "pull.ff", "push.default", "push.autosetupremote", "rebase.autosquash", "rebase.autostash",
-	"commit.verbose", "fetch.prune", "rerere.enabled", "branch.autosetupmerge", "help.autocorrect",
+	"commit.verbose", "fetch.prune", "rerere.enabled", "branch.autosetupmerge",
 }
 
 // gitQuietKey reports whether a key is one of gitQuietKeys; commit.gpgsign is quiet only when off,

@@ -1,0 +1,224 @@
+package permissions
+
+import (
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A word only known at run time decides a path rule only where it names a path, and only if some rule
+// could match what it may become. A path whose unknown parts each expand to one file name component
+// (no `/`, no blank, no wildcard, never `.` or `..`) lies below the directory its known start names:
+// `mkdir -p out/$(date +%F)` writes below out/, which Edit(./.github/**) cannot govern. Any other
+// unknown path may be anything.
+
+// loosePath is a path the part reads or writes that is only known at run time: the directory it surely
+// lies below ("" when it may be anywhere), and whether it is read or written.
+type loosePath struct {
+	dir   string
+	kind  Kind
+	shown string
+}
+
+// loosePath describes the path a word only known at run time names.
+func (e *exec) loosePath(w word, k Kind) loosePath {
+	lp := loosePath{kind: k, shown: w.Raw}
+	prefix, component := wordShape(w)
+	if !component {
+		return lp
+	}
+	dir := "."
+	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
+		dir = prefix[:i+1]
+	}
+	if h := e.c.ctx.Home; h != "" && (dir == "~/" || strings.HasPrefix(dir, "~/")) {
+		dir = h + dir[1:]
+	} else if strings.HasPrefix(dir, "~") {
+		return lp
+	}
+	if path := e.c.abs(dir, e.scope()); filepath.IsAbs(path) {
+		lp.dir = path
+	}
+	return lp
+}
+
+// wordShape returns, for a word only known at run time, the text bash surely gives it before its first
+// expansion, and whether every expansion in it is one file name component (componentSafe) with no `..`
+// or wildcard after it. A known word is its own prefix.
+func wordShape(w word) (string, bool) {
+	if w.Static {
+		return w.Value, false
+	}
+	if w.Syn == nil {
+		return "", false
+	}
+	var prefix strings.Builder
+	dynamic, safe := false, true
+	var walk func(parts []syntax.WordPart, quoted bool)
+	walk = func(parts []syntax.WordPart, quoted bool) {
+		for _, part := range parts {
+			switch p := part.(type) {
+			case *syntax.Lit:
+				v := p.Value
+				if quoted {
+					v = unescapeDouble(v)
+				} else {
+					var glob bool
+					v, glob = unescapeUnquoted(v)
+					if glob || hasBraceExpansion(p.Value) {
+						safe = false
+					}
+				}
+				if dynamic {
+					safe = safe && !strings.Contains(v, "..")
+				} else {
+					prefix.WriteString(v)
+				}
+			case *syntax.SglQuoted:
+				v := p.Value
+				if p.Dollar {
+					var ok bool
+					if v, ok = decodeANSIC(v); !ok {
+						safe = false
+					}
+				}
+				if dynamic {
+					safe = safe && !strings.Contains(v, "..")
+				} else {
+					prefix.WriteString(v)
+				}
+			case *syntax.DblQuoted:
+				walk(p.Parts, true)
+			default:
+				dynamic = true
+				safe = safe && componentSafe(part)
+			}
+		}
+	}
+	walk(w.Syn.Parts, false)
+	return prefix.String(), safe && dynamic
+}
+
+// digitParams are bash's variables that always hold a number.
+var digitParams = map[string]bool{
+	"$": true, "RANDOM": true, "SECONDS": true, "BASHPID": true, "PPID": true, "UID": true, "EUID": true,
+	"?": true, "#": true, "LINENO": true, "EPOCHSECONDS": true, "SRANDOM": true,
+}
+
+// componentSafe reports whether an expansion always gives one file name component that is not `.` or
+// `..`: a variable that holds a number, arithmetic, or the output of a command whose output has that
+// shape (date with a numeric format, git rev-parse of a revision, id -u, nproc, uname -m).
+func componentSafe(part syntax.WordPart) bool {
+	switch p := part.(type) {
+	case *syntax.ParamExp:
+		return p.Param != nil && digitParams[p.Param.Value] && !p.Excl && !p.Length && p.Index == nil &&
+			p.Slice == nil && p.Repl == nil && p.Exp == nil && len(p.Modifiers) == 0 && p.NestedParam == nil
+	case *syntax.ArithmExp:
+		return true
+	case *syntax.CmdSubst:
+		return shapedOutput(p)
+	}
+	return false
+}
+
+// shapedOutput reports whether a command substitution is one of the few commands whose output is one
+// safe file name component.
+func shapedOutput(cs *syntax.CmdSubst) bool {
+	if len(cs.Stmts) != 1 {
+		return false
+	}
+	s := cs.Stmts[0]
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Negated || s.Background || len(s.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return false
+	}
+	args := make([]string, len(call.Args))
+	for i, a := range call.Args {
+		w := resolveWord(a, "", "")
+		if !w.Static || w.Glob {
+			return false
+		}
+		args[i] = w.Value
+	}
+	switch args[0] {
+	case "date":
+		format := false
+		for _, a := range args[1:] {
+			switch {
+			case a == "-u" || a == "--utc" || a == "--universal":
+			case strings.HasPrefix(a, "+") && !format:
+				if !safeDateFormat(a[1:]) {
+					return false
+				}
+				format = true
+			case a == "-I" || a == "--iso-8601" || strings.HasPrefix(a, "-I") || strings.HasPrefix(a, "--iso-8601="):
+				format = true
+			default:
+				return false
+			}
+		}
+		return format
+	case "nproc", "whoami":
+		return len(args) == 1
+	case "id":
+		return len(args) == 2 && (args[1] == "-u" || args[1] == "-g" || args[1] == "-ru" || args[1] == "-rg")
+	case "uname":
+		return len(args) == 2 && (args[1] == "-m" || args[1] == "-s" || args[1] == "-r")
+	case "git":
+		// git rev-parse prints the object's id, or with --verify nothing; a name it cannot resolve
+		// without --verify is printed as given, which must then be safe itself.
+		if len(args) < 3 || args[1] != "rev-parse" {
+			return false
+		}
+		revs := 0
+		for _, a := range args[2:] {
+			switch {
+			case a == "--verify" || a == "-q" || a == "--quiet" || a == "--short" || strings.HasPrefix(a, "--short="):
+			case strings.HasPrefix(a, "-"):
+				return false
+			default:
+				revs++
+				if strings.ContainsAny(a, "/ \t\n*?[") || a == "." || a == ".." {
+					return false
+				}
+			}
+		}
+		return revs == 1
+	}
+	return false
+}
+
+// safeDateFormat reports whether a date format prints one safe file name component: numeric and
+// zone conversions, and literal letters, digits and `_.,:+=@-`, with at least one number.
+func safeDateFormat(f string) bool {
+	number := false
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		if c != '%' {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_.,:+=@-", c) >= 0) {
+				return false
+			}
+			continue
+		}
+		i++
+		for i < len(f) && strings.IndexByte("-0^#", f[i]) >= 0 {
+			i++
+		}
+		for i < len(f) && f[i] >= '0' && f[i] <= '9' {
+			i++
+		}
+		if i >= len(f) {
+			return false
+		}
+		switch conv := f[i]; {
+		case conv == '%':
+		case strings.IndexByte("YmdHMSsjyuwVUWGgNCIFTz", conv) >= 0:
+			number = true
+		case conv == 'p' || conv == 'Z':
+		default:
+			return false
+		}
+	}
+	return number
+}
