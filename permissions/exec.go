@@ -220,6 +220,9 @@ func (e *exec) pathRun(words []word) string {
 	if dir, base := filepath.Split(real); systemBinDirs[filepath.Clean(dir)] && base != "" {
 		return base
 	}
+	if base := filepath.Base(real); isLoader(base) && !e.c.inside(real) {
+		return "ld.so"
+	}
 	fi, err := os.Stat(path)
 	if !e.c.inside(path) || err != nil || !fi.Mode().IsRegular() {
 		e.p.unmodel(reason)

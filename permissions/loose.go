@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -13,39 +14,112 @@ import (
 // `mkdir -p out/$(date +%F)` writes below out/, which Edit(./.github/**) cannot govern. Any other
 // unknown path may be anything.
 
-// loosePath is a path the part reads or writes that is only known at run time: the directory it surely
-// lies below ("" when it may be anywhere), and whether it is read or written.
+// loosePath is a path the part reads or writes that is only known at run time: the directory its known
+// start names and the components after it, each known or a pattern (segs), and whether it is read or
+// written. dir is "" when the path may be anything.
 type loosePath struct {
 	dir   string
+	segs  []looseSeg
 	kind  Kind
 	shown string
 }
 
+// looseSeg is one component of a loose path after its known directory: known text, or text only known at
+// run time between a known start and end.
+type looseSeg struct {
+	text, pre, suf string
+	dynamic        bool
+}
+
+// unknownPart stands, in a word's template, for an expansion that is one safe file name component.
+const unknownPart = "\x00"
+
 // loosePath describes the path a word only known at run time names.
 func (e *exec) loosePath(w word, k Kind) loosePath {
 	lp := loosePath{kind: k, shown: w.Raw}
-	prefix, component := wordShape(w)
+	template, component := wordShape(w)
 	if !component {
 		return lp
 	}
-	dir := "."
+	prefix, _, _ := strings.Cut(template, unknownPart)
+	dir, rest := ".", template
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
-		dir = prefix[:i+1]
+		dir, rest = prefix[:i+1], template[i+1:]
 	}
 	if h := e.c.ctx.Home; h != "" && (dir == "~/" || strings.HasPrefix(dir, "~/")) {
 		dir = h + dir[1:]
 	} else if strings.HasPrefix(dir, "~") {
 		return lp
 	}
-	if path := e.c.abs(dir, e.scope()); filepath.IsAbs(path) {
-		lp.dir = path
+	path := e.c.abs(dir, e.scope())
+	if !filepath.IsAbs(path) {
+		return lp
+	}
+	lp.dir = path
+	for _, seg := range strings.Split(rest, "/") {
+		if seg == "" {
+			continue
+		}
+		pre, after, dynamic := strings.Cut(seg, unknownPart)
+		if !dynamic {
+			lp.segs = append(lp.segs, looseSeg{text: seg})
+			continue
+		}
+		if i := strings.LastIndex(after, unknownPart); i >= 0 {
+			after = after[i+len(unknownPart):]
+		}
+		lp.segs = append(lp.segs, looseSeg{pre: pre, suf: after, dynamic: true})
 	}
 	return lp
 }
 
-// wordShape returns, for a word only known at run time, the text bash surely gives it before its first
-// expansion, and whether every expansion in it is one file name component (componentSafe) with no `..`
-// or wildcard after it. A known word is its own prefix.
+// mayMatch reports whether the path rule may match what the loose path becomes below dir (its known
+// directory, as written or resolved), a directory above it or something below it.
+func (lp loosePath) mayMatch(r Rule, dir string) bool {
+	segs := make([]looseSeg, 0, 8+len(lp.segs))
+	for _, s := range strings.Split(dir, "/") {
+		segs = append(segs, looseSeg{text: s})
+	}
+	segs = append(segs, lp.segs...)
+	for _, glob := range []string{r.pathGlob, r.linkGlob} {
+		if glob != "" && segsMayMatch(strings.Split(glob, "/"), segs) {
+			return true
+		}
+	}
+	return false
+}
+
+// segsMayMatch reports whether a rule's pattern, split at `/`, may match a path the segments become,
+// or one above or below it.
+func segsMayMatch(rule []string, segs []looseSeg) bool {
+	if len(rule) == 0 || len(segs) == 0 {
+		return true // one names a directory the other lies below
+	}
+	if rule[0] == "**" {
+		return segsMayMatch(rule[1:], segs) || segsMayMatch(rule, segs[1:])
+	}
+	return segMayMatch(rule[0], segs[0]) && segsMayMatch(rule[1:], segs[1:])
+}
+
+// segMayMatch reports whether one component of a rule's pattern may match a component of a loose
+// path.
+func segMayMatch(rule string, s looseSeg) bool {
+	wild := strings.ContainsAny(rule, `*?[{\`)
+	switch {
+	case !s.dynamic && !wild:
+		return rule == s.text
+	case !s.dynamic:
+		ok, err := doublestar.Match(rule, s.text)
+		return ok || err != nil
+	case wild:
+		return true
+	}
+	return len(rule) >= len(s.pre)+len(s.suf) && strings.HasPrefix(rule, s.pre) && strings.HasSuffix(rule, s.suf)
+}
+
+// wordShape returns, for a word only known at run time, its template: the text bash surely gives it,
+// with unknownPart for each expansion; and whether every expansion in it is one file name component
+// (componentSafe) with no `..` or wildcard after the first. A known word is its own template.
 func wordShape(w word) (string, bool) {
 	if w.Static {
 		return w.Value, false
@@ -53,28 +127,28 @@ func wordShape(w word) (string, bool) {
 	if w.Syn == nil {
 		return "", false
 	}
-	var prefix strings.Builder
+	var b strings.Builder
 	dynamic, safe := false, true
+	text := func(v string) {
+		if dynamic && strings.Contains(v, "..") {
+			safe = false
+		}
+		b.WriteString(v)
+	}
 	var walk func(parts []syntax.WordPart, quoted bool)
 	walk = func(parts []syntax.WordPart, quoted bool) {
 		for _, part := range parts {
 			switch p := part.(type) {
 			case *syntax.Lit:
-				v := p.Value
 				if quoted {
-					v = unescapeDouble(v)
-				} else {
-					var glob bool
-					v, glob = unescapeUnquoted(v)
-					if glob || hasBraceExpansion(p.Value) {
-						safe = false
-					}
+					text(unescapeDouble(p.Value))
+					continue
 				}
-				if dynamic {
-					safe = safe && !strings.Contains(v, "..")
-				} else {
-					prefix.WriteString(v)
+				v, glob := unescapeUnquoted(p.Value)
+				if glob || hasBraceExpansion(p.Value) {
+					safe = false
 				}
+				text(v)
 			case *syntax.SglQuoted:
 				v := p.Value
 				if p.Dollar {
@@ -83,21 +157,18 @@ func wordShape(w word) (string, bool) {
 						safe = false
 					}
 				}
-				if dynamic {
-					safe = safe && !strings.Contains(v, "..")
-				} else {
-					prefix.WriteString(v)
-				}
+				text(v)
 			case *syntax.DblQuoted:
 				walk(p.Parts, true)
 			default:
 				dynamic = true
 				safe = safe && componentSafe(part)
+				b.WriteString(unknownPart)
 			}
 		}
 	}
 	walk(w.Syn.Parts, false)
-	return prefix.String(), safe && dynamic
+	return b.String(), safe && dynamic
 }
 
 // digitParams are bash's variables that always hold a number.

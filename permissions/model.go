@@ -191,8 +191,8 @@ func mayBeOption(w word) bool {
 	if w.Static {
 		return len(w.Value) > 1 && w.Value[0] == '-'
 	}
-	prefix, _ := wordShape(w)
-	return prefix == "" || prefix[0] == '-'
+	template, _ := wordShape(w)
+	return template == "" || template[0] == '-' || strings.HasPrefix(template, unknownPart)
 }
 
 // parse splits words (the program first) by the grammar, applying each option's role as it goes, so

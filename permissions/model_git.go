@@ -50,8 +50,8 @@ func init() {
 		"merge":       sub("merge", read("-F", "--file"), data),
 		"rebase":      sub("rebase", map[string]role{"-x": rCommand, "--exec": rCommand}, data),
 		"cherry-pick": sub("cherry-pick", nil, data), "revert": sub("revert", nil, data),
-		"checkout": sub("checkout", pathspecFile, data), "switch": sub("switch", nil, data),
-		"restore": sub("restore", pathspecFile, data), "reset": sub("reset", pathspecFile, data),
+		"checkout": sub("checkout", pathspecFile, gitCheckedOut), "switch": sub("switch", nil, gitSwitched),
+		"restore": sub("restore", pathspecFile, gitRestored), "reset": sub("reset", pathspecFile, gitReset),
 		"fetch":     sub("fetch", map[string]role{"--upload-pack": rCommand}, gitRemoteOperand(1)),
 		"pull":      sub("pull", map[string]role{"--upload-pack": rCommand}, gitRemoteOperand(1)),
 		"push":      sub("push", map[string]role{"--receive-pack": rCommand, "--exec": rCommand}, gitRemoteOperand(1)),
@@ -402,4 +402,78 @@ func gitBisect(e *exec, words []word) string {
 		return "" // unseen, and its command read for deny rules, by gitSubUnseen
 	}
 	return fmt.Sprintf("`git bisect %s` is not modelled", words[1].Value)
+}
+
+// gitTop returns the top of the work tree git runs in, or "" when Warden lost track of where that is.
+func (e *exec) gitTop() string {
+	dir := e.scope().cwd
+	if dir == "" {
+		return ""
+	}
+	if r, ok := e.c.findRepo(dir); ok && r.Top != "" {
+		return r.Top
+	}
+	return dir
+}
+
+// gitWholeTree records that a git command may write anything in the work tree.
+func (e *exec) gitWholeTree(what string) string {
+	top := e.gitTop()
+	if top == "" {
+		return fmt.Sprintf("%s writes a work tree Warden lost track of", what)
+	}
+	e.p.handedWrites = append(e.p.handedWrites, top)
+	return ""
+}
+
+// gitCheckedOut judges git checkout: a new branch from HEAD writes nothing, pathspecs after `--` only
+// themselves; a branch switched to may change any file.
+func gitCheckedOut(e *exec, a *modelArgs) string {
+	if a.has("-b", "-B", "--orphan") && len(a.operands) == 0 {
+		return "" // a new branch where HEAD is: the files stay as they are
+	}
+	if a.dashdash >= 0 && !a.has("--pathspec-from-file", "-p", "--patch") {
+		for _, w := range a.operands[a.dashdash:] {
+			if why := e.gitPathspec(w, rWrite, "`git checkout`"); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+	return e.gitWholeTree("`git checkout`")
+}
+
+// gitSwitched judges git switch: a new branch from HEAD writes nothing; any other switch may change any
+// file.
+func gitSwitched(e *exec, a *modelArgs) string {
+	if a.has("-c", "-C", "--create", "--force-create", "--orphan") && len(a.operands) == 0 {
+		return ""
+	}
+	return e.gitWholeTree("`git switch`")
+}
+
+// gitRestored judges git restore: the index alone (--staged) writes no file; otherwise it writes the
+// paths it is given.
+func gitRestored(e *exec, a *modelArgs) string {
+	if a.has("-S", "--staged") && !a.has("-W", "--worktree") {
+		return ""
+	}
+	if a.has("--pathspec-from-file", "-p", "--patch") {
+		return e.gitWholeTree("`git restore`")
+	}
+	for _, w := range a.operands {
+		if why := e.gitPathspec(w, rWrite, "`git restore`"); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// gitReset judges git reset: only --hard, --merge and --keep write the work tree; the others move HEAD
+// and the index.
+func gitReset(e *exec, a *modelArgs) string {
+	if a.has("--hard", "--merge", "--keep") {
+		return e.gitWholeTree("`git reset`")
+	}
+	return ""
 }

@@ -73,7 +73,7 @@ func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
 	}
 	for _, list := range [][]string{p.Reads, p.Writes} {
 		for _, path := range list {
-			if !filepath.IsAbs(path) && path != "-" && path != "" {
+			if !filepath.IsAbs(path) && path != "-" && path != "" && !p.isLoose(path) {
 				return fmt.Sprintf("`%s` uses `%s`, only known at run time", partName(p), path)
 			}
 		}
@@ -97,6 +97,17 @@ func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
 	return ""
 }
 
+// isLoose reports whether a path as the part recorded it is one of its loose paths, which looseWhy
+// judges.
+func (p *Part) isLoose(path string) bool {
+	for _, lp := range p.loose {
+		if lp.shown == path {
+			return true
+		}
+	}
+	return false
+}
+
 // looseWhy says why a path of the part only known at run time may be one a path rule governs, or "".
 func (e *Engine) looseWhy(p *Part, paths []Rule) string {
 	for _, lp := range p.loose {
@@ -111,7 +122,7 @@ func (e *Engine) looseWhy(p *Part, paths []Rule) string {
 		real := e.absFor(lp.dir)
 		for _, r := range rules {
 			for _, d := range []string{lp.dir, real} {
-				if r.matchPath(d) || r.mayMatchUnder(treeRead{dir: d, hidden: true, follow: true, home: e.home}) {
+				if lp.mayMatch(r, d) {
 					return fmt.Sprintf("`%s` uses `%s`, a path below `%s` only known at run time, which `%s` may govern",
 						partName(p), lp.shown, e.shown(lp.dir), r.Raw)
 				}

@@ -32,6 +32,8 @@ type partWrites struct {
 	// meta is set for a writer that changes only a file's metadata (chmod, touch): what it makes is no
 	// code.
 	meta bool
+	// sure is how many of paths the part surely writes; the rest it is given and may write.
+	sure int
 	// real are paths with their links resolved, computed when first needed.
 	real []string
 }
@@ -48,6 +50,7 @@ func (c *classifier) writesOf(p *Part) partWrites {
 		}
 		w.paths = append(w.paths, path)
 	}
+	w.sure = len(w.paths)
 	w.paths = append(w.paths, p.handedWrites...)
 	prog := ""
 	if len(p.Args) > 0 {
@@ -108,11 +111,16 @@ func (c *classifier) freshPaths() {
 	var pathDirs map[string]bool
 	for i := range c.parts {
 		p := &c.parts[i]
-		for _, path := range writes[i].paths {
+		for k, path := range writes[i].paths {
+			if k >= writes[i].sure && p.unmodelled != "" {
+				// A program Warden does not model may do anything with what it is given; that it is
+				// not modelled is the reason it asks.
+				break
+			}
 			if pathDirs == nil {
 				pathDirs = c.pathDirs()
 			}
-			c.laterCode(p, path, pathDirs)
+			c.laterCode(p, path, pathDirs, k < writes[i].sure)
 		}
 		for _, run := range append(p.runs, p.inputs...) {
 			if j, sure := c.writer(writes, i, run, false); j >= 0 {
@@ -232,9 +240,13 @@ func (c *classifier) writerMatching(writes []partWrites, self int, pattern strin
 
 // laterCode marks a write that leaves code for later commands to run: a program in a directory on PATH,
 // git's configuration and hooks.
-func (c *classifier) laterCode(p *Part, path string, pathDirs map[string]bool) {
+func (c *classifier) laterCode(p *Part, path string, pathDirs map[string]bool, sure bool) {
+	verb := "writes"
+	if !sure {
+		verb = "may write"
+	}
 	if pathDirs[filepath.Dir(path)] || pathDirs[path] {
-		p.unseenOnly(unseenWrittenCode, fmt.Sprintf("writes `%s`, in a directory where commands find their programs", c.shownPath(path)))
+		p.unseenOnly(unseenWrittenCode, fmt.Sprintf("%s `%s`, in a directory where commands find their programs", verb, c.shownPath(path)))
 		return
 	}
 	slashed := filepath.ToSlash(path) + "/"
@@ -242,18 +254,18 @@ func (c *classifier) laterCode(p *Part, path string, pathDirs map[string]bool) {
 		rest := slashed[i+len("/.git/"):]
 		if rest == "" || strings.HasPrefix(rest, "config") || strings.HasPrefix(rest, "hooks/") || rest == "hooks/" ||
 			strings.HasPrefix(rest, "info/") {
-			p.unseenOnly(unseenLaterCode, fmt.Sprintf("writes `%s`, which later git commands obey", c.shownPath(path)))
+			p.unseenOnly(unseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.shownPath(path)))
 		}
 		return
 	}
 	for _, v := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"} {
 		if f, ok := c.lookupEnv(v); ok && f != "" && within(f, path) {
-			p.unseenOnly(unseenLaterCode, fmt.Sprintf("writes `%s`, which later git commands obey", c.shownPath(path)))
+			p.unseenOnly(unseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.shownPath(path)))
 			return
 		}
 	}
 	if x, ok := c.lookupEnv("XDG_CONFIG_HOME"); ok && filepath.IsAbs(x) && within(filepath.Join(x, "git"), path) {
-		p.unseenOnly(unseenLaterCode, fmt.Sprintf("writes `%s`, which later git commands obey", c.shownPath(path)))
+		p.unseenOnly(unseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.shownPath(path)))
 		return
 	}
 	h := c.ctx.Home
@@ -262,9 +274,9 @@ func (c *classifier) laterCode(p *Part, path string, pathDirs map[string]bool) {
 	}
 	switch name := filepath.Base(path); {
 	case name == ".gitconfig" || within(filepath.Join(h, ".config", "git"), path):
-		p.unseenOnly(unseenLaterCode, fmt.Sprintf("writes `%s`, which later git commands obey", c.shownPath(path)))
+		p.unseenOnly(unseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.shownPath(path)))
 	case shellStartup[name]:
-		p.unseenOnly(unseenLaterCode, fmt.Sprintf("writes `%s`, which shells run when they start", c.shownPath(path)))
+		p.unseenOnly(unseenLaterCode, fmt.Sprintf("%s `%s`, which shells run when they start", verb, c.shownPath(path)))
 	}
 }
 

@@ -79,6 +79,10 @@ var gitTreeWriters = map[string]bool{
 	"filter-branch": true, "clean": true,
 }
 
+// gitPathWriters are the work-tree writers whose models say what they write: some forms write only the
+// paths they are given, or nothing at all.
+var gitPathWriters = map[string]bool{"checkout": true, "switch": true, "restore": true, "reset": true}
+
 // gitHistoryCopiers are subcommands that copy what the repository holds into a file or a stream.
 var gitHistoryCopiers = map[string]bool{
 	"archive": true, "bundle": true, "fast-export": true, "format-patch": true, "send-email": true,
@@ -230,10 +234,9 @@ func (e *exec) gitTreeUnseen(sub string, rest []word) bool {
 	if r, ok := e.c.findRepo(top); ok && r.Top != "" {
 		top = r.Top
 	}
-	// A new branch from where HEAD is (`checkout -b x`) leaves the files as they are.
-	newBranch := (sub == "checkout" || sub == "switch") && hasWord(rest, "-b", "-B", "-c", "-C", "--create", "--force-create") &&
-		len(gitOperands(rest)) <= 1
-	if gitTreeWriters[sub] && !newBranch {
+	// checkout, switch, restore and reset write the work tree only in some forms, which their models
+	// (model_git.go) tell apart with their options resolved.
+	if gitTreeWriters[sub] && !gitPathWriters[sub] {
 		e.p.handedWrites = append(e.p.handedWrites, top)
 	}
 	switch sub {

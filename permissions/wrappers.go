@@ -57,6 +57,7 @@ func init() {
 		"toybox":  peelOpts("", nil, "", nil, true),
 		"script":  peelScript,
 		"npx":     peelNpx,
+		"ld.so":   peelLoader,
 	}
 }
 

@@ -103,3 +103,15 @@ func peelStrace(e *exec, words []word) []word {
 	}
 	return inner
 }
+
+// peelLoader: the dynamic loader (ld.so, /lib64/ld-linux-x86-64.so.2) runs the program it is given, with
+// libraries it may preload or audit: code Warden does not follow.
+var peelLoader = peelGram(`--list --verify --inhibit-cache --library-path= --glibc-hwcaps-prepend= --glibc-hwcaps-mask=
+	--inhibit-rpath= --audit= --preload= --argv0= --list-tunables --list-diagnostics --help --version`,
+	map[string]role{"--audit": rUnseen, "--preload": rUnseen, "--library-path": rUnseen}, 0,
+	"loads and runs a program itself", "--list-tunables", "--list-diagnostics", "--help", "--version")
+
+// isLoader reports whether a program's name is the dynamic loader's.
+func isLoader(name string) bool {
+	return name == "ld.so" || strings.HasPrefix(name, "ld-linux") && strings.Contains(name, ".so")
+}
