@@ -409,6 +409,7 @@ var corpus = func() []corpusCase {
 	cs = append(cs, redTeamCases...)
 	cs = append(cs, linkAndWalkCases...)
 	cs = append(cs, unseenCorpus()...)
+	cs = append(cs, rt1Corpus()...)
 	return cs
 }()
 

@@ -84,12 +84,17 @@ func (e *exec) modelProgram(n string, words []word, before, dir string) {
 	editOnly := e.p.EditOnly
 	defer func() { e.p.EditOnly = editOnly }()
 	if why := e.model(g, words); why != "" {
-		e.p.unmodelled = ""
-		e.p.unmodel(why)
+		if why != keepReason || e.p.unmodelled == "" {
+			e.p.unmodelled = ""
+			e.p.unmodel(strings.Replace(why, keepReason, "not modelled", 1))
+		}
 		return
 	}
 	e.p.unmodelled = before
 }
+
+// keepReason is what a model returns when the read-only judgement's reason says best why it ends.
+const keepReason = "\x00"
 
 // each applies the role r to words, and returns why Warden cannot follow one, or "".
 func (e *exec) each(r role, words []word, what string) string {

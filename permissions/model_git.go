@@ -137,6 +137,10 @@ func gitModel(e *exec, words []word) string {
 		default:
 			sub := v
 			g, ok := gitModels[sub]
+			if !ok && gitReadSub[sub] != nil {
+				// A reading subcommand in a form that does more: why the read-only check says so.
+				return keepReason
+			}
 			if !ok {
 				// An alias, an external git-SUB, or a name help.autocorrect may run as another.
 				return fmt.Sprintf("`git %s` is a subcommand Warden does not model", sub)
