@@ -109,6 +109,9 @@ type Part struct {
 	// handedReads and handedWrites are the paths the part gives a program whose reads and writes Warden
 	// does not model (tar, zip, git add -A, make -C): it may read or write anything there.
 	handedReads, handedWrites []string
+	// writesInto are the directories a modelled program writes files of names Warden does not know into
+	// (cp -t DIR): what it writes there counts as written in the command, code included.
+	writesInto []string
 	// gitTakes are the paths git takes into the repository as it finds them below (git add, stash -u):
 	// what git ignores there it leaves out.
 	gitTakes []string

@@ -234,8 +234,20 @@ func (e *exec) pathRun(words []word) string {
 		}
 		return ""
 	}
+	e.besideRun(name)
 	e.hand(words[1:])
 	return ""
+}
+
+// besideRun records that a script or program run by its path may run what lies beside it (a script
+// sourcing lib.sh): what the same command writes there is code written and run in one call.
+func (e *exec) besideRun(w word) {
+	if !w.Static || w.Glob {
+		return
+	}
+	if p := e.c.abs(w.Value, e.scope()); filepath.IsAbs(p) {
+		e.p.runsBelow = append(e.p.runsBelow, filepath.Dir(p))
+	}
 }
 
 // bashBuiltins are run by bash itself, whatever PATH holds.
@@ -395,6 +407,7 @@ func (e *exec) shell(name string, words []word) []word {
 		// may read or write.
 		e.p.effect(fmt.Sprintf("`%s %s` runs a script Warden cannot see", name, words[i].Value))
 		e.runsScript(words[i])
+		e.besideRun(words[i])
 		e.hand(words[i+1:])
 		return nil
 	}

@@ -350,12 +350,12 @@ func (e *exec) takes(r role, w word, what string) string {
 		e.p.effect(fmt.Sprintf("%s writes into `%s`", what, w.Raw))
 		if !w.Static {
 			e.p.loose = append(e.p.loose, e.loosePath(w, Write))
+			e.p.Writes = append(e.p.Writes, w.Raw) // somewhere only known at run time
 			return ""
 		}
 		paths, why := e.expanded(w, what)
-		for _, path := range paths {
-			e.p.handedWrites = append(e.p.handedWrites, path)
-		}
+		e.p.handedWrites = append(e.p.handedWrites, paths...)
+		e.p.writesInto = append(e.p.writesInto, paths...)
 		return why
 	case rHanded:
 		e.p.effect(fmt.Sprintf("%s may write below `%s`", what, w.Raw))
@@ -409,6 +409,7 @@ func (e *exec) pathTaken(w word, k Kind, what string) string {
 	case !w.Static:
 		if k != Read {
 			e.p.effect(fmt.Sprintf("%s writes `%s`, only known at run time", what, w.Raw))
+			e.p.Writes = append(e.p.Writes, w.Raw) // somewhere only known at run time
 		}
 		e.p.loose = append(e.p.loose, e.loosePath(w, k))
 		return ""

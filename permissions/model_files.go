@@ -19,7 +19,7 @@ func init() {
 		"tee":    gram("-a --append -i --ignore-interrupts -p --output-error? --help --version", nil).operands(rWrite),
 		"touch":  gram("-a -c --no-create -d= --date= -f -h --no-dereference -m -r= --reference= -t= --time= --help --version", nil).operands(rWrite),
 		"mkdir":  gram("-m= --mode= -p --parents -v --verbose -Z --context? --help --version", nil).operands(rWrite),
-		"rm":     gram("-f --force -i -I --interactive? --one-file-system --no-preserve-root --preserve-root? -r -R --recursive -d --dir -v --verbose --help --version", nil).operands(rWrite),
+		"rm":     gram("-f --force -i -I --interactive? --one-file-system --no-preserve-root --preserve-root? -r -R --recursive -d --dir -v --verbose --help --version", nil).judging(recursively(0)),
 		"rmdir":  gram("--ignore-fail-on-non-empty -p --parents -v --verbose --help --version", nil).operands(rWrite),
 		"unlink": gram("--help --version", nil).operands(rWrite),
 		"truncate": gram("-c --no-create -o --io-blocks -r= --reference= -s= --size= --help --version", nil).
@@ -160,6 +160,20 @@ func copies(move bool) func(e *exec, a *modelArgs) string {
 		if why := e.each(source, sources, what); why != "" {
 			return why
 		}
+		if a.has("--parents") {
+			return e.takes(rInto, dest, what)
+		}
+		if recursive {
+			// A directory copied or moved to a new name is written below it.
+			for _, s := range sources {
+				if !s.Static || s.Glob || isDir(e.c.abs(s.Value, e.scope())) {
+					if why := e.takes(rInto, dest, what); why != "" {
+						return why
+					}
+					break
+				}
+			}
+		}
 		if a.has("-T", "--no-target-directory") {
 			return e.takes(rWrite, dest, what)
 		}
@@ -206,16 +220,44 @@ func chmods(e *exec, a *modelArgs) string {
 	if _, ok := a.value("--reference"); !ok && !modeOpt && len(ops) > 0 {
 		ops = ops[1:]
 	}
-	return e.each(rWrite, ops, "`chmod`")
+	return recursively(0)(e, &modelArgs{words: a.words, opts: a.opts, operands: ops})
 }
 
 // owners judges chown and chgrp: the first operand is the owner, unless --reference gives it.
 func owners(e *exec, a *modelArgs) string {
 	ops := a.operands
+	skip := 0
 	if _, ok := a.value("--reference"); !ok && len(ops) > 0 {
-		ops = ops[1:]
+		skip = 1
 	}
-	return e.each(rWrite, ops, fmt.Sprintf("`%s`", a.words[0].Value))
+	return recursively(skip)(e, a)
+}
+
+// recursively judges a writer whose operands after the first skip are written, and, with -R or -r, what
+// is below those that are directories.
+func recursively(skip int) func(e *exec, a *modelArgs) string {
+	return func(e *exec, a *modelArgs) string {
+		what := fmt.Sprintf("`%s`", a.words[0].Value)
+		ops := a.operands
+		if len(ops) < skip {
+			return ""
+		}
+		ops = ops[skip:]
+		if why := e.each(rWrite, ops, what); why != "" {
+			return why
+		}
+		if !a.has("-r", "-R", "--recursive") {
+			return ""
+		}
+		for _, w := range ops {
+			if w.Static && !w.Glob && isDir(e.c.abs(w.Value, e.scope())) {
+				if why := e.takes(rInto, w, what); why != "" {
+					return why
+				}
+			}
+		}
+		return ""
+	}
 }
 
 // seds judges sed: the script is the first operand unless -e gave one; the files are read, and with

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-cli/warden/gitrepo"
 )
 
 // git's model for the promise: its global options, as git.c reads them (spelled out only), and the
@@ -135,6 +137,7 @@ func gitModel(e *exec, words []word) string {
 		case strings.HasPrefix(v, "-"):
 			return fmt.Sprintf("`git %s` is not modelled", v)
 		default:
+			e.gitInputs()
 			sub := v
 			g, ok := gitModels[sub]
 			if !ok && gitReadSub[sub] != nil {
@@ -480,4 +483,47 @@ func gitReset(e *exec, a *modelArgs) string {
 		return e.gitWholeTree("`git reset`")
 	}
 	return ""
+}
+
+// gitInputs records what git reads as code for a command run where the part runs: its configuration
+// files (which may name a program, an alias, a hooks directory), there or not yet, and the hooks it runs.
+// A file the same command writes there is code written and run in one call.
+func (e *exec) gitInputs() {
+	dir := e.scope().cwd
+	if dir == "" {
+		return
+	}
+	r, ok := e.c.findRepo(dir)
+	if !ok {
+		return
+	}
+	home := e.c.ctx.Home
+	cfg := gitrepo.LoadConfig(r, e.lookupEnv, home)
+	files := append(cfg.Files(), filepath.Join(r.CommonDir, "config"), filepath.Join(r.GitDir, "config.worktree"))
+	if g, ok := e.lookupEnv("GIT_CONFIG_GLOBAL"); ok && g != "" {
+		files = append(files, gitrepo.ExpandPath(g, home))
+	} else if home != "" {
+		xdg, ok := e.lookupEnv("XDG_CONFIG_HOME")
+		if !ok || !filepath.IsAbs(xdg) {
+			xdg = filepath.Join(home, ".config")
+		}
+		files = append(files, filepath.Join(home, ".gitconfig"), filepath.Join(xdg, "git", "config"))
+	}
+	for _, f := range files {
+		if filepath.IsAbs(f) {
+			e.p.inputs = append(e.p.inputs, f)
+		}
+	}
+	hooks := filepath.Join(r.CommonDir, "hooks")
+	if en, ok := cfg.Last("core.hookspath"); ok && en.Value != "" {
+		hooks = gitrepo.ExpandPath(en.Value, home)
+		if !filepath.IsAbs(hooks) {
+			top := r.Top
+			if top == "" {
+				top = dir
+			}
+			hooks = filepath.Join(top, hooks)
+		}
+	}
+	e.p.runsBelow = append(e.p.runsBelow, hooks)
 }

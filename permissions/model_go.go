@@ -241,8 +241,17 @@ func goTested(e *exec, a *modelArgs) string {
 			return why
 		}
 	}
+	return e.goRuns(ops)
+}
+
+// goRuns records that a go command runs the code of the packages it is given, which import any package
+// of the module.
+func (e *exec) goRuns(ops []word) string {
 	dirs, why := e.goPackageDirs(ops)
 	e.p.runsBelow = append(e.p.runsBelow, dirs...)
+	if why == "" {
+		e.p.runsBelow = append(e.p.runsBelow, e.goModuleRoot())
+	}
 	return why
 }
 
@@ -259,12 +268,12 @@ func goRan(e *exec, a *modelArgs) string {
 		n++
 	}
 	if n == 0 && len(ops) > 0 {
-		dirs, why := e.goPackageDirs(ops[:1])
-		if why != "" {
+		if why := e.goRuns(ops[:1]); why != "" {
 			return why
 		}
-		e.p.runsBelow = append(e.p.runsBelow, dirs...)
 		n = 1
+	} else if why := e.goRuns(nil); why != "" {
+		return why
 	}
 	return e.each(rHanded, ops[n:], "`go run`")
 }
@@ -274,9 +283,7 @@ func goGenerated(e *exec, a *modelArgs) string {
 	if why := e.goCommon(a); why != "" {
 		return why
 	}
-	dirs, why := e.goPackageDirs(a.operands)
-	e.p.runsBelow = append(e.p.runsBelow, dirs...)
-	return why
+	return e.goRuns(a.operands)
 }
 
 // goFormatted judges go fmt: gofmt -l -w on the packages' files.

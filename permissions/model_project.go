@@ -218,6 +218,8 @@ func makes(e *exec, a *modelArgs) string {
 			return fmt.Sprintf("`make` is given `%s`, which holds options, makefiles or code of make's", v)
 		}
 	}
+	// The recipes run the project's code: what the same command writes where make runs is code too.
+	e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
 	var files []string
 	if _, ok := a.value("-f", "--file", "--makefile"); ok {
 		for _, o := range a.opts {
@@ -318,6 +320,23 @@ func (e *exec) packageInputs() {
 	for _, n := range []string{"package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".pnp.cjs"} {
 		e.input(n)
 	}
+	// The scripts run the package's code, and the modules below it.
+	e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
+}
+
+// projectCode records that the part runs code found below dir and in the node_modules of the
+// directories above it, up to the workspace's top.
+func (e *exec) projectCode(dir string) {
+	if !filepath.IsAbs(dir) {
+		return
+	}
+	e.p.runsBelow = append(e.p.runsBelow, dir)
+	for d := filepath.Dir(dir); e.c.inside(d); d = filepath.Dir(d) {
+		e.p.runsBelow = append(e.p.runsBelow, filepath.Join(d, "node_modules"))
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
 }
 
 // packageScriptNames are the subcommands of yarn and pnpm that install or run package.json's scripts.
@@ -414,6 +433,14 @@ func nodes(e *exec, a *modelArgs) string {
 	script := a.operands[0]
 	if why := e.nodeScript(script); why != "" {
 		return why
+	}
+	if script.Static {
+		// What it requires is found beside it and in node_modules up the tree.
+		path := e.c.abs(script.Value, e.scope())
+		if !isDir(path) {
+			path = filepath.Dir(path)
+		}
+		e.projectCode(path)
 	}
 	return e.each(rHanded, a.operands[1:], "`node`")
 }
@@ -530,11 +557,23 @@ func pythons(e *exec, words []word) string {
 				}
 			}
 		default:
+			// What it imports is found beside it first.
 			e.runsFile(w)
+			if p := e.c.abs(w.Value, e.scope()); filepath.IsAbs(p) && !w.Glob {
+				e.p.runsBelow = append(e.p.runsBelow, filepath.Dir(p))
+			}
+			e.pythonUserSite()
 			return e.each(rHanded, words[i+1:], fmt.Sprintf("`%s`", name))
 		}
 	}
 	return ""
+}
+
+// pythonUserSite records the person's site-packages, whose .pth files python runs as it starts.
+func (e *exec) pythonUserSite() {
+	if h := e.c.ctx.Home; h != "" {
+		e.p.runsBelow = append(e.p.runsBelow, filepath.Join(h, ".local", "lib"))
+	}
 }
 
 // pyModule judges `python -m NAME ARGS`: python looks in the directory it runs in first, so a module of
@@ -546,6 +585,9 @@ func (e *exec) pyModule(python, mod string, args []word) string {
 	if why := e.needCwd(fmt.Sprintf("`%s -m`", python)); why != "" {
 		return why
 	}
+	// python -m looks in the directory it runs in first, for the module and for what it imports.
+	e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
+	e.pythonUserSite()
 	rel := strings.ReplaceAll(mod, ".", "/")
 	e.input(rel + ".py")
 	e.input(rel)

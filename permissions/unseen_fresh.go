@@ -29,11 +29,12 @@ type partWrites struct {
 	paths []string
 	known bool
 	links bool
-	// meta is set for a writer that changes only a file's metadata (chmod, touch): what it makes is no
-	// code.
+	// meta is set for a writer whose writes make no code (noCodeWriters).
 	meta bool
-	// sure is how many of paths the part surely writes; the rest it is given and may write.
-	sure int
+	// sure is how many of paths the part surely writes, and code how many it may write code in (those
+	// and the directories it writes into); the rest a program it is given them to may write, and count
+	// only for links and for code kept for later.
+	sure, code int
 	// real are paths with their links resolved, computed when first needed.
 	real []string
 }
@@ -51,6 +52,8 @@ func (c *classifier) writesOf(p *Part) partWrites {
 		w.paths = append(w.paths, path)
 	}
 	w.sure = len(w.paths)
+	w.paths = append(w.paths, p.writesInto...)
+	w.code = len(w.paths)
 	w.paths = append(w.paths, p.handedWrites...)
 	prog := ""
 	if len(p.Args) > 0 {
@@ -58,12 +61,14 @@ func (c *classifier) writesOf(p *Part) partWrites {
 	}
 	redirOnly := len(p.Writes) == len(p.redirWrites) && len(p.handedWrites) == 0
 	w.links = len(w.paths) > 0 && !redirOnly && !neverLinks[prog] && (prog != "cp" || cpKeepsLinks(p.Args))
-	w.meta = metaWriters[prog] && len(p.redirWrites) == 0
+	w.meta = noCodeWriters[prog] && len(p.redirWrites) == 0
 	return w
 }
 
-// metaWriters change a file's mode, owner or times (touch makes an empty one): no code.
-var metaWriters = map[string]bool{"chmod": true, "chown": true, "chgrp": true, "touch": true}
+// noCodeWriters change a file's mode, owner or times, make an empty file or directory, or remove one:
+// what they leave is no code to run.
+var noCodeWriters = map[string]bool{"chmod": true, "chown": true, "chgrp": true, "touch": true, "mkdir": true,
+	"rm": true, "rmdir": true, "unlink": true}
 
 // cpKeepsLinks reports whether cp may copy a link as a link, or make one (-r, -a, -P, -d, -s, -l...):
 // without options it copies what a link points to, whose path is judged as a read.
@@ -108,11 +113,12 @@ func (c *classifier) freshPaths() {
 	if !any {
 		return
 	}
+	c.afterSource(writes)
 	var pathDirs map[string]bool
 	for i := range c.parts {
 		p := &c.parts[i]
 		for k, path := range writes[i].paths {
-			if k >= writes[i].sure && p.unmodelled != "" {
+			if k >= writes[i].code && p.unmodelled != "" {
 				// A program Warden does not model may do anything with what it is given; that it is
 				// not modelled is the reason it asks.
 				break
@@ -177,13 +183,43 @@ func (c *classifier) writer(writes []partWrites, self int, path string, links bo
 				w.real = append(w.real, c.resolved(wp))
 			}
 		}
-		for k, wp := range w.paths {
+		paths := w.paths
+		if !links {
+			paths = paths[:w.code]
+		}
+		for k, wp := range paths {
 			if within(wp, path) || within(wp, real) || within(w.real[k], real) {
 				return j, true
 			}
 		}
 	}
 	return -1, false
+}
+
+// afterSource marks, in a command that writes files, the programs run by name after a file is sourced:
+// the file may have put any directory first on PATH (a virtualenv's activate does), so the program run
+// may be one the command wrote.
+func (c *classifier) afterSource(writes []partWrites) {
+	writing := false
+	for _, w := range writes {
+		writing = writing || !w.meta && (w.code > 0 || !w.known)
+	}
+	if !writing {
+		return
+	}
+	sourced := ""
+	for i := range c.parts {
+		p := &c.parts[i]
+		if len(p.Layers) == 0 || len(p.Layers[0]) == 0 {
+			continue
+		}
+		if name := p.Layers[0][0]; sourced != "" && !strings.Contains(name, "/") && !bashBuiltins[name] {
+			p.unseenOnly(unseenWrittenCode, fmt.Sprintf("runs `%s` after `%s`, which may change where programs are found, in a command that writes files", name, sourced))
+		}
+		if name := p.Layers[0][0]; name == "source" || name == "." {
+			sourced = p.Text
+		}
+	}
 }
 
 // writerBelow returns a part other than self that writes code below dir (or somewhere only known at run
@@ -198,7 +234,7 @@ func (c *classifier) writerBelow(writes []partWrites, self int, dir string) int 
 		if !w.known {
 			return j
 		}
-		for _, wp := range w.paths {
+		for _, wp := range w.paths[:w.code] {
 			if within(dir, wp) {
 				return j
 			}
@@ -224,7 +260,7 @@ func (c *classifier) writerMatching(writes []partWrites, self int, pattern strin
 		if !w.known {
 			return j
 		}
-		for _, wp := range w.paths {
+		for _, wp := range w.paths[:w.code] {
 			for p := wp; ; p = filepath.Dir(p) {
 				if ok, _ := filepath.Match(pattern, p); ok {
 					return j
