@@ -1,0 +1,68 @@
+package permissions
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestWhatNoRuleCouldMatchRunsInYoloMode: under deny rules in yolo mode, a word only known at run time
+// asks only where a rule could match what it becomes, and a git command that writes the work tree asks
+// only in the forms that may write a governed path. What could reach a rule still asks or denies.
+func TestWhatNoRuleCouldMatchRunsInYoloMode(t *testing.T) {
+	ws, home := fixture(t)
+	deny := []string{"Bash(git push:*)", "Bash(curl:*)", "Bash(touch:*)", "Read(./secrets/**)", "Edit(./.github/**)"}
+	for _, c := range []struct {
+		cmd  string
+		want Decision
+	}{
+		{"git commit -qm \"fix: $(date +%F)\"", Allow},
+		{"echo \"$(date)\" > build.log", Allow},
+		{"mkdir -p out/$(date +%F)", Allow},
+		{"cp README.md /tmp/readme-$$.md", Allow},
+		{"git tag v$(date +%Y%m%d)", Allow},
+		{"chmod +x run.sh && ./run.sh", Allow},
+		{"GOFLAGS=-mod=mod go build ./...", Allow},
+		{"git restore README.md", Allow},
+		{"git checkout -- src/main.go", Allow},
+		{"git reset --soft HEAD~1", Allow},
+		{"git reset HEAD -- README.md", Allow},
+		// What a rule could match.
+		{"mkdir -p .github/$(date +%F)", Ask},
+		{"mkdir -p out/$(cat name)", Ask},
+		{"echo x > \"$f\"", Ask},
+		{"cat \"$f\"", Ask},
+		{"git restore .github/ci.yml", Deny},
+		{"git reset --hard", Ask},
+		{"GOFLAGS=-toolexec=./x go build ./...", Ask},
+		{"GOFLAGS=-mod=mod make build", Ask},
+		{"ld.so /usr/bin/touch x", Deny},
+	} {
+		e, err := NewEngine(Policy{Mode: ModeYolo, Deny: deny, Workspace: ws, Home: home})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := e.Decide(Request{Kind: Exec, Command: c.cmd, Cwd: ws})
+		if v.Decision != c.want {
+			t.Errorf("%q: %s (%s), want %s", c.cmd, v.Decision, v.Reason, c.want)
+		}
+	}
+}
+
+// TestAProgramWardenDoesNotModelIsNamedInTheQuestion: the question names the program Warden does not
+// follow, not a write it may make.
+func TestAProgramWardenDoesNotModelIsNamedInTheQuestion(t *testing.T) {
+	ws, home := fixture(t)
+	e, err := NewEngine(Policy{Mode: ModeYolo, Deny: []string{"Bash(touch:*)"}, Workspace: ws, Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]string{
+		"capsh --shell=/bin/sh":         "`capsh` is not known",
+		"ld.so --preload x.so /bin/true": "`ld.so` loads and runs a program itself",
+	} {
+		v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws})
+		if v.Decision != Ask || !strings.HasPrefix(v.Reason, want) {
+			t.Errorf("%q: %s %q, want a question starting %q", cmd, v.Decision, v.Reason, want)
+		}
+	}
+}
