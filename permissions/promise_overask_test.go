@@ -57,7 +57,7 @@ func TestAProgramWardenDoesNotModelIsNamedInTheQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	for cmd, want := range map[string]string{
-		"capsh --shell=/bin/sh":         "`capsh` is not known",
+		"capsh --shell=/bin/sh":          "`capsh` is not known",
 		"ld.so --preload x.so /bin/true": "`ld.so` loads and runs a program itself",
 	} {
 		v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws})
