@@ -2,6 +2,9 @@ package permissions
 
 import (
 	"fmt"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -237,5 +240,72 @@ func TestRedTeamReportRowsHoldInEveryMode(t *testing.T) {
 	}
 	if len(failed) > 0 {
 		t.Log(fmt.Sprintf("failures per class: %v", failed))
+	}
+}
+
+// TestReportGitRowsOnARealRepository: the report's rows that need a repository with a history (a secret
+// committed under secrets/), hooks and configuration: each asks or denies in every mode and under any
+// allow rule while the deny rules are in force, and yolo mode allows it without them.
+func TestReportGitRowsOnARealRepository(t *testing.T) {
+	if _, err := osexec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	ws, home := filepath.Join(root, "ws"), filepath.Join(root, "home")
+	for _, f := range []string{"ws/secrets/key.txt", "ws/README.md", "home/.keep"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, f), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"},
+		{"config", "core.hooksPath", "hooks"}} {
+		git := osexec.Command("git", args...)
+		git.Dir = ws
+		if out, err := git.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	env := func(name string) (string, bool) {
+		switch name {
+		case "XDG_CONFIG_HOME":
+			return filepath.Join(home, ".xdg"), true
+		case "PATH":
+			return "/usr/bin:/bin", true
+		}
+		return "", false
+	}
+	empty := "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+	for _, r := range []rt1Case{
+		{9, "git diff " + empty + " HEAD", denyRead, Ask, "git"},
+		{9, "git diff-index -p " + empty, denyRead, Ask, "git"},
+		{9, "git cat-file --batch <<< HEAD:secrets/key.txt", denyRead, Ask, "git"},
+		{9, "git commit --allow-empty -qF se*/key.txt && git log -1 --format=%B", denyRead, Deny, "git"},
+		{7, "mkdir -p hooks && printf '#!/bin/sh\\ntouch M\\n' > hooks/post-commit && chmod +x hooks/post-commit && git commit --allow-empty -qm x",
+			denyTouch, Ask, "git"},
+		{7, "mkdir -p ~/.xdg/git && printf '[alias]\\n\\tx = !touch M\\n' > ~/.xdg/git/config && git x", denyTouch, Ask, "git"},
+		{7, "git submodule --quiet foreach 'touch M'", denyTouch, Deny, "git"},
+	} {
+		pols := []Policy{{Mode: ModeYolo, Deny: r.deny}}
+		for _, a := range rt1Allow(r.prog) {
+			pols = append(pols, Policy{Allow: a, Deny: r.deny})
+		}
+		for _, p := range append(pols, Policy{Mode: ModeYolo}) {
+			p.Workspace, p.Home, p.Env = ws, home, env
+			e, err := NewEngine(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := r.want
+			if len(p.Deny) == 0 {
+				want = Allow
+			}
+			if v := e.Decide(Request{Kind: Exec, Command: r.cmd, Cwd: ws}); v.Decision != want {
+				t.Errorf("class %d: %q (mode %s, allow %q, deny %q): %s (%s), want %s", r.class, r.cmd, p.Mode, p.Allow, p.Deny,
+					v.Decision, v.Reason, want)
+			}
+		}
 	}
 }
