@@ -234,6 +234,9 @@ type classifier struct {
 	funcBodies map[string]funcDef
 	calling    map[string]bool
 	calls      int
+	// exports is set once the command exports a variable (export, declare -x): programs after it get
+	// it in their environment.
+	exports bool
 }
 
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.

@@ -357,6 +357,9 @@ func (e *exec) cargoRuns(a *modelArgs, runs bool) string {
 			e.p.inputs = append(e.p.inputs, filepath.Join(d, n))
 		}
 	}
+	if h := e.c.ctx.Home; h != "" {
+		e.p.inputs = append(e.p.inputs, filepath.Join(h, ".cargo", "config.toml"), filepath.Join(h, ".cargo", "config"))
+	}
 	ops := a.operands
 	if a.dashdash >= 0 && a.dashdash <= len(ops) {
 		if runs {

@@ -117,7 +117,7 @@ func init() {
 		--markers --setup-show --full-trace --showlocals --no-cov --cov? --cov-report= --cov-fail-under= -n= --numprocesses=
 		--dist= --timeout= --pdb --trace`,
 		map[string]role{"--junitxml": rWrite, "--junit-xml": rWrite, "--basetemp": rInto, "-c": rScript,
-			"--config-file": rScript, "--log-file": rWrite, "--pdb": rUnseen, "--trace": rUnseen}).
+			"--config-file": rScript, "--log-file": rWrite, "-o": rUnseen, "--override-ini": rUnseen}).
 		with(func(g *grammar) { g.abbrev = false; g.judge = pytests })
 
 	for n, g := range goModels() {
@@ -160,7 +160,7 @@ func init() {
 		--html-whitespace-sensitivity= --embedded-language-formatting= --single-attribute-per-line --object-wrap=
 		--experimental-ternaries --range-start= --range-end= --insert-pragma --require-pragma --color --no-color`,
 		map[string]role{"--config": rScript, "--ignore-path": rRead, "--cache-location": rWrite, "--plugin": rUnseen}).
-		with(func(g *grammar) { g.abbrev, g.operand = false, rHanded })
+		with(func(g *grammar) { g.abbrev, g.operand = false, rHanded; g.judge = prettiers })
 
 	models["eslint"] = gram(`-h --help -v --version --fix --fix-dry-run --fix-type= -c= --config= --no-config-lookup
 		--no-eslintrc --env= --ext= --global= --parser= --parser-options= --resolve-plugins-relative-to= --rulesdir=
@@ -188,9 +188,6 @@ func (e *exec) input(path string) {
 	e.p.inputs = append(e.p.inputs, e.c.abs(path, e.scope()))
 }
 
-// makeVars are the variables make takes options, makefiles or code from.
-var makeVars = []string{"MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS", "MAKEFILES"}
-
 // makeInclude matches the lines of a makefile that read another.
 var makeInclude = regexp.MustCompile(`^\s*(-include|sinclude|include)\s+(.*)$`)
 
@@ -213,9 +210,18 @@ func makes(e *exec, a *modelArgs) string {
 			return fmt.Sprintf("`make %s` sets a variable the makefile's recipes may run", name)
 		}
 	}
-	for _, v := range makeVars {
-		if _, ok := e.env[v]; ok {
-			return fmt.Sprintf("`make` is given `%s`, which holds options, makefiles or code of make's", v)
+	// make takes its environment as variables too, which a recipe may run ($(CC), $(PYTEST)).
+	for name := range e.env {
+		if !quietVars[name] {
+			return fmt.Sprintf("`make` is given `%s` in its environment, which it takes as a variable its recipes may run", name)
+		}
+	}
+	if e.c.exports {
+		return "`make` runs after the command exports a variable, which make takes as one its recipes may run"
+	}
+	for _, o := range a.opts {
+		if (o.name == "-I" || o.name == "--include-dir") && o.value.Static {
+			e.p.runsBelow = append(e.p.runsBelow, e.c.abs(o.value.Value, e.scope()))
 		}
 	}
 	// The recipes run the project's code: what the same command writes where make runs is code too.
@@ -234,7 +240,8 @@ func makes(e *exec, a *modelArgs) string {
 		}
 	}
 	for _, f := range files {
-		e.makeIncludes(f, filepath.Dir(f), 0)
+		// make reads a relative include where it runs.
+		e.makeIncludes(f, e.scope().cwd, 0)
 	}
 	return ""
 }
@@ -319,6 +326,9 @@ func npms(e *exec, words []word) string {
 func (e *exec) packageInputs() {
 	for _, n := range []string{"package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".pnp.cjs"} {
 		e.input(n)
+	}
+	if h := e.c.ctx.Home; h != "" {
+		e.p.inputs = append(e.p.inputs, filepath.Join(h, ".npmrc"), filepath.Join(h, ".yarnrc"), filepath.Join(h, ".yarnrc.yml"))
 	}
 	// The scripts run the package's code, and the modules below it.
 	e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
@@ -654,8 +664,16 @@ func pytests(e *exec, a *modelArgs) string {
 		e.input(n)
 	}
 	for _, o := range a.opts {
-		if o.name == "-p" && o.value.Static && !strings.HasPrefix(o.value.Value, "no:") {
+		switch {
+		case o.name == "-p" && o.value.Static && !strings.HasPrefix(o.value.Value, "no:"):
 			e.input(strings.ReplaceAll(o.value.Value, ".", "/") + ".py")
+		case o.name == "--rootdir" || o.name == "--confcutdir":
+			if !o.value.Static {
+				return fmt.Sprintf("`pytest %s` is given a directory only known at run time", o.name)
+			}
+			e.p.runsBelow = append(e.p.runsBelow, e.c.abs(o.value.Value, e.scope()))
+		case o.name == "--pdb" || o.name == "--trace":
+			return fmt.Sprintf("`pytest %s` runs a debugger that reads commands from its input", o.name)
 		}
 	}
 	for _, w := range a.operands {
@@ -673,10 +691,25 @@ func pytests(e *exec, a *modelArgs) string {
 	return ""
 }
 
-// eslints judges eslint: a formatter named by a path is code the project holds.
+// eslints judges eslint: its configuration and plugins are the project's code, found where it runs
+// and up the tree; a formatter named by a path is too.
 func eslints(e *exec, a *modelArgs) string {
+	if why := e.needCwd("`eslint`"); why != "" {
+		return why
+	}
+	e.projectCode(e.scope().cwd)
 	if v, ok := a.value("-f", "--format"); ok && strings.ContainsRune(v.Value, '/') {
 		e.runsFile(v)
 	}
 	return e.each(rHanded, a.operands, "`eslint`")
+}
+
+// prettiers judges prettier: its configuration and plugins are the project's code, found where it runs
+// and up the tree.
+func prettiers(e *exec, a *modelArgs) string {
+	if why := e.needCwd("`prettier`"); why != "" {
+		return why
+	}
+	e.projectCode(e.scope().cwd)
+	return e.each(rHanded, a.operands, "`prettier`")
 }
