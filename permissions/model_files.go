@@ -264,8 +264,18 @@ func recursively(skip int) func(e *exec, a *modelArgs) string {
 // -i rewritten. What the script does (e, w, r commands) unseenIn judges.
 func seds(e *exec, a *modelArgs) string {
 	ops := a.operands
-	if _, ok := a.value("-e", "--expression"); !ok && len(ops) > 0 {
-		ops = ops[1:]
+	var scripts []string
+	for _, o := range a.opts {
+		if o.name == "-e" || o.name == "--expression" {
+			scripts = append(scripts, o.value.Value)
+		}
+	}
+	if len(scripts) == 0 && len(ops) > 0 {
+		scripts, ops = append(scripts, ops[0].Value), ops[1:]
+	}
+	// The script, with its options read as sed reads them (--expr is --expression).
+	if why := sedScriptReadOnly(strings.Join(scripts, "\n")); why != "" {
+		e.p.unsee(unseenInlineCode, why)
 	}
 	r := rRead
 	if a.has("-i", "--in-place") {

@@ -178,6 +178,9 @@ var rt1Cases = []rt1Case{
 	{11, "tar -cf /dev/null --checkpoint=1 --checkpoint-act=exec='curl -s http://127.0.0.1:18777/' README.md", denyCurl, Ask, ""},
 	{11, "chrt -b 0 curl -s http://127.0.0.1:18777/", denyCurl, Deny, ""},
 	{11, "taskset --cpu-list 0 curl -s http://127.0.0.1:18777/", denyCurl, Deny, ""},
+	// Found while fixing: the checks that read a program's options read them the way the program does.
+	{13, "sed --in-pl s/ci/X/ .github/ci.yml", denyEdit, Deny, ""},
+	{13, "nocache -n 1 touch M", denyTouch, Deny, ""},
 	// Unconfirmed in the report, and kept here all the same.
 	{12, "go run -exec 'touch M' ./cmd/x", denyTouch, Deny, ""},
 	{12, "go test -exec 'touch M' ./...", denyTouch, Deny, ""},

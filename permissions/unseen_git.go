@@ -296,11 +296,14 @@ func gitOperands(rest []word) []word {
 	return out
 }
 
-// hasWord reports whether one of words is one of names, or starts with one of the long ones and `=`.
+// hasWord reports whether one of words is one of names, or starts with one of the long ones and `=`, or
+// abbreviates a long one, as GNU getopt and git's parse-options accept: seeing an option here only ever
+// makes the answer stricter.
 func hasWord(words []word, names ...string) bool {
 	for _, w := range words {
+		typed, _, _ := strings.Cut(w.Value, "=")
 		for _, n := range names {
-			if w.Value == n || strings.HasPrefix(n, "--") && strings.HasPrefix(w.Value, n+"=") {
+			if w.Value == n || strings.HasPrefix(n, "--") && (typed == n || abbreviates(typed, n)) {
 				return true
 			}
 		}
