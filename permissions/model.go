@@ -323,12 +323,7 @@ func (e *exec) model(g *grammar, words []word) string {
 	if g.judge != nil {
 		return g.judge(e, a)
 	}
-	for _, w := range a.operands {
-		if why := e.takes(g.operand, w, fmt.Sprintf("`%s`", name)); why != "" {
-			return why
-		}
-	}
-	return ""
+	return e.each(g.operand, a.operands, "`"+name+"`")
 }
 
 // takes applies what role says a word is to the part, and returns why Warden cannot follow it, or "".

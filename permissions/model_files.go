@@ -83,7 +83,12 @@ func (e *exec) modelProgram(n string, words []word, before, dir string) {
 	e.dir = dir
 	editOnly := e.p.EditOnly
 	defer func() { e.p.EditOnly = editOnly }()
-	if why := e.model(g, words); why != "" {
+	why := e.model(g, words)
+	if sourceTools[n] {
+		// A source tool given a directory reads below it what git does not ignore.
+		e.sourceDirs()
+	}
+	if why != "" {
 		if why != keepReason || e.p.unmodelled == "" {
 			e.p.unmodelled = ""
 			e.p.unmodel(strings.Replace(why, keepReason, "not modelled", 1))

@@ -43,9 +43,8 @@ func init() {
 		--timing --no-fix --no-workspaces`
 	npmRoles := map[string]role{"--prefix": rDir, "-C": rDir, "--cache": rInto, "--userconfig": rScript,
 		"--script-shell": rUnseen, "--node-options": rCode, "-c": rCommand, "--call": rCommand}
-	npmG := gram(npmOpts, npmRoles)
-	npmG.custom = npms
-	models["npm"] = npmG
+	npmParse = gram(npmOpts, npmRoles).with(func(g *grammar) { g.abbrev = false })
+	models["npm"] = &grammar{custom: npms}
 	for _, n := range []string{"yarn", "pnpm"} {
 		models[n] = &grammar{custom: packageScripts}
 	}
@@ -276,6 +275,9 @@ func (e *exec) makeIncludes(file, dir string, depth int) {
 	}
 }
 
+// npmParse is npm's options, which nopt reads anywhere on the command line.
+var npmParse *grammar
+
 // npmInstalls are npm's subcommands (and their aliases) that install packages, running the lifecycle
 // scripts of package.json and of the packages installed.
 var npmInstalls = map[string]bool{}
@@ -296,8 +298,7 @@ func init() {
 // Installs and scripts read package.json and .npmrc where npm runs (--prefix), as inputs; `npm init -y`
 // writes package.json; the other subcommands are not modelled.
 func npms(e *exec, words []word) string {
-	g := models["npm"].with(func(g *grammar) { g.custom = nil; g.abbrev = false })
-	a, why := e.parseModel(g, words)
+	a, why := e.parseModel(npmParse, words)
 	if why != "" {
 		return why
 	}

@@ -70,8 +70,10 @@ func (e *exec) unseenIn(n string, s *spec, words []word) {
 			e.p.handedWrites = append(e.p.handedWrites, path)
 		}
 	}
-	if s == nil || s.writes == writesNone {
-		// Its reads and writes are not modelled: every path it is given may be read or written.
+	if (s == nil || s.writes == writesNone) && (models[n] == nil || sourceTools[n]) {
+		// Its reads and writes are not modelled: every path it is given may be read or written. A
+		// program with a model has what it does with its words recorded there (model.go); the source
+		// tools still take in what git does not ignore below a directory they are given.
 		e.hand(words[1:])
 		if sourceTools[n] {
 			e.sourceDirs()

@@ -172,8 +172,17 @@ func (c *classifier) writer(writes []partWrites, self int, path string, links bo
 		if !w.known && !links {
 			return j, false
 		}
-		if len(w.paths) == 0 {
+		paths := w.paths
+		if !links {
+			paths = paths[:w.code]
+		}
+		if len(paths) == 0 {
 			continue
+		}
+		for _, wp := range paths {
+			if within(wp, path) {
+				return j, true
+			}
 		}
 		if real == "" {
 			real = c.resolved(path)
@@ -182,10 +191,6 @@ func (c *classifier) writer(writes []partWrites, self int, path string, links bo
 			for _, wp := range w.paths {
 				w.real = append(w.real, c.resolved(wp))
 			}
-		}
-		paths := w.paths
-		if !links {
-			paths = paths[:w.code]
 		}
 		for k, wp := range paths {
 			if within(wp, path) || within(wp, real) || within(w.real[k], real) {
