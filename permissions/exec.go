@@ -29,6 +29,9 @@ type exec struct {
 	// env are the variables the command line gives the program over those commands inherit: the
 	// assignments in front of it, `env NAME=value`, and what git's -c puts in GIT_CONFIG_PARAMETERS.
 	env map[string]string
+	// configRuns is why a reading git command is not read-only when the only reason is a program its
+	// configuration names: the configuration on disk is the project's or the person's own.
+	configRuns string
 }
 
 // setEnv records a variable the command line gives the program.

@@ -141,6 +141,11 @@ func gitModel(e *exec, words []word) string {
 			sub := v
 			g, ok := gitModels[sub]
 			if !ok && gitReadSub[sub] != nil {
+				if e.configRuns != "" && e.p.unmodelled == e.configRuns {
+					// It runs what the configuration on disk names: the project's or the person's own,
+					// unless the same command writes it first (gitInputs).
+					return ""
+				}
 				// A reading subcommand in a form that does more: why the read-only check says so.
 				return keepReason
 			}

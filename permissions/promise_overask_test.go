@@ -1,6 +1,8 @@
 package permissions
 
 import (
+	osexec "os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -63,6 +65,36 @@ func TestAProgramWardenDoesNotModelIsNamedInTheQuestion(t *testing.T) {
 		v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws})
 		if v.Decision != Ask || !strings.HasPrefix(v.Reason, want) {
 			t.Errorf("%q: %s %q, want a question starting %q", cmd, v.Decision, v.Reason, want)
+		}
+	}
+}
+
+// TestWhatARepositorysConfigurationRunsIsTheProjectsOwn: a reading git command that runs a program the
+// repository's configuration names runs in yolo mode under deny rules, as code on disk before the
+// command does; the same configuration written by the command first asks.
+func TestWhatARepositorysConfigurationRunsIsTheProjectsOwn(t *testing.T) {
+	if _, err := osexec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	ws := filepath.Join(root, "ws")
+	if out, err := osexec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	if out, err := osexec.Command("git", "-C", ws, "config", "diff.external", "true").CombinedOutput(); err != nil {
+		t.Fatalf("git config: %v %s", err, out)
+	}
+	e, err := NewEngine(Policy{Mode: ModeYolo, Deny: []string{"Bash(touch:*)"}, Workspace: ws, Home: filepath.Join(root, "home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]Decision{
+		"git diff": Allow,
+		"printf '[diff]\\n\\texternal = touch M\\n' >> .git/config; git diff": Ask,
+		"git -c diff.external='touch M' diff":                                 Deny,
+	} {
+		if v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws}); v.Decision != want {
+			t.Errorf("%q: %s (%s), want %s", cmd, v.Decision, v.Reason, want)
 		}
 	}
 }
