@@ -227,7 +227,7 @@ func (e *exec) pathRun(words []word) string {
 		return "ld.so"
 	}
 	fi, err := os.Stat(path)
-	if !e.c.inside(path) || err != nil || !fi.Mode().IsRegular() {
+	if !e.c.inside(path) || err != nil || !fi.Mode().IsRegular() || e.unknownTail {
 		e.p.unmodel(reason)
 		return ""
 	}

@@ -78,6 +78,11 @@ func (e *exec) modelProgram(n string, words []word, before, dir string) {
 	if !ok {
 		return
 	}
+	if e.unknownTail {
+		// xargs appends words only known at run time, which no model can give a role.
+		e.p.unmodel(fmt.Sprintf("`xargs %s` gives it more words at run time", n))
+		return
+	}
 	// The model reads the words from the start, directory changes (git -C) included. It judges for the
 	// promise only: what accept-edits may allow the read-only judgement said.
 	e.dir = dir

@@ -181,6 +181,10 @@ var rt1Cases = []rt1Case{
 	// Found while fixing: the checks that read a program's options read them the way the program does.
 	{13, "sed --in-pl s/ci/X/ .github/ci.yml", denyEdit, Deny, ""},
 	{13, "nocache -n 1 touch M", denyTouch, Deny, ""},
+	// Words xargs appends at run time are words no model can give a role.
+	{13, "find .github | xargs rm", denyEdit, Ask, "xargs"},
+	{13, "find . -name '*.yml' | xargs sed -i s/ci/X/", denyEdit, Ask, "xargs"},
+	{13, "ls | xargs -n1 git add", denyRead, Ask, "xargs"},
 	// Unconfirmed in the report, and kept here all the same.
 	{12, "go run -exec 'touch M' ./cmd/x", denyTouch, Deny, ""},
 	{12, "go test -exec 'touch M' ./...", denyTouch, Deny, ""},
