@@ -31,7 +31,8 @@ package permissions
 //     mypy, prettier, eslint, the plain wrappers (env, nice, timeout, stdbuf, time...), and a program or
 //     script in the workspace on disk before the command runs, whose arguments it may read or write.
 //     The rest (tar, zip, curl, docker, perl, gcc, strace, chrt...) asks whenever a deny or ask rule is in
-//     force: what they do with their words Warden does not follow. Without such rules nothing changes.
+//     force: what they do with their words Warden does not follow; so does a program xargs gives more
+//     words at run time. Without such rules nothing changes.
 //   - Besides, the walker marks, on the part where it arises, each construct whose effect Warden cannot
 //     see, one named kind per construct (unseenKind): a program named at run time or by a glob; code
 //     written (or linked) and run in one call; code on a stream (process substitution, pipe, /dev/stdin

@@ -239,6 +239,10 @@ func makes(e *exec, a *modelArgs) string {
 		}
 	}
 	for _, f := range files {
+		if exists(f) {
+			// make reads its makefiles: one below a denied directory is read like any file.
+			e.c.readOne(e.p, f, f, e.scope(), false)
+		}
 		// make reads a relative include where it runs.
 		e.makeIncludes(f, e.scope().cwd, 0)
 	}
