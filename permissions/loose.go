@@ -37,7 +37,7 @@ const unknownPart = "\x00"
 // loosePath describes the path a word only known at run time names.
 func (e *exec) loosePath(w word, k Kind) loosePath {
 	lp := loosePath{kind: k, shown: w.Raw}
-	template, component := wordShape(w)
+	template, component := wordShape(w, e.c.defined)
 	if !component {
 		return lp
 	}
@@ -119,8 +119,9 @@ func segMayMatch(rule string, s looseSeg) bool {
 
 // wordShape returns, for a word only known at run time, its template: the text bash surely gives it,
 // with unknownPart for each expansion; and whether every expansion in it is one file name component
-// (componentSafe) with no `..` or wildcard after the first. A known word is its own template.
-func wordShape(w word) (string, bool) {
+// (componentSafe) with no `..` or wildcard after the first. A known word is its own template. defined
+// are the functions the command defines, which may stand for a command a substitution runs.
+func wordShape(w word, defined map[string]bool) (string, bool) {
 	if w.Static {
 		return w.Value, false
 	}
@@ -162,7 +163,7 @@ func wordShape(w word) (string, bool) {
 				walk(p.Parts, true)
 			default:
 				dynamic = true
-				safe = safe && componentSafe(part)
+				safe = safe && componentSafe(part, defined)
 				b.WriteString(unknownPart)
 			}
 		}
@@ -180,7 +181,7 @@ var digitParams = map[string]bool{
 // componentSafe reports whether an expansion always gives one file name component that is not `.` or
 // `..`: a variable that holds a number, arithmetic, or the output of a command whose output has that
 // shape (date with a numeric format, git rev-parse of a revision, id -u, nproc, uname -m).
-func componentSafe(part syntax.WordPart) bool {
+func componentSafe(part syntax.WordPart, defined map[string]bool) bool {
 	switch p := part.(type) {
 	case *syntax.ParamExp:
 		return p.Param != nil && digitParams[p.Param.Value] && !p.Excl && !p.Length && p.Index == nil &&
@@ -188,14 +189,14 @@ func componentSafe(part syntax.WordPart) bool {
 	case *syntax.ArithmExp:
 		return true
 	case *syntax.CmdSubst:
-		return shapedOutput(p)
+		return shapedOutput(p, defined)
 	}
 	return false
 }
 
 // shapedOutput reports whether a command substitution is one of the few commands whose output is one
 // safe file name component.
-func shapedOutput(cs *syntax.CmdSubst) bool {
+func shapedOutput(cs *syntax.CmdSubst, defined map[string]bool) bool {
 	if len(cs.Stmts) != 1 {
 		return false
 	}
@@ -211,6 +212,9 @@ func shapedOutput(cs *syntax.CmdSubst) bool {
 			return false
 		}
 		args[i] = w.Value
+	}
+	if defined[args[0]] {
+		return false // a function of the command's may print anything
 	}
 	switch args[0] {
 	case "date":

@@ -191,7 +191,7 @@ func mayBeOption(w word) bool {
 	if w.Static {
 		return len(w.Value) > 1 && w.Value[0] == '-'
 	}
-	template, _ := wordShape(w)
+	template, _ := wordShape(w, nil)
 	return template == "" || template[0] == '-' || strings.HasPrefix(template, unknownPart)
 }
 

@@ -31,6 +31,7 @@ func TestWhatNoRuleCouldMatchRunsInYoloMode(t *testing.T) {
 		// What a rule could match.
 		{"mkdir -p .github/$(date +%F)", Ask},
 		{"mkdir -p out/$(cat name)", Ask},
+		{"date() { echo ../.github; }; mkdir -p out/$(date +%F)", Ask},
 		{"echo x > \"$f\"", Ask},
 		{"cat \"$f\"", Ask},
 		{"git restore .github/ci.yml", Deny},
