@@ -359,7 +359,8 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 		}
 		return v
 	}
-	// A deny or ask rule is a promise in every mode: what it cannot be checked against asks.
+	// A deny or ask rule is a promise in every mode: what it cannot be checked against asks, and no mode
+	// or rule allows it, so none is offered.
 	if uv, ok := e.unseenVerdict(s, cls); ok {
 		return uv
 	}

@@ -22,7 +22,8 @@ var sensitiveVars = map[string]bool{
 	"NODE_OPTIONS": true, "RUBYOPT": true, "RUBYLIB": true, "PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true,
 	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "CLASSPATH": true,
 	"SSH_ASKPASS": true, "SUDO_ASKPASS": true, "XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "ZDOTDIR": true,
-	"MAKEFLAGS": true, "RIPGREP_CONFIG_PATH": true, "GREP_OPTIONS": true, "TAR_OPTIONS": true,
+	"MAKEFLAGS": true, "GNUMAKEFLAGS": true, "MFLAGS": true, "MAKEFILES": true, "RUSTFLAGS": true, "RUSTDOCFLAGS": true,
+	"RIPGREP_CONFIG_PATH": true, "GREP_OPTIONS": true, "TAR_OPTIONS": true,
 	"FPATH": true, "MAILPATH": true, "TERMINFO": true, "LOCPATH": true, "GCONV_PATH": true, "HOSTALIASES": true,
 	"LOCALDOMAIN": true, "RES_OPTIONS": true, "NLSPATH": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true,
 	"PS_FORMAT": true,
@@ -44,6 +45,8 @@ var sensitivePrefixes = []string{
 	// docker and compose (DOCKER_CONFIG holds CLI plugins, DOCKER_HOST another daemon), pip, pagers,
 	// systemd's pager, groff under man, and the XDG directories programs find their configuration in.
 	"KUBE", "GH_", "DOCKER_", "COMPOSE_", "PIP_", "LESS", "SYSTEMD_", "GROFF_", "XDG_",
+	// pytest takes options and plugins from PYTEST_ADDOPTS and PYTEST_PLUGINS.
+	"PYTEST_",
 }
 
 // sensitiveVar returns why assigning name is not read-only, or "".
