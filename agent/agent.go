@@ -95,6 +95,12 @@ type Agent struct {
 	notes   []string
 	// synthetic numbers the calls made on the person's behalf (shell mode, mentions), for their ids.
 	synthetic int
+	// planCall is exit_plan_mode, for the main agent (plan.go); plan is what it knows of plan mode.
+	planCall tools.Tool
+	plan     planState
+	// steers are messages the person typed for the turn under way (steer.go).
+	steerMu sync.Mutex
+	steers  []string
 }
 
 // New returns an agent with the system prompt as its first message.
@@ -110,11 +116,21 @@ func New(opts Options) (*Agent, error) {
 	if opts.SubAgents {
 		a.tools = tools.NewRegistry(append(opts.Tools.Tools(), a.taskTool())...)
 	}
+	planMode := opts.Engine.Mode() == permissions.ModePlan
+	if opts.Depth == 0 {
+		a.planCall = a.planTool()
+		// A resumed conversation that was last told plan mode is on hears that it is over, unless it is not.
+		a.plan.told = planToldIn(opts.History)
+	}
 	if opts.System == "" && opts.Prompt != nil {
 		info := *opts.Prompt
 		info.Tools = a.tools
+		info.PlanMode = planMode && a.planCall != nil
 		opts.System = SystemPrompt(info)
 		a.opts.System = opts.System
+		if info.PlanMode {
+			a.plan.told = true
+		}
 	}
 	if opts.System != "" {
 		// The system prompt is rebuilt at every start, so it is not recorded.
@@ -149,6 +165,7 @@ func (a *Agent) run(ctx context.Context, prompt string, attach []string) TurnDon
 	a.running.Lock()
 	defer a.running.Unlock()
 	a.settleCheckpoints()
+	a.noteMode()
 	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: withNotes(a.takeNotes(), prompt)})
 	done := a.safeLoop(ctx, attach)
 	done.Usage = a.usage
@@ -174,17 +191,14 @@ func (a *Agent) safeLoop(ctx context.Context, attach []string) (done TurnDone) {
 }
 
 func (a *Agent) loop(ctx context.Context) TurnDone {
-	a.offered = a.tools
-	schemas := toolSchemas(a.tools)
 	var last string
 	for step := 1; step <= a.opts.MaxSteps; step++ {
-		if a.opts.More != nil {
-			a.offered = a.withMore(ctx)
-			schemas = toolSchemas(a.offered)
-		}
+		var schemas []openai.Tool
+		a.offered, schemas = a.turnTools(ctx)
 		if ctx.Err() != nil {
 			return TurnDone{Text: last, Interrupted: true, Turns: step - 1}
 		}
+		a.noteMode()
 		a.deliverNotes()
 		comp, err := a.request(ctx, schemas)
 		if err != nil {
@@ -218,6 +232,9 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 		a.runCalls(ctx, comp.ToolCalls, cut)
 		if ctx.Err() != nil {
 			return TurnDone{Text: last, Interrupted: true, Turns: step}
+		}
+		if plan, ok := a.takePlanEnd(); ok {
+			return TurnDone{Text: plan, Plan: plan, Turns: step}
 		}
 	}
 	msg := fmt.Sprintf("Stopped after %d steps without a final answer (the per-request cap, setting max_steps). Send another message to let it continue.", a.opts.MaxSteps)

@@ -37,6 +37,14 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 		case <-ctx.Done():
 		}
 	}()
+	// The answer is escaped only on a terminal, where a person reads it: piped, it is data and keeps its
+	// bytes. Notices are Warden's own lines quoting a server or a model, for a person to read. The printer
+	// is made first: the result's duration_ms counts the whole run.
+	out := stdout
+	if format == agent.FormatText && isTerminalWriter(stdout) {
+		out = escapingWriter{stdout}
+	}
+	printer := agent.NewPrinter(out, escapingWriter{stderr}, format)
 	cfg, err := loadConfig(c)
 	if err != nil {
 		return err
@@ -75,13 +83,6 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 	if s.checkpoints != nil {
 		s.checkpoints.Start()
 	}
-	// The answer is escaped only on a terminal, where a person reads it: piped, it is data and keeps its
-	// bytes. Notices are Warden's own lines quoting a server or a model, for a person to read.
-	out := stdout
-	if format == agent.FormatText && isTerminalWriter(stdout) {
-		out = escapingWriter{stdout}
-	}
-	printer := agent.NewPrinter(out, escapingWriter{stderr}, format)
 	a, err := agent.New(s.agentOptions(printer.Sink, agent.HeadlessApprover{}))
 	if err != nil {
 		return err
