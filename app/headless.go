@@ -59,6 +59,9 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 			go tools.ProbeWall(helper, ownPrograms(cfg))
 		}
 	}
+	if err := resumeWhereItWas(cfg, c); err != nil {
+		return err
+	}
 	if err := resolveServer(ctx, cfg); err != nil {
 		return err
 	}

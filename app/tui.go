@@ -26,6 +26,9 @@ func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) err
 	if err != nil {
 		return err
 	}
+	if err := resumeWhereItWas(cfg, c); err != nil {
+		return err
+	}
 	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Untrusted: cfg.Untrusted, Prompt: prompt}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	err = resolveServer(ctx, cfg)
