@@ -118,9 +118,11 @@ func (a *Agent) planTool() tools.Tool {
 	})
 }
 
-// planTitle is the plan's first line without its Markdown heading marks, for the call's panel.
+// planTitle is the plan's first line without its Markdown marks (heading, code, emphasis), for the call's
+// panel.
 func planTitle(plan string) string {
 	for _, l := range strings.Split(plan, "\n") {
+		l = strings.NewReplacer("`", "", "**", "", "__", "").Replace(l)
 		if l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#")); l != "" {
 			if r := []rune(l); len(r) > 80 {
 				l = string(r[:80]) + "…"
