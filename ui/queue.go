@@ -167,7 +167,7 @@ func (m *Model) pendingView(width int) []string {
 		if shown == "" {
 			shown = r.text
 		}
-		all = append(all, line{r.seq, st.accent.Render("⏵ queued ") + st.user.Render(oneLine(shown))})
+		all = append(all, line{r.seq, st.accent.Render("▸ queued ") + st.user.Render(oneLine(shown))})
 	}
 	for _, s := range m.steers {
 		all = append(all, line{s.seq, st.accent.Render("↳ steer  ") + st.user.Render(oneLine(s.shown))})

@@ -38,23 +38,23 @@ func TestAppQueuedMessagesShowAndCanBeEditedOrRemoved(t *testing.T) {
 	a.prompt("start the work")
 	a.waitFor("running")
 	a.prompt("then the tests")
-	a.waitFor("⏵ queued then the tests", "↑ edit · ctrl+x remove")
+	a.waitFor("▸ queued then the tests", "↑ edit · ctrl+x remove")
 	a.prompt("and a typo")
-	a.waitFor("⏵ queued then the tests", "⏵ queued and a typo")
+	a.waitFor("▸ queued then the tests", "▸ queued and a typo")
 
 	a.key(tea.KeyPressMsg{Code: tea.KeyUp})
 	s := a.waitUntil("the newest taken back into the prompt", func(s string) bool {
-		return strings.Contains(s, "❯ and a typo") && !strings.Contains(s, "⏵ queued and a typo")
+		return strings.Contains(s, "❯ and a typo") && !strings.Contains(s, "▸ queued and a typo")
 	})
-	if !strings.Contains(s, "⏵ queued then the tests") {
+	if !strings.Contains(s, "▸ queued then the tests") {
 		t.Fatalf("taking the newest back took the other too:\n%s", s)
 	}
 	a.key(ctrl('u'))
 	a.prompt("and the docs")
-	a.waitFor("⏵ queued and the docs")
+	a.waitFor("▸ queued and the docs")
 	a.key(ctrl('x'))
 	a.waitUntil("the newest dropped", func(s string) bool {
-		return !strings.Contains(s, "queued and the docs") && strings.Contains(s, "⏵ queued then the tests")
+		return !strings.Contains(s, "queued and the docs") && strings.Contains(s, "▸ queued then the tests")
 	})
 
 	a.release("go")
@@ -73,7 +73,7 @@ func TestAppQueuedMessagesShowAndCanBeEditedOrRemoved(t *testing.T) {
 			}
 		}
 	}
-	if s := a.screen(); strings.Contains(s, "⏵ queued") {
+	if s := a.screen(); strings.Contains(s, "▸ queued") {
 		t.Errorf("the queue still shows after it went:\n%s", s)
 	}
 }
@@ -124,7 +124,7 @@ func TestAppASteerWithoutABoundaryIsTheNextRequest(t *testing.T) {
 	a.prompt("queued after")
 	a.tm.Type("shorter please")
 	a.key(ctrl('s'))
-	a.waitFor("↳ steer  shorter please", "⏵ queued queued after")
+	a.waitFor("↳ steer  shorter please", "▸ queued queued after")
 	a.waitFor("Heard the queued one.")
 	reqs := a.srv.Requests()
 	if len(reqs) != 3 || reqs[1].LastUser() != "shorter please" || reqs[2].LastUser() != "queued after" {
