@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -108,5 +109,47 @@ func TestAnUnknownCommandSuggestsTheNearest(t *testing.T) {
 	press(m, "enter")
 	if s := plain(m); strings.Contains(s, "did you mean") {
 		t.Errorf("a word near no command got a suggestion:\n%s", s)
+	}
+}
+
+// The same keys in the running program, as the model receives the prompt: a continued line arrives as two
+// lines without the backslash, a 60-line paste arrives whole from its chip, and a draft cleared with
+// Ctrl+C is not sent, while the program goes on.
+func TestAppInputKeysReachTheModelAsMeant(t *testing.T) {
+	a := startApp(t)
+	a.tm.Type(`first line\`)
+	a.key(tea.KeyPressMsg{Code: tea.KeyEnter})
+	a.tm.Type("list files")
+	a.key(tea.KeyPressMsg{Code: tea.KeyEnter})
+	a.waitFor("Finished:")
+	a.idle()
+	if got := a.srv.Requests()[0].LastUser(); got != "first line\nlist files" {
+		t.Errorf("the continued prompt reached the model as %q", got)
+	}
+
+	var sb strings.Builder
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&sb, "log line %d\n", i)
+	}
+	a.tm.Send(tea.PasteMsg{Content: sb.String()})
+	a.waitFor("❯ [pasted 60 lines]")
+	a.prompt(" list files")
+	reqs, err := a.srv.WaitRequests(4, 15*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.idle()
+	if got := reqs[2].LastUser(); got != sb.String()+" list files" {
+		t.Errorf("the paste did not reach the model whole: %q", got)
+	}
+
+	n := len(a.srv.Requests())
+	a.tm.Type("never mind")
+	a.key(ctrl('c'))
+	a.waitFor("Prompt cleared (↑ brings it back); Ctrl+C again quits")
+	a.key(tea.KeyPressMsg{Code: tea.KeyUp})
+	a.waitFor("❯ never mind")
+	if len(a.srv.Requests()) != n {
+		t.Error("the cleared draft was sent")
 	}
 }

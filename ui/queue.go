@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -172,12 +173,8 @@ func (m *Model) pendingView(width int) []string {
 	for _, s := range m.steers {
 		all = append(all, line{s.seq, st.accent.Render("↳ steer  ") + st.user.Render(oneLine(s.shown))})
 	}
-	// In the order typed: requests from commands (seq 0) were queued before anything typed after them.
-	for i := 1; i < len(all); i++ {
-		for j := i; j > 0 && all[j].seq < all[j-1].seq; j-- {
-			all[j], all[j-1] = all[j-1], all[j]
-		}
-	}
+	// In the order they were typed, steers among the queued.
+	slices.SortStableFunc(all, func(a, b line) int { return a.seq - b.seq })
 	var lines []string
 	if len(all) > pendingRows-1 {
 		lines = append(lines, st.dim.Render(fmt.Sprintf("  … %d earlier", len(all)-(pendingRows-2))))
