@@ -272,16 +272,16 @@ pass "plan mode: the model is told; the plan opens; n keeps planning with the re
 type_prompt "tidy the module"
 wait_for "Tidy the module" "running"
 type_prompt "then say hi"
-wait_for "⏵ queued then say hi" "↑ edit · ctrl+x remove"
+wait_for "▸ queued then say hi" "↑ edit · ctrl+x remove"
 type_prompt "oops, not this"
-wait_for "⏵ queued oops, not this"
+wait_for "▸ queued oops, not this"
 keys C-x
 wait_for "Removed: oops, not this"
 keys Up
 wait_for "❯ then say hi"
-screen | grep -qF "⏵ queued then say hi" && { echo "FAIL: ↑ left the message in the queue: $(screen)" >&2; exit 1; }
+screen | grep -qF "▸ queued then say hi" && { echo "FAIL: ↑ left the message in the queue: $(screen)" >&2; exit 1; }
 keys Enter
-wait_for "⏵ queued then say hi"
+wait_for "▸ queued then say hi"
 keys -l "use printf for the output"
 keys C-s
 wait_for "↳ steer  use printf for the output"

@@ -128,7 +128,7 @@ func (m *Model) sendRequest(r request) tea.Cmd {
 		m.pendingSeq++
 		r.seq = m.pendingSeq
 		m.queued = append(m.queued, r)
-		return m.setFlash(fmt.Sprintf("Queued: it is sent when the current request ends (%s steers it in now)", hintKeys(m.keys.Steer)))
+		return m.setFlash(fmt.Sprintf("Queued: it is sent when the current request ends (%s sends a message into it instead)", hintKeys(m.keys.Steer)))
 	}
 	return m.start(r)
 }
