@@ -110,6 +110,12 @@ type Agent struct {
 	halt halted
 	// noImagesModel is the model that refused pictures in this session, if one did (images.go).
 	noImagesModel string
+	// planCall is exit_plan_mode, for the main agent (plan.go); plan is what it knows of plan mode.
+	planCall tools.Tool
+	plan     planState
+	// steers are messages the person typed for the turn under way (steer.go).
+	steerMu sync.Mutex
+	steers  []string
 }
 
 // New returns an agent with the system prompt as its first message.
@@ -125,11 +131,21 @@ func New(opts Options) (*Agent, error) {
 	if opts.SubAgents {
 		a.tools = tools.NewRegistry(append(opts.Tools.Tools(), a.taskTool())...)
 	}
+	planMode := opts.Engine.Mode() == permissions.ModePlan
+	if opts.Depth == 0 {
+		a.planCall = a.planTool()
+		// A resumed conversation that was last told plan mode is on hears that it is over, unless it is not.
+		a.plan.told = planToldIn(opts.History)
+	}
 	if opts.System == "" && opts.Prompt != nil {
 		info := *opts.Prompt
 		info.Tools = a.tools
+		info.PlanMode = planMode && a.planCall != nil
 		opts.System = SystemPrompt(info)
 		a.opts.System = opts.System
+		if info.PlanMode {
+			a.plan.told = true
+		}
 	}
 	if opts.System != "" {
 		// The system prompt is rebuilt at every start, so it is not recorded.
@@ -171,6 +187,7 @@ func (a *Agent) run(ctx context.Context, prompt string, attach []string) TurnDon
 		a.emit(done)
 		return done
 	}
+	a.noteMode()
 	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: withNotes(a.takeNotes(), prompt)})
 	done := a.safeLoop(ctx, attach)
 	done.Usage = a.usage
@@ -196,18 +213,15 @@ func (a *Agent) safeLoop(ctx context.Context, attach []string) (done TurnDone) {
 }
 
 func (a *Agent) loop(ctx context.Context) TurnDone {
-	a.offered = a.tools
-	schemas := toolSchemas(a.tools)
 	var last string
 	stopHookActive := false
 	for step := 1; step <= a.opts.MaxSteps; step++ {
-		if a.opts.More != nil {
-			a.offered = a.withMore(ctx)
-			schemas = toolSchemas(a.offered)
-		}
+		var schemas []openai.Tool
+		a.offered, schemas = a.turnTools(ctx)
 		if ctx.Err() != nil {
 			return TurnDone{Text: last, Interrupted: true, Turns: step - 1}
 		}
+		a.noteMode()
 		a.deliverNotes()
 		comp, err := a.request(ctx, schemas)
 		if err != nil {
@@ -251,6 +265,9 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 			msg := printable.EscapeText("A hook stopped the request: " + why)
 			a.emit(Notice{Message: msg})
 			return TurnDone{Text: msg, Turns: step}
+		}
+		if plan, ok := a.takePlanEnd(); ok {
+			return TurnDone{Text: plan, Plan: plan, Turns: step}
 		}
 	}
 	msg := fmt.Sprintf("Stopped after %d steps without a final answer (the per-request cap, setting max_steps). Send another message to let it continue.", a.opts.MaxSteps)

@@ -484,7 +484,10 @@ func TestStreamJSONEventShapes(t *testing.T) {
 		{PermissionDecided{ID: "c", Decision: permissions.Allow, By: "readonly", Reason: "r"}, `{"by":"readonly","decision":"allow","id":"c","reason":"r","type":"permission"}`},
 		{ToolFinished{ID: "c", Result: tools.Result{Output: "o", ExitCode: &exit}, Duration: 5 * time.Millisecond}, `{"duration_ms":5,"exit_code":0,"id":"c","is_error":false,"output":"o","type":"tool_result"}`},
 		{Notice{Message: "m", Retrying: true}, `{"message":"m","retrying":true,"type":"error"}`},
-		{TurnDone{Text: "t", Turns: 2, Usage: Usage{1, 2}}, `{"is_error":false,"text":"t","turns":2,"type":"result","usage":{"prompt_tokens":1,"completion_tokens":2}}`},
+		// Warden's own fields, and Claude Code's names beside them.
+		{TurnDone{Text: "t", Turns: 2, Usage: Usage{1, 2}}, `{"is_error":false,"num_turns":2,"result":"t","text":"t","turns":2,"type":"result","usage":{"completion_tokens":2,"input_tokens":1,"output_tokens":2,"prompt_tokens":1}}`},
+		{TurnDone{Text: "p", Plan: "p", Turns: 1}, `{"is_error":false,"num_turns":1,"plan":"p","result":"p","text":"p","turns":1,"type":"result","usage":{"completion_tokens":0,"input_tokens":0,"output_tokens":0,"prompt_tokens":0}}`},
+		{PlanPresented{CallID: "c", Plan: "p"}, `{"id":"c","plan":"p","type":"plan"}`},
 	}
 	for _, tc := range cases {
 		b, err := json.Marshal(StreamJSON(tc.ev))

@@ -138,7 +138,7 @@ func resumeArgs(args []string) []string {
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if (a == "--resume" || a == "-resume") && i+1 < len(args) && isSessionID(args[i+1]) {
+		if (a == "--resume" || a == "-resume" || a == "-r" || a == "--r") && i+1 < len(args) && isSessionID(args[i+1]) {
 			out = append(out, a+"="+args[i+1])
 			i++
 			continue
@@ -214,11 +214,14 @@ type commonFlags struct {
 func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.model, "model", "", "model name")
 	fs.StringVar(&c.baseURL, "base-url", "", "OpenAI-compatible base URL, e.g. http://localhost:11434/v1")
-	fs.StringVar(&c.mode, "permission-mode", "", "default, accept-edits, plan or yolo")
+	fs.StringVar(&c.mode, "permission-mode", "", "default, accept-edits, plan or yolo (or acceptEdits, bypassPermissions)")
 	fs.Var(&c.allow, "allow", "allow rule, e.g. 'Bash(npm test:*)' (repeatable)")
 	fs.Var(&c.deny, "deny", "deny rule (repeatable)")
+	// -c and -r are Claude Code's short names for the same flags.
 	fs.BoolVar(&c.cont, "continue", false, "continue the latest session in this directory")
+	fs.BoolVar(&c.cont, "c", false, "same as --continue")
 	fs.Var(resumeFlag{c}, "resume", "resume the session with this id; without one, pick a session")
+	fs.Var(resumeFlag{c}, "r", "same as --resume")
 	fs.BoolVar(&c.trust, "trust", false, "approve everything this workspace's files loosen, for this run alone")
 	fs.Var(&c.sandbox, "sandbox", "run commands in the sandbox (on|off)")
 	fs.BoolVar(&c.version, "version", false, "print the version")
@@ -288,7 +291,8 @@ func printUsage(w io.Writer) {
 Usage:
   warden                          full-screen TUI in the current directory
   warden "PROMPT"                 the TUI, with PROMPT sent as the first message
-  warden -p "PROMPT"              one request, headless (the prompt may also come on stdin: warden -p < file)
+  warden -p "PROMPT"              one request, headless (also --print; the prompt may also come on stdin:
+                                  warden -p < file)
   git diff | warden [-p] "PROMPT" the prompt and the piped text in one message (headless, or the TUI)
       --output-format text|json|stream-json   (default text)
   warden check [--stdin] [-- COMMAND...]      how the current settings would treat each command
@@ -302,9 +306,9 @@ Usage:
                                              list each item and your answer, or forget your answers
 
 Flags for all:
-  --model M  --base-url URL  --permission-mode default|accept-edits|plan|yolo
-  --allow RULE (repeatable)  --deny RULE (repeatable)  --continue  --resume [ID]  --trust
-  --sandbox[=on|off]  --version
+  --model M  --base-url URL  --permission-mode default|accept-edits|plan|yolo (also acceptEdits,
+  bypassPermissions)  --allow RULE (repeatable)  --deny RULE (repeatable)  -c/--continue
+  -r/--resume [ID]  --trust  --sandbox[=on|off]  --version
   Global flags go before or after a subcommand: warden --permission-mode plan check -- CMD
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, WARDEN_MODEL (flags win over env, env over settings files).

@@ -35,6 +35,14 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 		case <-ctx.Done():
 		}
 	}()
+	// The answer is escaped only on a terminal, where a person reads it: piped, it is data and keeps its
+	// bytes. Notices are Warden's own lines quoting a server or a model, for a person to read. The printer
+	// is made first: the result's duration_ms counts the whole run.
+	out := stdout
+	if format == agent.FormatText && isTerminalWriter(stdout) {
+		out = escapingWriter{stdout}
+	}
+	printer := agent.NewPrinter(out, escapingWriter{stderr}, format)
 	cfg, err := loadConfig(c)
 	if err != nil {
 		return err
@@ -48,6 +56,9 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 		// Running bubblewrap once to see how the jail can be built takes longer than opening the session:
 		// it starts now, and settle (and the jail's start) take the answer the session's engine keeps.
 		go tasks.ProbeWall(ownPrograms(cfg))
+	}
+	if err := resumeWhereItWas(cfg, c); err != nil {
+		return err
 	}
 	if err := resolveServer(ctx, cfg); err != nil {
 		return err
@@ -76,13 +87,6 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 	if s.checkpoints != nil {
 		s.checkpoints.Start()
 	}
-	// The answer is escaped only on a terminal, where a person reads it: piped, it is data and keeps its
-	// bytes. Notices are Warden's own lines quoting a server or a model, for a person to read.
-	out := stdout
-	if format == agent.FormatText && isTerminalWriter(stdout) {
-		out = escapingWriter{stdout}
-	}
-	printer := agent.NewPrinter(out, escapingWriter{stderr}, format)
 	a, err := agent.New(s.agentOptions(printer.Sink, agent.HeadlessApprover{}))
 	if err != nil {
 		return err

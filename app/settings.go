@@ -24,8 +24,13 @@ func loadConfig(c *commonFlags) (*config.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the current directory: %w", err)
 	}
+	// A mode flag may use Claude Code's names (acceptEdits); the settings hold Warden's.
+	mode := c.mode
+	if m, err := permissions.ParseMode(mode); err == nil && mode != "" {
+		mode = string(m)
+	}
 	cfg, err := config.Load(config.Sources{Workspace: wd, Opener: newOpener(wd, nil)}, config.Overrides{
-		Model: c.model, BaseURL: c.baseURL, Mode: c.mode, Allow: c.allow, Deny: c.deny,
+		Model: c.model, BaseURL: c.baseURL, Mode: mode, Allow: c.allow, Deny: c.deny,
 		Sandbox: c.sandbox.value(), Trust: c.trust,
 	})
 	if err != nil {
@@ -100,6 +105,37 @@ func additionalDirs(cfg *config.Config) []string {
 		dirs = append(dirs, permissions.ResolvePath(cfg.Workspace, d, home))
 	}
 	return dirs
+}
+
+// resumeWhereItWas gives a session that --resume or --continue names the server and model it last used,
+// over the settings and the environment, unless --base-url or --model says otherwise: the hint printed
+// as the TUI ends (warden --resume ID) then reaches the server the session was talking to, wherever that
+// came from. A session from before the server was kept goes on with the settings' server.
+func resumeWhereItWas(cfg *config.Config, c *commonFlags) error {
+	var path string
+	var err error
+	switch {
+	case c.resume != "":
+		path, err = savedSession(c.resume)
+	case c.cont:
+		path, err = latestAnswered(sessionsDir(), cfg.Workspace)
+	default:
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	info, err := agent.PeekSession(path)
+	if err != nil {
+		return err
+	}
+	if c.baseURL == "" && info.BaseURL != "" {
+		cfg.BaseURL = info.BaseURL
+	}
+	if c.model == "" && info.Model != "" {
+		cfg.Model = info.Model
+	}
+	return nil
 }
 
 // resolveServer fills in the base URL and model: a local server is looked for when neither a key nor a

@@ -24,6 +24,7 @@ func runMain(version string, args []string, stdin io.Reader, stdout, stderr io.W
 	common.register(fs)
 	var prompt promptFlag
 	fs.Var(&prompt, "p", "run one request headless; the prompt follows, or comes on stdin")
+	fs.Var(&prompt, "print", "same as -p")
 	format := fs.String("output-format", agent.FormatText, "text, json or stream-json")
 	words, err := parseInterspersed(fs, args)
 	if err != nil {

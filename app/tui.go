@@ -27,6 +27,9 @@ func runTUI(version string, c *commonFlags, prompt string, in *piped.Input, stdo
 	if err != nil {
 		return err
 	}
+	if err := resumeWhereItWas(cfg, c); err != nil {
+		return err
+	}
 	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Prompt: prompt, Piped: in}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	err = resolveServer(ctx, cfg)

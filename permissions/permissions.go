@@ -32,7 +32,14 @@ func ParseMode(s string) (Mode, error) {
 	case "":
 		return ModeDefault, nil
 	}
-	return "", fmt.Errorf("unknown permission mode %q: use default, accept-edits, plan or yolo", s)
+	// Claude Code's names for the same modes, so that its flags and settings work as they are.
+	switch s {
+	case "acceptEdits":
+		return ModeAcceptEdits, nil
+	case "bypassPermissions":
+		return ModeYolo, nil
+	}
+	return "", fmt.Errorf("unknown permission mode %q: use default, accept-edits (acceptEdits), plan or yolo (bypassPermissions)", s)
 }
 
 // Next returns the mode Shift+Tab moves to.

@@ -184,3 +184,26 @@ wait_for "Attached shot.png for the model to see" "fixed widths"
 wait_idle
 requested '"type":"image_url"'
 shot picture
+
+# Plan mode: the plan the model presents, to approve or send back.
+WARDEN_ARGS="--permission-mode plan" start_warden 100 30
+wait_for "Ask Warden"
+type_prompt "rename the flag"
+wait_for "Plan · the model asks to go ahead" "y approve, ask before edits"
+shot plan
+keys a
+wait_for "Plan answered"
+wait_idle
+
+# Typing while it works: a queued message and a steer wait above the prompt.
+start_warden 100 30
+wait_for "Ask Warden"
+type_prompt "tidy the module"
+wait_for "Tidy the module" "running"
+type_prompt "then say hi"
+keys -l "use printf for the output"
+keys C-s
+wait_for "▸ queued then say hi" "↳ steer  use printf for the output"
+shot queue
+touch "$WS/release"
+wait_for "Hi from the queue."

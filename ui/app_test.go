@@ -511,7 +511,7 @@ func TestAppHugePasteIsSentWhole(t *testing.T) {
 		sb.WriteByte('\n')
 	}
 	a.tm.Send(tea.PasteMsg{Content: sb.String()})
-	a.waitFor("[pasted text #1: 12000 lines]")
+	a.waitFor("[pasted 12000 lines]")
 	a.prompt(" list files")
 	a.waitFor("Finished:")
 	msgs := a.srv.Requests()[0].Messages

@@ -232,8 +232,8 @@ func (m *Model) runCommand(in slashInput) tea.Cmd {
 			return offer
 		}
 		guess := ""
-		if near := m.commands.match(in.name); len(near) > 0 {
-			guess = fmt.Sprintf(" (did you mean /%s?)", near[0].Name)
+		if near := m.commands.didYouMean(in.name); near != "" {
+			guess = fmt.Sprintf(" (did you mean /%s?)", near)
 		}
 		return m.setFlash(fmt.Sprintf("Unknown command /%s%s: nothing was sent. /help lists the commands; // sends a message that begins with /", in.name, guess))
 	}
