@@ -35,14 +35,6 @@ func (f *fixture) mustLoad(t *testing.T) *Config {
 	return cfg
 }
 
-func itemTexts(items []TrustItem) []string {
-	var out []string
-	for _, it := range items {
-		out = append(out, it.String())
-	}
-	return out
-}
-
 // A server of the same name whose command line changed is another item: the approval of the old command
 // line does not start the new one, and the person is asked about it as changed; the other server, as
 // approved, still starts.

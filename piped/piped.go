@@ -32,8 +32,6 @@ const (
 	// countLimit is how far past MaxBytes the input is read, only to say how much was left out; an input
 	// longer than this (yes | warden -p) is not read to its end.
 	countLimit = 64 << 20
-	// sniffSize is how much of the start decides that the input is binary, as git decides it for a file.
-	sniffSize = 8000
 )
 
 // Input is what came on standard input.
