@@ -11,8 +11,10 @@ import (
 
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/safefile"
+	"github.com/warden-cli/warden/secrets"
 )
 
 // The settings a run starts from: read with the opener of Warden's own reads, their rules checked where
@@ -75,10 +77,13 @@ func sayConfigWarnings(stderr io.Writer, cfg *config.Config) {
 
 // newOpener is the opener of Warden's own reads (package safefile) for workspace ws and the additional
 // directories: a file of theirs that leads out of them through a link is refused, and so is one that is
-// or leads to what the permission engine judges secret, except Warden's own settings and records, which
-// the engine keeps from commands, not from Warden. The settings are read before the additional
-// directories are known (they are among the settings), with an opener of the workspace alone: the files
-// it reads lie in the workspace or are the person's own.
+// or leads to what may hold secrets, except Warden's own settings and records, which the engine keeps from
+// commands, not from Warden. Secret is judged whole here, by name and by content: a link to .git/config
+// or .yarnrc.yml is refused when the file holds a token, although git and yarn may read their own (the
+// engine's IsSecretPath, which the jail shares, leaves those to the programs), since nothing Warden reads
+// as its own input is git's or yarn's to read. The settings are read before the additional directories
+// are known (they are among the settings), with an opener of the workspace alone: the files it reads lie
+// in the workspace or are the person's own.
 func newOpener(ws string, additional []string) *safefile.Opener {
 	home, _ := os.UserHomeDir()
 	own := map[string]bool{}
@@ -88,7 +93,12 @@ func newOpener(ws string, additional []string) *safefile.Opener {
 			own[r] = true
 		}
 	}
-	secret := func(p string) bool { return !own[p] && permissions.IsSecretPath(p, home) }
+	// The content judgements read through safefile's lower step and gitrepo's default Opener, which
+	// judges no secrets: never through this one.
+	judge, git := secrets.NewJudge(), gitrepo.NewReader()
+	secret := func(p string) bool {
+		return !own[p] && (permissions.IsSecretPath(p, home) || judge.Holds(p, git.FileHoldsCredential))
+	}
 	return safefile.NewOpener(append([]string{ws}, additional...), secret, 0)
 }
 
