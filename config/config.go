@@ -6,8 +6,8 @@
 // environment, then flags. List settings (rules, directories, env names) add up instead of replacing.
 // Every file is read through the session's safefile.Opener (Sources.Opener), and Warden's own writes (a
 // saved rule, the records) go through safefile's link-safe writer; what it shows of a repository's files
-// (the trust prompt's items) is escaped by printable's one table. It must never import other Warden
-// packages than those two leaves.
+// (the trust prompt's items) is escaped by printable's one table, with the values the secrets catalogue
+// judges secret masked (masked.go). It must never import other Warden packages than those three leaves.
 package config
 
 import (
