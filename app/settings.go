@@ -33,12 +33,14 @@ func loadConfig(c *commonFlags) (*config.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cfg, checkRules(cfg.RuleOrigins, c)
+	return cfg, checkRules(cfg, c)
 }
 
 // checkRules parses every permission rule where it was written, so that a bad one is reported with the
 // settings file or flag it came from (config cannot parse rules itself: it imports nothing of Warden's).
-func checkRules(origins []config.RuleOrigin, c *commonFlags) error {
+// A rule of the project's own file that does not parse is left out with a warning, as a project file
+// that does not parse is: a repository must not be able to stop Warden; the person's own stop it.
+func checkRules(cfg *config.Config, c *commonFlags) error {
 	check := func(where func(i int) string, list string, rules []string) error {
 		for i, r := range rules {
 			if _, err := permissions.ParseRule(r); err != nil {
@@ -47,13 +49,20 @@ func checkRules(origins []config.RuleOrigin, c *commonFlags) error {
 		}
 		return nil
 	}
-	for _, o := range origins {
+	for _, o := range cfg.RuleOrigins {
 		for _, l := range []struct {
 			name  string
 			rules []string
 		}{{"allow", o.Allow}, {"deny", o.Deny}, {"ask", o.Ask}} {
-			if err := check(func(i int) string { return o.Where(l.name, i) }, l.name, l.rules); err != nil {
-				return err
+			for i, r := range l.rules {
+				err := check(func(int) string { return o.Where(l.name, i) }, l.name, []string{r})
+				switch {
+				case err != nil && o.Project:
+					cfg.DropRule(l.name, r)
+					cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%v; Warden goes on without this rule of the project's until it is fixed", err))
+				case err != nil:
+					return err
+				}
 			}
 		}
 	}

@@ -257,7 +257,7 @@ func (c *Config) addMCPServers(file string, project bool, servers map[string]MCP
 }
 
 // readMCPJSON reads the workspace's .mcp.json if there is one. One the opener refuses (a link to a
-// secret, say) starts no server and is reported.
+// secret, say) or that does not parse starts no server and is reported.
 func (c *Config) readMCPJSON(o *safefile.Opener) error {
 	path := mcpJSON(c.Workspace)
 	servers, err := ReadMCPFile(o, path)
@@ -269,7 +269,9 @@ func (c *Config) readMCPJSON(o *safefile.Opener) error {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%v; its servers are not started", err))
 		return nil
 	case err != nil:
-		return err
+		// The repository's file: one that does not parse must not stop Warden in every clone.
+		c.Warnings = append(c.Warnings, projectFileLeftOut(err))
+		return nil
 	}
 	c.Files = append(c.Files, path)
 	c.addMCPServers(path, true, servers)
