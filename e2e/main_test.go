@@ -46,6 +46,8 @@ type invocation struct {
 	workspace string
 	env       []string
 	stdin     string
+	// program is the executable to run, when not the one TestMain built.
+	program string
 }
 
 func newRun(t *testing.T) *invocation {
@@ -69,7 +71,11 @@ func (r *invocation) exec(args ...string) (stdout, stderr string, code int) {
 	r.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
+	program := binary
+	if r.program != "" {
+		program = r.program
+	}
+	cmd := exec.CommandContext(ctx, program, args...)
 	cmd.Dir = r.workspace
 	cmd.Env = r.env
 	cmd.Stdin = strings.NewReader(r.stdin)

@@ -30,10 +30,12 @@
 //
 //   - bubblewrap: a mount namespace with / bound read-only, fresh /dev, /proc (in a pid namespace of its
 //     own), /run and a size-bounded tmpfs on /tmp, an empty read-only tmpfs over each dark home with what
-//     is shown of it bound back (and the links on the way made again), the workspace (and bash and
-//     Warden's executable) shown again where /tmp hides them, the masks, a network namespace with only
-//     loopback, no capabilities, and the seccomp filter of tools/confine;
-//   - Landlock with seccomp where bubblewrap is missing (landlock.go): the supervisor confines itself,
+//     is shown of it bound back (and the links on the way made again), the workspace (and bash) shown
+//     again where /tmp hides them, the masks, a network namespace with only loopback, no capabilities,
+//     and the seccomp filter of tools/confine; the supervisor is executed through a descriptor of the
+//     file Warden runs from, never by its path, which a command may have taken over since;
+//   - Landlock with seccomp where bubblewrap is missing (landlock.go): the supervisor, started through
+//     the kernel's link to Warden's running file (and executed afresh through its own), confines itself,
 //     granting reads of everything but the dark homes and the masks, and of what is shown of the homes;
 //     a file of a dark home is refused rather than missing, and / cannot be listed.
 //

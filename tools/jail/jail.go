@@ -38,7 +38,8 @@ type Config struct {
 	// beyond bwrapMaxMasks are left out.
 	Fallback Backend
 	// Helper is Warden's executable, which serves inside the jail as its supervisor: with Landlock it
-	// confines itself first (HelperMain).
+	// confines itself first (HelperMain). It is opened or started by this name when a jail starts, so
+	// it should be hostexec.SelfPath, the running file itself, never a path a command could write.
 	Helper string
 	// HelperArgs are the arguments that make Helper call HelperMain with what follows them.
 	HelperArgs []string
@@ -67,6 +68,9 @@ type Config struct {
 	// bound, when set, replaces the bound of every walk of the scan, so that tests reach it.
 	bound int
 }
+
+// helperFD is the supervisor as bubblewrap executes it: the descriptor (6) of the file Warden runs from.
+const helperFD = "/proc/self/fd/6"
 
 // bwrapMaxMasks bounds the masks a bubblewrap jail is built with: 400 mounts take about half a second.
 const bwrapMaxMasks = 400
@@ -157,9 +161,18 @@ func Start(cfg Config, masks Masks) (*Jail, error) {
 			return fail(err)
 		}
 		defer list.Close()
-		args := append([]string{"--args", "5", "--", cfg.Helper}, cfg.HelperArgs...)
+		// The supervisor is the file Warden runs from, whatever stands at its path now: bubblewrap
+		// executes it through the descriptor it inherits, which names that file even once it was
+		// replaced or removed (a path would be looked up afresh, inside the jail's mount namespace).
+		self, err := os.Open(cfg.Helper)
+		if err != nil {
+			local.Close()
+			return fail(fmt.Errorf("opening Warden's own executable: %w", err))
+		}
+		defer self.Close()
+		args := append([]string{"--args", "5", "--", helperFD}, cfg.HelperArgs...)
 		cmd = exec.Command(cfg.Bwrap, append(args, "serve")...)
-		cmd.ExtraFiles = []*os.File{remote, prog, list} // 3, 4, 5
+		cmd.ExtraFiles = []*os.File{remote, prog, list, self} // 3, 4, 5, 6
 	case Landlock:
 		j.tmp = filepath.Join(dir, "tmp")
 		if err := os.Mkdir(j.tmp, 0o700); err != nil {
