@@ -132,3 +132,17 @@ func TestGrepPrintsNoConfigurationHoldingACredential(t *testing.T) {
 	}
 	noneReached(t, reqs, "MARK-PLANTED-YARN", "MARK-PLANTED-HEADER", "MARK-PLANTED-PW")
 }
+
+// Reading the kernel keyring's listings is reading a secret: it asks, where before it ran unasked.
+func TestReadingTheKeyringsListingsAsks(t *testing.T) {
+	r := newRun(t)
+	out, stderr, code := r.exec("check", "--", "cat /proc/keys", "cat /proc/key-users", "cat /proc/cpuinfo")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[0], `"decision":"ask"`) || !strings.Contains(lines[1], `"decision":"ask"`) ||
+		!strings.Contains(lines[2], `"decision":"allow"`) {
+		t.Errorf("warden check:\n%s", out)
+	}
+}

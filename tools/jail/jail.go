@@ -297,12 +297,23 @@ func bwrapArgs(cfg Config, j *Jail, masks Masks) []string {
 			a = append(a, "--ro-bind", filepath.Join(j.dir, "mask"), f)
 		}
 	}
+	// The kernel keyring's listings: /proc/keys names every key a process may view (what it is for, whose
+	// it is), key-users who holds how many. The seccomp filter refuses the keyring calls; these are files.
+	for _, f := range keyringFiles {
+		if exists(f) {
+			a = append(a, "--ro-bind", filepath.Join(j.dir, "mask"), f)
+		}
+	}
 	for _, h := range dark {
 		a = append(a, "--remount-ro", h)
 	}
 	a = append(a, "--chdir", "/")
 	return a
 }
+
+// keyringFiles are /proc's listings of the kernel keyring, masked under bubblewrap. Landlock cannot hide
+// them: /proc is granted whole, since the processes a command starts get entries of it only later.
+var keyringFiles = []string{"/proc/keys", "/proc/key-users"}
 
 // darkHomeSize bounds the empty file system over a dark home: it holds mount points only, and is
 // read-only once they are made.
