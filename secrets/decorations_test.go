@@ -50,7 +50,8 @@ func TestPathKnowsApplicationsLocalSecrets(t *testing.T) {
 		"/w/local.settings.json", "/w/serviceAccountKey.json", "/w/proj-firebase-adminsdk-x1y2z-0123456789.json",
 		"/w/wp-config.php", "/w/.vault_pass", "/home/u/.mylogin.cnf", "/proc/keys", "/proc/key-users",
 		"/home/u/.nvm/versions/node/v20.1.0/etc/npmrc", "/home/u/miniconda3/.condarc", "/home/u/miniconda3/condarc",
-		"/home/u/.pyenv/versions/3.12.1/pip.conf",
+		"/home/u/.pyenv/versions/3.12.1/pip.conf", "/home/u/miniconda3/condarc.d/channels.yml", "/home/u/.rbenv/versions/3.3.0/etc/gemrc",
+		"/home/u/.gemrc", "/home/u/.pub-cache/pub-tokens.json",
 	} {
 		if !Path(p) {
 			t.Errorf("%s is not secret", p)

@@ -19,8 +19,9 @@ var names = setOf(
 	// Package registries' logins: npm's and pip's may carry a token or a URL with a password.
 	".npmrc", ".pypirc", "pip.conf", "pip.ini", ".terraformrc", "terraform.rc",
 	// npm's global and built-in configuration ($PREFIX/etc/npmrc, as nvm's and Volta's node versions
-	// keep it) and conda's (.condarc, condarc: channel URLs with a password, and tokens).
-	"npmrc", ".condarc", "condarc",
+	// keep it), conda's (.condarc, condarc: channel URLs with a password, and tokens), RubyGems' (a
+	// source URL with a password) and Dart's pub tokens.
+	"npmrc", ".condarc", "condarc", ".gemrc", "gemrc", "pub-tokens.json",
 	// AI assistants: Claude Code's login (.credentials.json) and settings (.claude.json, which held the
 	// API key), Gemini CLI's OAuth tokens, aider's settings (its API keys), Claude Desktop's MCP servers
 	// with their tokens.
@@ -62,8 +63,9 @@ var places = []string{
 	// cloudflared's tunnel credentials, ngrok, Netlify and the tokens configstore keeps (firebase-tools).
 	".config/gh", ".config/hub", ".config/glab-cli", ".config/tea", ".fly/config.yml", ".wrangler/config",
 	".cloudflared", ".config/ngrok", ".ngrok2", ".config/netlify", ".config/configstore",
-	// sops's age keys (~/.config/sops/age/keys.txt, and macOS's Application Support/sops/age).
-	"sops/age",
+	// sops's age keys (~/.config/sops/age/keys.txt, and macOS's Application Support/sops/age), and
+	// conda's configuration directory beside a .condarc.
+	"sops/age", "condarc.d",
 	// AI assistants' logins: Copilot's editor plugins (hosts.json, apps.json, auth.db) and its CLI, the
 	// Codeium/Windsurf key, Continue's settings, llm's keys, Hugging Face's tokens, Cursor's store.
 	".config/github-copilot", ".copilot/config.json", ".copilot/mcp-oauth-config", ".codeium",

@@ -13,7 +13,9 @@
 //     read-only tools need (toolchains.go: Go's and cargo's caches, rustup, nvm, pyenv, the directories
 //     of PATH, and others, each with its reason) or that the person's settings add
 //     (sandbox.jail_readable). A home holds keys, notes and other projects under any name, so what is
-//     hidden there does not depend on a scan. Configuration kept in a home is not looked for (Jail.Env).
+//     hidden there does not depend on a scan. Configuration kept in a home is not looked for (Jail.Env);
+//     inside a toolchain's place it is looked for where the toolchain keeps it (Place.Configs: a node
+//     version's npmrc, conda's .condarc), and masked when the catalogue names it.
 //   - What is shown (the workspace, the additional directories, the person's places, and the rest of the
 //     system) is searched for the secrets the engine knows of (keys, credentials, .env files, the paths the
 //     person's Read rules keep from being read unasked, Warden's own state and settings, and every other
@@ -50,9 +52,10 @@
 // What the jail does not do: it does not judge anything (the permission engine does); in what it shows, it
 // cannot mask a secret in a file of an ordinary name, one deeper in other people's code than the walk
 // goes, one written by another program while Warden runs, or one committed to the repository's history,
-// which git must be able to read; it does not search the toolchains' places, which hold downloads and
-// installed programs; a toolchain's configuration in the home (~/.npmrc, ~/.gitconfig) is dark with the
-// rest, so tools in the jail run with their defaults; and what a jailed command prints, the model reads.
+// which git must be able to read; it does not search the toolchains' places whole, which hold downloads
+// and installed programs, only where each keeps its configuration; a toolchain's configuration in the
+// home (~/.npmrc, ~/.gitconfig) is dark with the rest, so tools in the jail run with their defaults; and
+// what a jailed command prints, the model reads.
 //
 // This package imports nothing of Warden's outside tools' own leaf packages (confine, supervisor).
 package jail

@@ -67,6 +67,9 @@ type Config struct {
 	Parent string
 	// bound, when set, replaces the bound of every walk of the scan, so that tests reach it.
 	bound int
+	// listings are the directories of the toolchains' places the scans read, which a Keeper keeps
+	// between them; nil reads them afresh.
+	listings *listings
 }
 
 // helperFD is the supervisor as bubblewrap executes it: the descriptor (6) of the file Warden runs from.

@@ -26,6 +26,7 @@ type Keeper struct {
 
 // NewKeeper returns a keeper that starts nothing until asked.
 func NewKeeper(cfg Config) *Keeper {
+	cfg.listings = &listings{}
 	k := &Keeper{cfg: cfg, all: map[*Jail]bool{}, want: 1}
 	k.cond = sync.NewCond(&k.mu)
 	return k
