@@ -3,6 +3,8 @@ package secrets
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -99,5 +101,23 @@ func TestHoldsJudgesEveryFileKnownByContent(t *testing.T) {
 	}
 	if j.Holds(gitCfg, nil) {
 		t.Error("without git's reader a git configuration file is taken to hold a credential")
+	}
+}
+
+// HomeStores names the home's credential places and files, and nothing outside the home.
+func TestHomeStoresNamesTheHomesCredentialPlaces(t *testing.T) {
+	got := HomeStores("/home/u")
+	for _, want := range []string{"/home/u/.ssh", "/home/u/.netrc", "/home/u/.config/gh", "/home/u/.git-credentials", "/home/u/.aws"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("%s is not among the home's stores", want)
+		}
+	}
+	for _, p := range got {
+		if !strings.HasPrefix(p, "/home/u/") || !Path(p) {
+			t.Errorf("%s is outside the home, or not secret", p)
+		}
+	}
+	if HomeStores("relative") != nil {
+		t.Error("a relative home has stores")
 	}
 }

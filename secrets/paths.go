@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -199,4 +200,26 @@ func setOf(items ...string) map[string]bool {
 		m[it] = true
 	}
 	return m
+}
+
+// HomeStores returns where, in the home directory home, the catalogue's credential stores are kept: each
+// place (~/.ssh, ~/.config/gh…) and each name a person keeps in the home itself (~/.netrc,
+// ~/.git-credentials…), as absolute paths, whether or not they exist. It reads nothing. Whoever must
+// recognise a credential file of the home under another name (a hard link to ~/.ssh/id_rsa) looks there.
+func HomeStores(home string) []string {
+	if !filepath.IsAbs(home) {
+		return nil
+	}
+	home = filepath.Clean(home)
+	var out []string
+	for _, p := range places {
+		out = append(out, filepath.Join(home, filepath.FromSlash(p)))
+	}
+	for n := range names {
+		if strings.HasPrefix(n, ".") {
+			out = append(out, filepath.Join(home, n))
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
 	"github.com/warden-cli/warden/hostexec"
+	"github.com/warden-cli/warden/secrets"
 	"github.com/warden-cli/warden/tools"
 	"github.com/warden-cli/warden/tools/confine"
 	"github.com/warden-cli/warden/tools/jail"
@@ -161,11 +162,20 @@ func (t *Tasks) keeper(env *tools.Env) *jail.Keeper {
 		Backend: info.Backend, Bwrap: b.Path, PidNS: b.PidNS, Fallback: fallback,
 		Helper: t.Helper, HelperArgs: []string{sandbox.HelperMarker, "jail"},
 		Workspace: env.Workspace, Secret: secret, Hide: hide,
-		Homes: jail.Homes(home), Places: places,
+		Homes: jail.Homes(home), Places: places, Stores: homeStores(jail.Homes(home)),
 		Trees: env.AdditionalDirs, Roots: env.RuleRoots,
 		Show: append([]string{env.Workspace, bash}, env.AdditionalDirs...),
 	})
 	return t.jails
+}
+
+// homeStores are where the catalogue keeps credentials in each of homes.
+func homeStores(homes []string) []string {
+	var out []string
+	for _, h := range homes {
+		out = append(out, secrets.HomeStores(h)...)
+	}
+	return out
 }
 
 // around returns what hides dir but leaves ws visible: dir itself when ws is not in it, else the entries

@@ -23,7 +23,7 @@
 //     open. Each walk is bounded, and what it did not get to is masked whole: a scan that cannot finish
 //     hides what it did not see. A file with a name no walk found (its other name may be a key of a dark
 //     home) is masked too, but among other people's code, where package managers link their caches'
-//     files.
+//     files; there, only one that is a credential file of a home under another name (keys.go).
 //
 // The jail is built once per session and kept warm, because building one per command (a bubblewrap run)
 // costs about three bare shells: inside it runs a supervisor (tools/supervisor: Warden's own executable,

@@ -54,6 +54,10 @@ type Config struct {
 	// Places in them.
 	Homes  []string
 	Places []Place
+	// Stores are the credential stores of the homes, as the secrets catalogue places them (~/.ssh,
+	// ~/.netrc…): a file in other people's code that is one of their files under another name is masked
+	// (keys.go).
+	Stores []string
 	// Trees are more directories searched as the workspace is (the additional directories); Roots are
 	// where the paths of the person's Read deny and ask rules begin, which Secret covers too.
 	Trees []string

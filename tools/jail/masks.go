@@ -153,7 +153,6 @@ func scan(cfg Config) Masks {
 	shownList := sortedKeys(shown)
 	files, dirs := map[string]bool{}, map[string]bool{}
 	// Hard links: every name of a secret file reads the same content, and so does a name no walk found.
-	type inode struct{ dev, ino uint64 }
 	type names struct {
 		paths  []string
 		nlink  uint64
@@ -216,6 +215,9 @@ func scan(cfg Config) Masks {
 		}
 	}
 	walked := map[string]bool{}
+	// keys are the inodes of the homes' credential files, gathered when the walk first meets other
+	// people's code.
+	var keys map[inode]string
 	// walk looks at the tree below root, in order, until it has read limit entries; the directories it
 	// did not get to are masked whole.
 	walk := func(root string, limit int) {
@@ -256,15 +258,25 @@ func scan(cfg Config) Masks {
 			if err != nil {
 				continue
 			}
-			entries, _ := f.ReadDir(-1)
+			entries, _ := readDirents(f)
 			n += len(entries)
 			// Package managers link other people's code from their caches (bun, pnpm, uv): a second name
-			// there is theirs.
+			// there is theirs, unless it is one of the homes' credential files (keys.go).
 			rel, _ := filepath.Rel(root, dir)
 			pkg := slices.ContainsFunc(strings.Split(rel, "/"), func(p string) bool { return slices.Contains(shallowDirs, p) })
+			var dev uint64
+			if pkg {
+				if keys == nil {
+					keys = storeInodes(cfg.Stores)
+				}
+				var st unix.Stat_t
+				if unix.Fstat(int(f.Fd()), &st) == nil {
+					dev = uint64(st.Dev)
+				}
+			}
 			var sub []string
 			for _, e := range entries {
-				path := filepath.Join(dir, e.Name())
+				path := filepath.Join(dir, e.name)
 				switch {
 				case secret(path):
 					add(path)
@@ -272,11 +284,15 @@ func scan(cfg Config) Masks {
 					if !skip(path) {
 						sub = append(sub, path)
 					}
-				case e.Type().IsRegular() && !pkg:
+				case e.IsRegular() && pkg:
+					if _, key := keys[inode{dev, e.ino}]; key {
+						files[path] = true
+					}
+				case e.IsRegular():
 					// The link count, from the directory already open: a second name is rare, and a stat
 					// by path costs twice as much.
 					var st unix.Stat_t
-					if unix.Fstatat(int(f.Fd()), e.Name(), &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Nlink > 1 {
+					if unix.Fstatat(int(f.Fd()), e.name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Nlink > 1 {
 						note(path, uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink), false)
 					}
 				}
