@@ -169,6 +169,17 @@ func (t *Tasks) keeper(env *tools.Env) *jail.Keeper {
 	return t.jails
 }
 
+// joinNotes puts notes for the model one under the other, leaving out the empty.
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
+}
+
 // homeStores are where the catalogue keeps credentials in each of homes.
 func homeStores(homes []string) []string {
 	var out []string
