@@ -171,11 +171,13 @@ func Start(cfg Config, masks Masks) (*Jail, error) {
 		// The supervisor is the file Warden runs from, whatever stands at its path now: bubblewrap
 		// executes it through the descriptor it inherits, which names that file even once it was
 		// replaced or removed (a path would be looked up afresh, inside the jail's mount namespace).
-		self, err := os.Open(cfg.Helper)
+		// O_PATH: executing needs no read permission, only what running it needs.
+		fd, err := unix.Open(cfg.Helper, unix.O_PATH|unix.O_CLOEXEC, 0)
 		if err != nil {
 			local.Close()
 			return fail(fmt.Errorf("opening Warden's own executable: %w", err))
 		}
+		self := os.NewFile(uintptr(fd), cfg.Helper)
 		defer self.Close()
 		args := append([]string{"--args", "5", "--", helperFD}, cfg.HelperArgs...)
 		cmd = exec.Command(cfg.Bwrap, append(args, "serve")...)
