@@ -6,8 +6,8 @@
 // environment, then flags. List settings (rules, directories, env names) add up instead of replacing.
 // Every file is read through the session's safefile.Opener (Sources.Opener), and Warden's own writes (a
 // saved rule, the records) go through safefile's link-safe writer; what it shows of a repository's files
-// (the trust prompt's items) is escaped by printable's one table. It must never import other Warden
-// packages than those two leaves.
+// (the trust prompt's items) is escaped by printable's one table, with the values the secrets catalogue
+// judges secret masked (masked.go). It must never import other Warden packages than those three leaves.
 package config
 
 import (
@@ -174,9 +174,26 @@ type Config struct {
 
 // RuleOrigin is the permission rules one settings file contributed.
 type RuleOrigin struct {
-	File             string
+	File string
+	// Project is set for the repository's own file (.warden/settings.json), whose rule that does not
+	// parse is left out with a warning rather than stopping Warden; the person's own files' stop it.
+	Project          bool
 	Allow, Deny, Ask []string
 	at               *positions
+}
+
+// DropRule takes rule out of the rules in force (from list: allow, deny or ask), as when a project's
+// rule does not parse and is left out.
+func (c *Config) DropRule(list, rule string) {
+	drop := func(l []string) []string { return slices.DeleteFunc(l, func(r string) bool { return r == rule }) }
+	switch list {
+	case "allow":
+		c.Allow = drop(c.Allow)
+	case "deny":
+		c.Deny = drop(c.Deny)
+	case "ask":
+		c.Ask = drop(c.Ask)
+	}
 }
 
 // Where names the file, line and column of rule i of list (allow, deny or ask).
@@ -273,6 +290,12 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		case errors.As(err, &refused):
 			// The person's own rules may be in it: running without them could allow what they deny.
 			return nil, fmt.Errorf("%w; Warden does not start without the settings you keep there: make it a plain settings file, or remove it", err)
+		case err != nil && !f.mine:
+			// A repository's file that does not parse would otherwise stop Warden in every clone of it.
+			// What it meant cannot be told, so none of it applies: its deny rules included, which could
+			// loosen nothing the person set.
+			cfg.Warnings = append(cfg.Warnings, projectFileLeftOut(err))
+			continue
 		case err != nil:
 			return nil, err
 		}
@@ -299,7 +322,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		cfg.addMCPServers(f.path, f.project, s.MCPServers)
 		cfg.addHooks(f.path, f.project, s.Hooks)
 		if p := s.Permissions; len(p.Allow)+len(p.Deny)+len(p.Ask) > 0 {
-			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask, at: s.at})
+			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Project: f.project && !f.mine, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask, at: s.at})
 		}
 	}
 
@@ -345,6 +368,12 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	cfg.fillDefaults()
 	return cfg, cfg.validate()
+}
+
+// projectFileLeftOut is the warning about a project's settings file that does not parse or check, which
+// Warden goes on without.
+func projectFileLeftOut(err error) string {
+	return fmt.Sprintf("%v; Warden goes on without this file of the project's (none of its settings, rules, servers or hooks apply) until it is fixed", err)
 }
 
 // passesVariable reports whether a bash.env entry passes a variable to commands ("NAME") rather than

@@ -66,20 +66,22 @@ func (s MCPServer) Transport() string {
 	return s.Type
 }
 
-// Target is what the server runs or reaches, exactly as configured (variables unexpanded): the command
-// line for stdio, the URL otherwise. It is what the trust prompt and `warden mcp list` show.
+// Target is what the server runs or reaches, as configured (variables unexpanded) but with secret values
+// masked (masked.go): the command line for stdio, the URL otherwise. It is what the trust prompt and
+// `warden mcp list` show.
 func (s MCPServer) Target() string {
 	if s.Transport() != "stdio" {
-		return printable.Escape(s.URL)
+		return printable.Escape(maskURL(s.URL))
 	}
-	words := make([]string, 0, 1+len(s.Args))
-	for _, w := range append([]string{s.Command}, s.Args...) {
-		words = append(words, shellQuote(w))
+	words := maskWords(append([]string{s.Command}, s.Args...))
+	for i, w := range words {
+		words[i] = shownWord(w)
 	}
 	return strings.Join(words, " ")
 }
 
-// Describe says in one line what trusting the server lets it do, for the trust prompt.
+// Describe says in one line what trusting the server lets it do, for the trust prompt: what it runs with
+// which environment, or where it connects sending which headers, the values that are secret masked.
 func (e MCPServerEntry) Describe() string {
 	var b strings.Builder
 	switch {
@@ -94,7 +96,7 @@ func (e MCPServerEntry) Describe() string {
 			fmt.Fprintf(&b, " with %s", strings.Join(sortedAssignments(e.Env), " "))
 		}
 	default:
-		fmt.Fprintf(&b, "MCP server %s would connect to %s (%s)", e.label(), printable.Escape(e.URL), e.Transport())
+		fmt.Fprintf(&b, "MCP server %s would connect to %s (%s)", e.label(), e.Target(), e.Transport())
 		if len(e.Headers) > 0 {
 			fmt.Fprintf(&b, " sending %s", strings.Join(sortedAssignments(e.Headers), ", "))
 		}
@@ -113,13 +115,24 @@ func (e MCPServerEntry) label() string {
 	return fmt.Sprintf("%q", e.Name)
 }
 
+// sortedAssignments are m's names and values as shown, NAME=VALUE in order of name, each value as
+// maskValue shows it.
 func sortedAssignments(m map[string]string) []string {
 	out := make([]string, 0, len(m))
 	for k, v := range m {
-		out = append(out, printable.Escape(k)+"="+shellQuote(v))
+		out = append(out, printable.Escape(k)+"="+shownWord(maskValue(k, v)))
 	}
 	slices.Sort(out)
 	return out
+}
+
+// shownWord is a word as the prompt shows it: shell-quoted, but for a masked value, which is no word
+// anyone would type.
+func shownWord(w string) string {
+	if w == masked {
+		return w
+	}
+	return shellQuote(w)
 }
 
 // shellQuote quotes a word the way a person would type it to bash, so a command line shown for trust reads
@@ -269,7 +282,7 @@ func (c *Config) addMCPServers(file string, project bool, servers map[string]MCP
 }
 
 // readMCPJSON reads the workspace's .mcp.json if there is one. One the opener refuses (a link to a
-// secret, say) starts no server and is reported.
+// secret, say) or that does not parse starts no server and is reported.
 func (c *Config) readMCPJSON(o *safefile.Opener) error {
 	path := mcpJSON(c.Workspace)
 	servers, err := ReadMCPFile(o, path)
@@ -281,7 +294,9 @@ func (c *Config) readMCPJSON(o *safefile.Opener) error {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%v; its servers are not started", err))
 		return nil
 	case err != nil:
-		return err
+		// The repository's file: one that does not parse must not stop Warden in every clone.
+		c.Warnings = append(c.Warnings, projectFileLeftOut(err))
+		return nil
 	}
 	c.Files = append(c.Files, path)
 	c.addMCPServers(path, true, servers)

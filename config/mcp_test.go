@@ -97,9 +97,13 @@ func TestMCPJSONIsHeldToTheSameStrictness(t *testing.T) {
 		f := newFixture(t)
 		path := filepath.Join(f.ws, ".mcp.json")
 		f.write(t, path, tc.content)
-		_, err := f.load(t, Overrides{Trust: true})
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), path+":") {
+		cfg, err := f.load(t, Overrides{Trust: true})
+		err = leftOut(t, cfg, err, path)
+		if !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), path+":") {
 			t.Errorf("%s: err = %v, want it to name the file and contain %q", tc.content, err, tc.want)
+		}
+		if len(cfg.MCPServers)+len(cfg.UntrustedMCPServers) != 0 {
+			t.Errorf("%s: servers of a file that does not check are configured", tc.content)
 		}
 	}
 	f := newFixture(t)

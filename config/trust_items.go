@@ -101,7 +101,7 @@ func loosening(s *Settings, cur *Config, file string) []looseItem {
 		out = append(out, looseItem{newItem(key, content, file, text), drop})
 	}
 	if s.BaseURL != nil && strings.TrimRight(*s.BaseURL, "/") != strings.TrimRight(cur.BaseURL, "/") {
-		add("base_url", *s.BaseURL, fmt.Sprintf("base_url %q", *s.BaseURL), func(s *Settings) { s.BaseURL = nil })
+		add("base_url", *s.BaseURL, fmt.Sprintf("base_url %q", maskURL(*s.BaseURL)), func(s *Settings) { s.BaseURL = nil })
 	}
 	if s.APIKeyEnv != nil && *s.APIKeyEnv != cmp.Or(cur.APIKeyEnv, DefaultAPIKeyEnv) {
 		add("api_key_env", *s.APIKeyEnv, fmt.Sprintf("api_key_env %q", *s.APIKeyEnv), func(s *Settings) { s.APIKeyEnv = nil })
@@ -153,10 +153,11 @@ func mcpItem(e MCPServerEntry, file string) TrustItem {
 	return newItem("mcp:"+file+":"+e.Key, string(content), file, e.Describe())
 }
 
-// hookItem is the item of a project's hook: its event, matcher and command.
+// hookItem is the item of a project's hook: its event, matcher and command (shown with the secret values
+// in it masked, as a server's are).
 func hookItem(h Hook, file string) TrustItem {
 	return newItem("hook:"+h.Event+"\x00"+h.Matcher+"\x00"+h.Command, "", file,
-		fmt.Sprintf("hook %s %s runs %s", h.Event, cmpMatcher(h.Matcher), h.Command))
+		fmt.Sprintf("hook %s %s runs %s", h.Event, cmpMatcher(h.Matcher), strings.Join(maskWords(strings.Split(h.Command, " ")), " ")))
 }
 
 // trustJudge tells each item's state from the person's answers for the workspace.

@@ -237,6 +237,7 @@ func (t *Tasks) start(env *tools.Env, command, name string, unsandboxed, jailed 
 			}
 			sp = &jailSpawner{j: cell}
 			childEnv = cell.Env(childEnv)
+			note = joinNotes(note, k.Untold(cell))
 		}
 	}
 	if sp == nil {

@@ -12,6 +12,7 @@ import (
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 
 	"github.com/warden-cli/warden/hostexec"
+	"github.com/warden-cli/warden/secrets"
 	"github.com/warden-cli/warden/tools"
 	"github.com/warden-cli/warden/tools/confine"
 	"github.com/warden-cli/warden/tools/jail"
@@ -150,25 +151,42 @@ func (t *Tasks) keeper(env *tools.Env) *jail.Keeper {
 	if abi, err := llsys.LandlockGetABIVersion(); err == nil && abi >= 4 && info.Backend == jail.Bubblewrap {
 		fallback = jail.Landlock
 	}
-	// bwrap starts the helper by name from inside the jail's mount namespace, where the kernel's link to
-	// Warden's own file would name bwrap's: it is given the file's path, and the jail shows it.
-	helper := t.Helper
-	if info.Backend == jail.Bubblewrap {
-		helper = hostexec.Located(t.Helper)
-	}
+	// The helper is the running file (hostexec.SelfPath) whichever backend serves, the Landlock fallback
+	// included: the jail opens it or starts it by that link, never by the path Warden was started from,
+	// where a file built since (a warden in the workspace) would become the supervisor.
 	places := jail.Toolchains(home, os.Getenv)
 	for _, p := range env.JailReadable {
 		places = append(places, jail.Place{Path: p, Scan: true})
 	}
 	t.jails = jail.NewKeeper(jail.Config{
 		Backend: info.Backend, Bwrap: b.Path, PidNS: b.PidNS, Fallback: fallback,
-		Helper: helper, HelperArgs: []string{sandbox.HelperMarker, "jail"},
+		Helper: t.Helper, HelperArgs: []string{sandbox.HelperMarker, "jail"},
 		Workspace: env.Workspace, Secret: secret, Hide: hide,
-		Homes: jail.Homes(home), Places: places,
+		Homes: jail.Homes(home), Places: places, Stores: homeStores(jail.Homes(home)),
 		Trees: env.AdditionalDirs, Roots: env.RuleRoots,
-		Show: append([]string{env.Workspace, bash, hostexec.Located(t.Helper)}, env.AdditionalDirs...),
+		Show: append([]string{env.Workspace, bash}, env.AdditionalDirs...),
 	})
 	return t.jails
+}
+
+// joinNotes puts notes for the model one under the other, leaving out the empty.
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
+}
+
+// homeStores are where the catalogue keeps credentials in each of homes.
+func homeStores(homes []string) []string {
+	var out []string
+	for _, h := range homes {
+		out = append(out, secrets.HomeStores(h)...)
+	}
+	return out
 }
 
 // around returns what hides dir but leaves ws visible: dir itself when ws is not in it, else the entries

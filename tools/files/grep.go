@@ -20,7 +20,9 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/hostexec"
+	"github.com/warden-cli/warden/secrets"
 	"github.com/warden-cli/warden/tools"
 )
 
@@ -168,12 +170,20 @@ type withheld struct {
 }
 
 // withhold drops the files whose content reading them on their own would not show at once: files that
-// may hold secrets (.env, keys), and files a Read deny or ask rule covers, under any of their names. A
-// file named on its own was decided by the engine.
+// may hold secrets (.env, keys, and a program's configuration holding a credential: a .yarnrc.yml with a
+// token, a bare repository's config with an extraHeader, which read_file and cat ask about although the
+// jail leaves them to git and yarn), and files a Read deny or ask rule covers, under any of their names.
+// A file named on its own was decided by the engine.
 func withhold(env *tools.Env, dir string, files []string) ([]string, withheld) {
 	w := withheld{denied: map[string]int{}, asked: map[string]int{}}
 	if env.Secret == nil && env.SearchRule == nil {
 		return files, w
+	}
+	// The judgement by content, with a judge and a git reader of this search's own: a listing holds a
+	// few files judged so (start-up files, yarn's and git's configuration) if any.
+	judge, git := secrets.NewJudge(), gitrepo.NewReader()
+	secret := func(p string) bool {
+		return env.Secret != nil && (env.Secret(p) || judge.Holds(p, git.FileHoldsCredential))
 	}
 	links, complete := map[string][]string(nil), true
 	if env.HardLinks != nil {
@@ -193,7 +203,7 @@ files:
 			continue
 		}
 		for _, name := range append([]string{abs}, others...) {
-			if env.Secret != nil && env.Secret(name) {
+			if secret(name) {
 				w.secrets++
 				continue files
 			}

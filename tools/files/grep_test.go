@@ -238,3 +238,24 @@ func TestGrepLeavesOutWhatARuleNamesThroughALink(t *testing.T) {
 		})
 	}
 }
+
+// A program's configuration holding a credential (a .yarnrc.yml with a token, a bare repository's config
+// with an extraHeader, a .gitconfig with a remote password), which read_file and cat ask about, is left
+// out of a directory search too, while such files without one are searched.
+func TestGrepOverADirectoryLeavesOutConfigurationHoldingACredential(t *testing.T) {
+	t.Parallel()
+	h := newFileHarness(t)
+	h.env.Secret = func(p string) bool { return permissions.IsSecretPath(p, h.home) }
+	h.write(".yarnrc.yml", "npmAuthToken: MARK-yarn-0123456789\n")
+	h.write("fixture.git/config", "[http \"https://x.example/\"]\n\textraheader = AUTHORIZATION: basic MARK-header-0123456789\n")
+	h.write(".gitconfig", "[remote \"origin\"]\n\turl = https://u:MARK-password-0123@example.com/r.git\n")
+	h.write("clean/.yarnrc.yml", "npmAuthToken: \"${NPM_TOKEN}\" # MARK-clean\n")
+	h.write("notes.txt", "MARK-notes\n")
+	got := h.ok("grep", map[string]any{"pattern": "MARK"})
+	for _, leak := range []string{"MARK-yarn", "MARK-header", "MARK-password"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("the search printed %s:\n%s", leak, got)
+		}
+	}
+	mustContain(t, got, "notes.txt:1:MARK-notes", "clean/.yarnrc.yml:1:", "3 files that may hold secrets were not searched")
+}
