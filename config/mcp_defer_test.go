@@ -28,12 +28,20 @@ func TestTheDeferSettingsAreReadAndChecked(t *testing.T) {
 	if cfg, err := f.load(t, Overrides{}); err != nil || cfg.DeferPercent() != DefaultMCPDeferPercent {
 		t.Errorf("unset: %v %v", cfg.DeferPercent(), err)
 	}
-	f.write(t, filepath.Join(f.ws, ".warden", "settings.json"), "{\n  \"mcp_defer_percent\": 150\n}")
-	if _, err := f.load(t, Overrides{}); err == nil || !strings.Contains(err.Error(), "settings.json:2:3: mcp_defer_percent is a share") {
+	// In the person's own file a bad value is an error where it was written; in a project's file, a warning
+	// naming the same place, and that file is left out.
+	f.write(t, f.user, "{\n  \"mcp_defer_percent\": 150\n}")
+	if _, err := f.load(t, Overrides{}); err == nil || !strings.Contains(err.Error(), "user.json:2:3: mcp_defer_percent is a share") {
 		t.Errorf("150%%: %v", err)
 	}
-	f.write(t, filepath.Join(f.ws, ".warden", "settings.json"), `{"mcpServers": {"x": {"type": "http", "url": "https://x/mcp", "Defer": true}}}`)
+	f.write(t, f.user, `{"mcpServers": {"x": {"type": "http", "url": "https://x/mcp", "Defer": true}}}`)
 	if _, err := f.load(t, Overrides{}); err == nil || !strings.Contains(err.Error(), "defer") {
 		t.Errorf("a key in the wrong case: %v", err)
+	}
+	f.write(t, f.user, `{}`)
+	f.write(t, filepath.Join(f.ws, ".warden", "settings.json"), "{\n  \"mcp_defer_percent\": 150\n}")
+	cfg, err = f.load(t, Overrides{})
+	if err != nil || cfg.DeferPercent() != DefaultMCPDeferPercent || !strings.Contains(strings.Join(cfg.Warnings, "\n"), "settings.json:2:3: mcp_defer_percent is a share") {
+		t.Errorf("a project's 150%%: err %v, percent %d, warnings %q", err, cfg.DeferPercent(), cfg.Warnings)
 	}
 }
