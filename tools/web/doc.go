@@ -29,6 +29,10 @@
 //   - Bounds: 30 seconds for the whole fetch, 5 MB of body after decompression (Go's transport
 //     decompresses gzip itself; the limit counts what comes out), 64 KB of headers; the result is
 //     shortened like a command's output (bash.TextResult), the whole text kept in a file of the session.
+//     Reading the page counts in the 30 seconds and ends on an interrupt: readability, which takes no
+//     context and whose cost grows with the text times the elements above it, is given a page only
+//     within a bound of that work (maxArticleWork) and is waited for beside the context; past the bound
+//     the whole page is converted, by a converter that skips what is left once the context is done.
 //
 // It imports the framework (tools) and the bash engine's TextResult, the one way results are shortened;
 // it must never import permissions, agent, config or ui.

@@ -168,6 +168,9 @@ func fetch(ctx context.Context, env *tools.Env, p *fetchParams, userAgent string
 	}
 	pg, err := convert(ctx, body, full, kind, final)
 	if err != nil {
+		if ctx.Err() != nil {
+			return failed(ctx, u, err)
+		}
 		return tools.Errorf("%s could not be read: %v", final, err)
 	}
 	var head strings.Builder
@@ -247,7 +250,7 @@ func failed(ctx context.Context, u *url.URL, err error) tools.Result {
 			"To read it, call web_fetch with that URL; the user may be asked.", u, rd.to, rd.reason)}
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return tools.Errorf("%s was not fetched: no answer within %s", u, fetchTimeout)
+		return tools.Errorf("%s was not fetched and read within %s; try a smaller page, or fetch it with a command the user can approve", u, fetchTimeout)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
