@@ -74,6 +74,9 @@ func target(raw string) (u *url.URL, stripped bool, err error) {
 	case u.Hostname() == "":
 		return nil, false, fmt.Errorf("the URL %q names no host", raw)
 	}
+	if err := canonicalURL(u); err != nil {
+		return nil, false, fmt.Errorf("the URL %q cannot be fetched: %v", raw, err)
+	}
 	stripped = u.User != nil
 	u.User = nil
 	u.Fragment, u.RawFragment = "", ""
@@ -124,6 +127,10 @@ func fetch(ctx context.Context, env *tools.Env, p *fetchParams, userAgent string
 		// Nothing of the person's reaches another page: no user name or password from a Location, no
 		// Referer naming the page before.
 		req.URL.User = nil
+		if err := canonicalURL(req.URL); err != nil {
+			return fmt.Errorf("a redirect to %q was not followed: %v", req.URL.Redacted(), err)
+		}
+		req.Host = req.URL.Host
 		for _, h := range []string{"Authorization", "Cookie", "Referer", "Proxy-Authorization"} {
 			req.Header.Del(h)
 		}

@@ -93,6 +93,16 @@ func (e *RestrictedError) Error() string {
 	return fmt.Sprintf("%s is %s", where, e.Why)
 }
 
+// UnresolvableError is a request not sent to a proxy because its host is neither an address nor a name
+// this machine could judge: the proxy would read it its own way.
+type UnresolvableError struct {
+	Host, Why string
+}
+
+func (e *UnresolvableError) Error() string {
+	return fmt.Sprintf("the host %q was not sent to the proxy: %s", e.Host, e.Why)
+}
+
 // dial connects to addr for the transport. A proxy's address is dialled as it is: the person chose the
 // proxy, and a company's proxy is usually at a private address. Any other host is dialled with a check of
 // every address the dialer tries, on the socket itself, so that neither a DNS answer nor a change of it
@@ -142,16 +152,24 @@ func (g *guard) proxy(req *http.Request) (*url.URL, error) {
 	if _, named := g.allowed(host); named {
 		return u, nil
 	}
-	if why := RestrictedHost(host); why != "" {
-		a, _ := netip.ParseAddr(host)
-		return nil, &RestrictedError{Host: host, Addr: a, Why: why}
-	}
-	if _, err := netip.ParseAddr(host); err == nil {
+	// The host is judged in the form the proxy reads it in: 127.1 or 0x7f000001 is 127.0.0.1 to it.
+	canon, a, err := canonicalHost(host)
+	switch {
+	case err != nil:
+		return nil, &UnresolvableError{Host: host, Why: err.Error()}
+	case a.IsValid():
+		if why := Restricted(a); why != "" {
+			return nil, &RestrictedError{Host: host, Addr: a.Unmap().WithZone(""), Why: why}
+		}
 		return u, nil
+	case loopbackName(canon):
+		return nil, &RestrictedError{Host: host, Why: "a loopback name"}
+	case !dnsName(canon):
+		return nil, &UnresolvableError{Host: host, Why: "it is not a name DNS can hold, and the proxy would resolve it as it likes"}
 	}
 	ctx, cancel := context.WithTimeout(req.Context(), lookupTimeout)
 	defer cancel()
-	addrs, err := g.lookup(ctx, "ip", host)
+	addrs, err := g.lookup(ctx, "ip", canon)
 	if err != nil {
 		return u, nil
 	}
