@@ -98,7 +98,7 @@ func runReadFile(ctx context.Context, env *tools.Env, call tools.Call, p *readFi
 	}
 	defer f.Close()
 	if head := make([]byte, 12); images.Sniff(head[:readHead(f, head)]) != "" {
-		return readPicture(f, fi.Size(), fp, p)
+		return readPicture(ctx, f, fi.Size(), fp, p)
 	}
 	r, err := readNumbered(ctx, f, max(p.Offset, 1), readLimit(p))
 	if err != nil {
