@@ -134,9 +134,11 @@ func (g *guard) dial(ctx context.Context, network, addr string) (net.Conn, error
 
 // proxy is the transport's Proxy: the environment's proxy for the request (HTTPS_PROXY, HTTP_PROXY and
 // NO_PROXY, in either case; never for localhost or a loopback address, which are dialled and checked),
-// remembered so that the dial to it, which follows, goes unchecked. The proxy resolves the page's host itself, so the host is
-// judged here first: an address, or the name localhost, as it is; another name by what this machine's
-// DNS says of it, when it says anything (a name only the proxy can resolve goes on to it).
+// remembered so that the dial to it, which follows, goes unchecked. The proxy resolves the page's host
+// itself, so the host is judged here first, in the form a proxy reads it in (canonicalHost: 0x7f000001 is
+// 127.0.0.1): an address, or the name localhost, as it is; a host that is not a name DNS can hold not at
+// all; another name by what this machine's DNS says of it, when it says anything (a name only the proxy
+// can resolve goes on to it).
 func (g *guard) proxy(req *http.Request) (*url.URL, error) {
 	u, err := g.proxyFor(req.URL)
 	g.mu.Lock()
