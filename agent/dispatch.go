@@ -20,7 +20,8 @@ import (
 // person sees the whole turn at once. Then the calls run in order, each decided again just before it runs,
 // since an earlier call may have changed the directory it runs in; a run of consecutive calls that only
 // read files or touch nothing, and that the engine allows without asking, runs concurrently. Shell
-// commands always run one at a time, even read-only ones, because a `cd` in one would race with another.
+// commands always run one at a time, even read-only ones, because a `cd` in one would race with another;
+// so does exit_plan_mode, and the calls after it are not run when it ended plan mode (plan_turn.go).
 // Every call gets exactly one result, in the order the model sent them.
 
 // pendingCall is one prepared tool call.
@@ -37,7 +38,7 @@ type pendingCall struct {
 
 // concurrent reports whether the call may run alongside its neighbours.
 func (p *pendingCall) concurrent() bool {
-	return p.early == nil && p.verdict.Decision == permissions.Allow &&
+	return p.early == nil && p.verdict.Decision == permissions.Allow && p.tc.Function.Name != ExitPlanMode &&
 		(p.access.Kind == tools.AccessRead || p.access.Kind == tools.AccessNone)
 }
 
@@ -57,6 +58,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []openai.ToolCall, cut bool)
 			}
 		}
 		results := make([]tools.Result, j-i)
+		wasPlan := a.opts.Engine.Mode() == permissions.ModePlan
 		var wg sync.WaitGroup
 		for k := i; k < j; k++ {
 			if j-i == 1 {
@@ -77,6 +79,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []openai.ToolCall, cut bool)
 				shown = append(shown, shownImage{call: p.tc.ID, img: img})
 			}
 		}
+		a.holdAfterPlan(wasPlan, pending[j:]) // plan_turn.go
 		i = j
 	}
 }

@@ -11,7 +11,8 @@ import (
 // what a rule naming the call would cover. For a command that is the command's programs, as a `Bash` rule
 // covers them: not a secret it reads nor a file a redirection writes, which need rules of their own, nor
 // a program the repository supplies, which no rule covers. For a file tool it is the one path the call
-// names (not its other names, hard links); for an MCP tool, the tool. A command it lets run is not
+// names (not its other names, hard links); for an MCP tool, the tool; for web_fetch, the host, though never
+// as naming it (NamesHost), so that it opens no loopback or private address. A command it lets run is not
 // read-only: it runs as one an allow rule lets run does, outside the read-only jail (By "hook", never
 // "readonly"), while one that only reads is judged so as ever, and jailed.
 
@@ -34,6 +35,14 @@ func (e *Engine) decideHookAllowed(s snapshot, req Request) Verdict {
 		}
 	case MCP:
 		r.Tool = req.MCP.Name()
+	case Fetch:
+		// The rule naming the host, as "always allow this domain" saves it; it stays out of the engine's
+		// rules, so NamesHost never counts it and a fetch still reaches no restricted address by it.
+		host, err := canonicalHost(req.Host)
+		if err != nil {
+			return e.decide(s, req)
+		}
+		r.Tool, r.host = webFetchTool, host
 	default:
 		return e.decide(s, req)
 	}

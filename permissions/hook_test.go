@@ -36,6 +36,10 @@ func TestAHooksAllowIsAnAllowRuleAndNoMore(t *testing.T) {
 		{"a plan-mode write", Policy{Mode: ModePlan}, Request{Kind: Write, Path: "new.txt"}, Deny, "mode"},
 		{"an MCP tool", Policy{}, Request{Kind: MCP, MCP: MCPCall{Server: "gh", Tool: "create_issue"}}, Allow, "hook"},
 		{"a denied MCP server", Policy{Deny: []string{"mcp__gh"}}, Request{Kind: MCP, MCP: MCPCall{Server: "gh", Tool: "create_issue"}}, Deny, "rule"},
+		{"a web fetch", Policy{}, Request{Kind: Fetch, Host: "Docs.Example.com."}, Allow, "hook"},
+		{"a fetch in plan mode", Policy{Mode: ModePlan}, Request{Kind: Fetch, Host: "docs.example.com"}, Allow, "hook"},
+		{"a denied host", Policy{Deny: []string{"WebFetch(domain:*.example.com)"}}, Request{Kind: Fetch, Host: "docs.example.com"}, Deny, "rule"},
+		{"a host asked about", Policy{Ask: []string{"WebFetch(domain:docs.example.com)"}}, Request{Kind: Fetch, Host: "docs.example.com"}, Ask, "rule"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := tc.policy
@@ -56,8 +60,13 @@ func TestAHooksAllowIsAnAllowRuleAndNoMore(t *testing.T) {
 				if without.Decision == Allow {
 					t.Errorf("the request is allowed without the hook too (%s): the case shows nothing", without.By)
 				}
-				if v.Rule != "" || v.Reason == "" || v.ReadOnly {
+				// A fetch changes nothing on the machine, whoever allows it.
+				if v.Rule != "" || v.Reason == "" || v.ReadOnly != (req.Kind == Fetch) {
 					t.Errorf("a hook's verdict = %+v; it names no rule and is not read-only", v)
+				}
+				// Nor does a hook's allow name a host: it opens no loopback or private address.
+				if req.Kind == Fetch && e.NamesHost(req.Host) {
+					t.Error("a hook's allow names the host")
 				}
 			} else if without.Decision != v.Decision || without.By != v.By {
 				t.Errorf("the hook's allow changed %s by %s into %s by %s", without.Decision, without.By, v.Decision, v.By)

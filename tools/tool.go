@@ -104,8 +104,8 @@ type Call struct {
 	// then runs in the read-only jail, when that is on (BashSettings.Jail).
 	Jailed bool
 	// Approved is what the call was decided on: the Access the permission engine, and the person when
-	// asked, saw. A tool that writes files checks that the path still resolves there and that the change
-	// is still the one shown, and writes nothing otherwise. Nil when the call was not decided (tests).
+	// asked, saw. A file tool checks that the path still resolves there (and one that writes, that the
+	// change is still the one shown), and reads or writes nothing otherwise. Nil when the call was not decided (tests).
 	Approved *Access
 }
 

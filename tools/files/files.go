@@ -131,13 +131,52 @@ func checkApproved(call tools.Call, fp filePath, diff string) error {
 	case a == nil:
 		return nil
 	case a.Path != fp.Abs:
-		return fmt.Errorf("the path now leads to %s, not to %s as when this call was approved (a symbolic link "+
-			"changed); nothing was written. Check the path and make the call again", fp.Abs, a.Path)
+		return fmt.Errorf("%w; nothing was written", checkApprovedPath(call, fp.Abs))
 	case a.Diff != diff:
 		return fmt.Errorf("%s changed on disk after the change was shown for approval; nothing was written. "+
 			"Read it again and redo the change", fp.Shown)
 	}
 	return nil
+}
+
+// checkApprovedPath refuses a call whose path no longer resolves to abs as it did when the call was
+// decided: the question may stay open for minutes, and a symbolic link on the way may be pointed elsewhere
+// meanwhile (at a key, say), which the person never saw. Every file tool that may ask checks it after
+// resolving its path again, before it reads or writes anything.
+func checkApprovedPath(call tools.Call, abs string) error {
+	if a := call.Approved; a != nil && a.Path != abs {
+		return fmt.Errorf("the path now leads to %s, not to %s as when this call was approved (a symbolic link "+
+			"changed). Check the path and make the call again", abs, a.Path)
+	}
+	return nil
+}
+
+// openResolved opens abs, a path whose symbolic links were all resolved, for reading, and refuses if a
+// link has appeared in it since (openat2 with RESOLVE_NO_SYMLINKS; on kernels without it, the last
+// component alone is checked with O_NOFOLLOW), so that the file read is the one at the path judged. It
+// never waits (a FIFO opens without a writer) and refuses what is not a regular file.
+func openResolved(abs string) (*os.File, error) {
+	flags := unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
+	fd, err := unix.Openat2(unix.AT_FDCWD, abs, &unix.OpenHow{Flags: uint64(flags),
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS})
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) { // no openat2, or a filter refuses it
+		fd, err = unix.Open(abs, flags|unix.O_NOFOLLOW, 0)
+	}
+	if errors.Is(err, unix.ELOOP) {
+		return nil, errors.New("a symbolic link appeared in the path after it was resolved; nothing was read. Make the call again")
+	}
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), abs)
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("it is not a regular file now (%s)", fi.Mode().Type())
+	}
+	return f, nil
 }
 
 // writeResolved writes data to abs, a path whose symbolic links were all resolved, and refuses if one has

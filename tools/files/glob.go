@@ -94,6 +94,9 @@ func runGlob(ctx context.Context, env *tools.Env, call tools.Call, p *globParams
 	if err != nil {
 		return tools.Errorf("%v", err)
 	}
+	if err := checkApprovedPath(call, g.dir.Abs); err != nil {
+		return tools.Errorf("nothing was listed: %v", err)
+	}
 	fi, err := os.Stat(g.dir.Abs)
 	switch {
 	case err != nil && os.IsNotExist(err):

@@ -127,6 +127,9 @@ func runGrep(ctx context.Context, env *tools.Env, call tools.Call, p *grepParams
 	if err != nil {
 		return tools.Errorf("%v", err)
 	}
+	if err := checkApprovedPath(call, g.root.Abs); err != nil {
+		return tools.Errorf("nothing was searched: %v", err)
+	}
 	fi, err := os.Stat(g.root.Abs)
 	if err != nil {
 		return tools.Errorf("cannot search %s: %v", g.root.Shown, unwrapPathError(err))

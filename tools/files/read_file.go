@@ -11,7 +11,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/warden-cli/warden/safefile"
 	"github.com/warden-cli/warden/tools"
 	"github.com/warden-cli/warden/tools/images"
 )
@@ -88,17 +87,23 @@ func runReadFile(ctx context.Context, env *tools.Env, call tools.Call, p *readFi
 	if err != nil {
 		return tools.Errorf("%v", err)
 	}
-	fi, err := statFile(fp)
-	if err != nil {
+	if err := checkApprovedPath(call, fp.Abs); err != nil {
+		return tools.Errorf("%s was not read: %v", p.Path, err)
+	}
+	if _, err := statFile(fp); err != nil {
 		return tools.Errorf("%v", err)
 	}
-	f, err := safefile.OpenRegular(fp.Abs, 0)
+	f, err := openResolved(fp.Abs)
 	if err != nil {
 		return tools.Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return tools.Errorf("cannot read %s: %v", fp.Shown, unwrapPathError(err))
+	}
 	if head := make([]byte, 12); images.Sniff(head[:readHead(f, head)]) != "" {
-		return readPicture(f, fi.Size(), fp, p)
+		return readPicture(ctx, f, fi.Size(), fp, p)
 	}
 	r, err := readNumbered(ctx, f, max(p.Offset, 1), readLimit(p))
 	if err != nil {

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -21,8 +22,8 @@ func readHead(f *os.File, head []byte) int {
 }
 
 // readPicture reads the picture f, of size bytes, for the model.
-func readPicture(f io.Reader, size int64, fp filePath, p *readFileParams) tools.Result {
-	pic, err := images.Prepare(f, size, fp.Shown)
+func readPicture(ctx context.Context, f io.Reader, size int64, fp filePath, p *readFileParams) tools.Result {
+	pic, err := images.Prepare(ctx, f, size, fp.Shown)
 	if err != nil {
 		return tools.Errorf("%s is a picture that cannot be shown to you: %v", fp.Shown, err)
 	}

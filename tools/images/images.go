@@ -6,6 +6,8 @@
 //   - Nothing is decoded before its dimensions are read from its header (image.DecodeConfig): a picture
 //     whose pixels would take more than maxDecodedBytes of memory is refused, whatever its file size, so
 //     that a small file cannot claim a huge canvas.
+//   - The pictures decoded at one moment share one budget of memory, process-wide (budget.go): calls in
+//     parallel queue for it rather than multiply it, and an interrupt ends the wait.
 //   - A picture is sent as it is when it is small enough (sides within MaxSide, at most maxSentBytes) and
 //     not a GIF; otherwise it is decoded, scaled to fit MaxSide (fit), and written as PNG, or as
 //     JPEG when it came as JPEG or when PNG stays too large. A GIF is always sent as a PNG of its first
@@ -19,6 +21,7 @@ package images
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -98,8 +101,9 @@ func Sniff(head []byte) string {
 }
 
 // Prepare reads a picture of size bytes from r, named name, and makes it ready for the model. An error
-// says, for the model, why it cannot be sent and what would do instead.
-func Prepare(r io.Reader, size int64, name string) (Picture, error) {
+// says, for the model, why it cannot be sent and what would do instead. ctx ends its wait for the
+// decoding budget.
+func Prepare(ctx context.Context, r io.Reader, size int64, name string) (Picture, error) {
 	if size > MaxFileBytes {
 		return Picture{}, fmt.Errorf("it is %s, more than the %s Warden reads as a picture; make a smaller copy (scaled down, or cropped to what matters) and read that",
 			tools.HumanBytes(size), tools.HumanBytes(MaxFileBytes))
@@ -134,7 +138,12 @@ func Prepare(r io.Reader, size int64, name string) (Picture, error) {
 		p.MIME, p.Data, p.Width, p.Height = formatMIME[format], data, cfg.Width, cfg.Height
 		return p, nil
 	}
-	img, _, err := image.Decode(bytes.NewReader(data))
+	release, err := decoding.take(ctx, decodeCost(cfg))
+	if err != nil {
+		return Picture{}, err
+	}
+	defer release()
+	img, _, err := decode(bytes.NewReader(data))
 	if err != nil {
 		return Picture{}, fmt.Errorf("it cannot be decoded as %s (%v); the file may be damaged or cut short", format, err)
 	}
@@ -158,6 +167,9 @@ func Prepare(r io.Reader, size int64, name string) (Picture, error) {
 	p.MIME, p.Data = "image/jpeg", out
 	return p, nil
 }
+
+// decode is image.Decode; a test counts the decodes under way through it.
+var decode = image.Decode
 
 var formatMIME = map[string]string{"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WebP": "image/webp"}
 
@@ -190,12 +202,19 @@ func fit(img image.Image, side int) image.Image {
 		w, h = max(w/2, 1), max(h/2, 1)
 		img = scaled(img, w, h)
 	}
-	if w >= h {
-		w, h = side, max(h*side/w, 1)
-	} else {
-		w, h = max(w*side/h, 1), side
-	}
+	w, h = fitSize(w, h, side)
 	return scaled(img, w, h)
+}
+
+// fitSize is w×h scaled down, keeping its proportions, so that its longer side is at most side.
+func fitSize(w, h, side int) (int, int) {
+	switch {
+	case max(w, h) <= side:
+		return w, h
+	case w >= h:
+		return side, max(int(int64(h)*int64(side)/int64(w)), 1)
+	}
+	return max(int(int64(w)*int64(side)/int64(h)), 1), side
 }
 
 // scaled is img scaled to w×h. The destination is RGBA because x/image/draw's fast paths write RGBA.

@@ -2,6 +2,7 @@ package images
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"hash/crc32"
 	"image"
@@ -37,7 +38,7 @@ func pngOf(t testing.TB, img image.Image) []byte {
 
 func prepare(t *testing.T, data []byte) (Picture, error) {
 	t.Helper()
-	return Prepare(bytes.NewReader(data), int64(len(data)), "shot.png")
+	return Prepare(context.Background(), bytes.NewReader(data), int64(len(data)), "shot.png")
 }
 
 func TestASmallPictureIsSentAsItIs(t *testing.T) {
@@ -114,7 +115,7 @@ func TestAPictureTooLargeToDecodeIsRefusedUnread(t *testing.T) {
 }
 
 func TestAFileLargerThanTheLimitIsRefusedUnread(t *testing.T) {
-	_, err := Prepare(strings.NewReader("never read"), 25_000_000, "huge.png")
+	_, err := Prepare(context.Background(), strings.NewReader("never read"), 25_000_000, "huge.png")
 	if err == nil || !strings.Contains(err.Error(), "it is 25.0 MB, more than the 20.0 MB") {
 		t.Fatalf("err = %v", err)
 	}
@@ -194,7 +195,7 @@ func BenchmarkScaleA40MegapixelPicture(b *testing.B) {
 		}
 		decode += time.Since(start)
 		start = time.Now()
-		if _, err := Prepare(bytes.NewReader(data), int64(len(data)), "big.png"); err != nil {
+		if _, err := Prepare(context.Background(), bytes.NewReader(data), int64(len(data)), "big.png"); err != nil {
 			b.Fatal(err)
 		}
 		prepare += time.Since(start)

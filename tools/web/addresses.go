@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/netip"
-	"strings"
 )
 
 // Which addresses a fetch may not reach unless a rule names the host: every address that is not a
@@ -84,12 +83,17 @@ func within(why, form string) string {
 }
 
 // RestrictedHost says what kind of address host is when it is an address a fetch may reach only under a
-// rule naming it, or the name localhost; "" for any other name, which only its resolution can tell.
+// rule naming it, in any spelling a URL parser or inet_aton reads as one (127.1, 0x7f000001,
+// １２７．０．０．１), or the name localhost; "an invalid host" for a host no reader makes sense of; "" for
+// any other name, which only its resolution can tell.
 func RestrictedHost(host string) string {
-	if a, err := netip.ParseAddr(host); err == nil {
+	canon, a, err := canonicalHost(host)
+	switch {
+	case err != nil:
+		return "an invalid host"
+	case a.IsValid():
 		return Restricted(a)
-	}
-	if h := strings.TrimSuffix(strings.ToLower(host), "."); h == "localhost" || strings.HasSuffix(h, ".localhost") {
+	case loopbackName(canon):
 		return "a loopback name"
 	}
 	return ""

@@ -1,10 +1,15 @@
 package web
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/net/html"
 )
 
 func TestAPageWithoutAnArticleIsConvertedWholeAndStillWithoutScripts(t *testing.T) {
@@ -38,5 +43,50 @@ func TestReadableKnowsWhichContentItReads(t *testing.T) {
 		if got := readable(mt); got != want {
 			t.Errorf("readable(%q) = %q, want %q", mt, got, want)
 		}
+	}
+}
+
+func TestAnInterruptEndsTheReadingOfAPageReadabilityWouldSpendLongOn(t *testing.T) {
+	u, _ := url.Parse("https://example.com/deep")
+	body := deepArticles(500, 5_000)
+	ctx, cancel := context.WithCancel(context.Background())
+	type result struct {
+		p   page
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		p, err := htmlPage(ctx, body, u)
+		done <- result{p, err}
+	}()
+	cancel()
+	select {
+	case r := <-done:
+		if !errors.Is(r.err, context.Canceled) {
+			t.Errorf("the reading went on after the interrupt: err %v, %d bytes of text", r.err, len(r.p.text))
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the reading did not end after the interrupt")
+	}
+}
+
+func TestAPageTooCostlyForReadabilityIsConvertedWhole(t *testing.T) {
+	u, _ := url.Parse("https://example.com/deep")
+	// A tenth of the page that took readability 43 seconds is still past the bound.
+	page := deepArticles(500, 5_000)
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if work, err := articleWork(context.Background(), doc); err != nil || work <= maxArticleWork {
+		t.Fatalf("the nested page's work is %d (bound %d), %v", work, maxArticleWork, err)
+	}
+	doc, _ = html.Parse(strings.NewReader(article))
+	if work, _ := articleWork(context.Background(), doc); work > maxArticleWork/100 {
+		t.Errorf("an ordinary page costs %d, near the bound %d", work, maxArticleWork)
+	}
+	p, err := htmlPage(context.Background(), page, u)
+	if err != nil || p.title != "deep" || strings.Count(p.text, "words.") != 5_000 {
+		t.Errorf("title %q, %d blocks, %v", p.title, strings.Count(p.text, "words."), err)
 	}
 }

@@ -22,13 +22,21 @@
 //     address is not judged (the person chose it, and a company's proxy usually sits at a private
 //     address). The page's host is judged before the request goes to it: an address or the name
 //     localhost as it is, another name by what this machine's DNS says of it; a name only the proxy can
-//     resolve goes on, and where the proxy's answer leads is the proxy's to guard.
+//     resolve goes on, and where the proxy's answer leads is the proxy's to guard. A host is first read as
+//     the WHATWG URL parser and inet_aton read it (hostname.go): 127.1, 2130706433, 0x7f000001, 0177.1 and
+//     １２７．０．０．１ are 127.0.0.1, and the URL is rewritten so (as a browser does), so that the rules,
+//     the question and the proxy all see the address; a host that ends in a number but is no address, or
+//     that is not a name DNS can hold, is not sent to a proxy, which would read it its own way.
 //   - Nothing of the person's is sent: no cookie jar, no user name or password from a URL (the model is
 //     told they were dropped), no Authorization, Cookie or Referer on a redirect. The User-Agent names
 //     Warden and its version.
 //   - Bounds: 30 seconds for the whole fetch, 5 MB of body after decompression (Go's transport
 //     decompresses gzip itself; the limit counts what comes out), 64 KB of headers; the result is
 //     shortened like a command's output (bash.TextResult), the whole text kept in a file of the session.
+//     Reading the page counts in the 30 seconds and ends on an interrupt: readability, which takes no
+//     context and whose cost grows with the text times the elements above it, is given a page only
+//     within a bound of that work (maxArticleWork) and is waited for beside the context; past the bound
+//     the whole page is converted, by a converter that skips what is left once the context is done.
 //
 // It imports the framework (tools) and the bash engine's TextResult, the one way results are shortened;
 // it must never import permissions, agent, config or ui.

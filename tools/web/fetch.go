@@ -74,6 +74,9 @@ func target(raw string) (u *url.URL, stripped bool, err error) {
 	case u.Hostname() == "":
 		return nil, false, fmt.Errorf("the URL %q names no host", raw)
 	}
+	if err := canonicalURL(u); err != nil {
+		return nil, false, fmt.Errorf("the URL %q cannot be fetched: %v", raw, err)
+	}
 	stripped = u.User != nil
 	u.User = nil
 	u.Fragment, u.RawFragment = "", ""
@@ -124,6 +127,10 @@ func fetch(ctx context.Context, env *tools.Env, p *fetchParams, userAgent string
 		// Nothing of the person's reaches another page: no user name or password from a Location, no
 		// Referer naming the page before.
 		req.URL.User = nil
+		if err := canonicalURL(req.URL); err != nil {
+			return fmt.Errorf("a redirect to %q was not followed: %v", req.URL.Redacted(), err)
+		}
+		req.Host = req.URL.Host
 		for _, h := range []string{"Authorization", "Cookie", "Referer", "Proxy-Authorization"} {
 			req.Header.Del(h)
 		}
@@ -168,6 +175,9 @@ func fetch(ctx context.Context, env *tools.Env, p *fetchParams, userAgent string
 	}
 	pg, err := convert(ctx, body, full, kind, final)
 	if err != nil {
+		if ctx.Err() != nil {
+			return failed(ctx, u, err)
+		}
 		return tools.Errorf("%s could not be read: %v", final, err)
 	}
 	var head strings.Builder
@@ -247,7 +257,7 @@ func failed(ctx context.Context, u *url.URL, err error) tools.Result {
 			"To read it, call web_fetch with that URL; the user may be asked.", u, rd.to, rd.reason)}
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return tools.Errorf("%s was not fetched: no answer within %s", u, fetchTimeout)
+		return tools.Errorf("%s was not fetched and read within %s; try a smaller page, or fetch it with a command the user can approve", u, fetchTimeout)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {

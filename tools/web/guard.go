@@ -93,6 +93,16 @@ func (e *RestrictedError) Error() string {
 	return fmt.Sprintf("%s is %s", where, e.Why)
 }
 
+// UnresolvableError is a request not sent to a proxy because its host is neither an address nor a name
+// this machine could judge: the proxy would read it its own way.
+type UnresolvableError struct {
+	Host, Why string
+}
+
+func (e *UnresolvableError) Error() string {
+	return fmt.Sprintf("the host %q was not sent to the proxy: %s", e.Host, e.Why)
+}
+
 // dial connects to addr for the transport. A proxy's address is dialled as it is: the person chose the
 // proxy, and a company's proxy is usually at a private address. Any other host is dialled with a check of
 // every address the dialer tries, on the socket itself, so that neither a DNS answer nor a change of it
@@ -124,9 +134,11 @@ func (g *guard) dial(ctx context.Context, network, addr string) (net.Conn, error
 
 // proxy is the transport's Proxy: the environment's proxy for the request (HTTPS_PROXY, HTTP_PROXY and
 // NO_PROXY, in either case; never for localhost or a loopback address, which are dialled and checked),
-// remembered so that the dial to it, which follows, goes unchecked. The proxy resolves the page's host itself, so the host is
-// judged here first: an address, or the name localhost, as it is; another name by what this machine's
-// DNS says of it, when it says anything (a name only the proxy can resolve goes on to it).
+// remembered so that the dial to it, which follows, goes unchecked. The proxy resolves the page's host
+// itself, so the host is judged here first, in the form a proxy reads it in (canonicalHost: 0x7f000001 is
+// 127.0.0.1): an address, or the name localhost, as it is; a host that is not a name DNS can hold not at
+// all; another name by what this machine's DNS says of it, when it says anything (a name only the proxy
+// can resolve goes on to it).
 func (g *guard) proxy(req *http.Request) (*url.URL, error) {
 	u, err := g.proxyFor(req.URL)
 	g.mu.Lock()
@@ -142,16 +154,24 @@ func (g *guard) proxy(req *http.Request) (*url.URL, error) {
 	if _, named := g.allowed(host); named {
 		return u, nil
 	}
-	if why := RestrictedHost(host); why != "" {
-		a, _ := netip.ParseAddr(host)
-		return nil, &RestrictedError{Host: host, Addr: a, Why: why}
-	}
-	if _, err := netip.ParseAddr(host); err == nil {
+	// The host is judged in the form the proxy reads it in: 127.1 or 0x7f000001 is 127.0.0.1 to it.
+	canon, a, err := canonicalHost(host)
+	switch {
+	case err != nil:
+		return nil, &UnresolvableError{Host: host, Why: err.Error()}
+	case a.IsValid():
+		if why := Restricted(a); why != "" {
+			return nil, &RestrictedError{Host: host, Addr: a.Unmap().WithZone(""), Why: why}
+		}
 		return u, nil
+	case loopbackName(canon):
+		return nil, &RestrictedError{Host: host, Why: "a loopback name"}
+	case !dnsName(canon):
+		return nil, &UnresolvableError{Host: host, Why: "it is not a name DNS can hold, and the proxy would resolve it as it likes"}
 	}
 	ctx, cancel := context.WithTimeout(req.Context(), lookupTimeout)
 	defer cancel()
-	addrs, err := g.lookup(ctx, "ip", host)
+	addrs, err := g.lookup(ctx, "ip", canon)
 	if err != nil {
 		return u, nil
 	}
