@@ -136,7 +136,7 @@ func (s *session) openStore(c *commonFlags) error {
 	}
 	if path == "" {
 		s.id = newSessionID(time.Now())
-		st, err := agent.CreateStoreOn(dir, s.id, s.cfg.Workspace, s.cfg.Model, s.cfg.BaseURL)
+		st, err := agent.CreateStoreOn(dir, s.id, s.cfg.Workspace, s.cfg.Model, s.cfg.BaseURL, !s.cfg.BaseURLFromProject)
 		s.store = st
 		return err
 	}
@@ -197,7 +197,7 @@ func (s *session) switchTo(id string) (model string, err error) {
 	newID := id
 	if id == "" {
 		newID = newSessionID(time.Now())
-		st, err = agent.CreateStoreOn(dir, newID, s.cfg.Workspace, s.cfg.Model, s.cfg.BaseURL)
+		st, err = agent.CreateStoreOn(dir, newID, s.cfg.Workspace, s.cfg.Model, s.cfg.BaseURL, !s.cfg.BaseURLFromProject)
 	} else {
 		if err := checkSessionID(id); err != nil {
 			return "", err

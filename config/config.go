@@ -105,12 +105,15 @@ var NotifyMethods = []string{"auto", "osc9", "osc777", "bell", "off"}
 
 // Config is the merged result that the rest of Warden reads.
 type Config struct {
-	Model         string
-	BaseURL       string
-	APIKey        string
-	APIKeyEnv     string
-	ContextWindow int
-	MaxSteps      int
+	Model   string
+	BaseURL string
+	// BaseURLFromProject says BaseURL is a project file's choice (approved, or under --trust), not the
+	// person's: a session saved with it reaches that server again only while the person approves it.
+	BaseURLFromProject bool
+	APIKey             string
+	APIKeyEnv          string
+	ContextWindow      int
+	MaxSteps           int
 
 	Mode                  string
 	Allow, Deny, Ask      []string
@@ -318,6 +321,9 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 			}
 		}
 		s.Permissions.Allow = append(s.Permissions.Allow, own...)
+		if s.BaseURL != nil {
+			cfg.BaseURLFromProject = f.project && strings.TrimRight(*s.BaseURL, "/") != strings.TrimRight(cfg.BaseURL, "/")
+		}
 		cfg.apply(s)
 		cfg.addMCPServers(f.path, f.project, s.MCPServers)
 		cfg.addHooks(f.path, f.project, s.Hooks)
@@ -344,7 +350,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		cfg.Model = v
 	}
 	if v := getenv("OPENAI_BASE_URL"); v != "" {
-		cfg.BaseURL = v
+		cfg.BaseURL, cfg.BaseURLFromProject = v, false
 	}
 	if cfg.APIKeyEnv == "" {
 		cfg.APIKeyEnv = DefaultAPIKeyEnv
@@ -355,7 +361,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		cfg.Model = ov.Model
 	}
 	if ov.BaseURL != "" {
-		cfg.BaseURL = ov.BaseURL
+		cfg.BaseURL, cfg.BaseURLFromProject = ov.BaseURL, false
 	}
 	if ov.Mode != "" {
 		cfg.Mode = ov.Mode

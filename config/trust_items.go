@@ -101,7 +101,7 @@ func loosening(s *Settings, cur *Config, file string) []looseItem {
 		out = append(out, looseItem{newItem(key, content, file, text), drop})
 	}
 	if s.BaseURL != nil && strings.TrimRight(*s.BaseURL, "/") != strings.TrimRight(cur.BaseURL, "/") {
-		add("base_url", *s.BaseURL, fmt.Sprintf("base_url %q", maskURL(*s.BaseURL)), func(s *Settings) { s.BaseURL = nil })
+		add("base_url", strings.TrimRight(*s.BaseURL, "/"), fmt.Sprintf("base_url %q", maskURL(*s.BaseURL)), func(s *Settings) { s.BaseURL = nil })
 	}
 	if s.APIKeyEnv != nil && *s.APIKeyEnv != cmp.Or(cur.APIKeyEnv, DefaultAPIKeyEnv) {
 		add("api_key_env", *s.APIKeyEnv, fmt.Sprintf("api_key_env %q", *s.APIKeyEnv), func(s *Settings) { s.APIKeyEnv = nil })
@@ -158,6 +158,13 @@ func mcpItem(e MCPServerEntry, file string) TrustItem {
 func hookItem(h Hook, file string) TrustItem {
 	return newItem("hook:"+h.Event+"\x00"+h.Matcher+"\x00"+h.Command, "", file,
 		fmt.Sprintf("hook %s %s runs %s", h.Event, cmpMatcher(h.Matcher), strings.Join(maskWords(strings.Split(h.Command, " ")), " ")))
+}
+
+// ApprovesServer reports whether the person approved url as the workspace's server (a base_url item of
+// that content, from any of its files) or passed --trust: a resumed session that a project's server
+// served goes back to it only then, as today's settings would.
+func (c *Config) ApprovesServer(url string) bool {
+	return c.trust.state(newItem("base_url", strings.TrimRight(url, "/"), "", "")) == TrustApproved
 }
 
 // trustJudge tells each item's state from the person's answers for the workspace.
