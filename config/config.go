@@ -173,6 +173,8 @@ type Config struct {
 
 	// trust tells each item's state from the person's answers.
 	trust *trustJudge
+	// opener reads the files items cover beyond the settings (a hook's script).
+	opener *safefile.Opener
 }
 
 // RuleOrigin is the permission rules one settings file contributed.
@@ -254,7 +256,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 	}
 
 	o := src.Opener
-	cfg := &Config{Workspace: ws, SandboxJail: true, trust: &trustJudge{all: ov.Trust}}
+	cfg := &Config{Workspace: ws, SandboxJail: true, trust: &trustJudge{all: ov.Trust}, opener: o}
 	if !ov.Trust {
 		if cfg.trust.answers, err = answersFor(o, getenv, ws); err != nil {
 			return nil, err
@@ -337,6 +339,10 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		home, _ = os.UserHomeDir()
 	}
 	cfg.readClaudeHooks(o, home)
+	// The person's hooks run first and are the ones kept when a project configures the same command
+	// (hooks.Runner runs a command once per event): a project's copy with a shorter timeout or another
+	// matcher must not stand in for the person's guard.
+	slices.SortStableFunc(cfg.Hooks, func(a, b Hook) int { return cmpBool(a.Project, b.Project) })
 	cfg.addProjectCommands(o)
 	cfg.Trusted = true
 	for _, it := range cfg.TrustItems {
@@ -597,6 +603,17 @@ func xdgDir(getenv func(string) string, name, fallback string) string {
 		home, _ = os.UserHomeDir()
 	}
 	return filepath.Join(home, fallback, "warden")
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 func setStr(dst *string, v *string) {

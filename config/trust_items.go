@@ -76,9 +76,9 @@ func (c *Config) Waiting() []TrustItem {
 
 // newItem is the item of the setting key with content, written in file, shown as text.
 func newItem(key, content, file, text string) TrustItem {
+	// The key's length comes first, so that no key and content read as another key and content.
 	h := sha256.New()
-	h.Write([]byte(key))
-	h.Write([]byte{0})
+	fmt.Fprintf(h, "%d:%s", len(key), key)
 	h.Write([]byte(content))
 	return TrustItem{Key: key, Digest: "sha256:" + hex.EncodeToString(h.Sum(nil)), File: file, Text: printable.Escape(text)}
 }
@@ -150,14 +150,25 @@ func loosening(s *Settings, cur *Config, file string) []looseItem {
 // its read-only marks count, its timeout) is the content.
 func mcpItem(e MCPServerEntry, file string) TrustItem {
 	content, _ := json.Marshal(e.MCPServer) // maps are written in key order: the same entry, the same digest
-	return newItem("mcp:"+file+":"+e.Key, string(content), file, e.Describe())
+	key, _ := json.Marshal([]string{file, e.Key})
+	return newItem("mcp:"+string(key), string(content), file, e.Describe())
 }
 
-// hookItem is the item of a project's hook: its event, matcher and command (shown with the secret values
-// in it masked, as a server's are).
-func hookItem(h Hook, file string) TrustItem {
-	return newItem("hook:"+h.Event+"\x00"+h.Matcher+"\x00"+h.Command, "", file,
-		fmt.Sprintf("hook %s %s runs %s", h.Event, cmpMatcher(h.Matcher), strings.Join(maskWords(strings.Split(h.Command, " ")), " ")))
+// hookItem is the item of a project's hook. Its event, matcher and command are the setting, its timeout
+// and the files of the workspace its command names (a script it runs, a file it reads) are the content:
+// a pull that edits the script an approved hook runs, or raises its timeout, brings another item. The
+// command is shown with the secret values in it masked, as a server's are.
+func (c *Config) hookItem(h Hook, file string) TrustItem {
+	key, _ := json.Marshal([]string{h.Event, h.Matcher, h.Command})
+	content, _ := json.Marshal(struct {
+		Timeout int        `json:"timeout"`
+		Files   []fileHash `json:"files"`
+	}{h.TimeoutSec, c.namedFiles(h.Command)})
+	text := fmt.Sprintf("hook %s %s runs %s", h.Event, cmpMatcher(h.Matcher), strings.Join(maskWords(strings.Split(h.Command, " ")), " "))
+	if h.TimeoutSec > 0 {
+		text += fmt.Sprintf(" (timeout %d s)", h.TimeoutSec)
+	}
+	return newItem("hook:"+string(key), string(content), file, text)
 }
 
 // ApprovesServer reports whether the person approved url as the workspace's server (a base_url item of
