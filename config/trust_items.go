@@ -90,7 +90,9 @@ type looseItem struct {
 }
 
 // loosening lists the items of project settings s, read from file, that loosen what the settings read
-// before it (cur) allow: allow rules, a mode other than default and plan, extra directories, a sandbox made
+// before it (cur) allow: allow rules, a mode that lets more run unasked than the one set before (a
+// project's "default" over the person's "plan" too), more steps or a longer longest command than before,
+// a resource limit raised, removed or set where the person left Warden's default, extra directories, a sandbox made
 // more permissive or switched off, places of the home shown in the read-only jail, the jail turned off,
 // variables passed to commands beyond the environment's allow-list, and another server or key variable,
 // which would send the person's key (or whatever variable the file names) to a server the repository
@@ -120,8 +122,42 @@ func loosening(s *Settings, cur *Config, file string) []looseItem {
 	for _, r := range unique(s.Permissions.Allow) {
 		add("allow:"+r, "", "allow rule "+r, func(s *Settings) { s.Permissions.Allow = without(s.Permissions.Allow, r) })
 	}
-	if m := s.Permissions.Mode; m != nil && *m != "default" && *m != "plan" {
+	if m := s.Permissions.Mode; m != nil && modeRank(*m) > modeRank(cmp.Or(cur.Mode, "default")) {
 		add("mode", *m, fmt.Sprintf("permission mode %q", *m), func(s *Settings) { s.Permissions.Mode = nil })
+	}
+	if v := s.MaxSteps; v != nil && *v > cmp.Or(cur.MaxSteps, DefaultMaxSteps) {
+		add("max_steps", fmt.Sprint(*v), fmt.Sprintf("max_steps %d", *v), func(s *Settings) { s.MaxSteps = nil })
+	}
+	if v := s.Bash.MaxTimeoutMS; v != nil && *v > cmp.Or(cur.BashMaxTimeoutMS, DefaultMaxTimeoutMS) {
+		add("bash.max_timeout_ms", fmt.Sprint(*v), fmt.Sprintf("bash.max_timeout_ms %d", *v), func(s *Settings) {
+			// The file's own timeout may only fit under the maximum left out with it.
+			if t := s.Bash.TimeoutMS; t != nil && *t > cmp.Or(cur.BashMaxTimeoutMS, DefaultMaxTimeoutMS) {
+				s.Bash.TimeoutMS = nil
+			}
+			s.Bash.MaxTimeoutMS = nil
+		})
+	}
+	if l := s.Bash.Limits; l != nil {
+		for _, f := range []struct {
+			name string
+			v    *int
+			mine int
+		}{
+			{"memory_mb", &l.MemoryMB, cur.Limits.MemoryMB}, {"processes", &l.Processes, cur.Limits.Processes},
+			{"cpu_seconds", &l.CPUSeconds, cur.Limits.CPUSeconds}, {"file_size_mb", &l.FileSizeMB, cur.Limits.FileSizeMB},
+		} {
+			if v := *f.v; !limitTightens(v, f.mine) {
+				shown := fmt.Sprint(v)
+				if v < 0 {
+					shown = "none (no limit)"
+				}
+				add("bash.limits."+f.name, fmt.Sprint(v), "bash.limits."+f.name+" "+shown, func(s *Settings) {
+					if s.Bash.Limits != nil {
+						*limitField(s.Bash.Limits, f.name) = 0
+					}
+				})
+			}
+		}
 	}
 	for _, d := range unique(s.Permissions.AdditionalDirectories) {
 		add("additional_directories:"+d, "", "additional directory "+d, func(s *Settings) {
@@ -143,6 +179,38 @@ func loosening(s *Settings, cur *Config, file string) []looseItem {
 		})
 	}
 	return out
+}
+
+// modeRank orders the permission modes from the one that lets least run unasked: a project's mode applies
+// at once when it ranks no higher than the mode the person's settings chose.
+func modeRank(m string) int {
+	return slices.Index([]string{"plan", "default", "accept-edits", "yolo"}, m)
+}
+
+// limitTightens reports whether a project's resource limit v (0: not set; negative: none) only tightens
+// the limit mine the settings before it set (0: Warden's default, which config does not know, so that
+// only a limit no laxer than one the person set, or none over none, tightens for sure).
+func limitTightens(v, mine int) bool {
+	switch {
+	case v == 0:
+		return true
+	case v < 0:
+		return mine < 0
+	}
+	return mine < 0 || mine > 0 && v <= mine
+}
+
+// limitField is the field of l of the key name.
+func limitField(l *LimitValues, name string) *int {
+	switch name {
+	case "memory_mb":
+		return &l.MemoryMB
+	case "processes":
+		return &l.Processes
+	case "cpu_seconds":
+		return &l.CPUSeconds
+	}
+	return &l.FileSizeMB
 }
 
 // mcpItem is the item of a server Warden would start in the workspace or a project names: its name and
