@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"github.com/warden-cli/warden/safefile"
 )
@@ -115,6 +116,11 @@ func answerItems(o *safefile.Opener, getenv func(string) string, ws string, item
 	if len(items) == 0 {
 		return nil
 	}
+	unlock, err := lockRecord(getenv, trustName)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	rec, err := readTrust(o, getenv)
 	if err != nil {
 		return err
@@ -141,6 +147,11 @@ func answerItems(o *safefile.Opener, getenv func(string) string, ws string, item
 // RevokeTrust forgets every answer about workspace ws: what it loosens waits again, and is asked about. It
 // returns how many items had been approved.
 func RevokeTrust(o *safefile.Opener, getenv func(string) string, ws string) (int, error) {
+	unlock, err := lockRecord(getenv, trustName)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
 	rec, err := readTrust(o, getenv)
 	if err != nil {
 		return 0, err
@@ -220,6 +231,11 @@ func readSavedRules(o *safefile.Opener, getenv func(string) string) (map[string]
 }
 
 func recordSavedRule(o *safefile.Opener, getenv func(string) string, ws, rule string) error {
+	unlock, err := lockRecord(getenv, savedRulesName)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	saved, err := readSavedRules(o, getenv)
 	if err != nil {
 		return err
@@ -251,6 +267,34 @@ func ownRules(o *safefile.Opener, getenv func(string) string, ws string, allow [
 		}
 	}
 	return own, rest, nil
+}
+
+// lockRecord takes the lock of the record name, a file beside it (NAME.lock) locked with flock, so that
+// two Warden processes changing the record at once (a trust --yes in one workspace, a --revoke in
+// another) each read what the other wrote: without it, the one that wrote last put back what the other
+// had taken out. It is held for the read, the change and the write alone, never while a question waits;
+// the record itself is replaced by a rename, so readers never take the lock.
+func lockRecord(getenv func(string) string, name string) (unlock func(), err error) {
+	dir := StateDir(getenv)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", dir, err)
+	}
+	path := filepath.Join(dir, name+".lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening the lock of %s: %w", filepath.Join(dir, name), err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	return func() { f.Close() }, nil // closing the file releases the lock
 }
 
 // writeRecord replaces one of Warden's records in the state directory, which it makes if needed (the
