@@ -258,9 +258,13 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 	o := src.Opener
 	cfg := &Config{Workspace: ws, SandboxJail: true, trust: &trustJudge{all: ov.Trust}, opener: o}
 	if !ov.Trust {
-		if cfg.trust.answers, err = answersFor(o, getenv, ws); err != nil {
-			return nil, err
+		answers, err := answersFor(o, getenv, ws)
+		if err != nil {
+			// Nothing counts as approved then, which loosens nothing: Warden goes on, everything the
+			// workspace loosens waits, and the person is told how to mend the record.
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%v; until then nothing in this workspace counts as approved", err))
 		}
+		cfg.trust.answers = answers.index()
 	}
 
 	files := []struct {

@@ -60,19 +60,38 @@ type answer struct {
 	Item   string `json:"item"`
 }
 
-func (w workspaceAnswers) has(list []answer, digest string) bool {
-	return slices.ContainsFunc(list, func(a answer) bool { return a.Digest == digest })
+// answerIndex is a workspace's answers by digest and by key, so that judging each of thousands of items
+// does not read the whole list.
+type answerIndex struct {
+	approved, declined, keys map[string]bool
 }
 
-func (w workspaceAnswers) hasKey(key string) bool {
-	same := func(a answer) bool { return a.Key == key }
-	return slices.ContainsFunc(w.Approved, same) || slices.ContainsFunc(w.Declined, same)
+func (w workspaceAnswers) index() answerIndex {
+	x := answerIndex{approved: map[string]bool{}, declined: map[string]bool{}, keys: map[string]bool{}}
+	for _, a := range w.Approved {
+		x.approved[a.Digest], x.keys[a.Key] = true, true
+	}
+	for _, a := range w.Declined {
+		x.declined[a.Digest], x.keys[a.Key] = true, true
+	}
+	return x
 }
+
+// The record grows with every version of every item approved, in every workspace: it is read with a
+// bound far above what a person approves (a few hundred bytes an answer), and kept small by pruning on
+// each write (prune), so that neither its size nor the time to read it ever stops Warden.
+const (
+	maxTrustRecord = 64 << 20
+	// maxAnswersPerKey is how many versions of one setting are remembered in a workspace: enough for
+	// the branches a person switches between, few enough that a setting changed at every pull does
+	// not grow the record for ever.
+	maxAnswersPerKey = 16
+)
 
 func readTrust(o *safefile.Opener, getenv func(string) string) (*trustRecord, error) {
 	path := trustFile(getenv)
 	rec := &trustRecord{Workspaces: map[string]*workspaceAnswers{}}
-	data, err := o.ReadFile(path)
+	data, err := o.WithMaxSize(maxTrustRecord).ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return rec, nil
 	}
@@ -130,10 +149,18 @@ func answerItems(o *safefile.Opener, getenv func(string) string, ws string, item
 		w = &workspaceAnswers{}
 		rec.Workspaces[ws] = w
 	}
+	answered := make(map[string]bool, len(items))
 	for _, it := range items {
-		drop := func(a answer) bool { return a.Digest == it.Digest }
-		w.Approved = slices.DeleteFunc(w.Approved, drop)
-		w.Declined = slices.DeleteFunc(w.Declined, drop)
+		answered[it.Digest] = true
+	}
+	drop := func(a answer) bool { return answered[a.Digest] }
+	w.Approved = slices.DeleteFunc(w.Approved, drop)
+	w.Declined = slices.DeleteFunc(w.Declined, drop)
+	for _, it := range items {
+		if !answered[it.Digest] {
+			continue // given twice
+		}
+		delete(answered, it.Digest)
 		a := answer{Key: it.Key, Digest: it.Digest, Item: it.String()}
 		if approve {
 			w.Approved = append(w.Approved, a)
@@ -141,6 +168,7 @@ func answerItems(o *safefile.Opener, getenv func(string) string, ws string, item
 			w.Declined = append(w.Declined, a)
 		}
 	}
+	rec.prune()
 	return writeTrust(getenv, rec)
 }
 
@@ -161,7 +189,35 @@ func RevokeTrust(o *safefile.Opener, getenv func(string) string, ws string) (int
 		return 0, nil
 	}
 	delete(rec.Workspaces, ws)
+	rec.prune()
 	return len(w.Approved), writeTrust(getenv, rec)
+}
+
+// prune forgets what can no longer apply: the workspaces that are gone (their folder removed: a clone
+// made again at the path is asked again, which is what a new clone should be), and, of each setting, the
+// versions answered before its last maxAnswersPerKey. Answers are kept in the order given, so the oldest
+// go first.
+func (rec *trustRecord) prune() {
+	for ws, w := range rec.Workspaces {
+		if _, err := os.Stat(ws); errors.Is(err, os.ErrNotExist) {
+			delete(rec.Workspaces, ws)
+			continue
+		}
+		w.Approved, w.Declined = keepLatest(w.Approved), keepLatest(w.Declined)
+	}
+}
+
+// keepLatest is list without the answers of a key that has more than maxAnswersPerKey after them.
+func keepLatest(list []answer) []answer {
+	count := map[string]int{}
+	out := make([]answer, 0, len(list))
+	for i := len(list) - 1; i >= 0; i-- {
+		if count[list[i].Key]++; count[list[i].Key] <= maxAnswersPerKey {
+			out = append(out, list[i])
+		}
+	}
+	slices.Reverse(out)
+	return out
 }
 
 func writeTrust(getenv func(string) string, rec *trustRecord) error {

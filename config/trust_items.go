@@ -248,18 +248,18 @@ func (c *Config) ApprovesServer(url string) bool {
 
 // trustJudge tells each item's state from the person's answers for the workspace.
 type trustJudge struct {
-	answers workspaceAnswers
+	answers answerIndex
 	// all is --trust: every item counts as approved for this run, and nothing is recorded.
 	all bool
 }
 
 func (j *trustJudge) state(it TrustItem) TrustState {
 	switch {
-	case j.all || j.answers.has(j.answers.Approved, it.Digest):
+	case j.all || j.answers.approved[it.Digest]:
 		return TrustApproved
-	case j.answers.has(j.answers.Declined, it.Digest):
+	case j.answers.declined[it.Digest]:
 		return TrustDeclined
-	case j.answers.hasKey(it.Key):
+	case j.answers.keys[it.Key]:
 		return TrustChanged
 	}
 	return TrustNew
