@@ -270,7 +270,8 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 	files := []struct {
 		path    string
 		project bool
-		// mine is a file of the person's own, which Warden does not run without (refused).
+		// mine is a file the person writes (their settings, the workspace's settings.local.json, where
+		// the rules they save for it go).
 		mine bool
 	}{
 		{userFile, false, true},
@@ -291,15 +292,16 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		}
 		var refused *safefile.Refused
 		switch {
-		case errors.As(err, &refused) && !f.mine:
-			// The repository's own settings, which it chose to make unreadable: leaving them out
-			// applies no deny rule of its own, but can loosen nothing the person set.
+		case errors.As(err, &refused) && f.project:
+			// A file in the workspace, which the repository may have committed (settings.local.json
+			// too, with git add -f) and chose to make unreadable: leaving it out applies no deny rule
+			// of its, but can loosen nothing the person set, and must not stop Warden in every clone.
 			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%v; its settings are not applied", err))
 			continue
 		case errors.As(err, &refused):
 			// The person's own rules may be in it: running without them could allow what they deny.
 			return nil, fmt.Errorf("%w; Warden does not start without the settings you keep there: make it a plain settings file, or remove it", err)
-		case err != nil && !f.mine:
+		case err != nil && f.project:
 			// A repository's file that does not parse would otherwise stop Warden in every clone of it.
 			// What it meant cannot be told, so none of it applies: its deny rules included, which could
 			// loosen nothing the person set.
@@ -334,7 +336,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		cfg.addMCPServers(f.path, f.project, s.MCPServers)
 		cfg.addHooks(f.path, f.project, s.Hooks)
 		if p := s.Permissions; len(p.Allow)+len(p.Deny)+len(p.Ask) > 0 {
-			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Project: f.project && !f.mine, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask, at: s.at})
+			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Project: f.project, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask, at: s.at})
 		}
 	}
 
@@ -501,6 +503,42 @@ const maxSettingsSize = 1 << 20
 // refuses, and says where each key is. A missing file is an error that matches os.ErrNotExist, a refused
 // one a *safefile.Refused; an empty one leaves v as it is.
 func readStrict(o *safefile.Opener, path string, v any, t reflect.Type) (*positions, error) {
+	at, _, err := readStrictForeign(o, path, v, t, nil)
+	return at, err
+}
+
+// readStrictForeign is readStrict for a file other tools write too, whose keys foreign accepts as
+// theirs are skipped and returned, with where they are (checkKeysForeign).
+func readStrictForeign(o *safefile.Opener, path string, v any, t reflect.Type, foreign func([]string) bool) (*positions, []string, error) {
+	data, err := readSettingsBytes(o, path)
+	if err != nil || len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil, err
+	}
+	var at *positions
+	var ignored []string
+	if json.Valid(data) {
+		if at, ignored, err = checkKeysForeign(path, data, t, foreign); err != nil {
+			return nil, nil, err
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if len(ignored) == 0 {
+		// Otherwise every key was checked, and those left are the other tools', which the decoder skips.
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(v); err != nil {
+		return nil, nil, settingsError(path, data, dec, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		line, col := position(data, dec.InputOffset())
+		return nil, nil, fmt.Errorf("%s:%d:%d: unexpected content after the settings object; a settings file holds one object", path, line, col)
+	}
+	return at, ignored, nil
+}
+
+// readSettingsBytes reads the settings file at path through o, bounded, without its byte-order mark. A
+// missing file is an error that matches os.ErrNotExist, a refused one a *safefile.Refused.
+func readSettingsBytes(o *safefile.Opener, path string) ([]byte, error) {
 	// A repository chooses what stands at its settings paths: a FIFO must not stall the start, and a
 	// link to a key must not be read, nor quoted in an error.
 	f, err := o.Open(path)
@@ -519,26 +557,7 @@ func readStrict(o *safefile.Opener, path string, v any, t reflect.Type) (*positi
 	if len(data) > maxSettingsSize {
 		return nil, fmt.Errorf("%s: a settings file may be at most %d KB, and this one is larger; is it the right file?", path, maxSettingsSize>>10)
 	}
-	data = stripBOM(data)
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil
-	}
-	var at *positions
-	if json.Valid(data) {
-		if at, err = checkKeys(path, data, t); err != nil {
-			return nil, err
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return nil, settingsError(path, data, dec, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		line, col := position(data, dec.InputOffset())
-		return nil, fmt.Errorf("%s:%d:%d: unexpected content after the settings object; a settings file holds one object", path, line, col)
-	}
-	return at, nil
+	return stripBOM(data), nil
 }
 
 // check finds values that parse but make no sense, so that they are reported where they were written
