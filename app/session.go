@@ -58,6 +58,8 @@ type session struct {
 	engine   *permissions.Engine
 	reg      *tools.Registry
 	tasks    *bash.Tasks
+	// ended is set once the SessionEnd hooks ran (endHooks).
+	ended bool
 	// mcp runs the configured MCP servers; their tools reach the agent through Options.More.
 	mcp *mcp.Manager
 	// skills are the person's skills and, once trusted, the project's (skills.go).
