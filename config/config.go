@@ -12,6 +12,7 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -327,6 +328,13 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 					l.drop(s)
 				}
 			}
+			// A timeout above the longest allowed would stop the start (validate): the project's is
+			// left out instead, and said.
+			if t := s.Bash.TimeoutMS; t != nil && *t > cmp.Or(derefInt(s.Bash.MaxTimeoutMS), cfg.BashMaxTimeoutMS, DefaultMaxTimeoutMS) {
+				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: bash.timeout_ms (%d) is above bash.max_timeout_ms (%d); Warden goes on without it",
+					s.at.of("bash", "timeout_ms"), *t, cmp.Or(derefInt(s.Bash.MaxTimeoutMS), cfg.BashMaxTimeoutMS, DefaultMaxTimeoutMS)))
+				s.Bash.TimeoutMS = nil
+			}
 		}
 		s.Permissions.Allow = append(s.Permissions.Allow, own...)
 		if s.BaseURL != nil {
@@ -637,6 +645,14 @@ func cmpBool(a, b bool) int {
 		return 1
 	}
 	return -1
+}
+
+// derefInt is *p, 0 for nil.
+func derefInt(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 func setStr(dst *string, v *string) {

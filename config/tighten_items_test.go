@@ -56,3 +56,14 @@ func TestAProjectsLimitsWaitWhenTheyLoosen(t *testing.T) {
 		t.Errorf("lower limits wait or do not apply: %q, %+v", cfg.Untrusted, cfg)
 	}
 }
+
+// A project's bash.timeout_ms above the longest command allowed is left out with a warning rather than
+// stopping the start, which it did (the check that the timeout fits under the maximum is across files).
+func TestAProjectsTimeoutAboveTheMaximumIsAWarning(t *testing.T) {
+	f := newFixture(t)
+	f.write(t, filepath.Join(f.ws, ".warden", "settings.json"), `{"bash": {"timeout_ms": 700000}}`)
+	cfg, err := f.load(t, Overrides{})
+	if err != nil || cfg.BashTimeoutMS != DefaultTimeoutMS || len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0], "bash.timeout_ms (700000) is above bash.max_timeout_ms (600000)") {
+		t.Errorf("err %v, timeout %d, warnings %q", err, cfg.BashTimeoutMS, cfg.Warnings)
+	}
+}
