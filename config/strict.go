@@ -11,7 +11,7 @@ import (
 
 // encoding/json forgives two mistakes that cost people their settings without a word: a key given twice in
 // one object keeps only the last value (a second "deny" list silently replaces the first), and keys match
-// fields whatever their case ("Deny" fills deny). checkKeys walks the document against the Go type it will be
+// fields whatever their case ("Deny" fills deny). checkKeysForeign walks the document against the Go type it will be
 // decoded into and refuses both before the decoder runs.
 
 // bom is the UTF-8 byte-order mark some editors on Windows put at the start of a file.
@@ -22,18 +22,12 @@ func stripBOM(data []byte) []byte {
 	return bytes.TrimPrefix(data, bom)
 }
 
-// checkKeys reports the first duplicate or unknown key of the JSON document data, which must be valid JSON,
-// against type t. Objects decoded into maps may have any keys but still none twice. It records where each
-// key is, so that a value found wrong after decoding is reported where it was written.
-func checkKeys(path string, data []byte, t reflect.Type) (*positions, error) {
-	at, _, err := checkKeysForeign(path, data, t, nil)
-	return at, err
-}
-
-// checkKeysForeign is checkKeys for a file other tools write too: an unknown key at a place foreign
-// accepts (given its path of keys), and that is no near miss of a known one (a typo, a key in the wrong
-// case), is another tool's setting. It is skipped rather than refused, and named, with where it is, in
-// ignored.
+// checkKeysForeign reports the first duplicate or unknown key of the JSON document data, which must be
+// valid JSON, against type t. Objects decoded into maps may have any keys but still none twice. It records
+// where each key is, so that a value found wrong after decoding is reported where it was written. For a
+// file other tools write too, foreign (nil for none) accepts places where an unknown key that is no near
+// miss of a known one (a typo, a key in the wrong case) is another tool's setting: it is skipped rather
+// than refused, and named, with where it is, in ignored.
 func checkKeysForeign(path string, data []byte, t reflect.Type, foreign func(keys []string) bool) (*positions, []string, error) {
 	w := &keyWalker{path: path, data: data, dec: json.NewDecoder(bytes.NewReader(data)),
 		at: &positions{path: path, data: data, keys: map[string]int64{}}, foreign: foreign}
