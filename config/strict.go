@@ -11,8 +11,8 @@ import (
 
 // encoding/json forgives two mistakes that cost people their settings without a word: a key given twice in
 // one object keeps only the last value (a second "deny" list silently replaces the first), and keys match
-// fields whatever their case ("Deny" fills deny). checkKeysForeign walks the document against the Go type it will be
-// decoded into and refuses both before the decoder runs.
+// fields whatever their case ("Deny" fills deny). checkKeysForeign walks the document against the Go type
+// it will be decoded into and refuses both before the decoder runs.
 
 // bom is the UTF-8 byte-order mark some editors on Windows put at the start of a file.
 var bom = []byte("\xEF\xBB\xBF")
