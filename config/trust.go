@@ -173,24 +173,30 @@ func answerItems(o *safefile.Opener, getenv func(string) string, ws string, item
 }
 
 // RevokeTrust forgets every answer about workspace ws: what it loosens waits again, and is asked about. It
-// returns how many items had been approved.
-func RevokeTrust(o *safefile.Opener, getenv func(string) string, ws string) (int, error) {
+// returns how many items had been approved. It works whatever the record holds: one that cannot be read
+// (it does not parse, is too large, became a link), under which nothing counts as approved anyway, is set
+// aside as trust.json.unreadable so that the next answers start a record afresh, and note says so.
+func RevokeTrust(o *safefile.Opener, getenv func(string) string, ws string) (revoked int, note string, err error) {
 	unlock, err := lockRecord(getenv, trustName)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	defer unlock()
 	rec, err := readTrust(o, getenv)
 	if err != nil {
-		return 0, err
+		path := trustFile(getenv)
+		if rerr := os.Rename(path, path+".unreadable"); rerr != nil {
+			return 0, "", fmt.Errorf("%w; setting it aside failed too: %v", err, rerr)
+		}
+		return 0, fmt.Sprintf("%v; it is set aside as %s.unreadable, and every workspace asks again", err, path), nil
 	}
 	w := rec.Workspaces[ws]
 	if w == nil {
-		return 0, nil
+		return 0, "", nil
 	}
 	delete(rec.Workspaces, ws)
 	rec.prune()
-	return len(w.Approved), writeTrust(getenv, rec)
+	return len(w.Approved), "", writeTrust(getenv, rec)
 }
 
 // prune forgets what can no longer apply: the workspaces that are gone (their folder removed: a clone

@@ -33,7 +33,7 @@ func TestALargeTrustRecordStopsNothing(t *testing.T) {
 	if !cfg.Trusted || len(cfg.Warnings) != 0 || len(cfg.Allow) != 1 {
 		t.Fatalf("with a large record: trusted %v, allow %q, warnings %q", cfg.Trusted, cfg.Allow, cfg.Warnings)
 	}
-	if n, err := RevokeTrust(f.o, f.getenv, f.ws); err != nil || n != 6001 {
+	if n, _, err := RevokeTrust(f.o, f.getenv, f.ws); err != nil || n != 6001 {
 		t.Fatalf("revoke: %d, %v", n, err)
 	}
 	if cfg := f.mustLoad(t); cfg.Trusted || len(cfg.Allow) != 0 {
@@ -52,6 +52,14 @@ func TestAnUnreadableTrustRecordIsAWarning(t *testing.T) {
 	cfg, err := f.load(t, Overrides{})
 	if err != nil || cfg.Trusted || len(cfg.Allow) != 0 || len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0], "nothing in this workspace counts as approved") {
 		t.Errorf("err %v, allow %q, warnings %q", err, cfg.Allow, cfg.Warnings)
+	}
+	// --revoke still works: the record is set aside, and the next answers start afresh.
+	if _, note, err := RevokeTrust(f.o, f.getenv, f.ws); err != nil || !strings.Contains(note, "set aside as") {
+		t.Fatalf("revoke on an unreadable record: note %q, err %v", note, err)
+	}
+	f.approveAll(t)
+	if cfg := f.mustLoad(t); !cfg.Trusted || len(cfg.Warnings) != 0 {
+		t.Errorf("after setting the record aside and approving: trusted %v, warnings %q", cfg.Trusted, cfg.Warnings)
 	}
 }
 
