@@ -14,13 +14,15 @@ import (
 )
 
 // What a workspace loosens is a list of items, each approved on its own (DESIGN.md §6): every allow rule,
-// a mode, each environment variable passed, each sandbox, jail and directory setting, another server or
-// key variable, each MCP server Warden would start in the workspace or a project names, each project hook,
-// and the project's commands and skills as one set. An item's digest covers all of it, so that a pull that
-// changes one (another command line for a server of the same name, another hook command, an edited
-// command file) brings a new item that waits for the person, while what they approved and is unchanged
-// keeps working. What only tightens (deny and ask rules, the sandbox or the jail turned on, plan mode,
-// a variable dropped) is no item: it always applies.
+// a mode looser than the one before, more steps, a longer longest command or a laxer resource limit, each
+// environment variable passed, each sandbox, jail and directory setting, another server or key variable,
+// each MCP server Warden would start in the workspace or a project names, each project hook (with its
+// timeout and the script it runs), and the project's commands and skills as one set. An item's digest
+// covers all of it, so that a pull that changes one (another command line for a server of the same name,
+// another hook command or an edited hook script, an edited command file) brings a new item that waits for
+// the person, while what they approved and is unchanged keeps working. What only tightens (deny and ask
+// rules, the sandbox or the jail turned on, a stricter mode, lower limits, a variable dropped) is no
+// item: it always applies.
 
 // TrustState is what the person answered about exactly one item.
 type TrustState string
