@@ -94,11 +94,11 @@ type looseItem struct {
 // loosening lists the items of project settings s, read from file, that loosen what the settings read
 // before it (cur) allow: allow rules, a mode that lets more run unasked than the one set before (a
 // project's "default" over the person's "plan" too), more steps or a longer longest command than before,
-// a resource limit raised, removed or set where the person left Warden's default, extra directories, a sandbox made
-// more permissive or switched off, places of the home shown in the read-only jail, the jail turned off,
-// variables passed to commands beyond the environment's allow-list, and another server or key variable,
-// which would send the person's key (or whatever variable the file names) to a server the repository
-// chose.
+// a resource limit raised, removed or set where the person left Warden's default, extra directories, a
+// sandbox made more permissive or switched off, places of the home shown in the read-only jail, the jail
+// turned off, variables passed to commands beyond the environment's allow-list, and another server or key
+// variable, which would send the person's key (or whatever variable the file names) to a server the
+// repository chose.
 func loosening(s *Settings, cur *Config, file string) []looseItem {
 	var out []looseItem
 	add := func(key, content, text string, drop func(*Settings)) {
@@ -140,23 +140,15 @@ func loosening(s *Settings, cur *Config, file string) []looseItem {
 		})
 	}
 	if l := s.Bash.Limits; l != nil {
-		for _, f := range []struct {
-			name string
-			v    *int
-			mine int
-		}{
-			{"memory_mb", &l.MemoryMB, cur.Limits.MemoryMB}, {"processes", &l.Processes, cur.Limits.Processes},
-			{"cpu_seconds", &l.CPUSeconds, cur.Limits.CPUSeconds}, {"file_size_mb", &l.FileSizeMB, cur.Limits.FileSizeMB},
-		} {
-			if v := *f.v; !limitTightens(v, f.mine) {
+		for _, name := range []string{"memory_mb", "processes", "cpu_seconds", "file_size_mb"} {
+			mine := cur.Limits
+			if v := *limitField(l, name); !limitTightens(v, *limitField(&mine, name)) {
 				shown := fmt.Sprint(v)
 				if v < 0 {
 					shown = "none (no limit)"
 				}
-				add("bash.limits."+f.name, fmt.Sprint(v), "bash.limits."+f.name+" "+shown, func(s *Settings) {
-					if s.Bash.Limits != nil {
-						*limitField(s.Bash.Limits, f.name) = 0
-					}
+				add("bash.limits."+name, fmt.Sprint(v), "bash.limits."+name+" "+shown, func(s *Settings) {
+					*limitField(s.Bash.Limits, name) = 0
 				})
 			}
 		}
