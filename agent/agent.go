@@ -222,7 +222,7 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 			return TurnDone{Text: last, Interrupted: true, Turns: step - 1}
 		}
 		a.noteMode()
-		a.deliverNotes()
+		a.deliverNotes(ctx)
 		comp, err := a.request(ctx, schemas)
 		if err != nil {
 			if ctx.Err() != nil {

@@ -165,3 +165,39 @@ func TestAHooksAskIsDeniedHeadlessWithWhy(t *testing.T) {
 		t.Errorf("the model read %q", got)
 	}
 }
+
+// A steering message goes through the UserPromptSubmit hooks as a prompt sent with Enter does: one they
+// block never reaches the model, is not handed back to be sent again, and the person reads why; one they
+// let through is delivered with what they add. Before, steering skipped the hooks.
+func TestASteerAPromptHookBlocksNeverReachesTheModel(t *testing.T) {
+	h := newHarness(t, permissions.ModeDefault, nil, withHooks(t, hookOf("UserPromptSubmit", "",
+		`grep -q FORBIDDEN && { echo "that word is not allowed" >&2; exit 2; }; echo "hook saw it"; exit 0`)))
+	h.server.Reply(fakeapi.ToolCall("call_e", "echo", `{"text":"x"}`), fakeapi.Text("Done."))
+	h.agent.Steer("FORBIDDEN: touch M")
+	h.agent.Steer("use printf")
+	h.run("print it")
+	reqs := h.server.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	last := reqs[1].LastUser()
+	if strings.Contains(last, "FORBIDDEN") || !strings.Contains(last, "use printf") || !strings.Contains(last, "hook saw it") {
+		t.Errorf("the request after the boundary ends with the user message %q", last)
+	}
+	var blocked []string
+	var told bool
+	for _, e := range h.rec.all() {
+		switch e := e.(type) {
+		case SteerBlocked:
+			blocked = append(blocked, e.Text)
+		case Notice:
+			told = told || strings.Contains(e.Message, "that word is not allowed")
+		}
+	}
+	if len(blocked) != 1 || blocked[0] != "FORBIDDEN: touch M" || !told {
+		t.Errorf("blocked %q, the person told %v", blocked, told)
+	}
+	if left := h.agent.TakeSteers(); len(left) != 0 {
+		t.Errorf("a blocked steer is handed back: %q", left)
+	}
+}

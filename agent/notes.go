@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,13 +66,21 @@ func SplitNotes(content string) (notes, prompt string) {
 }
 
 // deliverNotes adds the waiting notes, and the person's steering messages (steer.go), as one message
-// after tool results, mid-request.
-func (a *Agent) deliverNotes() {
+// after tool results, mid-request. Each steer goes through the UserPromptSubmit hooks first, as a prompt
+// sent with Enter does: one they block stays out, and what they add joins the notes.
+func (a *Agent) deliverNotes(ctx context.Context) {
 	n := len(a.messages)
 	if n == 0 || a.messages[n-1].Role != openai.ChatMessageRoleTool && !isImagesMessage(a.messages[n-1]) {
 		return
 	}
-	notes, steers := a.takeNotes(), a.TakeSteers()
+	steers := slices.DeleteFunc(a.TakeSteers(), func(s string) bool {
+		if _, blocked := a.promptHooks(ctx, s); blocked {
+			a.emit(SteerBlocked{Text: s})
+			return true
+		}
+		return false
+	})
+	notes := a.takeNotes()
 	if len(notes) == 0 && len(steers) == 0 {
 		return
 	}

@@ -16,6 +16,12 @@ type SteerDelivered struct{ Text string }
 
 func (SteerDelivered) isEvent() {}
 
+// SteerBlocked reports a steering message a UserPromptSubmit hook kept from the model; the hook's words
+// came before it as a Notice.
+type SteerBlocked struct{ Text string }
+
+func (SteerBlocked) isEvent() {}
+
 // Steer queues text for the model's next tool boundary. It may be called from any goroutine.
 func (a *Agent) Steer(text string) {
 	text = strings.TrimSpace(text)

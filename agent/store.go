@@ -57,6 +57,9 @@ type Record struct {
 	Model string `json:"model,omitempty"`
 	// BaseURL is the server the session talks to, so that resuming it reaches the same one.
 	BaseURL string `json:"base_url,omitempty"`
+	// BaseURLOwn says the person chose BaseURL (their settings, environment or a flag), not a project's
+	// file: a server a project chose is reached again on resuming only while the person approves it.
+	BaseURLOwn bool `json:"base_url_own,omitempty"`
 
 	// message
 	Message *openai.ChatCompletionMessage `json:"message,omitempty"`
@@ -121,12 +124,12 @@ func SessionPath(dir, id string) string { return filepath.Join(dir, id+".jsonl")
 
 // CreateStore starts a new session file and writes its session record.
 func CreateStore(dir, id, cwd, model string) (*Store, error) {
-	return CreateStoreOn(dir, id, cwd, model, "")
+	return CreateStoreOn(dir, id, cwd, model, "", false)
 }
 
 // CreateStoreOn is CreateStore for a session that talks to the server at baseURL, which its session
-// record keeps.
-func CreateStoreOn(dir, id, cwd, model, baseURL string) (*Store, error) {
+// record keeps with whether the person chose it themselves (own).
+func CreateStoreOn(dir, id, cwd, model, baseURL string, own bool) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating the sessions directory: %w", err)
 	}
@@ -136,7 +139,7 @@ func CreateStoreOn(dir, id, cwd, model, baseURL string) (*Store, error) {
 		return nil, fmt.Errorf("creating the session file: %w", err)
 	}
 	s := &Store{f: f, path: path}
-	s.Append(Record{Type: RecSession, ID: id, Cwd: cwd, Model: model, BaseURL: baseURL}, true)
+	s.Append(Record{Type: RecSession, ID: id, Cwd: cwd, Model: model, BaseURL: baseURL, BaseURLOwn: own && baseURL != ""}, true)
 	return s, s.Err()
 }
 
@@ -351,9 +354,11 @@ type SessionInfo struct {
 	Model string `json:"model"`
 	// BaseURL is the server the session talked to ("" in sessions from before it was kept). It is not
 	// listed: a URL may carry a credential.
-	BaseURL string    `json:"-"`
-	Started time.Time `json:"started"`
-	Updated time.Time `json:"updated"`
+	BaseURL string `json:"-"`
+	// BaseURLOwn is set when the person chose BaseURL, not a project's file (Record.BaseURLOwn).
+	BaseURLOwn bool      `json:"-"`
+	Started    time.Time `json:"started"`
+	Updated    time.Time `json:"updated"`
 	// Prompt is the first request of the session, shortened.
 	Prompt string `json:"prompt"`
 	// Turns counts the requests the session answered or tried to.
@@ -433,6 +438,7 @@ func peekSession(path string) (SessionInfo, bool) {
 		switch {
 		case r.Type == RecSession && info.ID == "":
 			info.ID, info.Cwd, info.Model, info.BaseURL, info.Started = r.ID, r.Cwd, r.Model, r.BaseURL, r.Time
+			info.BaseURLOwn = r.BaseURLOwn
 		case r.Type == RecModel && r.Model != "":
 			info.Model = r.Model
 		case r.Type == RecMessage && r.Message != nil && r.Message.Role == openai.ChatMessageRoleUser && info.Prompt == "":

@@ -37,9 +37,12 @@ func runTrust(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("finding the current directory: %w", err)
 		}
-		n, err := config.RevokeTrust(newOpener(wd, nil), os.Getenv, wd)
+		n, note, err := config.RevokeTrust(newOpener(wd, nil), os.Getenv, wd)
 		if err != nil {
 			return err
+		}
+		if note != "" {
+			fmt.Fprintf(stderr, "warden: %s\n", printableText(note))
 		}
 		if n == 0 {
 			_, err = fmt.Fprintf(stdout, "Nothing was approved in %s.\n", printableText(wd))

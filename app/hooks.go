@@ -11,6 +11,7 @@ import (
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/hooks"
 	"github.com/warden-cli/warden/printable"
+	"github.com/warden-cli/warden/tools/bash"
 	"github.com/warden-cli/warden/ui"
 )
 
@@ -51,12 +52,26 @@ func (s *session) hookEvent(name string) hooks.Event {
 	return hooks.Event{Name: name, SessionID: s.id, Transcript: s.store.Path(), Cwd: s.env.Cwd()}
 }
 
-// endHooks runs the SessionEnd hooks of the session that ends, telling w what they say. They may take
+// endingTasks are the session's tasks as the TUI has them: stopping them all, when the program ends, runs
+// end first, the SessionEnd hooks, which are started as commands are and could not be once KillAll has
+// begun.
+type endingTasks struct {
+	*bash.Tasks
+	end func()
+}
+
+func (t endingTasks) KillAll() {
+	t.end()
+	t.Tasks.KillAll()
+}
+
+// endHooks runs the SessionEnd hooks of the session that ends, once, telling w what they say. They may take
 // their timeout: when they take more than a moment, w is told why Warden waits.
 func (s *session) endHooks(reason string, w io.Writer) {
-	if !s.hooks.Has(hooks.SessionEnd) {
+	if s.ended || !s.hooks.Has(hooks.SessionEnd) {
 		return
 	}
+	s.ended = true
 	ev := s.hookEvent(hooks.SessionEnd)
 	ev.Reason = reason
 	said := time.AfterFunc(time.Second, func() {

@@ -58,6 +58,8 @@ type session struct {
 	engine   *permissions.Engine
 	reg      *tools.Registry
 	tasks    *bash.Tasks
+	// ended is set once the SessionEnd hooks ran (endHooks).
+	ended bool
 	// mcp runs the configured MCP servers; their tools reach the agent through Options.More.
 	mcp *mcp.Manager
 	// skills are the person's skills and, once trusted, the project's (skills.go).
@@ -136,7 +138,7 @@ func (s *session) openStore(c *commonFlags) error {
 	}
 	if path == "" {
 		s.id = newSessionID(time.Now())
-		st, err := agent.CreateStoreOn(dir, s.id, s.cfg.Workspace, s.cfg.Model, s.cfg.BaseURL)
+		st, err := agent.CreateStoreOn(dir, s.id, s.cfg.Workspace, s.cfg.Model, s.cfg.BaseURL, !s.cfg.BaseURLFromProject)
 		s.store = st
 		return err
 	}
@@ -197,7 +199,7 @@ func (s *session) switchTo(id string) (model string, err error) {
 	newID := id
 	if id == "" {
 		newID = newSessionID(time.Now())
-		st, err = agent.CreateStoreOn(dir, newID, s.cfg.Workspace, s.cfg.Model, s.cfg.BaseURL)
+		st, err = agent.CreateStoreOn(dir, newID, s.cfg.Workspace, s.cfg.Model, s.cfg.BaseURL, !s.cfg.BaseURLFromProject)
 	} else {
 		if err := checkSessionID(id); err != nil {
 			return "", err

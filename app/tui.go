@@ -46,7 +46,10 @@ func runTUI(version string, c *commonFlags, prompt string, in *piped.Input, stdo
 	s.notifier = &hookNotifier{s: s}
 	s.tuiOptions(&opts, c)
 	opts.Resumed = s.resumed
-	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
+	opts.SessionID, opts.Model, opts.Engine = s.id, cfg.Model, s.engine
+	// The TUI stops every command once its program ends; the SessionEnd hooks run just before, while
+	// commands (the hooks among them) may still be started.
+	opts.Tasks = endingTasks{s.tasks, func() { s.endHooks("prompt_input_exit", os.Stderr) }}
 	opts.Sandbox, opts.SandboxProblem, opts.Warnings = s.sandboxLabel, s.sandboxProblem, s.warnings
 	opts.Settle = s.settle
 	opts.Trust = sessionTrust{s, c}

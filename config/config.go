@@ -12,6 +12,7 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -105,12 +106,15 @@ var NotifyMethods = []string{"auto", "osc9", "osc777", "bell", "off"}
 
 // Config is the merged result that the rest of Warden reads.
 type Config struct {
-	Model         string
-	BaseURL       string
-	APIKey        string
-	APIKeyEnv     string
-	ContextWindow int
-	MaxSteps      int
+	Model   string
+	BaseURL string
+	// BaseURLFromProject says BaseURL is a project file's choice (approved, or under --trust), not the
+	// person's: a session saved with it reaches that server again only while the person approves it.
+	BaseURLFromProject bool
+	APIKey             string
+	APIKeyEnv          string
+	ContextWindow      int
+	MaxSteps           int
 
 	Mode                  string
 	Allow, Deny, Ask      []string
@@ -170,6 +174,8 @@ type Config struct {
 
 	// trust tells each item's state from the person's answers.
 	trust *trustJudge
+	// opener reads the files items cover beyond the settings (a hook's script).
+	opener *safefile.Opener
 }
 
 // RuleOrigin is the permission rules one settings file contributed.
@@ -251,17 +257,22 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 	}
 
 	o := src.Opener
-	cfg := &Config{Workspace: ws, SandboxJail: true, trust: &trustJudge{all: ov.Trust}}
+	cfg := &Config{Workspace: ws, SandboxJail: true, trust: &trustJudge{all: ov.Trust}, opener: o}
 	if !ov.Trust {
-		if cfg.trust.answers, err = answersFor(o, getenv, ws); err != nil {
-			return nil, err
+		answers, err := answersFor(o, getenv, ws)
+		if err != nil {
+			// Nothing counts as approved then, which loosens nothing: Warden goes on, everything the
+			// workspace loosens waits, and the person is told how to mend the record.
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%v; until then nothing in this workspace counts as approved", err))
 		}
+		cfg.trust.answers = answers.index()
 	}
 
 	files := []struct {
 		path    string
 		project bool
-		// mine is a file of the person's own, which Warden does not run without (refused).
+		// mine is a file the person writes (their settings, the workspace's settings.local.json, where
+		// the rules they save for it go).
 		mine bool
 	}{
 		{userFile, false, true},
@@ -282,15 +293,16 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		}
 		var refused *safefile.Refused
 		switch {
-		case errors.As(err, &refused) && !f.mine:
-			// The repository's own settings, which it chose to make unreadable: leaving them out
-			// applies no deny rule of its own, but can loosen nothing the person set.
+		case errors.As(err, &refused) && f.project:
+			// A file in the workspace, which the repository may have committed (settings.local.json
+			// too, with git add -f) and chose to make unreadable: leaving it out applies no deny rule
+			// of its, but can loosen nothing the person set, and must not stop Warden in every clone.
 			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%v; its settings are not applied", err))
 			continue
 		case errors.As(err, &refused):
 			// The person's own rules may be in it: running without them could allow what they deny.
 			return nil, fmt.Errorf("%w; Warden does not start without the settings you keep there: make it a plain settings file, or remove it", err)
-		case err != nil && !f.mine:
+		case err != nil && f.project:
 			// A repository's file that does not parse would otherwise stop Warden in every clone of it.
 			// What it meant cannot be told, so none of it applies: its deny rules included, which could
 			// loosen nothing the person set.
@@ -316,13 +328,23 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 					l.drop(s)
 				}
 			}
+			// A timeout above the longest allowed would stop the start (validate): the project's is
+			// left out instead, and said.
+			if t := s.Bash.TimeoutMS; t != nil && *t > cmp.Or(derefInt(s.Bash.MaxTimeoutMS), cfg.BashMaxTimeoutMS, DefaultMaxTimeoutMS) {
+				cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s: bash.timeout_ms (%d) is above bash.max_timeout_ms (%d); Warden goes on without it",
+					s.at.of("bash", "timeout_ms"), *t, cmp.Or(derefInt(s.Bash.MaxTimeoutMS), cfg.BashMaxTimeoutMS, DefaultMaxTimeoutMS)))
+				s.Bash.TimeoutMS = nil
+			}
 		}
 		s.Permissions.Allow = append(s.Permissions.Allow, own...)
+		if s.BaseURL != nil {
+			cfg.BaseURLFromProject = f.project && strings.TrimRight(*s.BaseURL, "/") != strings.TrimRight(cfg.BaseURL, "/")
+		}
 		cfg.apply(s)
 		cfg.addMCPServers(f.path, f.project, s.MCPServers)
 		cfg.addHooks(f.path, f.project, s.Hooks)
 		if p := s.Permissions; len(p.Allow)+len(p.Deny)+len(p.Ask) > 0 {
-			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Project: f.project && !f.mine, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask, at: s.at})
+			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Project: f.project, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask, at: s.at})
 		}
 	}
 
@@ -331,6 +353,10 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		home, _ = os.UserHomeDir()
 	}
 	cfg.readClaudeHooks(o, home)
+	// The person's hooks run first and are the ones kept when a project configures the same command
+	// (hooks.Runner runs a command once per event): a project's copy with a shorter timeout or another
+	// matcher must not stand in for the person's guard.
+	slices.SortStableFunc(cfg.Hooks, func(a, b Hook) int { return cmpBool(a.Project, b.Project) })
 	cfg.addProjectCommands(o)
 	cfg.Trusted = true
 	for _, it := range cfg.TrustItems {
@@ -344,7 +370,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		cfg.Model = v
 	}
 	if v := getenv("OPENAI_BASE_URL"); v != "" {
-		cfg.BaseURL = v
+		cfg.BaseURL, cfg.BaseURLFromProject = v, false
 	}
 	if cfg.APIKeyEnv == "" {
 		cfg.APIKeyEnv = DefaultAPIKeyEnv
@@ -355,7 +381,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		cfg.Model = ov.Model
 	}
 	if ov.BaseURL != "" {
-		cfg.BaseURL = ov.BaseURL
+		cfg.BaseURL, cfg.BaseURLFromProject = ov.BaseURL, false
 	}
 	if ov.Mode != "" {
 		cfg.Mode = ov.Mode
@@ -485,6 +511,42 @@ const maxSettingsSize = 1 << 20
 // refuses, and says where each key is. A missing file is an error that matches os.ErrNotExist, a refused
 // one a *safefile.Refused; an empty one leaves v as it is.
 func readStrict(o *safefile.Opener, path string, v any, t reflect.Type) (*positions, error) {
+	at, _, err := readStrictForeign(o, path, v, t, nil)
+	return at, err
+}
+
+// readStrictForeign is readStrict for a file other tools write too, whose keys foreign accepts as
+// theirs are skipped and returned, with where they are (checkKeysForeign).
+func readStrictForeign(o *safefile.Opener, path string, v any, t reflect.Type, foreign func([]string) bool) (*positions, []string, error) {
+	data, err := readSettingsBytes(o, path)
+	if err != nil || len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil, err
+	}
+	var at *positions
+	var ignored []string
+	if json.Valid(data) {
+		if at, ignored, err = checkKeysForeign(path, data, t, foreign); err != nil {
+			return nil, nil, err
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if len(ignored) == 0 {
+		// Otherwise every key was checked, and those left are the other tools', which the decoder skips.
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(v); err != nil {
+		return nil, nil, settingsError(path, data, dec, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		line, col := position(data, dec.InputOffset())
+		return nil, nil, fmt.Errorf("%s:%d:%d: unexpected content after the settings object; a settings file holds one object", path, line, col)
+	}
+	return at, ignored, nil
+}
+
+// readSettingsBytes reads the settings file at path through o, bounded, without its byte-order mark. A
+// missing file is an error that matches os.ErrNotExist, a refused one a *safefile.Refused.
+func readSettingsBytes(o *safefile.Opener, path string) ([]byte, error) {
 	// A repository chooses what stands at its settings paths: a FIFO must not stall the start, and a
 	// link to a key must not be read, nor quoted in an error.
 	f, err := o.Open(path)
@@ -503,26 +565,7 @@ func readStrict(o *safefile.Opener, path string, v any, t reflect.Type) (*positi
 	if len(data) > maxSettingsSize {
 		return nil, fmt.Errorf("%s: a settings file may be at most %d KB, and this one is larger; is it the right file?", path, maxSettingsSize>>10)
 	}
-	data = stripBOM(data)
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil
-	}
-	var at *positions
-	if json.Valid(data) {
-		if at, err = checkKeys(path, data, t); err != nil {
-			return nil, err
-		}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return nil, settingsError(path, data, dec, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		line, col := position(data, dec.InputOffset())
-		return nil, fmt.Errorf("%s:%d:%d: unexpected content after the settings object; a settings file holds one object", path, line, col)
-	}
-	return at, nil
+	return stripBOM(data), nil
 }
 
 // check finds values that parse but make no sense, so that they are reported where they were written
@@ -591,6 +634,25 @@ func xdgDir(getenv func(string) string, name, fallback string) string {
 		home, _ = os.UserHomeDir()
 	}
 	return filepath.Join(home, fallback, "warden")
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// derefInt is *p, 0 for nil.
+func derefInt(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 func setStr(dst *string, v *string) {

@@ -127,7 +127,7 @@ func (c *Config) addHooks(file string, project bool, hooks map[string][]HookMatc
 		for _, m := range hooks[ev] {
 			for _, h := range m.Hooks {
 				hk := Hook{Event: ev, Matcher: m.Matcher, Command: h.Command, TimeoutSec: h.Timeout, File: file, Project: project}
-				if project && !c.judge(hookItem(hk, c.relFile(file))) {
+				if project && !c.judge(c.hookItem(hk, c.relFile(file))) {
 					c.UntrustedHooks = append(c.UntrustedHooks, hk)
 					continue
 				}

@@ -57,11 +57,12 @@ func TestAProjectSettingsFileThatLeadsOutIsNotApplied(t *testing.T) {
 	}
 }
 
-// The person's own settings (theirs, and the personal file of the project) may hold their deny rules:
-// one that is refused stops the start, naming the file, rather than running without them. Nothing of a
-// refused file is quoted.
+// The person's own settings may hold their deny rules: a file of theirs that is refused stops the start,
+// naming the file, rather than running without them. The workspace's settings.local.json, which a
+// repository can commit too, is left out with a warning instead (TestALinkedLocalSettingsFileIsAWarning).
+// Nothing of a refused file is quoted.
 func TestThePersonsOwnSettingsRefusedStopTheStart(t *testing.T) {
-	for _, which := range []string{"user", "local"} {
+	for _, which := range []string{"user"} {
 		t.Run(which, func(t *testing.T) {
 			f := newFixture(t)
 			dir, key := f.outside(t)
@@ -82,6 +83,25 @@ func TestThePersonsOwnSettingsRefusedStopTheStart(t *testing.T) {
 				t.Errorf("the error quotes the refused file: %v", err)
 			}
 		})
+	}
+}
+
+// A workspace's settings.local.json that is a link out of it is left out with a warning that names it
+// and quotes nothing of it: a repository that commits one must not stop Warden in every clone. Before,
+// it stopped the start.
+func TestALinkedLocalSettingsFileIsAWarning(t *testing.T) {
+	f := newFixture(t)
+	dir, _ := f.outside(t)
+	name := filepath.Join(f.ws, ".warden", "settings.local.json")
+	f.write(t, filepath.Join(dir, "local.json"), `{"PLANTED-KEY-7f3a": 2, "permissions": {"allow": ["Bash(*)"]}}`)
+	f.link(t, filepath.Join(dir, "local.json"), name)
+	cfg, err := f.load(t, Overrides{})
+	if err != nil {
+		t.Fatalf("the linked file stopped the load: %v", err)
+	}
+	if len(cfg.Warnings) != 1 || !strings.HasPrefix(cfg.Warnings[0], name+" was not read: it is a link to ") ||
+		strings.Contains(cfg.Warnings[0], "PLANTED") || len(cfg.Allow) != 0 {
+		t.Errorf("warnings %q, allow %q", cfg.Warnings, cfg.Allow)
 	}
 }
 

@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 
+	"github.com/warden-cli/warden/printable"
 	"github.com/warden-cli/warden/secrets"
 )
 
@@ -91,6 +92,9 @@ func maskOption(w string) string {
 	}
 	return masked
 }
+
+// MaskURL is maskURL for the rest of Warden: a server's URL in a warning.
+func MaskURL(u string) string { return printable.Escape(maskURL(u)) }
 
 // maskURL is the URL u as shown: a password in it, a user that stands for a token (https://TOKEN@host),
 // and the values of parameters that are secret by name or form are masked; references are kept.

@@ -39,7 +39,7 @@ func TestAServerIsShownWithoutItsSecretValues(t *testing.T) {
 
 // A hook's command and a base_url are shown with the secrets in them masked too.
 func TestAHookAndABaseURLAreShownWithoutSecrets(t *testing.T) {
-	hook := hookItem(Hook{Event: "PostToolUse", Matcher: "Bash", Command: "curl -H 'Authorization: Bearer s3cr3t-hook-token' https://hooks.slack.com/services/T0/B0/s3cr3tslack"}, ".warden/settings.json")
+	hook := (&Config{Workspace: t.TempDir()}).hookItem(Hook{Event: "PostToolUse", Matcher: "Bash", Command: "curl -H 'Authorization: Bearer s3cr3t-hook-token' https://hooks.slack.com/services/T0/B0/s3cr3tslack"}, ".warden/settings.json")
 	base := "https://user:s3cr3t-base-pw@llm.example/v1"
 	items := loosening(&Settings{BaseURL: &base}, &Config{}, ".warden/settings.json")
 	got := hook.Text + "\n" + items[0].Text

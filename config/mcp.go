@@ -40,6 +40,8 @@ type MCPServer struct {
 	// Defer sends the server's tools behind a search (true) or always in full (false); unset, they are
 	// deferred when all the MCP tools would take more than mcp_defer_percent of the context window.
 	Defer *bool `json:"defer,omitempty"`
+	// Disabled keeps the server configured but not started, as Claude Code and other tools write it.
+	Disabled bool `json:"disabled,omitempty"`
 }
 
 // MCPFile is the shape of .mcp.json.
@@ -245,17 +247,21 @@ func checkMCPServers(servers map[string]MCPServer, at *positions) error {
 	return nil
 }
 
-// ReadMCPFile parses a .mcp.json file, read through o, with the same strictness as a settings file.
-func ReadMCPFile(o *safefile.Opener, path string) (map[string]MCPServer, error) {
+// ReadMCPFile parses a .mcp.json file, read through o, with the same strictness as a settings file but
+// for one thing: the file is other tools' too, which write keys of their own in a server's entry
+// ("autoApprove", "description"), so such a key (one that is no near miss of a key of Warden's) is left
+// out and named in ignored rather than refused. "disabled": true is honoured: the server is not started.
+func ReadMCPFile(o *safefile.Opener, path string) (servers map[string]MCPServer, ignored []string, err error) {
 	var f MCPFile
-	at, err := readStrict(o, path, &f, reflect.TypeFor[MCPFile]())
+	inServer := func(keys []string) bool { return len(keys) == 3 && keys[0] == "mcpServers" }
+	at, ignored, err := readStrictForeign(o, path, &f, reflect.TypeFor[MCPFile](), inServer)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := checkMCPServers(f.MCPServers, at); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return f.MCPServers, nil
+	return f.MCPServers, ignored, nil
 }
 
 // mcpJSON is the path of the workspace's .mcp.json.
@@ -272,6 +278,16 @@ func (c *Config) addMCPServers(file string, project bool, servers map[string]MCP
 	slices.Sort(names)
 	for _, n := range names {
 		e := MCPServerEntry{Name: MCPName(n), Key: n, MCPServer: servers[n], File: file, Project: project}
+		if e.Disabled {
+			continue
+		}
+		// A project's server whose name reads as one of the person's ("github." as "github") would take
+		// over the person's mcp__github rules, written for their own server: it is not started.
+		if i := slices.IndexFunc(c.mcpEntries(), func(o MCPServerEntry) bool { return project && !o.Project && o.Name == e.Name && o.Key != e.Key }); i >= 0 {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: the project's MCP server %q is not started: its tools would be named as those of your server %q (mcp__%s__…), and your rules for yours would apply to it; rename it",
+				file, printable.Escape(n), printable.Escape(c.mcpEntries()[i].Key), e.Name))
+			continue
+		}
 		if (project || e.Transport() == "stdio") && !c.judge(mcpItem(e, c.relFile(file))) {
 			c.UntrustedMCPServers = append(c.UntrustedMCPServers, e)
 			continue
@@ -281,11 +297,19 @@ func (c *Config) addMCPServers(file string, project bool, servers map[string]MCP
 	}
 }
 
+// mcpEntries are the servers configured so far, started or waiting.
+func (c *Config) mcpEntries() []MCPServerEntry {
+	return append(slices.Clone(c.MCPServers), c.UntrustedMCPServers...)
+}
+
 // readMCPJSON reads the workspace's .mcp.json if there is one. One the opener refuses (a link to a
 // secret, say) or that does not parse starts no server and is reported.
 func (c *Config) readMCPJSON(o *safefile.Opener) error {
 	path := mcpJSON(c.Workspace)
-	servers, err := ReadMCPFile(o, path)
+	servers, ignored, err := ReadMCPFile(o, path)
+	if len(ignored) > 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: Warden leaves out %s, settings of other tools it does not have", path, strings.Join(ignored, ", ")))
+	}
 	var refused *safefile.Refused
 	switch {
 	case errors.Is(err, os.ErrNotExist):

@@ -27,12 +27,15 @@ import (
 var ProjectCommandFolders = []string{".warden/commands", ".claude/commands", ".warden/skills", ".claude/skills"}
 
 // Bounds of the walk: a repository chooses how much stands in its folders, and the walk is made at
-// every start. Past maxDigestBytes files are hashed by their size and time of change instead of their
-// contents, which a checkout of other contents changes too.
+// every start. Past maxCommandFiles files, or maxDigestBytes bytes read, files are hashed by their size
+// and time of change instead of their contents, which a checkout of other contents changes too: every file
+// the loaders may use is covered. Past maxCommandEntries files the folders are not Warden's to use at
+// all: the item is left out with a warning, and none of the project's commands and skills is used.
 const (
-	maxCommandDepth = 8
-	maxCommandFiles = 4096
-	maxDigestBytes  = 32 << 20
+	maxCommandDepth   = 8
+	maxCommandFiles   = 4096
+	maxCommandEntries = 65536
+	maxDigestBytes    = 32 << 20
 )
 
 // folderDigest hashes the folders' files as it walks them, and collects the names of the commands and
@@ -44,6 +47,8 @@ type folderDigest struct {
 	bytes int64
 	seen  map[[2]uint64]bool
 	names []string
+	// tooMany is set past maxCommandEntries files.
+	tooMany bool
 	// commands are the names a person types, without the slash: the commands' and the skills'.
 	commands []string
 	folders  []string
@@ -63,6 +68,11 @@ func (c *Config) addProjectCommands(o *safefile.Opener) {
 	if d.files == 0 {
 		return
 	}
+	if d.tooMany {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("the project's folders of commands and skills (%s) hold more than %d files, more than Warden reads to know what it would use; none of the project's commands and skills is used",
+			strings.Join(d.folders, ", "), maxCommandEntries))
+		return
+	}
 	what := "files"
 	if d.files == 1 {
 		what = "file"
@@ -80,6 +90,9 @@ func (c *Config) addProjectCommands(o *safefile.Opener) {
 // opener, links to folders included, and each is read once, as the commands are read; a file or folder
 // the opener refuses counts by its name, since nothing of it is used.
 func (d *folderDigest) walk(dir, rel string, depth int) {
+	if d.tooMany {
+		return
+	}
 	f, err := d.o.OpenDir(dir)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -120,8 +133,8 @@ func (d *folderDigest) walk(dir, rel string, depth int) {
 			}
 			continue
 		}
-		if d.files++; d.files > maxCommandFiles {
-			fmt.Fprintf(d.h, "more files\n")
+		if d.files++; d.files > maxCommandEntries {
+			d.tooMany = true
 			return
 		}
 		d.file(p, r)
@@ -131,9 +144,9 @@ func (d *folderDigest) walk(dir, rel string, depth int) {
 	}
 }
 
-// file hashes one file: its name, then its contents or, past the bound, its size and time of change.
+// file hashes one file: its name, then its contents or, past the bounds, its size and time of change.
 func (d *folderDigest) file(p, rel string) {
-	if d.bytes > maxDigestBytes {
+	if d.bytes > maxDigestBytes || d.files > maxCommandFiles {
 		if fi, err := os.Stat(p); err == nil {
 			fmt.Fprintf(d.h, "file %q %d %d\n", rel, fi.Size(), fi.ModTime().UnixNano())
 		}

@@ -11,8 +11,8 @@ import (
 
 // encoding/json forgives two mistakes that cost people their settings without a word: a key given twice in
 // one object keeps only the last value (a second "deny" list silently replaces the first), and keys match
-// fields whatever their case ("Deny" fills deny). checkKeys walks the document against the Go type it will be
-// decoded into and refuses both before the decoder runs.
+// fields whatever their case ("Deny" fills deny). checkKeysForeign walks the document against the Go type
+// it will be decoded into and refuses both before the decoder runs.
 
 // bom is the UTF-8 byte-order mark some editors on Windows put at the start of a file.
 var bom = []byte("\xEF\xBB\xBF")
@@ -22,20 +22,24 @@ func stripBOM(data []byte) []byte {
 	return bytes.TrimPrefix(data, bom)
 }
 
-// checkKeys reports the first duplicate or unknown key of the JSON document data, which must be valid JSON,
-// against type t. Objects decoded into maps may have any keys but still none twice. It records where each
-// key is, so that a value found wrong after decoding is reported where it was written.
-func checkKeys(path string, data []byte, t reflect.Type) (*positions, error) {
+// checkKeysForeign reports the first duplicate or unknown key of the JSON document data, which must be
+// valid JSON, against type t. Objects decoded into maps may have any keys but still none twice. It records
+// where each key is, so that a value found wrong after decoding is reported where it was written. For a
+// file other tools write too, foreign (nil for none) accepts places where an unknown key that is no near
+// miss of a known one (a typo, a key in the wrong case) is another tool's setting: it is skipped rather
+// than refused, and named, with where it is, in ignored.
+func checkKeysForeign(path string, data []byte, t reflect.Type, foreign func(keys []string) bool) (*positions, []string, error) {
 	w := &keyWalker{path: path, data: data, dec: json.NewDecoder(bytes.NewReader(data)),
-		at: &positions{path: path, data: data, keys: map[string]int64{}}}
+		at: &positions{path: path, data: data, keys: map[string]int64{}}, foreign: foreign}
 	w.dec.UseNumber()
 	if tok, err := w.dec.Token(); err == nil && tok == nil {
 		// null decodes into nothing at all: a file that holds only it sets nothing, silently.
-		return nil, fmt.Errorf("%s:1:1: settings must be a JSON object, not null; write {} for none", path)
+		return nil, nil, fmt.Errorf("%s:1:1: settings must be a JSON object, not null; write {} for none", path)
 	}
 	w.dec = json.NewDecoder(bytes.NewReader(data))
 	w.dec.UseNumber()
-	return w.at, w.value(t, nil)
+	err := w.value(t, nil)
+	return w.at, w.ignored, err
 }
 
 type keyWalker struct {
@@ -43,6 +47,9 @@ type keyWalker struct {
 	data []byte
 	dec  *json.Decoder
 	at   *positions
+	// foreign and ignored: checkKeysForeign.
+	foreign func(keys []string) bool
+	ignored []string
 }
 
 // positions says where each key of a settings file is, by its path of keys.
@@ -139,6 +146,13 @@ func (w *keyWalker) object(t reflect.Type, keys []string) error {
 		next := elem
 		if fields != nil {
 			ft, ok := fields[key]
+			if hint := suggestKey(key, fields); !ok && w.foreign != nil && w.foreign(path) && !strings.HasPrefix(hint, "did you mean") {
+				w.ignored = append(w.ignored, fmt.Sprintf("%s (%d:%d)", strings.Join(path, "."), line, col))
+				if err := w.value(nil, path); err != nil {
+					return err
+				}
+				continue
+			}
 			if !ok {
 				return fmt.Errorf("%s:%d:%d: unknown setting %q%s; %s",
 					w.path, line, col, key, in(where), suggestKey(key, fields))

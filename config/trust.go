@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"github.com/warden-cli/warden/safefile"
 )
@@ -59,19 +60,38 @@ type answer struct {
 	Item   string `json:"item"`
 }
 
-func (w workspaceAnswers) has(list []answer, digest string) bool {
-	return slices.ContainsFunc(list, func(a answer) bool { return a.Digest == digest })
+// answerIndex is a workspace's answers by digest and by key, so that judging each of thousands of items
+// does not read the whole list.
+type answerIndex struct {
+	approved, declined, keys map[string]bool
 }
 
-func (w workspaceAnswers) hasKey(key string) bool {
-	same := func(a answer) bool { return a.Key == key }
-	return slices.ContainsFunc(w.Approved, same) || slices.ContainsFunc(w.Declined, same)
+func (w workspaceAnswers) index() answerIndex {
+	x := answerIndex{approved: map[string]bool{}, declined: map[string]bool{}, keys: map[string]bool{}}
+	for _, a := range w.Approved {
+		x.approved[a.Digest], x.keys[a.Key] = true, true
+	}
+	for _, a := range w.Declined {
+		x.declined[a.Digest], x.keys[a.Key] = true, true
+	}
+	return x
 }
+
+// The record grows with every version of every item approved, in every workspace: it is read with a
+// bound far above what a person approves (a few hundred bytes an answer), and kept small by pruning on
+// each write (prune), so that neither its size nor the time to read it ever stops Warden.
+const (
+	maxTrustRecord = 64 << 20
+	// maxAnswersPerKey is how many versions of one setting are remembered in a workspace: enough for
+	// the branches a person switches between, few enough that a setting changed at every pull does
+	// not grow the record for ever.
+	maxAnswersPerKey = 16
+)
 
 func readTrust(o *safefile.Opener, getenv func(string) string) (*trustRecord, error) {
 	path := trustFile(getenv)
 	rec := &trustRecord{Workspaces: map[string]*workspaceAnswers{}}
-	data, err := o.ReadFile(path)
+	data, err := o.WithMaxSize(maxTrustRecord).ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return rec, nil
 	}
@@ -115,6 +135,11 @@ func answerItems(o *safefile.Opener, getenv func(string) string, ws string, item
 	if len(items) == 0 {
 		return nil
 	}
+	unlock, err := lockRecord(getenv, trustName)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	rec, err := readTrust(o, getenv)
 	if err != nil {
 		return err
@@ -124,10 +149,18 @@ func answerItems(o *safefile.Opener, getenv func(string) string, ws string, item
 		w = &workspaceAnswers{}
 		rec.Workspaces[ws] = w
 	}
+	answered := make(map[string]bool, len(items))
 	for _, it := range items {
-		drop := func(a answer) bool { return a.Digest == it.Digest }
-		w.Approved = slices.DeleteFunc(w.Approved, drop)
-		w.Declined = slices.DeleteFunc(w.Declined, drop)
+		answered[it.Digest] = true
+	}
+	drop := func(a answer) bool { return answered[a.Digest] }
+	w.Approved = slices.DeleteFunc(w.Approved, drop)
+	w.Declined = slices.DeleteFunc(w.Declined, drop)
+	for _, it := range items {
+		if !answered[it.Digest] {
+			continue // given twice
+		}
+		delete(answered, it.Digest)
 		a := answer{Key: it.Key, Digest: it.Digest, Item: it.String()}
 		if approve {
 			w.Approved = append(w.Approved, a)
@@ -135,22 +168,62 @@ func answerItems(o *safefile.Opener, getenv func(string) string, ws string, item
 			w.Declined = append(w.Declined, a)
 		}
 	}
+	rec.prune()
 	return writeTrust(getenv, rec)
 }
 
 // RevokeTrust forgets every answer about workspace ws: what it loosens waits again, and is asked about. It
-// returns how many items had been approved.
-func RevokeTrust(o *safefile.Opener, getenv func(string) string, ws string) (int, error) {
+// returns how many items had been approved. It works whatever the record holds: one that cannot be read
+// (it does not parse, is too large, became a link), under which nothing counts as approved anyway, is set
+// aside as trust.json.unreadable so that the next answers start a record afresh, and note says so.
+func RevokeTrust(o *safefile.Opener, getenv func(string) string, ws string) (revoked int, note string, err error) {
+	unlock, err := lockRecord(getenv, trustName)
+	if err != nil {
+		return 0, "", err
+	}
+	defer unlock()
 	rec, err := readTrust(o, getenv)
 	if err != nil {
-		return 0, err
+		path := trustFile(getenv)
+		if rerr := os.Rename(path, path+".unreadable"); rerr != nil {
+			return 0, "", fmt.Errorf("%w; setting it aside failed too: %v", err, rerr)
+		}
+		return 0, fmt.Sprintf("%v; it is set aside as %s.unreadable, and every workspace asks again", err, path), nil
 	}
 	w := rec.Workspaces[ws]
 	if w == nil {
-		return 0, nil
+		return 0, "", nil
 	}
 	delete(rec.Workspaces, ws)
-	return len(w.Approved), writeTrust(getenv, rec)
+	rec.prune()
+	return len(w.Approved), "", writeTrust(getenv, rec)
+}
+
+// prune forgets what can no longer apply: the workspaces that are gone (their folder removed: a clone
+// made again at the path is asked again, which is what a new clone should be), and, of each setting, the
+// versions answered before its last maxAnswersPerKey. Answers are kept in the order given, so the oldest
+// go first.
+func (rec *trustRecord) prune() {
+	for ws, w := range rec.Workspaces {
+		if _, err := os.Stat(ws); errors.Is(err, os.ErrNotExist) {
+			delete(rec.Workspaces, ws)
+			continue
+		}
+		w.Approved, w.Declined = keepLatest(w.Approved), keepLatest(w.Declined)
+	}
+}
+
+// keepLatest is list without the answers of a key that has more than maxAnswersPerKey after them.
+func keepLatest(list []answer) []answer {
+	count := map[string]int{}
+	out := make([]answer, 0, len(list))
+	for i := len(list) - 1; i >= 0; i-- {
+		if count[list[i].Key]++; count[list[i].Key] <= maxAnswersPerKey {
+			out = append(out, list[i])
+		}
+	}
+	slices.Reverse(out)
+	return out
 }
 
 func writeTrust(getenv func(string) string, rec *trustRecord) error {
@@ -220,6 +293,11 @@ func readSavedRules(o *safefile.Opener, getenv func(string) string) (map[string]
 }
 
 func recordSavedRule(o *safefile.Opener, getenv func(string) string, ws, rule string) error {
+	unlock, err := lockRecord(getenv, savedRulesName)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	saved, err := readSavedRules(o, getenv)
 	if err != nil {
 		return err
@@ -251,6 +329,34 @@ func ownRules(o *safefile.Opener, getenv func(string) string, ws string, allow [
 		}
 	}
 	return own, rest, nil
+}
+
+// lockRecord takes the lock of the record name, a file beside it (NAME.lock) locked with flock, so that
+// two Warden processes changing the record at once (a trust --yes in one workspace, a --revoke in
+// another) each read what the other wrote: without it, the one that wrote last put back what the other
+// had taken out. It is held for the read, the change and the write alone, never while a question waits;
+// the record itself is replaced by a rename, so readers never take the lock.
+func lockRecord(getenv func(string) string, name string) (unlock func(), err error) {
+	dir := StateDir(getenv)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating %s: %w", dir, err)
+	}
+	path := filepath.Join(dir, name+".lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("opening the lock of %s: %w", filepath.Join(dir, name), err)
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	return func() { f.Close() }, nil // closing the file releases the lock
 }
 
 // writeRecord replaces one of Warden's records in the state directory, which it makes if needed (the

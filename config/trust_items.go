@@ -14,13 +14,15 @@ import (
 )
 
 // What a workspace loosens is a list of items, each approved on its own (DESIGN.md §6): every allow rule,
-// a mode, each environment variable passed, each sandbox, jail and directory setting, another server or
-// key variable, each MCP server Warden would start in the workspace or a project names, each project hook,
-// and the project's commands and skills as one set. An item's digest covers all of it, so that a pull that
-// changes one (another command line for a server of the same name, another hook command, an edited
-// command file) brings a new item that waits for the person, while what they approved and is unchanged
-// keeps working. What only tightens (deny and ask rules, the sandbox or the jail turned on, plan mode,
-// a variable dropped) is no item: it always applies.
+// a mode looser than the one before, more steps, a longer longest command or a laxer resource limit, each
+// environment variable passed, each sandbox, jail and directory setting, another server or key variable,
+// each MCP server Warden would start in the workspace or a project names, each project hook (with its
+// timeout and the script it runs), and the project's commands and skills as one set. An item's digest
+// covers all of it, so that a pull that changes one (another command line for a server of the same name,
+// another hook command or an edited hook script, an edited command file) brings a new item that waits for
+// the person, while what they approved and is unchanged keeps working. What only tightens (deny and ask
+// rules, the sandbox or the jail turned on, a stricter mode, lower limits, a variable dropped) is no
+// item: it always applies.
 
 // TrustState is what the person answered about exactly one item.
 type TrustState string
@@ -76,9 +78,9 @@ func (c *Config) Waiting() []TrustItem {
 
 // newItem is the item of the setting key with content, written in file, shown as text.
 func newItem(key, content, file, text string) TrustItem {
+	// The key's length comes first, so that no key and content read as another key and content.
 	h := sha256.New()
-	h.Write([]byte(key))
-	h.Write([]byte{0})
+	fmt.Fprintf(h, "%d:%s", len(key), key)
 	h.Write([]byte(content))
 	return TrustItem{Key: key, Digest: "sha256:" + hex.EncodeToString(h.Sum(nil)), File: file, Text: printable.Escape(text)}
 }
@@ -90,18 +92,20 @@ type looseItem struct {
 }
 
 // loosening lists the items of project settings s, read from file, that loosen what the settings read
-// before it (cur) allow: allow rules, a mode other than default and plan, extra directories, a sandbox made
-// more permissive or switched off, places of the home shown in the read-only jail, the jail turned off,
-// variables passed to commands beyond the environment's allow-list, and another server or key variable,
-// which would send the person's key (or whatever variable the file names) to a server the repository
-// chose.
+// before it (cur) allow: allow rules, a mode that lets more run unasked than the one set before (a
+// project's "default" over the person's "plan" too), more steps or a longer longest command than before,
+// a resource limit raised, removed or set where the person left Warden's default, extra directories, a
+// sandbox made more permissive or switched off, places of the home shown in the read-only jail, the jail
+// turned off, variables passed to commands beyond the environment's allow-list, and another server or key
+// variable, which would send the person's key (or whatever variable the file names) to a server the
+// repository chose.
 func loosening(s *Settings, cur *Config, file string) []looseItem {
 	var out []looseItem
 	add := func(key, content, text string, drop func(*Settings)) {
 		out = append(out, looseItem{newItem(key, content, file, text), drop})
 	}
 	if s.BaseURL != nil && strings.TrimRight(*s.BaseURL, "/") != strings.TrimRight(cur.BaseURL, "/") {
-		add("base_url", *s.BaseURL, fmt.Sprintf("base_url %q", maskURL(*s.BaseURL)), func(s *Settings) { s.BaseURL = nil })
+		add("base_url", strings.TrimRight(*s.BaseURL, "/"), fmt.Sprintf("base_url %q", maskURL(*s.BaseURL)), func(s *Settings) { s.BaseURL = nil })
 	}
 	if s.APIKeyEnv != nil && *s.APIKeyEnv != cmp.Or(cur.APIKeyEnv, DefaultAPIKeyEnv) {
 		add("api_key_env", *s.APIKeyEnv, fmt.Sprintf("api_key_env %q", *s.APIKeyEnv), func(s *Settings) { s.APIKeyEnv = nil })
@@ -120,8 +124,34 @@ func loosening(s *Settings, cur *Config, file string) []looseItem {
 	for _, r := range unique(s.Permissions.Allow) {
 		add("allow:"+r, "", "allow rule "+r, func(s *Settings) { s.Permissions.Allow = without(s.Permissions.Allow, r) })
 	}
-	if m := s.Permissions.Mode; m != nil && *m != "default" && *m != "plan" {
+	if m := s.Permissions.Mode; m != nil && modeRank(*m) > modeRank(cmp.Or(cur.Mode, "default")) {
 		add("mode", *m, fmt.Sprintf("permission mode %q", *m), func(s *Settings) { s.Permissions.Mode = nil })
+	}
+	if v := s.MaxSteps; v != nil && *v > cmp.Or(cur.MaxSteps, DefaultMaxSteps) {
+		add("max_steps", fmt.Sprint(*v), fmt.Sprintf("max_steps %d", *v), func(s *Settings) { s.MaxSteps = nil })
+	}
+	if v := s.Bash.MaxTimeoutMS; v != nil && *v > cmp.Or(cur.BashMaxTimeoutMS, DefaultMaxTimeoutMS) {
+		add("bash.max_timeout_ms", fmt.Sprint(*v), fmt.Sprintf("bash.max_timeout_ms %d", *v), func(s *Settings) {
+			// The file's own timeout may only fit under the maximum left out with it.
+			if t := s.Bash.TimeoutMS; t != nil && *t > cmp.Or(cur.BashMaxTimeoutMS, DefaultMaxTimeoutMS) {
+				s.Bash.TimeoutMS = nil
+			}
+			s.Bash.MaxTimeoutMS = nil
+		})
+	}
+	if l := s.Bash.Limits; l != nil {
+		for _, name := range []string{"memory_mb", "processes", "cpu_seconds", "file_size_mb"} {
+			mine := cur.Limits
+			if v := *limitField(l, name); !limitTightens(v, *limitField(&mine, name)) {
+				shown := fmt.Sprint(v)
+				if v < 0 {
+					shown = "none (no limit)"
+				}
+				add("bash.limits."+name, fmt.Sprint(v), "bash.limits."+name+" "+shown, func(s *Settings) {
+					*limitField(s.Bash.Limits, name) = 0
+				})
+			}
+		}
 	}
 	for _, d := range unique(s.Permissions.AdditionalDirectories) {
 		add("additional_directories:"+d, "", "additional directory "+d, func(s *Settings) {
@@ -145,35 +175,85 @@ func loosening(s *Settings, cur *Config, file string) []looseItem {
 	return out
 }
 
+// modeRank orders the permission modes from the one that lets least run unasked: a project's mode applies
+// at once when it ranks no higher than the mode the person's settings chose.
+func modeRank(m string) int {
+	return slices.Index([]string{"plan", "default", "accept-edits", "yolo"}, m)
+}
+
+// limitTightens reports whether a project's resource limit v (0: not set; negative: none) only tightens
+// the limit mine the settings before it set (0: Warden's default, which config does not know, so that
+// only a limit no laxer than one the person set, or none over none, tightens for sure).
+func limitTightens(v, mine int) bool {
+	switch {
+	case v == 0:
+		return true
+	case v < 0:
+		return mine < 0
+	}
+	return mine < 0 || mine > 0 && v <= mine
+}
+
+// limitField is the field of l of the key name.
+func limitField(l *LimitValues, name string) *int {
+	switch name {
+	case "memory_mb":
+		return &l.MemoryMB
+	case "processes":
+		return &l.Processes
+	case "cpu_seconds":
+		return &l.CPUSeconds
+	}
+	return &l.FileSizeMB
+}
+
 // mcpItem is the item of a server Warden would start in the workspace or a project names: its name and
 // file are the setting, everything the entry says (command, arguments, environment, URL, headers, whether
 // its read-only marks count, its timeout) is the content.
 func mcpItem(e MCPServerEntry, file string) TrustItem {
 	content, _ := json.Marshal(e.MCPServer) // maps are written in key order: the same entry, the same digest
-	return newItem("mcp:"+file+":"+e.Key, string(content), file, e.Describe())
+	key, _ := json.Marshal([]string{file, e.Key})
+	return newItem("mcp:"+string(key), string(content), file, e.Describe())
 }
 
-// hookItem is the item of a project's hook: its event, matcher and command (shown with the secret values
-// in it masked, as a server's are).
-func hookItem(h Hook, file string) TrustItem {
-	return newItem("hook:"+h.Event+"\x00"+h.Matcher+"\x00"+h.Command, "", file,
-		fmt.Sprintf("hook %s %s runs %s", h.Event, cmpMatcher(h.Matcher), strings.Join(maskWords(strings.Split(h.Command, " ")), " ")))
+// hookItem is the item of a project's hook. Its event, matcher and command are the setting, its timeout
+// and the files of the workspace its command names (a script it runs, a file it reads) are the content:
+// a pull that edits the script an approved hook runs, or raises its timeout, brings another item. The
+// command is shown with the secret values in it masked, as a server's are.
+func (c *Config) hookItem(h Hook, file string) TrustItem {
+	key, _ := json.Marshal([]string{h.Event, h.Matcher, h.Command})
+	content, _ := json.Marshal(struct {
+		Timeout int        `json:"timeout"`
+		Files   []fileHash `json:"files"`
+	}{h.TimeoutSec, c.namedFiles(h.Command)})
+	text := fmt.Sprintf("hook %s %s runs %s", h.Event, cmpMatcher(h.Matcher), strings.Join(maskWords(strings.Split(h.Command, " ")), " "))
+	if h.TimeoutSec > 0 {
+		text += fmt.Sprintf(" (timeout %d s)", h.TimeoutSec)
+	}
+	return newItem("hook:"+string(key), string(content), file, text)
+}
+
+// ApprovesServer reports whether the person approved url as the workspace's server (a base_url item of
+// that content, from any of its files) or passed --trust: a resumed session that a project's server
+// served goes back to it only then, as today's settings would.
+func (c *Config) ApprovesServer(url string) bool {
+	return c.trust.state(newItem("base_url", strings.TrimRight(url, "/"), "", "")) == TrustApproved
 }
 
 // trustJudge tells each item's state from the person's answers for the workspace.
 type trustJudge struct {
-	answers workspaceAnswers
+	answers answerIndex
 	// all is --trust: every item counts as approved for this run, and nothing is recorded.
 	all bool
 }
 
 func (j *trustJudge) state(it TrustItem) TrustState {
 	switch {
-	case j.all || j.answers.has(j.answers.Approved, it.Digest):
+	case j.all || j.answers.approved[it.Digest]:
 		return TrustApproved
-	case j.answers.has(j.answers.Declined, it.Digest):
+	case j.answers.declined[it.Digest]:
 		return TrustDeclined
-	case j.answers.hasKey(it.Key):
+	case j.answers.keys[it.Key]:
 		return TrustChanged
 	}
 	return TrustNew

@@ -247,7 +247,7 @@ func TestRevokeForgetsAndTrustForOneRunRecordsNothing(t *testing.T) {
 		t.Errorf("--trust recorded something: %v", err)
 	}
 	f.approveAll(t)
-	n, err := RevokeTrust(f.o, f.getenv, f.ws)
+	n, _, err := RevokeTrust(f.o, f.getenv, f.ws)
 	if err != nil || n != 1 {
 		t.Fatalf("revoke: %d, %v", n, err)
 	}

@@ -1,10 +1,12 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -91,5 +93,35 @@ func TestBrokenSavedRulesRecordIsAClearError(t *testing.T) {
 	_, err := f.load(t, Overrides{})
 	if err == nil || !strings.Contains(err.Error(), "fix or delete it") {
 		t.Errorf("err %v", err)
+	}
+}
+
+// Answers given at once by several Warden processes are all kept: each read-modify-write of the record
+// holds its lock, so none writes back a record that misses another's answer. Before, approvals given side
+// by side were lost (and a revoke undone by a slower approval written after it).
+func TestAnswersGivenAtOnceAreAllKept(t *testing.T) {
+	f := newFixture(t)
+	const n = 40
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			it := newItem(fmt.Sprintf("allow:Bash(tool%d:*)", i), "", ".warden/settings.json", "rule")
+			// Each goroutine opens the lock file itself, as another process would.
+			errs[i] = ApproveItems(f.o, f.getenv, f.ws, []TrustItem{it})
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	answers, err := answersFor(f.o, f.getenv, f.ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(answers.Approved) != n {
+		t.Errorf("%d of %d approvals given at once were kept", len(answers.Approved), n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/warden-cli/warden/agent/fakeapi"
 )
@@ -288,5 +289,68 @@ func TestAnUntrustedProjectsHooksNeverRun(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("in a trusted workspace the project's hooks ran: %v, want all seven", names)
+	}
+}
+
+// The person's SessionEnd hook runs when they leave the TUI, and is told why, as a headless run's is.
+// Before, the TUI stopped every command before the hooks ran, and the hook "could not be started:
+// Warden is shutting down".
+func TestTheSessionEndHookRunsWhenTheTUIExits(t *testing.T) {
+	r := newRun(t)
+	got := filepath.Join(filepath.Dir(r.workspace), "session-end.json")
+	userSettings(t, r, hooksJSON(t, "SessionEnd", "", "cat > "+got, 0))
+	server := fakeapi.New()
+	defer server.Close()
+	tr := startTerminal(t, r, "--base-url", server.URL(), "--model", "m")
+	tr.waitFor("Ask Warden")
+	tr.typeText("/quit\r")
+	done := make(chan error, 1)
+	go func() { done <- tr.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("warden exited with %v; it wrote:\n%s", err, tr.written())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("warden did not exit; the screen shows:\n%s", tr.screen())
+	}
+	b, err := os.ReadFile(got)
+	if err != nil {
+		t.Fatalf("the SessionEnd hook did not run: %v; warden wrote:\n%s", err, tr.written())
+	}
+	var in map[string]any
+	if err := json.Unmarshal(b, &in); err != nil || in["hook_event_name"] != "SessionEnd" || in["reason"] != "prompt_input_exit" {
+		t.Errorf("the hook was told %s (%v)", b, err)
+	}
+}
+
+// A message steered with Ctrl+S while a command runs goes through the UserPromptSubmit hook, as one sent
+// with Enter does: the hook that blocks a word keeps it from the model, and the person reads why. Before,
+// the steer reached the model at the tool boundary without the hook.
+func TestASteerTheUserPromptSubmitHookBlocksNeverReachesTheModel(t *testing.T) {
+	r := newRun(t)
+	script := hookScript(t, r, "no-forbidden.sh", "#!/bin/bash\nif grep -q FORBIDDEN; then echo 'that word is not allowed' >&2; exit 2; fi\nexit 0\n")
+	userSettings(t, r, hooksJSON(t, "UserPromptSubmit", "", script, 0))
+	server := fakeapi.New()
+	defer server.Close()
+	wait, _ := json.Marshal(map[string]string{"command": "while [ ! -e release ]; do sleep 0.05; done; echo tidied"})
+	server.Reply(fakeapi.ToolCall("w", "bash", string(wait)), fakeapi.Text("all tidy"))
+	tr := startTerminal(t, r, "--base-url", server.URL(), "--model", "m", "--permission-mode", "yolo")
+	tr.waitFor("Ask Warden")
+	tr.typeText("tidy the module\r")
+	tr.waitFor("running")
+	tr.typeText("FORBIDDEN: touch M")
+	tr.typeText("\x13") // Ctrl+S
+	tr.waitFor("↳ steer")
+	must(t, os.WriteFile(filepath.Join(r.workspace, "release"), nil, 0o644))
+	tr.waitFor("that word is not allowed", "all tidy")
+	reqs := server.Requests()
+	if len(reqs) < 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for _, m := range reqs[1].Messages {
+		if strings.Contains(m.Content, "FORBIDDEN") {
+			t.Errorf("the blocked steer reached the model: %q", m.Content)
+		}
 	}
 }

@@ -298,18 +298,16 @@ func replyTimes(s *fakeapi.Server, n int, mk func() *fakeapi.Response) {
 }
 
 // A settings file of the person's own that does not parse stops the start, naming file, line and column;
-// the project's shared one is left out with the same words, and the run goes on (a repository must not
-// be able to stop Warden).
+// the workspace's files (the shared one, and settings.local.json, which a repository can commit too) are
+// left out with the same words, and the run goes on (a repository must not be able to stop Warden).
 func TestSettingsErrorNamesFileLineAndColumn(t *testing.T) {
 	r := newRun(t)
 	dir := filepath.Join(r.workspace, ".warden")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	mine := filepath.Join(dir, "settings.local.json")
-	if err := os.WriteFile(mine, []byte("{\n  \"model\": \"m\",,\n}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mine := filepath.Join(filepath.Dir(r.workspace), "config", "warden", "settings.json")
+	writeFile(t, mine, "{\n  \"model\": \"m\",,\n}\n")
 	_, stderr, code := r.exec("-p", "x")
 	if code != 1 || !strings.Contains(stderr, mine+":2:16: invalid JSON") {
 		t.Errorf("exit %d stderr %q", code, stderr)
@@ -776,8 +774,8 @@ func TestCheckJudgesAsASandboxedSessionWould(t *testing.T) {
 func TestBadRuleNamesWhereItWasWritten(t *testing.T) {
 	r := newRun(t)
 	os.MkdirAll(filepath.Join(r.workspace, ".warden"), 0o755)
-	path := filepath.Join(r.workspace, ".warden", "settings.local.json")
-	os.WriteFile(path, []byte(`{"permissions":{"deny":["Bash(rm"]}}`), 0o644)
+	path := filepath.Join(filepath.Dir(r.workspace), "config", "warden", "settings.json")
+	writeFile(t, path, `{"permissions":{"deny":["Bash(rm"]}}`)
 	_, stderr, code := r.exec("check", "--", "ls")
 	if code != 1 || !strings.Contains(stderr, path+":1:25: permissions.deny:") {
 		t.Errorf("exit %d stderr %q", code, stderr)

@@ -134,7 +134,8 @@ func TestAnMCPJSONLinkedToASecretIsNotRead(t *testing.T) {
 }
 
 // A repository's shared settings that lead out of the workspace are not applied (here they would pick
-// the model); the person's own project file that does stops the start, naming it.
+// the model); nor is the personal project file, which a repository can commit too: both are named, and
+// the run goes on.
 func TestProjectSettingsThatLinkOutAreNotApplied(t *testing.T) {
 	server := fakeapi.New()
 	defer server.Close()
@@ -162,10 +163,12 @@ func TestProjectSettingsThatLinkOutAreNotApplied(t *testing.T) {
 
 	local := filepath.Join(r.workspace, ".warden", "settings.local.json")
 	must(t, os.Symlink(filepath.Join(outside, "settings.json"), local))
+	// The personal file of the workspace, which a repository can commit too: left out with the same
+	// words, and the run goes on.
+	server.Reply(fakeapi.Text("went on"))
 	_, stderr, code = r.exec("-p", "hi", "--base-url", server.URL())
-	if code != 1 || !strings.Contains(stderr, local+" was not read: it is a link to") ||
-		!strings.Contains(stderr, "does not start without the settings you keep there") {
-		t.Errorf("exit %d, stderr %q; want the start refused naming %s", code, stderr, local)
+	if code != 0 || !strings.Contains(stderr, local+" was not read: it is a link to") {
+		t.Errorf("exit %d, stderr %q; want a warning naming %s", code, stderr, local)
 	}
 }
 

@@ -84,7 +84,8 @@ func (r *Runner) Has(event string) bool {
 }
 
 // matching are the hooks ev matches, in the order configured; a command configured twice for it runs
-// once, as in Claude Code.
+// once, as in Claude Code, and it is the person's copy that runs when a project configured it too: a
+// project's (with a shorter timeout, say) must not stand in for the person's guard.
 func (r *Runner) matching(ev Event) []config.Hook {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -94,7 +95,10 @@ func (r *Runner) matching(ev Event) []config.Hook {
 		if h.Event != ev.Name || subject != nil && !h.Matches(subject...) {
 			continue
 		}
-		if slices.ContainsFunc(out, func(o config.Hook) bool { return o.Command == h.Command }) {
+		if i := slices.IndexFunc(out, func(o config.Hook) bool { return o.Command == h.Command }); i >= 0 {
+			if out[i].Project && !h.Project {
+				out[i] = h
+			}
 			continue
 		}
 		out = append(out, h)

@@ -438,3 +438,19 @@ func TestAnEventNoHookMatchesStartsNothing(t *testing.T) {
 		t.Error("a hook matched on Edit ran for Bash")
 	}
 }
+
+// A project that configures the person's own guard again, with a timeout too short for it, does not get
+// it killed: the command runs once, as the person configured it. Before, the copy listed first ran, and a
+// project's listed before the person's ~/.claude one ended the guard at its own timeout, blocking nothing.
+func TestAProjectsCopyOfThePersonsHookDoesNotReplaceIt(t *testing.T) {
+	guard := `sleep 1.5; echo "touch is not allowed here" >&2; exit 2`
+	f := newFixture(t,
+		config.Hook{Event: PreToolUse, Matcher: "Bash", Command: guard, TimeoutSec: 1, Project: true, File: ".warden/settings.json"},
+		config.Hook{Event: PreToolUse, Matcher: "Bash", Command: guard, TimeoutSec: 30, File: "/home/p/.claude/settings.json"},
+	)
+	out := f.run(t, Event{Name: PreToolUse, SessionID: "s1", Tool: "bash", ToolUseID: "c1",
+		ToolInput: ToolInput("bash", json.RawMessage(`{"command":"touch M"}`), "")})
+	if !out.Block || !strings.Contains(out.Reason, "touch is not allowed here") {
+		t.Fatalf("the person's guard did not decide: %+v", out)
+	}
+}

@@ -29,7 +29,9 @@ func Control(r rune) bool {
 //     to U+202E, U+2066 to U+2069, U+061C), zero-width spaces and joiners (U+200B to U+200D, U+2060), the
 //     byte-order mark, the soft hyphen, the tag characters;
 //   - the other code points Unicode says render as nothing (Other_Default_Ignorable_Code_Point): the Hangul
-//     fillers, the combining grapheme joiner, U+2065 and the reserved ranges beside the tags.
+//     fillers, the combining grapheme joiner, U+2065 and the reserved ranges beside the tags;
+//   - every space but U+0020 (Space): a run of no-break spaces reads as blank screen, and pushes the tail
+//     of a command line (; touch M) out of sight while the person approves its harmless start.
 //
 // Variation selectors are not hidden: they choose how an emoji or an ideograph is drawn, and do not make
 // one text read as another.
@@ -40,7 +42,16 @@ func Hidden(r rune) bool {
 	case r == 0x2028, r == 0x2029:
 		return true
 	}
-	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
+	return Space(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
+}
+
+// Space reports a space character other than U+0020 (Unicode's Zs): the no-break spaces (U+00A0, U+202F),
+// the ogham space mark (U+1680), the typographic spaces U+2000 to U+200A, the medium mathematical space
+// (U+205F) and the ideographic space (U+3000). Each looks like a space or like nothing, so a place that
+// shows text as it is may show it as a plain space, and one that must show exactly what is there escapes
+// it.
+func Space(r rune) bool {
+	return r != ' ' && unicode.Is(unicode.Zs, r)
 }
 
 // Index returns the index of the first hidden character of s, or of its first byte that is not UTF-8

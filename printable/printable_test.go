@@ -52,7 +52,7 @@ func TestHiddenNamesWhatRendersAsNothingAndNothingElse(t *testing.T) {
 		{0xfff9, true, "interlinear annotation anchor"},
 		{'a', false, "a letter"},
 		{' ', false, "a space"},
-		{0x00a0, false, "no-break space: it shows as a space"},
+		{0x00a0, true, "no-break space: a run of them hides a command's tail"},
 		{'é', false, "a letter with an accent"},
 		{'日', false, "an ideograph"},
 		{0xfe0f, false, "variation selector: chooses an emoji's look"},
@@ -173,4 +173,27 @@ func ExampleCaret() {
 	}
 	fmt.Println(b.String())
 	// Output: rm -rf /^M# ok
+}
+
+// Every space but the ASCII one is hidden, so that a trust item or a command padded with thousands of
+// no-break or typographic spaces shows them as escapes instead of a blank screen that hides its tail
+// (": npx -y eslint-mcp", 9,000 U+00A0, "; touch M" was shown as its harmless start). Before, none of
+// these was hidden.
+func TestEverySpaceButTheASCIIOneIsHidden(t *testing.T) {
+	spaces := []rune{0x00a0, 0x1680, 0x202f, 0x205f, 0x3000}
+	for r := rune(0x2000); r <= 0x200a; r++ {
+		spaces = append(spaces, r)
+	}
+	for _, r := range spaces {
+		if !Hidden(r) || !Space(r) {
+			t.Errorf("%U: Hidden %v, Space %v; want both", r, Hidden(r), Space(r))
+		}
+	}
+	if Hidden(' ') || Space(' ') {
+		t.Error("the ASCII space is hidden")
+	}
+	in := ": npx -y eslint-mcp" + strings.Repeat("\u00a0", 3) + "; touch M"
+	if got, want := Escape(in), `: npx -y eslint-mcp\u00a0\u00a0\u00a0; touch M`; got != want {
+		t.Errorf("Escape = %q, want %q", got, want)
+	}
 }

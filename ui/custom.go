@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -17,14 +18,14 @@ func init() {
 	})
 }
 
-// loadCustomCommands reads the command files in the background: the project's first, if the person
-// approved them as they are, then the person's.
+// loadCustomCommands reads the command files in the background: the person's first, then the project's
+// if the person approved them as they are. A name found in both is the person's (as a skill is): a
+// project's /review must not stand in for the one the person wrote.
 func (m *Model) loadCustomCommands() tea.Cmd {
-	var dirs []commands.Dir
+	dirs := slices.Clone(m.opts.CommandDirs)
 	if m.projectCommandsApproved() {
 		dirs = append(dirs, m.opts.ProjectCommandDirs...)
 	}
-	dirs = append(dirs, m.opts.CommandDirs...)
 	if len(dirs) == 0 {
 		return nil
 	}

@@ -85,6 +85,8 @@ func (m *Model) apply(scope *panel, e agent.Event) {
 		m.filesChanged(scope, e)
 	case agent.SteerDelivered:
 		m.steerDelivered(e)
+	case agent.SteerBlocked:
+		m.steerBlocked(e)
 	case agent.UsageUpdated:
 		m.usage = e
 	case agent.ContextCompacted:

@@ -69,6 +69,12 @@ func (m *Model) steerDelivered(e agent.SteerDelivered) {
 	m.conv.add(&item{kind: itemUser, text: "↳ steer: " + shown})
 }
 
+// steerBlocked forgets a steering message a UserPromptSubmit hook kept from the model (its words are
+// shown as a notice): it must not go again as the next request.
+func (m *Model) steerBlocked(e agent.SteerBlocked) {
+	m.steers = slices.DeleteFunc(m.steers, func(s steerEntry) bool { return s.text == e.Text })
+}
+
 // takeSteers returns the steers the agent never delivered, as one request, and forgets them; nil when
 // there are none.
 func (m *Model) takeSteers() *request {

@@ -147,6 +147,8 @@ func cleanLine(s string) string {
 		switch {
 		case r == '\t':
 			sb.WriteRune(r) // expanded below, once the columns are known
+		case printable.Space(r):
+			sb.WriteByte(' ') // output, not a command: a no-break space reads as the space it is
 		case printable.Hidden(r):
 		default:
 			sb.WriteRune(r)
