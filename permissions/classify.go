@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/printable"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -434,21 +435,16 @@ func samePOSIX(src string, f *syntax.File) string {
 	return ""
 }
 
-// controlIn names the first control character of s by its code point ("U+202E"), or returns "".
+// controlIn names the first hidden character of s (printable.Hidden: a control character other than tab
+// and newline, a bidi override, a zero-width or other format character) by its code point ("U+202E"), or
+// returns "": such a character makes a command look different on screen from what bash runs.
 func controlIn(s string) string {
-	i := strings.IndexFunc(s, isControl)
+	i := strings.IndexFunc(s, func(r rune) bool { return r != '\t' && r != '\n' && printable.Hidden(r) })
 	if i < 0 {
 		return ""
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
-	return fmt.Sprintf("U+%04X", r)
-}
-
-// isControl reports control characters other than tab and newline: a carriage return or escape sequence
-// can make a command look different on screen from what bash runs.
-func isControl(r rune) bool {
-	return r < 0x20 && r != '\t' && r != '\n' || r == 0x7f || r >= 0x80 && r < 0xa0 ||
-		r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0xfeff
+	return printable.CodePoint(r)
 }
 
 // text is the source a part reports for node n. A statement's text stops before its `;` or `&`.

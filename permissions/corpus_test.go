@@ -226,6 +226,9 @@ var corpus = func() []corpusCase {
 		// Odd input.
 		ask(""), ask("   "), ask("ls '"), ask("ls )"), ask("echo $("), ask("ls\rrm x"), ask("ls\x1b[2Krm x"), ask("ls\x00rm"),
 		ask("ls\u202erm"), ask("ls # \\\nrm x"), ask("# \\\nrm x"), allow("ls # ok\nls"), ask("jobs -x rm x"), allow("jobs -l"), ask(strings.Repeat("ls ", 6000)), ask("ls;;"), ask("if"), ask("ls |"), ask("&& ls"),
+		// Characters that render as nothing (zero-width, soft hyphen, word joiner, tags, fillers, marks).
+		ask("echo a\u200bb"), ask("echo a\u200db"), ask("echo \u00adx"), ask("ls src\u2060"), ask("echo \U000E0041"),
+		ask("echo \u3164"), ask("cat README\u200e.md"), ask("git log --grep=\u2063x"),
 	)
 	// Arithmetic evaluates variables' values again, and an array subscript in them runs commands:
 	// x='a[$(rm y)]'; echo $((x)) runs rm. So do names given to builtins, ${!x} and ${x@P}.
@@ -507,6 +510,9 @@ func TestControlCharactersByCodePoint(t *testing.T) {
 	for cmd, want := range map[string]string{
 		"ls\u202erm": "U+202E", "ls\x1b[2K": "U+001B", "ls\rrm x": "U+000D", "ls\u2066x": "U+2066", "echo \x7f": "U+007F",
 		"ls\u0085": "U+0085", "ls\ufeff": "U+FEFF",
+		// Zero-width and other format characters read as nothing on screen.
+		"echo a\u200bb": "U+200B", "echo \u00adx": "U+00AD", "ls src\u2060": "U+2060", "echo \U000E0041": "U+E0041",
+		"echo \u3164": "U+3164", "cat README\u200e.md": "U+200E",
 	} {
 		v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws})
 		if v.Decision != Ask || !strings.Contains(v.Reason, want) || strings.Contains(v.Reason, "'") {

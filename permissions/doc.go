@@ -205,7 +205,9 @@ package permissions
 //     read: `git config user.name` beside an extraHeader runs unasked, `git config -l` asks. A walk
 //     that takes hidden files in (grep -r) reads .git/config. The read-only jail keeps git's and yarn's
 //     configuration readable (IsSecretPath leaves them out): the programs must read it to run.
-//   - A control character in a command is named by its code point (U+202E).
+//   - A command holding a character that shows differently from what bash reads (printable.Hidden: a
+//     control character other than tab and newline, a bidi override, a zero-width or other format
+//     character) asks, and the reason names it by its code point (U+202E, U+200B).
 //   - A file operand made of an unquoted command substitution alone (`wc -l $(git ls-files)`) is judged
 //     by what its command lists when that is known: git ls-files (the index below the directory), git
 //     diff --name-only at the work tree's top (the index and the history), find printing names, rg and
