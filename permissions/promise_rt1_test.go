@@ -1,7 +1,6 @@
 package permissions
 
 import (
-	"fmt"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -246,7 +245,7 @@ func TestRedTeamReportRowsHoldInEveryMode(t *testing.T) {
 		}
 	}
 	if len(failed) > 0 {
-		t.Log(fmt.Sprintf("failures per class: %v", failed))
+		t.Logf("failures per class: %v", failed)
 	}
 }
 
