@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/treewalk"
 	"github.com/warden-cli/warden/printable"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -41,6 +42,18 @@ type Context struct {
 	// rootsResolved says that Workspace and AdditionalDirectories are already resolved (ResolvePath),
 	// as an Engine's are.
 	rootsResolved bool
+	// mem is what the engine remembers between classifications; nil gives Classify a memory of its own.
+	mem *memory
+}
+
+// memory is what an engine remembers between the commands it classifies, each part bounded: the
+// directory listings of walks.
+type memory struct {
+	lister *treewalk.Lister
+}
+
+func newMemory() *memory {
+	return &memory{lister: treewalk.NewLister(isSecretPath)}
 }
 
 // Part is one simple command of a classified command line (or a redirection of a compound command),
@@ -123,7 +136,7 @@ type Part struct {
 	// marks counts the times the part was found not read-only.
 	marks int
 	// trees are the directories the part reads recursively.
-	trees []treeRead
+	trees []treewalk.Tree
 	// objects are the repositories whose object store the part reads.
 	objects []gitrepo.Repo
 	// readsInput is set when xargs gives the program file names from its input, which it reads;
@@ -143,7 +156,7 @@ type Part struct {
 	// when it reads them from a file (-a), not from its input.
 	xargsRaw, argFile bool
 	// lists are the files find prints, for a pipeline that feeds them to xargs.
-	lists []treeRead
+	lists []treewalk.Tree
 	// static says, per word of Args, whether it was resolved without running anything; glob, whether
 	// bash replaces it with the file names it matches, in dir.
 	static, glob []bool
@@ -180,6 +193,9 @@ var posixParserPool = sync.Pool{New: func() any {
 // anything and never writes; it may look at the file system to resolve symlinks and expand globs, as bash
 // would right before running the command.
 func Classify(command string, ctx Context) Classification {
+	if ctx.mem == nil {
+		ctx.mem = newMemory()
+	}
 	c := &classifier{ctx: ctx, defined: map[string]bool{}, fds: map[string]bool{}}
 	sc := &scope{cwd: ctx.Cwd}
 	c.script(command, command, sc, 0, false)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
 // gitInertConfig are `git -c` keys that only change how output looks. Every other key may run a program
@@ -200,7 +201,7 @@ func gitDiff(e *exec, args []word) string {
 	if noIndex {
 		for _, o := range g.operands {
 			if fi, err := os.Stat(e.c.abs(o.Value, e.scope())); o.Static && err == nil && fi.IsDir() {
-				e.treeRead(o.Value, treeRead{hidden: true})
+				e.treeRead(o.Value, treewalk.Tree{Hidden: true})
 			} else if !o.Static {
 				return "`git diff --no-index` compares files only known at run time"
 			}
@@ -218,17 +219,17 @@ func exists(path string) bool {
 // it; anything else (globs, magic, no pathspec at all) reads the whole directory.
 func (e *exec) pathspecTrees(paths []word) {
 	if len(paths) == 0 {
-		e.treeRead(".", treeRead{hidden: true})
+		e.treeRead(".", treewalk.Tree{Hidden: true})
 		return
 	}
 	for _, p := range paths {
 		if !p.Static || strings.ContainsAny(p.Value, "*?[:\\") || !exists(e.c.abs(p.Value, e.scope())) {
-			e.treeRead(".", treeRead{hidden: true})
+			e.treeRead(".", treewalk.Tree{Hidden: true})
 			return
 		}
 	}
 	for _, p := range paths {
-		e.treeRead(p.Value, treeRead{hidden: true})
+		e.treeRead(p.Value, treewalk.Tree{Hidden: true})
 	}
 }
 

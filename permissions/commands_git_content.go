@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/treewalk"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -116,7 +117,7 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 		paths++
 		switch {
 		case strings.HasPrefix(v, ":(") || strings.HasPrefix(v, ":!") || strings.HasPrefix(v, ":^"):
-			e.treeRead(gitOr(root, "."), treeRead{hidden: true})
+			e.treeRead(gitOr(root, "."), treewalk.Tree{Hidden: true})
 		case strings.HasPrefix(v, ":/"):
 			e.gitPath(filepath.Join(gitOr(root, "."), v[2:]), repo, sc)
 		case !after && strings.Contains(v, ":"):
@@ -124,9 +125,9 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 		case strings.ContainsAny(v, "*?[\\"):
 			// A git wildcard matches across slashes: `*.go` is any path ending in .go, the same as a
 			// base name ending in it; any other pattern may match a directory's name.
-			t := treeRead{hidden: true}
+			t := treewalk.Tree{Hidden: true}
 			if rest, ok := strings.CutPrefix(v, "*"); ok && rest != "" && !strings.ContainsAny(rest, "*?[\\/") {
-				t.include = []string{v}
+				t.Include = []string{v}
 			}
 			e.treeRead(".", t)
 		case after || exists(e.c.abs(v, sc)):
@@ -164,7 +165,7 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 	if sub == "grep" {
 		dir = "."
 	}
-	e.treeRead(dir, treeRead{hidden: true, repo: root, index: true, tracked: files})
+	e.treeRead(dir, treewalk.Tree{Hidden: true, Repo: root, Index: true, Tracked: files})
 }
 
 // hexRev returns the object id a revision names directly (`3f2a1b`, `3f2a1b~2`, `3f2a1b^{tree}`), or "".
@@ -396,11 +397,11 @@ func (e *exec) gitPath(path string, repo gitrepo.Repo, sc *scope) {
 	if fi, err := os.Stat(e.c.abs(path, sc)); err == nil && fi.IsDir() {
 		if repo.Top != "" {
 			if files, reason := e.gitRepoFiles(repo, true); reason == "" {
-				e.treeRead(path, treeRead{hidden: true, repo: repo.Top, index: true, tracked: files})
+				e.treeRead(path, treewalk.Tree{Hidden: true, Repo: repo.Top, Index: true, Tracked: files})
 				return
 			}
 		}
-		e.treeRead(path, treeRead{hidden: true})
+		e.treeRead(path, treewalk.Tree{Hidden: true})
 		return
 	}
 	e.c.read(e.p, path, sc)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
 // checkSed allows sed only with scripts made of printing and editing-in-the-stream commands: no -i, no
@@ -489,7 +491,7 @@ func checkFind(e *exec, a *parsedArgs) string {
 	for _, r := range roots {
 		e.c.read(e.p, r, e.scope())
 		if plainFindOutput(a.words[1:]) {
-			e.p.lists = append(e.p.lists, treeRead{dir: e.c.abs(r, e.scope()), hidden: true, include: findNames(words), named: true})
+			e.p.lists = append(e.p.lists, treewalk.Tree{Dir: e.c.abs(r, e.scope()), Hidden: true, Include: findNames(words), Named: true})
 		}
 	}
 	// Listing a directory is not reading its secrets; only -exec would read them, through {}.
@@ -555,7 +557,7 @@ func (e *exec) findExec(inner []word, roots, names []string, words []word) {
 	}
 	if sub.foundRead {
 		for _, r := range roots {
-			sub.treeRead(r, treeRead{hidden: true, include: names, named: true})
+			sub.treeRead(r, treewalk.Tree{Hidden: true, Include: names, Named: true})
 		}
 	}
 	if !sub.p.ReadOnly && sub.p.Reason == "" {

@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
 // toolSpecs are the table entries of this file; the table's init adds them.
@@ -52,7 +54,7 @@ func walkOnly(globs ...string) func(e *exec, a *parsedArgs) {
 				continue
 			}
 			if fi, err := os.Stat(e.c.abs(o.Value, e.scope())); err == nil && fi.IsDir() {
-				e.treeRead(o.Value, treeRead{hidden: true, include: globs})
+				e.treeRead(o.Value, treewalk.Tree{Hidden: true, Include: globs})
 			}
 		}
 	}
@@ -555,7 +557,7 @@ func (e *exec) lintReads(ops []word, globs ...string) string {
 			return fmt.Sprintf("reads `%s`, only known at run time", o.Value)
 		}
 		if fi, err := os.Stat(e.c.abs(o.Value, e.scope())); err == nil && fi.IsDir() {
-			e.treeRead(o.Value, treeRead{hidden: true, include: globs})
+			e.treeRead(o.Value, treewalk.Tree{Hidden: true, Include: globs})
 		} else {
 			e.c.read(e.p, o.Value, e.scope())
 		}

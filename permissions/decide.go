@@ -250,8 +250,8 @@ func (e *Engine) namedPaths(rules []Rule, p *Part) (Rule, string, bool) {
 func rootedIn(rules []Rule, p *Part) (Rule, string, bool) {
 	for _, t := range p.trees {
 		for _, r := range pathRules(rules, Read) {
-			if r.matchPath(t.dir) || r.matchPath(filepath.Join(t.dir, "x")) {
-				return r, t.dir, true
+			if r.matchPath(t.Dir) || r.matchPath(filepath.Join(t.Dir, "x")) {
+				return r, t.Dir, true
 			}
 		}
 	}
@@ -264,7 +264,7 @@ func treePaths(rules []Rule, p *Part) (Rule, string, bool) {
 	for _, t := range p.trees {
 		for _, r := range pathRules(rules, Read) {
 			if r.mayMatchUnder(t) {
-				return r, t.dir, true
+				return r, t.Dir, true
 			}
 		}
 	}

@@ -143,18 +143,18 @@ package permissions
 //   - A recursive read that covers a denied path asks with the rule as the reason; only a read that
 //     names the denied path, or starts inside it, denies. A -name filter that matches no denied file
 //     leaves the read allowed.
-//   - A recursive read whose walk passes maxTreeWalk entries asks: a secret past the bound is not seen.
-//     Walks go the way the program walks (walk.go): grep -r reads every file, its last matching
+//   - A recursive read whose walk passes treewalk.MaxEntries entries asks: a secret past the bound is
+//     not seen. Walks go the way the program walks (package treewalk): grep -r reads every file, its last matching
 //     --include or --exclude deciding; ag is read as reading everything; rg decides as its ignore crate
-//     does (rgwalk.go): -g globs first (braces expanded, --iglob folded, the last match winning, a
+//     does (treewalk/rg.go): -g globs first (braces expanded, --iglob folded, the last match winning, a
 //     plain one taking in even hidden and ignored files), then .rgignore, .ignore, .gitignore and
 //     info/exclude up to the nearest .git (a nested repository starts afresh; directories above the
 //     searched one count), then --type, then hidden names. A `!` pattern takes a hidden file in. The
 //     repository's core.ignoreCase and core.excludesFile are git's, not rg's. Patterns rg reads
 //     differently from git (POSIX classes, [^..], braces, backslashes, ** inside a name) never leave
 //     anything out. --type-add makes types unknown. A file a walk leaves out keeps a deny rule naming
-//     it out of the read, unless links are followed. Directory listings are cached by the directory's
-//     times and inode.
+//     it out of the read, unless links are followed. Directory listings are remembered, while the
+//     directory's times and inode stay the same, by the engine's treewalk.Lister, which is bounded.
 //   - A link is read where it leads (`cat notes.txt` with notes.txt -> ~/.ssh/id_rsa reads the key).
 //     A walk that follows links (grep -R, rg -L) or hands its names to a program that opens them (find
 //     -exec, xargs, a command substitution) follows them: a file they lead to is read, a directory is

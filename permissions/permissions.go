@@ -145,6 +145,8 @@ type Engine struct {
 	allow, deny, ask []Rule
 	workspace, home  string
 	dirs             []string
+	// mem is what the engine remembers between decisions (directory listings).
+	mem *memory
 }
 
 // NewEngine validates the policy's rules and returns an engine. A bad rule is an error that names it.
@@ -155,7 +157,7 @@ func NewEngine(p Policy) (*Engine, error) {
 	if _, err := ParseMode(string(p.Mode)); err != nil {
 		return nil, err
 	}
-	e := &Engine{policy: p, home: p.Home}
+	e := &Engine{policy: p, home: p.Home, mem: newMemory()}
 	refreshEnvPaths()
 	if p.Workspace != "" {
 		e.workspace = ResolvePath("/", p.Workspace, p.Home)
@@ -229,7 +231,7 @@ func (e *Engine) Context(cwd string) Context {
 	jail := e.policy.ReadOnlyJail
 	e.mu.RUnlock()
 	return Context{Cwd: cwd, Workspace: e.workspace, AdditionalDirectories: e.dirs, Home: e.home, Env: e.policy.Env,
-		ReadOnlyJail: jail, rootsResolved: true}
+		ReadOnlyJail: jail, rootsResolved: true, mem: e.mem}
 }
 
 // SetReadOnlyJail says whether commands judged read-only run in the read-only jail from now on (see

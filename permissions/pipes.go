@@ -149,9 +149,9 @@ func (c *classifier) pipedNames(lv *level, p *Part, stages []*syntax.Stmt, bound
 			}
 			ex := &exec{c: c, lv: lv, sc: &scope{cwd: p.inputDir}, p: p}
 			for _, t := range src.lists {
-				t.split = !p.xargsRaw
+				t.Split = !p.xargsRaw
 				if p.readsInput {
-					ex.treeRead(t.dir, t)
+					ex.treeRead(t.Dir, t)
 				}
 			}
 			p.namesKnown = true

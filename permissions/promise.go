@@ -8,6 +8,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/warden-cli/warden/ignore"
+	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
 // The one place where the engine keeps the promise of deny and ask rules (unseen.go): while any is in
@@ -240,8 +241,8 @@ func (e *Engine) handedMatch(rules []Rule, handed []string, k Kind) (Rule, strin
 			if r.matchPath(path) || r.matchPath(real) {
 				return r, path, true
 			}
-			if dir && (r.mayMatchUnder(treeRead{dir: real, hidden: true, follow: true, home: e.home}) ||
-				real != path && r.mayMatchUnder(treeRead{dir: path, hidden: true, follow: true, home: e.home})) {
+			if dir && (r.mayMatchUnder(treewalk.Tree{Dir: real, Hidden: true, Follow: true, Home: e.home, Lister: e.mem.lister}) ||
+				real != path && r.mayMatchUnder(treewalk.Tree{Dir: path, Hidden: true, Follow: true, Home: e.home, Lister: e.mem.lister})) {
 				return r, path, true
 			}
 		}

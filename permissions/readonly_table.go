@@ -41,7 +41,7 @@ type spec struct {
 	rawArgs bool
 	// check does what a table row cannot: it returns why the command is not read-only, or "".
 	check func(e *exec, a *parsedArgs) string
-	// walk records the directories the command reads recursively (see trees.go).
+	// walk records the directories the command reads recursively (see trees.go and package treewalk).
 	walk func(e *exec, a *parsedArgs)
 	// writes: the command writes its operands (or the last one); editOnly says that is its only effect.
 	writes   writeUse

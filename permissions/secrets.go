@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/treewalk"
 	"github.com/warden-cli/warden/secrets"
 )
 
@@ -172,9 +173,9 @@ func envPaths() []string {
 // gitConfigWalked judges the configuration in a .git directory a walk meets, whose history is judged
 // elsewhere: grep -r (any walker that takes hidden entries in, but not rg, which never enters .git) prints
 // it with the rest, an extraHeader included. It reports whether the walk found it secret and stops.
-func (e *exec) gitConfigWalked(gitDir string, t *treeRead, sc *scope) bool {
+func (e *exec) gitConfigWalked(gitDir string, t *treewalk.Tree, sc *scope) bool {
 	cfg := gitDir + "/config"
-	if t.rg != nil || !t.hidden || excludes(t.excludeDir, ".git") || !t.takes("config") || !isSecretPath(cfg, e.c.ctx.Home) {
+	if t.Rg != nil || !t.Hidden || treewalk.Excludes(t.ExcludeDir, ".git") || !t.Takes("config") || !isSecretPath(cfg, e.c.ctx.Home) {
 		return false
 	}
 	e.c.read(e.p, cfg, sc)

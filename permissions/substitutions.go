@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
 // substFiles judges a file operand made of a command substitution alone. It records what the program
@@ -35,8 +37,8 @@ func (e *exec) substFiles(w word) bool {
 			return false
 		}
 		for _, t := range src.lists {
-			t.subst = true
-			e.treeRead(t.dir, t)
+			t.Subst = true
+			e.treeRead(t.Dir, t)
 		}
 		return true
 	case "rg", "grep", "egrep", "fgrep":
@@ -49,8 +51,8 @@ func (e *exec) substFiles(w word) bool {
 			ts = src.lists
 		}
 		for _, t := range ts {
-			t.subst = true
-			e.treeRead(t.dir, t)
+			t.Subst = true
+			e.treeRead(t.Dir, t)
 		}
 		for _, p := range src.Reads {
 			if !substSafe(filepath.Base(p)) {
@@ -200,7 +202,7 @@ func (e *exec) gitNames(src *Part) bool {
 		}
 		listed = append(listed, f)
 	}
-	e.treeRead(dir, treeRead{hidden: true, repo: r.Top, index: true, tracked: listed, named: true})
+	e.treeRead(dir, treewalk.Tree{Hidden: true, Repo: r.Top, Index: true, Tracked: listed, Named: true})
 	return true
 }
 

@@ -7,50 +7,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/ignore"
+	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
-// treeRead is a directory a command reads recursively (grep -r, rg): every file below it is read, so a
-// secret below it is read and a Read rule naming a file below it applies.
-type treeRead struct {
-	dir string
-	// hidden is true when files and directories whose names start with a dot are read too.
-	hidden bool
-	// include, if not empty, limits the files read to base names matching one of these globs; exclude
-	// and excludeDir leave files and directories out.
-	include, exclude, excludeDir []string
-	// follow is set when symbolic links below dir are followed (grep -R, rg -L): a denied directory may
-	// then be read under another name, and excludeDir does not keep it out.
-	follow bool
-	// split is set when xargs splits the names at blanks and removes quotes: a name holding one of those
-	// would become other names (`x .env y.go`), so finding one asks. subst is set when the names come
-	// out of a command substitution, split at blanks and expanded as globs: a blank, a wildcard or a
-	// leading dash asks.
-	split, subst bool
-	// rg, for ripgrep, is what decides which entries it searches (rgwalk.go); nil for other programs.
-	rg *rgRules
-	// grepGlobs are grep's --include and --exclude in order, when any was given (grepTakes).
-	grepGlobs []grepGlob
-	// named is set when the names found are handed to a program that opens them (find -exec, xargs, a
-	// command substitution): links are followed to what they point to.
-	named bool
-	// home is the home directory, for listings.
-	home string
-	// tracked, with index set, are the files (relative to the repository's top, repo) that git reads,
-	// from its index and its history: a read of what git holds looks for secrets among them instead of
-	// walking the directory.
-	tracked []string
-	repo    string
-	index   bool
-}
-
-// maxTreeWalk bounds how many entries Warden looks at below recursively read directories, per command, to
-// find secrets. A read of a bigger tree asks: a secret past the bound would not be seen. Listings are
-// cached (walk.go), so the bound is about time on a first look, not on every command.
-var maxTreeWalk = 200000
-
 // treeRead records a recursive read of root and looks below it for files that hold secrets.
-func (e *exec) treeRead(root string, t treeRead) {
+func (e *exec) treeRead(root string, t treewalk.Tree) {
 	sc := e.scope()
 	path := e.c.abs(root, sc)
 	if !filepath.IsAbs(path) {
@@ -58,8 +21,9 @@ func (e *exec) treeRead(root string, t treeRead) {
 		return
 	}
 	path = e.c.resolved(path)
-	t.dir = path
-	t.home = e.c.ctx.Home
+	t.Dir = path
+	t.Home = e.c.ctx.Home
+	t.Lister = e.c.ctx.mem.lister
 	e.p.trees = append(e.p.trees, t)
 	if r, ok := objectStore(path); ok {
 		e.c.objectRead(e.p, r, root)
@@ -67,10 +31,10 @@ func (e *exec) treeRead(root string, t treeRead) {
 	if e.p.Secret {
 		return
 	}
-	if t.index {
+	if t.Index {
 		var linked []string
-		for _, f := range t.tracked {
-			p := filepath.Join(t.repo, f)
+		for _, f := range t.Tracked {
+			p := filepath.Join(t.Repo, f)
 			if !within(path, p) {
 				continue
 			}
@@ -78,7 +42,7 @@ func (e *exec) treeRead(root string, t treeRead) {
 				e.c.read(e.p, p, sc)
 				return
 			}
-			if t.opens() && !e.onDisk(p, root, &t, sc, &linked) {
+			if t.Opens() && !e.onDisk(p, root, &t, sc, &linked) {
 				return
 			}
 		}
@@ -91,7 +55,7 @@ func (e *exec) treeRead(root string, t treeRead) {
 // onDisk judges a name git lists that is handed to a program which opens it: what the work tree holds
 // there may be a link, a directory (which a recursive program reads) or a file with other names. It
 // returns false to stop.
-func (e *exec) onDisk(p, root string, t *treeRead, sc *scope, linked *[]string) bool {
+func (e *exec) onDisk(p, root string, t *treewalk.Tree, sc *scope, linked *[]string) bool {
 	dir, name := filepath.Dir(p), filepath.Base(p)
 	if e.c.dirs == nil {
 		e.c.dirs = map[string]string{}
@@ -106,196 +70,47 @@ func (e *exec) onDisk(p, root string, t *treeRead, sc *scope, linked *[]string) 
 		e.c.read(e.p, p, sc)
 		return !e.p.Secret
 	}
-	l := listDir(dir, e.c.ctx.Home)
+	l := e.c.ctx.mem.lister.List(dir, e.c.ctx.Home)
 	if l == nil {
 		return true
 	}
-	i, found := slices.BinarySearchFunc(l.entries, name, func(en ignore.Entry, n string) int { return strings.Compare(en.Name(), n) })
+	i, found := slices.BinarySearchFunc(l.Entries, name, func(en ignore.Entry, n string) int { return strings.Compare(en.Name(), n) })
 	if !found {
 		return true
 	}
-	switch en := l.entries[i]; {
+	switch en := l.Entries[i]; {
 	case en.IsDir():
 		return e.walkDir(p, root, t, sc, nil, linked)
 	case en.Type()&fs.ModeSymlink != 0:
 		return e.followLink(p, root, t, sc, nil, linked)
-	case l.secret[i]:
+	case l.Secret[i]:
 		e.c.read(e.p, p, sc)
 		return false
-	case l.multi[i]:
+	case l.Multi[i]:
 		*linked = append(*linked, p)
 	}
 	return true
 }
 
-// excludes reports whether one of the globs (grep --exclude, rg -g '!x', find's tests) surely matches
-// name; includes whether one may. Go's matching agrees with fnmatch's except on [!...], [[:class:]] and
-// a leading ] in a class: a glob holding those is taken to match for includes and not for excludes.
-func excludes(globs []string, name string) bool {
-	for _, g := range globs {
-		if ok, err := filepath.Match(g, name); ok && err == nil && !fnmatchOnly(g) {
-			return true
-		}
-	}
-	return false
-}
-
-func includes(globs []string, name string) bool {
-	for _, g := range globs {
-		if ok, err := filepath.Match(g, name); ok || err != nil || fnmatchOnly(g) {
-			return true
-		}
-	}
-	return false
-}
-
-func fnmatchOnly(g string) bool {
-	return strings.Contains(g, "[!") || strings.Contains(g, "[[") || strings.Contains(g, "[]") || strings.Contains(g, "[^]")
-}
-
 // mayMatchUnder reports whether a path rule may name a file that a recursive read of t reads.
-func (r *Rule) mayMatchUnder(t treeRead) bool {
+func (r *Rule) mayMatchUnder(t treewalk.Tree) bool {
 	if r.pathGlob == "" {
 		return false
 	}
-	if t.index {
+	if t.Index {
 		// What git prints is known file by file.
-		for _, f := range t.tracked {
-			if p := filepath.Join(t.repo, f); within(t.dir, p) && r.matchPath(p) {
+		for _, f := range t.Tracked {
+			if p := filepath.Join(t.Repo, f); within(t.Dir, p) && r.matchPath(p) {
 				return true
 			}
 		}
 		return false
 	}
-	if r.matchPath(t.dir) {
+	if r.matchPath(t.Dir) {
 		return true
 	}
 	for _, glob := range r.globs() {
-		if r.mayMatchUnderAs(glob, t) {
-			return true
-		}
-	}
-	return false
-}
-
-// mayMatchUnderAs is mayMatchUnder for one form of the rule's pattern (Rule.globs).
-func (r *Rule) mayMatchUnderAs(glob string, t treeRead) bool {
-	// The literal start of the pattern, up to its first wildcard.
-	var b strings.Builder
-	wild := false
-	for i := 0; i < len(glob); i++ {
-		c := glob[i]
-		if c == '\\' && i+1 < len(glob) {
-			i++
-			b.WriteByte(glob[i])
-			continue
-		}
-		if strings.IndexByte("*?[{", c) >= 0 {
-			wild = true
-			break
-		}
-		b.WriteByte(c)
-	}
-	lit := b.String()
-	if wild {
-		lit = filepath.Dir(lit + "x")
-	}
-	lit = filepath.Clean(lit)
-	if !within(t.dir, lit) && !within(lit, t.dir) {
-		return false
-	}
-	if !t.follow && t.ignoredBelow(lit) {
-		// The program never reads it: hidden, or left out by its globs or an ignore file. A program
-		// that follows links may reach it under another name.
-		return false
-	}
-	// A directory below t.dir on the way to what the rule names that the read skips (grep --exclude-dir,
-	// rg -g '!dir') keeps the rule's files out, unless links are followed. Without a wildcard, the last
-	// component is the file itself.
-	if rel, err := filepath.Rel(t.dir, lit); err == nil && within(t.dir, lit) && rel != "." && !t.follow && len(t.excludeDir) > 0 {
-		comps := strings.Split(rel, "/")
-		if !wild {
-			comps = comps[:len(comps)-1]
-		}
-		for _, comp := range comps {
-			if excludes(t.excludeDir, comp) {
-				return false
-			}
-		}
-	}
-	narrowed := len(t.include) > 0 || len(t.exclude) > 0 || t.grepGlobs != nil
-	if base := filepath.Base(glob); !wild && narrowed && !t.takes(base) {
-		return false
-	}
-	if wild && (narrowed || t.rg != nil && !t.follow) {
-		// `find . -name '*.go'` reads only files of those names: look for one the rule names.
-		return r.namesFileUnder(t, lit)
-	}
-	return true
-}
-
-// namesFileUnder walks, within maxTreeWalk entries, the part of a recursive read that lies below lit (the
-// literal start of the rule's pattern) for a file the read takes in and the rule names. Past the bound
-// it answers true.
-func (r *Rule) namesFileUnder(t treeRead, lit string) bool {
-	root := t.dir
-	if within(t.dir, lit) {
-		root = lit
-	}
-	if t.rg != nil {
-		walked := 0
-		return r.rgNamesFileUnder(t, root, rgStateAt(root, t.home), &walked)
-	}
-	found, walked := false, 0
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		walked++
-		if walked > maxTreeWalk {
-			found = true
-			return fs.SkipAll
-		}
-		if err != nil {
-			return nil
-		}
-		name := d.Name()
-		if p != t.dir && (!t.hidden && strings.HasPrefix(name, ".") || d.IsDir() && excludes(t.excludeDir, name)) {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() || !t.takes(name) {
-			return nil
-		}
-		if r.matchPath(p) {
-			found = true
-			return fs.SkipAll
-		}
-		return nil
-	})
-	return found
-}
-
-// rgNamesFileUnder is namesFileUnder for rg, deciding each entry by its rules.
-func (r *Rule) rgNamesFileUnder(t treeRead, dir string, rs *rgState, walked *int) bool {
-	l := listDir(dir, t.home)
-	if l == nil || rs == nil {
-		return false
-	}
-	for _, en := range l.entries {
-		if *walked++; *walked > maxTreeWalk {
-			return true
-		}
-		name, p := en.Name(), dir+"/"+en.Name()
-		if name == ".git" || !t.rg.reads(rs, p, name, en.IsDir()) {
-			continue
-		}
-		if en.IsDir() {
-			if r.rgNamesFileUnder(t, p, rs.child(p, t.home), walked) {
-				return true
-			}
-			continue
-		}
-		if r.matchPath(p) {
+		if t.MayName(glob, r.matchPath) {
 			return true
 		}
 	}
@@ -305,23 +120,23 @@ func (r *Rule) rgNamesFileUnder(t treeRead, dir string, rs *rgState, walked *int
 // walkGrep finds the directories grep reads recursively.
 func walkGrep(e *exec, a *parsedArgs) {
 	recursive := false
-	var t treeRead
-	t.hidden = true
+	var t treewalk.Tree
+	t.Hidden = true
 	// Options that widen what is read count in any spelling grep accepts (`--recur`, `-d rec`); the
 	// ones that narrow it count only when spelled out.
 	recursive = a.hasOpt("-r", "-R", "--recursive", "--dereference-recursive")
-	t.follow = a.hasOpt("-R", "--dereference-recursive")
+	t.Follow = a.hasOpt("-R", "--dereference-recursive")
 	for _, f := range a.flags {
 		if f.name == "-d" || len(f.name) > 3 && abbreviates(f.name, "--directories") {
 			recursive = recursive || f.value != "read" && f.value != "skip"
 		}
 		switch f.name {
 		case "--include":
-			t.grepGlobs = append(t.grepGlobs, grepGlob{glob: f.value, include: true})
+			t.GrepGlobs = append(t.GrepGlobs, treewalk.GrepGlob{Glob: f.value, Include: true})
 		case "--exclude":
-			t.grepGlobs = append(t.grepGlobs, grepGlob{glob: f.value})
+			t.GrepGlobs = append(t.GrepGlobs, treewalk.GrepGlob{Glob: f.value})
 		case "--exclude-dir":
-			t.excludeDir = append(t.excludeDir, f.value)
+			t.ExcludeDir = append(t.ExcludeDir, f.value)
 		}
 	}
 	if recursive {
@@ -329,39 +144,10 @@ func walkGrep(e *exec, a *parsedArgs) {
 	}
 }
 
-// grepGlob is one --include or --exclude of grep.
-type grepGlob struct {
-	glob    string
-	include bool
-}
-
-// grepTakes decides a file name as GNU grep does: the last --include or --exclude matching it wins;
-// when none matches, the file is read unless the first of them is an --include. A glob Go cannot match
-// as fnmatch does is taken to match when it would take the file in, and not when it would leave it out.
-func grepTakes(globs []grepGlob, name string) bool {
-	for i := len(globs) - 1; i >= 0; i-- {
-		g := globs[i]
-		if fnmatchOnly(g.glob) {
-			if g.include {
-				return true
-			}
-			continue
-		}
-		if ok, err := filepath.Match(g.glob, name); err != nil {
-			if g.include {
-				return true
-			}
-		} else if ok {
-			return g.include
-		}
-	}
-	return !globs[0].include
-}
-
 // walkAg: ag searches recursively, honouring ignore files of its own kinds; Warden reads it as reading
 // every file below its operands, hidden ones too.
 func walkAg(e *exec, a *parsedArgs) {
-	e.trees(a, treeRead{hidden: true, follow: a.hasOpt("-f", "--follow")})
+	e.trees(a, treewalk.Tree{Hidden: true, Follow: a.hasOpt("-f", "--follow")})
 }
 
 // rgTypes are the file types of rg --type most used, with the globs ripgrep gives them.
@@ -381,52 +167,52 @@ var rgTypes = map[string][]string{
 }
 
 // walkRg: rg always recurses, deciding what it searches by its globs, ignore files, types and hidden
-// names (rgwalk.go). With --files it prints the names instead, which a command substitution may hand
+// names (treewalk/rg.go). With --files it prints the names instead, which a command substitution may hand
 // to another program.
 func walkRg(e *exec, a *parsedArgs) {
-	t := treeRead{rg: &rgRules{cwd: e.scope().cwd, ignores: true}}
-	r := t.rg
+	t := treewalk.Tree{Rg: &treewalk.RgRules{Cwd: e.scope().cwd, Ignores: true}}
+	r := t.Rg
 	foldAll := a.has("--glob-case-insensitive")
 	uCount := 0
 	for _, f := range a.flags {
 		switch {
 		case f.name == "--hidden" || f.name == "-." || f.name == "--unrestricted":
-			r.hidden = true
-			r.ignores = r.ignores && f.name != "--unrestricted"
+			r.Hidden = true
+			r.Ignores = r.Ignores && f.name != "--unrestricted"
 		case f.name == "-u":
 			// -u is --no-ignore; -uu adds --hidden.
 			uCount++
-			r.ignores = false
-			r.hidden = r.hidden || uCount >= 2
+			r.Ignores = false
+			r.Hidden = r.Hidden || uCount >= 2
 		case strings.HasPrefix(f.name, "--no-ignore") || f.name == "--no-require-git":
 			// Every variant reads more; the strictest reading ignores nothing.
-			r.ignores = false
+			r.Ignores = false
 		case f.name == "--ignore-file" || abbreviates(f.name, "--ignore-file"):
 			// Its `!` lines may take hidden files in.
-			r.hidden = true
+			r.Hidden = true
 		case f.name == "--type-add" || f.name == "--type-clear":
 			// Types are no longer what Warden knows: every selection is unknown.
-			for i := range r.types {
-				r.types[i].unknown = true
+			for i := range r.Types {
+				r.Types[i].Unknown = true
 			}
-			r.typesChanged = true
+			r.TypesChanged = true
 		case f.name == "-t" || f.name == "--type":
 			globs, known := rgTypes[f.value]
-			r.types = append(r.types, rgType{globs: globs, unknown: !known || r.typesChanged})
-			r.selected = true
+			r.Types = append(r.Types, treewalk.RgType{Globs: globs, Unknown: !known || r.TypesChanged})
+			r.Selected = true
 		case f.name == "-T" || f.name == "--type-not":
 			globs, known := rgTypes[f.value]
-			r.types = append(r.types, rgType{globs: globs, negated: true, unknown: !known || r.typesChanged})
+			r.Types = append(r.Types, treewalk.RgType{Globs: globs, Negated: true, Unknown: !known || r.TypesChanged})
 		case f.name == "-L" || f.name == "--follow":
-			t.follow = true
+			t.Follow = true
 		case f.name == "-g" || f.name == "--glob":
-			r.addGlob(f.value, foldAll)
+			r.AddGlob(f.value, foldAll)
 		case f.name == "--iglob":
-			r.addGlob(f.value, true)
+			r.AddGlob(f.value, true)
 		}
 	}
-	if r.ignores {
-		r.global = globalExcludes(e.c.lookupEnv, e.c.ctx.Home)
+	if r.Ignores {
+		r.Global = globalExcludes(e.c.lookupEnv, e.c.ctx.Home)
 	}
 	if a.has("--type-list") {
 		return
@@ -439,7 +225,7 @@ func walkRg(e *exec, a *parsedArgs) {
 		for _, o := range ops {
 			if o.Static && !o.Glob {
 				l := t
-				l.dir = e.c.abs(o.Value, e.scope())
+				l.Dir = e.c.abs(o.Value, e.scope())
 				e.p.lists = append(e.p.lists, l)
 			}
 		}
@@ -449,7 +235,7 @@ func walkRg(e *exec, a *parsedArgs) {
 }
 
 // trees records the recursive reads of a search command's operands after the pattern, or of `.`.
-func (e *exec) trees(a *parsedArgs, t treeRead) {
+func (e *exec) trees(a *parsedArgs, t treewalk.Tree) {
 	ops := a.operands
 	if len(ops) > 0 && !a.has("-e", "-f", "--regexp", "--file") {
 		ops = ops[1:]
@@ -484,7 +270,30 @@ func walkDiff(e *exec, a *parsedArgs) {
 			continue
 		}
 		if fi, err := os.Stat(e.c.abs(o.Value, e.scope())); err == nil && fi.IsDir() {
-			e.treeRead(o.Value, treeRead{hidden: true})
+			e.treeRead(o.Value, treewalk.Tree{Hidden: true})
 		}
 	}
+}
+
+// globalExcludes reads the person's core.excludesFile (or git's default, $XDG_CONFIG_HOME/git/ignore),
+// which rg honours inside a repository.
+func globalExcludes(env gitrepo.Env, home string) []treewalk.Pattern {
+	cfg := gitrepo.LoadConfig(gitrepo.Repo{}, env, home)
+	path := ""
+	for _, en := range cfg.Entries {
+		if en.Key == "core.excludesfile" {
+			path = en.Value
+		}
+	}
+	if path == "" {
+		x, _ := env("XDG_CONFIG_HOME")
+		if x == "" && home != "" {
+			x = filepath.Join(home, ".config")
+		}
+		if x == "" {
+			return nil
+		}
+		path = filepath.Join(x, "git", "ignore")
+	}
+	return treewalk.ReadPatterns(ResolvePath("/", path, home))
 }

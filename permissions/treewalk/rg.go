@@ -1,4 +1,4 @@
-package permissions
+package treewalk
 
 // What ripgrep searches below a directory, decided the way its ignore crate decides it (ignore 0.4,
 // dir.rs `matched`), so that a secret rg reads is never taken for one it skips:
@@ -19,30 +19,33 @@ package permissions
 // pattern holding one is taken to match everything: Warden then reads more than rg, never less.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/ignore"
+	"github.com/warden-cli/warden/safefile"
 )
 
-// rgRules are the options of one rg call that decide what it searches.
-type rgRules struct {
-	// cwd is where rg runs: globs with a slash are relative to it.
-	cwd   string
+// RgRules are the options of one rg call that decide what it searches.
+type RgRules struct {
+	// Cwd is where rg runs: globs with a slash are relative to it.
+	Cwd   string
 	globs []rgGlob
 	// whitelist is set when a glob without `!` was given.
 	whitelist bool
-	types     []rgType
-	selected  bool
-	// typesChanged is set once --type-add or --type-clear was given.
-	typesChanged bool
-	// ignores is false with --no-ignore and its kin.
-	ignores bool
-	// global are the patterns of the person's core.excludesFile.
-	global []rgPat
-	hidden bool
+	Types     []RgType
+	// Selected is set once a -t selection was given: files of no selected type are left out.
+	Selected bool
+	// TypesChanged is set once --type-add or --type-clear was given.
+	TypesChanged bool
+	// Ignores is false with --no-ignore and its kin.
+	Ignores bool
+	// Global are the patterns of the person's core.excludesFile.
+	Global []Pattern
+	// Hidden is set by --hidden and its kin: hidden names are searched.
+	Hidden bool
 }
 
 // rgGlob is one -g glob, expanded to the alternatives of its braces.
@@ -54,15 +57,17 @@ type rgGlob struct {
 	anchored  bool
 }
 
-// rgType is one -t or -T selection; unknown is set for a type whose globs Warden does not know.
-type rgType struct {
-	globs   []string
-	negated bool
-	unknown bool
+// RgType is one -t or -T (Negated) selection; Unknown is set for a type whose globs Warden does not
+// know.
+type RgType struct {
+	Globs   []string
+	Negated bool
+	Unknown bool
 }
 
-// rgPat is one line of an ignore file; uncertain when rg may read it differently from git.
-type rgPat struct {
+// Pattern is one line of an ignore file, as rg reads it; uncertain when rg may read it differently from
+// git.
+type Pattern struct {
 	p         ignore.Pattern
 	uncertain bool
 }
@@ -71,16 +76,17 @@ type rgPat struct {
 type rgLevel struct {
 	dir string
 	// files are the patterns of .rgignore, .ignore, .gitignore and (where .git is) info/exclude.
-	files [4][]rgPat
+	files [4][]Pattern
 	// git: a .git is here (a repository's top); cut: a .git or .jj is here, where rg stops reading
 	// git's files of the directories above.
 	git, cut bool
 }
 
-// rgState is what applies inside one directory: the levels from the root of the file system down.
-type rgState struct {
+// RgState is what applies inside one directory: the levels from the root of the file system down.
+type RgState struct {
 	levels []*rgLevel
 	anyGit bool
+	lister *Lister
 }
 
 // rgUncertain reports whether rg may match the glob text differently from git.
@@ -108,14 +114,24 @@ func rgUncertain(text string) bool {
 }
 
 // parseRgFile reads an ignore file's lines as rg does.
-func parseRgFile(data []byte) []rgPat {
-	var out []rgPat
+func parseRgFile(data []byte) []Pattern {
+	var out []Pattern
 	for _, line := range strings.Split(string(data), "\n") {
 		if p, ok := ignore.ParsePattern(line); ok {
-			out = append(out, rgPat{p: p, uncertain: rgUncertain(line)})
+			out = append(out, Pattern{p: p, uncertain: rgUncertain(line)})
 		}
 	}
 	return out
+}
+
+// ReadPatterns reads the ignore file at path as rg does; a file that is missing, unreadable or bigger
+// than a megabyte holds none, which reads more.
+func ReadPatterns(path string) []Pattern {
+	data, err := readIgnoreFile(path)
+	if err != nil {
+		return nil
+	}
+	return parseRgFile(data)
 }
 
 // rgMatch is the verdict of a list of patterns on a path: 0 none, rgIgnored, rgTaken.
@@ -126,7 +142,7 @@ const (
 )
 
 // matchPats decides path (relative to the patterns' directory) by the last pattern matching it.
-func matchPats(pats []rgPat, rel string, isDir bool) int {
+func matchPats(pats []Pattern, rel string, isDir bool) int {
 	for i := len(pats) - 1; i >= 0; i-- {
 		p := pats[i]
 		if p.uncertain {
@@ -212,8 +228,8 @@ func readIgnoreFile(path string) ([]byte, error) {
 	return []byte(data), nil
 }
 
-// rgStateAt builds the state inside dir (absolute, resolved): every directory from / down to it.
-func rgStateAt(dir, home string) *rgState {
+// RgStateAt builds the state inside dir (absolute, resolved): every directory from / down to it.
+func (l *Lister) RgStateAt(dir, home string) *RgState {
 	var dirs []string
 	for d := dir; ; d = filepath.Dir(d) {
 		dirs = append(dirs, d)
@@ -221,9 +237,9 @@ func rgStateAt(dir, home string) *rgState {
 			break
 		}
 	}
-	st := &rgState{}
+	st := &RgState{lister: l}
 	for i := len(dirs) - 1; i >= 0; i-- {
-		st = st.child(dirs[i], home)
+		st = st.Child(dirs[i], home)
 		if st == nil {
 			return nil
 		}
@@ -231,19 +247,19 @@ func rgStateAt(dir, home string) *rgState {
 	return st
 }
 
-// child is the state inside the directory dir below s's.
-func (s *rgState) child(dir, home string) *rgState {
-	l := listDir(dir, home)
+// Child is the state inside the directory dir below s's.
+func (s *RgState) Child(dir, home string) *RgState {
+	l := s.lister.List(dir, home)
 	if l == nil {
 		return nil
 	}
-	has := ignore.Names(l.entries)
+	has := ignore.Names(l.Entries)
 	lv := rgLevelOf(dir, has)
-	return &rgState{levels: append(s.levels[:len(s.levels):len(s.levels)], lv), anyGit: s.anyGit || lv.git}
+	return &RgState{levels: append(s.levels[:len(s.levels):len(s.levels)], lv), anyGit: s.anyGit || lv.git, lister: s.lister}
 }
 
 // ignoreFiles is the verdict of the ignore files on path (absolute).
-func (s *rgState) ignoreFiles(path string, isDir bool, global []rgPat) int {
+func (s *RgState) ignoreFiles(path string, isDir bool, global []Pattern) int {
 	var m [4]int
 	sawGit := false
 	for i := len(s.levels) - 1; i >= 0; i-- {
@@ -278,20 +294,20 @@ func relPath(dir, path string) string {
 
 // reads reports whether rg searches the entry at path (absolute) named name, inside the directory whose
 // state is s.
-func (r *rgRules) reads(s *rgState, path, name string, isDir bool) bool {
+func (r *RgRules) reads(s *RgState, path, name string, isDir bool) bool {
 	if v := r.overrides(path, isDir); v != rgNone {
 		return v == rgTaken
 	}
 	taken := false
-	if r.ignores && s != nil {
-		switch s.ignoreFiles(path, isDir, r.global) {
+	if r.Ignores && s != nil {
+		switch s.ignoreFiles(path, isDir, r.Global) {
 		case rgIgnored:
 			return false
 		case rgTaken:
 			taken = true
 		}
 	}
-	if len(r.types) > 0 && !isDir {
+	if len(r.Types) > 0 && !isDir {
 		switch r.typeOf(name) {
 		case rgIgnored:
 			return false
@@ -299,17 +315,17 @@ func (r *rgRules) reads(s *rgState, path, name string, isDir bool) bool {
 			taken = true
 		}
 	}
-	return taken || r.hidden || !strings.HasPrefix(name, ".")
+	return taken || r.Hidden || !strings.HasPrefix(name, ".")
 }
 
 // overrides is the verdict of the -g globs.
-func (r *rgRules) overrides(path string, isDir bool) int {
+func (r *RgRules) overrides(path string, isDir bool) int {
 	if len(r.globs) == 0 {
 		return rgNone
 	}
 	rel, below := path, false
-	if r.cwd != "" && within(r.cwd, path) {
-		rel, below = relPath(r.cwd, path), true
+	if r.Cwd != "" && within(r.Cwd, path) {
+		rel, below = relPath(r.Cwd, path), true
 	}
 	for i := len(r.globs) - 1; i >= 0; i-- {
 		g := r.globs[i]
@@ -335,32 +351,32 @@ func (r *rgRules) overrides(path string, isDir bool) int {
 }
 
 // typeOf is the verdict of the -t and -T selections on a file name.
-func (r *rgRules) typeOf(name string) int {
-	for i := len(r.types) - 1; i >= 0; i-- {
-		t := r.types[i]
-		if t.unknown {
-			if !t.negated {
+func (r *RgRules) typeOf(name string) int {
+	for i := len(r.Types) - 1; i >= 0; i-- {
+		t := r.Types[i]
+		if t.Unknown {
+			if !t.Negated {
 				return rgTaken
 			}
 			continue
 		}
-		for _, g := range t.globs {
+		for _, g := range t.Globs {
 			if ok, _ := filepath.Match(g, name); ok {
-				if t.negated {
+				if t.Negated {
 					return rgIgnored
 				}
 				return rgTaken
 			}
 		}
 	}
-	if r.selected {
+	if r.Selected {
 		return rgIgnored
 	}
 	return rgNone
 }
 
-// addGlob reads one -g glob.
-func (r *rgRules) addGlob(text string, fold bool) {
+// AddGlob reads one -g glob (--iglob, or any glob under --glob-case-insensitive, with fold).
+func (r *RgRules) AddGlob(text string, fold bool) {
 	g := rgGlob{fold: fold}
 	alts, ok := expandBraces(text)
 	if !ok {
@@ -419,30 +435,30 @@ func expandBraces(s string) ([]string, bool) {
 	return out, true
 }
 
-// globalExcludes reads the person's core.excludesFile (or git's default, $XDG_CONFIG_HOME/git/ignore),
-// which rg honours inside a repository.
-func globalExcludes(env gitrepo.Env, home string) []rgPat {
-	cfg := gitrepo.LoadConfig(gitrepo.Repo{}, env, home)
-	path := ""
-	for _, en := range cfg.Entries {
-		if en.Key == "core.excludesfile" {
-			path = en.Value
-		}
-	}
-	if path == "" {
-		x, _ := env("XDG_CONFIG_HOME")
-		if x == "" && home != "" {
-			x = filepath.Join(home, ".config")
-		}
-		if x == "" {
-			return nil
-		}
-		path = filepath.Join(x, "git", "ignore")
-	}
-	path = ResolvePath("/", path, home)
-	data, err := readIgnoreFile(path)
+// readSmall reads a small file git or rg keeps beside a repository; ok is false when it does not exist,
+// and a file bigger than a megabyte is an error.
+func readSmall(path string) (string, bool, error) {
+	fi, err := os.Stat(path)
 	if err != nil {
-		return nil
+		return "", false, nil
 	}
-	return parseRgFile(data)
+	if fi.Size() > 1<<20 {
+		return "", true, fmt.Errorf("`%s` is too big to read", path)
+	}
+	b, err := safefile.ReadRegular(path) // a FIFO put there would stall the judgement for ever
+	if err != nil {
+		return "", true, err
+	}
+	return string(b), true, nil
+}
+
+// within reports whether path is dir or lies below it; both are clean absolute paths.
+func within(dir, path string) bool {
+	if dir == "" || path == "" {
+		return false
+	}
+	if dir == "/" {
+		return strings.HasPrefix(path, "/")
+	}
+	return path == dir || len(path) > len(dir) && path[len(dir)] == '/' && strings.HasPrefix(path, dir)
 }
