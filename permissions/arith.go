@@ -67,7 +67,7 @@ func (c *classifier) arithRef(lv *level, at syntax.Node, name string) {
 }
 
 // taint records that the command gives a variable a value that may hold an array subscript.
-func (c *classifier) taint(why string) {
+func (c *State) taint(why string) {
 	if c.tainted == "" {
 		c.tainted = why
 	}

@@ -86,7 +86,7 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 	c.redirects(lv, s.Redirs, sc, &p)
 	c.execFDs = false
 	if len(words) > 0 {
-		e := &exec{c: c, lv: lv, sc: sc, p: &p, stdin: stdin}
+		e := &exec{c: &c.State, lv: lv, sc: sc, p: &p, stdin: stdin}
 		for _, a := range call.Assigns {
 			if a.Name == nil || a.Index != nil || a.Array != nil {
 				continue
@@ -103,7 +103,7 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 				e.setEnv(a.Name.Value, v.Value)
 			}
 		}
-		e.run(words)
+		c.run(e, words)
 	}
 	for _, name := range p.envModel {
 		p.unsee(unseenProgramEnv, fmt.Sprintf("sets `%s` for a program that is not the one reading it as its options", name))
@@ -184,7 +184,7 @@ func (c *classifier) redirects(lv *level, rs []*syntax.Redirect, sc *scope, p *P
 			if !w.Static {
 				// Not read-only, but a path the promise can judge (loose.go).
 				p.effect(fmt.Sprintf("reads `%s`, only known at run time", w.Value))
-				e := &exec{c: c, sc: sc, p: p}
+				e := &exec{c: &c.State, sc: sc, p: p}
 				p.loose = append(p.loose, e.loosePath(w, Read))
 				continue
 			}
@@ -238,7 +238,7 @@ func (c *classifier) write(p *Part, w word, sc *scope) {
 		p.effect(fmt.Sprintf("writes to `%s`, only known at run time", w.Value))
 		p.Writes = append(p.Writes, w.Value)
 		p.redirWrites = append(p.redirWrites, w.Value)
-		e := &exec{c: c, sc: sc, p: p}
+		e := &exec{c: &c.State, sc: sc, p: p}
 		p.loose = append(p.loose, e.loosePath(w, Write))
 		return
 	}
@@ -277,17 +277,17 @@ func (c *classifier) redirectNames(p *Part, w word, sc *scope) []string {
 
 // read records a file the part reads and whether it is a secret. A file in a git object store is a read
 // of the repository's history, and a file with other names (hard links) is read under each of them.
-func (c *classifier) read(p *Part, operand string, sc *scope) {
+func (c *State) read(p *Part, operand string, sc *scope) {
 	c.readOne(p, operand, c.abs(operand, sc), sc, true)
 }
 
-func (c *classifier) readOne(p *Part, operand, path string, sc *scope, links bool) {
+func (c *State) readOne(p *Part, operand, path string, sc *scope, links bool) {
 	c.readJudged(p, operand, path, sc, links, isSecretPath)
 }
 
 // readJudged is readOne judging secrets with secret: a program that prints only some of a file (git
 // config of one name) judges the file by its name and what it prints by itself.
-func (c *classifier) readJudged(p *Part, operand, path string, sc *scope, links bool, secret func(path, home string) bool) {
+func (c *State) readJudged(p *Part, operand, path string, sc *scope, links bool, secret func(path, home string) bool) {
 	if !filepath.IsAbs(path) && operand != "-" && operand != "" {
 		// Read rules could not be matched against it (after popd, or a cd in a branch that may not run).
 		p.notRO(fmt.Sprintf("reads `%s` in a directory Warden lost track of", operand))
@@ -351,7 +351,7 @@ const maxGlobReads = 64
 // expandGlob returns what bash would put in place of a glob operand, or the pattern itself when nothing
 // matches (bash's default). ok is false when the matches could not all be listed within the bounds.
 // Unlike bash's default, names starting with a dot match too: `shopt -s dotglob` may be in effect.
-func (c *classifier) expandGlob(pattern string, sc *scope) (names []string, ok bool) {
+func (c *State) expandGlob(pattern string, sc *scope) (names []string, ok bool) {
 	abs := pattern
 	if !filepath.IsAbs(pattern) {
 		if sc.cwd == "" {

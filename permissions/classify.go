@@ -196,7 +196,8 @@ func Classify(command string, ctx Context) Classification {
 	if ctx.mem == nil {
 		ctx.mem = newMemory()
 	}
-	c := &classifier{ctx: ctx, defined: map[string]bool{}, fds: map[string]bool{}}
+	c := &classifier{State: State{ctx: ctx, defined: map[string]bool{}}, fds: map[string]bool{}}
+	c.judge = c
 	sc := &scope{cwd: ctx.Cwd}
 	c.script(command, command, sc, 0, false)
 	c.inputNames()
@@ -212,38 +213,23 @@ func Classify(command string, ctx Context) Classification {
 	return c.result()
 }
 
-// classifier holds the state of one Classify call.
+// classifier holds the state of one Classify call: what programs' judgements share (State) and what
+// only the walker keeps.
 type classifier struct {
-	ctx   Context
-	parts []Part
-	// defined names every function declared anywhere in the command, whether or not it ran.
-	defined map[string]bool
-	// roots are the resolved workspace and additional directories, computed on first use.
-	roots []string
-	// arithRefs are the variables arithmetic reads; tainted says why some variable may hold an array
-	// subscript (see arith.go).
+	State
+	// arithRefs are the variables arithmetic reads (see arith.go); State.tainted says why some variable
+	// may hold an array subscript.
 	arithRefs []arithUse
-	tainted   string
 	// fds are the descriptors `exec N>...` opened; execFDs is set while such a redirection is read.
 	fds     map[string]bool
 	execFDs bool
-	// walked counts the entries looked at below recursively read directories.
-	walked int
-	// followed are the directories walks reached through links; dirs caches resolved directories of
-	// names git lists.
-	followed map[string]bool
-	dirs     map[string]string
 	// readIFS is the text of a `read` given its own IFS, which only the builtin may be given freely.
 	readIFS string
 	// loopRounds counts the loop bodies judged once per value (see maxLoopRounds).
 	loopRounds int
-	// substParts are, per command substitution, the parts its commands were judged as.
-	substParts map[*syntax.CmdSubst][2]int
 	// untrusted is set while a body Warden reads only for deny and ask rules is classified: why its
 	// parts are not read-only.
 	untrusted string
-	// repos remembers the repositories found for directories during this classification.
-	repos map[string]foundRepo
 	// catHeredoc is set once a word was taken to be the here-document cat prints (heredocCat).
 	catHeredoc bool
 	// funcBodies are the functions the command defines, the last definition of each; calling and
@@ -251,9 +237,6 @@ type classifier struct {
 	funcBodies map[string]funcDef
 	calling    map[string]bool
 	calls      int
-	// exports is set once the command exports a variable (export, declare -x): programs after it get
-	// it in their environment.
-	exports bool
 }
 
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.
@@ -749,7 +732,7 @@ func (c *classifier) resolve(lv *level, w *syntax.Word, sc *scope) word {
 //
 // A `..` is applied the way the kernel does, after the symlinks before it: `lnk/../x` with `lnk -> deep/a`
 // is deep/x. Cleaning it as text would name another file than the one read.
-func (c *classifier) abs(p string, sc *scope) string {
+func (c *State) abs(p string, sc *scope) string {
 	if p == "" {
 		return p
 	}

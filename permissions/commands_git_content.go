@@ -415,7 +415,7 @@ func gitOr(root, def string) string {
 }
 
 // workTree returns the repository whose work tree dir is in, when it has one.
-func (c *classifier) workTree(dir string) (gitrepo.Repo, bool) {
+func (c *State) workTree(dir string) (gitrepo.Repo, bool) {
 	r, ok := c.findRepo(dir)
 	if !ok || r.Top == "" {
 		return gitrepo.Repo{}, false

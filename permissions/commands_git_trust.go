@@ -410,7 +410,7 @@ func gitHook(r gitrepo.Repo, cfg gitrepo.Config, name string) string {
 
 // entryOrigin names where a variable was set, for a reason: the file as the person would find it, or
 // the environment.
-func (c *classifier) entryOrigin(en gitrepo.Entry) string {
+func (c *State) entryOrigin(en gitrepo.Entry) string {
 	if en.File == "" && en.Env == "GIT_CONFIG_PARAMETERS" {
 		return "`git -c` (GIT_CONFIG_PARAMETERS)"
 	}
@@ -421,7 +421,7 @@ func (c *classifier) entryOrigin(en gitrepo.Entry) string {
 }
 
 // shownPath shortens the absolute paths in s for a person: the workspace's prefix goes, home is `~`.
-func (c *classifier) shownPath(s string) string {
+func (c *State) shownPath(s string) string {
 	if ws := c.ctx.Workspace; ws != "" {
 		if !c.ctx.rootsResolved {
 			ws = ResolvePath("/", ws, c.ctx.Home)
@@ -435,7 +435,7 @@ func (c *classifier) shownPath(s string) string {
 }
 
 // findRepo is gitrepo.Find, remembered for the rest of the classification.
-func (c *classifier) findRepo(dir string) (gitrepo.Repo, bool) {
+func (c *State) findRepo(dir string) (gitrepo.Repo, bool) {
 	if r, ok := c.repos[dir]; ok {
 		return r.repo, r.ok
 	}
@@ -453,7 +453,7 @@ type foundRepo struct {
 }
 
 // lookupEnv looks a variable up in the environment commands inherit.
-func (c *classifier) lookupEnv(name string) (string, bool) {
+func (c *State) lookupEnv(name string) (string, bool) {
 	if c.ctx.Env != nil {
 		return c.ctx.Env(name)
 	}

@@ -550,7 +550,7 @@ func findNames(words []word) []string {
 // the -name patterns, like grep -r's.
 func (e *exec) findExec(inner []word, roots, names []string, words []word) {
 	sub := &exec{c: e.c, lv: e.lv, sc: e.sc, dir: e.dir, p: &Part{Text: e.p.Text, ReadOnly: true, Static: true, fromFind: true}}
-	sub.run(inner)
+	sub.c.judge.Run(sub, inner)
 	if sub.foundRead && !plainFindOutput(words) && slices.ContainsFunc(words, func(w word) bool { return w.Value == "-L" || w.Value == "-follow" }) {
 		// The walk below does not follow links; find -L hands the program the files they point to.
 		sub.p.notRO("`find -L` follows links to files Warden does not look at")

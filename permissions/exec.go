@@ -11,7 +11,7 @@ import (
 // exec evaluates one simple command: it peels wrappers layer by layer and checks the program that is
 // finally run against its table entry.
 type exec struct {
-	c  *classifier
+	c  *State
 	lv *level
 	sc *scope
 	p  *Part
@@ -73,7 +73,7 @@ func (e *exec) scope() *scope {
 	return e.sc
 }
 
-func (e *exec) run(words []word) {
+func (c *classifier) run(e *exec, words []word) {
 	for layer := 0; ; layer++ {
 		if layer > 32 {
 			e.p.notRO("too many nested wrappers")
@@ -124,7 +124,7 @@ func (e *exec) run(words []word) {
 			} else {
 				dir, base := filepath.Split(procRoot(n))
 				if !systemBinDirs[filepath.Clean(dir)] || base == "" {
-					if n = e.pathRun(words); n == "" {
+					if n = c.pathRun(e, words); n == "" {
 						return
 					}
 				} else {
@@ -141,15 +141,15 @@ func (e *exec) run(words []word) {
 					return
 				}
 				// A function runs where it is called: its body is judged again there.
-				e.c.callFunction(n, fn, e.sc, "")
+				c.callFunction(n, fn, e.sc, "")
 				return
 			}
 			// Judged as the program; Classify asks if the command defines a function of this name
 			// anywhere, which bash may call here instead (see asFunction). The body is read where it is
 			// called all the same, for deny and ask rules.
 			e.p.called = n
-			if fn, ok := e.c.funcBodies[n]; ok {
-				e.c.callFunction(n, fn, e.sc.fork(), fmt.Sprintf("bash may run the function `%s` here", n))
+			if fn, ok := c.funcBodies[n]; ok {
+				c.callFunction(n, fn, e.sc.fork(), fmt.Sprintf("bash may run the function `%s` here", n))
 			}
 		}
 		if !strings.ContainsRune(name.Value, '/') && !bashBuiltins[n] {
@@ -176,7 +176,7 @@ func (e *exec) run(words []word) {
 			continue
 		}
 		if shells[n] {
-			if inner := e.shell(n, words); len(inner) > 0 {
+			if inner := c.shell(e, n, words); len(inner) > 0 {
 				// `sh -c '"$@"' _ rm -rf x` runs its arguments.
 				words = inner
 				continue
@@ -184,7 +184,7 @@ func (e *exec) run(words []word) {
 			return
 		}
 		if n == "eval" {
-			e.eval(words)
+			c.eval(e, words)
 			return
 		}
 		s, ok := table[n]
@@ -208,7 +208,7 @@ func (e *exec) run(words []word) {
 // before the command runs is the project's own, judged by the model of its name where Warden has one
 // (.venv/bin/python) and otherwise given its arguments as paths it may read or write; anything else is
 // not modelled. It returns "" when the part is judged.
-func (e *exec) pathRun(words []word) string {
+func (c *classifier) pathRun(e *exec, words []word) string {
 	name := words[0]
 	reason := fmt.Sprintf("`%s` runs a program by its path, not a known system tool", name.Value)
 	e.p.effect(reason)
@@ -297,7 +297,7 @@ var shells = map[string]bool{"bash": true, "rbash": true, "sh": true, "dash": tr
 
 // shell handles `bash -c BODY`, `bash <<EOF` and `bash script`: a body given inline is parsed and
 // classified like the rest; a script file or stdin Warden cannot see is not read-only.
-func (e *exec) shell(name string, words []word) []word {
+func (c *classifier) shell(e *exec, name string, words []word) []word {
 	if name == "rbash" {
 		name = "bash" // restricted bash reads commands as bash does
 	}
@@ -431,7 +431,7 @@ func (e *exec) shell(name string, words []word) []word {
 
 // eval runs its words, joined with blanks, as a command of this shell. Words known before running are
 // read as that command for deny and ask rules; eval itself always asks.
-func (e *exec) eval(words []word) {
+func (c *classifier) eval(e *exec, words []word) {
 	reason := "`eval` runs its words as a command"
 	e.p.unsee(unseenForeignBody, reason)
 	for _, w := range words[1:] {
@@ -447,7 +447,12 @@ func (e *exec) eval(words []word) {
 // pipe) as bash, so that deny and ask rules see the commands in it. Every part found is not read-only
 // and only known at run time.
 func (e *exec) untrustedBody(body, reason string) {
-	e.c.untrustedScript(body, e.p.Text, e.scope().cwd, e.lv.depth+1, reason)
+	e.c.judge.Untrusted(e, body, reason)
+}
+
+// Untrusted is exec.untrustedBody: the walker reads the body.
+func (c *classifier) Untrusted(e *exec, body, reason string) {
+	c.untrustedScript(body, e.p.Text, e.scope().cwd, e.lv.depth+1, reason)
 }
 
 func (c *classifier) untrustedScript(body, anchor, cwd string, depth int, reason string) {
@@ -460,10 +465,19 @@ func (c *classifier) untrustedScript(body, anchor, cwd string, depth int, reason
 // nested classifies a script body found inside this part. Its parts are added on their own; this part
 // itself (the shell) changes nothing. posix is set when /bin/sh (or another POSIX shell) runs the body.
 func (e *exec) nested(body string, posix bool) {
-	// A new shell knows neither this one's functions nor its unexported variables.
-	inner := scope{cwd: e.scope().cwd}
-	e.c.script(body, e.p.Text, &inner, e.lv.depth+1, posix)
+	e.c.judge.Script(e, body, posix)
 }
+
+// Script is exec.nested: the walker reads the body in a new shell, which knows neither this one's
+// functions nor its unexported variables.
+func (c *classifier) Script(e *exec, body string, posix bool) {
+	inner := scope{cwd: e.scope().cwd}
+	c.script(body, e.p.Text, &inner, e.lv.depth+1, posix)
+}
+
+// Run judges words as the command a program runs in the same part (find -exec's): wrappers peeled,
+// the program judged against the table and its model.
+func (c *classifier) Run(e *exec, words []word) { c.run(e, words) }
 
 // cd follows a change of directory. Inside the workspace it is read-only and later relative paths
 // resolve against the new directory; anywhere else it asks, since the session's directory persists.
@@ -518,7 +532,7 @@ func (e *exec) cd(words []word) {
 
 // resolved resolves an absolute path the way the kernel walks it, from the workspace when it lies below
 // it and the workspace is known resolved.
-func (c *classifier) resolved(path string) string {
+func (c *State) resolved(path string) string {
 	if c.ctx.rootsResolved && c.ctx.Workspace != "" && filepath.IsAbs(path) {
 		return resolveBelow(c.ctx.Workspace, path)
 	}
@@ -526,7 +540,7 @@ func (c *classifier) resolved(path string) string {
 }
 
 // resolvedFrom is ResolvePath(cwd, path, home), walked from the workspace where it can be.
-func (c *classifier) resolvedFrom(cwd, path string) string {
+func (c *State) resolvedFrom(cwd, path string) string {
 	if path == "~" || strings.HasPrefix(path, "~/") || !filepath.IsAbs(cwd) && !filepath.IsAbs(path) {
 		return ResolvePath(cwd, path, c.ctx.Home)
 	}
@@ -537,7 +551,7 @@ func (c *classifier) resolvedFrom(cwd, path string) string {
 }
 
 // inside reports whether an absolute path lies in the workspace or an additional directory.
-func (c *classifier) inside(path string) bool {
+func (c *State) inside(path string) bool {
 	if c.roots == nil {
 		c.roots = []string{}
 		if c.ctx.rootsResolved {

@@ -45,7 +45,7 @@ func objectStore(path string) (gitrepo.Repo, bool) {
 
 // objectRead records that the part reads a repository's object store: like a secret, it asks, and a
 // deny rule naming any path the repository ever tracked denies it (historyDenied).
-func (c *classifier) objectRead(p *Part, r gitrepo.Repo, operand string) {
+func (c *State) objectRead(p *Part, r gitrepo.Repo, operand string) {
 	p.objects = append(p.objects, r)
 	if !p.Secret {
 		p.Secret = true
@@ -84,7 +84,7 @@ func (e *Engine) historyDenied(rules []Rule, p *Part) (Rule, string, bool) {
 
 // hardLinks adds to the part's reads the other names of the file at path, when it has more than one:
 // a hard link to .env is read as .env, for secrets and deny rules alike.
-func (c *classifier) hardLinks(p *Part, path string, sc *scope) {
+func (c *State) hardLinks(p *Part, path string, sc *scope) {
 	target, ok := linkTarget(path)
 	if !ok {
 		return
@@ -102,7 +102,7 @@ func (c *classifier) hardLinks(p *Part, path string, sc *scope) {
 }
 
 // hardLinksOf is hardLinks for the files a walk found with other names, in one search.
-func (c *classifier) hardLinksOf(p *Part, paths []string, sc *scope) {
+func (c *State) hardLinksOf(p *Part, paths []string, sc *scope) {
 	if len(paths) == 0 || p.Secret {
 		return
 	}

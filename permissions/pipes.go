@@ -147,7 +147,7 @@ func (c *classifier) pipedNames(lv *level, p *Part, stages []*syntax.Stmt, bound
 			if len(src.lists) == 0 {
 				return
 			}
-			ex := &exec{c: c, lv: lv, sc: &scope{cwd: p.inputDir}, p: p}
+			ex := &exec{c: &c.State, lv: lv, sc: &scope{cwd: p.inputDir}, p: p}
 			for _, t := range src.lists {
 				t.Split = !p.xargsRaw
 				if p.readsInput {
@@ -233,8 +233,8 @@ func (c *classifier) withNames(lv *level, p *Part, names []string) {
 		words = append(words, word{Value: n, Raw: n, Static: true})
 	}
 	probe := &Part{Text: p.Text, ReadOnly: true, Static: true}
-	ex := &exec{c: c, lv: lv, sc: &scope{cwd: p.inputDir}, p: probe}
-	ex.run(words)
+	ex := &exec{c: &c.State, lv: lv, sc: &scope{cwd: p.inputDir}, p: probe}
+	c.run(ex, words)
 	if !probe.ReadOnly {
 		p.notRO(probe.Reason)
 	}

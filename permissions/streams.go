@@ -41,7 +41,7 @@ func selfExe(path string) bool {
 // isStream reports whether a path a program takes its code from is a stream, or anything else that is
 // no file on disk Warden can read first: `-`, anything below /dev (but /dev/null) or /proc, however
 // spelled, and a path that leads there through links.
-func (c *classifier) isStream(path string) bool {
+func (c *State) isStream(path string) bool {
 	if path == "-" {
 		return true
 	}

@@ -343,7 +343,7 @@ func (e *exec) pathProgram(name string) string {
 }
 
 // rootsList returns the resolved workspace and additional directories.
-func (c *classifier) rootsList() []string {
+func (c *State) rootsList() []string {
 	c.inside("/")
 	return c.roots
 }
