@@ -3,13 +3,10 @@ package permissions
 import (
 	"fmt"
 	"maps"
-	"path/filepath"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
-	"github.com/warden-cli/warden/gitrepo"
-	"github.com/warden-cli/warden/permissions/treewalk"
 	"github.com/warden-cli/warden/printable"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -20,148 +17,6 @@ const MaxCommandLen = 16 << 10
 
 // maxNesting bounds how deep `bash -c` bodies and here-documents fed to shells are parsed again.
 const maxNesting = 8
-
-// Context is where a command runs: the directories it resolves relative paths against and the
-// boundaries of the workspace. Empty fields mean "unknown", which only ever makes answers stricter.
-type Context struct {
-	// Cwd is the directory the command starts in; relative paths resolve against it.
-	Cwd string
-	// Workspace is the project root that `cd` may move within.
-	Workspace string
-	// AdditionalDirectories are further roots the person allowed, treated like the workspace.
-	AdditionalDirectories []string
-	// Home is the person's home directory, for `~` and `$HOME`.
-	Home string
-	// Env looks a variable up in the environment commands inherit; nil means Warden's own. Programs
-	// read some of their configuration from it (GIT_CONFIG_GLOBAL, RIPGREP_CONFIG_PATH, GOFLAGS...).
-	Env func(name string) (string, bool)
-	// ReadOnlyJail is set when commands judged read-only run inside the read-only jail (no writes
-	// outside a private directory, no network, no secrets): a program whose only risk is running
-	// project code (eslint's configuration, pytest's conftest.py) is then read-only too.
-	ReadOnlyJail bool
-	// rootsResolved says that Workspace and AdditionalDirectories are already resolved (ResolvePath),
-	// as an Engine's are.
-	rootsResolved bool
-	// mem is what the engine remembers between classifications; nil gives Classify a memory of its own.
-	mem *memory
-}
-
-// memory is what an engine remembers between the commands it classifies, each part bounded: the
-// directory listings of walks.
-type memory struct {
-	lister *treewalk.Lister
-}
-
-func newMemory() *memory {
-	return &memory{lister: treewalk.NewLister(isSecretPath)}
-}
-
-// Part is one simple command of a classified command line (or a redirection of a compound command),
-// with what it was found to do.
-type Part struct {
-	// Text is the exact substring of the classified command this part comes from, for highlighting.
-	// A part found inside a `bash -c` body or a here-document carries the text of the outer command.
-	Text string
-	// Args is the argument vector after wrappers are peeled and quotes removed. Words only known at run
-	// time appear as their source text. It is empty for a redirection of a compound command.
-	Args []string
-	// Layers lists the argument vector at each wrapper level, outermost first; the last one is Args.
-	Layers [][]string
-	// Static is true when every word of the part was resolved without running anything.
-	Static bool
-	// ReadOnly is true when the part changes nothing: no writes, no programs Warden cannot see through.
-	ReadOnly bool
-	// Reason says, for a part that is not read-only or that reads a secret, why.
-	Reason string
-	// Reads and Writes are the absolute paths the part is known to read or write. A relative path whose
-	// directory is unknown (after `cd -`, say) is kept relative.
-	Reads, Writes []string
-	// Secret is true when the part reads credentials or keys.
-	Secret bool
-	// Dangerous is true for catastrophic commands: wiping / or home, mkfs, writing block devices, fork bombs.
-	Dangerous bool
-	// Privileged is true when the part runs through sudo or doas; rules for the inner command never allow it.
-	Privileged bool
-	// EditOnly is true when the part's only effect is writing the files in Writes, all of them known.
-	EditOnly bool
-
-	// supplied is why the program would run what the working tree supplies (a program the repository's
-	// git configuration names, a toolchain path in rust-toolchain.toml): a Bash allow rule names the
-	// program as the person knows it, not that, so it does not cover the part.
-	supplied string
-
-	// redirWrites are the files written by redirections, which a Bash allow rule for the program does
-	// not cover on its own.
-	redirWrites []string
-	// fromFind is set for the command of find -exec: its {} stands for every file found, so no rule
-	// written from its words would mean what the person saw.
-	fromFind bool
-	// actsItself is set when a wrapper acts itself (sudo, strace): rules for the inner command do not allow.
-	actsItself bool
-	// unseen names the kinds of thing the part does that Warden cannot see (unseen.go); unseenWhy says,
-	// for the first one marked, what it is.
-	unseen    unseenKind
-	unseenWhy string
-	// unmodelled says why Warden's model of the part ends (model.go), or is empty when the part is
-	// read-only or every word of it is modelled: while deny or ask rules are in force, such a part asks.
-	unmodelled string
-	// loose are the paths the part reads or writes that are only known at run time (loose.go).
-	loose []loosePath
-	// inputs are files the program reads as code by itself when they exist (a Makefile, package.json,
-	// .git/hooks), and runsBelow directories whose files it runs (go test, pytest): what the same
-	// command writes there is code written and run in one call (unseen_fresh.go).
-	inputs, runsBelow []string
-	// runGlobs are patterns naming what the part runs, to be matched against what the same command
-	// writes: bash expands them when the part runs, after the writes.
-	runGlobs []string
-	// envModel are variables the command line gives the program that its model must read as its own
-	// options (modelledVars); any left when the part is judged are unseen.
-	envModel []string
-	// runs are the files the part runs as code (a program by its path, a script given to a shell or an
-	// interpreter, a sourced file), for unseen.go's check that the same command does not write them.
-	runs []string
-	// handedReads and handedWrites are the paths the part gives a program whose reads and writes Warden
-	// does not model (tar, zip, git add -A, make -C): it may read or write anything there.
-	handedReads, handedWrites []string
-	// writesInto are the directories a modelled program writes files of names Warden does not know into
-	// (cp -t DIR): what it writes there counts as written in the command, code included.
-	writesInto []string
-	// gitTakes are the paths git takes into the repository as it finds them below (git add, stash -u):
-	// what git ignores there it leaves out.
-	gitTakes []string
-	// layerStatic says, per layer and per word, whether the word was known before running.
-	layerStatic [][]bool
-	// openTail is set under xargs: more arguments come at run time, so exact rules cannot match.
-	openTail bool
-	// marks counts the times the part was found not read-only.
-	marks int
-	// trees are the directories the part reads recursively.
-	trees []treewalk.Tree
-	// objects are the repositories whose object store the part reads.
-	objects []gitrepo.Repo
-	// readsInput is set when xargs gives the program file names from its input, which it reads;
-	// inputOpts when those words may be options that read files (du --files0-from). namesKnown is set
-	// when pipedNames found out what the names are; inputDir is where the program resolves them.
-	readsInput, inputOpts, namesKnown bool
-	inputDir                          string
-	// scriptFromInput is set for a shell that runs the commands its input holds.
-	scriptFromInput bool
-	// called is the name a command was called by when it was judged as the program of that name, not
-	// as a function.
-	called string
-	// producers are the programs pipedNames trusted to tell the names: the producer and the stages
-	// between it and xargs.
-	producers []string
-	// xargsRaw is set when xargs splits its input at NULs or a delimiter (-0, -d), not at blanks; argFile
-	// when it reads them from a file (-a), not from its input.
-	xargsRaw, argFile bool
-	// lists are the files find prints, for a pipeline that feeds them to xargs.
-	lists []treewalk.Tree
-	// static says, per word of Args, whether it was resolved without running anything; glob, whether
-	// bash replaces it with the file names it matches, in dir.
-	static, glob []bool
-	dir          string
-}
 
 // Classification is what Classify found in a command line.
 type Classification struct {
@@ -239,37 +94,6 @@ type classifier struct {
 	calls      int
 }
 
-// scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.
-type scope struct {
-	cwd string
-	// vars are variables whose value is known for certain where they are used: a loop's variable over
-	// plain words or files (see loopValues).
-	vars map[string]string
-	// funcs are the functions bash is certain to have defined at this point, with read-only bodies. Calling
-	// one in the directory its body was judged in is as read-only as its body; a function only perhaps
-	// defined (in a subshell, a branch, after `&&`) leaves the name to the program.
-	funcs map[string]funcDef
-}
-
-// funcDef is a function with a read-only body: dir is where the body was judged, after where a call
-// there leaves the shell. A function runs in the calling shell, so a cd in its body outlives the call;
-// after is empty when that directory is unknown.
-type funcDef struct {
-	dir, after string
-	// body is the function's body and lv the source it was defined in: a call in another directory runs
-	// it there (functions.go).
-	body *syntax.Stmt
-	lv   *level
-}
-
-// fork returns a copy of the scope whose changes do not reach sc.
-func (sc *scope) fork() *scope {
-	inner := *sc
-	inner.vars = maps.Clone(sc.vars)
-	inner.funcs = maps.Clone(sc.funcs)
-	return &inner
-}
-
 // mayRun runs f on sc for code that may not run: sc's directory and variables follow it, but functions it
 // defines are not certain to exist afterwards, while one it may have removed is gone.
 func (c *classifier) mayRun(sc *scope, f func()) {
@@ -313,14 +137,6 @@ func (c *classifier) andList(lv *level, n *syntax.BinaryCmd, sc *scope) {
 	if sc.cwd != certain {
 		sc.cwd = "" // the later cd may not have run
 	}
-}
-
-// level is one parsed source: the original command or a nested `bash -c` body.
-type level struct {
-	src string
-	// anchor is the text in the original command that parts of this level report, when nested.
-	anchor string
-	depth  int
 }
 
 func (c *classifier) result() Classification {
@@ -444,24 +260,6 @@ func controlIn(s string) string {
 	}
 	r, _ := utf8.DecodeRuneInString(s[i:])
 	return printable.CodePoint(r)
-}
-
-// text is the source a part reports for node n. A statement's text stops before its `;` or `&`.
-func (lv *level) text(n syntax.Node) string {
-	if lv.anchor != "" {
-		return lv.anchor
-	}
-	start, end := n.Pos().Offset(), n.End().Offset()
-	if s, ok := n.(*syntax.Stmt); ok && s.Cmd != nil {
-		end = s.Cmd.End().Offset()
-		for _, r := range s.Redirs {
-			end = max(end, r.End().Offset())
-		}
-	}
-	if start > end || int(end) > len(lv.src) {
-		return lv.src
-	}
-	return lv.src[start:end]
 }
 
 func (c *classifier) stmts(lv *level, list []*syntax.Stmt, sc *scope) {
@@ -727,37 +525,6 @@ func (c *classifier) resolve(lv *level, w *syntax.Word, sc *scope) word {
 	return v
 }
 
-// abs makes a path operand absolute against the scope's directory. A relative path in an unknown
-// directory stays relative, which no workspace check and no absolute rule will match.
-//
-// A `..` is applied the way the kernel does, after the symlinks before it: `lnk/../x` with `lnk -> deep/a`
-// is deep/x. Cleaning it as text would name another file than the one read.
-func (c *State) abs(p string, sc *scope) string {
-	if p == "" {
-		return p
-	}
-	if !filepath.IsAbs(p) && sc.cwd == "" {
-		return filepath.Clean(p)
-	}
-	if hasDotDot(p) {
-		return c.resolvedFrom(sc.cwd, p)
-	}
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(sc.cwd, p)
-}
-
-// hasDotDot reports whether a path has a `..` component.
-func hasDotDot(p string) bool {
-	for _, comp := range strings.Split(p, "/") {
-		if comp == ".." {
-			return true
-		}
-	}
-	return false
-}
-
 // specialBuiltins are found before functions in POSIX mode (sh, bash --posix), so a function of that name
 // does not replace them there.
 var specialBuiltins = map[string]bool{
@@ -831,4 +598,49 @@ func (c *classifier) asFunction() {
 			p.notRO(fmt.Sprintf("the command defines a function `%s`, which bash may run instead of the program", p.called))
 		}
 	}
+}
+
+// heredocCat returns the value of a word made of a double-quoted substitution that only prints a quoted
+// here-document with cat, `"$(cat <<'EOF'` … `EOF` `)"`, the way commit messages are written: the body,
+// trailing newlines removed. The substitution's command must have been judged as the read-only cat
+// program; Classify asks if the command defines a function named cat anywhere.
+func (c *classifier) heredocCat(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	dq, ok := w.Parts[0].(*syntax.DblQuoted)
+	if !ok || len(dq.Parts) != 1 {
+		return "", false
+	}
+	cs, ok := dq.Parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 || cs.TempFile || cs.ReplyVar {
+		return "", false
+	}
+	st := cs.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) != 0 || len(call.Args) != 1 ||
+		call.Args[0].Lit() != "cat" || len(st.Redirs) != 1 {
+		return "", false
+	}
+	r := st.Redirs[0]
+	if r.Op != syntax.Hdoc || r.N != nil || !hdocQuoted(r) || r.Hdoc == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range r.Hdoc.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(lit.Value)
+	}
+	bounds, ok := c.substParts[cs]
+	if !ok || bounds[1]-bounds[0] != 1 {
+		return "", false
+	}
+	if p := c.parts[bounds[0]]; !p.ReadOnly || len(p.Layers) != 1 || len(p.Args) != 1 || p.Args[0] != "cat" || p.called != "cat" {
+		return "", false
+	}
+	c.catHeredoc = true
+	return strings.TrimRight(b.String(), "\n"), true
 }

@@ -57,105 +57,6 @@ func init() {
 // gitWriteOptions are options that make any read subcommand write or run something.
 var gitWriteOptions = []string{"--output", "--ext-diff", "--open-files-in-pager"}
 
-// gitArgs are a subcommand's arguments split the way git's parse-options splits them.
-type gitArgs struct {
-	flags    []flagArg
-	operands []word
-}
-
-// parseGit splits args: short options cluster, a letter in values takes the rest of the word or else the
-// next word, a letter in optional takes only the rest of the word, digits are a count (-3); a long option
-// takes `=value`, or the next word when it is (an abbreviation of) one of longValues; `--` ends options.
-// Long options keep the name as typed, abbreviated or not.
-func parseGit(args []word, values, optional string, longValues []string) gitArgs {
-	var g gitArgs
-	for i := 0; i < len(args); i++ {
-		v := args[i].Value
-		switch {
-		case v == "--":
-			g.operands = append(g.operands, args[i+1:]...)
-			return g
-		case strings.HasPrefix(v, "--"):
-			name, val, has := strings.Cut(v, "=")
-			if !has && matchesLong(name[2:], trimDashes(longValues)) && i+1 < len(args) {
-				i++
-				val, has = args[i].Value, true
-			}
-			g.flags = append(g.flags, flagArg{name: name, value: val, has: has})
-		case len(v) > 1 && v[0] == '-':
-			for j := 1; j < len(v); j++ {
-				ch := v[j]
-				f := flagArg{name: "-" + string(ch)}
-				switch {
-				case ch >= '0' && ch <= '9':
-					continue
-				case strings.IndexByte(values, ch) >= 0:
-					f.value, f.has = v[j+1:], true
-					if j == len(v)-1 && i+1 < len(args) {
-						i++
-						f.value = args[i].Value
-					}
-					j = len(v)
-				case strings.IndexByte(optional, ch) >= 0:
-					f.value, f.has = v[j+1:], j < len(v)-1
-					j = len(v)
-				}
-				g.flags = append(g.flags, f)
-			}
-		default:
-			g.operands = append(g.operands, args[i])
-		}
-	}
-	return g
-}
-
-func trimDashes(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = strings.TrimPrefix(n, "--")
-	}
-	return out
-}
-
-// bad returns the first option that is one of shortBad's letters or stands for one of longBad: git takes
-// any unambiguous abbreviation of a long option, so an abbreviation of a bad one is bad.
-func (g gitArgs) bad(shortBad string, longBad []string) string {
-	for _, f := range g.flags {
-		if strings.HasPrefix(f.name, "--") {
-			if len(f.name) > 2 && slices.ContainsFunc(longBad, func(b string) bool { return strings.HasPrefix(b, f.name) }) {
-				return f.name
-			}
-			continue
-		}
-		if strings.Contains(shortBad, f.name[1:]) {
-			return f.name
-		}
-	}
-	return ""
-}
-
-// has reports whether any of names was given; long ones count abbreviated too.
-func (g gitArgs) has(names ...string) bool {
-	for _, f := range g.flags {
-		for _, n := range names {
-			if f.name == n || abbreviates(f.name, n) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// hasExact reports whether any of names was given spelled out.
-func (g gitArgs) hasExact(names ...string) bool {
-	for _, f := range g.flags {
-		if slices.Contains(names, f.name) {
-			return true
-		}
-	}
-	return false
-}
-
 // gitOpts vets a read subcommand's options against gitWriteOptions and its own bad ones.
 func gitOpts(values, optional, shortBad string, longBad []string) func(e *exec, args []word) string {
 	return func(e *exec, args []word) string {
@@ -208,11 +109,6 @@ func gitDiff(e *exec, args []word) string {
 		}
 	}
 	return ""
-}
-
-func exists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
 }
 
 // pathspecTrees records the recursive read of git pathspecs: each plain existing path is read below
@@ -291,28 +187,6 @@ func gitRemote(e *exec, args []word) string {
 		return ""
 	}
 	return fmt.Sprintf("`%s` changes the repository", args[i].Value)
-}
-
-// gitBuiltins are the subcommands git runs itself, before any alias of the same name (git.c's list).
-var gitBuiltins = map[string]bool{}
-
-func init() {
-	for _, n := range strings.Fields(`add am annotate apply archive backfill bisect blame branch bugreport bundle cat-file
-		check-attr check-ignore check-mailmap check-ref-format checkout checkout-index cherry cherry-pick clean clone
-		column commit commit-graph commit-tree config count-objects credential credential-cache credential-store
-		describe diagnose diff diff-files diff-index diff-pairs diff-tree difftool fast-export fast-import fetch
-		fetch-pack fmt-merge-msg for-each-ref for-each-repo format-patch fsck fsck-objects gc get-tar-commit-id grep
-		hash-object help history hook index-pack init init-db interpret-trailers last-modified log ls-files
-		ls-remote ls-tree mailinfo mailsplit maintenance merge merge-base merge-file merge-index merge-ours
-		merge-recursive merge-subtree merge-tree mktag mktree multi-pack-index mv name-rev notes pack-objects
-		pack-redundant pack-refs patch-id pickaxe prune prune-packed pull push range-diff read-tree rebase
-		receive-pack reflog refs remote remote-ext remote-fd repack replace replay repo rerere reset restore rev-list
-		rev-parse revert rm send-pack shortlog show show-branch show-index show-ref sparse-checkout stage stash
-		status stripspace submodule switch symbolic-ref tag unpack-file unpack-objects update-index update-ref
-		update-server-info upload-archive upload-pack var verify-commit verify-pack verify-tag version whatchanged
-		worktree write-tree`) {
-		gitBuiltins[n] = true
-	}
 }
 
 // gitAlias reads, for deny and ask rules, what an alias runs: `git -c alias.p=push p` is git push, and

@@ -48,7 +48,7 @@ func gitConfig(e *exec, args []word) string {
 			}
 			e.c.read(e.p, f.value, e.scope())
 		case f.name == "--blob":
-			repo, _ := e.c.workTree(e.scope().cwd)
+			repo, _ := workTree(e.c, e.scope().cwd)
 			e.gitRevPath(f.value, repo.Top, e.scope())
 		}
 	}
@@ -278,7 +278,7 @@ func (e *exec) gitRemotePrints() {
 func (e *exec) readPrinted(name, file string, cfg gitrepo.Config, source string) {
 	reason := fmt.Sprintf("%s prints `%s`, which may hold secrets", name, e.c.shownPath(file))
 	if by, ok := cfg.IncludedBy(file); ok {
-		reason += fmt.Sprintf(": %s includes it", e.c.entryOrigin(by))
+		reason += fmt.Sprintf(": %s includes it", entryOrigin(e.c, by))
 		if source != "" {
 			reason += ", and " + source + " follows includes"
 		}

@@ -18,26 +18,6 @@ import (
 	"github.com/warden-cli/warden/safefile"
 )
 
-// gitContentSub returns the content subcommand a read subcommand amounts to, and its arguments:
-// `git reflog [show]` is `git log -g`, and `git stash show` prints a stash's diff, its files' contents
-// with -p (like log, a stat otherwise); `git reflog list` and `git reflog exists` print none.
-func gitContentSub(sub string, rest []word) (string, []word) {
-	switch sub {
-	case "reflog":
-		if len(rest) > 0 && rest[0].Value == "show" {
-			return "log", rest[1:]
-		}
-		if len(rest) == 0 || strings.HasPrefix(rest[0].Value, "-") {
-			return "log", rest
-		}
-	case "stash":
-		if len(rest) > 0 && rest[0].Value == "show" {
-			return "stash show", rest[1:]
-		}
-	}
-	return sub, rest
-}
-
 // gitShowsContent are the read subcommands that print what files hold, in the work tree or in history.
 var gitShowsContent = map[string]bool{
 	"show": true, "log": true, "diff": true, "whatchanged": true, "blame": true, "annotate": true, "grep": true,
@@ -56,29 +36,13 @@ var gitFileShort = map[string]string{
 var gitFileLong = []string{"--contents", "--ignore-revs-file", "--orderfile", "--exclude-from", "--file",
 	"--pathspec-from-file"}
 
-// gitShortValues are, per content subcommand, the short options that take the next word as their value
-// (log -n 5, log -S string, grep -e pattern). A flag wrongly taken to have one would hide a path, so only
-// those that do are listed.
-var gitShortValues = map[string]string{
-	"log": "nSGLO", "show": "nSGLO", "whatchanged": "nSGLO", "diff": "SGO", "diff-tree": "SGO",
-	"diff-files": "SGO", "diff-index": "SGO", "blame": "LS", "annotate": "LS", "grep": "efABCm",
-	"stash show": "SGO",
-}
-
-// gitLongValues are long options of the content subcommands that take the next word as their value.
-var gitLongValues = []string{"--grep", "--author", "--committer", "--format", "--pretty", "--since", "--until",
-	"--after", "--before", "--max-count", "--skip", "--date", "--encoding", "--abbrev", "--src-prefix",
-	"--dst-prefix", "--line-prefix", "--word-diff-regex", "--diff-filter", "--regexp", "--max-depth",
-	"--threads", "--context", "--after-context", "--before-context", "--contents", "--ignore-revs-file",
-	"--orderfile", "--exclude-from", "--file", "--pathspec-from-file", "--batch-size"}
-
 // gitContentReads records what a content subcommand reads, so that deny rules and secret names apply:
 // files named by options, `REV:path` (relative to the repository's top, or to the directory with ./ or
 // ../, as git reads it), `-L range:path`, and paths and pathspecs, which read everything below them; a
 // pathspec with a wildcard or magic reads the whole directory.
 func (e *exec) gitContentReads(sub string, rest []word) {
 	sc := e.scope()
-	repo, _ := e.c.workTree(sc.cwd)
+	repo, _ := workTree(e.c, sc.cwd)
 	root := repo.Top
 	dash := slices.IndexFunc(rest, func(w word) bool { return w.Value == "--" })
 	g := parseGit(rest, gitShortValues[sub], "", gitLongValues)
@@ -255,15 +219,6 @@ func (e *exec) stashShowsPatch(root string) bool {
 	return false
 }
 
-// gitPatchOptions make any content subcommand print what files hold; git takes them abbreviated.
-var gitPatchOptions = []string{"--patch", "--unified", "--word-diff", "--word-diff-regex", "--color-words",
-	"--patch-with-stat", "--patch-with-raw", "--cc", "--function-context", "--binary", "--full-index"}
-
-// gitStatOnly are the options that leave file contents out, spelled out in full: only the exact spelling
-// narrows what is read.
-var gitStatOnly = []string{"--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--summary",
-	"--dirstat", "--no-patch", "--quiet", "--raw", "--compact-summary", "-s"}
-
 // gitPrintsContent reports whether a content subcommand with no path prints what files hold: show, diff,
 // grep, range-diff and cat-file do unless told to print only names or statistics; log, whatchanged and
 // diff-tree only with a patch option.
@@ -415,7 +370,7 @@ func gitOr(root, def string) string {
 }
 
 // workTree returns the repository whose work tree dir is in, when it has one.
-func (c *State) workTree(dir string) (gitrepo.Repo, bool) {
+func workTree(c *State, dir string) (gitrepo.Repo, bool) {
 	r, ok := c.findRepo(dir)
 	if !ok || r.Top == "" {
 		return gitrepo.Repo{}, false

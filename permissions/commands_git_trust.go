@@ -43,169 +43,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/warden-cli/warden/gitrepo"
 )
-
-// gitRun is what one git invocation does, as far as configured programs are concerned.
-type gitRun struct {
-	name string // how reasons name it: `git status`
-	sub  string
-	// textconv: textconv drivers apply; external: diff.external and diff drivers' commands run.
-	textconv, external bool
-	// worktree: work-tree files are cleaned to compare them; smudge: objects are smudged.
-	worktree, smudge bool
-	// writesIndex: the index may be written, running post-index-change.
-	writesIndex bool
-	// signatures: signatures are checked.
-	signatures bool
-	// objects: objects' contents are read (a partial clone fetches missing ones).
-	objects bool
-	// submodules: git runs itself in each populated submodule, as `git status` (or, for `git submodule
-	// status|summary`, as commands that do not load the index).
-	submodules  bool
-	inSubmodule string
-	// index: the index is loaded, which runs core.fsmonitor.
-	index bool
-}
-
-// gitNoIndex are the subcommands that never load the index, unless an operand names an index entry
-// (`:path`, `:0:path`).
-var gitNoIndex = map[string]bool{
-	"log": true, "whatchanged": true, "shortlog": true, "show": true, "rev-list": true, "cat-file": true,
-	"ls-tree": true, "show-ref": true, "for-each-ref": true, "merge-base": true, "name-rev": true,
-	"count-objects": true, "diff-tree": true, "range-diff": true, "var": true, "version": true, "cherry": true,
-	"show-branch": true, "branch": true, "tag": true, "remote": true, "stash": true, "worktree": true,
-	"reflog": true, "config": true, "describe": true, "rev-parse": true, "help": true,
-}
-
-// gitFacets says what an invocation of a read-only subcommand does. rest are the words after the
-// subcommand; noLocks is set by --no-optional-locks; isPath reports whether an operand names an
-// existing file (relative to where git runs), which makes it a path rather than a revision.
-func gitFacets(name, sub string, rest []word, noLocks bool, isPath func(string) bool) gitRun {
-	csub, crest := gitContentSub(sub, rest)
-	g := parseGit(crest, gitShortValues[csub], "", gitLongValues)
-	run := gitRun{name: name, sub: sub}
-	patch := gitPrintsPatch(csub, g)
-	pickaxe := g.has("-S", "-G", "-L", "--pickaxe-regex", "--pickaxe-all")
-	textconvFlag := g.has("--textconv")
-	cached := g.has("--cached", "--staged")
-	revs := gitRevCount(csub, g, isPath)
-	switch csub {
-	case "diff":
-		run.textconv = patch || pickaxe
-		run.external = patch
-		run.worktree = !cached && revs < 2 && !g.has("--no-index")
-		run.writesIndex = run.worktree
-		run.submodules = run.worktree
-		run.objects = true
-	case "show", "log", "whatchanged", "stash show", "range-diff":
-		run.textconv = csub != "stash show" && csub != "range-diff" && (patch || pickaxe) || textconvFlag
-		run.objects = true
-	case "diff-files":
-		run.worktree = true
-		run.textconv = textconvFlag
-		run.objects = true
-	case "diff-index":
-		run.worktree = !cached
-		run.textconv = textconvFlag
-		run.objects = true
-	case "diff-tree", "grep", "cat-file", "ls-tree":
-		run.textconv = textconvFlag || csub == "cat-file" && g.has("--filters")
-		run.smudge = csub == "cat-file" && g.has("--filters")
-		run.objects = csub != "ls-tree"
-	case "blame", "annotate":
-		run.textconv = true
-		run.worktree = revs == 0
-		run.objects = true
-	case "status":
-		run.textconv = g.has("-v", "--verbose")
-		run.worktree = true
-		run.writesIndex = true
-		run.submodules = true
-	case "describe":
-		run.worktree = g.has("--dirty", "--broken")
-		run.writesIndex = run.worktree
-		run.submodules = run.worktree
-	case "ls-files":
-		run.worktree = g.has("-m", "--modified", "-d", "--deleted", "-t", "-k", "--killed")
-	case "submodule":
-		run.submodules = true
-		run.inSubmodule = "rev-parse"
-	}
-	if gitPrintsCommits[csub] || csub == "for-each-ref" || csub == "branch" || csub == "tag" {
-		run.signatures = g.has("--show-signature") || gitFormatChecksSignatures(g)
-	}
-	run.index = !gitNoIndex[sub] || run.worktree || run.submodules
-	for _, w := range rest {
-		if strings.HasPrefix(w.Value, ":") && !strings.HasPrefix(w.Value, ":(") && !strings.HasPrefix(w.Value, ":/") {
-			run.index = true
-		}
-	}
-	if noLocks {
-		run.writesIndex = false
-	}
-	return run
-}
-
-// gitPrintsPatch reports whether a subcommand prints patches: show, diff and range-diff do unless told
-// to print only names or statistics; log and its kin only with a patch option.
-func gitPrintsPatch(sub string, g gitArgs) bool {
-	for _, f := range g.flags {
-		switch {
-		case f.name == "-p", f.name == "-u", f.name == "-U", f.name == "-W", f.name == "-c", f.name == "-L":
-			return true
-		case len(f.name) > 2 && strings.HasPrefix(f.name, "--") &&
-			slices.ContainsFunc(gitPatchOptions, func(o string) bool { return strings.HasPrefix(o, f.name) }):
-			return true
-		}
-	}
-	switch sub {
-	case "show", "diff", "range-diff":
-		return !g.hasExact(gitStatOnly...)
-	}
-	return false
-}
-
-// gitRevCount counts the operands before `--` that are not existing paths: the revisions (`git diff A
-// B` compares two trees and reads no work-tree file).
-func gitRevCount(sub string, g gitArgs, isPath func(string) bool) int {
-	n := 0
-	for _, o := range g.operands {
-		if o.Value == "--" {
-			break
-		}
-		if !strings.HasPrefix(o.Value, "-") && (isPath == nil || !isPath(o.Value)) {
-			n++
-		}
-	}
-	if sub == "blame" || sub == "annotate" {
-		// blame's last operand is the file.
-		n = max(0, n-1)
-	}
-	return n
-}
-
-// gitFormatChecksSignatures reports whether a --format or --pretty asks for signature information,
-// which verifies the signature: %G? and friends, or a %(signature) atom.
-func gitFormatChecksSignatures(g gitArgs) bool {
-	for _, f := range g.flags {
-		if (abbreviates(f.name, "--format") || abbreviates(f.name, "--pretty")) && f.has &&
-			(strings.Contains(f.value, "%G") || strings.Contains(f.value, "%(signature")) {
-			return true
-		}
-	}
-	return false
-}
-
-// gitPrintsCommits are the subcommands that print commits with a pretty format, from --format, --pretty
-// or format.pretty, by name through pretty.<name>.
-var gitPrintsCommits = map[string]bool{
-	"log": true, "show": true, "whatchanged": true, "reflog": true, "stash": true, "stash list": true,
-	"stash show": true, "rev-list": true, "shortlog": true, "diff-tree": true,
-}
 
 // configFormatChecksSignatures reports whether the configuration gives a format that verifies
 // signatures: format.pretty, the default of log and show, or a pretty.<name> a --format may name. Any
@@ -319,7 +160,7 @@ func (e *exec) gitTrustRepo(run gitRun, r gitrepo.Repo, env gitrepo.Env, budget 
 // gitEntry returns why one configuration variable makes run run a program, read a secret or leave the
 // work tree, or "".
 func (e *exec) gitEntry(run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
-	where := func() string { return e.c.entryOrigin(en) }
+	where := func() string { return entryOrigin(e.c, en) }
 	runs := func(when string) string {
 		return fmt.Sprintf("%s sets `%s`, which runs a program %s", where(), en.Key, when)
 	}
@@ -410,7 +251,7 @@ func gitHook(r gitrepo.Repo, cfg gitrepo.Config, name string) string {
 
 // entryOrigin names where a variable was set, for a reason: the file as the person would find it, or
 // the environment.
-func (c *State) entryOrigin(en gitrepo.Entry) string {
+func entryOrigin(c *State, en gitrepo.Entry) string {
 	if en.File == "" && en.Env == "GIT_CONFIG_PARAMETERS" {
 		return "`git -c` (GIT_CONFIG_PARAMETERS)"
 	}
@@ -418,44 +259,4 @@ func (c *State) entryOrigin(en gitrepo.Entry) string {
 		return "the environment (GIT_CONFIG_COUNT)"
 	}
 	return fmt.Sprintf("`%s`", c.shownPath(en.File))
-}
-
-// shownPath shortens the absolute paths in s for a person: the workspace's prefix goes, home is `~`.
-func (c *State) shownPath(s string) string {
-	if ws := c.ctx.Workspace; ws != "" {
-		if !c.ctx.rootsResolved {
-			ws = ResolvePath("/", ws, c.ctx.Home)
-		}
-		s = strings.ReplaceAll(s, strings.TrimSuffix(ws, "/")+"/", "")
-	}
-	if h := c.ctx.Home; h != "" {
-		s = strings.ReplaceAll(s, strings.TrimSuffix(h, "/")+"/", "~/")
-	}
-	return s
-}
-
-// findRepo is gitrepo.Find, remembered for the rest of the classification.
-func (c *State) findRepo(dir string) (gitrepo.Repo, bool) {
-	if r, ok := c.repos[dir]; ok {
-		return r.repo, r.ok
-	}
-	r, ok := gitrepo.Find(dir, c.lookupEnv)
-	if c.repos == nil {
-		c.repos = map[string]foundRepo{}
-	}
-	c.repos[dir] = foundRepo{r, ok}
-	return r, ok
-}
-
-type foundRepo struct {
-	repo gitrepo.Repo
-	ok   bool
-}
-
-// lookupEnv looks a variable up in the environment commands inherit.
-func (c *State) lookupEnv(name string) (string, bool) {
-	if c.ctx.Env != nil {
-		return c.ctx.Env(name)
-	}
-	return os.LookupEnv(name)
 }

@@ -17,20 +17,6 @@ var systemRoots = map[string]bool{
 	"/usr/bin": true, "/usr/lib": true, "/usr/local": true, "/var/lib": true,
 }
 
-// isBlockDevice reports whether path names a disk: writing it destroys file systems.
-func isBlockDevice(path string) bool {
-	if !strings.HasPrefix(path, "/dev/") {
-		return false
-	}
-	name := strings.TrimPrefix(path, "/dev/")
-	for _, p := range []string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "loop", "mapper/", "mtd", "sr", "nbd"} {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // catastrophicTarget reports whether removing or re-permissioning w recursively is catastrophic: /, a
 // system root, the home directory, the workspace root or one of their ancestors, or a path built from a
 // variable that may be empty ("$DIR/" becomes "/").

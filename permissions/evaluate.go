@@ -173,3 +173,125 @@ func (c *classifier) decl(lv *level, n *syntax.DeclClause, sc *scope) {
 		}
 	}
 }
+
+// arithRef records a variable read by arithmetic; it is checked against taint once the whole command is
+// seen. A variable bash fills with chosen text is not read-only at once.
+func (c *classifier) arithRef(lv *level, at syntax.Node, name string) {
+	if unsafeArithNames[name] || isPositional(name) {
+		c.fail(lv.text(at), fmt.Sprintf("`%s` %s", name, arithRisk))
+		return
+	}
+	c.arithRefs = append(c.arithRefs, arithUse{text: lv.text(at), name: name})
+}
+
+type arithUse struct {
+	text, name string
+}
+
+// arithOperand judges one word operand of an arithmetic expression.
+func (c *classifier) arithOperand(lv *level, at syntax.Node, w *syntax.Word) {
+	if len(w.Parts) != 1 {
+		c.fail(lv.text(at), fmt.Sprintf("`%s` %s", wordText(lv, w), arithRisk))
+		return
+	}
+	switch p := w.Parts[0].(type) {
+	case *syntax.Lit:
+		c.arithLiteral(lv, at, p.Value)
+	case *syntax.SglQuoted:
+		c.arithLiteral(lv, at, p.Value)
+	case *syntax.DblQuoted:
+		if len(p.Parts) == 0 {
+			return
+		}
+		if lit, ok := p.Parts[0].(*syntax.Lit); ok && len(p.Parts) == 1 {
+			c.arithLiteral(lv, at, lit.Value)
+			return
+		}
+		c.fail(lv.text(at), fmt.Sprintf("`%s` %s", wordText(lv, w), arithRisk))
+	case *syntax.ParamExp:
+		c.arithParam(lv, at, p)
+	case *syntax.ArithmExp:
+		// A number; its own operands are checked when it is walked.
+	default:
+		c.fail(lv.text(at), fmt.Sprintf("`%s` %s", wordText(lv, w), arithRisk))
+	}
+}
+
+// arithLiteral judges literal text that bash evaluates as arithmetic (after removing quotes, expanding
+// what is inside them): a number is harmless, a name reads a variable, anything that may expand is not.
+func (c *classifier) arithLiteral(lv *level, at syntax.Node, v string) {
+	switch {
+	case strings.ContainsAny(v, "$`[\\"):
+		c.fail(lv.text(at), fmt.Sprintf("`%s` %s", v, arithRisk))
+	case isIdent(v):
+		c.arithRef(lv, at, v)
+	}
+}
+
+// arithParam judges a parameter expansion used as an arithmetic operand.
+func (c *classifier) arithParam(lv *level, at syntax.Node, p *syntax.ParamExp) {
+	if p.Param == nil {
+		c.fail(lv.text(at), "a parameter expansion Warden cannot read "+arithRisk)
+		return
+	}
+	name := p.Param.Value
+	switch {
+	case p.Length || numericParams[name] && p.Exp == nil && p.Repl == nil && p.Slice == nil:
+		return
+	case p.Excl || p.Width || p.IsSet || p.Names != 0 || p.Repl != nil || p.Slice != nil || len(p.Modifiers) != 0:
+		c.fail(lv.text(at), fmt.Sprintf("`${%s...}` %s", name, arithRisk))
+		return
+	case p.Exp != nil:
+		// ${x:-0}: the default must be a plain number.
+		if p.Exp.Word != nil {
+			if lit := p.Exp.Word.Lit(); lit == "" || strings.Trim(lit, "0123456789") != "" {
+				c.fail(lv.text(at), fmt.Sprintf("`${%s...}` %s", name, arithRisk))
+				return
+			}
+		}
+	}
+	c.arithRef(lv, at, name)
+}
+
+// arithTestOperand judges an operand of [[ a -eq b ]]: it is expanded like any word, and then its value
+// is evaluated as arithmetic.
+func (c *classifier) arithTestOperand(lv *level, at syntax.Node, w *syntax.Word, sc *scope) {
+	v := c.resolve(lv, w, sc)
+	if v.Static {
+		c.arithLiteral(lv, at, v.Value)
+		return
+	}
+	if len(w.Parts) == 1 {
+		switch p := w.Parts[0].(type) {
+		case *syntax.ParamExp:
+			c.arithParam(lv, at, p)
+			return
+		case *syntax.DblQuoted:
+			if len(p.Parts) == 1 {
+				if pe, ok := p.Parts[0].(*syntax.ParamExp); ok {
+					c.arithParam(lv, at, pe)
+					return
+				}
+			}
+		case *syntax.ArithmExp:
+			return
+		}
+	}
+	c.fail(lv.text(at), fmt.Sprintf("`%s` %s", v.Raw, arithRisk))
+}
+
+func wordText(lv *level, w *syntax.Word) string {
+	if start, end := w.Pos().Offset(), w.End().Offset(); start <= end && int(end) <= len(lv.src) {
+		return lv.src[start:end]
+	}
+	return "?"
+}
+
+// arithVerdict adds the part that arithmetic on a tainted variable needs, once the command is walked.
+func (c *classifier) arithVerdict() {
+	if c.tainted == "" || len(c.arithRefs) == 0 {
+		return
+	}
+	r := c.arithRefs[0]
+	c.fail(r.text, fmt.Sprintf("`%s` %s, and %s", r.name, arithRisk, c.tainted))
+}

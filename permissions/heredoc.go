@@ -125,47 +125,83 @@ func inside(ranges [][2]uint, offset uint) bool {
 	return false
 }
 
-// heredocCat returns the value of a word made of a double-quoted substitution that only prints a quoted
-// here-document with cat, `"$(cat <<'EOF'` … `EOF` `)"`, the way commit messages are written: the body,
-// trailing newlines removed. The substitution's command must have been judged as the read-only cat
-// program; Classify asks if the command defines a function named cat anywhere.
-func (c *classifier) heredocCat(w *syntax.Word) (string, bool) {
-	if len(w.Parts) != 1 {
-		return "", false
+// hdocQuoted reports whether a here-document's delimiter is quoted in any part (`'EOF'`, `\EOF`,
+// `E'O'F`): bash then feeds the body as it is written, expanding nothing.
+func hdocQuoted(r *syntax.Redirect) bool {
+	if r.Word == nil {
+		return false
 	}
-	dq, ok := w.Parts[0].(*syntax.DblQuoted)
-	if !ok || len(dq.Parts) != 1 {
-		return "", false
+	for _, p := range r.Word.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.Contains(p.Value, `\`) {
+				return true
+			}
+		default:
+			return true
+		}
 	}
-	cs, ok := dq.Parts[0].(*syntax.CmdSubst)
-	if !ok || len(cs.Stmts) != 1 || cs.TempFile || cs.ReplyVar {
-		return "", false
+	return false
+}
+
+// heredocBody is the text bash feeds from a here-document. With a quoted delimiter the body is literal
+// (taken from the source, since the parser may have read expansions into it); otherwise a backslash only
+// escapes $, `, \ and a newline, and any expansion makes the body unknown.
+func heredocBody(r *syntax.Redirect, src string) word {
+	out := word{Static: true}
+	if r.Hdoc == nil {
+		return out
 	}
-	st := cs.Stmts[0]
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) != 0 || len(call.Args) != 1 ||
-		call.Args[0].Lit() != "cat" || len(st.Redirs) != 1 {
-		return "", false
+	quoted := hdocQuoted(r)
+	allLit := true
+	for _, p := range r.Hdoc.Parts {
+		if _, ok := p.(*syntax.Lit); !ok {
+			allLit = false
+		}
 	}
-	r := st.Redirs[0]
-	if r.Op != syntax.Hdoc || r.N != nil || !hdocQuoted(r) || r.Hdoc == nil {
-		return "", false
+	if quoted && !allLit {
+		// The parser read expansions into a body bash leaves alone (`<<E'O'F`): take the source, up to
+		// the delimiter's line.
+		start, end := r.Hdoc.Pos().Offset(), r.Hdoc.End().Offset()
+		if start > end || int(end) > len(src) {
+			out.Static = false
+			return out
+		}
+		body := src[start:end]
+		delim := resolveWord(r.Word, "", "").Value
+		lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+		if n := len(lines); n > 0 && strings.TrimLeft(lines[n-1], "\t") == delim {
+			lines = lines[:n-1]
+		}
+		out.Value = strings.Join(lines, "\n")
+		if len(lines) > 0 {
+			out.Value += "\n"
+		}
+		return out
 	}
 	var b strings.Builder
 	for _, p := range r.Hdoc.Parts {
 		lit, ok := p.(*syntax.Lit)
 		if !ok {
-			return "", false
+			out.Static = false
+			continue
 		}
-		b.WriteString(lit.Value)
+		if quoted {
+			b.WriteString(lit.Value)
+			continue
+		}
+		v := lit.Value
+		for i := 0; i < len(v); i++ {
+			if v[i] == '\\' && i+1 < len(v) && strings.IndexByte("$`\\\n", v[i+1]) >= 0 {
+				i++
+				if v[i] != '\n' {
+					b.WriteByte(v[i])
+				}
+				continue
+			}
+			b.WriteByte(v[i])
+		}
 	}
-	bounds, ok := c.substParts[cs]
-	if !ok || bounds[1]-bounds[0] != 1 {
-		return "", false
-	}
-	if p := c.parts[bounds[0]]; !p.ReadOnly || len(p.Layers) != 1 || len(p.Args) != 1 || p.Args[0] != "cat" || p.called != "cat" {
-		return "", false
-	}
-	c.catHeredoc = true
-	return strings.TrimRight(b.String(), "\n"), true
+	out.Value = b.String()
+	return out
 }

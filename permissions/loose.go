@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -18,11 +17,20 @@ import (
 // start names and the components after it, each known or a pattern (segs), and whether it is read or
 // written. dir is "" when the path may be anything.
 type loosePath struct {
-	dir   string
-	segs  []looseSeg
-	kind  Kind
-	shown string
+	dir    string
+	segs   []looseSeg
+	access Access
+	shown  string
 }
+
+// Access is what a part does with a path: reads it, or writes it (creates, changes or removes it).
+type Access bool
+
+// The two accesses.
+const (
+	Reading Access = false
+	Writing Access = true
+)
 
 // looseSeg is one component of a loose path after its known directory: known text, or text only known at
 // run time between a known start and end.
@@ -35,8 +43,8 @@ type looseSeg struct {
 const unknownPart = "\x00"
 
 // loosePath describes the path a word only known at run time names.
-func (e *exec) loosePath(w word, k Kind) loosePath {
-	lp := loosePath{kind: k, shown: w.Raw}
+func (e *exec) loosePath(w word, a Access) loosePath {
+	lp := loosePath{access: a, shown: w.Raw}
 	template, component := wordShape(w, e.c.defined)
 	if !component {
 		return lp
@@ -71,50 +79,6 @@ func (e *exec) loosePath(w word, k Kind) loosePath {
 		lp.segs = append(lp.segs, looseSeg{pre: pre, suf: after, dynamic: true})
 	}
 	return lp
-}
-
-// mayMatch reports whether the path rule may match what the loose path becomes below dir (its known
-// directory, as written or resolved), a directory above it or something below it.
-func (lp loosePath) mayMatch(r Rule, dir string) bool {
-	segs := make([]looseSeg, 0, 8+len(lp.segs))
-	for _, s := range strings.Split(dir, "/") {
-		segs = append(segs, looseSeg{text: s})
-	}
-	segs = append(segs, lp.segs...)
-	for _, glob := range []string{r.pathGlob, r.linkGlob} {
-		if glob != "" && segsMayMatch(strings.Split(glob, "/"), segs) {
-			return true
-		}
-	}
-	return false
-}
-
-// segsMayMatch reports whether a rule's pattern, split at `/`, may match a path the segments become,
-// or one above or below it.
-func segsMayMatch(rule []string, segs []looseSeg) bool {
-	if len(rule) == 0 || len(segs) == 0 {
-		return true // one names a directory the other lies below
-	}
-	if rule[0] == "**" {
-		return segsMayMatch(rule[1:], segs) || segsMayMatch(rule, segs[1:])
-	}
-	return segMayMatch(rule[0], segs[0]) && segsMayMatch(rule[1:], segs[1:])
-}
-
-// segMayMatch reports whether one component of a rule's pattern may match a component of a loose
-// path.
-func segMayMatch(rule string, s looseSeg) bool {
-	wild := strings.ContainsAny(rule, `*?[{\`)
-	switch {
-	case !s.dynamic && !wild:
-		return rule == s.text
-	case !s.dynamic:
-		ok, err := doublestar.Match(rule, s.text)
-		return ok || err != nil
-	case wild:
-		return true
-	}
-	return len(rule) >= len(s.pre)+len(s.suf) && strings.HasPrefix(rule, s.pre) && strings.HasSuffix(rule, s.suf)
 }
 
 // wordShape returns, for a word only known at run time, its template: the text bash surely gives it,

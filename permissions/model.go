@@ -333,18 +333,18 @@ func (e *exec) takes(r role, w word, what string) string {
 	case rNone, rData:
 		return ""
 	case rRead:
-		return e.pathTaken(w, Read, what)
+		return e.pathTaken(w, Reading, what)
 	case rWrite:
-		return e.pathTaken(w, Write, what)
+		return e.pathTaken(w, Writing, what)
 	case rEdit:
-		if why := e.pathTaken(w, Read, what); why != "" {
+		if why := e.pathTaken(w, Reading, what); why != "" {
 			return why
 		}
-		return e.pathTaken(w, Write, what)
+		return e.pathTaken(w, Writing, what)
 	case rInto:
 		e.p.effect(fmt.Sprintf("%s writes into `%s`", what, w.Raw))
 		if !w.Static {
-			e.p.loose = append(e.p.loose, e.loosePath(w, Write))
+			e.p.loose = append(e.p.loose, e.loosePath(w, Writing))
 			e.p.Writes = append(e.p.Writes, w.Raw) // somewhere only known at run time
 			return ""
 		}
@@ -355,7 +355,7 @@ func (e *exec) takes(r role, w word, what string) string {
 	case rHanded:
 		e.p.effect(fmt.Sprintf("%s may write below `%s`", what, w.Raw))
 		if !w.Static {
-			e.p.loose = append(e.p.loose, e.loosePath(w, Read), e.loosePath(w, Write))
+			e.p.loose = append(e.p.loose, e.loosePath(w, Reading), e.loosePath(w, Writing))
 			return ""
 		}
 		if name, value, ok := strings.Cut(w.Value, "="); ok && !strings.Contains(name, "/") {
@@ -395,25 +395,25 @@ func (e *exec) takes(r role, w word, what string) string {
 
 // pathTaken records a path the program reads or writes: a glob is expanded as bash will, a word only
 // known at run time is a loose path (promise.go decides whether a rule could match it).
-func (e *exec) pathTaken(w word, k Kind, what string) string {
+func (e *exec) pathTaken(w word, a Access, what string) string {
 	switch {
 	case w.ProcIn:
 		return ""
 	case w.Found:
 		return fmt.Sprintf("%s is given `{}`, every file find finds", what)
 	case !w.Static:
-		if k != Read {
+		if a != Reading {
 			e.p.effect(fmt.Sprintf("%s writes `%s`, only known at run time", what, w.Raw))
 			e.p.Writes = append(e.p.Writes, w.Raw) // somewhere only known at run time
 		}
-		e.p.loose = append(e.p.loose, e.loosePath(w, k))
+		e.p.loose = append(e.p.loose, e.loosePath(w, a))
 		return ""
 	case w.Value == "-" || w.Value == "":
 		return ""
 	}
 	paths, why := e.expanded(w, what)
 	for _, path := range paths {
-		if k == Read {
+		if a == Reading {
 			e.c.readOne(e.p, w.Value, path, e.scope(), true)
 			continue
 		}
@@ -439,18 +439,4 @@ func (e *exec) expanded(w word, what string) ([]string, string) {
 		out = append(out, e.c.abs(n, sc))
 	}
 	return out, ""
-}
-
-// globValues returns the words bash passes for w: the names a glob matches (the pattern itself when
-// none does, or when Warden could not list them all), or the word's value.
-func (e *exec) globValues(w word) []string {
-	if !w.Static || !w.Glob {
-		return []string{w.Value}
-	}
-	names, ok := e.c.expandGlob(w.Value, e.scope())
-	if !ok {
-		e.p.notRO(fmt.Sprintf("`%s` could not be expanded to check it", w.Value))
-		return []string{w.Value}
-	}
-	return names
 }

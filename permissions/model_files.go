@@ -129,7 +129,7 @@ func (e *exec) destination(dest word, sources []word, recursive bool, what strin
 	}
 	for _, s := range sources {
 		if !s.Static {
-			e.p.loose = append(e.p.loose, loosePath{dir: dir, kind: Write, shown: s.Raw})
+			e.p.loose = append(e.p.loose, loosePath{dir: dir, access: Writing, shown: s.Raw})
 			continue
 		}
 		names, why := e.expanded(s, what)

@@ -216,7 +216,7 @@ func gitCommitted(e *exec, a *modelArgs) string {
 	sc := e.scope()
 	for _, w := range a.operands {
 		if !w.Static {
-			e.p.loose = append(e.p.loose, e.loosePath(w, Read))
+			e.p.loose = append(e.p.loose, e.loosePath(w, Reading))
 			continue
 		}
 		paths, why := e.expanded(w, "`git commit`")
@@ -267,7 +267,7 @@ func gitPatches(e *exec, a *modelArgs) string {
 // anything below; a plain file for itself.
 func (e *exec) gitPathspec(w word, r role, what string) string {
 	if !w.Static {
-		e.p.loose = append(e.p.loose, e.loosePath(w, Write))
+		e.p.loose = append(e.p.loose, e.loosePath(w, Writing))
 		return ""
 	}
 	if !w.Glob && strings.ContainsAny(w.Value, "*?[:") {

@@ -117,3 +117,22 @@ func within(dir, path string) bool {
 	}
 	return path == dir || len(path) > len(dir) && path[len(dir)] == os.PathSeparator && strings.HasPrefix(path, dir)
 }
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// isBlockDevice reports whether path names a disk: writing it destroys file systems.
+func isBlockDevice(path string) bool {
+	if !strings.HasPrefix(path, "/dev/") {
+		return false
+	}
+	name := strings.TrimPrefix(path, "/dev/")
+	for _, p := range []string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "loop", "mapper/", "mtd", "sr", "nbd"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -128,7 +128,7 @@ func (c *classifier) pipedNames(lv *level, p *Part, stages []*syntax.Stmt, bound
 			if slices.Contains(src.static, false) {
 				return
 			}
-			args, ok := src.expanded(c)
+			args, ok := expandedArgs(src, c)
 			if !ok {
 				return
 			}
@@ -166,7 +166,7 @@ func (c *classifier) pipedNames(lv *level, p *Part, stages []*syntax.Stmt, bound
 // expanded returns the part's words as bash passes them to the program: each glob replaced by the names
 // it matches, relative when the pattern is. ok is false when they cannot all be listed, or when a name
 // matched may be taken as an option (bash's order of the names is the locale's, not known here).
-func (p *Part) expanded(c *classifier) ([]string, bool) {
+func expandedArgs(p *Part, c *classifier) ([]string, bool) {
 	var out []string
 	for i, a := range p.Args {
 		if i >= len(p.glob) || !p.glob[i] {

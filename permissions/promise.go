@@ -112,7 +112,10 @@ func (p *Part) isLoose(path string) bool {
 // looseWhy says why a path of the part only known at run time may be one a path rule governs, or "".
 func (e *Engine) looseWhy(p *Part, paths []Rule) string {
 	for _, lp := range p.loose {
-		k := lp.kind
+		k := Read
+		if lp.access == Writing {
+			k = Write
+		}
 		rules := pathRules(paths, k)
 		if len(rules) == 0 {
 			continue

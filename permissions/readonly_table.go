@@ -99,51 +99,6 @@ const (
 	writesLast
 )
 
-// parsedArgs is a command line split into options and operands following GNU conventions.
-type parsedArgs struct {
-	name     string
-	words    []word
-	flags    []flagArg
-	operands []word
-}
-
-type flagArg struct {
-	// name is "-x" or "--long" (without any =value).
-	name  string
-	value string
-	has   bool
-}
-
-func (a *parsedArgs) has(names ...string) bool {
-	for _, f := range a.flags {
-		for _, n := range names {
-			if f.name == n {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// hasOpt is has, with a long option also found when it was typed abbreviated (`--reg` for `--regexp`),
-// as GNU getopt accepts. Use it where seeing an option makes Warden stricter, never where it relaxes.
-func (a *parsedArgs) hasOpt(names ...string) bool {
-	for _, f := range a.flags {
-		for _, n := range names {
-			if f.name == n || abbreviates(f.name, n) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// abbreviates reports whether typed, a long option as written, may stand for option: GNU getopt and git
-// take any prefix of a long option that is not ambiguous, and Warden, to be safe, any prefix at all.
-func abbreviates(typed, option string) bool {
-	return len(typed) > 2 && strings.HasPrefix(typed, "--") && strings.HasPrefix(option, typed)
-}
-
 // parse splits words by the spec's option table. bad receives the first bad option found.
 func (s *spec) parse(words []word) (a *parsedArgs, bad string) {
 	a = &parsedArgs{name: words[0].Value, words: words}
@@ -481,14 +436,6 @@ func init() {
 			}
 		}
 	}
-}
-
-// interpreters run arbitrary code; only asking them for their version is read-only.
-var interpreters = []string{
-	"python", "python2", "python3", "node", "deno", "bun", "ruby", "perl", "php", "lua", "java", "javac",
-	"rustc", "cargo", "gcc", "g++", "clang", "clang++", "make", "cmake", "tsc", "pip", "pip3", "yarn",
-	"pnpm", "npx", "uv", "poetry", "gradle", "mvn", "dotnet", "swift", "kotlin", "scala", "elixir", "erl",
-	"ghc", "zig", "terraform", "kubectl", "helm", "gh", "rake", "bundle", "composer", "pytest", "tox",
 }
 
 var grepSpec = &spec{

@@ -182,30 +182,6 @@ func (e *exec) gitConfigWalked(gitDir string, t *treewalk.Tree, sc *scope) bool 
 	return true
 }
 
-// loginReads records the start-up files a login shell reads before its command: what they export is in
-// the environment `bash -lc env` prints, a token line included. bash reads the first of .bash_profile,
-// .bash_login and .profile, which by custom sources .bashrc; sh, dash and ash read .profile.
-func (e *exec) loginReads(shell string) {
-	home := e.c.ctx.Home
-	if h, ok := e.env["HOME"]; ok {
-		home = h // HOME=... in front of the shell
-	}
-	files := []string{"/etc/profile"}
-	if filepath.IsAbs(home) {
-		names := []string{".profile"}
-		if shell == "bash" {
-			names = []string{".bash_profile", ".bash_login", ".profile", ".bashrc"}
-		}
-		for _, n := range names {
-			files = append(files, filepath.Join(home, n))
-		}
-	}
-	sc := e.scope()
-	for _, f := range files {
-		e.c.read(e.p, f, sc)
-	}
-}
-
 // wardenOwn reports whether a path is Warden's own state or settings. The state directory holds every
 // session's transcript and full outputs, the checkpoints (a copy of every workspace's files, .env and
 // files under Read deny rules included), logs and the list of trusted workspaces; the settings may hold

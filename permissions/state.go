@@ -1,6 +1,11 @@
 package permissions
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/warden-cli/warden/gitrepo"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -46,4 +51,115 @@ type Judge interface {
 	// Untrusted reads body as bash for deny and ask rules only: every part found is not read-only, and
 	// unseen.
 	Untrusted(e *exec, body, reason string)
+}
+
+// abs makes a path operand absolute against the scope's directory. A relative path in an unknown
+// directory stays relative, which no workspace check and no absolute rule will match.
+//
+// A `..` is applied the way the kernel does, after the symlinks before it: `lnk/../x` with `lnk -> deep/a`
+// is deep/x. Cleaning it as text would name another file than the one read.
+func (c *State) abs(p string, sc *scope) string {
+	if p == "" {
+		return p
+	}
+	if !filepath.IsAbs(p) && sc.cwd == "" {
+		return filepath.Clean(p)
+	}
+	if hasDotDot(p) {
+		return c.resolvedFrom(sc.cwd, p)
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(sc.cwd, p)
+}
+
+// shownPath shortens the absolute paths in s for a person: the workspace's prefix goes, home is `~`.
+func (c *State) shownPath(s string) string {
+	if ws := c.ctx.Workspace; ws != "" {
+		if !c.ctx.rootsResolved {
+			ws = ResolvePath("/", ws, c.ctx.Home)
+		}
+		s = strings.ReplaceAll(s, strings.TrimSuffix(ws, "/")+"/", "")
+	}
+	if h := c.ctx.Home; h != "" {
+		s = strings.ReplaceAll(s, strings.TrimSuffix(h, "/")+"/", "~/")
+	}
+	return s
+}
+
+// findRepo is gitrepo.Find, remembered for the rest of the classification.
+func (c *State) findRepo(dir string) (gitrepo.Repo, bool) {
+	if r, ok := c.repos[dir]; ok {
+		return r.repo, r.ok
+	}
+	r, ok := gitrepo.Find(dir, c.lookupEnv)
+	if c.repos == nil {
+		c.repos = map[string]foundRepo{}
+	}
+	c.repos[dir] = foundRepo{r, ok}
+	return r, ok
+}
+
+type foundRepo struct {
+	repo gitrepo.Repo
+	ok   bool
+}
+
+// lookupEnv looks a variable up in the environment commands inherit.
+func (c *State) lookupEnv(name string) (string, bool) {
+	if c.ctx.Env != nil {
+		return c.ctx.Env(name)
+	}
+	return os.LookupEnv(name)
+}
+
+// resolved resolves an absolute path the way the kernel walks it, from the workspace when it lies below
+// it and the workspace is known resolved.
+func (c *State) resolved(path string) string {
+	if c.ctx.rootsResolved && c.ctx.Workspace != "" && filepath.IsAbs(path) {
+		return resolveBelow(c.ctx.Workspace, path)
+	}
+	return ResolvePath("/", path, c.ctx.Home)
+}
+
+// resolvedFrom is ResolvePath(cwd, path, home), walked from the workspace where it can be.
+func (c *State) resolvedFrom(cwd, path string) string {
+	if path == "~" || strings.HasPrefix(path, "~/") || !filepath.IsAbs(cwd) && !filepath.IsAbs(path) {
+		return ResolvePath(cwd, path, c.ctx.Home)
+	}
+	if !filepath.IsAbs(path) {
+		path = cwd + "/" + path
+	}
+	return c.resolved(path)
+}
+
+// inside reports whether an absolute path lies in the workspace or an additional directory.
+func (c *State) inside(path string) bool {
+	if c.roots == nil {
+		c.roots = []string{}
+		if c.ctx.rootsResolved {
+			// The engine resolved them when it was built.
+			if c.ctx.Workspace != "" {
+				c.roots = append(append(c.roots, c.ctx.Workspace), c.ctx.AdditionalDirectories...)
+			}
+		} else if c.ctx.Workspace != "" {
+			c.roots = append(c.roots, ResolvePath("/", c.ctx.Workspace, c.ctx.Home))
+			for _, d := range c.ctx.AdditionalDirectories {
+				c.roots = append(c.roots, ResolvePath(c.roots[0], d, c.ctx.Home))
+			}
+		}
+	}
+	for _, r := range c.roots {
+		if within(r, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// rootsList returns the resolved workspace and additional directories.
+func (c *State) rootsList() []string {
+	c.inside("/")
+	return c.roots
 }

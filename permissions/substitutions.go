@@ -106,12 +106,6 @@ func listsFiles(args []string) (listed, files bool) {
 	return listed, files
 }
 
-// substSafe reports whether a name comes out of a command substitution as itself: no blank (split), no
-// wildcard (expanded) and no leading dash (an option).
-func substSafe(name string) bool {
-	return !strings.ContainsAny(name, " \t\n*?[") && !strings.HasPrefix(name, "-")
-}
-
 // gitNames handles `git ls-files` (the tracked files below the directory, relative to it) and, at the
 // work tree's top, `git diff --name-only` (files of the index and the history): the program reads those
 // files, looked at in the repository's lists.
@@ -158,7 +152,7 @@ func (e *exec) gitNames(src *Part) bool {
 	default:
 		return false
 	}
-	r, ok := e.c.workTree(dir)
+	r, ok := workTree(e.c, dir)
 	if !ok || sub == "diff" && ResolvePath("/", r.Top, "") != ResolvePath("/", dir, "") {
 		// git diff prints names relative to the top, read relative to the directory.
 		return false

@@ -342,12 +342,6 @@ func (e *exec) pathProgram(name string) string {
 	return ""
 }
 
-// rootsList returns the resolved workspace and additional directories.
-func (c *State) rootsList() []string {
-	c.inside("/")
-	return c.roots
-}
-
 // resolveProgram returns the file PATH finds for name, symlinks followed, or "".
 func (e *exec) resolveProgram(name string) string {
 	path, _ := e.c.lookupEnv("PATH")
@@ -364,4 +358,12 @@ func (e *exec) resolveProgram(name string) string {
 		}
 	}
 	return ""
+}
+
+// interpreters run arbitrary code; only asking them for their version is read-only.
+var interpreters = []string{
+	"python", "python2", "python3", "node", "deno", "bun", "ruby", "perl", "php", "lua", "java", "javac",
+	"rustc", "cargo", "gcc", "g++", "clang", "clang++", "make", "cmake", "tsc", "pip", "pip3", "yarn",
+	"pnpm", "npx", "uv", "poetry", "gradle", "mvn", "dotnet", "swift", "kotlin", "scala", "elixir", "erl",
+	"ghc", "zig", "terraform", "kubectl", "helm", "gh", "rake", "bundle", "composer", "pytest", "tox",
 }

@@ -347,12 +347,3 @@ func (c *classifier) pathDirs() map[string]bool {
 // pathDirCache keeps pathDirs by the value of PATH, which a session seldom changes: resolving its
 // directories costs more than judging a command.
 var pathDirCache sync.Map
-
-// unseenOnly marks the part as doing something of kind k that Warden cannot see, leaving its read-only
-// judgement as it is: the engine looks at such marks only while deny or ask rules are in force.
-func (p *Part) unseenOnly(k unseenKind, why string) {
-	if p.unseen == 0 {
-		p.unseenWhy = why
-	}
-	p.unseen |= k
-}

@@ -9,8 +9,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/ignore"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
@@ -153,4 +155,84 @@ func (e *exec) followLink(p, root string, t *treewalk.Tree, sc *scope, rs *treew
 	// Rules naming files below it apply as to any recursive read.
 	e.p.trees = append(e.p.trees, treewalk.Tree{Dir: target, Hidden: true, Follow: true, Home: e.c.ctx.Home, Lister: e.c.ctx.mem.lister})
 	return e.walkDir(target, root, t, sc, sub, linked)
+}
+
+// treeRead records a recursive read of root and looks below it for files that hold secrets.
+func (e *exec) treeRead(root string, t treewalk.Tree) {
+	sc := e.scope()
+	path := e.c.abs(root, sc)
+	if !filepath.IsAbs(path) {
+		e.p.notRO("reads `" + root + "` in a directory Warden lost track of")
+		return
+	}
+	path = e.c.resolved(path)
+	t.Dir = path
+	t.Home = e.c.ctx.Home
+	t.Lister = e.c.ctx.mem.lister
+	e.p.trees = append(e.p.trees, t)
+	if r, ok := objectStore(path); ok {
+		e.c.objectRead(e.p, r, root)
+	}
+	if e.p.Secret {
+		return
+	}
+	if t.Index {
+		var linked []string
+		for _, f := range t.Tracked {
+			p := filepath.Join(t.Repo, f)
+			if !within(path, p) {
+				continue
+			}
+			if isSecretPath(p, e.c.ctx.Home) {
+				e.c.read(e.p, p, sc)
+				return
+			}
+			if t.Opens() && !e.onDisk(p, root, &t, sc, &linked) {
+				return
+			}
+		}
+		e.c.hardLinksOf(e.p, linked, sc)
+		return
+	}
+	e.walkTree(path, root, &t, sc)
+}
+
+// onDisk judges a name git lists that is handed to a program which opens it: what the work tree holds
+// there may be a link, a directory (which a recursive program reads) or a file with other names. It
+// returns false to stop.
+func (e *exec) onDisk(p, root string, t *treewalk.Tree, sc *scope, linked *[]string) bool {
+	dir, name := filepath.Dir(p), filepath.Base(p)
+	if e.c.dirs == nil {
+		e.c.dirs = map[string]string{}
+	}
+	real, ok := e.c.dirs[dir]
+	if !ok {
+		real = e.c.resolved(dir)
+		e.c.dirs[dir] = real
+	}
+	if real != dir {
+		// A directory on the way is a link: the name is read where it leads.
+		e.c.read(e.p, p, sc)
+		return !e.p.Secret
+	}
+	l := e.c.ctx.mem.lister.List(dir, e.c.ctx.Home)
+	if l == nil {
+		return true
+	}
+	i, found := slices.BinarySearchFunc(l.Entries, name, func(en ignore.Entry, n string) int { return strings.Compare(en.Name(), n) })
+	if !found {
+		return true
+	}
+	switch en := l.Entries[i]; {
+	case en.IsDir():
+		return e.walkDir(p, root, t, sc, nil, linked)
+	case en.Type()&fs.ModeSymlink != 0:
+		return e.followLink(p, root, t, sc, nil, linked)
+	case l.Secret[i]:
+		e.c.read(e.p, p, sc)
+		return false
+	case l.Multi[i]:
+		*linked = append(*linked, p)
+	}
+	return true
 }

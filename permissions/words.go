@@ -317,3 +317,9 @@ func decodeANSIC(s string) (string, bool) {
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
+
+// substSafe reports whether a name comes out of a command substitution as itself: no blank (split), no
+// wildcard (expanded) and no leading dash (an option).
+func substSafe(name string) bool {
+	return !strings.ContainsAny(name, " \t\n*?[") && !strings.HasPrefix(name, "-")
+}

@@ -173,20 +173,6 @@ func peelOpts(valueShort string, valueLong []string, badShort string, badLong []
 	}
 }
 
-// matchesLong reports whether a long option, as typed, is one of names: GNU getopt accepts any
-// unambiguous prefix, so `--out` is `--output`.
-func matchesLong(typed string, names []string) bool {
-	if typed == "" {
-		return false
-	}
-	for _, n := range names {
-		if strings.HasPrefix(n, typed) {
-			return true
-		}
-	}
-	return false
-}
-
 // peelEnv handles env's options and NAME=VALUE assignments. `env` alone prints the environment.
 func peelEnv(e *exec, words []word) []word {
 	i := 1
@@ -252,17 +238,6 @@ func envAssigns(e *exec, words []word, i int) []word {
 		return nil
 	}
 	return words[i:]
-}
-
-// chdir records a directory change made by a wrapper (env -C, git -C) for the paths of the inner command.
-func (e *exec) chdir(dir string) {
-	base := e.scope().cwd
-	if base == "" && !strings.HasPrefix(dir, "/") {
-		e.dir = ""
-		e.p.notRO(fmt.Sprintf("changes to `%s` from a directory Warden lost track of", dir))
-		return
-	}
-	e.dir = e.c.resolvedFrom(base, dir)
 }
 
 // peelTimeout skips timeout's options and its duration.

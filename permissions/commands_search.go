@@ -1,121 +1,13 @@
 package permissions
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/warden-cli/warden/gitrepo"
-	"github.com/warden-cli/warden/ignore"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
-
-// treeRead records a recursive read of root and looks below it for files that hold secrets.
-func (e *exec) treeRead(root string, t treewalk.Tree) {
-	sc := e.scope()
-	path := e.c.abs(root, sc)
-	if !filepath.IsAbs(path) {
-		e.p.notRO("reads `" + root + "` in a directory Warden lost track of")
-		return
-	}
-	path = e.c.resolved(path)
-	t.Dir = path
-	t.Home = e.c.ctx.Home
-	t.Lister = e.c.ctx.mem.lister
-	e.p.trees = append(e.p.trees, t)
-	if r, ok := objectStore(path); ok {
-		e.c.objectRead(e.p, r, root)
-	}
-	if e.p.Secret {
-		return
-	}
-	if t.Index {
-		var linked []string
-		for _, f := range t.Tracked {
-			p := filepath.Join(t.Repo, f)
-			if !within(path, p) {
-				continue
-			}
-			if isSecretPath(p, e.c.ctx.Home) {
-				e.c.read(e.p, p, sc)
-				return
-			}
-			if t.Opens() && !e.onDisk(p, root, &t, sc, &linked) {
-				return
-			}
-		}
-		e.c.hardLinksOf(e.p, linked, sc)
-		return
-	}
-	e.walkTree(path, root, &t, sc)
-}
-
-// onDisk judges a name git lists that is handed to a program which opens it: what the work tree holds
-// there may be a link, a directory (which a recursive program reads) or a file with other names. It
-// returns false to stop.
-func (e *exec) onDisk(p, root string, t *treewalk.Tree, sc *scope, linked *[]string) bool {
-	dir, name := filepath.Dir(p), filepath.Base(p)
-	if e.c.dirs == nil {
-		e.c.dirs = map[string]string{}
-	}
-	real, ok := e.c.dirs[dir]
-	if !ok {
-		real = e.c.resolved(dir)
-		e.c.dirs[dir] = real
-	}
-	if real != dir {
-		// A directory on the way is a link: the name is read where it leads.
-		e.c.read(e.p, p, sc)
-		return !e.p.Secret
-	}
-	l := e.c.ctx.mem.lister.List(dir, e.c.ctx.Home)
-	if l == nil {
-		return true
-	}
-	i, found := slices.BinarySearchFunc(l.Entries, name, func(en ignore.Entry, n string) int { return strings.Compare(en.Name(), n) })
-	if !found {
-		return true
-	}
-	switch en := l.Entries[i]; {
-	case en.IsDir():
-		return e.walkDir(p, root, t, sc, nil, linked)
-	case en.Type()&fs.ModeSymlink != 0:
-		return e.followLink(p, root, t, sc, nil, linked)
-	case l.Secret[i]:
-		e.c.read(e.p, p, sc)
-		return false
-	case l.Multi[i]:
-		*linked = append(*linked, p)
-	}
-	return true
-}
-
-// mayMatchUnder reports whether a path rule may name a file that a recursive read of t reads.
-func (r *Rule) mayMatchUnder(t treewalk.Tree) bool {
-	if r.pathGlob == "" {
-		return false
-	}
-	if t.Index {
-		// What git prints is known file by file.
-		for _, f := range t.Tracked {
-			if p := filepath.Join(t.Repo, f); within(t.Dir, p) && r.matchPath(p) {
-				return true
-			}
-		}
-		return false
-	}
-	if r.matchPath(t.Dir) {
-		return true
-	}
-	for _, glob := range r.globs() {
-		if t.MayName(glob, r.matchPath) {
-			return true
-		}
-	}
-	return false
-}
 
 // walkGrep finds the directories grep reads recursively.
 func walkGrep(e *exec, a *parsedArgs) {

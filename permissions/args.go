@@ -1,0 +1,62 @@
+package permissions
+
+import "strings"
+
+// parsedArgs is a command line split into options and operands following GNU conventions.
+type parsedArgs struct {
+	name     string
+	words    []word
+	flags    []flagArg
+	operands []word
+}
+
+type flagArg struct {
+	// name is "-x" or "--long" (without any =value).
+	name  string
+	value string
+	has   bool
+}
+
+func (a *parsedArgs) has(names ...string) bool {
+	for _, f := range a.flags {
+		for _, n := range names {
+			if f.name == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasOpt is has, with a long option also found when it was typed abbreviated (`--reg` for `--regexp`),
+// as GNU getopt accepts. Use it where seeing an option makes Warden stricter, never where it relaxes.
+func (a *parsedArgs) hasOpt(names ...string) bool {
+	for _, f := range a.flags {
+		for _, n := range names {
+			if f.name == n || abbreviates(f.name, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// abbreviates reports whether typed, a long option as written, may stand for option: GNU getopt and git
+// take any prefix of a long option that is not ambiguous, and Warden, to be safe, any prefix at all.
+func abbreviates(typed, option string) bool {
+	return len(typed) > 2 && strings.HasPrefix(typed, "--") && strings.HasPrefix(option, typed)
+}
+
+// matchesLong reports whether a long option, as typed, is one of names: GNU getopt accepts any
+// unambiguous prefix, so `--out` is `--output`.
+func matchesLong(typed string, names []string) bool {
+	if typed == "" {
+		return false
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, typed) {
+			return true
+		}
+	}
+	return false
+}
