@@ -81,7 +81,7 @@ func gitGrep(e *exec, args []word) string {
 		if len(paths) > 0 && !g.has("-e", "-f") {
 			paths = paths[1:]
 		}
-		e.pathspecTrees(paths)
+		pathspecTrees(e, paths)
 	}
 	return ""
 }
@@ -113,7 +113,7 @@ func gitDiff(e *exec, args []word) string {
 
 // pathspecTrees records the recursive read of git pathspecs: each plain existing path is read below
 // it; anything else (globs, magic, no pathspec at all) reads the whole directory.
-func (e *exec) pathspecTrees(paths []word) {
+func pathspecTrees(e *exec, paths []word) {
 	if len(paths) == 0 {
 		e.treeRead(".", treewalk.Tree{Hidden: true})
 		return
@@ -170,20 +170,20 @@ func gitRemote(e *exec, args []word) string {
 	}
 	if i == len(args) {
 		if i > 0 {
-			e.gitRemotePrints()
+			gitRemotePrints(e)
 		}
 		return ""
 	}
 	switch args[i].Value {
 	case "get-url":
-		e.gitRemotePrints()
+		gitRemotePrints(e)
 		return ""
 	case "show":
 		g := parseGit(args[i+1:], "", "", nil)
 		if len(g.operands) > 0 && !g.hasExact("-n") {
 			return "`git remote show` contacts the remote over the network"
 		}
-		e.gitRemotePrints()
+		gitRemotePrints(e)
 		return ""
 	}
 	return fmt.Sprintf("`%s` changes the repository", args[i].Value)
@@ -192,7 +192,7 @@ func gitRemote(e *exec, args []word) string {
 // gitAlias reads, for deny and ask rules, what an alias runs: `git -c alias.p=push p` is git push, and
 // `alias.x = !rm -rf y` runs rm through the shell. Aliases come from -c options and the configuration
 // of the repository git uses; git consults them only for a name it has no command of.
-func (e *exec) gitAlias(words []word) {
+func gitAlias(e *exec, words []word) {
 	settings := map[string]string{}
 	i := 0
 	for ; i < len(words); i++ {
@@ -242,9 +242,9 @@ sub:
 // checkGit vets git's global options, then the subcommand.
 func checkGit(e *exec, a *parsedArgs) string {
 	words := a.words[1:]
-	e.gitSettings(words)
-	defer e.gitCommandLineReads()
-	e.gitAlias(words)
+	gitSettings(e, words)
+	defer gitCommandLineReads(e)
+	gitAlias(e, words)
 	noLocks := false
 	i := 0
 	for ; i < len(words); i++ {
@@ -301,7 +301,7 @@ sub:
 	}
 	sc := e.scope()
 	isPath := func(p string) bool { return exists(e.c.abs(p, sc)) }
-	if r := e.gitTrust(gitFacets(display(a.words), sub, rest, noLocks, isPath), sc.cwd); r != "" {
+	if r := gitTrust(e, gitFacets(display(a.words), sub, rest, noLocks, isPath), sc.cwd); r != "" {
 		e.configRuns = r
 		return r
 	}
@@ -324,7 +324,7 @@ sub:
 		}
 	}
 	if csub, crest := gitContentSub(sub, rest); gitShowsContent[csub] {
-		e.gitContentReads(csub, crest)
+		gitContentReads(e, csub, crest)
 	}
 	return ""
 }

@@ -49,13 +49,13 @@ func gitConfig(e *exec, args []word) string {
 			e.c.read(e.p, f.value, e.scope())
 		case f.name == "--blob":
 			repo, _ := workTree(e.c, e.scope().cwd)
-			e.gitRevPath(f.value, repo.Top, e.scope())
+			gitRevPath(e, f.value, repo.Top, e.scope())
 		}
 	}
 	if !gitConfigReads(args, g) {
 		return "`git config` changes settings"
 	}
-	return e.gitConfigPrints(args, g)
+	return gitConfigPrints(e, args, g)
 }
 
 // gitConfigReads reports whether a git config invocation is one of the read forms.
@@ -72,7 +72,7 @@ func gitConfigReads(args []word, g gitArgs) bool {
 
 // gitConfigPrints records as reads the files whose values a reading git config prints, and returns why
 // it is not read-only when those files cannot be known.
-func (e *exec) gitConfigPrints(args []word, g gitArgs) string {
+func gitConfigPrints(e *exec, args []word, g gitArgs) string {
 	sc := e.scope()
 	if sc.cwd == "" || !filepath.IsAbs(sc.cwd) {
 		return "`git config` runs in a directory Warden lost track of, whose configuration it cannot read"
@@ -98,7 +98,7 @@ func (e *exec) gitConfigPrints(args []word, g gitArgs) string {
 		case f.name == "--blob" && f.has:
 			if !asked || includes {
 				// The blob is the repository's: a rule allowing git does not cover what it may include.
-				return e.supplies("--blob follows the includes the blob holds, which Warden does not read (with --no-includes git does not follow them)", "")
+				return supplies(e, "--blob follows the includes the blob holds, which Warden does not read (with --no-includes git does not follow them)", "")
 			}
 		case f.name == "--global":
 			if v, ok := e.lookupEnv("GIT_CONFIG_GLOBAL"); ok {
@@ -153,10 +153,10 @@ func (e *exec) gitConfigPrints(args []word, g gitArgs) string {
 	name := "`git config`"
 	for _, file := range cfg.Files() {
 		if slices.ContainsFunc(cfg.Entries, func(en gitrepo.Entry) bool { return en.File == file && match(en) }) {
-			e.readPrinted(name, file, cfg, source)
+			readPrinted(e, name, file, cfg, source)
 		}
 	}
-	e.printsCredentials(name, cfg, match)
+	printsCredentials(e, name, cfg, match)
 	return ""
 }
 
@@ -164,7 +164,7 @@ func (e *exec) gitConfigPrints(args []word, g gitArgs) string {
 // match, carries a credential (http.<url>.extraHeader, a URL with a password): the file holding it is
 // read for its name's sake (readConfigFile), and the variable decides. Settings the command line gave
 // are the model's own and tell it nothing new.
-func (e *exec) printsCredentials(name string, cfg gitrepo.Config, match func(gitrepo.Entry) bool) {
+func printsCredentials(e *exec, name string, cfg gitrepo.Config, match func(gitrepo.Entry) bool) {
 	if e.p.Secret || !e.p.ReadOnly {
 		return
 	}
@@ -238,10 +238,10 @@ func gitVar(e *exec, args []word) string {
 	r, _ := gitrepo.Find(sc.cwd, e.lookupEnv)
 	cfg := gitrepo.LoadConfig(r, e.lookupEnv, e.c.ctx.Home)
 	for _, file := range cfg.Files() {
-		e.readPrinted("`git var`", file, cfg, "")
+		readPrinted(e, "`git var`", file, cfg, "")
 	}
 	if slices.ContainsFunc(args, func(w word) bool { return w.Value == "-l" }) {
-		e.printsCredentials("`git var -l`", cfg, func(gitrepo.Entry) bool { return true })
+		printsCredentials(e, "`git var -l`", cfg, func(gitrepo.Entry) bool { return true })
 	}
 	return ""
 }
@@ -249,7 +249,7 @@ func gitVar(e *exec, args []word) string {
 // gitRemotePrints judges what `git remote -v`, `get-url` and `show` print: each remote's URLs, after
 // url.<base>.insteadOf and pushInsteadOf rewrote them, so a password in a remote's URL or in a
 // rewriting base is printed.
-func (e *exec) gitRemotePrints() {
+func gitRemotePrints(e *exec) {
 	sc := e.scope()
 	if sc.cwd == "" || !filepath.IsAbs(sc.cwd) {
 		return
@@ -267,15 +267,15 @@ func (e *exec) gitRemotePrints() {
 	}
 	for _, file := range cfg.Files() {
 		if slices.ContainsFunc(cfg.Entries, func(en gitrepo.Entry) bool { return en.File == file && urls(en) }) {
-			e.readPrinted("`git remote`", file, cfg, "")
+			readPrinted(e, "`git remote`", file, cfg, "")
 		}
 	}
-	e.printsCredentials("`git remote`", cfg, urls)
+	printsCredentials(e, "`git remote`", cfg, urls)
 }
 
 // readPrinted records that the command name prints the values of file, from the chain cfg; source
 // names the option that made git follow includes, if one did.
-func (e *exec) readPrinted(name, file string, cfg gitrepo.Config, source string) {
+func readPrinted(e *exec, name, file string, cfg gitrepo.Config, source string) {
 	reason := fmt.Sprintf("%s prints `%s`, which may hold secrets", name, e.c.shownPath(file))
 	if by, ok := cfg.IncludedBy(file); ok {
 		reason += fmt.Sprintf(": %s includes it", entryOrigin(e.c, by))
@@ -283,13 +283,13 @@ func (e *exec) readPrinted(name, file string, cfg gitrepo.Config, source string)
 			reason += ", and " + source + " follows includes"
 		}
 	}
-	e.readConfigFile(file, reason)
+	readConfigFile(e, file, reason)
 }
 
 // readConfigFile records git's read of a configuration file, giving reason when the file is a secret
 // by its name. What the file holds is judged by what git prints of it (printsCredentials): `git config
 // user.name` prints no extraHeader, though `cat .git/config` would.
-func (e *exec) readConfigFile(file, reason string) {
+func readConfigFile(e *exec, file, reason string) {
 	if !e.p.Secret && e.p.ReadOnly && secretByName(file, e.c.ctx.Home) {
 		e.p.Secret = true
 		e.p.Reason = reason
@@ -300,7 +300,7 @@ func (e *exec) readConfigFile(file, reason string) {
 
 // gitSettings puts the settings of git's -c and --config-env options into GIT_CONFIG_PARAMETERS, as git
 // does for itself and the git commands it runs, so that the chain read for the command has them.
-func (e *exec) gitSettings(words []word) {
+func gitSettings(e *exec, words []word) {
 	var settings []string
 	add := func(kv string) {
 		k, v, has := strings.Cut(kv, "=")
@@ -315,9 +315,9 @@ func (e *exec) gitSettings(words []word) {
 				add(words[i].Value)
 				continue
 			}
-			e.gitConfigEnv(words[i].Value, add)
+			gitConfigEnv(e, words[i].Value, add)
 		case strings.HasPrefix(v, "--config-env="):
-			e.gitConfigEnv(strings.TrimPrefix(v, "--config-env="), add)
+			gitConfigEnv(e, strings.TrimPrefix(v, "--config-env="), add)
 		case strings.HasPrefix(v, "-c") && len(v) > 2:
 			add(v[2:])
 		case v == "-C" || v == "--git-dir" || v == "--work-tree" || v == "--namespace":
@@ -338,7 +338,7 @@ func (e *exec) gitSettings(words []word) {
 }
 
 // gitConfigEnv adds the setting of `--config-env=key=VAR`: key takes VAR's value.
-func (e *exec) gitConfigEnv(spec string, add func(string)) {
+func gitConfigEnv(e *exec, spec string, add func(string)) {
 	i := strings.LastIndexByte(spec, '=')
 	if i < 0 {
 		return
@@ -350,7 +350,7 @@ func (e *exec) gitConfigEnv(spec string, add func(string)) {
 // gitCommandLineReads records as reads the configuration files git reads only because of the command
 // line: those of the chain with its settings (-c, --config-env, GIT_CONFIG_* and HOME in front of git)
 // that the chain without them lacks.
-func (e *exec) gitCommandLineReads() {
+func gitCommandLineReads(e *exec) {
 	sc := e.scope()
 	if len(e.env) == 0 || sc.cwd == "" || !filepath.IsAbs(sc.cwd) {
 		return
@@ -368,7 +368,7 @@ func (e *exec) gitCommandLineReads() {
 	r, _ := gitrepo.Find(sc.cwd, e.lookupEnv)
 	for _, f := range configFiles(gitrepo.LoadConfig(r, e.lookupEnv, home)) {
 		if !known[f] {
-			e.readConfigFile(f, fmt.Sprintf("the command line makes git read `%s`, which may hold secrets", e.c.shownPath(f)))
+			readConfigFile(e, f, fmt.Sprintf("the command line makes git read `%s`, which may hold secrets", e.c.shownPath(f)))
 		}
 	}
 }

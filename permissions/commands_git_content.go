@@ -40,7 +40,7 @@ var gitFileLong = []string{"--contents", "--ignore-revs-file", "--orderfile", "-
 // files named by options, `REV:path` (relative to the repository's top, or to the directory with ./ or
 // ../, as git reads it), `-L range:path`, and paths and pathspecs, which read everything below them; a
 // pathspec with a wildcard or magic reads the whole directory.
-func (e *exec) gitContentReads(sub string, rest []word) {
+func gitContentReads(e *exec, sub string, rest []word) {
 	sc := e.scope()
 	repo, _ := workTree(e.c, sc.cwd)
 	root := repo.Top
@@ -83,9 +83,9 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 		case strings.HasPrefix(v, ":(") || strings.HasPrefix(v, ":!") || strings.HasPrefix(v, ":^"):
 			e.treeRead(gitOr(root, "."), treewalk.Tree{Hidden: true})
 		case strings.HasPrefix(v, ":/"):
-			e.gitPath(filepath.Join(gitOr(root, "."), v[2:]), repo, sc)
+			gitPath(e, filepath.Join(gitOr(root, "."), v[2:]), repo, sc)
 		case !after && strings.Contains(v, ":"):
-			e.gitRevPath(v, root, sc)
+			gitRevPath(e, v, root, sc)
 		case strings.ContainsAny(v, "*?[\\"):
 			// A git wildcard matches across slashes: `*.go` is any path ending in .go, the same as a
 			// base name ending in it; any other pattern may match a directory's name.
@@ -95,7 +95,7 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 			}
 			e.treeRead(".", t)
 		case after || exists(e.c.abs(v, sc)):
-			e.gitPath(v, repo, sc)
+			gitPath(e, v, repo, sc)
 		default:
 			paths--
 			revs++
@@ -107,7 +107,7 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 	if len(hexRevs) > 0 && root != "" {
 		// An object named by its id may be one no ref reaches (a blob once added, then reset), whose
 		// content nothing else tells.
-		if reason := e.gitUnplaced(repo, hexRevs); reason != "" {
+		if reason := gitUnplaced(e, repo, hexRevs); reason != "" {
 			e.p.notRO(reason)
 			return
 		}
@@ -115,12 +115,12 @@ func (e *exec) gitContentReads(sub string, rest []word) {
 	// With no path, what is shown may be any file the repository holds: the tracked files (from the
 	// directory, for grep) and, unless only the index and the work tree are compared, every file its
 	// history ever held, read from the repository itself.
-	prints := gitPrintsContent(sub, g, revs) || sub == "stash show" && !g.hasExact(gitStatOnly...) && e.stashShowsPatch(root)
+	prints := gitPrintsContent(sub, g, revs) || sub == "stash show" && !g.hasExact(gitStatOnly...) && stashShowsPatch(e, root)
 	if paths > 0 || !prints || root == "" {
 		return
 	}
 	history := revs > 0 || !(sub == "diff-files" || (sub == "diff" || sub == "grep") && !g.has("--cached", "--staged"))
-	files, reason := e.gitRepoFiles(repo, history)
+	files, reason := gitRepoFiles(e, repo, history)
 	if reason != "" {
 		e.p.notRO(reason)
 		return
@@ -147,7 +147,7 @@ func hexRev(v string) string {
 
 // gitUnplaced returns why object ids named on the command line cannot be placed in what the repository
 // r holds, or "": an id that is a ref's name, or that the history or the index reaches, is placed.
-func (e *exec) gitUnplaced(r gitrepo.Repo, ids []string) string {
+func gitUnplaced(e *exec, r gitrepo.Repo, ids []string) string {
 	h, err := gitrepo.ReadHistoryWithin(r, e.c.lookupEnv, historyBudget)
 	if err != nil {
 		return fmt.Sprintf("names objects of a history Warden cannot read (%v)", err)
@@ -180,7 +180,7 @@ const historyBudget = 250 * time.Millisecond
 // gitRepoFiles lists the files a content read of the repository r may print: those the index tracks
 // and, with history, every file any commit reachable from its refs and reflogs held. reason says why
 // they cannot be listed in full.
-func (e *exec) gitRepoFiles(r gitrepo.Repo, history bool) ([]string, string) {
+func gitRepoFiles(e *exec, r gitrepo.Repo, history bool) ([]string, string) {
 	idx, ok := gitrepo.ReadIndex(r)
 	if !ok {
 		return nil, "prints files of a repository whose index Warden cannot list in full"
@@ -203,7 +203,7 @@ func (e *exec) gitRepoFiles(r gitrepo.Repo, history bool) ([]string, string) {
 
 // stashShowsPatch reports whether git's configuration may make `git stash show` print a patch
 // (stash.showPatch): any mention of it in the repository's or the user's configuration counts.
-func (e *exec) stashShowsPatch(root string) bool {
+func stashShowsPatch(e *exec, root string) bool {
 	files := []string{filepath.Join(root, ".git", "config"), "/etc/gitconfig"}
 	if h := e.c.ctx.Home; h != "" {
 		files = append(files, filepath.Join(h, ".gitconfig"), filepath.Join(h, ".config", "git", "config"))
@@ -243,7 +243,7 @@ func gitPrintsContent(sub string, g gitArgs, revs int) bool {
 
 // gitRevPath records the read of `REV:path` (or `:path`, `:N:path` in the index): the path is relative to
 // the repository's top, or with ./ or ../ to the directory.
-func (e *exec) gitRevPath(v, root string, sc *scope) {
+func gitRevPath(e *exec, v, root string, sc *scope) {
 	for _, path := range revPaths(v) {
 		if path == "" {
 			continue
@@ -348,10 +348,10 @@ func gitStdin(args []word) string {
 // gitPath records the read of a path git shows: a directory is read below it. In a repository whose
 // files can be listed (the index and the history), a directory's files are those it holds below the
 // directory, not what happens to be on disk there (an untracked .env is never printed).
-func (e *exec) gitPath(path string, repo gitrepo.Repo, sc *scope) {
+func gitPath(e *exec, path string, repo gitrepo.Repo, sc *scope) {
 	if fi, err := os.Stat(e.c.abs(path, sc)); err == nil && fi.IsDir() {
 		if repo.Top != "" {
-			if files, reason := e.gitRepoFiles(repo, true); reason == "" {
+			if files, reason := gitRepoFiles(e, repo, true); reason == "" {
 				e.treeRead(path, treewalk.Tree{Hidden: true, Repo: repo.Top, Index: true, Tracked: files})
 				return
 			}

@@ -66,9 +66,9 @@ const maxSubmoduleChecks = 64
 
 // gitTrust returns why the configuration of the repository git uses for run in dir makes it run a
 // program (or read a secret, or leave the work tree), or "".
-func (e *exec) gitTrust(run gitRun, dir string) string {
+func gitTrust(e *exec, run gitRun, dir string) string {
 	if dir == "" || !filepath.IsAbs(dir) {
-		return e.supplies(fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose repository's configuration it cannot read", run.name), "")
+		return supplies(e, fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose repository's configuration it cannot read", run.name), "")
 	}
 	env := e.lookupEnv
 	r, ok := e.c.findRepo(dir)
@@ -81,20 +81,20 @@ func (e *exec) gitTrust(run gitRun, dir string) string {
 		r = gitrepo.Repo{}
 	}
 	budget := maxSubmoduleChecks
-	return e.gitTrustRepo(run, r, env, &budget, 0)
+	return gitTrustRepo(e, run, r, env, &budget, 0)
 }
 
-func (e *exec) gitTrustRepo(run gitRun, r gitrepo.Repo, env gitrepo.Env, budget *int, depth int) string {
+func gitTrustRepo(e *exec, run gitRun, r gitrepo.Repo, env gitrepo.Env, budget *int, depth int) string {
 	cfg := gitrepo.LoadConfig(r, env, e.c.ctx.Home)
 	// What the repository's own files (its git directory, its work tree) set is what it supplies.
 	supplied := func(reason, file string) string {
 		if file == "" && reason != "" {
 			return reason // the environment, which is the person's
 		}
-		return e.supplies(reason, file, r.GitDir, r.CommonDir, r.Top)
+		return supplies(e, reason, file, r.GitDir, r.CommonDir, r.Top)
 	}
 	if cfg.Problem != "" {
-		return e.supplies(fmt.Sprintf("git's configuration cannot be read as git reads it (%s), so what `%s` runs is unknown", e.c.shownPath(cfg.Problem), run.name), "")
+		return supplies(e, fmt.Sprintf("git's configuration cannot be read as git reads it (%s), so what `%s` runs is unknown", e.c.shownPath(cfg.Problem), run.name), "")
 	}
 	if ext, ok := env("GIT_EXTERNAL_DIFF"); ok && ext != "" && run.external {
 		return fmt.Sprintf("GIT_EXTERNAL_DIFF in the environment runs a program on `%s`", run.name)
@@ -113,7 +113,7 @@ func (e *exec) gitTrustRepo(run gitRun, r gitrepo.Repo, env gitrepo.Env, budget 
 	}
 	var partial gitrepo.Entry
 	for _, en := range cfg.Entries {
-		if reason := e.gitEntry(run, r, en); reason != "" {
+		if reason := gitEntry(e, run, r, en); reason != "" {
 			return supplied(reason, en.File)
 		}
 		if en.Key == "extensions.partialclone" || en.Section() == "remote" && en.Name() == "promisor" && truthy(en) {
@@ -138,13 +138,13 @@ func (e *exec) gitTrustRepo(run gitRun, r gitrepo.Repo, env gitrepo.Env, budget 
 					continue // not populated: git does not go in
 				}
 				if *budget--; *budget < 0 {
-					return e.supplies(fmt.Sprintf("`%s` goes into more submodules than Warden checks", run.name), "")
+					return supplies(e, fmt.Sprintf("`%s` goes into more submodules than Warden checks", run.name), "")
 				}
 				inner := gitFacets(run.name, "status", nil, false, nil)
 				if run.inSubmodule != "" {
 					inner = gitRun{name: run.name, sub: run.inSubmodule}
 				}
-				if reason := e.gitTrustRepo(inner, sr, env, budget, depth+1); reason != "" {
+				if reason := gitTrustRepo(e, inner, sr, env, budget, depth+1); reason != "" {
 					wrapped := fmt.Sprintf("in the submodule `%s`: %s", sm, reason)
 					if e.p.supplied == reason {
 						e.p.supplied = wrapped
@@ -159,7 +159,7 @@ func (e *exec) gitTrustRepo(run gitRun, r gitrepo.Repo, env gitrepo.Env, budget 
 
 // gitEntry returns why one configuration variable makes run run a program, read a secret or leave the
 // work tree, or "".
-func (e *exec) gitEntry(run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
+func gitEntry(e *exec, run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
 	where := func() string { return entryOrigin(e.c, en) }
 	runs := func(when string) string {
 		return fmt.Sprintf("%s sets `%s`, which runs a program %s", where(), en.Key, when)
@@ -203,7 +203,7 @@ func (e *exec) gitEntry(run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
 		}
 	case en.Key == "blame.ignorerevsfile" || en.Key == "diff.orderfile" || en.Key == "mailmap.file" ||
 		en.Key == "core.excludesfile" || en.Key == "core.attributesfile" || en.Key == "gpg.ssh.allowedsignersfile":
-		if p := e.configPath(en); isSecretPath(p, e.c.ctx.Home) {
+		if p := configPath(e, en); isSecretPath(p, e.c.ctx.Home) {
 			return fmt.Sprintf("%s sets `%s` to `%s`, which may hold secrets and `%s` reads", where(), en.Key, en.Value, run.name)
 		}
 	}
@@ -212,7 +212,7 @@ func (e *exec) gitEntry(run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
 
 // configPath is the file a configuration value names: `~` is home, and a relative path is relative to
 // the work tree's top for most keys, which this takes to be the file's own repository.
-func (e *exec) configPath(en gitrepo.Entry) string {
+func configPath(e *exec, en gitrepo.Entry) string {
 	v := en.Value
 	if v == "~" || strings.HasPrefix(v, "~/") {
 		return ResolvePath("/", v, e.c.ctx.Home)

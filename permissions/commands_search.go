@@ -32,14 +32,14 @@ func walkGrep(e *exec, a *parsedArgs) {
 		}
 	}
 	if recursive {
-		e.trees(a, t)
+		trees(e, a, t)
 	}
 }
 
 // walkAg: ag searches recursively, honouring ignore files of its own kinds; Warden reads it as reading
 // every file below its operands, hidden ones too.
 func walkAg(e *exec, a *parsedArgs) {
-	e.trees(a, treewalk.Tree{Hidden: true, Follow: a.hasOpt("-f", "--follow")})
+	trees(e, a, treewalk.Tree{Hidden: true, Follow: a.hasOpt("-f", "--follow")})
 }
 
 // rgTypes are the file types of rg --type most used, with the globs ripgrep gives them.
@@ -123,11 +123,11 @@ func walkRg(e *exec, a *parsedArgs) {
 		}
 		return
 	}
-	e.trees(a, t)
+	trees(e, a, t)
 }
 
 // trees records the recursive reads of a search command's operands after the pattern, or of `.`.
-func (e *exec) trees(a *parsedArgs, t treewalk.Tree) {
+func trees(e *exec, a *parsedArgs, t treewalk.Tree) {
 	ops := a.operands
 	if len(ops) > 0 && !a.has("-e", "-f", "--regexp", "--file") {
 		ops = ops[1:]

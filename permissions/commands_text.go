@@ -477,7 +477,7 @@ func checkFind(e *exec, a *parsedArgs) string {
 					reason = fmt.Sprintf("`find %s` without a command", v)
 				}
 			} else {
-				e.findExec(inner, roots, findNames(words), a.words[1:])
+				findExec(e, inner, roots, findNames(words), a.words[1:])
 			}
 			i = j
 		case v == "-files0-from":
@@ -548,7 +548,7 @@ func findNames(words []word) []string {
 // findExec classifies the command of a find -exec as a part of its own, so its rules and reasons apply.
 // A program that reads its {} reads every file found: that is a recursive read of the roots, limited to
 // the -name patterns, like grep -r's.
-func (e *exec) findExec(inner []word, roots, names []string, words []word) {
+func findExec(e *exec, inner []word, roots, names []string, words []word) {
 	sub := &exec{c: e.c, lv: e.lv, sc: e.sc, dir: e.dir, p: &Part{Text: e.p.Text, ReadOnly: true, Static: true, fromFind: true}}
 	sub.c.judge.Run(sub, inner)
 	if sub.foundRead && !plainFindOutput(words) && slices.ContainsFunc(words, func(w word) bool { return w.Value == "-L" || w.Value == "-follow" }) {

@@ -322,7 +322,7 @@ func checkDelta(e *exec, a *parsedArgs) string {
 		}
 	}
 	if len(a.operands) == 2 {
-		return e.gitTrust(gitRun{name: "delta", sub: "diff", external: true, textconv: true}, e.scope().cwd)
+		return gitTrust(e, gitRun{name: "delta", sub: "diff", external: true, textconv: true}, e.scope().cwd)
 	}
 	return ""
 }
@@ -480,13 +480,13 @@ func checkCargoConfig(e *exec, sub string) string {
 		// A file of the working tree names a program no rule for cargo was meant to allow; the person's
 		// own (CARGO_HOME's, a directory above the workspace) is theirs (supplies tells them apart).
 		if err != nil {
-			return e.supplies(fmt.Sprintf("`%s` cannot be read, so what `cargo %s` runs is unknown", e.c.shownPath(f), sub), f)
+			return supplies(e, fmt.Sprintf("`%s` cannot be read, so what `cargo %s` runs is unknown", e.c.shownPath(f), sub), f)
 		}
 		if m := cargoRunKeys.FindStringSubmatch(text); m != nil {
-			return e.supplies(fmt.Sprintf("`%s` sets `%s`, which `cargo %s` may run", e.c.shownPath(f), m[2], sub), f)
+			return supplies(e, fmt.Sprintf("`%s` sets `%s`, which `cargo %s` may run", e.c.shownPath(f), m[2], sub), f)
 		}
 		if sub != "" && !cargoBuiltins[sub] && cargoAlias(text, sub) {
-			return e.supplies(fmt.Sprintf("`%s` defines the alias `%s`, which says what `cargo %s` runs", e.c.shownPath(f), sub, sub), f)
+			return supplies(e, fmt.Sprintf("`%s` defines the alias `%s`, which says what `cargo %s` runs", e.c.shownPath(f), sub, sub), f)
 		}
 	}
 	for _, v := range []string{"RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTC_WRAPPER"} {
@@ -548,7 +548,7 @@ func lintFlags(ws []word, bad, values []string) (string, []word) {
 
 // lintReads records what a linter reads: its file operands, and the files matching globs below its
 // directory operands (or the directory it runs in).
-func (e *exec) lintReads(ops []word, globs ...string) string {
+func lintReads(e *exec, ops []word, globs ...string) string {
 	if len(ops) == 0 {
 		ops = []word{{Value: ".", Static: true}}
 	}
@@ -588,7 +588,7 @@ func checkRuff(e *exec, a *parsedArgs) string {
 		if r := ruffWrites(e, "check", rest); r != "" {
 			return r
 		}
-		return e.ruffConfig(rest) + e.lintReads(ops, "*.py", "*.pyi", "*.ipynb", "pyproject.toml", "ruff.toml", ".ruff.toml")
+		return ruffConfig(e, rest) + lintReads(e, ops, "*.py", "*.pyi", "*.ipynb", "pyproject.toml", "ruff.toml", ".ruff.toml")
 	case "format":
 		if !slices.ContainsFunc(rest, func(w word) bool { return w.Value == "--check" || w.Value == "--diff" }) {
 			return "`ruff format` without --check or --diff rewrites files"
@@ -597,7 +597,7 @@ func checkRuff(e *exec, a *parsedArgs) string {
 		if r := ruffWrites(e, "format", rest); r != "" {
 			return r
 		}
-		return e.ruffConfig(rest) + e.lintReads(ops, "*.py", "*.pyi", "*.ipynb", "pyproject.toml", "ruff.toml", ".ruff.toml")
+		return ruffConfig(e, rest) + lintReads(e, ops, "*.py", "*.pyi", "*.ipynb", "pyproject.toml", "ruff.toml", ".ruff.toml")
 	case "rule", "config", "linter", "version":
 		return ""
 	}
@@ -622,7 +622,7 @@ func ruffWrites(e *exec, sub string, rest []word) string {
 }
 
 // ruffConfig records a --config file as a read.
-func (e *exec) ruffConfig(ws []word) string {
+func ruffConfig(e *exec, ws []word) string {
 	for i, w := range ws {
 		v := w.Value
 		if v == "--config" && i+1 < len(ws) {
@@ -651,7 +651,7 @@ func checkESLint(e *exec, a *parsedArgs) string {
 	} else if r := projectCode("eslint", "the project's eslint.config.js and plugins")(e, a); r != "" {
 		return r
 	} else {
-		return e.lintReads(ops, "*.js", "*.mjs", "*.cjs", "*.jsx", "*.ts", "*.mts", "*.cts", "*.tsx", "*.vue", "*.json")
+		return lintReads(e, ops, "*.js", "*.mjs", "*.cjs", "*.jsx", "*.ts", "*.mts", "*.cts", "*.tsx", "*.vue", "*.json")
 	}
 }
 
@@ -671,7 +671,7 @@ func checkPrettier(e *exec, a *parsedArgs) string {
 	} else if r := projectCode("prettier", "the project's prettier configuration and plugins")(e, a); r != "" {
 		return r
 	} else {
-		return e.lintReads(ops, "*.js", "*.mjs", "*.cjs", "*.jsx", "*.ts", "*.tsx", "*.json", "*.md", "*.css", "*.scss",
+		return lintReads(e, ops, "*.js", "*.mjs", "*.cjs", "*.jsx", "*.ts", "*.tsx", "*.json", "*.md", "*.css", "*.scss",
 			"*.less", "*.html", "*.vue", "*.yaml", "*.yml", "*.graphql", "*.mdx")
 	}
 }
@@ -693,6 +693,6 @@ func checkMypy(e *exec, a *parsedArgs) string {
 	} else if r := projectCode("mypy", "the plugins its configuration imports")(e, a); r != "" {
 		return r
 	} else {
-		return e.lintReads(ops, "*.py", "*.pyi", "mypy.ini", "setup.cfg", "pyproject.toml", ".mypy.ini")
+		return lintReads(e, ops, "*.py", "*.pyi", "mypy.ini", "setup.cfg", "pyproject.toml", ".mypy.ini")
 	}
 }

@@ -20,7 +20,7 @@ var systemRoots = map[string]bool{
 // catastrophicTarget reports whether removing or re-permissioning w recursively is catastrophic: /, a
 // system root, the home directory, the workspace root or one of their ancestors, or a path built from a
 // variable that may be empty ("$DIR/" becomes "/").
-func (e *exec) catastrophicTarget(w word) bool {
+func catastrophicTarget(e *exec, w word) bool {
 	if !w.Static {
 		if w.Param != "" && (w.ParamTail == "/" || w.ParamTail == "/*" || w.ParamTail == "") &&
 			(w.Param == "HOME" || w.ParamTail != "") {
@@ -57,7 +57,7 @@ func (e *exec) catastrophicTarget(w word) bool {
 }
 
 // dangerous flags the catastrophic commands. It looks at every wrapper layer, so `sudo rm -rf /` counts.
-func (e *exec) dangerous(name string, words []word) {
+func dangerous(e *exec, name string, words []word) {
 	flag := func(what string) {
 		e.p.Dangerous = true
 		if e.p.ReadOnly || !strings.Contains(e.p.Reason, "catastroph") {
@@ -101,7 +101,7 @@ func (e *exec) dangerous(name string, words []word) {
 			if strings.HasPrefix(w.Value, "-") && w.Static {
 				continue
 			}
-			if e.catastrophicTarget(w) {
+			if catastrophicTarget(e, w) {
 				flag(fmt.Sprintf("removes `%s` recursively (catastrophic)", shownWord(w)))
 				return
 			}
@@ -111,7 +111,7 @@ func (e *exec) dangerous(name string, words []word) {
 			return
 		}
 		for _, w := range args {
-			if !strings.HasPrefix(w.Value, "-") && e.catastrophicTarget(w) {
+			if !strings.HasPrefix(w.Value, "-") && catastrophicTarget(e, w) {
 				flag(fmt.Sprintf("changes `%s` recursively (catastrophic)", w.Value))
 				return
 			}
@@ -132,7 +132,7 @@ func (e *exec) dangerous(name string, words []word) {
 		}
 	case "mv":
 		for _, w := range args[:max(0, len(args)-1)] {
-			if !strings.HasPrefix(w.Value, "-") && e.catastrophicTarget(w) {
+			if !strings.HasPrefix(w.Value, "-") && catastrophicTarget(e, w) {
 				flag(fmt.Sprintf("moves `%s` away (catastrophic)", w.Value))
 				return
 			}
@@ -165,7 +165,7 @@ func (e *exec) dangerous(name string, words []word) {
 			return
 		}
 		for _, w := range roots {
-			if e.catastrophicTarget(w) {
+			if catastrophicTarget(e, w) {
 				flag(fmt.Sprintf("deletes everything under `%s` (catastrophic)", w.Value))
 				return
 			}

@@ -8,7 +8,7 @@ import (
 
 // mayMatch reports whether the path rule may match what the loose path becomes below dir (its known
 // directory, as written or resolved), a directory above it or something below it.
-func (lp loosePath) mayMatch(r Rule, dir string) bool {
+func mayMatch(lp loosePath, r Rule, dir string) bool {
 	segs := make([]looseSeg, 0, 8+len(lp.segs))
 	for _, s := range strings.Split(dir, "/") {
 		segs = append(segs, looseSeg{text: s})

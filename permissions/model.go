@@ -198,13 +198,13 @@ func mayBeOption(w word) bool {
 // parse splits words (the program first) by the grammar, applying each option's role as it goes, so
 // that a directory an option names applies to the paths after it. It returns why the words are not all
 // understood, or "".
-func (e *exec) parseModel(g *grammar, words []word) (*modelArgs, string) {
+func parseModel(e *exec, g *grammar, words []word) (*modelArgs, string) {
 	a := &modelArgs{words: words, dashdash: -1}
 	name := filepath.Base(words[0].Value)
 	rest := words[1:]
 	take := func(o opt, typed string, value word) string {
 		a.opts = append(a.opts, modelOpt{name: typed, value: value, has: true})
-		return e.takes(o.role, value, fmt.Sprintf("`%s %s`", name, typed))
+		return takes(e, o.role, value, fmt.Sprintf("`%s %s`", name, typed))
 	}
 	for i := 0; i < len(rest); i++ {
 		w := rest[i]
@@ -293,14 +293,14 @@ func (e *exec) parseModel(g *grammar, words []word) (*modelArgs, string) {
 
 // model judges words (the program first) by the grammar g and returns why they are not all understood,
 // or "". A subcommand is judged by its own grammar, with the words after it.
-func (e *exec) model(g *grammar, words []word) string {
+func model(e *exec, g *grammar, words []word) string {
 	if g.custom != nil {
 		return g.custom(e, words)
 	}
 	if g.subs != nil {
 		g = g.with(func(g *grammar) { g.permute = false })
 	}
-	a, why := e.parseModel(g, words)
+	a, why := parseModel(e, g, words)
 	if why != "" {
 		return why
 	}
@@ -312,7 +312,7 @@ func (e *exec) model(g *grammar, words []word) string {
 		}
 		if sub, ok := g.subs[first.Value]; ok {
 			named := word{Value: name + " " + first.Value, Raw: name + " " + first.Value, Static: true}
-			return e.model(sub, append([]word{named}, words[a.at[0]+1:]...))
+			return model(e, sub, append([]word{named}, words[a.at[0]+1:]...))
 		}
 		if g.needsSub {
 			return fmt.Sprintf("`%s %s` is a subcommand Warden does not model", name, first.Value)
@@ -323,24 +323,24 @@ func (e *exec) model(g *grammar, words []word) string {
 	if g.judge != nil {
 		return g.judge(e, a)
 	}
-	return e.each(g.operand, a.operands, "`"+name+"`")
+	return each(e, g.operand, a.operands, "`"+name+"`")
 }
 
 // takes applies what role says a word is to the part, and returns why Warden cannot follow it, or "".
 // what names the word's place for reasons (`make -f`).
-func (e *exec) takes(r role, w word, what string) string {
+func takes(e *exec, r role, w word, what string) string {
 	switch r {
 	case rNone, rData:
 		return ""
 	case rRead:
-		return e.pathTaken(w, Reading, what)
+		return pathTaken(e, w, Reading, what)
 	case rWrite:
-		return e.pathTaken(w, Writing, what)
+		return pathTaken(e, w, Writing, what)
 	case rEdit:
-		if why := e.pathTaken(w, Reading, what); why != "" {
+		if why := pathTaken(e, w, Reading, what); why != "" {
 			return why
 		}
-		return e.pathTaken(w, Writing, what)
+		return pathTaken(e, w, Writing, what)
 	case rInto:
 		e.p.effect(fmt.Sprintf("%s writes into `%s`", what, w.Raw))
 		if !w.Static {
@@ -348,7 +348,7 @@ func (e *exec) takes(r role, w word, what string) string {
 			e.p.Writes = append(e.p.Writes, w.Raw) // somewhere only known at run time
 			return ""
 		}
-		paths, why := e.expanded(w, what)
+		paths, why := expanded(e, w, what)
 		e.p.handedWrites = append(e.p.handedWrites, paths...)
 		e.p.writesInto = append(e.p.writesInto, paths...)
 		return why
@@ -361,7 +361,7 @@ func (e *exec) takes(r role, w word, what string) string {
 		if name, value, ok := strings.Cut(w.Value, "="); ok && !strings.Contains(name, "/") {
 			w = word{Value: value, Raw: value, Static: true, Glob: w.Glob}
 		}
-		paths, why := e.expanded(w, what)
+		paths, why := expanded(e, w, what)
 		for _, path := range paths {
 			e.p.handedReads = append(e.p.handedReads, path)
 			e.p.handedWrites = append(e.p.handedWrites, path)
@@ -377,7 +377,7 @@ func (e *exec) takes(r role, w word, what string) string {
 		}
 		return ""
 	case rScript:
-		e.runsFile(w)
+		runsFile(e, w)
 		return ""
 	case rCode:
 		e.p.unsee(unseenInlineCode, fmt.Sprintf("%s runs code Warden does not read", what))
@@ -395,7 +395,7 @@ func (e *exec) takes(r role, w word, what string) string {
 
 // pathTaken records a path the program reads or writes: a glob is expanded as bash will, a word only
 // known at run time is a loose path (promise.go decides whether a rule could match it).
-func (e *exec) pathTaken(w word, a Access, what string) string {
+func pathTaken(e *exec, w word, a Access, what string) string {
 	switch {
 	case w.ProcIn:
 		return ""
@@ -411,7 +411,7 @@ func (e *exec) pathTaken(w word, a Access, what string) string {
 	case w.Value == "-" || w.Value == "":
 		return ""
 	}
-	paths, why := e.expanded(w, what)
+	paths, why := expanded(e, w, what)
 	for _, path := range paths {
 		if a == Reading {
 			e.c.readOne(e.p, w.Value, path, e.scope(), true)
@@ -425,7 +425,7 @@ func (e *exec) pathTaken(w word, a Access, what string) string {
 // expanded returns the absolute paths a word names: a glob expanded against the file system as bash
 // will, with the pattern itself when nothing matches. A relative path in a directory Warden lost track
 // of stays relative, which promise.go treats as unseen.
-func (e *exec) expanded(w word, what string) ([]string, string) {
+func expanded(e *exec, w word, what string) ([]string, string) {
 	sc := e.scope()
 	names := []string{w.Value}
 	if w.Glob {

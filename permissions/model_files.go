@@ -73,7 +73,7 @@ func (g *grammar) judging(f func(e *exec, a *modelArgs) string) *grammar {
 // command line that accounts for every word, what the read-only judgement found (a writer is not
 // read-only, an option it does not list) is modelled: the part's model is back to what it was before the
 // program was judged. Without one, or where the model ends, the part stays unmodelled.
-func (e *exec) modelProgram(n string, words []word, before, dir string) {
+func modelProgram(e *exec, n string, words []word, before, dir string) {
 	g, ok := models[n]
 	if !ok {
 		return
@@ -88,10 +88,10 @@ func (e *exec) modelProgram(n string, words []word, before, dir string) {
 	e.dir = dir
 	editOnly := e.p.EditOnly
 	defer func() { e.p.EditOnly = editOnly }()
-	why := e.model(g, words)
+	why := model(e, g, words)
 	if sourceTools[n] {
 		// A source tool given a directory reads below it what git does not ignore.
-		e.sourceDirs()
+		sourceDirs(e)
 	}
 	if why != "" {
 		if why != keepReason || e.p.unmodelled == "" {
@@ -107,9 +107,9 @@ func (e *exec) modelProgram(n string, words []word, before, dir string) {
 const keepReason = "\x00"
 
 // each applies the role r to words, and returns why Warden cannot follow one, or "".
-func (e *exec) each(r role, words []word, what string) string {
+func each(e *exec, r role, words []word, what string) string {
 	for _, w := range words {
-		if why := e.takes(r, w, what); why != "" {
+		if why := takes(e, r, w, what); why != "" {
 			return why
 		}
 	}
@@ -119,20 +119,20 @@ func (e *exec) each(r role, words []word, what string) string {
 // destination applies what a copy does to its last operand, given the sources it copies: into an
 // existing directory it writes each source's name there (and, recursive, anything below it); else it
 // writes the operand itself.
-func (e *exec) destination(dest word, sources []word, recursive bool, what string) string {
+func destination(e *exec, dest word, sources []word, recursive bool, what string) string {
 	if !dest.Static || dest.Glob {
-		return e.takes(rWrite, dest, what)
+		return takes(e, rWrite, dest, what)
 	}
 	dir := e.c.abs(dest.Value, e.scope())
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || !filepath.IsAbs(dir) {
-		return e.takes(rWrite, dest, what)
+		return takes(e, rWrite, dest, what)
 	}
 	for _, s := range sources {
 		if !s.Static {
 			e.p.loose = append(e.p.loose, loosePath{dir: dir, access: Writing, shown: s.Raw})
 			continue
 		}
-		names, why := e.expanded(s, what)
+		names, why := expanded(e, s, what)
 		if why != "" {
 			return why
 		}
@@ -160,24 +160,24 @@ func copies(move bool) func(e *exec, a *modelArgs) string {
 		}
 		recursive := move || a.has("-a", "--archive", "-r", "-R", "--recursive")
 		if _, ok := a.value("-t", "--target-directory"); ok {
-			return e.each(source, sources, what)
+			return each(e, source, sources, what)
 		}
 		if len(sources) < 2 {
-			return e.each(source, sources, what)
+			return each(e, source, sources, what)
 		}
 		dest := sources[len(sources)-1]
 		sources = sources[:len(sources)-1]
-		if why := e.each(source, sources, what); why != "" {
+		if why := each(e, source, sources, what); why != "" {
 			return why
 		}
 		if a.has("--parents") {
-			return e.takes(rInto, dest, what)
+			return takes(e, rInto, dest, what)
 		}
 		if recursive {
 			// A directory copied or moved to a new name is written below it.
 			for _, s := range sources {
 				if !s.Static || s.Glob || isDir(e.c.abs(s.Value, e.scope())) {
-					if why := e.takes(rInto, dest, what); why != "" {
+					if why := takes(e, rInto, dest, what); why != "" {
 						return why
 					}
 					break
@@ -185,9 +185,9 @@ func copies(move bool) func(e *exec, a *modelArgs) string {
 			}
 		}
 		if a.has("-T", "--no-target-directory") {
-			return e.takes(rWrite, dest, what)
+			return takes(e, rWrite, dest, what)
 		}
-		return e.destination(dest, sources, recursive, what)
+		return destination(e, dest, sources, recursive, what)
 	}
 }
 
@@ -198,21 +198,21 @@ func links(e *exec, a *modelArgs) string {
 	if _, ok := a.value("-t", "--target-directory"); ok || len(a.operands) < 2 {
 		if len(a.operands) == 1 && !ok {
 			// `ln -s TARGET` makes a link of the target's name here.
-			return e.destination(word{Value: ".", Raw: ".", Static: true}, a.operands, false, what)
+			return destination(e, word{Value: ".", Raw: ".", Static: true}, a.operands, false, what)
 		}
 		return ""
 	}
 	dest := a.operands[len(a.operands)-1]
 	if a.has("-T", "--no-target-directory") {
-		return e.takes(rWrite, dest, what)
+		return takes(e, rWrite, dest, what)
 	}
-	return e.destination(dest, a.operands[:len(a.operands)-1], false, what)
+	return destination(e, dest, a.operands[:len(a.operands)-1], false, what)
 }
 
 // installs judges install: -d makes its operands as directories; otherwise it copies like cp.
 func installs(e *exec, a *modelArgs) string {
 	if a.has("-d", "--directory") {
-		return e.each(rWrite, a.operands, "`install -d`")
+		return each(e, rWrite, a.operands, "`install -d`")
 	}
 	return copies(false)(e, a)
 }
@@ -253,7 +253,7 @@ func recursively(skip int) func(e *exec, a *modelArgs) string {
 			return ""
 		}
 		ops = ops[skip:]
-		if why := e.each(rWrite, ops, what); why != "" {
+		if why := each(e, rWrite, ops, what); why != "" {
 			return why
 		}
 		if !a.has("-r", "-R", "--recursive") {
@@ -261,7 +261,7 @@ func recursively(skip int) func(e *exec, a *modelArgs) string {
 		}
 		for _, w := range ops {
 			if w.Static && !w.Glob && isDir(e.c.abs(w.Value, e.scope())) {
-				if why := e.takes(rInto, w, what); why != "" {
+				if why := takes(e, rInto, w, what); why != "" {
 					return why
 				}
 			}
@@ -291,20 +291,20 @@ func seds(e *exec, a *modelArgs) string {
 	if a.has("-i", "--in-place") {
 		r = rEdit
 	}
-	return e.each(r, ops, "`sed`")
+	return each(e, r, ops, "`sed`")
 }
 
 // gofmts judges gofmt: with -w it rewrites the files it is given, and the Go files below a directory.
 func gofmts(e *exec, a *modelArgs) string {
 	if !a.has("-w") {
-		return e.each(rRead, a.operands, "`gofmt`")
+		return each(e, rRead, a.operands, "`gofmt`")
 	}
 	for _, w := range a.operands {
 		r := rEdit
 		if p := e.c.abs(w.Value, e.scope()); w.Static && isDir(p) {
 			r = rHanded
 		}
-		if why := e.takes(r, w, "`gofmt -w`"); why != "" {
+		if why := takes(e, r, w, "`gofmt -w`"); why != "" {
 			return why
 		}
 	}

@@ -112,7 +112,7 @@ func gitModel(e *exec, words []word) string {
 			if i >= len(words) {
 				return ""
 			}
-			if why := e.takes(rDir, words[i], "`git -C`"); why != "" {
+			if why := takes(e, rDir, words[i], "`git -C`"); why != "" {
 				return why
 			}
 		case v == "-c" || strings.HasPrefix(v, "-c"):
@@ -137,7 +137,7 @@ func gitModel(e *exec, words []word) string {
 		case strings.HasPrefix(v, "-"):
 			return fmt.Sprintf("`git %s` is not modelled", v)
 		default:
-			e.gitInputs()
+			gitInputs(e)
 			sub := v
 			g, ok := gitModels[sub]
 			if !ok && gitReadSub[sub] != nil {
@@ -154,7 +154,7 @@ func gitModel(e *exec, words []word) string {
 				return fmt.Sprintf("`git %s` is a subcommand Warden does not model", sub)
 			}
 			named := word{Value: "git " + sub, Raw: "git " + sub, Static: true}
-			return e.model(g, append([]word{named}, words[i+1:]...))
+			return model(e, g, append([]word{named}, words[i+1:]...))
 		}
 	}
 	return ""
@@ -177,7 +177,7 @@ func gitFamily(name, def string, subs map[string]*grammar) func(e *exec, words [
 			return fmt.Sprintf("`git %s %s` is not modelled", name, pick)
 		}
 		named := word{Value: "git " + name + " " + pick, Static: true}
-		return e.model(g, append([]word{named}, rest...))
+		return model(e, g, append([]word{named}, rest...))
 	}
 }
 
@@ -219,7 +219,7 @@ func gitCommitted(e *exec, a *modelArgs) string {
 			e.p.loose = append(e.p.loose, e.loosePath(w, Reading))
 			continue
 		}
-		paths, why := e.expanded(w, "`git commit`")
+		paths, why := expanded(e, w, "`git commit`")
 		if why != "" {
 			return why
 		}
@@ -248,32 +248,32 @@ func gitCloned(e *exec, a *modelArgs) string {
 			return ""
 		}
 		name := strings.TrimSuffix(filepath.Base(strings.TrimSuffix(src.Value, "/")), ".git")
-		return e.takes(rInto, word{Value: name, Raw: name, Static: true}, "`git clone`")
+		return takes(e, rInto, word{Value: name, Raw: name, Static: true}, "`git clone`")
 	}
-	return e.takes(rInto, a.operands[1], "`git clone`")
+	return takes(e, rInto, a.operands[1], "`git clone`")
 }
 
 // gitInitialised judges git init's directory.
 func gitInitialised(e *exec, a *modelArgs) string {
-	return e.each(rInto, a.operands, "`git init`")
+	return each(e, rInto, a.operands, "`git init`")
 }
 
 // gitPatches judges git apply's and git am's operands: patches and mailboxes it reads.
 func gitPatches(e *exec, a *modelArgs) string {
-	return e.each(rRead, a.operands, fmt.Sprintf("`%s`", a.words[0].Value))
+	return each(e, rRead, a.operands, fmt.Sprintf("`%s`", a.words[0].Value))
 }
 
 // gitPathspec applies r to a pathspec: a directory, a pattern git matches itself or magic stands for
 // anything below; a plain file for itself.
-func (e *exec) gitPathspec(w word, r role, what string) string {
+func gitPathspec(e *exec, w word, r role, what string) string {
 	if !w.Static {
 		e.p.loose = append(e.p.loose, e.loosePath(w, Writing))
 		return ""
 	}
 	if !w.Glob && strings.ContainsAny(w.Value, "*?[:") {
-		return e.takes(rInto, word{Value: ".", Raw: ".", Static: true}, what)
+		return takes(e, rInto, word{Value: ".", Raw: ".", Static: true}, what)
 	}
-	paths, why := e.expanded(w, what)
+	paths, why := expanded(e, w, what)
 	if why != "" {
 		return why
 	}
@@ -282,7 +282,7 @@ func (e *exec) gitPathspec(w word, r role, what string) string {
 		if isDir(p) {
 			rr = rInto
 		}
-		if why := e.takes(rr, word{Value: p, Raw: p, Static: true}, what); why != "" {
+		if why := takes(e, rr, word{Value: p, Raw: p, Static: true}, what); why != "" {
 			return why
 		}
 	}
@@ -292,7 +292,7 @@ func (e *exec) gitPathspec(w word, r role, what string) string {
 // gitRemoved judges git rm's pathspecs: removed from the work tree and the index.
 func gitRemoved(e *exec, a *modelArgs) string {
 	for _, w := range a.operands {
-		if why := e.gitPathspec(w, rWrite, "`git rm`"); why != "" {
+		if why := gitPathspec(e, w, rWrite, "`git rm`"); why != "" {
 			return why
 		}
 	}
@@ -306,17 +306,17 @@ func gitMoved(e *exec, a *modelArgs) string {
 	}
 	dest := a.operands[len(a.operands)-1]
 	for _, w := range a.operands[:len(a.operands)-1] {
-		if why := e.gitPathspec(w, rEdit, "`git mv`"); why != "" {
+		if why := gitPathspec(e, w, rEdit, "`git mv`"); why != "" {
 			return why
 		}
 	}
-	return e.destination(dest, a.operands[:len(a.operands)-1], true, "`git mv`")
+	return destination(e, dest, a.operands[:len(a.operands)-1], true, "`git mv`")
 }
 
 // gitCleaned judges git clean's pathspecs: what is untracked below them is removed.
 func gitCleaned(e *exec, a *modelArgs) string {
 	for _, w := range a.operands {
-		if why := e.gitPathspec(w, rInto, "`git clean`"); why != "" {
+		if why := gitPathspec(e, w, rInto, "`git clean`"); why != "" {
 			return why
 		}
 	}
@@ -332,7 +332,7 @@ func gitWorktreePath(e *exec, a *modelArgs) string {
 		if strings.HasSuffix(a.words[0].Value, "add") && i == 1 {
 			break // the branch to check out
 		}
-		if why := e.takes(rInto, w, fmt.Sprintf("`%s`", a.words[0].Value)); why != "" {
+		if why := takes(e, rInto, w, fmt.Sprintf("`%s`", a.words[0].Value)); why != "" {
 			return why
 		}
 	}
@@ -381,7 +381,7 @@ func gitSubmodule(e *exec, words []word) string {
 				return ""
 			}
 		}
-		e.gitRuns("`git submodule foreach` runs a command in every submodule", strings.Join(values(body), " "), true)
+		gitRuns(e, "`git submodule foreach` runs a command in every submodule", strings.Join(values(body), " "), true)
 		return ""
 	}
 	spec, ok := gitSubmoduleOpts[sub]
@@ -395,7 +395,7 @@ func gitSubmodule(e *exec, words []word) string {
 	} else {
 		g = gram(spec, nil)
 	}
-	return e.model(g, append([]word{named}, rest[1:]...))
+	return model(e, g, append([]word{named}, rest[1:]...))
 }
 
 // gitBisect judges git bisect: run runs a command at every step (gitSubUnseen reads it); the others move
@@ -417,7 +417,7 @@ func gitBisect(e *exec, words []word) string {
 }
 
 // gitTop returns the top of the work tree git runs in, or "" when Warden lost track of where that is.
-func (e *exec) gitTop() string {
+func gitTop(e *exec) string {
 	dir := e.scope().cwd
 	if dir == "" {
 		return ""
@@ -429,8 +429,8 @@ func (e *exec) gitTop() string {
 }
 
 // gitWholeTree records that a git command may write anything in the work tree.
-func (e *exec) gitWholeTree(what string) string {
-	top := e.gitTop()
+func gitWholeTree(e *exec, what string) string {
+	top := gitTop(e)
 	if top == "" {
 		return fmt.Sprintf("%s writes a work tree Warden lost track of", what)
 	}
@@ -446,13 +446,13 @@ func gitCheckedOut(e *exec, a *modelArgs) string {
 	}
 	if a.dashdash >= 0 && !a.has("--pathspec-from-file", "-p", "--patch") {
 		for _, w := range a.operands[a.dashdash:] {
-			if why := e.gitPathspec(w, rWrite, "`git checkout`"); why != "" {
+			if why := gitPathspec(e, w, rWrite, "`git checkout`"); why != "" {
 				return why
 			}
 		}
 		return ""
 	}
-	return e.gitWholeTree("`git checkout`")
+	return gitWholeTree(e, "`git checkout`")
 }
 
 // gitSwitched judges git switch: a new branch from HEAD writes nothing; any other switch may change any
@@ -461,7 +461,7 @@ func gitSwitched(e *exec, a *modelArgs) string {
 	if a.has("-c", "-C", "--create", "--force-create", "--orphan") && len(a.operands) == 0 {
 		return ""
 	}
-	return e.gitWholeTree("`git switch`")
+	return gitWholeTree(e, "`git switch`")
 }
 
 // gitRestored judges git restore: the index alone (--staged) writes no file; otherwise it writes the
@@ -471,10 +471,10 @@ func gitRestored(e *exec, a *modelArgs) string {
 		return ""
 	}
 	if a.has("--pathspec-from-file", "-p", "--patch") {
-		return e.gitWholeTree("`git restore`")
+		return gitWholeTree(e, "`git restore`")
 	}
 	for _, w := range a.operands {
-		if why := e.gitPathspec(w, rWrite, "`git restore`"); why != "" {
+		if why := gitPathspec(e, w, rWrite, "`git restore`"); why != "" {
 			return why
 		}
 	}
@@ -485,7 +485,7 @@ func gitRestored(e *exec, a *modelArgs) string {
 // and the index.
 func gitReset(e *exec, a *modelArgs) string {
 	if a.has("--hard", "--merge", "--keep") {
-		return e.gitWholeTree("`git reset`")
+		return gitWholeTree(e, "`git reset`")
 	}
 	return ""
 }
@@ -493,7 +493,7 @@ func gitReset(e *exec, a *modelArgs) string {
 // gitInputs records what git reads as code for a command run where the part runs: its configuration
 // files (which may name a program, an alias, a hooks directory), there or not yet, and the hooks it runs.
 // A file the same command writes there is code written and run in one call.
-func (e *exec) gitInputs() {
+func gitInputs(e *exec) {
 	dir := e.scope().cwd
 	if dir == "" {
 		return

@@ -67,13 +67,13 @@ func goModels() map[string]*grammar {
 	}
 	wrote := func(files ...string) func(*exec, *modelArgs) string {
 		return func(e *exec, a *modelArgs) string {
-			if why := e.goCommon(a); why != "" {
+			if why := goCommon(e, a); why != "" {
 				return why
 			}
-			return e.goModuleWrites(files...)
+			return goModuleWrites(e, files...)
 		}
 	}
-	noWrites := func(e *exec, a *modelArgs) string { return e.goCommon(a) }
+	noWrites := func(e *exec, a *modelArgs) string { return goCommon(e, a) }
 	goG := goGram("-h -help", nil)
 	goG.needsSub = true
 	goG.subs = map[string]*grammar{
@@ -106,7 +106,7 @@ func goModels() map[string]*grammar {
 // goCommon judges what every go command shares: GOFLAGS given on the command line, read as more flags
 // (go leaves out those that do not apply, so every flag of the build and the tests counts), and
 // -ldflags or -compiler that run another program.
-func (e *exec) goCommon(a *modelArgs) string {
+func goCommon(e *exec, a *modelArgs) string {
 	if i := slices.Index(e.p.envModel, "GOFLAGS"); i >= 0 {
 		e.p.envModel = slices.Delete(e.p.envModel, i, i+1)
 		words := []word{{Value: "GOFLAGS", Static: true}}
@@ -117,19 +117,19 @@ func (e *exec) goCommon(a *modelArgs) string {
 			words = append(words, word{Value: f, Raw: f, Static: true})
 		}
 		g := goGram(goBuildFlags+" "+goTestFlags, goRoles)
-		flags, why := e.parseModel(g, words)
+		flags, why := parseModel(e, g, words)
 		if why != "" {
 			return why
 		}
-		if why := e.goLinker(flags); why != "" {
+		if why := goLinker(e, flags); why != "" {
 			return why
 		}
 	}
-	return e.goLinker(a)
+	return goLinker(e, a)
 }
 
 // goLinker returns why -ldflags or -compiler make go run a program Warden does not follow, or "".
-func (e *exec) goLinker(a *modelArgs) string {
+func goLinker(e *exec, a *modelArgs) string {
 	for _, o := range a.opts {
 		v := o.value.Value
 		switch o.name {
@@ -151,7 +151,7 @@ func (e *exec) goLinker(a *modelArgs) string {
 }
 
 // goModuleRoot returns the directory of the go.mod that governs where go runs, or where it runs.
-func (e *exec) goModuleRoot() string {
+func goModuleRoot(e *exec) string {
 	dir := e.scope().cwd
 	for d := dir; d != "" && d != "/"; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
@@ -162,11 +162,11 @@ func (e *exec) goModuleRoot() string {
 }
 
 // goModuleWrites records the files of the module's root a go command rewrites.
-func (e *exec) goModuleWrites(files ...string) string {
-	if why := e.needCwd("`go`"); why != "" {
+func goModuleWrites(e *exec, files ...string) string {
+	if why := needCwd(e, "`go`"); why != "" {
 		return why
 	}
-	root := e.goModuleRoot()
+	root := goModuleRoot(e)
 	for _, f := range files {
 		e.p.Writes = append(e.p.Writes, filepath.Join(root, f))
 	}
@@ -175,8 +175,8 @@ func (e *exec) goModuleWrites(files ...string) string {
 
 // goPackageDirs returns the directories below which go finds the code of the packages it is given
 // (./..., ./cmd/x, .); a package named by its import path may be anywhere in the module.
-func (e *exec) goPackageDirs(ops []word) ([]string, string) {
-	if why := e.needCwd("`go`"); why != "" {
+func goPackageDirs(e *exec, ops []word) ([]string, string) {
+	if why := needCwd(e, "`go`"); why != "" {
 		return nil, why
 	}
 	if len(ops) == 0 {
@@ -199,7 +199,7 @@ func (e *exec) goPackageDirs(ops []word) ([]string, string) {
 			}
 			dirs = append(dirs, dir)
 		default:
-			dirs = append(dirs, e.goModuleRoot())
+			dirs = append(dirs, goModuleRoot(e))
 		}
 	}
 	return dirs, ""
@@ -207,7 +207,7 @@ func (e *exec) goPackageDirs(ops []word) ([]string, string) {
 
 // goBuilt judges go build: -o writes a file, or into a directory.
 func goBuilt(e *exec, a *modelArgs) string {
-	if why := e.goCommon(a); why != "" {
+	if why := goCommon(e, a); why != "" {
 		return why
 	}
 	if o, ok := a.value("-o"); ok {
@@ -215,18 +215,18 @@ func goBuilt(e *exec, a *modelArgs) string {
 		if o.Static && (strings.HasSuffix(o.Value, "/") || isDir(e.c.abs(o.Value, e.scope()))) {
 			r = rInto
 		}
-		if why := e.takes(r, o, "`go build -o`"); why != "" {
+		if why := takes(e, r, o, "`go build -o`"); why != "" {
 			return why
 		}
 	}
-	_, why := e.goPackageDirs(a.operands)
+	_, why := goPackageDirs(e, a.operands)
 	return why
 }
 
 // goTested judges go test: it runs the packages' tests (and writes what -o, -c and the profiles name);
 // the words after -args go to the test binary.
 func goTested(e *exec, a *modelArgs) string {
-	if why := e.goCommon(a); why != "" {
+	if why := goCommon(e, a); why != "" {
 		return why
 	}
 	ops := a.operands
@@ -237,20 +237,20 @@ func goTested(e *exec, a *modelArgs) string {
 		}
 	}
 	if o, ok := a.value("-o"); ok {
-		if why := e.takes(rWrite, o, "`go test -o`"); why != "" {
+		if why := takes(e, rWrite, o, "`go test -o`"); why != "" {
 			return why
 		}
 	}
-	return e.goRuns(ops)
+	return goRuns(e, ops)
 }
 
 // goRuns records that a go command runs the code of the packages it is given, which import any package
 // of the module.
-func (e *exec) goRuns(ops []word) string {
-	dirs, why := e.goPackageDirs(ops)
+func goRuns(e *exec, ops []word) string {
+	dirs, why := goPackageDirs(e, ops)
 	e.p.runsBelow = append(e.p.runsBelow, dirs...)
 	if why == "" {
-		e.p.runsBelow = append(e.p.runsBelow, e.goModuleRoot())
+		e.p.runsBelow = append(e.p.runsBelow, goModuleRoot(e))
 	}
 	return why
 }
@@ -258,37 +258,37 @@ func (e *exec) goRuns(ops []word) string {
 // goRan judges go run: the files or the package it builds and runs, and the program's arguments, which
 // it may read or write.
 func goRan(e *exec, a *modelArgs) string {
-	if why := e.goCommon(a); why != "" {
+	if why := goCommon(e, a); why != "" {
 		return why
 	}
 	ops := a.operands
 	n := 0
 	for n < len(ops) && ops[n].Static && strings.HasSuffix(ops[n].Value, ".go") {
-		e.runsFile(ops[n])
+		runsFile(e, ops[n])
 		n++
 	}
 	if n == 0 && len(ops) > 0 {
-		if why := e.goRuns(ops[:1]); why != "" {
+		if why := goRuns(e, ops[:1]); why != "" {
 			return why
 		}
 		n = 1
-	} else if why := e.goRuns(nil); why != "" {
+	} else if why := goRuns(e, nil); why != "" {
 		return why
 	}
-	return e.each(rHanded, ops[n:], "`go run`")
+	return each(e, rHanded, ops[n:], "`go run`")
 }
 
 // goGenerated judges go generate: it runs the //go:generate lines of the packages' files.
 func goGenerated(e *exec, a *modelArgs) string {
-	if why := e.goCommon(a); why != "" {
+	if why := goCommon(e, a); why != "" {
 		return why
 	}
-	return e.goRuns(a.operands)
+	return goRuns(e, a.operands)
 }
 
 // goFormatted judges go fmt: gofmt -l -w on the packages' files.
 func goFormatted(e *exec, a *modelArgs) string {
-	dirs, why := e.goPackageDirs(a.operands)
+	dirs, why := goPackageDirs(e, a.operands)
 	for _, d := range dirs {
 		e.p.handedReads = append(e.p.handedReads, d)
 		e.p.handedWrites = append(e.p.handedWrites, d)
@@ -314,7 +314,7 @@ var cargoRoles = map[string]role{"--config": rUnseen, "-Z": rUnseen, "-C": rDir,
 func cargoModel() *grammar {
 	sub := func(spec string, runs bool) *grammar {
 		g := gram(cargoCommon+" "+spec, cargoRoles).with(func(g *grammar) { g.abbrev = false })
-		g.judge = func(e *exec, a *modelArgs) string { return e.cargoRuns(a, runs) }
+		g.judge = func(e *exec, a *modelArgs) string { return cargoRuns(e, a, runs) }
 		return g
 	}
 	build := sub(cargoBuild, false)
@@ -340,14 +340,14 @@ func cargoModel() *grammar {
 		if len(words) > 1 && words[1].Static && strings.HasPrefix(words[1].Value, "+") {
 			words = append([]word{words[0]}, words[2:]...)
 		}
-		return e.model(g, words)
+		return model(e, g, words)
 	}}
 }
 
 // cargoRuns records what a cargo command runs of the package's and reads as configuration; code is the
 // package's below where cargo runs, and the arguments after `--` go to the program or the tests.
-func (e *exec) cargoRuns(a *modelArgs, runs bool) string {
-	if why := e.needCwd("`cargo`"); why != "" {
+func cargoRuns(e *exec, a *modelArgs, runs bool) string {
+	if why := needCwd(e, "`cargo`"); why != "" {
 		return why
 	}
 	cwd := e.scope().cwd
@@ -363,7 +363,7 @@ func (e *exec) cargoRuns(a *modelArgs, runs bool) string {
 	ops := a.operands
 	if a.dashdash >= 0 && a.dashdash <= len(ops) {
 		if runs {
-			if why := e.each(rHanded, ops[a.dashdash:], "`cargo`"); why != "" {
+			if why := each(e, rHanded, ops[a.dashdash:], "`cargo`"); why != "" {
 				return why
 			}
 		}

@@ -175,7 +175,7 @@ func init() {
 
 // needCwd returns why a program whose inputs are found from the directory it runs in cannot be judged,
 // or "".
-func (e *exec) needCwd(what string) string {
+func needCwd(e *exec, what string) string {
 	if e.scope().cwd == "" {
 		return fmt.Sprintf("%s runs in a directory Warden lost track of", what)
 	}
@@ -183,7 +183,7 @@ func (e *exec) needCwd(what string) string {
 }
 
 // input records a file the program reads as code by itself when it is there.
-func (e *exec) input(path string) {
+func input(e *exec, path string) {
 	e.p.inputs = append(e.p.inputs, e.c.abs(path, e.scope()))
 }
 
@@ -195,7 +195,7 @@ var makeInclude = regexp.MustCompile(`^\s*(-include|sinclude|include)\s+(.*)$`)
 // include are inputs. The variables make takes options and makefiles from, given on the command line,
 // are unseen.
 func makes(e *exec, a *modelArgs) string {
-	if why := e.needCwd("`make`"); why != "" {
+	if why := needCwd(e, "`make`"); why != "" {
 		return why
 	}
 	if a.has("-t", "--touch") {
@@ -234,7 +234,7 @@ func makes(e *exec, a *modelArgs) string {
 		}
 	} else {
 		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
-			e.input(n)
+			input(e, n)
 			files = append(files, e.c.abs(n, e.scope()))
 		}
 	}
@@ -244,13 +244,13 @@ func makes(e *exec, a *modelArgs) string {
 			e.c.readOne(e.p, f, f, e.scope(), false)
 		}
 		// make reads a relative include where it runs.
-		e.makeIncludes(f, e.scope().cwd, 0)
+		makeIncludes(e, f, e.scope().cwd, 0)
 	}
 	return ""
 }
 
 // makeIncludes records the makefiles a makefile includes by names known before it runs, as inputs.
-func (e *exec) makeIncludes(file, dir string, depth int) {
+func makeIncludes(e *exec, file, dir string, depth int) {
 	if depth > 4 {
 		return
 	}
@@ -274,7 +274,7 @@ func (e *exec) makeIncludes(file, dir string, depth int) {
 				path = filepath.Join(dir, name)
 			}
 			e.p.inputs = append(e.p.inputs, path)
-			e.makeIncludes(path, dir, depth+1)
+			makeIncludes(e, path, dir, depth+1)
 		}
 	}
 }
@@ -302,11 +302,11 @@ func init() {
 // Installs and scripts read package.json and .npmrc where npm runs (--prefix), as inputs; `npm init -y`
 // writes package.json; the other subcommands are not modelled.
 func npms(e *exec, words []word) string {
-	a, why := e.parseModel(npmParse, words)
+	a, why := parseModel(e, npmParse, words)
 	if why != "" {
 		return why
 	}
-	if why := e.needCwd("`npm`"); why != "" {
+	if why := needCwd(e, "`npm`"); why != "" {
 		return why
 	}
 	if len(a.operands) == 0 || a.dashdash == 0 {
@@ -318,19 +318,19 @@ func npms(e *exec, words []word) string {
 	}
 	switch {
 	case npmInstalls[sub.Value] || npmScripts[sub.Value]:
-		e.packageInputs()
+		packageInputs(e)
 		return ""
 	case sub.Value == "init" && len(a.operands) == 1 && a.has("-y", "--yes"):
-		return e.takes(rWrite, word{Value: "package.json", Raw: "package.json", Static: true}, "`npm init`")
+		return takes(e, rWrite, word{Value: "package.json", Raw: "package.json", Static: true}, "`npm init`")
 	}
 	return fmt.Sprintf("`npm %s` is a subcommand Warden does not model", sub.Value)
 }
 
 // packageInputs records what a package manager reads as code where it runs: package.json's scripts,
 // the configuration that may name a shell or a node option, and the files yarn and pnpm run.
-func (e *exec) packageInputs() {
+func packageInputs(e *exec) {
 	for _, n := range []string{"package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".pnp.cjs"} {
-		e.input(n)
+		input(e, n)
 	}
 	if h := e.c.ctx.Home; h != "" {
 		e.p.inputs = append(e.p.inputs, filepath.Join(h, ".npmrc"), filepath.Join(h, ".yarnrc"), filepath.Join(h, ".yarnrc.yml"))
@@ -341,7 +341,7 @@ func (e *exec) packageInputs() {
 
 // projectCode records that the part runs code found below dir and in the node_modules of the
 // directories above it, up to the workspace's top.
-func (e *exec) projectCode(dir string) {
+func runsProjectCode(e *exec, dir string) {
 	if !filepath.IsAbs(dir) {
 		return
 	}
@@ -362,7 +362,7 @@ var packageScriptNames = map[string]bool{"install": true, "i": true, "add": true
 // with no option but --silent; anything else is not modelled.
 func packageScripts(e *exec, words []word) string {
 	name := filepath.Base(words[0].Value)
-	if why := e.needCwd(fmt.Sprintf("`%s`", name)); why != "" {
+	if why := needCwd(e, fmt.Sprintf("`%s`", name)); why != "" {
 		return why
 	}
 	var first *word
@@ -391,7 +391,7 @@ func packageScripts(e *exec, words []word) string {
 			first = &words[i]
 		}
 	}
-	e.packageInputs()
+	packageInputs(e)
 	if first == nil || packageScriptNames[first.Value] || packageHasScript(e.c.abs("package.json", e.scope()), first.Value) {
 		return ""
 	}
@@ -430,23 +430,23 @@ func nodes(e *exec, a *modelArgs) string {
 	for _, o := range a.opts {
 		switch o.name {
 		case "--require", "-r", "--import", "--loader", "--experimental-loader":
-			if why := e.nodeModule(o.value, o.name); why != "" {
+			if why := nodeModule(e, o.value, o.name); why != "" {
 				return why
 			}
 		case "--run":
-			e.packageInputs()
+			packageInputs(e)
 		case "--test":
 			e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
 		}
 	}
 	if a.has("-e", "--eval", "-p", "--print", "--run") || len(a.operands) == 0 {
-		return e.each(rHanded, a.operands, "`node`")
+		return each(e, rHanded, a.operands, "`node`")
 	}
 	if a.has("--test") {
-		return e.each(rScript, a.operands, "`node --test`")
+		return each(e, rScript, a.operands, "`node --test`")
 	}
 	script := a.operands[0]
-	if why := e.nodeScript(script); why != "" {
+	if why := nodeScript(e, script); why != "" {
 		return why
 	}
 	if script.Static {
@@ -455,27 +455,27 @@ func nodes(e *exec, a *modelArgs) string {
 		if !isDir(path) {
 			path = filepath.Dir(path)
 		}
-		e.projectCode(path)
+		runsProjectCode(e, path)
 	}
-	return e.each(rHanded, a.operands[1:], "`node`")
+	return each(e, rHanded, a.operands[1:], "`node`")
 }
 
 // nodeModule judges a module node loads before the script: a path to a file on disk is the project's;
 // a package name, a URL or data is not followed.
-func (e *exec) nodeModule(w word, opt string) string {
+func nodeModule(e *exec, w word, opt string) string {
 	v := w.Value
 	if !w.Static || !(strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "/")) {
 		return fmt.Sprintf("`node %s %s` loads a module Warden does not follow", opt, w.Raw)
 	}
-	e.runsFile(w)
+	runsFile(e, w)
 	return ""
 }
 
 // nodeScript judges node's script: a file, or a directory, which runs its package.json's main or
 // index.js.
-func (e *exec) nodeScript(w word) string {
+func nodeScript(e *exec, w word) string {
 	if !w.Static || w.Glob {
-		e.runsFile(w)
+		runsFile(e, w)
 		return ""
 	}
 	path := e.c.abs(w.Value, e.scope())
@@ -483,12 +483,12 @@ func (e *exec) nodeScript(w word) string {
 		if _, err := os.Lstat(path); err != nil {
 			for _, ext := range []string{".js", ".mjs", ".cjs", ".ts", ".json", ".node"} {
 				if _, err := os.Lstat(path + ext); err == nil {
-					e.runsFile(word{Value: path + ext, Raw: w.Raw, Static: true})
+					runsFile(e, word{Value: path + ext, Raw: w.Raw, Static: true})
 					return ""
 				}
 			}
 		}
-		e.runsFile(w)
+		runsFile(e, w)
 		return ""
 	}
 	e.p.inputs = append(e.p.inputs, filepath.Join(path, "package.json"))
@@ -517,19 +517,19 @@ func pythons(e *exec, words []word) string {
 			if mayBeOption(w) {
 				return fmt.Sprintf("`%s` is given `%s`, only known at run time, which may be an option", name, w.Raw)
 			}
-			e.runsFile(w)
-			return e.each(rHanded, words[i+1:], fmt.Sprintf("`%s`", name))
+			runsFile(e, w)
+			return each(e, rHanded, words[i+1:], fmt.Sprintf("`%s`", name))
 		}
 		v := w.Value
 		switch {
 		case v == "--":
 			if i+1 < len(words) {
-				e.runsFile(words[i+1])
-				return e.each(rHanded, words[i+2:], fmt.Sprintf("`%s`", name))
+				runsFile(e, words[i+1])
+				return each(e, rHanded, words[i+2:], fmt.Sprintf("`%s`", name))
 			}
 			return ""
 		case v == "-":
-			e.runsFile(w)
+			runsFile(e, w)
 			return ""
 		case v == "--version" || v == "--help" || v == "--help-env" || v == "--help-xoptions" || v == "--help-all":
 		case strings.HasPrefix(v, "--check-hash-based-pycs"):
@@ -561,7 +561,7 @@ func pythons(e *exec, words []word) string {
 						}
 						mod, next = words[next].Value, next+1
 					}
-					return e.pyModule(name, mod, words[next:])
+					return pyModule(e, name, mod, words[next:])
 				case ch == 'W' || ch == 'X':
 					if j == len(v)-1 {
 						i++
@@ -573,19 +573,19 @@ func pythons(e *exec, words []word) string {
 			}
 		default:
 			// What it imports is found beside it first.
-			e.runsFile(w)
+			runsFile(e, w)
 			if p := e.c.abs(w.Value, e.scope()); filepath.IsAbs(p) && !w.Glob {
 				e.p.runsBelow = append(e.p.runsBelow, filepath.Dir(p))
 			}
-			e.pythonUserSite()
-			return e.each(rHanded, words[i+1:], fmt.Sprintf("`%s`", name))
+			pythonUserSite(e)
+			return each(e, rHanded, words[i+1:], fmt.Sprintf("`%s`", name))
 		}
 	}
 	return ""
 }
 
 // pythonUserSite records the person's site-packages, whose .pth files python runs as it starts.
-func (e *exec) pythonUserSite() {
+func pythonUserSite(e *exec) {
 	if h := e.c.ctx.Home; h != "" {
 		e.p.runsBelow = append(e.p.runsBelow, filepath.Join(h, ".local", "lib"))
 	}
@@ -596,21 +596,21 @@ func (e *exec) pythonUserSite() {
 // may read or write. Of the installed modules only those Warden models are followed: pytest, pip,
 // venv and unittest; any other, the standard library's included (timeit, pdb, base64, zipfile...),
 // runs code or touches files in ways it does not follow.
-func (e *exec) pyModule(python, mod string, args []word) string {
-	if why := e.needCwd(fmt.Sprintf("`%s -m`", python)); why != "" {
+func pyModule(e *exec, python, mod string, args []word) string {
+	if why := needCwd(e, fmt.Sprintf("`%s -m`", python)); why != "" {
 		return why
 	}
 	// python -m looks in the directory it runs in first, for the module and for what it imports.
 	e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
-	e.pythonUserSite()
+	pythonUserSite(e)
 	rel := strings.ReplaceAll(mod, ".", "/")
-	e.input(rel + ".py")
-	e.input(rel)
-	e.input(filepath.Join(filepath.Dir(rel), "__pycache__"))
+	input(e, rel+".py")
+	input(e, rel)
+	input(e, filepath.Join(filepath.Dir(rel), "__pycache__"))
 	for _, local := range []string{rel + ".py", filepath.Join(rel, "__main__.py")} {
 		if path := e.c.abs(local, e.scope()); exists(path) {
-			e.runsFile(word{Value: path, Raw: local, Static: true})
-			return e.each(rHanded, args, fmt.Sprintf("`%s -m %s`", python, mod))
+			runsFile(e, word{Value: path, Raw: local, Static: true})
+			return each(e, rHanded, args, fmt.Sprintf("`%s -m %s`", python, mod))
 		}
 	}
 	named := func(n string) []word {
@@ -618,13 +618,13 @@ func (e *exec) pyModule(python, mod string, args []word) string {
 	}
 	switch mod {
 	case "pytest":
-		return e.model(models["pytest"], named("pytest"))
+		return model(e, models["pytest"], named("pytest"))
 	case "pip":
-		return e.model(models["pip"], named("pip"))
+		return model(e, models["pip"], named("pip"))
 	case "venv":
 		g := gram(`-h --help --system-site-packages --symlinks --copies --clear --upgrade --without-pip --prompt=
 			--upgrade-deps --without-scm-ignore-files`, nil).with(func(g *grammar) { g.abbrev, g.operand = false, rInto })
-		return e.model(g, named(python+" -m venv"))
+		return model(e, g, named(python+" -m venv"))
 	case "unittest":
 		e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
 		return ""
@@ -635,7 +635,7 @@ func (e *exec) pyModule(python, mod string, args []word) string {
 // pipInstalls judges what pip installs or downloads: names of packages, and local projects (a path),
 // whose build code is the project's own and runs.
 func pipInstalls(e *exec, a *modelArgs) string {
-	if why := e.needCwd("`pip`"); why != "" {
+	if why := needCwd(e, "`pip`"); why != "" {
 		return why
 	}
 	for _, o := range a.opts {
@@ -649,7 +649,7 @@ func pipInstalls(e *exec, a *modelArgs) string {
 		}
 		v := w.Value
 		if strings.HasPrefix(v, ".") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") {
-			if why := e.takes(rHanded, w, "`pip`"); why != "" {
+			if why := takes(e, rHanded, w, "`pip`"); why != "" {
 				return why
 			}
 			e.p.runsBelow = append(e.p.runsBelow, e.c.abs(v, e.scope()))
@@ -661,17 +661,17 @@ func pipInstalls(e *exec, a *modelArgs) string {
 // pytests judges pytest: it runs the tests and conftest.py files below where it runs and below the
 // paths it is given; a plugin named by -p may be a module of the directory it runs in.
 func pytests(e *exec, a *modelArgs) string {
-	if why := e.needCwd("`pytest`"); why != "" {
+	if why := needCwd(e, "`pytest`"); why != "" {
 		return why
 	}
 	e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
 	for _, n := range []string{"pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"} {
-		e.input(n)
+		input(e, n)
 	}
 	for _, o := range a.opts {
 		switch {
 		case o.name == "-p" && o.value.Static && !strings.HasPrefix(o.value.Value, "no:"):
-			e.input(strings.ReplaceAll(o.value.Value, ".", "/") + ".py")
+			input(e, strings.ReplaceAll(o.value.Value, ".", "/")+".py")
 		case o.name == "--rootdir" || o.name == "--confcutdir":
 			if !o.value.Static {
 				return fmt.Sprintf("`pytest %s` is given a directory only known at run time", o.name)
@@ -686,7 +686,7 @@ func pytests(e *exec, a *modelArgs) string {
 			path, _, _ := strings.Cut(w.Value, "::")
 			w = word{Value: path, Raw: w.Raw, Static: true, Glob: w.Glob}
 		}
-		if why := e.takes(rRead, w, "`pytest`"); why != "" {
+		if why := takes(e, rRead, w, "`pytest`"); why != "" {
 			return why
 		}
 		if w.Static {
@@ -699,22 +699,22 @@ func pytests(e *exec, a *modelArgs) string {
 // eslints judges eslint: its configuration and plugins are the project's code, found where it runs
 // and up the tree; a formatter named by a path is too.
 func eslints(e *exec, a *modelArgs) string {
-	if why := e.needCwd("`eslint`"); why != "" {
+	if why := needCwd(e, "`eslint`"); why != "" {
 		return why
 	}
-	e.projectCode(e.scope().cwd)
+	runsProjectCode(e, e.scope().cwd)
 	if v, ok := a.value("-f", "--format"); ok && strings.ContainsRune(v.Value, '/') {
-		e.runsFile(v)
+		runsFile(e, v)
 	}
-	return e.each(rHanded, a.operands, "`eslint`")
+	return each(e, rHanded, a.operands, "`eslint`")
 }
 
 // prettiers judges prettier: its configuration and plugins are the project's code, found where it runs
 // and up the tree.
 func prettiers(e *exec, a *modelArgs) string {
-	if why := e.needCwd("`prettier`"); why != "" {
+	if why := needCwd(e, "`prettier`"); why != "" {
 		return why
 	}
-	e.projectCode(e.scope().cwd)
-	return e.each(rHanded, a.operands, "`prettier`")
+	runsProjectCode(e, e.scope().cwd)
+	return each(e, rHanded, a.operands, "`prettier`")
 }

@@ -74,7 +74,7 @@ func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
 	}
 	for _, list := range [][]string{p.Reads, p.Writes} {
 		for _, path := range list {
-			if !filepath.IsAbs(path) && path != "-" && path != "" && !p.isLoose(path) {
+			if !filepath.IsAbs(path) && path != "-" && path != "" && !isLoose(p, path) {
 				return fmt.Sprintf("`%s` uses `%s`, only known at run time", partName(p), path)
 			}
 		}
@@ -100,7 +100,7 @@ func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
 
 // isLoose reports whether a path as the part recorded it is one of its loose paths, which looseWhy
 // judges.
-func (p *Part) isLoose(path string) bool {
+func isLoose(p *Part, path string) bool {
 	for _, lp := range p.loose {
 		if lp.shown == path {
 			return true
@@ -126,7 +126,7 @@ func (e *Engine) looseWhy(p *Part, paths []Rule) string {
 		real := e.absFor(lp.dir)
 		for _, r := range rules {
 			for _, d := range []string{lp.dir, real} {
-				if lp.mayMatch(r, d) {
+				if mayMatch(lp, r, d) {
 					return fmt.Sprintf("`%s` uses `%s`, a path below `%s` only known at run time, which `%s` may govern",
 						partName(p), lp.shown, e.shown(lp.dir), r.Raw)
 				}

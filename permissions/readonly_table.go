@@ -162,7 +162,7 @@ func exactOrPrefix(typed string, names []string) bool {
 }
 
 // check judges a command against its table entry.
-func (e *exec) check(name string, s *spec, words []word) {
+func check(e *exec, name string, s *spec, words []word) {
 	if name == "cd" || name == "pushd" || name == "popd" {
 		if name == "popd" {
 			e.sc.cwd = ""
@@ -200,7 +200,7 @@ func (e *exec) check(name string, s *spec, words []word) {
 			e.p.notRO(r)
 			return
 		}
-		if extra, _ := e.rgConfigArgs(words); len(extra) > 0 {
+		if extra, _ := rgConfigArgs(e, words); len(extra) > 0 {
 			more := []word{words[0]}
 			for _, x := range extra {
 				more = append(more, word{Value: x, Raw: x, Static: true})
@@ -229,7 +229,7 @@ func (e *exec) check(name string, s *spec, words []word) {
 				continue
 			}
 			if !w.Static {
-				if w.Subst != nil && s.ops != opNone && s.check == nil && isFileOperand(s, a, w) && e.substFiles(w) {
+				if w.Subst != nil && s.ops != opNone && s.check == nil && isFileOperand(s, a, w) && substFiles(e, w) {
 					// `wc -l $(git ls-files)`: the names are what the inner command lists.
 					continue
 				}
@@ -265,12 +265,12 @@ func (e *exec) check(name string, s *spec, words []word) {
 		}
 	}
 	if e.p.ReadOnly {
-		e.trusted(name, a)
+		checkTrusted(e, name, a)
 	}
 	if s.walk != nil {
 		s.walk(e, a)
 	}
-	e.operands(name, s, a)
+	operands(e, name, s, a)
 }
 
 // isFileOperand reports whether w is among the operands the command takes as files: not an option's
@@ -289,7 +289,7 @@ func isFileOperand(s *spec, a *parsedArgs, w word) bool {
 }
 
 // operands records the files a command reads or writes, expanding globs the way bash will.
-func (e *exec) operands(name string, s *spec, a *parsedArgs) {
+func operands(e *exec, name string, s *spec, a *parsedArgs) {
 	sc := e.scope()
 	ops := a.operands
 	if s.patternFirst && len(ops) > 0 && !s.patternGiven(a) {

@@ -47,7 +47,7 @@ func (c *classifier) run(e *exec, words []word) {
 			return
 		}
 		if name.Glob {
-			e.globProgram(words)
+			globProgram(e, words)
 			return
 		}
 		n := name.Value
@@ -74,7 +74,7 @@ func (c *classifier) run(e *exec, words []word) {
 				}
 			}
 		}
-		e.dangerous(n, foundAsRoots(words))
+		dangerous(e, n, foundAsRoots(words))
 		if layer == 0 && !e.p.fromFind && !strings.ContainsRune(name.Value, '/') {
 			// Only the shell itself calls functions: wrappers, xargs and find run the program.
 			if fn, ok := e.sc.funcs[n]; ok {
@@ -95,7 +95,7 @@ func (c *classifier) run(e *exec, words []word) {
 			}
 		}
 		if !strings.ContainsRune(name.Value, '/') && !bashBuiltins[n] {
-			if r := e.pathProgram(n); r != "" {
+			if r := pathProgram(e, n); r != "" {
 				e.p.notRO(r)
 				return
 			}
@@ -134,12 +134,12 @@ func (c *classifier) run(e *exec, words []word) {
 		if !ok {
 			e.p.notRO(fmt.Sprintf("`%s` is not known to be read-only", display(words)))
 		} else {
-			e.check(n, s, words)
+			check(e, n, s, words)
 		}
 		if e.p.marks > marks {
 			// The program itself, not a redirection, does more than read.
-			e.unseenIn(n, s, words)
-			e.modelProgram(n, words, before, dir)
+			unseenIn(e, n, s, words)
+			modelProgram(e, n, words, before, dir)
 		}
 		return
 	}
@@ -154,8 +154,8 @@ func (c *classifier) pathRun(e *exec, words []word) string {
 	name := words[0]
 	reason := fmt.Sprintf("`%s` runs a program by its path, not a known system tool", name.Value)
 	e.p.effect(reason)
-	e.runsFile(name)
-	e.linkedProgram(words)
+	runsFile(e, name)
+	linkedProgram(e, words)
 	path := e.c.abs(name.Value, e.scope())
 	if !filepath.IsAbs(path) {
 		e.p.unmodel(reason)
@@ -174,19 +174,19 @@ func (c *classifier) pathRun(e *exec, words []word) string {
 		return ""
 	}
 	if g, ok := models[filepath.Base(real)]; ok {
-		if why := e.model(g, words); why != "" {
+		if why := model(e, g, words); why != "" {
 			e.p.unmodel(why)
 		}
 		return ""
 	}
-	e.besideRun(name)
-	e.hand(words[1:])
+	besideRun(e, name)
+	hand(e, words[1:])
 	return ""
 }
 
 // besideRun records that a script or program run by its path may run what lies beside it (a script
 // sourcing lib.sh): what the same command writes there is code written and run in one call.
-func (e *exec) besideRun(w word) {
+func besideRun(e *exec, w word) {
 	if !w.Static || w.Glob {
 		return
 	}
@@ -290,7 +290,7 @@ func (c *classifier) shell(e *exec, name string, words []word) []word {
 		}
 	}
 	if login {
-		e.loginReads(name)
+		loginReads(e, name)
 	}
 	if sawC {
 		if i >= len(words) {
@@ -324,9 +324,9 @@ func (c *classifier) shell(e *exec, name string, words []word) []word {
 		// A script on disk before the command runs is the project's own; its arguments are paths it
 		// may read or write.
 		e.p.effect(fmt.Sprintf("`%s %s` runs a script Warden cannot see", name, words[i].Value))
-		e.runsScript(words[i])
-		e.besideRun(words[i])
-		e.hand(words[i+1:])
+		runsScript(e, words[i])
+		besideRun(e, words[i])
+		hand(e, words[i+1:])
 		return nil
 	}
 	if e.stdin == nil {
@@ -399,7 +399,7 @@ func foundAsRoots(words []word) []word {
 // loginReads records the start-up files a login shell reads before its command: what they export is in
 // the environment `bash -lc env` prints, a token line included. bash reads the first of .bash_profile,
 // .bash_login and .profile, which by custom sources .bashrc; sh, dash and ash read .profile.
-func (e *exec) loginReads(shell string) {
+func loginReads(e *exec, shell string) {
 	home := e.c.ctx.Home
 	if h, ok := e.env["HOME"]; ok {
 		home = h // HOME=... in front of the shell

@@ -19,7 +19,7 @@ import (
 // reads and reports true when the substitution's command is one whose output is known to be file names
 // that can be listed: git ls-files, git diff --name-only, find printing names, rg and grep listing
 // files. Anything else is false: the operand stays only known at run time.
-func (e *exec) substFiles(w word) bool {
+func substFiles(e *exec, w word) bool {
 	r, ok := e.c.substParts[w.Subst]
 	if !ok || r[1]-r[0] != 1 || len(w.Subst.Stmts) != 1 || len(w.Subst.Stmts[0].Redirs) > 0 {
 		return false
@@ -31,7 +31,7 @@ func (e *exec) substFiles(w word) bool {
 	}
 	switch src.Args[0] {
 	case "git":
-		return e.gitNames(src)
+		return gitNames(e, src)
 	case "find":
 		if len(src.lists) == 0 {
 			return false
@@ -109,7 +109,7 @@ func listsFiles(args []string) (listed, files bool) {
 // gitNames handles `git ls-files` (the tracked files below the directory, relative to it) and, at the
 // work tree's top, `git diff --name-only` (files of the index and the history): the program reads those
 // files, looked at in the repository's lists.
-func (e *exec) gitNames(src *Part) bool {
+func gitNames(e *exec, src *Part) bool {
 	args := src.Args[1:]
 	if len(args) == 0 {
 		return false
@@ -172,7 +172,7 @@ func (e *exec) gitNames(src *Part) bool {
 		}
 		matchers = append(matchers, pathspecRegexp(full))
 	}
-	files, reason := e.gitRepoFiles(r, history)
+	files, reason := gitRepoFiles(e, r, history)
 	if reason != "" {
 		e.p.notRO(reason)
 		return true

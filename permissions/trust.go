@@ -157,7 +157,7 @@ var interpreterTrust = map[string]trusted{
 }
 
 // trusted judges a call of a table program with the files it loads (see trust).
-func (e *exec) trusted(name string, a *parsedArgs) {
+func checkTrusted(e *exec, name string, a *parsedArgs) {
 	if t := trust[name]; t.check != nil {
 		if r := t.check(e, a); r != "" {
 			e.p.notRO(r)
@@ -175,7 +175,7 @@ func (e *exec) trusted(name string, a *parsedArgs) {
 // workspace or in one of roots (a repository's directories), or unknown (file ""). The person's own
 // files and environment supply nothing: what they configured is what a rule of theirs allows. It
 // returns reason.
-func (e *exec) supplies(reason, file string, roots ...string) string {
+func supplies(e *exec, reason, file string, roots ...string) string {
 	inside := file == ""
 	if !inside {
 		file = ResolvePath("/", file, e.c.ctx.Home)
@@ -291,7 +291,7 @@ type pathDir struct {
 // pathProgram returns why the program name, looked up on PATH, is not the system tool: it is found
 // first in a directory inside the workspace (a project virtualenv's bin, node_modules/.bin) or in a
 // relative PATH entry. "" when it is not, or when PATH has no such directory.
-func (e *exec) pathProgram(name string) string {
+func pathProgram(e *exec, name string) string {
 	path, _ := e.c.lookupEnv("PATH")
 	key := path + "\x00" + strings.Join(e.c.rootsList(), "\x00")
 	v, ok := pathCache.Load(key)
@@ -343,7 +343,7 @@ func (e *exec) pathProgram(name string) string {
 }
 
 // resolveProgram returns the file PATH finds for name, symlinks followed, or "".
-func (e *exec) resolveProgram(name string) string {
+func resolveProgram(e *exec, name string) string {
 	path, _ := e.c.lookupEnv("PATH")
 	for _, d := range filepath.SplitList(path) {
 		if d == "" || !filepath.IsAbs(d) {

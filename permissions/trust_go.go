@@ -22,7 +22,7 @@ type goSettings struct {
 	goroot                   string
 }
 
-func (e *exec) goSettings() goSettings {
+func readGoSettings(e *exec) goSettings {
 	var s goSettings
 	set := func(key, value, from string) {
 		switch key {
@@ -53,7 +53,7 @@ func (e *exec) goSettings() goSettings {
 	}
 	goroot, _ := e.c.lookupEnv("GOROOT")
 	if goroot == "" {
-		if p := e.resolveProgram("go"); p != "" {
+		if p := resolveProgram(e, "go"); p != "" {
 			goroot = filepath.Dir(filepath.Dir(p))
 		}
 	}
@@ -81,7 +81,7 @@ func checkGoToolchain(e *exec, a *parsedArgs) string {
 		return ""
 	}
 	sub := a.words[1].Value
-	s := e.goSettings()
+	s := readGoSettings(e)
 	if sub != "version" && sub != "env" && sub != "help" {
 		for _, f := range strings.Fields(s.flags) {
 			name, _, _ := strings.Cut(strings.TrimPrefix(f, "-"), "=")

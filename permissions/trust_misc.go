@@ -11,7 +11,7 @@ import (
 
 // rgConfigArgs returns the arguments of ripgrep's configuration file (RIPGREP_CONFIG_PATH: one argument
 // per line, `#` comments), which rg puts before its own unless --no-config is given.
-func (e *exec) rgConfigArgs(words []word) ([]string, string) {
+func rgConfigArgs(e *exec, words []word) ([]string, string) {
 	path, ok := e.c.lookupEnv("RIPGREP_CONFIG_PATH")
 	if !ok || path == "" {
 		return nil, ""
@@ -46,7 +46,7 @@ func (e *exec) rgConfigArgs(words []word) ([]string, string) {
 // programs. The ones that widen what is read (--hidden, --no-ignore...) are joined to the command's
 // own words before they are read (exec.check).
 func checkRgConfig(e *exec, words []word) string {
-	args, path := e.rgConfigArgs(words)
+	args, path := rgConfigArgs(e, words)
 	for _, arg := range args {
 		name, _, _ := strings.Cut(arg, "=")
 		if name == "--pre" || name == "--hostname-bin" {
@@ -142,7 +142,7 @@ func checkMavenDir(e *exec, a *parsedArgs) string {
 	for _, f := range []string{"jvm.config", "maven.config", "extensions.xml"} {
 		p := filepath.Join(mvn, f)
 		if text, found, _ := readSmall(p); found && strings.TrimSpace(text) != "" {
-			return e.supplies(fmt.Sprintf("`%s` configures the Maven that `mvn` starts, which may load code from the project", e.c.shownPath(p)), p)
+			return supplies(e, fmt.Sprintf("`%s` configures the Maven that `mvn` starts, which may load code from the project", e.c.shownPath(p)), p)
 		}
 	}
 	return ""
@@ -156,7 +156,7 @@ func checkGlobalJSON(e *exec, a *parsedArgs) string {
 	}
 	text, _, err := readSmall(f)
 	if err != nil || strings.Contains(text, `"paths"`) {
-		return e.supplies(fmt.Sprintf("`%s` may point `dotnet` at an SDK inside the project (sdk.paths)", e.c.shownPath(f)), f)
+		return supplies(e, fmt.Sprintf("`%s` may point `dotnet` at an SDK inside the project (sdk.paths)", e.c.shownPath(f)), f)
 	}
 	return ""
 }

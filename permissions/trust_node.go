@@ -72,7 +72,7 @@ func checkNpmrc(e *exec, a *parsedArgs) string {
 			continue
 		}
 		if err != nil {
-			return e.supplies(fmt.Sprintf("`%s` cannot be read, so what `npm %s` runs is unknown", e.c.shownPath(f), sub), f)
+			return supplies(e, fmt.Sprintf("`%s` cannot be read, so what `npm %s` runs is unknown", e.c.shownPath(f), sub), f)
 		}
 		for _, line := range strings.Split(text, "\n") {
 			key, value, ok := strings.Cut(strings.TrimSpace(line), "=")
@@ -83,7 +83,7 @@ func checkNpmrc(e *exec, a *parsedArgs) string {
 			value = strings.TrimSpace(strings.Trim(strings.TrimSpace(value), `"'`))
 			switch {
 			case runs(key) && value != "":
-				return e.supplies(fmt.Sprintf("`%s` sets npm's `%s`, which runs a program on `npm %s`", e.c.shownPath(f), key, sub), f)
+				return supplies(e, fmt.Sprintf("`%s` sets npm's `%s`, which runs a program on `npm %s`", e.c.shownPath(f), key, sub), f)
 			case (key == "userconfig" || key == "globalconfig") && value != "":
 				if !filepath.IsAbs(value) {
 					value = filepath.Join(filepath.Dir(f), value)
@@ -127,7 +127,7 @@ func checkPackageManager(name string) func(*exec, *parsedArgs) string {
 			for _, f := range allUp(dir, ".yarnrc", ".yarnrc.yml") {
 				text, _, err := readSmall(f)
 				if err != nil || strings.Contains(text, "yarn-path") || strings.Contains(text, "yarnPath") {
-					return e.supplies(fmt.Sprintf("`%s` names the project's own yarn (yarnPath), which `yarn` would run", e.c.shownPath(f)), f)
+					return supplies(e, fmt.Sprintf("`%s` names the project's own yarn (yarnPath), which `yarn` would run", e.c.shownPath(f)), f)
 				}
 			}
 		}
@@ -145,7 +145,7 @@ func checkPackageManager(name string) func(*exec, *parsedArgs) string {
 // checkShim judges a program PATH resolves to a version manager's shim that installs what the project
 // names: volta (package.json's volta field) and mise or asdf (.tool-versions, .mise.toml, mise.toml).
 func checkShim(e *exec, a *parsedArgs) string {
-	prog := e.resolveProgram(a.name)
+	prog := resolveProgram(e, a.name)
 	if prog == "" {
 		return ""
 	}
@@ -167,5 +167,5 @@ func checkShim(e *exec, a *parsedArgs) string {
 // config, status for some views).
 func checkGhRepo(e *exec, a *parsedArgs) string {
 	name := "gh " + strings.Join(values(a.operands[:min(2, len(a.operands))]), " ")
-	return e.gitTrust(gitRun{name: name, sub: "rev-parse", index: true}, e.scope().cwd)
+	return gitTrust(e, gitRun{name: name, sub: "rev-parse", index: true}, e.scope().cwd)
 }

@@ -22,7 +22,7 @@ func checkRustToolchain(e *exec, a *parsedArgs) string {
 	if v, ok := e.c.lookupEnv("RUSTUP_TOOLCHAIN"); ok && v != "" {
 		return "" // the environment's choice wins over any file
 	}
-	if p := e.resolveProgram(a.name); p != "" && filepath.Base(p) != "rustup" && filepath.Base(p) != "rustup-init" {
+	if p := resolveProgram(e, a.name); p != "" && filepath.Base(p) != "rustup" && filepath.Base(p) != "rustup-init" {
 		return "" // not rustup's proxy: toolchain files mean nothing to it
 	}
 	home := rustupHome(e)
@@ -35,15 +35,15 @@ func checkRustToolchain(e *exec, a *parsedArgs) string {
 	}
 	text, _, err := readSmall(file)
 	if err != nil {
-		return e.supplies(fmt.Sprintf("`%s` cannot be read, so what toolchain `%s` runs is unknown", e.c.shownPath(file), a.name), file)
+		return supplies(e, fmt.Sprintf("`%s` cannot be read, so what toolchain `%s` runs is unknown", e.c.shownPath(file), a.name), file)
 	}
 	shown := e.c.shownPath(file)
 	tc := parseToolchainFile(text)
 	switch {
 	case tc.unreadable:
-		return e.supplies(fmt.Sprintf("`%s` is not a toolchain file Warden can read, so what `%s` runs is unknown", shown, a.name), file)
+		return supplies(e, fmt.Sprintf("`%s` is not a toolchain file Warden can read, so what `%s` runs is unknown", shown, a.name), file)
 	case tc.path != "":
-		return e.supplies(fmt.Sprintf("`%s` names a toolchain `path` (`%s`), whose binaries `%s` would run", shown, tc.path, a.name), file)
+		return supplies(e, fmt.Sprintf("`%s` names a toolchain `path` (`%s`), whose binaries `%s` would run", shown, tc.path, a.name), file)
 	case tc.channel == "":
 		return ""
 	}

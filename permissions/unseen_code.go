@@ -13,16 +13,16 @@ import (
 
 // unseenIn marks what the program n, judged against its table entry s (nil when it has none) as doing
 // more than reading, does that Warden cannot see.
-func (e *exec) unseenIn(n string, s *spec, words []word) {
+func unseenIn(e *exec, n string, s *spec, words []word) {
 	switch n {
 	case "source", ".":
 		if len(words) > 1 {
-			e.runsScript(words[1])
-			e.hand(words[2:])
+			runsScript(e, words[1])
+			hand(e, words[2:])
 		}
 		return
 	case "trap":
-		e.trap(words)
+		trap(e, words)
 		return
 	case "fc":
 		if !hasShortOpt(words[1:], 'l') {
@@ -45,21 +45,21 @@ func (e *exec) unseenIn(n string, s *spec, words []word) {
 		e.p.unsee(unseenInlineCode, fmt.Sprintf("the `%s` program may run commands or write files Warden cannot see", n))
 		return
 	case "sed":
-		e.sed(words)
+		sed(e, words)
 		return
 	case "git":
-		if e.gitUnseen(words) {
+		if gitUnseen(e, words) {
 			return
 		}
 	}
 	if r, ok := codeRunners[n]; ok {
-		e.codeRunner(n, r, words)
+		runsCodeOf(e, n, r, words)
 		return
 	}
-	e.givenCommandIn(n, words)
+	givenCommandIn(e, n, words)
 	if n == "cp" || n == "mv" {
 		// What they copy or move elsewhere is read there later: a directory is all that is below it.
-		e.handReads(words[1:])
+		handReads(e, words[1:])
 	}
 	if why := fileList(n, words); why != "" {
 		e.p.unsee(unseenFileList, why)
@@ -74,9 +74,9 @@ func (e *exec) unseenIn(n string, s *spec, words []word) {
 		// Its reads and writes are not modelled: every path it is given may be read or written. A
 		// program with a model has what it does with its words recorded there (model.go); the source
 		// tools still take in what git does not ignore below a directory they are given.
-		e.hand(words[1:])
+		hand(e, words[1:])
 		if sourceTools[n] {
-			e.sourceDirs()
+			sourceDirs(e)
 		}
 	}
 }
@@ -92,7 +92,7 @@ var sourceTools = map[string]bool{
 }
 
 // sourceDirs moves the directories among what the part was handed to read to what it takes as git does.
-func (e *exec) sourceDirs() {
+func sourceDirs(e *exec) {
 	kept := e.p.handedReads[:0]
 	for _, path := range e.p.handedReads {
 		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
@@ -106,20 +106,20 @@ func (e *exec) sourceDirs() {
 
 // hand records the paths in words as given to a program that may read or write anything there: the
 // words themselves, the values of `--opt=value` and `key=value` words, and `@file`.
-func (e *exec) hand(words []word) {
-	for _, path := range e.handedPaths(words) {
+func hand(e *exec, words []word) {
+	for _, path := range handedPaths(e, words) {
 		e.p.handedReads = append(e.p.handedReads, path)
 		e.p.handedWrites = append(e.p.handedWrites, path)
 	}
 }
 
 // handReads records the paths in words as given to a program that may read anything there.
-func (e *exec) handReads(words []word) {
-	e.p.handedReads = append(e.p.handedReads, e.handedPaths(words)...)
+func handReads(e *exec, words []word) {
+	e.p.handedReads = append(e.p.handedReads, handedPaths(e, words)...)
 }
 
 // handedPaths are the paths in words, as hand reads them.
-func (e *exec) handedPaths(words []word) []string {
+func handedPaths(e *exec, words []word) []string {
 	var out []string
 	sc := e.scope()
 	for _, w := range words {
@@ -146,13 +146,13 @@ func (e *exec) handedPaths(words []word) []string {
 // script that arrives on a stream or is only known at run time is unseen; a file on disk is read (its
 // content reaches the interpreter, and errors print it) and checked once the whole command is known
 // (unseen_fresh.go): it must be there before the command runs, and no other part may write it.
-func (e *exec) runsFile(w word) { e.runsCode(w, false) }
+func runsFile(e *exec, w word) { runsCode(e, w, false) }
 
 // runsScript is runsFile for a file a shell runs: a here-document or here-string fed to it through
 // its standard input is read as bash for deny and ask rules.
-func (e *exec) runsScript(w word) { e.runsCode(w, true) }
+func runsScript(e *exec, w word) { runsCode(e, w, true) }
 
-func (e *exec) runsCode(w word, shell bool) {
+func runsCode(e *exec, w word, shell bool) {
 	sc := e.scope()
 	switch {
 	case w.ProcIn:
@@ -168,15 +168,15 @@ func (e *exec) runsCode(w word, shell bool) {
 			return
 		}
 		for _, n := range names {
-			e.runsPath(n, shell)
+			runsPath(e, n, shell)
 		}
 	default:
-		e.runsPath(w.Value, shell)
+		runsPath(e, w.Value, shell)
 	}
 }
 
 // runsPath is runsCode for one path as typed.
-func (e *exec) runsPath(v string, shell bool) {
+func runsPath(e *exec, v string, shell bool) {
 	sc := e.scope()
 	path := e.c.abs(v, sc)
 	switch {
@@ -198,7 +198,7 @@ func (e *exec) runsPath(v string, shell bool) {
 
 // globProgram handles a program name bash replaces with the files it matches: deny and ask rules see each
 // match as the program, and the part is unseen, since the files may change before it runs.
-func (e *exec) globProgram(words []word) {
+func globProgram(e *exec, words []word) {
 	name := words[0]
 	e.p.unsee(unseenGlobProgram, fmt.Sprintf("the program `%s` is a pattern bash replaces with file names", name.Value))
 	matches, ok := e.c.expandGlob(name.Value, e.scope())
@@ -217,7 +217,7 @@ func (e *exec) globProgram(words []word) {
 
 // trap reads a trap's body, kept to run at a signal or at exit, as bash for deny and ask rules; the part
 // is unseen, since the body runs later, where Warden cannot tell what the shell is.
-func (e *exec) trap(words []word) {
+func trap(e *exec, words []word) {
 	args := words[1:]
 	if len(args) > 0 && args[0].Static && args[0].Value == "--" {
 		args = args[1:]
@@ -335,7 +335,7 @@ func init() {
 
 // codeRunner marks what an interpreter is given to run: inline code and code on a stream are unseen; a
 // script is recorded for the check that the same command does not write it.
-func (e *exec) codeRunner(n string, r codeRunner, words []word) {
+func runsCodeOf(e *exec, n string, r codeRunner, words []word) {
 	inline := func(opt string) {
 		e.p.unsee(unseenInlineCode, fmt.Sprintf("`%s %s` runs code in a language Warden does not read", n, opt))
 	}
@@ -345,7 +345,7 @@ func (e *exec) codeRunner(n string, r codeRunner, words []word) {
 				inline(w.Value)
 				return
 			} else if strings.HasPrefix(v, "-f") && i+2 < len(words) {
-				e.runsFile(words[i+2])
+				runsFile(e, words[i+2])
 				return
 			}
 		}
@@ -375,9 +375,9 @@ func (e *exec) codeRunner(n string, r codeRunner, words []word) {
 			case hasLong(name, r.longScript, r.longPreload):
 				if !has && i+1 < len(words) {
 					i++
-					e.runsFile(words[i])
+					runsFile(e, words[i])
 				} else if has {
-					e.runsFile(word{Value: value, Raw: value, Static: true})
+					runsFile(e, word{Value: value, Raw: value, Static: true})
 				}
 				stdin = stdin && hasLong(name, r.longPreload, nil)
 			case !has && hasLong(name, r.longValues, nil):
@@ -396,9 +396,9 @@ func (e *exec) codeRunner(n string, r codeRunner, words []word) {
 				case strings.IndexByte(r.script+r.preload, ch) >= 0:
 					if rest == "" && i+1 < len(words) {
 						i++
-						e.runsFile(words[i])
+						runsFile(e, words[i])
 					} else if rest != "" {
-						e.runsFile(word{Value: rest, Raw: rest, Static: true})
+						runsFile(e, word{Value: rest, Raw: rest, Static: true})
 					}
 					stdin = stdin && strings.IndexByte(r.preload, ch) >= 0
 				case strings.IndexByte(r.values, ch) >= 0:
@@ -423,8 +423,8 @@ func (e *exec) codeRunner(n string, r codeRunner, words []word) {
 			return
 		case containsStr(r.subScript, first.Value):
 			if len(operands) > 1 {
-				e.runsFile(operands[1])
-				e.hand(operands[2:])
+				runsFile(e, operands[1])
+				hand(e, operands[2:])
 				return
 			}
 			e.p.unsee(unseenStreamCode, fmt.Sprintf("`%s %s` without a script runs code from its input", n, first.Value))
@@ -433,11 +433,11 @@ func (e *exec) codeRunner(n string, r codeRunner, words []word) {
 			inline(operands[1].Value)
 			return
 		case r.operandScript:
-			e.runsFile(first)
-			e.hand(operands[1:])
+			runsFile(e, first)
+			hand(e, operands[1:])
 			stdin = false
 		default:
-			e.hand(operands)
+			hand(e, operands)
 			stdin = false
 		}
 	}
@@ -470,7 +470,7 @@ func containsStr(list []string, s string) bool {
 
 // sed: a script that only substitutes and prints edits the files it is given (-i), which are handed;
 // one that runs commands (e), writes other files (w) or comes from a file is unseen.
-func (e *exec) sed(words []word) {
+func sed(e *exec, words []word) {
 	var scripts []string
 	var files []word
 	explicit := false
@@ -530,7 +530,7 @@ func (e *exec) sed(words []word) {
 		e.p.unsee(unseenInlineCode, r)
 		return
 	}
-	e.hand(files)
+	hand(e, files)
 }
 
 // fileList returns why program n reads the names of the files it reads from its input or a list file,
@@ -576,7 +576,7 @@ func fileList(n string, words []word) string {
 // splitString handles `env -S STRING ARGS...` (words[i] is the option): env splits the string into a
 // command of its own, quoting and variables its own way. It is read as bash for deny and ask rules, and
 // the part is unseen.
-func (e *exec) splitString(words []word, i int) {
+func splitString(e *exec, words []word, i int) {
 	v := words[i].Value
 	var body string
 	switch {
@@ -659,7 +659,7 @@ func unpacksInto(n string, words []word) (string, bool) {
 
 // linkedProgram adds, for a program run by its path through a link, the program the link leads to as
 // a layer: deny and ask rules see `./x` made by `ln -s /bin/rm x` in an earlier command as rm.
-func (e *exec) linkedProgram(words []word) {
+func linkedProgram(e *exec, words []word) {
 	path := e.c.abs(words[0].Value, e.scope())
 	if !filepath.IsAbs(path) {
 		return

@@ -90,7 +90,7 @@ var gitHistoryCopiers = map[string]bool{
 
 // gitUnseen marks what a git command does that Warden cannot see. words are the command's words,
 // git first. It reports whether it recorded what the command is given, leaving nothing to hand.
-func (e *exec) gitUnseen(words []word) bool {
+func gitUnseen(e *exec, words []word) bool {
 	i := 1
 	for ; i < len(words); i++ {
 		v := words[i].Value
@@ -124,10 +124,10 @@ func (e *exec) gitUnseen(words []word) bool {
 			i++
 		case strings.HasPrefix(v, "-"):
 		default:
-			return e.gitSubUnseen(words[i].Value, words[i+1:])
+			return gitSubUnseen(e, words[i].Value, words[i+1:])
 		}
 		if key != "" && !gitQuietKey(key, value) {
-			e.gitRuns(fmt.Sprintf("`git -c %s` may make git run a program", key), value, gitProgramKey(key))
+			gitRuns(e, fmt.Sprintf("`git -c %s` may make git run a program", key), value, gitProgramKey(key))
 		}
 	}
 	return false
@@ -135,7 +135,7 @@ func (e *exec) gitUnseen(words []word) bool {
 
 // gitRuns marks the part unseen for why; when body is a shell command git runs, it is read as bash for
 // deny and ask rules.
-func (e *exec) gitRuns(why, body string, shell bool) {
+func gitRuns(e *exec, why, body string, shell bool) {
 	e.p.unsee(unseenGitProgram, why)
 	if shell && body != "" {
 		e.untrustedBody(strings.TrimPrefix(body, "!"), why)
@@ -144,39 +144,39 @@ func (e *exec) gitRuns(why, body string, shell bool) {
 
 // gitSubUnseen marks what the subcommand sub, given rest, runs or moves unseen, and reports whether it
 // recorded what the subcommand is given.
-func (e *exec) gitSubUnseen(sub string, rest []word) bool {
+func gitSubUnseen(e *exec, sub string, rest []word) bool {
 	joined := strings.Join(values(rest), " ")
 	for j := 0; j < len(rest); j++ {
 		v := rest[j].Value
 		for _, o := range gitCommandOptions[sub] {
 			switch {
 			case v == o && j+1 < len(rest):
-				e.gitRuns(fmt.Sprintf("`git %s %s` runs a command", sub, o), rest[j+1].Value, true)
+				gitRuns(e, fmt.Sprintf("`git %s %s` runs a command", sub, o), rest[j+1].Value, true)
 				return false
 			case strings.HasPrefix(o, "--") && strings.HasPrefix(v, o+"="):
-				e.gitRuns(fmt.Sprintf("`git %s %s` runs a command", sub, o), strings.TrimPrefix(v, o+"="), true)
+				gitRuns(e, fmt.Sprintf("`git %s %s` runs a command", sub, o), strings.TrimPrefix(v, o+"="), true)
 				return false
 			case !strings.HasPrefix(o, "--") && strings.HasPrefix(v, o) && len(v) > len(o):
-				e.gitRuns(fmt.Sprintf("`git %s %s` runs a command", sub, o), v[len(o):], true)
+				gitRuns(e, fmt.Sprintf("`git %s %s` runs a command", sub, o), v[len(o):], true)
 				return false
 			}
 		}
 	}
 	switch {
 	case sub == "bisect" && len(rest) > 0 && rest[0].Value == "run":
-		e.gitRuns("`git bisect run` runs a command at every step", strings.Join(values(rest[1:]), " "), true)
+		gitRuns(e, "`git bisect run` runs a command at every step", strings.Join(values(rest[1:]), " "), true)
 	case sub == "submodule" && strings.HasPrefix(joined, "foreach"):
 		body := rest[1:]
 		for len(body) > 0 && strings.HasPrefix(body[0].Value, "-") {
 			body = body[1:]
 		}
-		e.gitRuns("`git submodule foreach` runs a command in every submodule", strings.Join(values(body), " "), true)
+		gitRuns(e, "`git submodule foreach` runs a command in every submodule", strings.Join(values(body), " "), true)
 	case sub == "for-each-repo":
 		body := rest
 		for len(body) > 0 && strings.HasPrefix(body[0].Value, "--") {
 			body = body[1:]
 		}
-		e.gitRuns("`git for-each-repo` runs a git command in other repositories", "git "+strings.Join(values(body), " "), true)
+		gitRuns(e, "`git for-each-repo` runs a git command in other repositories", "git "+strings.Join(values(body), " "), true)
 	case strings.HasPrefix(sub, "remote-"):
 		e.p.unsee(unseenGitProgram, fmt.Sprintf("`git %s` is a remote helper, which does what its input says", sub))
 	case (sub == "subtree" || sub == "lfs") && len(rest) > 0 && rest[0].Value == "push":
@@ -190,14 +190,14 @@ func (e *exec) gitSubUnseen(sub string, rest []word) bool {
 			}
 		}
 	case sub == "config":
-		e.gitConfigUnseen(rest)
+		gitConfigUnseen(e, rest)
 	}
-	return e.gitTreeUnseen(sub, rest)
+	return gitTreeUnseen(e, sub, rest)
 }
 
 // gitConfigUnseen: `git config` that writes a key which may name a program keeps code for later git
 // commands; `git config --edit` runs an editor.
-func (e *exec) gitConfigUnseen(rest []word) {
+func gitConfigUnseen(e *exec, rest []word) {
 	for j, w := range rest {
 		v := w.Value
 		if v == "-e" || v == "--edit" || v == "edit" {
@@ -225,7 +225,7 @@ func (e *exec) gitConfigUnseen(rest []word) {
 // (archive, bundle, fast-export), and hands the work tree to those that write it (checkout, merge,
 // apply). It reports whether it recorded what the subcommand is given. commit -a takes only what git
 // already tracks, whose paths the history reads already know.
-func (e *exec) gitTreeUnseen(sub string, rest []word) bool {
+func gitTreeUnseen(e *exec, sub string, rest []word) bool {
 	sc := e.scope()
 	if sc.cwd == "" {
 		return false

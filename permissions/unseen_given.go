@@ -68,7 +68,7 @@ var sshCommandSettings = []string{"proxycommand", "localcommand", "knownhostscom
 	"securitykeyprovider"}
 
 // givenCommandIn marks what program n, given words, is told to run. It reports whether it found one.
-func (e *exec) givenCommandIn(n string, words []word) bool {
+func givenCommandIn(e *exec, n string, words []word) bool {
 	g, ok := givenCommands[n]
 	if !ok {
 		return false

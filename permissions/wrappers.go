@@ -201,7 +201,7 @@ func peelEnv(e *exec, words []word) []word {
 		case strings.HasPrefix(v, "--chdir="):
 			e.chdir(strings.TrimPrefix(v, "--chdir="))
 		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "--split-string=") || strings.HasPrefix(v, "-S"):
-			e.splitString(words, i)
+			splitString(e, words, i)
 			return nil
 		case strings.HasPrefix(v, "-"):
 			// -P searches another PATH, and new options may do anything.
@@ -565,7 +565,7 @@ func peelScript(e *exec, words []word) []word {
 		-T= --log-timing= -m= --logging-format= -o= --output-limit= -q --quiet -t? --timing? -V --version -h --help`,
 		map[string]role{"-c": rCommand, "--command": rCommand, "-B": rWrite, "--log-io": rWrite, "-I": rWrite,
 			"--log-in": rWrite, "-O": rWrite, "--log-out": rWrite, "-T": rWrite, "--log-timing": rWrite})
-	a, why := e.parseModel(g, words)
+	a, why := parseModel(e, g, words)
 	if why != "" {
 		e.p.notRO(why)
 		return nil
@@ -578,6 +578,6 @@ func peelScript(e *exec, words []word) []word {
 			e.untrustedBody(e.stdin.Value, why)
 		}
 	}
-	_ = e.each(rWrite, a.operands, "`script`")
+	_ = each(e, rWrite, a.operands, "`script`")
 	return nil
 }

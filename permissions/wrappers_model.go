@@ -22,7 +22,7 @@ func peelGram(spec string, roles map[string]role, skip int, acts string, others 
 			e.p.notRO(fmt.Sprintf("`%s` %s", name, acts))
 			e.p.actsItself = true
 		}
-		a, why := e.parseModel(g, words)
+		a, why := parseModel(e, g, words)
 		if why != "" {
 			e.p.notRO(why)
 			return nil
@@ -46,7 +46,7 @@ func peelChrt(e *exec, words []word) []word {
 		with(func(g *grammar) { g.permute = false })
 	e.p.notRO("`chrt` runs a program under a scheduling policy")
 	e.p.actsItself = true
-	a, why := e.parseModel(g, words)
+	a, why := parseModel(e, g, words)
 	if why != "" {
 		e.p.notRO(why)
 		return nil
