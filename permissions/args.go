@@ -3,24 +3,24 @@ package permissions
 import "strings"
 
 // parsedArgs is a command line split into options and operands following GNU conventions.
-type parsedArgs struct {
-	name     string
-	words    []word
-	flags    []flagArg
-	operands []word
+type Args struct {
+	Name     string
+	Words    []Word
+	Flags    []Flag
+	Operands []Word
 }
 
-type flagArg struct {
+type Flag struct {
 	// name is "-x" or "--long" (without any =value).
-	name  string
-	value string
-	has   bool
+	Name  string
+	Value string
+	Has   bool
 }
 
-func (a *parsedArgs) has(names ...string) bool {
-	for _, f := range a.flags {
+func (a *Args) Has(names ...string) bool {
+	for _, f := range a.Flags {
 		for _, n := range names {
-			if f.name == n {
+			if f.Name == n {
 				return true
 			}
 		}
@@ -30,10 +30,10 @@ func (a *parsedArgs) has(names ...string) bool {
 
 // hasOpt is has, with a long option also found when it was typed abbreviated (`--reg` for `--regexp`),
 // as GNU getopt accepts. Use it where seeing an option makes Warden stricter, never where it relaxes.
-func (a *parsedArgs) hasOpt(names ...string) bool {
-	for _, f := range a.flags {
+func (a *Args) HasOpt(names ...string) bool {
+	for _, f := range a.Flags {
 		for _, n := range names {
-			if f.name == n || abbreviates(f.name, n) {
+			if f.Name == n || Abbreviates(f.Name, n) {
 				return true
 			}
 		}
@@ -43,13 +43,13 @@ func (a *parsedArgs) hasOpt(names ...string) bool {
 
 // abbreviates reports whether typed, a long option as written, may stand for option: GNU getopt and git
 // take any prefix of a long option that is not ambiguous, and Warden, to be safe, any prefix at all.
-func abbreviates(typed, option string) bool {
+func Abbreviates(typed, option string) bool {
 	return len(typed) > 2 && strings.HasPrefix(typed, "--") && strings.HasPrefix(option, typed)
 }
 
 // matchesLong reports whether a long option, as typed, is one of names: GNU getopt accepts any
 // unambiguous prefix, so `--out` is `--output`.
-func matchesLong(typed string, names []string) bool {
+func MatchesLong(typed string, names []string) bool {
 	if typed == "" {
 		return false
 	}

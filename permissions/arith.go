@@ -21,18 +21,18 @@ import (
 
 // unsafeArithNames are variables that bash fills with text the command chose: the last argument of the
 // previous command, regex matches, the arguments of the script, input lines.
-var unsafeArithNames = map[string]bool{
+var UnsafeArithNames = map[string]bool{
 	"_": true, "REPLY": true, "OPTARG": true, "BASH_REMATCH": true, "BASH_ARGV": true, "BASH_COMMAND": true,
 	"BASH_EXECUTION_STRING": true, "MAPFILE": true, "COMPREPLY": true, "FUNCNAME": true, "BASH_SOURCE": true,
 	"READLINE_LINE": true, "@": true, "*": true, "0": true,
 }
 
 // numericParams are special parameters that always hold a number.
-var numericParams = map[string]bool{"#": true, "?": true, "$": true, "!": true}
+var NumericParams = map[string]bool{"#": true, "?": true, "$": true, "!": true}
 
-const arithRisk = "is evaluated as arithmetic, where an array subscript in its value runs commands"
+const ArithRisk = "is evaluated as arithmetic, where an array subscript in its value runs commands"
 
-func isIdent(s string) bool {
+func IsIdent(s string) bool {
 	if s == "" || s[0] >= '0' && s[0] <= '9' {
 		return false
 	}
@@ -44,7 +44,7 @@ func isIdent(s string) bool {
 	return true
 }
 
-func isPositional(name string) bool {
+func IsPositional(name string) bool {
 	if name == "" {
 		return false
 	}
@@ -57,15 +57,15 @@ func isPositional(name string) bool {
 }
 
 // taint records that the command gives a variable a value that may hold an array subscript.
-func (c *State) taint(why string) {
-	if c.tainted == "" {
-		c.tainted = why
+func (c *State) Taint(why string) {
+	if c.Tainted == "" {
+		c.Tainted = why
 	}
 }
 
 // varNameOperand judges a variable name given to a builtin as a word (printf -v, test -v, unset, wait -p,
 // declare 'a[i]=x'): a subscript in it is evaluated, so only a number or @/* may be there.
-func varNameOperand(w word) string {
+func VarNameOperand(w Word) string {
 	if !w.Static {
 		return fmt.Sprintf("the variable name `%s` is only known at run time", w.Value)
 	}
@@ -78,13 +78,13 @@ func varNameOperand(w word) string {
 	if sub == "@" || sub == "*" || sub != "" && strings.Trim(sub, "0123456789") == "" {
 		return ""
 	}
-	return fmt.Sprintf("the subscript of `%s` %s", name, arithRisk)
+	return fmt.Sprintf("the subscript of `%s` %s", name, ArithRisk)
 }
 
 // safeValue reports whether a value assigned to a variable is plain text that cannot hold an array
 // subscript: literal words and quotes without `[`, numbers from arithmetic, and plain copies of other
 // variables (which are tainted themselves if they matter).
-func safeValue(w *syntax.Word) bool {
+func SafeValue(w *syntax.Word) bool {
 	if w == nil {
 		return true
 	}
@@ -116,7 +116,7 @@ func safeValuePart(part syntax.WordPart) bool {
 	case *syntax.ArithmExp:
 		return true
 	case *syntax.ParamExp:
-		if p.Param == nil || unsafeArithNames[p.Param.Value] || isPositional(p.Param.Value) {
+		if p.Param == nil || UnsafeArithNames[p.Param.Value] || IsPositional(p.Param.Value) {
 			return false
 		}
 		return !p.Excl && p.Exp == nil && p.Repl == nil && p.Slice == nil && p.Names == 0 && len(p.Modifiers) == 0
@@ -125,7 +125,7 @@ func safeValuePart(part syntax.WordPart) bool {
 }
 
 // isAllIndex reports whether a subscript is @ or *, which lists keys or elements without evaluating.
-func isAllIndex(x syntax.ArithmExpr) bool {
+func IsAllIndex(x syntax.ArithmExpr) bool {
 	w, ok := x.(*syntax.Word)
 	if !ok || w == nil {
 		return false

@@ -9,7 +9,7 @@ import (
 
 // assignSubs classifies what an assignment runs while it is evaluated: its subscript, its value and the
 // elements of an array value. A `declare` and a plain `x=1` share it.
-func (c *classifier) assignSubs(lv *level, n syntax.Node, a *syntax.Assign, sc *scope) {
+func (c *classifier) assignSubs(lv *Level, n syntax.Node, a *syntax.Assign, sc *Scope) {
 	if a.Index != nil {
 		c.arithm(lv, n, a.Index, sc)
 	}
@@ -20,39 +20,39 @@ func (c *classifier) assignSubs(lv *level, n syntax.Node, a *syntax.Assign, sc *
 	for _, e := range a.Array.Elems {
 		c.arithm(lv, n, e.Index, sc)
 		c.wordSubs(lv, e.Value, sc)
-		if !safeValue(e.Value) {
-			c.taint("an array is assigned a value only known at run time")
+		if !SafeValue(e.Value) {
+			c.Taint("an array is assigned a value only known at run time")
 		}
 	}
 }
 
 // call classifies one simple command with its redirections.
-func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *scope) {
-	p := Part{Text: lv.text(s), ReadOnly: true, Static: true}
+func (c *classifier) call(lv *Level, s *syntax.Stmt, call *syntax.CallExpr, sc *Scope) {
+	p := Part{Text: lv.Text(s), ReadOnly: true, Static: true}
 	// `IFS= read -r line` sets IFS for read alone, which only changes how it splits the line.
 	// A function named read would run its body with that IFS, which was judged with the usual one.
 	// Classify checks at the end that no function of that name was defined.
 	readIFS := len(call.Args) > 0 && call.Args[0].Lit() == "read"
 	if readIFS {
-		c.readIFS = lv.text(s)
+		c.readIFS = lv.Text(s)
 	}
 	for _, a := range call.Assigns {
 		c.assignSubs(lv, s, a, sc)
 		if a.Name != nil {
-			if reason := sensitiveVar(a.Name.Value); reason != "" && !(readIFS && a.Name.Value == "IFS") {
+			if reason := SensitiveVar(a.Name.Value); reason != "" && !(readIFS && a.Name.Value == "IFS") {
 				// A rule for the program does not cover it running with another PATH or LD_PRELOAD.
-				p.actsItself = true
-				p.sensitiveAssign(a.Name.Value, reason)
+				p.ActsItself = true
+				p.SensitiveAssign(a.Name.Value, reason)
 			}
-			if !safeValue(a.Value) {
-				c.taint(fmt.Sprintf("`%s` is assigned a value only known at run time", a.Name.Value))
+			if !SafeValue(a.Value) {
+				c.Taint(fmt.Sprintf("`%s` is assigned a value only known at run time", a.Name.Value))
 			}
 		}
 	}
 	for _, w := range call.Args {
 		c.wordSubs(lv, w, sc)
 	}
-	var stdin *word
+	var stdin *Word
 	for _, r := range s.Redirs {
 		if r.N != nil && r.N.Value != "0" {
 			// `bash 3<<<ls <<<'rm x'` runs what fd 0 holds, not fd 3. Another descriptor's input is
@@ -63,16 +63,16 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			w := heredocBody(r, lv.src)
+			w := HeredocBody(r, lv.Src)
 			stdin = &w
 		case syntax.WordHdoc:
-			w := resolveWord(r.Word, c.ctx.Home, sc.cwd)
+			w := ResolveWord(r.Word, c.Ctx.Home, sc.Cwd)
 			stdin = &w
 		case syntax.RdrIn, syntax.DplIn, syntax.RdrInOut:
 			stdin = nil
 		}
 	}
-	words := make([]word, len(call.Args))
+	words := make([]Word, len(call.Args))
 	for i, w := range call.Args {
 		words[i] = c.resolve(lv, w, sc)
 	}
@@ -80,41 +80,41 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 	c.redirects(lv, s.Redirs, sc, &p)
 	c.execFDs = false
 	if len(words) > 0 {
-		e := &exec{c: &c.State, lv: lv, sc: sc, p: &p, stdin: stdin}
+		e := &ExecCtx{S: &c.State, Lv: lv, Sc: sc, P: &p, Stdin: stdin}
 		for _, a := range call.Assigns {
 			if a.Name == nil || a.Index != nil || a.Array != nil {
 				continue
 			}
-			v := word{Static: true}
+			v := Word{Static: true}
 			if a.Value != nil {
 				v = c.resolve(lv, a.Value, sc)
 			}
 			if a.Append {
-				old, _ := e.lookupEnv(a.Name.Value)
+				old, _ := e.LookupEnv(a.Name.Value)
 				v.Value = old + v.Value
 			}
 			if v.Static {
-				e.setEnv(a.Name.Value, v.Value)
+				e.SetEnv(a.Name.Value, v.Value)
 			}
 		}
 		c.run(e, words)
 	}
-	for _, name := range p.envModel {
-		p.unsee(unseenProgramEnv, fmt.Sprintf("sets `%s` for a program that is not the one reading it as its options", name))
+	for _, name := range p.EnvModel {
+		p.Unsee(UnseenProgramEnv, fmt.Sprintf("sets `%s` for a program that is not the one reading it as its options", name))
 	}
 	if c.untrusted != "" {
-		p.unsee(unseenForeignBody, c.untrusted)
+		p.Unsee(UnseenForeignBody, c.untrusted)
 		p.Static = false
 	}
 	if !p.ReadOnly && p.Reason == "" {
 		p.Reason = fmt.Sprintf("`%s` is not read-only", p.Text)
 	}
-	c.parts = append(c.parts, p)
+	c.Parts = append(c.Parts, p)
 }
 
 // redirects applies a statement's redirections to its part: writes to anything but /dev/null and fd
 // duplications are writes; input redirections are reads.
-func (c *classifier) redirects(lv *level, rs []*syntax.Redirect, sc *scope, p *Part) {
+func (c *classifier) redirects(lv *Level, rs []*syntax.Redirect, sc *Scope, p *Part) {
 	// opened are the descriptors earlier redirections of this command set; `exec 3>&1` keeps them for
 	// the rest of the command.
 	opened := map[string]bool{}
@@ -134,7 +134,7 @@ func (c *classifier) redirects(lv *level, rs []*syntax.Redirect, sc *scope, p *P
 			prev = r.N.Value
 		}
 		c.wordSubs(lv, r.Word, sc)
-		if r.Hdoc != nil && !hdocQuoted(r) {
+		if r.Hdoc != nil && !HdocQuoted(r) {
 			// A quoted delimiter leaves the body as it is: nothing in it runs.
 			c.wordSubs(lv, r.Hdoc, sc)
 		}
@@ -150,17 +150,17 @@ func (c *classifier) redirects(lv *level, rs []*syntax.Redirect, sc *scope, p *P
 		case syntax.RdrIn:
 			if !w.Static {
 				// Not read-only, but a path the promise can judge (loose.go).
-				p.effect(fmt.Sprintf("reads `%s`, only known at run time", w.Value))
-				e := &exec{c: &c.State, sc: sc, p: p}
-				p.loose = append(p.loose, e.loosePath(w, Reading))
+				p.Effect(fmt.Sprintf("reads `%s`, only known at run time", w.Value))
+				e := &ExecCtx{S: &c.State, Sc: sc, P: p}
+				p.Loose = append(p.Loose, e.LoosePath(w, Reading))
 				continue
 			}
 			for _, name := range c.redirectNames(p, w, sc) {
-				if isNetPath(c.abs(name, sc)) {
-					p.notRO(fmt.Sprintf("`< %s` opens a network connection", w.Value))
+				if isNetPath(c.Abs(name, sc)) {
+					p.NotRO(fmt.Sprintf("`< %s` opens a network connection", w.Value))
 					continue
 				}
-				c.read(p, name, sc)
+				c.Read(p, name, sc)
 			}
 		case syntax.DplIn, syntax.DplOut:
 			if w.Static && w.Value == "-" {
@@ -171,24 +171,24 @@ func (c *classifier) redirects(lv *level, rs []*syntax.Redirect, sc *scope, p *P
 				// Warden's shell holds (it reports the final directory on fd 3).
 				if n := strings.TrimSuffix(w.Value, "-"); len(n) > 1 || n[0] > '2' {
 					if !opened[n] && !c.fds[n] {
-						p.notRO(fmt.Sprintf("uses file descriptor %s, which the command did not open", n))
+						p.NotRO(fmt.Sprintf("uses file descriptor %s, which the command did not open", n))
 					}
 				}
 				continue
 			}
 			if r.Op == syntax.DplIn {
-				p.notRO(fmt.Sprintf("duplicates from `%s`", w.Value))
+				p.NotRO(fmt.Sprintf("duplicates from `%s`", w.Value))
 				continue
 			}
 			c.write(p, w, sc)
 		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrInOut:
-			if w.Static && isNetPath(c.abs(w.Value, sc)) {
-				p.notRO(fmt.Sprintf("`%s %s` opens a network connection", r.Op, w.Value))
+			if w.Static && isNetPath(c.Abs(w.Value, sc)) {
+				p.NotRO(fmt.Sprintf("`%s %s` opens a network connection", r.Op, w.Value))
 				continue
 			}
 			c.write(p, w, sc)
 		default:
-			p.notRO(fmt.Sprintf("redirection `%s` is not checked", r.Op))
+			p.NotRO(fmt.Sprintf("redirection `%s` is not checked", r.Op))
 		}
 	}
 }
@@ -199,44 +199,44 @@ var harmlessSinks = map[string]bool{
 	"/dev/fd/1": true, "/dev/fd/2": true,
 }
 
-func (c *classifier) write(p *Part, w word, sc *scope) {
+func (c *classifier) write(p *Part, w Word, sc *Scope) {
 	if !w.Static {
 		// Not an edit of known files, but a path the promise can judge (loose.go).
-		p.effect(fmt.Sprintf("writes to `%s`, only known at run time", w.Value))
+		p.Effect(fmt.Sprintf("writes to `%s`, only known at run time", w.Value))
 		p.Writes = append(p.Writes, w.Value)
-		p.redirWrites = append(p.redirWrites, w.Value)
-		e := &exec{c: &c.State, sc: sc, p: p}
-		p.loose = append(p.loose, e.loosePath(w, Writing))
+		p.RedirWrites = append(p.RedirWrites, w.Value)
+		e := &ExecCtx{S: &c.State, Sc: sc, P: p}
+		p.Loose = append(p.Loose, e.LoosePath(w, Writing))
 		return
 	}
 	for _, name := range c.redirectNames(p, w, sc) {
 		if harmlessSinks[name] {
 			continue
 		}
-		path := c.abs(name, sc)
-		if isBlockDevice(path) {
+		path := c.Abs(name, sc)
+		if IsBlockDevice(path) {
 			p.Dangerous = true
-			p.notRO(fmt.Sprintf("writes to the disk device `%s`", name))
+			p.NotRO(fmt.Sprintf("writes to the disk device `%s`", name))
 			continue
 		}
 		if w.Glob {
-			p.effect(fmt.Sprintf("writes to `%s`, a pattern bash expands", w.Value))
+			p.Effect(fmt.Sprintf("writes to `%s`, a pattern bash expands", w.Value))
 		}
-		p.writeFile(name, path)
-		p.redirWrites = append(p.redirWrites, path)
+		p.WriteFile(name, path)
+		p.RedirWrites = append(p.RedirWrites, path)
 	}
 }
 
 // redirectNames returns what bash opens for a redirection's word: a pattern is expanded (one match is
 // the file; more make bash refuse the redirection, and each counts all the same), the word itself
 // otherwise.
-func (c *classifier) redirectNames(p *Part, w word, sc *scope) []string {
+func (c *classifier) redirectNames(p *Part, w Word, sc *Scope) []string {
 	if !w.Glob {
 		return []string{w.Value}
 	}
-	names, ok := c.expandGlob(w.Value, sc)
+	names, ok := c.ExpandGlob(w.Value, sc)
 	if !ok {
-		p.notRO(fmt.Sprintf("`%s` could not be expanded to check it", w.Value))
+		p.NotRO(fmt.Sprintf("`%s` could not be expanded to check it", w.Value))
 		return nil
 	}
 	return names

@@ -48,20 +48,20 @@ var posixParserPool = sync.Pool{New: func() any {
 // anything and never writes; it may look at the file system to resolve symlinks and expand globs, as bash
 // would right before running the command.
 func Classify(command string, ctx Context) Classification {
-	if ctx.mem == nil {
-		ctx.mem = newMemory()
+	if ctx.Memory == nil {
+		ctx.Memory = NewMemory()
 	}
-	c := &classifier{State: State{ctx: ctx, defined: map[string]bool{}}, fds: map[string]bool{}}
-	c.judge = c
-	sc := &scope{cwd: ctx.Cwd}
+	c := &classifier{State: State{Ctx: ctx, Defined: map[string]bool{}}, fds: map[string]bool{}}
+	c.Judge = c
+	sc := &Scope{Cwd: ctx.Cwd}
 	c.script(command, command, sc, 0, false)
 	c.inputNames()
 	c.asFunction()
 	c.freshPaths()
-	if c.catHeredoc && c.defined["cat"] {
+	if c.catHeredoc && c.Defined["cat"] {
 		c.fail(command, "the command defines a function `cat`, which may print something else than the here-document a word is made of")
 	}
-	if c.readIFS != "" && c.defined["read"] {
+	if c.readIFS != "" && c.Defined["read"] {
 		c.fail(c.readIFS, "`IFS=... read` may call a function named read, which splits words with that IFS")
 	}
 	c.arithVerdict()
@@ -89,22 +89,22 @@ type classifier struct {
 	catHeredoc bool
 	// funcBodies are the functions the command defines, the last definition of each; calling and
 	// calls count the bodies judged again where they are called (functions.go).
-	funcBodies map[string]funcDef
+	funcBodies map[string]FuncDef
 	calling    map[string]bool
 	calls      int
 }
 
 // mayRun runs f on sc for code that may not run: sc's directory and variables follow it, but functions it
 // defines are not certain to exist afterwards, while one it may have removed is gone.
-func (c *classifier) mayRun(sc *scope, f func()) {
-	before := sc.funcs
-	sc.funcs = maps.Clone(before)
+func (c *classifier) mayRun(sc *Scope, f func()) {
+	before := sc.Funcs
+	sc.Funcs = maps.Clone(before)
 	f()
-	after := sc.funcs
-	sc.funcs = before
+	after := sc.Funcs
+	sc.Funcs = before
 	for name, dir := range before {
 		if after[name] != dir {
-			delete(sc.funcs, name)
+			delete(sc.Funcs, name)
 		}
 	}
 }
@@ -113,7 +113,7 @@ func (c *classifier) mayRun(sc *scope, f func()) {
 // cd is followed; but any of them may fail, so after the list the directory is known only if no command
 // but the first changed it (a cd into a directory that exists does not fail: see exec.cd). Functions
 // defined after the first command are not certain to exist afterwards.
-func (c *classifier) andList(lv *level, n *syntax.BinaryCmd, sc *scope) {
+func (c *classifier) andList(lv *Level, n *syntax.BinaryCmd, sc *Scope) {
 	var list []*syntax.Stmt
 	var flatten func(s *syntax.Stmt)
 	flatten = func(s *syntax.Stmt) {
@@ -128,20 +128,20 @@ func (c *classifier) andList(lv *level, n *syntax.BinaryCmd, sc *scope) {
 	flatten(n.X)
 	flatten(n.Y)
 	c.stmt(lv, list[0], sc)
-	certain := sc.cwd
+	certain := sc.Cwd
 	c.mayRun(sc, func() {
 		for _, s := range list[1:] {
 			c.stmt(lv, s, sc)
 		}
 	})
-	if sc.cwd != certain {
-		sc.cwd = "" // the later cd may not have run
+	if sc.Cwd != certain {
+		sc.Cwd = "" // the later cd may not have run
 	}
 }
 
 func (c *classifier) result() Classification {
-	out := Classification{ReadOnly: true, Parts: c.parts}
-	for _, p := range c.parts {
+	out := Classification{ReadOnly: true, Parts: c.Parts}
+	for _, p := range c.Parts {
 		if p.Dangerous {
 			out.Dangerous = true
 		}
@@ -154,7 +154,7 @@ func (c *classifier) result() Classification {
 		}
 	}
 	if out.ReadOnly {
-		for _, p := range c.parts {
+		for _, p := range c.Parts {
 			if p.Secret {
 				out.Reason, out.Part = p.Reason, p.Text
 				break
@@ -167,14 +167,14 @@ func (c *classifier) result() Classification {
 // fail records a part that is not read-only without looking further: what it does is unseen.
 func (c *classifier) fail(text, reason string) {
 	p := Part{Text: text}
-	p.unsee(unseenUnread, reason)
-	c.parts = append(c.parts, p)
+	p.Unsee(UnseenUnread, reason)
+	c.Parts = append(c.Parts, p)
 }
 
 // script parses src and classifies every statement in it. anchor is the text parts report. posix is set
 // for a body a POSIX shell (sh, dash, ash) runs: it is classified only if a POSIX shell reads it exactly
 // as bash does, since Warden judges the bash reading.
-func (c *classifier) script(src, anchor string, sc *scope, depth int, posix bool) {
+func (c *classifier) script(src, anchor string, sc *Scope, depth int, posix bool) {
 	if depth > maxNesting {
 		c.fail(anchor, "commands nested too deeply to check")
 		return
@@ -211,7 +211,7 @@ func (c *classifier) script(src, anchor string, sc *scope, depth int, posix bool
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			substs = append(substs, [2]uint{n.Pos().Offset(), n.End().Offset()})
 		case *syntax.Redirect:
-			early = early || hdocEndsEarly(n, src, inside(substs, n.Pos().Offset()))
+			early = early || HdocEndsEarly(n, src, InRanges(substs, n.Pos().Offset()))
 		}
 		return !hidden && !early
 	})
@@ -223,9 +223,9 @@ func (c *classifier) script(src, anchor string, sc *scope, depth int, posix bool
 		c.fail(anchor, "a here-document has a line bash may take as its end, where Warden reads on")
 		return
 	}
-	lv := &level{src: src, depth: depth}
+	lv := &Level{Src: src, Depth: depth}
 	if depth > 0 {
-		lv.anchor = anchor
+		lv.Anchor = anchor
 	}
 	c.stmts(lv, f.Stmts, sc)
 	if len(f.Stmts) == 0 && depth == 0 && strings.TrimSpace(src) == "" {
@@ -262,7 +262,7 @@ func controlIn(s string) string {
 	return printable.CodePoint(r)
 }
 
-func (c *classifier) stmts(lv *level, list []*syntax.Stmt, sc *scope) {
+func (c *classifier) stmts(lv *Level, list []*syntax.Stmt, sc *Scope) {
 	for _, s := range list {
 		c.stmt(lv, s, sc)
 	}
@@ -270,37 +270,37 @@ func (c *classifier) stmts(lv *level, list []*syntax.Stmt, sc *scope) {
 
 // sub classifies statements that bash runs in a subshell: changes of directory and functions defined
 // do not leak out.
-func (c *classifier) sub(lv *level, list []*syntax.Stmt, sc *scope) {
-	c.stmts(lv, list, sc.fork())
+func (c *classifier) sub(lv *Level, list []*syntax.Stmt, sc *Scope) {
+	c.stmts(lv, list, sc.Fork())
 }
 
 // branch runs f on a copy of the scope; if the branch may change directory, what follows runs in an
 // unknown directory, because Warden cannot tell whether the branch ran. Functions the branch defines are
 // not certain to exist afterwards.
-func (c *classifier) branch(sc *scope, f func(*scope)) {
+func (c *classifier) branch(sc *Scope, f func(*Scope)) {
 	c.mayRun(sc, func() {
-		inner := sc.fork()
+		inner := sc.Fork()
 		f(inner)
-		if inner.cwd != sc.cwd {
-			sc.cwd = ""
+		if inner.Cwd != sc.Cwd {
+			sc.Cwd = ""
 		}
 		// A function the branch removed or redefined may be gone.
-		for name, dir := range sc.funcs {
-			if inner.funcs[name] != dir {
-				delete(sc.funcs, name)
+		for name, dir := range sc.Funcs {
+			if inner.Funcs[name] != dir {
+				delete(sc.Funcs, name)
 			}
 		}
 	})
 }
 
-func (c *classifier) stmt(lv *level, s *syntax.Stmt, sc *scope) {
+func (c *classifier) stmt(lv *Level, s *syntax.Stmt, sc *Scope) {
 	if s.Coprocess || s.Disown {
-		c.fail(lv.text(s), "coprocesses are not checked")
+		c.fail(lv.Text(s), "coprocesses are not checked")
 		return
 	}
 	if s.Background {
 		// `cmd &` runs in a subshell: its cd and its functions stay there.
-		sc = sc.fork()
+		sc = sc.Fork()
 	}
 	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
 		c.call(lv, s, call, sc)
@@ -310,17 +310,17 @@ func (c *classifier) stmt(lv *level, s *syntax.Stmt, sc *scope) {
 		c.command(lv, s.Cmd, sc)
 	}
 	if len(s.Redirs) > 0 {
-		p := Part{Text: lv.text(s), ReadOnly: true, Static: true}
+		p := Part{Text: lv.Text(s), ReadOnly: true, Static: true}
 		c.redirects(lv, s.Redirs, sc, &p)
 		if !p.ReadOnly || p.Secret || len(p.Reads) > 0 {
-			c.parts = append(c.parts, p)
+			c.Parts = append(c.Parts, p)
 		}
 	}
 }
 
 // command dispatches on every compound command type the parser knows. A type it does not know is not
 // read-only, so that a parser upgrade can only make Warden ask more.
-func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
+func (c *classifier) command(lv *Level, cmd syntax.Command, sc *Scope) {
 	switch n := cmd.(type) {
 	case *syntax.CallExpr:
 		c.call(lv, &syntax.Stmt{Cmd: n, Position: n.Pos()}, n, sc)
@@ -331,7 +331,7 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 		}
 		if n.Op == syntax.OrStmt {
 			c.stmt(lv, n.X, sc)
-			c.branch(sc, func(inner *scope) { c.stmt(lv, n.Y, inner) })
+			c.branch(sc, func(inner *Scope) { c.stmt(lv, n.Y, inner) })
 			return
 		}
 		c.andList(lv, n, sc)
@@ -341,13 +341,13 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 		c.sub(lv, n.Stmts, sc)
 	case *syntax.IfClause:
 		for cl := n; cl != nil; cl = cl.Else {
-			c.branch(sc, func(inner *scope) {
+			c.branch(sc, func(inner *Scope) {
 				c.stmts(lv, cl.Cond, inner)
 				c.stmts(lv, cl.Then, inner)
 			})
 		}
 	case *syntax.WhileClause:
-		c.branch(sc, func(inner *scope) {
+		c.branch(sc, func(inner *Scope) {
 			c.stmts(lv, n.Cond, inner)
 			c.stmts(lv, n.Do, inner)
 		})
@@ -358,31 +358,31 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 				// Every value the variable takes is known: the body is judged once for each, in order, as
 				// it runs, so that a `cd` in one round moves the next.
 				c.assignName(lv, n, l.Name.Value)
-				c.branch(sc, func(inner *scope) {
-					if inner.vars == nil {
-						inner.vars = map[string]string{}
+				c.branch(sc, func(inner *Scope) {
+					if inner.Vars == nil {
+						inner.Vars = map[string]string{}
 					}
 					for _, v := range values {
-						inner.vars[l.Name.Value] = v
+						inner.Vars[l.Name.Value] = v
 						c.stmts(lv, n.Do, inner)
 					}
 				})
 				break
 			}
 		}
-		c.branch(sc, func(inner *scope) {
+		c.branch(sc, func(inner *Scope) {
 			switch l := n.Loop.(type) {
 			case *syntax.WordIter:
 				c.assignName(lv, n, l.Name.Value)
 				// Judged once, the variable is unknown here, whatever an outer loop set it to.
-				delete(inner.vars, l.Name.Value)
+				delete(inner.Vars, l.Name.Value)
 				if n.Select || !l.InPos.IsValid() {
-					c.taint(fmt.Sprintf("`%s` takes values only known at run time", l.Name.Value))
+					c.Taint(fmt.Sprintf("`%s` takes values only known at run time", l.Name.Value))
 				}
 				for _, w := range l.Items {
 					c.wordSubs(lv, w, inner)
-					if v := resolveWord(w, "", ""); !safeValue(w) || v.Glob {
-						c.taint(fmt.Sprintf("`%s` takes values only known at run time", l.Name.Value))
+					if v := ResolveWord(w, "", ""); !SafeValue(w) || v.Glob {
+						c.Taint(fmt.Sprintf("`%s` takes values only known at run time", l.Name.Value))
 					}
 				}
 			case *syntax.CStyleLoop:
@@ -390,14 +390,14 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 				c.arithm(lv, n, l.Cond, inner)
 				c.arithm(lv, n, l.Post, inner)
 			default:
-				c.fail(lv.text(n), fmt.Sprintf("unknown loop %T", l))
+				c.fail(lv.Text(n), fmt.Sprintf("unknown loop %T", l))
 			}
 			c.stmts(lv, n.Do, inner)
 		})
 	case *syntax.CaseClause:
 		c.wordSubs(lv, n.Word, sc)
 		for _, item := range n.Items {
-			c.branch(sc, func(inner *scope) {
+			c.branch(sc, func(inner *Scope) {
 				for _, w := range item.Patterns {
 					c.wordSubs(lv, w, inner)
 				}
@@ -406,7 +406,7 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 		}
 	case *syntax.FuncDecl:
 		if n.Name == nil {
-			c.fail(lv.text(n), "anonymous functions are not checked")
+			c.fail(lv.Text(n), "anonymous functions are not checked")
 			return
 		}
 		c.funcDecl(lv, n, sc)
@@ -425,15 +425,15 @@ func (c *classifier) command(lv *level, cmd syntax.Command, sc *scope) {
 			c.stmt(lv, n.Stmt, sc)
 		}
 	case *syntax.CoprocClause:
-		c.fail(lv.text(n), "coprocesses are not checked")
+		c.fail(lv.Text(n), "coprocesses are not checked")
 	default:
-		c.fail(lv.text(cmd), fmt.Sprintf("`%T` is a construct Warden does not check", cmd))
+		c.fail(lv.Text(cmd), fmt.Sprintf("`%T` is a construct Warden does not check", cmd))
 	}
 }
 
 // wordSubs classifies the commands hidden inside a word: command and process substitutions, and the
 // words and arithmetic inside parameter expansions.
-func (c *classifier) wordSubs(lv *level, w *syntax.Word, sc *scope) {
+func (c *classifier) wordSubs(lv *Level, w *syntax.Word, sc *Scope) {
 	if w == nil {
 		return
 	}
@@ -442,7 +442,7 @@ func (c *classifier) wordSubs(lv *level, w *syntax.Word, sc *scope) {
 	}
 }
 
-func (c *classifier) wordPart(lv *level, part syntax.WordPart, sc *scope) {
+func (c *classifier) wordPart(lv *Level, part syntax.WordPart, sc *Scope) {
 	switch p := part.(type) {
 	case *syntax.Lit, *syntax.SglQuoted, *syntax.ExtGlob:
 	case *syntax.DblQuoted:
@@ -451,15 +451,15 @@ func (c *classifier) wordPart(lv *level, part syntax.WordPart, sc *scope) {
 		}
 	case *syntax.CmdSubst:
 		if p.TempFile || p.ReplyVar {
-			c.fail(lv.text(p), "mksh substitutions are not checked")
+			c.fail(lv.Text(p), "mksh substitutions are not checked")
 			return
 		}
-		before := len(c.parts)
+		before := len(c.Parts)
 		c.sub(lv, p.Stmts, sc)
-		if c.substParts == nil {
-			c.substParts = map[*syntax.CmdSubst][2]int{}
+		if c.SubstParts == nil {
+			c.SubstParts = map[*syntax.CmdSubst][2]int{}
 		}
-		c.substParts[p] = [2]int{before, len(c.parts)}
+		c.SubstParts[p] = [2]int{before, len(c.Parts)}
 	case *syntax.ProcSubst:
 		c.sub(lv, p.Stmts, sc)
 	case *syntax.ArithmExp:
@@ -485,16 +485,16 @@ func (c *classifier) wordPart(lv *level, part syntax.WordPart, sc *scope) {
 				if p.Param != nil {
 					c.assignName(lv, p, p.Param.Value)
 				}
-				if !safeValue(p.Exp.Word) {
-					c.taint("a variable is assigned a value only known at run time")
+				if !SafeValue(p.Exp.Word) {
+					c.Taint("a variable is assigned a value only known at run time")
 				}
 			}
 			if p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && strings.Contains(p.Exp.Word.Lit(), "P") {
-				c.fail(lv.text(p), "`${...@P}` expands the value like a prompt, which runs the commands in it")
+				c.fail(lv.Text(p), "`${...@P}` expands the value like a prompt, which runs the commands in it")
 			}
 			c.wordSubs(lv, p.Exp.Word, sc)
 		}
-		if p.Excl && p.Param != nil && p.Names == 0 && !isAllIndex(p.Index) {
+		if p.Excl && p.Param != nil && p.Names == 0 && !IsAllIndex(p.Index) {
 			// ${!name} reads the variable named by name's value; a subscript in it is evaluated.
 			c.arithRef(lv, p, p.Param.Value)
 		}
@@ -503,16 +503,16 @@ func (c *classifier) wordPart(lv *level, part syntax.WordPart, sc *scope) {
 			c.wordSubs(lv, e, sc)
 		}
 	default:
-		c.fail(lv.text(part), fmt.Sprintf("`%T` is a construct Warden does not check", part))
+		c.fail(lv.Text(part), fmt.Sprintf("`%T` is a construct Warden does not check", part))
 	}
 }
 
 // resolve resolves a word in the current scope.
-func (c *classifier) resolve(lv *level, w *syntax.Word, sc *scope) word {
-	v := resolveWordVars(w, c.ctx.Home, sc.cwd, sc.vars)
+func (c *classifier) resolve(lv *Level, w *syntax.Word, sc *Scope) Word {
+	v := ResolveWordVars(w, c.Ctx.Home, sc.Cwd, sc.Vars)
 	v.Syn = w
-	if start, end := w.Pos().Offset(), w.End().Offset(); start <= end && int(end) <= len(lv.src) {
-		v.Raw = lv.src[start:end]
+	if start, end := w.Pos().Offset(), w.End().Offset(); start <= end && int(end) <= len(lv.Src) {
+		v.Raw = lv.Src[start:end]
 	}
 	if !v.Static {
 		if text, ok := c.heredocCat(w); ok {
@@ -536,43 +536,43 @@ var specialBuiltins = map[string]bool{
 // funcDecl judges a function's body where it is defined. A body that is not read-only makes the command
 // not read-only whether or not the function is called; a read-only one makes later calls in the same
 // scope and directory read-only, since bash runs the function instead of the program of that name.
-func (c *classifier) funcDecl(lv *level, n *syntax.FuncDecl, sc *scope) {
+func (c *classifier) funcDecl(lv *Level, n *syntax.FuncDecl, sc *Scope) {
 	name := n.Name.Value
-	c.defined[name] = true
-	delete(sc.funcs, name)
+	c.Defined[name] = true
+	delete(sc.Funcs, name)
 	if !compoundBody(n.Body) {
 		// `f() { :; } | true` defines f in a subshell for bash, but the parser reads the pipeline as
 		// f's body.
-		c.fail(lv.text(n), fmt.Sprintf("the definition of `%s` is read differently by bash", name))
+		c.fail(lv.Text(n), fmt.Sprintf("the definition of `%s` is read differently by bash", name))
 		return
 	}
-	before := len(c.parts)
-	inner := sc.fork()
+	before := len(c.Parts)
+	inner := sc.Fork()
 	c.stmts(lv, []*syntax.Stmt{n.Body}, inner)
 	if c.funcBodies == nil {
-		c.funcBodies = map[string]funcDef{}
+		c.funcBodies = map[string]FuncDef{}
 	}
-	c.funcBodies[name] = funcDef{dir: sc.cwd, after: inner.cwd, body: n.Body, lv: lv}
+	c.funcBodies[name] = FuncDef{Dir: sc.Cwd, After: inner.Cwd, Body: n.Body, Level: lv}
 	ok := true
-	for _, p := range c.parts[before:] {
+	for _, p := range c.Parts[before:] {
 		// Only the shell calls functions: `command f`, wrappers, xargs and find -exec run the program.
 		first := p.Args
 		if len(p.Layers) > 0 {
 			first = p.Layers[0]
 		}
 		if len(first) > 0 && first[0] == name {
-			c.parts = append(c.parts, Part{Text: lv.text(n), Dangerous: true,
+			c.Parts = append(c.Parts, Part{Text: lv.Text(n), Dangerous: true,
 				Reason: fmt.Sprintf("function `%s` calls itself (a fork bomb?)", name)})
 			ok = false
 			break
 		}
 		ok = ok && p.ReadOnly
 	}
-	if ok && name != "" && !specialBuiltins[name] && sc.cwd != "" {
-		if sc.funcs == nil {
-			sc.funcs = map[string]funcDef{}
+	if ok && name != "" && !specialBuiltins[name] && sc.Cwd != "" {
+		if sc.Funcs == nil {
+			sc.Funcs = map[string]FuncDef{}
 		}
-		sc.funcs[name] = funcDef{dir: sc.cwd, after: inner.cwd, body: n.Body, lv: lv}
+		sc.Funcs[name] = FuncDef{Dir: sc.Cwd, After: inner.Cwd, Body: n.Body, Level: lv}
 	}
 }
 
@@ -593,9 +593,9 @@ func compoundBody(s *syntax.Stmt) bool {
 // bash runs the function wherever it was defined before the call, which Warden only follows where it is
 // certain (same level, same directory); in a loop's next round, after a cd, or after a subshell it is not.
 func (c *classifier) asFunction() {
-	for i := range c.parts {
-		if p := &c.parts[i]; p.called != "" && c.defined[p.called] {
-			p.notRO(fmt.Sprintf("the command defines a function `%s`, which bash may run instead of the program", p.called))
+	for i := range c.Parts {
+		if p := &c.Parts[i]; p.Called != "" && c.Defined[p.Called] {
+			p.NotRO(fmt.Sprintf("the command defines a function `%s`, which bash may run instead of the program", p.Called))
 		}
 	}
 }
@@ -623,7 +623,7 @@ func (c *classifier) heredocCat(w *syntax.Word) (string, bool) {
 		return "", false
 	}
 	r := st.Redirs[0]
-	if r.Op != syntax.Hdoc || r.N != nil || !hdocQuoted(r) || r.Hdoc == nil {
+	if r.Op != syntax.Hdoc || r.N != nil || !HdocQuoted(r) || r.Hdoc == nil {
 		return "", false
 	}
 	var b strings.Builder
@@ -634,11 +634,11 @@ func (c *classifier) heredocCat(w *syntax.Word) (string, bool) {
 		}
 		b.WriteString(lit.Value)
 	}
-	bounds, ok := c.substParts[cs]
+	bounds, ok := c.SubstParts[cs]
 	if !ok || bounds[1]-bounds[0] != 1 {
 		return "", false
 	}
-	if p := c.parts[bounds[0]]; !p.ReadOnly || len(p.Layers) != 1 || len(p.Args) != 1 || p.Args[0] != "cat" || p.called != "cat" {
+	if p := c.Parts[bounds[0]]; !p.ReadOnly || len(p.Layers) != 1 || len(p.Args) != 1 || p.Args[0] != "cat" || p.Called != "cat" {
 		return "", false
 	}
 	c.catHeredoc = true

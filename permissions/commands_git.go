@@ -21,11 +21,11 @@ var gitInertConfig = []string{
 
 // gitReadSub says which git subcommands are read-only and how their arguments are vetted. The function
 // returns why the call is not read-only, or "".
-var gitReadSub map[string]func(e *exec, args []word) string
+var gitReadSub map[string]func(e *ExecCtx, args []Word) string
 
 func init() {
 	logLike := gitOpts("", "", "", nil)
-	gitReadSub = map[string]func(e *exec, args []word) string{
+	gitReadSub = map[string]func(e *ExecCtx, args []Word) string{
 		"status": logLike, "log": logLike, "show": logLike, "diff": gitDiff,
 		"whatchanged": logLike, "shortlog": logLike, "blame": logLike, "annotate": logLike,
 		"describe": logLike, "rev-parse": logLike, "rev-list": logLike, "ls-files": logLike,
@@ -50,7 +50,7 @@ func init() {
 		"reflog":    gitFirstWord(map[string]bool{"show": true, "list": true, "exists": true}, true),
 		"submodule": gitFirstWord(map[string]bool{"status": true, "summary": true}, false),
 		"config":    gitConfig,
-		"help":      func(*exec, []word) string { return "`git help` opens a viewer" },
+		"help":      func(*ExecCtx, []Word) string { return "`git help` opens a viewer" },
 	}
 }
 
@@ -58,8 +58,8 @@ func init() {
 var gitWriteOptions = []string{"--output", "--ext-diff", "--open-files-in-pager"}
 
 // gitOpts vets a read subcommand's options against gitWriteOptions and its own bad ones.
-func gitOpts(values, optional, shortBad string, longBad []string) func(e *exec, args []word) string {
-	return func(e *exec, args []word) string {
+func gitOpts(values, optional, shortBad string, longBad []string) func(e *ExecCtx, args []Word) string {
+	return func(e *ExecCtx, args []Word) string {
 		g := parseGit(args, values, optional, nil)
 		if b := g.bad(shortBad, append(longBad, gitWriteOptions...)); b != "" {
 			return fmt.Sprintf("`%s` is not read-only", b)
@@ -70,7 +70,7 @@ func gitOpts(values, optional, shortBad string, longBad []string) func(e *exec, 
 
 // gitGrep: -O runs a pager on the files found. By default git grep reads tracked files only; with
 // --no-index or --untracked it reads every file below the pathspecs, like grep -r.
-func gitGrep(e *exec, args []word) string {
+func gitGrep(e *ExecCtx, args []Word) string {
 	g := parseGit(args, "efABCm", "O", []string{"--max-depth", "--threads", "--context", "--after-context",
 		"--before-context", "--max-count", "--open-files-in-pager"})
 	if b := g.bad("O", gitWriteOptions); b != "" {
@@ -88,21 +88,21 @@ func gitGrep(e *exec, args []word) string {
 
 // gitDiff: with --no-index, or with a path outside the repository (which implies it), git diff compares
 // files on disk, and a directory operand is read recursively.
-func gitDiff(e *exec, args []word) string {
+func gitDiff(e *ExecCtx, args []Word) string {
 	g := parseGit(args, "", "", nil)
 	if b := g.bad("", gitWriteOptions); b != "" {
 		return fmt.Sprintf("`%s` is not read-only", b)
 	}
 	noIndex := g.has("--no-index")
 	for _, o := range g.operands {
-		if p := e.c.abs(o.Value, e.scope()); o.Static && filepath.IsAbs(p) && !e.c.inside(p) && exists(p) {
+		if p := e.S.Abs(o.Value, e.Scope()); o.Static && filepath.IsAbs(p) && !e.S.Inside(p) && Exists(p) {
 			noIndex = true
 		}
 	}
 	if noIndex {
 		for _, o := range g.operands {
-			if fi, err := os.Stat(e.c.abs(o.Value, e.scope())); o.Static && err == nil && fi.IsDir() {
-				e.treeRead(o.Value, treewalk.Tree{Hidden: true})
+			if fi, err := os.Stat(e.S.Abs(o.Value, e.Scope())); o.Static && err == nil && fi.IsDir() {
+				e.TreeRead(o.Value, treewalk.Tree{Hidden: true})
 			} else if !o.Static {
 				return "`git diff --no-index` compares files only known at run time"
 			}
@@ -113,25 +113,25 @@ func gitDiff(e *exec, args []word) string {
 
 // pathspecTrees records the recursive read of git pathspecs: each plain existing path is read below
 // it; anything else (globs, magic, no pathspec at all) reads the whole directory.
-func pathspecTrees(e *exec, paths []word) {
+func pathspecTrees(e *ExecCtx, paths []Word) {
 	if len(paths) == 0 {
-		e.treeRead(".", treewalk.Tree{Hidden: true})
+		e.TreeRead(".", treewalk.Tree{Hidden: true})
 		return
 	}
 	for _, p := range paths {
-		if !p.Static || strings.ContainsAny(p.Value, "*?[:\\") || !exists(e.c.abs(p.Value, e.scope())) {
-			e.treeRead(".", treewalk.Tree{Hidden: true})
+		if !p.Static || strings.ContainsAny(p.Value, "*?[:\\") || !Exists(e.S.Abs(p.Value, e.Scope())) {
+			e.TreeRead(".", treewalk.Tree{Hidden: true})
 			return
 		}
 	}
 	for _, p := range paths {
-		e.treeRead(p.Value, treewalk.Tree{Hidden: true})
+		e.TreeRead(p.Value, treewalk.Tree{Hidden: true})
 	}
 }
 
 // gitListOnly: branch and tag list with no operands or with listing options; otherwise they create.
-func gitListOnly(shortBad, values, optional string, longBad, listing []string) func(e *exec, args []word) string {
-	return func(e *exec, args []word) string {
+func gitListOnly(shortBad, values, optional string, longBad, listing []string) func(e *ExecCtx, args []Word) string {
+	return func(e *ExecCtx, args []Word) string {
 		g := parseGit(args, values, optional, []string{"--sort", "--format", "--contains", "--no-contains",
 			"--merged", "--no-merged", "--points-at", "--abbrev", "--column", "--color"})
 		if b := g.bad(shortBad, longBad); b != "" {
@@ -147,8 +147,8 @@ func gitListOnly(shortBad, values, optional string, longBad, listing []string) f
 // gitFirstWord: subcommands like `git stash list`, where the word right after the subcommand says what
 // happens. `git stash -m list` pushes a stash named list, so only that first word counts; noneOK says
 // whether leaving it out (or starting with an option) reads.
-func gitFirstWord(ok map[string]bool, noneOK bool) func(e *exec, args []word) string {
-	return func(e *exec, args []word) string {
+func gitFirstWord(ok map[string]bool, noneOK bool) func(e *ExecCtx, args []Word) string {
+	return func(e *ExecCtx, args []Word) string {
 		if len(args) == 0 || strings.HasPrefix(args[0].Value, "-") && args[0].Value != "--" {
 			if noneOK {
 				return gitOpts("", "", "", nil)(e, args)
@@ -163,7 +163,7 @@ func gitFirstWord(ok map[string]bool, noneOK bool) func(e *exec, args []word) st
 }
 
 // gitRemote lists remotes; `git remote show NAME` asks the remote over the network unless -n is given.
-func gitRemote(e *exec, args []word) string {
+func gitRemote(e *ExecCtx, args []Word) string {
 	i := 0
 	for i < len(args) && (args[i].Value == "-v" || args[i].Value == "--verbose") {
 		i++
@@ -192,7 +192,7 @@ func gitRemote(e *exec, args []word) string {
 // gitAlias reads, for deny and ask rules, what an alias runs: `git -c alias.p=push p` is git push, and
 // `alias.x = !rm -rf y` runs rm through the shell. Aliases come from -c options and the configuration
 // of the repository git uses; git consults them only for a name it has no command of.
-func gitAlias(e *exec, words []word) {
+func gitAlias(e *ExecCtx, words []Word) {
 	settings := map[string]string{}
 	i := 0
 	for ; i < len(words); i++ {
@@ -221,8 +221,8 @@ sub:
 	key := "alias." + strings.ToLower(name)
 	value, ok := settings[key]
 	if !ok {
-		if r, found := gitrepo.Find(e.scope().cwd, e.lookupEnv); found {
-			if en, ok2 := gitrepo.LoadConfig(r, e.lookupEnv, e.c.ctx.Home).Last(key); ok2 {
+		if r, found := gitrepo.Find(e.Scope().Cwd, e.LookupEnv); found {
+			if en, ok2 := gitrepo.LoadConfig(r, e.LookupEnv, e.S.Ctx.Home).Last(key); ok2 {
 				value, ok = en.Value, true
 			}
 		}
@@ -230,18 +230,18 @@ sub:
 	if !ok || value == "" {
 		return
 	}
-	rest := strings.Join(values(words[i+1:]), " ")
+	rest := strings.Join(Values(words[i+1:]), " ")
 	reason := fmt.Sprintf("`git %s` is an alias, which runs `%s`", name, value)
 	if body, shell := strings.CutPrefix(value, "!"); shell {
-		e.untrustedBody(body+" "+rest, reason)
+		e.Untrusted(body+" "+rest, reason)
 		return
 	}
-	e.untrustedBody("git "+value+" "+rest, reason)
+	e.Untrusted("git "+value+" "+rest, reason)
 }
 
 // checkGit vets git's global options, then the subcommand.
-func checkGit(e *exec, a *parsedArgs) string {
-	words := a.words[1:]
+func checkGit(e *ExecCtx, a *Args) string {
+	words := a.Words[1:]
 	gitSettings(e, words)
 	defer gitCommandLineReads(e)
 	gitAlias(e, words)
@@ -256,7 +256,7 @@ func checkGit(e *exec, a *parsedArgs) string {
 			if i >= len(words) {
 				return "`git -C` without a directory"
 			}
-			e.chdir(words[i].Value)
+			e.Chdir(words[i].Value)
 		case v == "-c":
 			i++
 			if i >= len(words) {
@@ -299,10 +299,10 @@ sub:
 	if r := check(e, rest); r != "" {
 		return fmt.Sprintf("`git %s`: %s", sub, strings.TrimPrefix(r, "`git "+sub+"` "))
 	}
-	sc := e.scope()
-	isPath := func(p string) bool { return exists(e.c.abs(p, sc)) }
-	if r := gitTrust(e, gitFacets(display(a.words), sub, rest, noLocks, isPath), sc.cwd); r != "" {
-		e.configRuns = r
+	sc := e.Scope()
+	isPath := func(p string) bool { return Exists(e.S.Abs(p, sc)) }
+	if r := gitTrust(e, gitFacets(Display(a.Words), sub, rest, noLocks, isPath), sc.Cwd); r != "" {
+		e.ConfigRuns = r
 		return r
 	}
 	// Paths and rev:path operands may name secrets (git show HEAD:.env).
@@ -310,16 +310,16 @@ sub:
 		v := w.Value
 		if strings.HasPrefix(v, "-") {
 			// An option's value may name a file: -f~/.aws/credentials, --contents=.env.
-			if name, val, ok := strings.Cut(v, "="); ok && !gitGlobOption(name) && isSecretPath(val, e.c.ctx.Home) {
-				e.c.read(e.p, val, e.scope())
-			} else if !strings.HasPrefix(v, "--") && !strings.HasPrefix(v, "-x") && len(v) > 2 && isSecretPath(v[2:], e.c.ctx.Home) {
-				e.c.read(e.p, v[2:], e.scope())
+			if name, val, ok := strings.Cut(v, "="); ok && !gitGlobOption(name) && IsSecret(val, e.S.Ctx.Home) {
+				e.S.Read(e.P, val, e.Scope())
+			} else if !strings.HasPrefix(v, "--") && !strings.HasPrefix(v, "-x") && len(v) > 2 && IsSecret(v[2:], e.S.Ctx.Home) {
+				e.S.Read(e.P, v[2:], e.Scope())
 			}
 			continue
 		}
 		for _, path := range revPaths(v) {
-			if isSecretPath(path, e.c.ctx.Home) {
-				e.c.read(e.p, path, e.scope())
+			if IsSecret(path, e.S.Ctx.Home) {
+				e.S.Read(e.P, path, e.Scope())
 			}
 		}
 	}
@@ -336,7 +336,7 @@ var gitGlobOptions = []string{"--exclude", "--exclude-per-directory", "--glob", 
 // gitGlobOption reports whether a git option's value is a pattern of names or refs, not a file.
 func gitGlobOption(name string) bool {
 	for _, o := range gitGlobOptions {
-		if name == o || abbreviates(name, o) {
+		if name == o || Abbreviates(name, o) {
 			return true
 		}
 	}
@@ -377,12 +377,12 @@ var goSubFlags = map[string]map[string]bool{
 // checkGo: go version, env (reading), list, doc, help, mod graph and mod why. Flags are read the way Go's
 // flag package reads them: one or two dashes, the value after `=` or, for a flag that takes one, in the
 // next word; a boolean flag may be given `=true`.
-func checkGo(e *exec, a *parsedArgs) string {
-	if len(a.words) < 2 {
+func checkGo(e *ExecCtx, a *Args) string {
+	if len(a.Words) < 2 {
 		return ""
 	}
-	sub := a.words[1].Value
-	rest := a.words[2:]
+	sub := a.Words[1].Value
+	rest := a.Words[2:]
 	if sub == "help" {
 		return ""
 	}
@@ -393,7 +393,7 @@ func checkGo(e *exec, a *parsedArgs) string {
 	if sub == "vet" {
 		return checkGoVet(e, rest)
 	}
-	if sub == "mod edit" && !slices.ContainsFunc(rest, func(w word) bool {
+	if sub == "mod edit" && !slices.ContainsFunc(rest, func(w Word) bool {
 		return w.Value == "-json" || w.Value == "-print" || w.Value == "--json" || w.Value == "--print"
 	}) {
 		return "`go mod edit` without -json or -print rewrites go.mod"
@@ -434,7 +434,7 @@ var goVetBad = map[string]bool{"vettool": true, "toolexec": true, "exec": true, 
 
 // checkGoVet: go vet compiles the packages it checks (cgo runs the C compiler on the project's code) and
 // writes Go's build cache; read-only inside the read-only jail, with no flag that runs another tool.
-func checkGoVet(e *exec, rest []word) string {
+func checkGoVet(e *ExecCtx, rest []Word) string {
 	for _, w := range rest {
 		v := w.Value
 		if !w.Static {
@@ -455,51 +455,51 @@ func checkGoVet(e *exec, rest []word) string {
 }
 
 // checkNpm: only queries that do not run package scripts.
-func checkNpm(e *exec, a *parsedArgs) string {
-	if len(a.words) < 2 {
+func checkNpm(e *ExecCtx, a *Args) string {
+	if len(a.Words) < 2 {
 		return "`npm` without a command"
 	}
 	// Another registry or proxy sends the request, names included, wherever it points.
-	for _, w := range a.words[2:] {
+	for _, w := range a.Words[2:] {
 		if v := w.Value; strings.HasPrefix(v, "-") && (strings.Contains(v, "registry") || strings.Contains(v, "proxy") || strings.Contains(v, "config")) {
-			return fmt.Sprintf("`npm %s` with another registry or configuration", a.words[1].Value)
+			return fmt.Sprintf("`npm %s` with another registry or configuration", a.Words[1].Value)
 		}
 	}
-	switch sub := a.words[1].Value; sub {
+	switch sub := a.Words[1].Value; sub {
 	case "ls", "list", "ll", "la", "view", "info", "show", "outdated", "--version", "-v", "version", "help", "why", "explain", "prefix", "root", "bin":
-		if sub == "version" && len(a.words) > 2 {
+		if sub == "version" && len(a.Words) > 2 {
 			return "`npm version` with an argument changes package.json"
 		}
 		return ""
 	case "config":
-		if len(a.words) > 2 && (a.words[2].Value == "get" || a.words[2].Value == "list" || a.words[2].Value == "ls") {
+		if len(a.Words) > 2 && (a.Words[2].Value == "get" || a.Words[2].Value == "list" || a.Words[2].Value == "ls") {
 			return ""
 		}
 	}
-	return fmt.Sprintf("`%s` is not read-only", display(a.words))
+	return fmt.Sprintf("`%s` is not read-only", Display(a.Words))
 }
 
 // checkDocker: listing only. Inspecting a container or an image prints its environment, where passwords
 // and tokens usually are, so only volumes and networks may be inspected.
-func checkDocker(e *exec, a *parsedArgs) string {
-	if len(a.words) < 2 {
+func checkDocker(e *ExecCtx, a *Args) string {
+	if len(a.Words) < 2 {
 		return ""
 	}
-	switch a.words[1].Value {
+	switch a.Words[1].Value {
 	case "ps", "images", "version", "--version", "info", "logs", "top", "stats":
 		return ""
 	case "image", "container", "volume", "network":
-		if len(a.words) > 2 && (a.words[2].Value == "ls" || a.words[2].Value == "list") {
+		if len(a.Words) > 2 && (a.Words[2].Value == "ls" || a.Words[2].Value == "list") {
 			return ""
 		}
-		if len(a.words) > 2 && a.words[2].Value == "inspect" && (a.words[1].Value == "volume" || a.words[1].Value == "network") {
+		if len(a.Words) > 2 && a.Words[2].Value == "inspect" && (a.Words[1].Value == "volume" || a.Words[1].Value == "network") {
 			return ""
 		}
 	case "compose":
 		// `docker compose config` would print values interpolated from .env.
-		if len(a.words) > 2 && (a.words[2].Value == "ps" || a.words[2].Value == "ls" || a.words[2].Value == "images") {
-			return onlyOptions(a.words[3:], "-a", "--all", "-q", "--quiet", "--format", "--services", "--status")
+		if len(a.Words) > 2 && (a.Words[2].Value == "ps" || a.Words[2].Value == "ls" || a.Words[2].Value == "images") {
+			return onlyOptions(a.Words[3:], "-a", "--all", "-q", "--quiet", "--format", "--services", "--status")
 		}
 	}
-	return fmt.Sprintf("`%s` is not read-only", display(a.words))
+	return fmt.Sprintf("`%s` is not read-only", Display(a.Words))
 }

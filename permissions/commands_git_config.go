@@ -33,23 +33,23 @@ var gitConfigReadOpts = map[string]bool{
 // gitConfig reads in git config's read forms only: `git config list|get ...`, the --get*/--list actions,
 // or, with no action, a single name. Every option must be one that only reads; anything else (a second
 // operand sets a value, --add, --unset, -e...) asks. The files whose values it prints are reads.
-func gitConfig(e *exec, args []word) string {
+func gitConfig(e *ExecCtx, args []Word) string {
 	g := parseGit(args, "f", "", []string{"--file", "--blob", "--type", "--default", "--value", "--url"})
 	for _, f := range g.flags {
-		if !gitConfigReadOpts[f.name] {
-			return fmt.Sprintf("`%s` may change settings", f.name)
+		if !gitConfigReadOpts[f.Name] {
+			return fmt.Sprintf("`%s` may change settings", f.Name)
 		}
 		// The file or blob read is a read like any other, for deny rules and secrets alike.
 		switch {
-		case !f.has:
-		case f.name == "-f" || f.name == "--file":
-			if f.value == "-" {
+		case !f.Has:
+		case f.Name == "-f" || f.Name == "--file":
+			if f.Value == "-" {
 				return "`git config -f -` reads its input"
 			}
-			e.c.read(e.p, f.value, e.scope())
-		case f.name == "--blob":
-			repo, _ := workTree(e.c, e.scope().cwd)
-			gitRevPath(e, f.value, repo.Top, e.scope())
+			e.S.Read(e.P, f.Value, e.Scope())
+		case f.Name == "--blob":
+			repo, _ := workTree(e.S, e.Scope().Cwd)
+			gitRevPath(e, f.Value, repo.Top, e.Scope())
 		}
 	}
 	if !gitConfigReads(args, g) {
@@ -59,7 +59,7 @@ func gitConfig(e *exec, args []word) string {
 }
 
 // gitConfigReads reports whether a git config invocation is one of the read forms.
-func gitConfigReads(args []word, g gitArgs) bool {
+func gitConfigReads(args []Word, g gitArgs) bool {
 	if len(args) > 0 && (args[0].Value == "list" || args[0].Value == "get") {
 		return true
 	}
@@ -72,53 +72,53 @@ func gitConfigReads(args []word, g gitArgs) bool {
 
 // gitConfigPrints records as reads the files whose values a reading git config prints, and returns why
 // it is not read-only when those files cannot be known.
-func gitConfigPrints(e *exec, args []word, g gitArgs) string {
-	sc := e.scope()
-	if sc.cwd == "" || !filepath.IsAbs(sc.cwd) {
+func gitConfigPrints(e *ExecCtx, args []Word, g gitArgs) string {
+	sc := e.Scope()
+	if sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
 		return "`git config` runs in a directory Warden lost track of, whose configuration it cannot read"
 	}
-	home := e.c.ctx.Home
+	home := e.S.Ctx.Home
 	// git follows includes when it reads the whole chain or a blob, and in a file only under --includes;
 	// the last of --includes and --no-includes wins.
 	includes, asked := true, false
 	for _, f := range g.flags {
-		switch f.name {
+		switch f.Name {
 		case "--includes":
 			includes, asked = true, true
 		case "--no-includes":
 			includes, asked = false, true
 		}
 	}
-	r, _ := gitrepo.Find(sc.cwd, e.lookupEnv)
+	r, _ := gitrepo.Find(sc.Cwd, e.LookupEnv)
 	var files []string
 	for _, f := range g.flags {
 		switch {
-		case (f.name == "-f" || f.name == "--file") && f.has:
-			files = append(files, e.c.abs(f.value, sc))
-		case f.name == "--blob" && f.has:
+		case (f.Name == "-f" || f.Name == "--file") && f.Has:
+			files = append(files, e.S.Abs(f.Value, sc))
+		case f.Name == "--blob" && f.Has:
 			if !asked || includes {
 				// The blob is the repository's: a rule allowing git does not cover what it may include.
 				return supplies(e, "--blob follows the includes the blob holds, which Warden does not read (with --no-includes git does not follow them)", "")
 			}
-		case f.name == "--global":
-			if v, ok := e.lookupEnv("GIT_CONFIG_GLOBAL"); ok {
-				files = append(files, e.c.abs(v, sc))
+		case f.Name == "--global":
+			if v, ok := e.LookupEnv("GIT_CONFIG_GLOBAL"); ok {
+				files = append(files, e.S.Abs(v, sc))
 				continue
 			}
-			xdg, _ := e.lookupEnv("XDG_CONFIG_HOME")
+			xdg, _ := e.LookupEnv("XDG_CONFIG_HOME")
 			if xdg == "" {
 				xdg = filepath.Join(home, ".config")
 			}
 			files = append(files, filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig"))
-		case f.name == "--system":
+		case f.Name == "--system":
 			system := "/etc/gitconfig"
-			if v, ok := e.lookupEnv("GIT_CONFIG_SYSTEM"); ok {
-				system = e.c.abs(v, sc)
+			if v, ok := e.LookupEnv("GIT_CONFIG_SYSTEM"); ok {
+				system = e.S.Abs(v, sc)
 			}
 			files = append(files, system)
-		case f.name == "--local" && r.CommonDir != "":
+		case f.Name == "--local" && r.CommonDir != "":
 			files = append(files, filepath.Join(r.CommonDir, "config"))
-		case f.name == "--worktree" && r.GitDir != "":
+		case f.Name == "--worktree" && r.GitDir != "":
 			files = append(files, filepath.Join(r.GitDir, "config.worktree"), filepath.Join(r.CommonDir, "config"))
 		}
 	}
@@ -126,8 +126,8 @@ func gitConfigPrints(e *exec, args []word, g gitArgs) string {
 	var cfg gitrepo.Config
 	if len(files) == 0 && !g.has("--blob") {
 		// GIT_CONFIG stands for --file when no file is named.
-		if v, ok := e.lookupEnv("GIT_CONFIG"); ok && v != "" {
-			files = append(files, e.c.abs(v, sc))
+		if v, ok := e.LookupEnv("GIT_CONFIG"); ok && v != "" {
+			files = append(files, e.S.Abs(v, sc))
 		}
 	}
 	switch {
@@ -144,7 +144,7 @@ func gitConfigPrints(e *exec, args []word, g gitArgs) string {
 			source = "--includes"
 		}
 	default:
-		cfg = gitrepo.LoadConfig(r, e.lookupEnv, home)
+		cfg = gitrepo.LoadConfig(r, e.LookupEnv, home)
 		if !includes {
 			cfg = withoutIncludes(cfg)
 		}
@@ -164,14 +164,14 @@ func gitConfigPrints(e *exec, args []word, g gitArgs) string {
 // match, carries a credential (http.<url>.extraHeader, a URL with a password): the file holding it is
 // read for its name's sake (readConfigFile), and the variable decides. Settings the command line gave
 // are the model's own and tell it nothing new.
-func printsCredentials(e *exec, name string, cfg gitrepo.Config, match func(gitrepo.Entry) bool) {
-	if e.p.Secret || !e.p.ReadOnly {
+func printsCredentials(e *ExecCtx, name string, cfg gitrepo.Config, match func(gitrepo.Entry) bool) {
+	if e.P.Secret || !e.P.ReadOnly {
 		return
 	}
 	for _, en := range cfg.Entries {
 		if en.File != "" && match(en) && en.Credential() {
-			e.p.Secret = true
-			e.p.Reason = fmt.Sprintf("%s prints `%s` from `%s`, which carries a credential", name, en.Key, e.c.shownPath(en.File))
+			e.P.Secret = true
+			e.P.Reason = fmt.Sprintf("%s prints `%s` from `%s`, which carries a credential", name, en.Key, e.S.Shown(en.File))
 			return
 		}
 	}
@@ -190,7 +190,7 @@ func withoutIncludes(cfg gitrepo.Config) gitrepo.Config {
 
 // gitConfigPrinted returns which variables a reading git config prints: those of the name it gets, or
 // every one for a list, a regular expression or a URL match (whose sections are matched loosely).
-func gitConfigPrinted(args []word, g gitArgs) func(gitrepo.Entry) bool {
+func gitConfigPrinted(args []Word, g gitArgs) func(gitrepo.Entry) bool {
 	all := func(gitrepo.Entry) bool { return true }
 	ops := g.operands
 	newForm := len(args) > 0 && (args[0].Value == "list" || args[0].Value == "get")
@@ -227,20 +227,20 @@ func canonicalGitKey(key string) string {
 
 // gitVar: `git var -l` prints every variable of the chain, and `git var NAME` values some of them
 // (core.editor, core.pager, user.name...); the chain's files are its reads.
-func gitVar(e *exec, args []word) string {
+func gitVar(e *ExecCtx, args []Word) string {
 	if r := gitOpts("", "", "", nil)(e, args); r != "" {
 		return r
 	}
-	sc := e.scope()
-	if sc.cwd == "" || !filepath.IsAbs(sc.cwd) {
+	sc := e.Scope()
+	if sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
 		return "`git var` runs in a directory Warden lost track of, whose configuration it cannot read"
 	}
-	r, _ := gitrepo.Find(sc.cwd, e.lookupEnv)
-	cfg := gitrepo.LoadConfig(r, e.lookupEnv, e.c.ctx.Home)
+	r, _ := gitrepo.Find(sc.Cwd, e.LookupEnv)
+	cfg := gitrepo.LoadConfig(r, e.LookupEnv, e.S.Ctx.Home)
 	for _, file := range cfg.Files() {
 		readPrinted(e, "`git var`", file, cfg, "")
 	}
-	if slices.ContainsFunc(args, func(w word) bool { return w.Value == "-l" }) {
+	if slices.ContainsFunc(args, func(w Word) bool { return w.Value == "-l" }) {
 		printsCredentials(e, "`git var -l`", cfg, func(gitrepo.Entry) bool { return true })
 	}
 	return ""
@@ -249,13 +249,13 @@ func gitVar(e *exec, args []word) string {
 // gitRemotePrints judges what `git remote -v`, `get-url` and `show` print: each remote's URLs, after
 // url.<base>.insteadOf and pushInsteadOf rewrote them, so a password in a remote's URL or in a
 // rewriting base is printed.
-func gitRemotePrints(e *exec) {
-	sc := e.scope()
-	if sc.cwd == "" || !filepath.IsAbs(sc.cwd) {
+func gitRemotePrints(e *ExecCtx) {
+	sc := e.Scope()
+	if sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
 		return
 	}
-	r, _ := gitrepo.Find(sc.cwd, e.lookupEnv)
-	cfg := gitrepo.LoadConfig(r, e.lookupEnv, e.c.ctx.Home)
+	r, _ := gitrepo.Find(sc.Cwd, e.LookupEnv)
+	cfg := gitrepo.LoadConfig(r, e.LookupEnv, e.S.Ctx.Home)
 	urls := func(en gitrepo.Entry) bool {
 		switch name := en.Name(); en.Section() {
 		case "remote":
@@ -275,10 +275,10 @@ func gitRemotePrints(e *exec) {
 
 // readPrinted records that the command name prints the values of file, from the chain cfg; source
 // names the option that made git follow includes, if one did.
-func readPrinted(e *exec, name, file string, cfg gitrepo.Config, source string) {
-	reason := fmt.Sprintf("%s prints `%s`, which may hold secrets", name, e.c.shownPath(file))
+func readPrinted(e *ExecCtx, name, file string, cfg gitrepo.Config, source string) {
+	reason := fmt.Sprintf("%s prints `%s`, which may hold secrets", name, e.S.Shown(file))
 	if by, ok := cfg.IncludedBy(file); ok {
-		reason += fmt.Sprintf(": %s includes it", entryOrigin(e.c, by))
+		reason += fmt.Sprintf(": %s includes it", entryOrigin(e.S, by))
 		if source != "" {
 			reason += ", and " + source + " follows includes"
 		}
@@ -289,18 +289,18 @@ func readPrinted(e *exec, name, file string, cfg gitrepo.Config, source string) 
 // readConfigFile records git's read of a configuration file, giving reason when the file is a secret
 // by its name. What the file holds is judged by what git prints of it (printsCredentials): `git config
 // user.name` prints no extraHeader, though `cat .git/config` would.
-func readConfigFile(e *exec, file, reason string) {
-	if !e.p.Secret && e.p.ReadOnly && secretByName(file, e.c.ctx.Home) {
-		e.p.Secret = true
-		e.p.Reason = reason
+func readConfigFile(e *ExecCtx, file, reason string) {
+	if !e.P.Secret && e.P.ReadOnly && SecretByName(file, e.S.Ctx.Home) {
+		e.P.Secret = true
+		e.P.Reason = reason
 	}
-	sc := e.scope()
-	e.c.readJudged(e.p, file, e.c.abs(file, sc), sc, true, secretByName)
+	sc := e.Scope()
+	e.S.ReadJudged(e.P, file, e.S.Abs(file, sc), sc, true, SecretByName)
 }
 
 // gitSettings puts the settings of git's -c and --config-env options into GIT_CONFIG_PARAMETERS, as git
 // does for itself and the git commands it runs, so that the chain read for the command has them.
-func gitSettings(e *exec, words []word) {
+func gitSettings(e *ExecCtx, words []Word) {
 	var settings []string
 	add := func(kv string) {
 		k, v, has := strings.Cut(kv, "=")
@@ -330,45 +330,45 @@ func gitSettings(e *exec, words []word) {
 	if len(settings) == 0 {
 		return
 	}
-	params, _ := e.lookupEnv("GIT_CONFIG_PARAMETERS")
+	params, _ := e.LookupEnv("GIT_CONFIG_PARAMETERS")
 	if params != "" {
 		params += " "
 	}
-	e.setEnv("GIT_CONFIG_PARAMETERS", params+strings.Join(settings, " "))
+	e.SetEnv("GIT_CONFIG_PARAMETERS", params+strings.Join(settings, " "))
 }
 
 // gitConfigEnv adds the setting of `--config-env=key=VAR`: key takes VAR's value.
-func gitConfigEnv(e *exec, spec string, add func(string)) {
+func gitConfigEnv(e *ExecCtx, spec string, add func(string)) {
 	i := strings.LastIndexByte(spec, '=')
 	if i < 0 {
 		return
 	}
-	value, _ := e.lookupEnv(spec[i+1:])
+	value, _ := e.LookupEnv(spec[i+1:])
 	add(spec[:i] + "=" + value)
 }
 
 // gitCommandLineReads records as reads the configuration files git reads only because of the command
 // line: those of the chain with its settings (-c, --config-env, GIT_CONFIG_* and HOME in front of git)
 // that the chain without them lacks.
-func gitCommandLineReads(e *exec) {
-	sc := e.scope()
-	if len(e.env) == 0 || sc.cwd == "" || !filepath.IsAbs(sc.cwd) {
+func gitCommandLineReads(e *ExecCtx) {
+	sc := e.Scope()
+	if len(e.Env) == 0 || sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
 		return
 	}
-	home := e.c.ctx.Home
-	if h, ok := e.env["HOME"]; ok {
+	home := e.S.Ctx.Home
+	if h, ok := e.Env["HOME"]; ok {
 		home = h
 	}
-	baseRepo, _ := e.c.findRepo(sc.cwd)
+	baseRepo, _ := e.S.FindRepo(sc.Cwd)
 	known := map[string]bool{}
-	base := gitrepo.LoadConfig(baseRepo, e.c.lookupEnv, e.c.ctx.Home)
+	base := gitrepo.LoadConfig(baseRepo, e.S.LookupEnv, e.S.Ctx.Home)
 	for _, f := range configFiles(base) {
 		known[f] = true
 	}
-	r, _ := gitrepo.Find(sc.cwd, e.lookupEnv)
-	for _, f := range configFiles(gitrepo.LoadConfig(r, e.lookupEnv, home)) {
+	r, _ := gitrepo.Find(sc.Cwd, e.LookupEnv)
+	for _, f := range configFiles(gitrepo.LoadConfig(r, e.LookupEnv, home)) {
 		if !known[f] {
-			readConfigFile(e, f, fmt.Sprintf("the command line makes git read `%s`, which may hold secrets", e.c.shownPath(f)))
+			readConfigFile(e, f, fmt.Sprintf("the command line makes git read `%s`, which may hold secrets", e.S.Shown(f)))
 		}
 	}
 }

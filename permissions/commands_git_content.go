@@ -40,11 +40,11 @@ var gitFileLong = []string{"--contents", "--ignore-revs-file", "--orderfile", "-
 // files named by options, `REV:path` (relative to the repository's top, or to the directory with ./ or
 // ../, as git reads it), `-L range:path`, and paths and pathspecs, which read everything below them; a
 // pathspec with a wildcard or magic reads the whole directory.
-func gitContentReads(e *exec, sub string, rest []word) {
-	sc := e.scope()
-	repo, _ := workTree(e.c, sc.cwd)
+func gitContentReads(e *ExecCtx, sub string, rest []Word) {
+	sc := e.Scope()
+	repo, _ := workTree(e.S, sc.Cwd)
 	root := repo.Top
-	dash := slices.IndexFunc(rest, func(w word) bool { return w.Value == "--" })
+	dash := slices.IndexFunc(rest, func(w Word) bool { return w.Value == "--" })
 	g := parseGit(rest, gitShortValues[sub], "", gitLongValues)
 	pathspecs := 0
 	if dash >= 0 {
@@ -52,20 +52,20 @@ func gitContentReads(e *exec, sub string, rest []word) {
 	}
 	for _, f := range g.flags {
 		switch {
-		case !f.has || f.value == "" || f.value == "-" || slices.Contains(gitGlobOptions, f.name):
-		case f.name == "-L":
-			if i := strings.LastIndexByte(f.value, ':'); i >= 0 {
-				e.c.read(e.p, f.value[i+1:], sc)
+		case !f.Has || f.Value == "" || f.Value == "-" || slices.Contains(gitGlobOptions, f.Name):
+		case f.Name == "-L":
+			if i := strings.LastIndexByte(f.Value, ':'); i >= 0 {
+				e.S.Read(e.P, f.Value[i+1:], sc)
 			}
-		case len(f.name) == 2 && strings.Contains(gitFileShort[sub], f.name[1:]),
-			slices.ContainsFunc(gitFileLong, func(l string) bool { return abbreviates(f.name, l) }):
-			e.c.read(e.p, f.value, sc)
+		case len(f.Name) == 2 && strings.Contains(gitFileShort[sub], f.Name[1:]),
+			slices.ContainsFunc(gitFileLong, func(l string) bool { return Abbreviates(f.Name, l) }):
+			e.S.Read(e.P, f.Value, sc)
 		}
 	}
 	ops := g.operands
-	if sub == "grep" && len(ops) > pathspecs && !slices.ContainsFunc(g.flags, func(f flagArg) bool {
-		return !strings.HasPrefix(f.name, "--") && (f.name == "-e" || f.name == "-f") ||
-			abbreviates(f.name, "--regexp") || abbreviates(f.name, "--file")
+	if sub == "grep" && len(ops) > pathspecs && !slices.ContainsFunc(g.flags, func(f Flag) bool {
+		return !strings.HasPrefix(f.Name, "--") && (f.Name == "-e" || f.Name == "-f") ||
+			Abbreviates(f.Name, "--regexp") || Abbreviates(f.Name, "--file")
 	}) {
 		ops = ops[1:] // the pattern
 	}
@@ -81,7 +81,7 @@ func gitContentReads(e *exec, sub string, rest []word) {
 		paths++
 		switch {
 		case strings.HasPrefix(v, ":(") || strings.HasPrefix(v, ":!") || strings.HasPrefix(v, ":^"):
-			e.treeRead(gitOr(root, "."), treewalk.Tree{Hidden: true})
+			e.TreeRead(gitOr(root, "."), treewalk.Tree{Hidden: true})
 		case strings.HasPrefix(v, ":/"):
 			gitPath(e, filepath.Join(gitOr(root, "."), v[2:]), repo, sc)
 		case !after && strings.Contains(v, ":"):
@@ -93,8 +93,8 @@ func gitContentReads(e *exec, sub string, rest []word) {
 			if rest, ok := strings.CutPrefix(v, "*"); ok && rest != "" && !strings.ContainsAny(rest, "*?[\\/") {
 				t.Include = []string{v}
 			}
-			e.treeRead(".", t)
-		case after || exists(e.c.abs(v, sc)):
+			e.TreeRead(".", t)
+		case after || Exists(e.S.Abs(v, sc)):
 			gitPath(e, v, repo, sc)
 		default:
 			paths--
@@ -108,7 +108,7 @@ func gitContentReads(e *exec, sub string, rest []word) {
 		// An object named by its id may be one no ref reaches (a blob once added, then reset), whose
 		// content nothing else tells.
 		if reason := gitUnplaced(e, repo, hexRevs); reason != "" {
-			e.p.notRO(reason)
+			e.P.NotRO(reason)
 			return
 		}
 	}
@@ -122,14 +122,14 @@ func gitContentReads(e *exec, sub string, rest []word) {
 	history := revs > 0 || !(sub == "diff-files" || (sub == "diff" || sub == "grep") && !g.has("--cached", "--staged"))
 	files, reason := gitRepoFiles(e, repo, history)
 	if reason != "" {
-		e.p.notRO(reason)
+		e.P.NotRO(reason)
 		return
 	}
 	dir := root
 	if sub == "grep" {
 		dir = "."
 	}
-	e.treeRead(dir, treewalk.Tree{Hidden: true, Repo: root, Index: true, Tracked: files})
+	e.TreeRead(dir, treewalk.Tree{Hidden: true, Repo: root, Index: true, Tracked: files})
 }
 
 // hexRev returns the object id a revision names directly (`3f2a1b`, `3f2a1b~2`, `3f2a1b^{tree}`), or "".
@@ -147,8 +147,8 @@ func hexRev(v string) string {
 
 // gitUnplaced returns why object ids named on the command line cannot be placed in what the repository
 // r holds, or "": an id that is a ref's name, or that the history or the index reaches, is placed.
-func gitUnplaced(e *exec, r gitrepo.Repo, ids []string) string {
-	h, err := gitrepo.ReadHistoryWithin(r, e.c.lookupEnv, historyBudget)
+func gitUnplaced(e *ExecCtx, r gitrepo.Repo, ids []string) string {
+	h, err := gitrepo.ReadHistoryWithin(r, e.S.LookupEnv, historyBudget)
 	if err != nil {
 		return fmt.Sprintf("names objects of a history Warden cannot read (%v)", err)
 	}
@@ -165,7 +165,7 @@ func gitUnplaced(e *exec, r gitrepo.Repo, ids []string) string {
 // gitRefNamed reports whether a branch, tag or remote-tracking ref of the repository has the name.
 func gitRefNamed(r gitrepo.Repo, name string) bool {
 	for _, d := range []string{"refs/heads", "refs/tags", "refs/remotes"} {
-		if exists(filepath.Join(r.CommonDir, d, name)) {
+		if Exists(filepath.Join(r.CommonDir, d, name)) {
 			return true
 		}
 	}
@@ -180,18 +180,18 @@ const historyBudget = 250 * time.Millisecond
 // gitRepoFiles lists the files a content read of the repository r may print: those the index tracks
 // and, with history, every file any commit reachable from its refs and reflogs held. reason says why
 // they cannot be listed in full.
-func gitRepoFiles(e *exec, r gitrepo.Repo, history bool) ([]string, string) {
+func gitRepoFiles(e *ExecCtx, r gitrepo.Repo, history bool) ([]string, string) {
 	idx, ok := gitrepo.ReadIndex(r)
 	if !ok {
 		return nil, "prints files of a repository whose index Warden cannot list in full"
 	}
-	if len(idx.Gitlinks) > 0 || exists(filepath.Join(r.Top, ".gitmodules")) {
+	if len(idx.Gitlinks) > 0 || Exists(filepath.Join(r.Top, ".gitmodules")) {
 		return nil, "prints files of a repository with submodules, whose contents Warden does not follow"
 	}
 	if !history {
 		return idx.Paths, ""
 	}
-	h, err := gitrepo.ReadHistoryWithin(r, e.c.lookupEnv, historyBudget)
+	h, err := gitrepo.ReadHistoryWithin(r, e.S.LookupEnv, historyBudget)
 	if errors.Is(err, gitrepo.ErrHistoryNotYet) {
 		return nil, "prints files from a history Warden is still reading (it goes on in the background)"
 	}
@@ -203,9 +203,9 @@ func gitRepoFiles(e *exec, r gitrepo.Repo, history bool) ([]string, string) {
 
 // stashShowsPatch reports whether git's configuration may make `git stash show` print a patch
 // (stash.showPatch): any mention of it in the repository's or the user's configuration counts.
-func stashShowsPatch(e *exec, root string) bool {
+func stashShowsPatch(e *ExecCtx, root string) bool {
 	files := []string{filepath.Join(root, ".git", "config"), "/etc/gitconfig"}
-	if h := e.c.ctx.Home; h != "" {
+	if h := e.S.Ctx.Home; h != "" {
 		files = append(files, filepath.Join(h, ".gitconfig"), filepath.Join(h, ".config", "git", "config"))
 	}
 	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
@@ -225,10 +225,10 @@ func stashShowsPatch(e *exec, root string) bool {
 func gitPrintsContent(sub string, g gitArgs, revs int) bool {
 	for _, f := range g.flags {
 		switch {
-		case f.name == "-p" && sub != "cat-file", f.name == "-u", f.name == "-U", f.name == "-W", f.name == "-c", f.name == "-L":
+		case f.Name == "-p" && sub != "cat-file", f.Name == "-u", f.Name == "-U", f.Name == "-W", f.Name == "-c", f.Name == "-L":
 			return true
-		case len(f.name) > 2 && strings.HasPrefix(f.name, "--") &&
-			slices.ContainsFunc(gitPatchOptions, func(o string) bool { return strings.HasPrefix(o, f.name) }):
+		case len(f.Name) > 2 && strings.HasPrefix(f.Name, "--") &&
+			slices.ContainsFunc(gitPatchOptions, func(o string) bool { return strings.HasPrefix(o, f.Name) }):
 			return true
 		}
 	}
@@ -243,19 +243,19 @@ func gitPrintsContent(sub string, g gitArgs, revs int) bool {
 
 // gitRevPath records the read of `REV:path` (or `:path`, `:N:path` in the index): the path is relative to
 // the repository's top, or with ./ or ../ to the directory.
-func gitRevPath(e *exec, v, root string, sc *scope) {
+func gitRevPath(e *ExecCtx, v, root string, sc *Scope) {
 	for _, path := range revPaths(v) {
 		if path == "" {
 			continue
 		}
 		if path != "." && path != ".." && !strings.HasPrefix(path, "./") && !strings.HasPrefix(path, "../") {
 			if root == "" {
-				e.p.notRO(fmt.Sprintf("`%s` names a path in a repository Warden cannot find", v))
+				e.P.NotRO(fmt.Sprintf("`%s` names a path in a repository Warden cannot find", v))
 				continue
 			}
 			path = filepath.Join(root, path)
 		}
-		e.c.read(e.p, path, sc)
+		e.S.Read(e.P, path, sc)
 	}
 }
 
@@ -308,15 +308,15 @@ func revPaths(v string) []string {
 // gitSubmodules returns why options make a subcommand go into submodules, whose contents and
 // configuration Warden does not follow, or "": --recurse-submodules and --submodule=diff, in any
 // abbreviation git accepts.
-func gitSubmodules(args []word) string {
+func gitSubmodules(args []Word) string {
 	for _, w := range args {
 		v := w.Value
 		if v == "--" {
 			break
 		}
 		name, val, _ := strings.Cut(v, "=")
-		if abbreviates(name, "--recurse-submodules") || abbreviates(name, "--no-recurse-submodules") && len(name) > 5 ||
-			abbreviates(name, "--submodule") && len(name) > 3 && val == "diff" {
+		if Abbreviates(name, "--recurse-submodules") || Abbreviates(name, "--no-recurse-submodules") && len(name) > 5 ||
+			Abbreviates(name, "--submodule") && len(name) > 3 && val == "diff" {
 			return fmt.Sprintf("`%s` reads submodules, which Warden does not follow", v)
 		}
 	}
@@ -331,14 +331,14 @@ var gitStdinOptions = []string{"--stdin", "--batch", "--batch-check", "--batch-c
 
 // gitStdin returns why a subcommand's options read its input, or "". Every word before `--` counts,
 // values included, and any abbreviation git accepts.
-func gitStdin(args []word) string {
+func gitStdin(args []Word) string {
 	for _, w := range args {
 		v := w.Value
 		if v == "--" {
 			break
 		}
 		name, _, _ := strings.Cut(v, "=")
-		if slices.ContainsFunc(gitStdinOptions, func(o string) bool { return abbreviates(name, o) }) {
+		if slices.ContainsFunc(gitStdinOptions, func(o string) bool { return Abbreviates(name, o) }) {
 			return fmt.Sprintf("`%s` reads object names or paths from its input, or every object", v)
 		}
 	}
@@ -348,18 +348,18 @@ func gitStdin(args []word) string {
 // gitPath records the read of a path git shows: a directory is read below it. In a repository whose
 // files can be listed (the index and the history), a directory's files are those it holds below the
 // directory, not what happens to be on disk there (an untracked .env is never printed).
-func gitPath(e *exec, path string, repo gitrepo.Repo, sc *scope) {
-	if fi, err := os.Stat(e.c.abs(path, sc)); err == nil && fi.IsDir() {
+func gitPath(e *ExecCtx, path string, repo gitrepo.Repo, sc *Scope) {
+	if fi, err := os.Stat(e.S.Abs(path, sc)); err == nil && fi.IsDir() {
 		if repo.Top != "" {
 			if files, reason := gitRepoFiles(e, repo, true); reason == "" {
-				e.treeRead(path, treewalk.Tree{Hidden: true, Repo: repo.Top, Index: true, Tracked: files})
+				e.TreeRead(path, treewalk.Tree{Hidden: true, Repo: repo.Top, Index: true, Tracked: files})
 				return
 			}
 		}
-		e.treeRead(path, treewalk.Tree{Hidden: true})
+		e.TreeRead(path, treewalk.Tree{Hidden: true})
 		return
 	}
-	e.c.read(e.p, path, sc)
+	e.S.Read(e.P, path, sc)
 }
 
 func gitOr(root, def string) string {
@@ -371,7 +371,7 @@ func gitOr(root, def string) string {
 
 // workTree returns the repository whose work tree dir is in, when it has one.
 func workTree(c *State, dir string) (gitrepo.Repo, bool) {
-	r, ok := c.findRepo(dir)
+	r, ok := c.FindRepo(dir)
 	if !ok || r.Top == "" {
 		return gitrepo.Repo{}, false
 	}

@@ -66,13 +66,13 @@ const maxSubmoduleChecks = 64
 
 // gitTrust returns why the configuration of the repository git uses for run in dir makes it run a
 // program (or read a secret, or leave the work tree), or "".
-func gitTrust(e *exec, run gitRun, dir string) string {
+func gitTrust(e *ExecCtx, run gitRun, dir string) string {
 	if dir == "" || !filepath.IsAbs(dir) {
 		return supplies(e, fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose repository's configuration it cannot read", run.name), "")
 	}
-	env := e.lookupEnv
-	r, ok := e.c.findRepo(dir)
-	if len(e.env) > 0 {
+	env := e.LookupEnv
+	r, ok := e.S.FindRepo(dir)
+	if len(e.Env) > 0 {
 		// GIT_DIR or GIT_WORK_TREE in front of the command may name another repository.
 		r, ok = gitrepo.Find(dir, env)
 	}
@@ -84,8 +84,8 @@ func gitTrust(e *exec, run gitRun, dir string) string {
 	return gitTrustRepo(e, run, r, env, &budget, 0)
 }
 
-func gitTrustRepo(e *exec, run gitRun, r gitrepo.Repo, env gitrepo.Env, budget *int, depth int) string {
-	cfg := gitrepo.LoadConfig(r, env, e.c.ctx.Home)
+func gitTrustRepo(e *ExecCtx, run gitRun, r gitrepo.Repo, env gitrepo.Env, budget *int, depth int) string {
+	cfg := gitrepo.LoadConfig(r, env, e.S.Ctx.Home)
 	// What the repository's own files (its git directory, its work tree) set is what it supplies.
 	supplied := func(reason, file string) string {
 		if file == "" && reason != "" {
@@ -94,7 +94,7 @@ func gitTrustRepo(e *exec, run gitRun, r gitrepo.Repo, env gitrepo.Env, budget *
 		return supplies(e, reason, file, r.GitDir, r.CommonDir, r.Top)
 	}
 	if cfg.Problem != "" {
-		return supplies(e, fmt.Sprintf("git's configuration cannot be read as git reads it (%s), so what `%s` runs is unknown", e.c.shownPath(cfg.Problem), run.name), "")
+		return supplies(e, fmt.Sprintf("git's configuration cannot be read as git reads it (%s), so what `%s` runs is unknown", e.S.Shown(cfg.Problem), run.name), "")
 	}
 	if ext, ok := env("GIT_EXTERNAL_DIFF"); ok && ext != "" && run.external {
 		return fmt.Sprintf("GIT_EXTERNAL_DIFF in the environment runs a program on `%s`", run.name)
@@ -126,7 +126,7 @@ func gitTrustRepo(e *exec, run gitRun, r gitrepo.Repo, env gitrepo.Env, budget *
 	if r.GitDir != "" && run.writesIndex {
 		if v, ok := env("GIT_OPTIONAL_LOCKS"); !ok || v != "0" {
 			if hook := gitHook(r, cfg, "post-index-change"); hook != "" {
-				return supplied(fmt.Sprintf("`%s` is a hook git runs when `%s` refreshes the index", e.c.shownPath(hook), run.name), hook)
+				return supplied(fmt.Sprintf("`%s` is a hook git runs when `%s` refreshes the index", e.S.Shown(hook), run.name), hook)
 			}
 		}
 	}
@@ -146,8 +146,8 @@ func gitTrustRepo(e *exec, run gitRun, r gitrepo.Repo, env gitrepo.Env, budget *
 				}
 				if reason := gitTrustRepo(e, inner, sr, env, budget, depth+1); reason != "" {
 					wrapped := fmt.Sprintf("in the submodule `%s`: %s", sm, reason)
-					if e.p.supplied == reason {
-						e.p.supplied = wrapped
+					if e.P.Supplied == reason {
+						e.P.Supplied = wrapped
 					}
 					return wrapped
 				}
@@ -159,8 +159,8 @@ func gitTrustRepo(e *exec, run gitRun, r gitrepo.Repo, env gitrepo.Env, budget *
 
 // gitEntry returns why one configuration variable makes run run a program, read a secret or leave the
 // work tree, or "".
-func gitEntry(e *exec, run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
-	where := func() string { return entryOrigin(e.c, en) }
+func gitEntry(e *ExecCtx, run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
+	where := func() string { return entryOrigin(e.S, en) }
 	runs := func(when string) string {
 		return fmt.Sprintf("%s sets `%s`, which runs a program %s", where(), en.Key, when)
 	}
@@ -198,12 +198,12 @@ func gitEntry(e *exec, run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
 		if !filepath.IsAbs(wt) {
 			wt = filepath.Join(r.GitDir, wt)
 		}
-		if ResolvePath("/", wt, e.c.ctx.Home) != ResolvePath("/", r.Top, e.c.ctx.Home) {
+		if ResolvePath("/", wt, e.S.Ctx.Home) != ResolvePath("/", r.Top, e.S.Ctx.Home) {
 			return fmt.Sprintf("%s sets `core.worktree` to `%s`, so `%s` takes another directory for the work tree", where(), en.Value, run.name)
 		}
 	case en.Key == "blame.ignorerevsfile" || en.Key == "diff.orderfile" || en.Key == "mailmap.file" ||
 		en.Key == "core.excludesfile" || en.Key == "core.attributesfile" || en.Key == "gpg.ssh.allowedsignersfile":
-		if p := configPath(e, en); isSecretPath(p, e.c.ctx.Home) {
+		if p := configPath(e, en); IsSecret(p, e.S.Ctx.Home) {
 			return fmt.Sprintf("%s sets `%s` to `%s`, which may hold secrets and `%s` reads", where(), en.Key, en.Value, run.name)
 		}
 	}
@@ -212,10 +212,10 @@ func gitEntry(e *exec, run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
 
 // configPath is the file a configuration value names: `~` is home, and a relative path is relative to
 // the work tree's top for most keys, which this takes to be the file's own repository.
-func configPath(e *exec, en gitrepo.Entry) string {
+func configPath(e *ExecCtx, en gitrepo.Entry) string {
 	v := en.Value
 	if v == "~" || strings.HasPrefix(v, "~/") {
-		return ResolvePath("/", v, e.c.ctx.Home)
+		return ResolvePath("/", v, e.S.Ctx.Home)
 	}
 	if filepath.IsAbs(v) || en.File == "" {
 		return v
@@ -258,5 +258,5 @@ func entryOrigin(c *State, en gitrepo.Entry) string {
 	if en.File == "" {
 		return "the environment (GIT_CONFIG_COUNT)"
 	}
-	return fmt.Sprintf("`%s`", c.shownPath(en.File))
+	return fmt.Sprintf("`%s`", c.Shown(en.File))
 }

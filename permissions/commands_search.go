@@ -10,25 +10,25 @@ import (
 )
 
 // walkGrep finds the directories grep reads recursively.
-func walkGrep(e *exec, a *parsedArgs) {
+func walkGrep(e *ExecCtx, a *Args) {
 	recursive := false
 	var t treewalk.Tree
 	t.Hidden = true
 	// Options that widen what is read count in any spelling grep accepts (`--recur`, `-d rec`); the
 	// ones that narrow it count only when spelled out.
-	recursive = a.hasOpt("-r", "-R", "--recursive", "--dereference-recursive")
-	t.Follow = a.hasOpt("-R", "--dereference-recursive")
-	for _, f := range a.flags {
-		if f.name == "-d" || len(f.name) > 3 && abbreviates(f.name, "--directories") {
-			recursive = recursive || f.value != "read" && f.value != "skip"
+	recursive = a.HasOpt("-r", "-R", "--recursive", "--dereference-recursive")
+	t.Follow = a.HasOpt("-R", "--dereference-recursive")
+	for _, f := range a.Flags {
+		if f.Name == "-d" || len(f.Name) > 3 && Abbreviates(f.Name, "--directories") {
+			recursive = recursive || f.Value != "read" && f.Value != "skip"
 		}
-		switch f.name {
+		switch f.Name {
 		case "--include":
-			t.GrepGlobs = append(t.GrepGlobs, treewalk.GrepGlob{Glob: f.value, Include: true})
+			t.GrepGlobs = append(t.GrepGlobs, treewalk.GrepGlob{Glob: f.Value, Include: true})
 		case "--exclude":
-			t.GrepGlobs = append(t.GrepGlobs, treewalk.GrepGlob{Glob: f.value})
+			t.GrepGlobs = append(t.GrepGlobs, treewalk.GrepGlob{Glob: f.Value})
 		case "--exclude-dir":
-			t.ExcludeDir = append(t.ExcludeDir, f.value)
+			t.ExcludeDir = append(t.ExcludeDir, f.Value)
 		}
 	}
 	if recursive {
@@ -38,8 +38,8 @@ func walkGrep(e *exec, a *parsedArgs) {
 
 // walkAg: ag searches recursively, honouring ignore files of its own kinds; Warden reads it as reading
 // every file below its operands, hidden ones too.
-func walkAg(e *exec, a *parsedArgs) {
-	trees(e, a, treewalk.Tree{Hidden: true, Follow: a.hasOpt("-f", "--follow")})
+func walkAg(e *ExecCtx, a *Args) {
+	trees(e, a, treewalk.Tree{Hidden: true, Follow: a.HasOpt("-f", "--follow")})
 }
 
 // rgTypes are the file types of rg --type most used, with the globs ripgrep gives them.
@@ -61,64 +61,64 @@ var rgTypes = map[string][]string{
 // walkRg: rg always recurses, deciding what it searches by its globs, ignore files, types and hidden
 // names (treewalk/rg.go). With --files it prints the names instead, which a command substitution may hand
 // to another program.
-func walkRg(e *exec, a *parsedArgs) {
-	t := treewalk.Tree{Rg: &treewalk.RgRules{Cwd: e.scope().cwd, Ignores: true}}
+func walkRg(e *ExecCtx, a *Args) {
+	t := treewalk.Tree{Rg: &treewalk.RgRules{Cwd: e.Scope().Cwd, Ignores: true}}
 	r := t.Rg
-	foldAll := a.has("--glob-case-insensitive")
+	foldAll := a.Has("--glob-case-insensitive")
 	uCount := 0
-	for _, f := range a.flags {
+	for _, f := range a.Flags {
 		switch {
-		case f.name == "--hidden" || f.name == "-." || f.name == "--unrestricted":
+		case f.Name == "--hidden" || f.Name == "-." || f.Name == "--unrestricted":
 			r.Hidden = true
-			r.Ignores = r.Ignores && f.name != "--unrestricted"
-		case f.name == "-u":
+			r.Ignores = r.Ignores && f.Name != "--unrestricted"
+		case f.Name == "-u":
 			// -u is --no-ignore; -uu adds --hidden.
 			uCount++
 			r.Ignores = false
 			r.Hidden = r.Hidden || uCount >= 2
-		case strings.HasPrefix(f.name, "--no-ignore") || f.name == "--no-require-git":
+		case strings.HasPrefix(f.Name, "--no-ignore") || f.Name == "--no-require-git":
 			// Every variant reads more; the strictest reading ignores nothing.
 			r.Ignores = false
-		case f.name == "--ignore-file" || abbreviates(f.name, "--ignore-file"):
+		case f.Name == "--ignore-file" || Abbreviates(f.Name, "--ignore-file"):
 			// Its `!` lines may take hidden files in.
 			r.Hidden = true
-		case f.name == "--type-add" || f.name == "--type-clear":
+		case f.Name == "--type-add" || f.Name == "--type-clear":
 			// Types are no longer what Warden knows: every selection is unknown.
 			for i := range r.Types {
 				r.Types[i].Unknown = true
 			}
 			r.TypesChanged = true
-		case f.name == "-t" || f.name == "--type":
-			globs, known := rgTypes[f.value]
+		case f.Name == "-t" || f.Name == "--type":
+			globs, known := rgTypes[f.Value]
 			r.Types = append(r.Types, treewalk.RgType{Globs: globs, Unknown: !known || r.TypesChanged})
 			r.Selected = true
-		case f.name == "-T" || f.name == "--type-not":
-			globs, known := rgTypes[f.value]
+		case f.Name == "-T" || f.Name == "--type-not":
+			globs, known := rgTypes[f.Value]
 			r.Types = append(r.Types, treewalk.RgType{Globs: globs, Negated: true, Unknown: !known || r.TypesChanged})
-		case f.name == "-L" || f.name == "--follow":
+		case f.Name == "-L" || f.Name == "--follow":
 			t.Follow = true
-		case f.name == "-g" || f.name == "--glob":
-			r.AddGlob(f.value, foldAll)
-		case f.name == "--iglob":
-			r.AddGlob(f.value, true)
+		case f.Name == "-g" || f.Name == "--glob":
+			r.AddGlob(f.Value, foldAll)
+		case f.Name == "--iglob":
+			r.AddGlob(f.Value, true)
 		}
 	}
 	if r.Ignores {
-		r.Global = globalExcludes(e.c.lookupEnv, e.c.ctx.Home)
+		r.Global = globalExcludes(e.S.LookupEnv, e.S.Ctx.Home)
 	}
-	if a.has("--type-list") {
+	if a.Has("--type-list") {
 		return
 	}
-	if a.has("--files") {
-		ops := a.operands
+	if a.Has("--files") {
+		ops := a.Operands
 		if len(ops) == 0 {
-			ops = []word{{Value: ".", Static: true}}
+			ops = []Word{{Value: ".", Static: true}}
 		}
 		for _, o := range ops {
 			if o.Static && !o.Glob {
 				l := t
-				l.Dir = e.c.abs(o.Value, e.scope())
-				e.p.lists = append(e.p.lists, l)
+				l.Dir = e.S.Abs(o.Value, e.Scope())
+				e.P.Lists = append(e.P.Lists, l)
 			}
 		}
 		return
@@ -127,13 +127,13 @@ func walkRg(e *exec, a *parsedArgs) {
 }
 
 // trees records the recursive reads of a search command's operands after the pattern, or of `.`.
-func trees(e *exec, a *parsedArgs, t treewalk.Tree) {
-	ops := a.operands
-	if len(ops) > 0 && !a.has("-e", "-f", "--regexp", "--file") {
+func trees(e *ExecCtx, a *Args, t treewalk.Tree) {
+	ops := a.Operands
+	if len(ops) > 0 && !a.Has("-e", "-f", "--regexp", "--file") {
 		ops = ops[1:]
 	}
 	if len(ops) == 0 {
-		e.treeRead(".", t)
+		e.TreeRead(".", t)
 		return
 	}
 	for _, o := range ops {
@@ -143,12 +143,12 @@ func trees(e *exec, a *parsedArgs, t treewalk.Tree) {
 		names := []string{o.Value}
 		if o.Glob {
 			var ok bool
-			if names, ok = e.c.expandGlob(o.Value, e.scope()); !ok {
+			if names, ok = e.S.ExpandGlob(o.Value, e.Scope()); !ok {
 				continue
 			}
 		}
 		for _, n := range names {
-			e.treeRead(n, t)
+			e.TreeRead(n, t)
 		}
 	}
 }
@@ -156,13 +156,13 @@ func trees(e *exec, a *parsedArgs, t treewalk.Tree) {
 // walkDiff: diff compares the files of a directory operand with those of the other operand, below it too
 // with -r, and -N prints a file missing on the other side whole. Every file below a directory operand may
 // be read.
-func walkDiff(e *exec, a *parsedArgs) {
-	for _, o := range a.operands {
+func walkDiff(e *ExecCtx, a *Args) {
+	for _, o := range a.Operands {
 		if !o.Static || o.Glob {
 			continue
 		}
-		if fi, err := os.Stat(e.c.abs(o.Value, e.scope())); err == nil && fi.IsDir() {
-			e.treeRead(o.Value, treewalk.Tree{Hidden: true})
+		if fi, err := os.Stat(e.S.Abs(o.Value, e.Scope())); err == nil && fi.IsDir() {
+			e.TreeRead(o.Value, treewalk.Tree{Hidden: true})
 		}
 	}
 }

@@ -31,7 +31,7 @@ var statusSpecs = map[string]*spec{
 
 // subcommand returns the first operand and the words after it, skipping options before it. ok is false
 // when an option comes before the subcommand: its value could be mistaken for the subcommand.
-func subcommand(ws []word) (sub string, rest []word, ok bool) {
+func subcommand(ws []Word) (sub string, rest []Word, ok bool) {
 	if len(ws) == 0 || strings.HasPrefix(ws[0].Value, "-") {
 		return "", nil, false
 	}
@@ -40,7 +40,7 @@ func subcommand(ws []word) (sub string, rest []word, ok bool) {
 
 // onlyOptions reports the first option in ws not among allowed (names with dashes, without any =value),
 // or "". Every word must be known before running.
-func onlyOptions(ws []word, allowed ...string) string {
+func onlyOptions(ws []Word, allowed ...string) string {
 	for _, w := range ws {
 		if !w.Static {
 			return fmt.Sprintf("`%s` is only known at run time", w.Value)
@@ -54,11 +54,11 @@ func onlyOptions(ws []word, allowed ...string) string {
 }
 
 // checkSystemctl: status and the list and is- queries. -H and -M reach other machines.
-func checkSystemctl(e *exec, a *parsedArgs) string {
+func checkSystemctl(e *ExecCtx, a *Args) string {
 	if checkVersionOnly(e, a) == "" {
 		return ""
 	}
-	sub, rest, ok := subcommand(a.operands)
+	sub, rest, ok := subcommand(a.Operands)
 	switch {
 	case !ok:
 		return "`systemctl` with options before its command"
@@ -72,11 +72,11 @@ func checkSystemctl(e *exec, a *parsedArgs) string {
 
 // checkKubectl: kubectl get and describe, except for secrets; --raw, --kubeconfig, --server and the
 // credential options point kubectl somewhere else.
-func checkKubectl(e *exec, a *parsedArgs) string {
+func checkKubectl(e *ExecCtx, a *Args) string {
 	if checkVersionOnly(e, a) == "" {
 		return ""
 	}
-	sub, rest, ok := subcommand(a.operands)
+	sub, rest, ok := subcommand(a.Operands)
 	if !ok || sub != "get" && sub != "describe" {
 		return fmt.Sprintf("`kubectl %s` is not read-only", sub)
 	}
@@ -96,7 +96,7 @@ func checkKubectl(e *exec, a *parsedArgs) string {
 			continue
 		}
 		if format, file, ok := strings.Cut(v, "="); ok && strings.HasSuffix(format, "-file") {
-			e.c.read(e.p, file, e.scope())
+			e.S.Read(e.P, file, e.Scope())
 		}
 	}
 	return onlyOptions(rest, "-o", "--output", "-n", "--namespace", "-A", "--all-namespaces", "-l", "--selector",
@@ -104,11 +104,11 @@ func checkKubectl(e *exec, a *parsedArgs) string {
 }
 
 // checkGh: listing and viewing pull requests, issues and runs, without --web (a browser).
-func checkGh(e *exec, a *parsedArgs) string {
+func checkGh(e *ExecCtx, a *Args) string {
 	if checkVersionOnly(e, a) == "" {
 		return ""
 	}
-	group, rest, ok := subcommand(a.operands)
+	group, rest, ok := subcommand(a.Operands)
 	if !ok || group != "pr" && group != "issue" && group != "run" {
 		return fmt.Sprintf("`gh %s` is not read-only", group)
 	}
@@ -127,11 +127,11 @@ func checkGh(e *exec, a *parsedArgs) string {
 }
 
 // checkPip: pip list and pip show, without another index (which would be sent the names).
-func checkPip(e *exec, a *parsedArgs) string {
+func checkPip(e *ExecCtx, a *Args) string {
 	if checkVersionOnly(e, a) == "" {
 		return ""
 	}
-	sub, rest, ok := subcommand(a.operands)
+	sub, rest, ok := subcommand(a.Operands)
 	switch {
 	case ok && sub == "list":
 		return onlyOptions(rest, "-o", "--outdated", "-u", "--uptodate", "-e", "--editable", "-l", "--local", "--user",

@@ -10,10 +10,10 @@ import (
 
 // checkSed allows sed only with scripts made of printing and editing-in-the-stream commands: no -i, no
 // w/W/e/r/R commands, no s///w or s///e flags, no script files.
-func checkSed(e *exec, a *parsedArgs) string {
+func checkSed(e *ExecCtx, a *Args) string {
 	var scripts []string
-	var files []word
-	words := a.words[1:]
+	var files []Word
+	words := a.Words[1:]
 	explicit := false
 	for i := 0; i < len(words); i++ {
 		v := words[i].Value
@@ -82,10 +82,10 @@ func checkSed(e *exec, a *parsedArgs) string {
 	if reason := sedScriptReadOnly(strings.Join(scripts, "\n")); reason != "" {
 		return reason
 	}
-	a.operands = files
+	a.Operands = files
 	for _, f := range files {
-		for _, v := range e.globValues(f) {
-			e.c.read(e.p, v, e.scope())
+		for _, v := range e.GlobValues(f) {
+			e.S.Read(e.P, v, e.Scope())
 		}
 	}
 	return ""
@@ -304,17 +304,17 @@ func (p *sedParser) substFlags() string {
 
 // checkAwk allows awk programs that cannot run commands or write files: no system(), no pipes, no output
 // redirection, no getline from commands, no program files or extensions.
-func checkAwk(e *exec, a *parsedArgs) string {
-	words := a.words[1:]
-	var prog *word
-	var files []word
+func checkAwk(e *ExecCtx, a *Args) string {
+	words := a.Words[1:]
+	var prog *Word
+	var files []Word
 	for i := 0; i < len(words); i++ {
 		v := words[i].Value
 		switch {
 		case prog == nil && (v == "-F" || v == "-v"):
 			i++
 			if v == "-v" && i < len(words) {
-				if r := sensitiveVar(strings.SplitN(words[i].Value, "=", 2)[0]); r != "" {
+				if r := SensitiveVar(strings.SplitN(words[i].Value, "=", 2)[0]); r != "" {
 					return r
 				}
 			}
@@ -322,7 +322,7 @@ func checkAwk(e *exec, a *parsedArgs) string {
 		case prog == nil && v == "--":
 		case prog == nil && strings.HasPrefix(v, "-"):
 			// -f program files, -i/-l/-E include or load code, -e/--exec run.
-			return fmt.Sprintf("`%s %s` is not checked", a.name, v)
+			return fmt.Sprintf("`%s %s` is not checked", a.Name, v)
 		case prog == nil:
 			w := words[i]
 			prog = &w
@@ -331,42 +331,42 @@ func checkAwk(e *exec, a *parsedArgs) string {
 		}
 	}
 	if prog == nil {
-		return fmt.Sprintf("`%s` without a program", a.name)
+		return fmt.Sprintf("`%s` without a program", a.Name)
 	}
 	p := prog.Value
 	// ARGV names the files awk reads (ARGV[1]=".env"); ENVIRON, PROCINFO and SYMTAB reach the environment
 	// and variables by name. These words ask wherever they appear, even in a string.
 	for _, bad := range []string{"system", "getline", "close", "fflush", "PROCINFO", "ENVIRON", "ARGV", "SYMTAB", "FUNCTAB"} {
 		if strings.Contains(p, bad) {
-			return fmt.Sprintf("the `%s` program uses `%s`", a.name, bad)
+			return fmt.Sprintf("the `%s` program uses `%s`", a.Name, bad)
 		}
 	}
 	sc := scanAwk(p)
 	switch {
 	case sc.broken:
-		return fmt.Sprintf("the `%s` program has an unterminated string or regular expression", a.name)
+		return fmt.Sprintf("the `%s` program has an unterminated string or regular expression", a.Name)
 	case sc.ambiguous && strings.ContainsAny(p, ">|@"):
-		return fmt.Sprintf("the `%s` program has a `/` that awks read differently", a.name)
+		return fmt.Sprintf("the `%s` program has a `/` that awks read differently", a.Name)
 	case sc.redirect:
-		return fmt.Sprintf("the `%s` program redirects output with `>`", a.name)
+		return fmt.Sprintf("the `%s` program redirects output with `>`", a.Name)
 	case sc.pipe:
-		return fmt.Sprintf("the `%s` program uses `|`", a.name)
+		return fmt.Sprintf("the `%s` program uses `|`", a.Name)
 	case sc.at:
 		// gawk's @f() calls the function named by f's value, system included; @include and @load load code.
-		return fmt.Sprintf("the `%s` program uses `@`", a.name)
+		return fmt.Sprintf("the `%s` program uses `@`", a.Name)
 	}
 	for _, f := range files {
 		if strings.Contains(f.Value, "=") && !strings.HasPrefix(f.Value, "/") && !strings.HasPrefix(f.Value, ".") {
-			if r := sensitiveVar(strings.SplitN(f.Value, "=", 2)[0]); r != "" {
+			if r := SensitiveVar(strings.SplitN(f.Value, "=", 2)[0]); r != "" {
 				return r
 			}
 			continue
 		}
-		for _, v := range e.globValues(f) {
-			e.c.read(e.p, v, e.scope())
+		for _, v := range e.GlobValues(f) {
+			e.S.Read(e.P, v, e.Scope())
 		}
 	}
-	a.operands = nil
+	a.Operands = nil
 	return ""
 }
 
@@ -387,7 +387,7 @@ var findValues = map[string]int{
 
 // findNarrowed reports whether find's expression has a test that selects some files and not others,
 // so that an action applies only to what matches.
-func findNarrowed(expr []word) bool {
+func findNarrowed(expr []Word) bool {
 	for i := 0; i < len(expr); i++ {
 		v := expr[i].Value
 		switch v {
@@ -407,8 +407,8 @@ func findNarrowed(expr []word) bool {
 
 // checkFind allows find without actions that write; the commands of -exec/-execdir/-ok/-okdir are
 // classified as parts of their own with {} standing for the search roots.
-func checkFind(e *exec, a *parsedArgs) string {
-	words := a.words[1:]
+func checkFind(e *ExecCtx, a *Args) string {
+	words := a.Words[1:]
 	var roots []string
 	i := 0
 	for ; i < len(words); i++ {
@@ -426,7 +426,7 @@ func checkFind(e *exec, a *parsedArgs) string {
 		if strings.HasPrefix(v, "-") || v == "(" || v == "!" {
 			break
 		}
-		roots = append(roots, e.globValues(words[i])...)
+		roots = append(roots, e.GlobValues(words[i])...)
 	}
 	if len(roots) == 0 {
 		roots = []string{"."}
@@ -458,10 +458,10 @@ func checkFind(e *exec, a *parsedArgs) string {
 			for j < len(words) && words[j].Value != ";" && !(words[j].Value == "+" && words[j-1].Value == "{}" && j > i+1) {
 				j++
 			}
-			inner := make([]word, 0, j-i-1)
+			inner := make([]Word, 0, j-i-1)
 			for _, w := range words[i+1 : j] {
 				if w.Value == "{}" {
-					w = word{Value: roots[0], Raw: "{}", Found: true}
+					w = Word{Value: roots[0], Raw: "{}", Found: true}
 				} else if strings.Contains(w.Value, "{}") {
 					w.Static = false
 				}
@@ -477,7 +477,7 @@ func checkFind(e *exec, a *parsedArgs) string {
 					reason = fmt.Sprintf("`find %s` without a command", v)
 				}
 			} else {
-				findExec(e, inner, roots, findNames(words), a.words[1:])
+				findExec(e, inner, roots, findNames(words), a.Words[1:])
 			}
 			i = j
 		case v == "-files0-from":
@@ -489,27 +489,27 @@ func checkFind(e *exec, a *parsedArgs) string {
 		}
 	}
 	for _, r := range roots {
-		e.c.read(e.p, r, e.scope())
-		if plainFindOutput(a.words[1:]) {
-			e.p.lists = append(e.p.lists, treewalk.Tree{Dir: e.c.abs(r, e.scope()), Hidden: true, Include: findNames(words), Named: true})
+		e.S.Read(e.P, r, e.Scope())
+		if plainFindOutput(a.Words[1:]) {
+			e.P.Lists = append(e.P.Lists, treewalk.Tree{Dir: e.S.Abs(r, e.Scope()), Hidden: true, Include: findNames(words), Named: true})
 		}
 	}
 	// Listing a directory is not reading its secrets; only -exec would read them, through {}.
-	if e.p.Secret {
-		e.p.Secret = false
-		if e.p.ReadOnly {
-			e.p.Reason = ""
+	if e.P.Secret {
+		e.P.Secret = false
+		if e.P.ReadOnly {
+			e.P.Reason = ""
 		}
 	}
-	e.p.Reads = nil
-	a.operands = nil
+	e.P.Reads = nil
+	a.Operands = nil
 	return reason
 }
 
 // plainFindOutput reports whether find prints only the names of the files it finds, below its roots: no
 // action prints anything else (-printf, -ls, the output of -exec), and no link is followed out of the
 // tree (-L, -follow).
-func plainFindOutput(words []word) bool {
+func plainFindOutput(words []Word) bool {
 	for _, w := range words {
 		switch w.Value {
 		case "-L", "-follow", "-printf", "-ls", "-exec", "-execdir", "-ok", "-okdir", "-files0-from":
@@ -524,7 +524,7 @@ func plainFindOutput(words []word) bool {
 //
 // A negated test (`-not -path './vendor/*'`, `! -name x`) only leaves files out, so it is passed over;
 // a negated group, an -o or a comma may take in anything, and makes the answer nil.
-func findNames(words []word) []string {
+func findNames(words []Word) []string {
 	var names []string
 	for i := 0; i < len(words); i++ {
 		switch v := words[i].Value; v {
@@ -548,20 +548,20 @@ func findNames(words []word) []string {
 // findExec classifies the command of a find -exec as a part of its own, so its rules and reasons apply.
 // A program that reads its {} reads every file found: that is a recursive read of the roots, limited to
 // the -name patterns, like grep -r's.
-func findExec(e *exec, inner []word, roots, names []string, words []word) {
-	sub := &exec{c: e.c, lv: e.lv, sc: e.sc, dir: e.dir, p: &Part{Text: e.p.Text, ReadOnly: true, Static: true, fromFind: true}}
-	sub.c.judge.Run(sub, inner)
-	if sub.foundRead && !plainFindOutput(words) && slices.ContainsFunc(words, func(w word) bool { return w.Value == "-L" || w.Value == "-follow" }) {
+func findExec(e *ExecCtx, inner []Word, roots, names []string, words []Word) {
+	sub := &ExecCtx{S: e.S, Lv: e.Lv, Sc: e.Sc, Dir: e.Dir, P: &Part{Text: e.P.Text, ReadOnly: true, Static: true, FromFind: true}}
+	sub.S.Judge.Run(sub, inner)
+	if sub.FoundRead && !plainFindOutput(words) && slices.ContainsFunc(words, func(w Word) bool { return w.Value == "-L" || w.Value == "-follow" }) {
 		// The walk below does not follow links; find -L hands the program the files they point to.
-		sub.p.notRO("`find -L` follows links to files Warden does not look at")
+		sub.P.NotRO("`find -L` follows links to files Warden does not look at")
 	}
-	if sub.foundRead {
+	if sub.FoundRead {
 		for _, r := range roots {
-			sub.treeRead(r, treewalk.Tree{Hidden: true, Include: names, Named: true})
+			sub.TreeRead(r, treewalk.Tree{Hidden: true, Include: names, Named: true})
 		}
 	}
-	if !sub.p.ReadOnly && sub.p.Reason == "" {
-		sub.p.Reason = fmt.Sprintf("`%s` is not read-only", display(inner))
+	if !sub.P.ReadOnly && sub.P.Reason == "" {
+		sub.P.Reason = fmt.Sprintf("`%s` is not read-only", Display(inner))
 	}
-	e.c.parts = append(e.c.parts, *sub.p)
+	e.S.Parts = append(e.S.Parts, *sub.P)
 }

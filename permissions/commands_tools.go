@@ -47,14 +47,14 @@ var batValues = []string{"language", "highlight-line", "file-name", "diff-contex
 	"nonprintable-notation", "binary", "squeeze-limit", "strip-ansi"}
 
 // walkOnly records the recursive read of directory operands, limited to files matching the globs.
-func walkOnly(globs ...string) func(e *exec, a *parsedArgs) {
-	return func(e *exec, a *parsedArgs) {
-		for _, o := range a.operands {
+func walkOnly(globs ...string) func(e *ExecCtx, a *Args) {
+	return func(e *ExecCtx, a *Args) {
+		for _, o := range a.Operands {
 			if !o.Static || o.Glob {
 				continue
 			}
-			if fi, err := os.Stat(e.c.abs(o.Value, e.scope())); err == nil && fi.IsDir() {
-				e.treeRead(o.Value, treewalk.Tree{Hidden: true, Include: globs})
+			if fi, err := os.Stat(e.S.Abs(o.Value, e.Scope())); err == nil && fi.IsDir() {
+				e.TreeRead(o.Value, treewalk.Tree{Hidden: true, Include: globs})
 			}
 		}
 	}
@@ -62,18 +62,18 @@ func walkOnly(globs ...string) func(e *exec, a *parsedArgs) {
 
 // checkToStdout: gzip, xz and bzip2 replace their files unless told to write to standard output (-c),
 // to list (-l) or to test (-t).
-func checkToStdout(e *exec, a *parsedArgs) string {
-	if a.hasOpt("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test") || len(a.operands) == 0 {
+func checkToStdout(e *ExecCtx, a *Args) string {
+	if a.HasOpt("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test") || len(a.Operands) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("`%s` without -c replaces its files", a.name)
+	return fmt.Sprintf("`%s` without -c replaces its files", a.Name)
 }
 
 // checkTar: only listing (-t, --list), with the archive read; no option that runs a program (-I,
 // --to-command, -F, --checkpoint-action, --rsh-command), writes (-g, --index-file) or names a remote
 // archive (a host: before the path, unless --force-local).
-func checkTar(e *exec, a *parsedArgs) string {
-	ws := a.words[1:]
+func checkTar(e *ExecCtx, a *Args) string {
+	ws := a.Words[1:]
 	list := false
 	var archive string
 	forceLocal := false
@@ -173,7 +173,7 @@ func checkTar(e *exec, a *parsedArgs) string {
 	}
 	for _, f := range append(files, archive) {
 		if f != "" && f != "-" {
-			e.c.read(e.p, f, e.scope())
+			e.S.Read(e.P, f, e.Scope())
 		}
 	}
 	return ""
@@ -181,9 +181,9 @@ func checkTar(e *exec, a *parsedArgs) string {
 
 // checkTop: only batch mode (-b) with a count of iterations (-n), which prints and ends; without them top
 // waits for a terminal or runs until stopped.
-func checkTop(e *exec, a *parsedArgs) string {
+func checkTop(e *ExecCtx, a *Args) string {
 	batch, count := false, false
-	for _, w := range a.words[1:] {
+	for _, w := range a.Words[1:] {
 		v := w.Value
 		if !strings.HasPrefix(v, "-") {
 			continue
@@ -211,8 +211,8 @@ var ipObjects = map[string]bool{
 }
 
 // checkIP: the listing forms of ip's common objects (ip a, ip -br addr show, ip route get 1.1.1.1).
-func checkIP(e *exec, a *parsedArgs) string {
-	ws := a.words[1:]
+func checkIP(e *ExecCtx, a *Args) string {
+	ws := a.Words[1:]
 	i := 0
 	for ; i < len(ws) && strings.HasPrefix(ws[i].Value, "-"); i++ {
 		switch v := strings.TrimPrefix(ws[i].Value, "-"); {
@@ -242,19 +242,19 @@ func checkIP(e *exec, a *parsedArgs) string {
 
 // checkPlusCommands: less runs a `+command` at start; more takes `+N` and `+/pattern` as where to start,
 // not as files.
-func checkPlusCommands(e *exec, a *parsedArgs) string {
-	ops := a.operands[:0:0]
-	for _, o := range a.operands {
+func checkPlusCommands(e *ExecCtx, a *Args) string {
+	ops := a.Operands[:0:0]
+	for _, o := range a.Operands {
 		if strings.HasPrefix(o.Value, "+") {
-			if a.name == "less" {
+			if a.Name == "less" {
 				return fmt.Sprintf("`less %s` runs a command at start", o.Value)
 			}
 			continue
 		}
 		ops = append(ops, o)
 	}
-	a.operands = ops
-	if a.name == "less" {
+	a.Operands = ops
+	if a.Name == "less" {
 		return checkLessOpen(e, a)
 	}
 	return ""
@@ -265,25 +265,25 @@ var systemLessPipes = regexp.MustCompile(`^\|{1,2}\s*(/usr/bin/|/bin/)?(lesspipe
 
 // checkLessOpen: less runs LESSOPEN's preprocessor on every file, output to a terminal or not; only the
 // system's lesspipe is accepted, from the environment or a lesskey file.
-func checkLessOpen(e *exec, a *parsedArgs) string {
+func checkLessOpen(e *ExecCtx, a *Args) string {
 	for _, name := range []string{"LESSOPEN", "LESSCLOSE"} {
-		if v, ok := e.c.lookupEnv(name); ok && v != "" && !(name == "LESSOPEN" && systemLessPipes.MatchString(v)) {
+		if v, ok := e.S.LookupEnv(name); ok && v != "" && !(name == "LESSOPEN" && systemLessPipes.MatchString(v)) {
 			return fmt.Sprintf("%s in the environment makes `less` run `%s` on what it opens", name, v)
 		}
 	}
 	var files []string
 	for _, n := range []string{"LESSKEYIN", "LESSKEY"} {
-		if v, ok := e.c.lookupEnv(n); ok && v != "" {
+		if v, ok := e.S.LookupEnv(n); ok && v != "" {
 			files = append(files, v)
 		}
 	}
-	if h := e.c.ctx.Home; h != "" {
+	if h := e.S.Ctx.Home; h != "" {
 		files = append(files, filepath.Join(h, ".config", "lesskey"), filepath.Join(h, ".lesskey"), filepath.Join(h, ".less"))
 	}
 	files = append(files, "/etc/syslesskey", "/etc/sysless")
 	for _, f := range files {
 		if text, _, _ := readSmall(f); strings.Contains(text, "LESSOPEN") || strings.Contains(text, "LESSCLOSE") {
-			return fmt.Sprintf("`%s` sets LESSOPEN, a program `less` runs on what it opens", e.c.shownPath(f))
+			return fmt.Sprintf("`%s` sets LESSOPEN, a program `less` runs on what it opens", e.S.Shown(f))
 		}
 	}
 	return ""
@@ -291,45 +291,45 @@ func checkLessOpen(e *exec, a *parsedArgs) string {
 
 // checkBat: printing only; `bat cache` builds a cache, and --paging=always starts the pager whatever
 // the output.
-func checkBat(e *exec, a *parsedArgs) string {
-	if len(a.operands) > 0 && a.operands[0].Value == "cache" {
-		return fmt.Sprintf("`%s cache` writes bat's cache", a.name)
+func checkBat(e *ExecCtx, a *Args) string {
+	if len(a.Operands) > 0 && a.Operands[0].Value == "cache" {
+		return fmt.Sprintf("`%s cache` writes bat's cache", a.Name)
 	}
-	if a.hasOpt("--generate-config-file") {
-		return fmt.Sprintf("`%s --generate-config-file` writes bat's configuration file", a.name)
+	if a.HasOpt("--generate-config-file") {
+		return fmt.Sprintf("`%s --generate-config-file` writes bat's configuration file", a.Name)
 	}
-	for _, f := range a.flags {
-		if (f.name == "--paging" || abbreviates(f.name, "--paging")) && f.value == "always" || f.name == "--pager" {
-			return fmt.Sprintf("`%s %s` starts a pager", a.name, f.name)
+	for _, f := range a.Flags {
+		if (f.Name == "--paging" || Abbreviates(f.Name, "--paging")) && f.Value == "always" || f.Name == "--pager" {
+			return fmt.Sprintf("`%s %s` starts a pager", a.Name, f.Name)
 		}
 	}
-	path, ok := e.c.lookupEnv("BAT_CONFIG_PATH")
+	path, ok := e.S.LookupEnv("BAT_CONFIG_PATH")
 	if !ok || path == "" {
-		path = filepath.Join(e.c.ctx.Home, ".config", "bat", "config")
+		path = filepath.Join(e.S.Ctx.Home, ".config", "bat", "config")
 	}
 	if text, _, _ := readSmall(path); strings.Contains(text, "always") {
-		return fmt.Sprintf("`%s` may set --paging=always, which starts a pager", e.c.shownPath(path))
+		return fmt.Sprintf("`%s` may set --paging=always, which starts a pager", e.S.Shown(path))
 	}
 	return ""
 }
 
 // checkDelta: `cmd | delta` reads its input; given two files, delta runs `git diff --no-index` on them,
 // judged with git's configuration.
-func checkDelta(e *exec, a *parsedArgs) string {
-	for _, f := range a.flags {
-		if abbreviates(f.name, "--paging") && f.value == "always" || f.name == "--paging" && f.value == "always" {
+func checkDelta(e *ExecCtx, a *Args) string {
+	for _, f := range a.Flags {
+		if Abbreviates(f.Name, "--paging") && f.Value == "always" || f.Name == "--paging" && f.Value == "always" {
 			return "`delta --paging=always` starts a pager"
 		}
 	}
-	if len(a.operands) == 2 {
-		return gitTrust(e, gitRun{name: "delta", sub: "diff", external: true, textconv: true}, e.scope().cwd)
+	if len(a.Operands) == 2 {
+		return gitTrust(e, gitRun{name: "delta", sub: "diff", external: true, textconv: true}, e.Scope().Cwd)
 	}
 	return ""
 }
 
 // checkRustup: its listing forms. --version runs the active toolchain's rustc; show names it.
-func checkRustup(e *exec, a *parsedArgs) string {
-	ws := values(a.words[1:])
+func checkRustup(e *ExecCtx, a *Args) string {
+	ws := Values(a.Words[1:])
 	switch {
 	case len(ws) == 1 && (ws[0] == "--version" || ws[0] == "-V" || ws[0] == "--help" || ws[0] == "-h"),
 		len(ws) >= 1 && ws[0] == "show" && (len(ws) == 1 || slices.Contains([]string{"active-toolchain", "home", "profile", "-v", "--verbose"}, ws[1])):
@@ -339,18 +339,18 @@ func checkRustup(e *exec, a *parsedArgs) string {
 		len(ws) == 2 && ws[0] == "which":
 		return ""
 	}
-	return fmt.Sprintf("`%s` is not read-only", display(a.words))
+	return fmt.Sprintf("`%s` is not read-only", Display(a.Words))
 }
 
 // checkCargo: cargo --version; cargo tree where Cargo.lock exists (it would write one), and cargo
 // metadata offline or without dependencies (it would fetch the index), with the options that only
 // choose what to print. Both run rustc (build.rustc and wrappers of .cargo/config.toml) to learn the
 // host.
-func checkCargo(e *exec, a *parsedArgs) string {
+func checkCargo(e *ExecCtx, a *Args) string {
 	if checkVersionOnly(e, a) == "" {
 		return ""
 	}
-	ws := a.words[1:]
+	ws := a.Words[1:]
 	if len(ws) == 0 {
 		return "`cargo` without a command"
 	}
@@ -366,7 +366,7 @@ func checkCargo(e *exec, a *parsedArgs) string {
 	var allowed []string
 	switch sub {
 	case "tree":
-		if findUp(e.scope().cwd, "Cargo.lock") == "" {
+		if findUp(e.Scope().Cwd, "Cargo.lock") == "" {
 			return "`cargo tree` writes Cargo.lock where there is none"
 		}
 		allowed = []string{"-e", "--edges", "-i", "--invert", "-p", "--package", "--depth", "--prefix", "--charset", "-f",
@@ -406,7 +406,7 @@ func checkCargo(e *exec, a *parsedArgs) string {
 				i++
 				value = rest[i].Value
 			}
-			e.c.read(e.p, value, e.scope())
+			e.S.Read(e.P, value, e.Scope())
 		}
 	}
 	return ""
@@ -414,7 +414,7 @@ func checkCargo(e *exec, a *parsedArgs) string {
 
 // cargoCommand returns the command of cargo's words: the first that is not an option (+toolchain,
 // --locked) or the value of one.
-func cargoCommand(ws []word) string {
+func cargoCommand(ws []Word) string {
 	for i := 0; i < len(ws); i++ {
 		v := ws[i].Value
 		switch {
@@ -447,11 +447,11 @@ var cargoBuiltins = map[string]bool{"add": true, "bench": true, "build": true, "
 // Cargo.lock that no longer matches the manifests (or writes a missing one) and downloads what the
 // resolution needs, unless --frozen (or --locked with --offline) forbids both; metadata --no-deps
 // resolves nothing. Inside the read-only jail the writes and the downloads fail instead.
-func cargoLocked(e *exec, sub string, rest []word) string {
+func cargoLocked(e *ExecCtx, sub string, rest []Word) string {
 	has := func(names ...string) bool {
-		return slices.ContainsFunc(rest, func(w word) bool { return slices.Contains(names, w.Value) })
+		return slices.ContainsFunc(rest, func(w Word) bool { return slices.Contains(names, w.Value) })
 	}
-	if e.c.ctx.ReadOnlyJail || has("--frozen") || has("--locked") && has("--offline") || sub == "metadata" && has("--no-deps") {
+	if e.S.Ctx.ReadOnlyJail || has("--frozen") || has("--locked") && has("--offline") || sub == "metadata" && has("--no-deps") {
 		return ""
 	}
 	return fmt.Sprintf("`cargo %s` rewrites a Cargo.lock that does not match the manifests and downloads crates: give --frozen", sub)
@@ -465,11 +465,11 @@ var cargoRunKeys = regexp.MustCompile(`(?m)(^|[\s.{,"])(rustc|rustc-wrapper|rust
 // and every one above, and CARGO_HOME's: the programs they name (which the commands that resolve
 // dependencies run to learn the host: metadata, tree, fetch, update, info) and, for a command that is
 // not cargo's own, the alias that says what it runs.
-func checkCargoConfig(e *exec, sub string) string {
-	files := allUp(e.scope().cwd, filepath.Join(".cargo", "config.toml"), filepath.Join(".cargo", "config"))
-	home, ok := e.c.lookupEnv("CARGO_HOME")
+func checkCargoConfig(e *ExecCtx, sub string) string {
+	files := allUp(e.Scope().Cwd, filepath.Join(".cargo", "config.toml"), filepath.Join(".cargo", "config"))
+	home, ok := e.S.LookupEnv("CARGO_HOME")
 	if !ok || home == "" {
-		home = filepath.Join(e.c.ctx.Home, ".cargo")
+		home = filepath.Join(e.S.Ctx.Home, ".cargo")
 	}
 	files = append(files, filepath.Join(home, "config.toml"), filepath.Join(home, "config"))
 	for _, f := range files {
@@ -480,17 +480,17 @@ func checkCargoConfig(e *exec, sub string) string {
 		// A file of the working tree names a program no rule for cargo was meant to allow; the person's
 		// own (CARGO_HOME's, a directory above the workspace) is theirs (supplies tells them apart).
 		if err != nil {
-			return supplies(e, fmt.Sprintf("`%s` cannot be read, so what `cargo %s` runs is unknown", e.c.shownPath(f), sub), f)
+			return supplies(e, fmt.Sprintf("`%s` cannot be read, so what `cargo %s` runs is unknown", e.S.Shown(f), sub), f)
 		}
 		if m := cargoRunKeys.FindStringSubmatch(text); m != nil {
-			return supplies(e, fmt.Sprintf("`%s` sets `%s`, which `cargo %s` may run", e.c.shownPath(f), m[2], sub), f)
+			return supplies(e, fmt.Sprintf("`%s` sets `%s`, which `cargo %s` may run", e.S.Shown(f), m[2], sub), f)
 		}
 		if sub != "" && !cargoBuiltins[sub] && cargoAlias(text, sub) {
-			return supplies(e, fmt.Sprintf("`%s` defines the alias `%s`, which says what `cargo %s` runs", e.c.shownPath(f), sub, sub), f)
+			return supplies(e, fmt.Sprintf("`%s` defines the alias `%s`, which says what `cargo %s` runs", e.S.Shown(f), sub, sub), f)
 		}
 	}
 	for _, v := range []string{"RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTC_WRAPPER"} {
-		if val, ok := e.c.lookupEnv(v); ok && val != "" {
+		if val, ok := e.S.LookupEnv(v); ok && val != "" {
 			return fmt.Sprintf("%s in the environment is a program `cargo %s` runs", v, sub)
 		}
 	}
@@ -523,8 +523,8 @@ func cargoAlias(text, name string) bool {
 
 // lintFlags reads a linter's words: it returns the first option among bad, and the operands, skipping
 // the values of the options in values.
-func lintFlags(ws []word, bad, values []string) (string, []word) {
-	var ops []word
+func lintFlags(ws []Word, bad, values []string) (string, []Word) {
+	var ops []Word
 	for i := 0; i < len(ws); i++ {
 		v := ws[i].Value
 		if !strings.HasPrefix(v, "-") || v == "-" {
@@ -536,7 +536,7 @@ func lintFlags(ws []word, bad, values []string) (string, []word) {
 			break
 		}
 		name, _, has := strings.Cut(v, "=")
-		if slices.Contains(bad, name) || slices.ContainsFunc(bad, func(b string) bool { return abbreviates(name, b) }) {
+		if slices.Contains(bad, name) || slices.ContainsFunc(bad, func(b string) bool { return Abbreviates(name, b) }) {
 			return name, nil
 		}
 		if slices.Contains(values, name) && !has {
@@ -548,18 +548,18 @@ func lintFlags(ws []word, bad, values []string) (string, []word) {
 
 // lintReads records what a linter reads: its file operands, and the files matching globs below its
 // directory operands (or the directory it runs in).
-func lintReads(e *exec, ops []word, globs ...string) string {
+func lintReads(e *ExecCtx, ops []Word, globs ...string) string {
 	if len(ops) == 0 {
-		ops = []word{{Value: ".", Static: true}}
+		ops = []Word{{Value: ".", Static: true}}
 	}
 	for _, o := range ops {
 		if !o.Static {
 			return fmt.Sprintf("reads `%s`, only known at run time", o.Value)
 		}
-		if fi, err := os.Stat(e.c.abs(o.Value, e.scope())); err == nil && fi.IsDir() {
-			e.treeRead(o.Value, treewalk.Tree{Hidden: true, Include: globs})
+		if fi, err := os.Stat(e.S.Abs(o.Value, e.Scope())); err == nil && fi.IsDir() {
+			e.TreeRead(o.Value, treewalk.Tree{Hidden: true, Include: globs})
 		} else {
-			e.c.read(e.p, o.Value, e.scope())
+			e.S.Read(e.P, o.Value, e.Scope())
 		}
 	}
 	return ""
@@ -567,8 +567,8 @@ func lintReads(e *exec, ops []word, globs ...string) string {
 
 // checkRuff: ruff check without fixes and ruff format --check or --diff. ruff runs no project code; it
 // writes its own cache (.ruff_cache), which it rebuilds, unless --no-cache.
-func checkRuff(e *exec, a *parsedArgs) string {
-	ws := a.words[1:]
+func checkRuff(e *ExecCtx, a *Args) string {
+	ws := a.Words[1:]
 	if len(ws) == 1 && (ws[0].Value == "--version" || ws[0].Value == "-V" || ws[0].Value == "version") {
 		return ""
 	}
@@ -590,7 +590,7 @@ func checkRuff(e *exec, a *parsedArgs) string {
 		}
 		return ruffConfig(e, rest) + lintReads(e, ops, "*.py", "*.pyi", "*.ipynb", "pyproject.toml", "ruff.toml", ".ruff.toml")
 	case "format":
-		if !slices.ContainsFunc(rest, func(w word) bool { return w.Value == "--check" || w.Value == "--diff" }) {
+		if !slices.ContainsFunc(rest, func(w Word) bool { return w.Value == "--check" || w.Value == "--diff" }) {
 			return "`ruff format` without --check or --diff rewrites files"
 		}
 		_, ops := lintFlags(rest, nil, values)
@@ -607,11 +607,11 @@ func checkRuff(e *exec, a *parsedArgs) string {
 // ruffWrites: outside the read-only jail, ruff check applies fixes when its configuration (a project's
 // pyproject.toml, or --config "fix = true") sets `fix`, and both commands write a cache where
 // `cache-dir` says, anywhere; --no-fix and --no-cache turn those off.
-func ruffWrites(e *exec, sub string, rest []word) string {
-	if e.c.ctx.ReadOnlyJail {
+func ruffWrites(e *ExecCtx, sub string, rest []Word) string {
+	if e.S.Ctx.ReadOnlyJail {
 		return ""
 	}
-	has := func(name string) bool { return slices.ContainsFunc(rest, func(w word) bool { return w.Value == name }) }
+	has := func(name string) bool { return slices.ContainsFunc(rest, func(w Word) bool { return w.Value == name }) }
 	if sub == "check" && !has("--no-fix") {
 		return "`ruff check` applies fixes when its configuration sets `fix = true`: give --no-fix, or run it in the read-only jail"
 	}
@@ -622,14 +622,14 @@ func ruffWrites(e *exec, sub string, rest []word) string {
 }
 
 // ruffConfig records a --config file as a read.
-func ruffConfig(e *exec, ws []word) string {
+func ruffConfig(e *ExecCtx, ws []Word) string {
 	for i, w := range ws {
 		v := w.Value
 		if v == "--config" && i+1 < len(ws) {
 			v = "--config=" + ws[i+1].Value
 		}
 		if f, ok := strings.CutPrefix(v, "--config="); ok && !strings.Contains(f, "=") {
-			e.c.read(e.p, f, e.scope())
+			e.S.Read(e.P, f, e.Scope())
 		}
 	}
 	return ""
@@ -637,8 +637,8 @@ func ruffConfig(e *exec, ws []word) string {
 
 // checkESLint: eslint without --fix, an output file, a cache or a server. It runs the project's
 // configuration and plugins (JavaScript), so it is read-only only inside the read-only jail.
-func checkESLint(e *exec, a *parsedArgs) string {
-	ws := a.words[1:]
+func checkESLint(e *ExecCtx, a *Args) string {
+	ws := a.Words[1:]
 	if len(ws) == 1 && (ws[0].Value == "--version" || ws[0].Value == "-v") {
 		return ""
 	}
@@ -657,8 +657,8 @@ func checkESLint(e *exec, a *parsedArgs) string {
 
 // checkPrettier: prettier printing what it would write, --check or --list-different; it loads the
 // project's configuration and plugins, which may be JavaScript.
-func checkPrettier(e *exec, a *parsedArgs) string {
-	ws := a.words[1:]
+func checkPrettier(e *ExecCtx, a *Args) string {
+	ws := a.Words[1:]
 	if len(ws) == 1 && (ws[0].Value == "--version" || ws[0].Value == "-v") {
 		return ""
 	}
@@ -678,8 +678,8 @@ func checkPrettier(e *exec, a *parsedArgs) string {
 
 // checkMypy: mypy without installing types or writing reports. Its configured plugins are Python
 // imported from the project; it writes its own cache (.mypy_cache).
-func checkMypy(e *exec, a *parsedArgs) string {
-	ws := a.words[1:]
+func checkMypy(e *ExecCtx, a *Args) string {
+	ws := a.Words[1:]
 	if len(ws) == 1 && (ws[0].Value == "--version" || ws[0].Value == "-V") {
 		return ""
 	}

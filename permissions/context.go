@@ -28,64 +28,64 @@ type Context struct {
 	ReadOnlyJail bool
 	// rootsResolved says that Workspace and AdditionalDirectories are already resolved (ResolvePath),
 	// as an Engine's are.
-	rootsResolved bool
+	RootsResolved bool
 	// mem is what the engine remembers between classifications; nil gives Classify a memory of its own.
-	mem *memory
+	Memory *Memory
 }
 
 // memory is what an engine remembers between the commands it classifies, each part bounded: the
 // directory listings of walks.
-type memory struct {
-	lister *treewalk.Lister
+type Memory struct {
+	Lister *treewalk.Lister
 }
 
-func newMemory() *memory {
-	return &memory{lister: treewalk.NewLister(isSecretPath)}
+func NewMemory() *Memory {
+	return &Memory{Lister: treewalk.NewLister(IsSecret)}
 }
 
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.
-type scope struct {
-	cwd string
+type Scope struct {
+	Cwd string
 	// vars are variables whose value is known for certain where they are used: a loop's variable over
 	// plain words or files (see loopValues).
-	vars map[string]string
+	Vars map[string]string
 	// funcs are the functions bash is certain to have defined at this point, with read-only bodies. Calling
 	// one in the directory its body was judged in is as read-only as its body; a function only perhaps
 	// defined (in a subshell, a branch, after `&&`) leaves the name to the program.
-	funcs map[string]funcDef
+	Funcs map[string]FuncDef
 }
 
 // funcDef is a function with a read-only body: dir is where the body was judged, after where a call
 // there leaves the shell. A function runs in the calling shell, so a cd in its body outlives the call;
 // after is empty when that directory is unknown.
-type funcDef struct {
-	dir, after string
+type FuncDef struct {
+	Dir, After string
 	// body is the function's body and lv the source it was defined in: a call in another directory runs
 	// it there (functions.go).
-	body *syntax.Stmt
-	lv   *level
+	Body  *syntax.Stmt
+	Level *Level
 }
 
 // fork returns a copy of the scope whose changes do not reach sc.
-func (sc *scope) fork() *scope {
+func (sc *Scope) Fork() *Scope {
 	inner := *sc
-	inner.vars = maps.Clone(sc.vars)
-	inner.funcs = maps.Clone(sc.funcs)
+	inner.Vars = maps.Clone(sc.Vars)
+	inner.Funcs = maps.Clone(sc.Funcs)
 	return &inner
 }
 
 // level is one parsed source: the original command or a nested `bash -c` body.
-type level struct {
-	src string
+type Level struct {
+	Src string
 	// anchor is the text in the original command that parts of this level report, when nested.
-	anchor string
-	depth  int
+	Anchor string
+	Depth  int
 }
 
 // text is the source a part reports for node n. A statement's text stops before its `;` or `&`.
-func (lv *level) text(n syntax.Node) string {
-	if lv.anchor != "" {
-		return lv.anchor
+func (lv *Level) Text(n syntax.Node) string {
+	if lv.Anchor != "" {
+		return lv.Anchor
 	}
 	start, end := n.Pos().Offset(), n.End().Offset()
 	if s, ok := n.(*syntax.Stmt); ok && s.Cmd != nil {
@@ -94,10 +94,10 @@ func (lv *level) text(n syntax.Node) string {
 			end = max(end, r.End().Offset())
 		}
 	}
-	if start > end || int(end) > len(lv.src) {
-		return lv.src
+	if start > end || int(end) > len(lv.Src) {
+		return lv.Src
 	}
-	return lv.src[start:end]
+	return lv.Src[start:end]
 }
 
 // hasDotDot reports whether a path has a `..` component.

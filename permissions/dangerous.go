@@ -20,7 +20,7 @@ var systemRoots = map[string]bool{
 // catastrophicTarget reports whether removing or re-permissioning w recursively is catastrophic: /, a
 // system root, the home directory, the workspace root or one of their ancestors, or a path built from a
 // variable that may be empty ("$DIR/" becomes "/").
-func catastrophicTarget(e *exec, w word) bool {
+func catastrophicTarget(e *ExecCtx, w Word) bool {
 	if !w.Static {
 		if w.Param != "" && (w.ParamTail == "/" || w.ParamTail == "/*" || w.ParamTail == "") &&
 			(w.Param == "HOME" || w.ParamTail != "") {
@@ -32,7 +32,7 @@ func catastrophicTarget(e *exec, w word) bool {
 	if v == "" {
 		return false
 	}
-	home := e.c.ctx.Home
+	home := e.S.Ctx.Home
 	if v == "~" || v == "~/" || v == "~/*" {
 		return true
 	}
@@ -43,25 +43,25 @@ func catastrophicTarget(e *exec, w word) bool {
 			v = "."
 		}
 	}
-	abs := e.c.abs(v, e.scope())
+	abs := e.S.Abs(v, e.Scope())
 	if !filepath.IsAbs(abs) {
 		return false
 	}
-	if systemRoots[abs] || home != "" && (abs == filepath.Clean(home) || within(abs, filepath.Clean(home))) {
+	if systemRoots[abs] || home != "" && (abs == filepath.Clean(home) || Within(abs, filepath.Clean(home))) {
 		return true
 	}
-	if ws := e.c.ctx.Workspace; ws != "" && within(abs, filepath.Clean(ws)) {
+	if ws := e.S.Ctx.Workspace; ws != "" && Within(abs, filepath.Clean(ws)) {
 		return true
 	}
 	return false
 }
 
 // dangerous flags the catastrophic commands. It looks at every wrapper layer, so `sudo rm -rf /` counts.
-func dangerous(e *exec, name string, words []word) {
+func dangerous(e *ExecCtx, name string, words []Word) {
 	flag := func(what string) {
-		e.p.Dangerous = true
-		if e.p.ReadOnly || !strings.Contains(e.p.Reason, "catastroph") {
-			e.p.notRO(fmt.Sprintf("`%s` %s", display(words), what))
+		e.P.Dangerous = true
+		if e.P.ReadOnly || !strings.Contains(e.P.Reason, "catastroph") {
+			e.P.NotRO(fmt.Sprintf("`%s` %s", Display(words), what))
 		}
 	}
 	args := words[1:]
@@ -118,14 +118,14 @@ func dangerous(e *exec, name string, words []word) {
 		}
 	case "dd":
 		for _, w := range args {
-			if strings.HasPrefix(w.Value, "of=") && isBlockDevice(strings.TrimPrefix(w.Value, "of=")) {
+			if strings.HasPrefix(w.Value, "of=") && IsBlockDevice(strings.TrimPrefix(w.Value, "of=")) {
 				flag("writes a disk device (catastrophic)")
 				return
 			}
 		}
 	case "shred", "wipefs", "fdisk", "sfdisk", "cfdisk", "parted", "sgdisk", "gdisk", "blkdiscard", "badblocks", "cryptsetup":
 		for _, w := range args {
-			if isBlockDevice(w.Value) {
+			if IsBlockDevice(w.Value) {
 				flag("rewrites a disk device (catastrophic)")
 				return
 			}
@@ -144,7 +144,7 @@ func dangerous(e *exec, name string, words []word) {
 		for i < len(args) && (args[i].Value == "-H" || args[i].Value == "-L" || args[i].Value == "-P") {
 			i++
 		}
-		var roots []word
+		var roots []Word
 		for ; i < len(args); i++ {
 			if strings.HasPrefix(args[i].Value, "-") || args[i].Value == "(" || args[i].Value == "!" {
 				break
@@ -178,7 +178,7 @@ func dangerous(e *exec, name string, words []word) {
 }
 
 // shownWord is a word as the person typed it, as far as that is known: `~` stays `~`.
-func shownWord(w word) string {
+func shownWord(w Word) string {
 	if w.Raw != "" {
 		return w.Raw
 	}

@@ -43,16 +43,16 @@ func (e *Engine) decide(s snapshot, req Request) Verdict {
 func (e *Engine) protected(abs string) bool {
 	s := "/" + filepath.ToSlash(abs) + "/"
 	return strings.Contains(s, "/.git/") || strings.Contains(s, "/.warden/") ||
-		e.home != "" && within(filepath.Join(e.home, ".config", "warden"), abs)
+		e.home != "" && Within(filepath.Join(e.home, ".config", "warden"), abs)
 }
 
 // inside reports whether abs is in the workspace or an additional directory.
 func (e *Engine) inside(abs string) bool {
-	if within(e.workspace, abs) {
+	if Within(e.workspace, abs) {
 		return true
 	}
 	for _, d := range e.dirs {
-		if within(d, abs) {
+		if Within(d, abs) {
 			return true
 		}
 	}
@@ -87,7 +87,7 @@ func (e *Engine) decidePath(s snapshot, req Request) Verdict {
 		cwd = e.workspace
 	}
 	abs := ResolvePath(cwd, req.Path, e.home)
-	secret := isSecretPath(abs, e.home) || isSecretPath(req.Path, e.home)
+	secret := IsSecret(abs, e.home) || IsSecret(req.Path, e.home)
 	v := e.decideName(s, req.Kind, abs, req.Path, "`"+req.Path+"`", secret)
 	if v.Decision == Deny {
 		return v
@@ -197,20 +197,20 @@ func bashMatch(rules []Rule, p *Part, allow bool) (Rule, bool) {
 		if len(p.Args) == 0 {
 			continue
 		}
-		need := len(p.static)
+		need := len(p.ArgStatic)
 		if r.prefix {
 			need = min(r.literalWords(), need)
-		} else if p.openTail {
+		} else if p.OpenTail {
 			continue
 		}
 		known := true
-		for _, st := range p.static[:need] {
+		for _, st := range p.ArgStatic[:need] {
 			known = known && st
 		}
 		if !known && !r.any {
 			continue
 		}
-		if !p.actsItself && r.matchArgs(p.Args) {
+		if !p.ActsItself && r.matchArgs(p.Args) {
 			return r, true
 		}
 		if len(p.Layers) > 1 && p.Static && r.matchArgs(p.Layers[0]) {
@@ -248,7 +248,7 @@ func (e *Engine) namedPaths(rules []Rule, p *Part) (Rule, string, bool) {
 // rootedIn returns the Read rule that denies the directory a recursive read starts from, or a file
 // right below it.
 func rootedIn(rules []Rule, p *Part) (Rule, string, bool) {
-	for _, t := range p.trees {
+	for _, t := range p.Trees {
 		for _, r := range pathRules(rules, Read) {
 			if r.matchPath(t.Dir) || r.matchPath(filepath.Join(t.Dir, "x")) {
 				return r, t.Dir, true
@@ -261,7 +261,7 @@ func rootedIn(rules []Rule, p *Part) (Rule, string, bool) {
 // treePaths returns the Read rule naming something below a directory the part reads recursively (grep -r,
 // rg, git log -p with no pathspec).
 func treePaths(rules []Rule, p *Part) (Rule, string, bool) {
-	for _, t := range p.trees {
+	for _, t := range p.Trees {
 		for _, r := range pathRules(rules, Read) {
 			if r.mayMatchUnder(t) {
 				return r, t.Dir, true
@@ -275,7 +275,7 @@ func (e *Engine) absFor(path string) string {
 	if !filepath.IsAbs(path) {
 		return path
 	}
-	return resolveBelow(e.workspace, path)
+	return ResolveBelow(e.workspace, path)
 }
 
 func (e *Engine) decideExec(s snapshot, req Request) Verdict {
@@ -377,7 +377,7 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 		}
 		allReadOnly = false
 		if r, ok := e.coveredByRules(s.allow, p); ok {
-			if p.supplied == "" {
+			if p.Supplied == "" {
 				if used == "" {
 					used = r
 				}
@@ -441,11 +441,11 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 	}
 	v.Decision, v.By = Ask, "policy"
 	v.SuggestedRule = suggestFor(cls, e.Context(cwd))
-	if i := slices.IndexFunc(uncovered, func(p *Part) bool { return p.supplied != "" }); i >= 0 {
+	if i := slices.IndexFunc(uncovered, func(p *Part) bool { return p.Supplied != "" }); i >= 0 {
 		// No rule would cover it, so none is offered: the person approves it once, each time.
 		v.SuggestedRule, v.RuleCannotAllow = "", true
 		if i == 0 {
-			v.Reason = first.supplied
+			v.Reason = first.Supplied
 			if passed != "" {
 				v.Reason += fmt.Sprintf("; `%s` allows `%s`, not what the repository makes it run", passed, partName(first))
 			}
@@ -462,7 +462,7 @@ func (e *Engine) coveredByRules(allow []Rule, p *Part) (string, bool) {
 		// A secret read no rule can name (through /proc/self or /dev/fd) is never covered.
 		used = "-"
 		for _, path := range p.Reads {
-			if !isSecretPath(path, e.home) {
+			if !IsSecret(path, e.home) {
 				continue
 			}
 			r, ok := firstPathMatch(pathRules(allow, Read), e.absFor(path))
@@ -480,7 +480,7 @@ func (e *Engine) coveredByRules(allow []Rule, p *Part) (string, bool) {
 	}
 	if r, ok := bashMatch(allow, p, true); ok {
 		// The program is allowed; files its redirections write still need their own rule.
-		for _, w := range p.redirWrites {
+		for _, w := range p.RedirWrites {
 			if _, ok := firstPathMatch(pathRules(allow, Write), e.absFor(w)); !ok {
 				return "", false
 			}
@@ -503,11 +503,11 @@ func (e *Engine) coveredByRules(allow []Rule, p *Part) (string, bool) {
 // partName is how reasons name a part: its program and subcommand, or its text.
 func partName(p *Part) string {
 	if len(p.Args) > 0 {
-		ws := make([]word, len(p.Args))
+		ws := make([]Word, len(p.Args))
 		for i, a := range p.Args {
-			ws[i] = word{Value: a}
+			ws[i] = Word{Value: a}
 		}
-		return display(ws)
+		return Display(ws)
 	}
 	return p.Text
 }

@@ -62,7 +62,7 @@ var gitNoIndex = map[string]bool{
 // gitFacets says what an invocation of a read-only subcommand does. rest are the words after the
 // subcommand; noLocks is set by --no-optional-locks; isPath reports whether an operand names an
 // existing file (relative to where git runs), which makes it a path rather than a revision.
-func gitFacets(name, sub string, rest []word, noLocks bool, isPath func(string) bool) gitRun {
+func gitFacets(name, sub string, rest []Word, noLocks bool, isPath func(string) bool) gitRun {
 	csub, crest := gitContentSub(sub, rest)
 	g := parseGit(crest, gitShortValues[csub], "", gitLongValues)
 	run := gitRun{name: name, sub: sub}
@@ -133,10 +133,10 @@ func gitFacets(name, sub string, rest []word, noLocks bool, isPath func(string) 
 func gitPrintsPatch(sub string, g gitArgs) bool {
 	for _, f := range g.flags {
 		switch {
-		case f.name == "-p", f.name == "-u", f.name == "-U", f.name == "-W", f.name == "-c", f.name == "-L":
+		case f.Name == "-p", f.Name == "-u", f.Name == "-U", f.Name == "-W", f.Name == "-c", f.Name == "-L":
 			return true
-		case len(f.name) > 2 && strings.HasPrefix(f.name, "--") &&
-			slices.ContainsFunc(gitPatchOptions, func(o string) bool { return strings.HasPrefix(o, f.name) }):
+		case len(f.Name) > 2 && strings.HasPrefix(f.Name, "--") &&
+			slices.ContainsFunc(gitPatchOptions, func(o string) bool { return strings.HasPrefix(o, f.Name) }):
 			return true
 		}
 	}
@@ -170,8 +170,8 @@ func gitRevCount(sub string, g gitArgs, isPath func(string) bool) int {
 // which verifies the signature: %G? and friends, or a %(signature) atom.
 func gitFormatChecksSignatures(g gitArgs) bool {
 	for _, f := range g.flags {
-		if (abbreviates(f.name, "--format") || abbreviates(f.name, "--pretty")) && f.has &&
-			(strings.Contains(f.value, "%G") || strings.Contains(f.value, "%(signature")) {
+		if (Abbreviates(f.Name, "--format") || Abbreviates(f.Name, "--pretty")) && f.Has &&
+			(strings.Contains(f.Value, "%G") || strings.Contains(f.Value, "%(signature")) {
 			return true
 		}
 	}
@@ -187,15 +187,15 @@ var gitPrintsCommits = map[string]bool{
 
 // gitArgs are a subcommand's arguments split the way git's parse-options splits them.
 type gitArgs struct {
-	flags    []flagArg
-	operands []word
+	flags    []Flag
+	operands []Word
 }
 
 // parseGit splits args: short options cluster, a letter in values takes the rest of the word or else the
 // next word, a letter in optional takes only the rest of the word, digits are a count (-3); a long option
 // takes `=value`, or the next word when it is (an abbreviation of) one of longValues; `--` ends options.
 // Long options keep the name as typed, abbreviated or not.
-func parseGit(args []word, values, optional string, longValues []string) gitArgs {
+func parseGit(args []Word, values, optional string, longValues []string) gitArgs {
 	var g gitArgs
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
@@ -205,27 +205,27 @@ func parseGit(args []word, values, optional string, longValues []string) gitArgs
 			return g
 		case strings.HasPrefix(v, "--"):
 			name, val, has := strings.Cut(v, "=")
-			if !has && matchesLong(name[2:], trimDashes(longValues)) && i+1 < len(args) {
+			if !has && MatchesLong(name[2:], trimDashes(longValues)) && i+1 < len(args) {
 				i++
 				val, has = args[i].Value, true
 			}
-			g.flags = append(g.flags, flagArg{name: name, value: val, has: has})
+			g.flags = append(g.flags, Flag{Name: name, Value: val, Has: has})
 		case len(v) > 1 && v[0] == '-':
 			for j := 1; j < len(v); j++ {
 				ch := v[j]
-				f := flagArg{name: "-" + string(ch)}
+				f := Flag{Name: "-" + string(ch)}
 				switch {
 				case ch >= '0' && ch <= '9':
 					continue
 				case strings.IndexByte(values, ch) >= 0:
-					f.value, f.has = v[j+1:], true
+					f.Value, f.Has = v[j+1:], true
 					if j == len(v)-1 && i+1 < len(args) {
 						i++
-						f.value = args[i].Value
+						f.Value = args[i].Value
 					}
 					j = len(v)
 				case strings.IndexByte(optional, ch) >= 0:
-					f.value, f.has = v[j+1:], j < len(v)-1
+					f.Value, f.Has = v[j+1:], j < len(v)-1
 					j = len(v)
 				}
 				g.flags = append(g.flags, f)
@@ -249,14 +249,14 @@ func trimDashes(names []string) []string {
 // any unambiguous abbreviation of a long option, so an abbreviation of a bad one is bad.
 func (g gitArgs) bad(shortBad string, longBad []string) string {
 	for _, f := range g.flags {
-		if strings.HasPrefix(f.name, "--") {
-			if len(f.name) > 2 && slices.ContainsFunc(longBad, func(b string) bool { return strings.HasPrefix(b, f.name) }) {
-				return f.name
+		if strings.HasPrefix(f.Name, "--") {
+			if len(f.Name) > 2 && slices.ContainsFunc(longBad, func(b string) bool { return strings.HasPrefix(b, f.Name) }) {
+				return f.Name
 			}
 			continue
 		}
-		if strings.Contains(shortBad, f.name[1:]) {
-			return f.name
+		if strings.Contains(shortBad, f.Name[1:]) {
+			return f.Name
 		}
 	}
 	return ""
@@ -266,7 +266,7 @@ func (g gitArgs) bad(shortBad string, longBad []string) string {
 func (g gitArgs) has(names ...string) bool {
 	for _, f := range g.flags {
 		for _, n := range names {
-			if f.name == n || abbreviates(f.name, n) {
+			if f.Name == n || Abbreviates(f.Name, n) {
 				return true
 			}
 		}
@@ -277,7 +277,7 @@ func (g gitArgs) has(names ...string) bool {
 // hasExact reports whether any of names was given spelled out.
 func (g gitArgs) hasExact(names ...string) bool {
 	for _, f := range g.flags {
-		if slices.Contains(names, f.name) {
+		if slices.Contains(names, f.Name) {
 			return true
 		}
 	}
@@ -287,7 +287,7 @@ func (g gitArgs) hasExact(names ...string) bool {
 // gitContentSub returns the content subcommand a read subcommand amounts to, and its arguments:
 // `git reflog [show]` is `git log -g`, and `git stash show` prints a stash's diff, its files' contents
 // with -p (like log, a stat otherwise); `git reflog list` and `git reflog exists` print none.
-func gitContentSub(sub string, rest []word) (string, []word) {
+func gitContentSub(sub string, rest []Word) (string, []Word) {
 	switch sub {
 	case "reflog":
 		if len(rest) > 0 && rest[0].Value == "show" {

@@ -18,13 +18,13 @@ const maxGlobReads = 64
 // expandGlob returns what bash would put in place of a glob operand, or the pattern itself when nothing
 // matches (bash's default). ok is false when the matches could not all be listed within the bounds.
 // Unlike bash's default, names starting with a dot match too: `shopt -s dotglob` may be in effect.
-func (c *State) expandGlob(pattern string, sc *scope) (names []string, ok bool) {
+func (c *State) ExpandGlob(pattern string, sc *Scope) (names []string, ok bool) {
 	abs := pattern
 	if !filepath.IsAbs(pattern) {
-		if sc.cwd == "" {
+		if sc.Cwd == "" {
 			return nil, false
 		}
-		abs = sc.cwd + "/" + pattern
+		abs = sc.Cwd + "/" + pattern
 	}
 	comps := strings.Split(abs, "/")[1:]
 	cands := []string{"/"}
@@ -84,13 +84,13 @@ func (c *State) expandGlob(pattern string, sc *scope) (names []string, ok bool) 
 
 // globValues returns the words bash passes for w: the names a glob matches (the pattern itself when
 // none does, or when Warden could not list them all), or the word's value.
-func (e *exec) globValues(w word) []string {
+func (e *ExecCtx) GlobValues(w Word) []string {
 	if !w.Static || !w.Glob {
 		return []string{w.Value}
 	}
-	names, ok := e.c.expandGlob(w.Value, e.scope())
+	names, ok := e.S.ExpandGlob(w.Value, e.Scope())
 	if !ok {
-		e.p.notRO(fmt.Sprintf("`%s` could not be expanded to check it", w.Value))
+		e.P.NotRO(fmt.Sprintf("`%s` could not be expanded to check it", w.Value))
 		return []string{w.Value}
 	}
 	return names

@@ -14,18 +14,18 @@ import (
 	"syscall"
 )
 
-type inode struct{ dev, ino uint64 }
+type Inode struct{ dev, ino uint64 }
 
 // maxLinkSearch bounds the entries one search for other names looks at; past it the read asks. A
 // variable so that tests can reach the bound without 200,000 files.
-var maxLinkSearch = 200000
+var MaxLinkSearch = 200000
 
 // linkedDir is one listed directory: its regular files by inode (all of them, since a file's link count
 // changes without its directory changing), and its subdirectories.
 type linkedDir struct {
 	mtime, ctime int64
 	ino          uint64
-	links        map[inode][]string
+	links        map[Inode][]string
 	subdirs      []string
 	entries      int
 }
@@ -42,20 +42,20 @@ var homeSecretPlaces = []string{".ssh", ".aws", ".gnupg", ".kube", ".azure", ".d
 
 // linkTarget returns the inode of the regular file at path (links followed) when it has more than one
 // name.
-func linkTarget(path string) (inode, bool) {
+func LinkTarget(path string) (Inode, bool) {
 	var st syscall.Stat_t
 	if syscall.Stat(path, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Nlink < 2 {
-		return inode{}, false
+		return Inode{}, false
 	}
-	return inode{uint64(st.Dev), st.Ino}, true
+	return Inode{uint64(st.Dev), st.Ino}, true
 }
 
 // otherNames returns, for each of targets, the names found below roots and in home's secret places
 // (the names asked about among them). complete is false when the search stopped at maxLinkSearch
 // entries, so that names may be missing.
-func otherNames(targets map[inode]bool, roots []string, home string) (found map[inode][]string, complete bool) {
-	found = map[inode][]string{}
-	budget := maxLinkSearch
+func OtherNames(targets map[Inode]bool, roots []string, home string) (found map[Inode][]string, complete bool) {
+	found = map[Inode][]string{}
+	budget := MaxLinkSearch
 	complete = true
 	for _, r := range roots {
 		complete = searchLinksOf(r, targets, found, &budget) && complete
@@ -72,7 +72,7 @@ func otherNames(targets map[inode]bool, roots []string, home string) (found map[
 			complete = searchLinksOf(p, targets, found, &budget) && complete
 		case fi.Mode().IsRegular():
 			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-				if k := (inode{uint64(st.Dev), st.Ino}); targets[k] {
+				if k := (Inode{uint64(st.Dev), st.Ino}); targets[k] {
 					found[k] = append(found[k], p)
 				}
 			}
@@ -83,7 +83,7 @@ func otherNames(targets map[inode]bool, roots []string, home string) (found map[
 
 // searchLinksOf adds to found the names below root of the files targets holds. It reports false when
 // the search stopped at the budget.
-func searchLinksOf(root string, targets map[inode]bool, found map[inode][]string, budget *int) bool {
+func searchLinksOf(root string, targets map[Inode]bool, found map[Inode][]string, budget *int) bool {
 	stack := []string{root}
 	for len(stack) > 0 {
 		dir := stack[len(stack)-1]
@@ -130,7 +130,7 @@ func listLinked(dir string) *linkedDir {
 	if err != nil {
 		return nil
 	}
-	ld = &linkedDir{mtime: mtime, ctime: ctime, ino: st.Ino, links: map[inode][]string{}, entries: len(entries)}
+	ld = &linkedDir{mtime: mtime, ctime: ctime, ino: st.Ino, links: map[Inode][]string{}, entries: len(entries)}
 	for _, en := range entries {
 		switch {
 		case en.IsDir():
@@ -141,7 +141,7 @@ func listLinked(dir string) *linkedDir {
 				continue
 			}
 			if s, ok := info.Sys().(*syscall.Stat_t); ok {
-				k := inode{uint64(s.Dev), s.Ino}
+				k := Inode{uint64(s.Dev), s.Ino}
 				ld.links[k] = append(ld.links[k], en.Name())
 			}
 		}

@@ -18,7 +18,7 @@ import (
 
 // hdocEndsEarly reports whether bash may end the here-document of r before the parser did, given src,
 // the source r was parsed from; inSubst says r is inside a command or process substitution.
-func hdocEndsEarly(r *syntax.Redirect, src string, inSubst bool) bool {
+func HdocEndsEarly(r *syntax.Redirect, src string, inSubst bool) bool {
 	if r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc || r.Word == nil {
 		return false
 	}
@@ -34,7 +34,7 @@ func hdocEndsEarly(r *syntax.Redirect, src string, inSubst bool) bool {
 	if !ok {
 		return true
 	}
-	quoted := hdocQuoted(r)
+	quoted := HdocQuoted(r)
 	lines := strings.Split(src[bs:be], "\n")
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
@@ -116,7 +116,7 @@ func hdocDelimiter(w string) (string, bool) {
 }
 
 // inside reports whether offset lies within one of the ranges.
-func inside(ranges [][2]uint, offset uint) bool {
+func InRanges(ranges [][2]uint, offset uint) bool {
 	for _, r := range ranges {
 		if offset >= r[0] && offset < r[1] {
 			return true
@@ -127,7 +127,7 @@ func inside(ranges [][2]uint, offset uint) bool {
 
 // hdocQuoted reports whether a here-document's delimiter is quoted in any part (`'EOF'`, `\EOF`,
 // `E'O'F`): bash then feeds the body as it is written, expanding nothing.
-func hdocQuoted(r *syntax.Redirect) bool {
+func HdocQuoted(r *syntax.Redirect) bool {
 	if r.Word == nil {
 		return false
 	}
@@ -147,12 +147,12 @@ func hdocQuoted(r *syntax.Redirect) bool {
 // heredocBody is the text bash feeds from a here-document. With a quoted delimiter the body is literal
 // (taken from the source, since the parser may have read expansions into it); otherwise a backslash only
 // escapes $, `, \ and a newline, and any expansion makes the body unknown.
-func heredocBody(r *syntax.Redirect, src string) word {
-	out := word{Static: true}
+func HeredocBody(r *syntax.Redirect, src string) Word {
+	out := Word{Static: true}
 	if r.Hdoc == nil {
 		return out
 	}
-	quoted := hdocQuoted(r)
+	quoted := HdocQuoted(r)
 	allLit := true
 	for _, p := range r.Hdoc.Parts {
 		if _, ok := p.(*syntax.Lit); !ok {
@@ -168,7 +168,7 @@ func heredocBody(r *syntax.Redirect, src string) word {
 			return out
 		}
 		body := src[start:end]
-		delim := resolveWord(r.Word, "", "").Value
+		delim := ResolveWord(r.Word, "", "").Value
 		lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
 		if n := len(lines); n > 0 && strings.TrimLeft(lines[n-1], "\t") == delim {
 			lines = lines[:n-1]

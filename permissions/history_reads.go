@@ -17,7 +17,7 @@ func (e *Engine) historyDenied(rules []Rule, p *Part) (Rule, string, bool) {
 	if len(reads) == 0 {
 		return Rule{}, "", false
 	}
-	for _, r := range p.objects {
+	for _, r := range p.Objects {
 		if r.Top == "" {
 			continue
 		}

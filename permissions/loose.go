@@ -16,11 +16,11 @@ import (
 // loosePath is a path the part reads or writes that is only known at run time: the directory its known
 // start names and the components after it, each known or a pattern (segs), and whether it is read or
 // written. dir is "" when the path may be anything.
-type loosePath struct {
-	dir    string
-	segs   []looseSeg
-	access Access
-	shown  string
+type LoosePath struct {
+	Dir    string
+	Segs   []LooseSeg
+	Access Access
+	Shown  string
 }
 
 // Access is what a part does with a path: reads it, or writes it (creates, changes or removes it).
@@ -34,49 +34,49 @@ const (
 
 // looseSeg is one component of a loose path after its known directory: known text, or text only known at
 // run time between a known start and end.
-type looseSeg struct {
-	text, pre, suf string
-	dynamic        bool
+type LooseSeg struct {
+	Text, Pre, Suf string
+	Dynamic        bool
 }
 
 // unknownPart stands, in a word's template, for an expansion that is one safe file name component.
-const unknownPart = "\x00"
+const UnknownPart = "\x00"
 
 // loosePath describes the path a word only known at run time names.
-func (e *exec) loosePath(w word, a Access) loosePath {
-	lp := loosePath{access: a, shown: w.Raw}
-	template, component := wordShape(w, e.c.defined)
+func (e *ExecCtx) LoosePath(w Word, a Access) LoosePath {
+	lp := LoosePath{Access: a, Shown: w.Raw}
+	template, component := WordShape(w, e.S.Defined)
 	if !component {
 		return lp
 	}
-	prefix, _, _ := strings.Cut(template, unknownPart)
+	prefix, _, _ := strings.Cut(template, UnknownPart)
 	dir, rest := ".", template
 	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
 		dir, rest = prefix[:i+1], template[i+1:]
 	}
-	if h := e.c.ctx.Home; h != "" && (dir == "~/" || strings.HasPrefix(dir, "~/")) {
+	if h := e.S.Ctx.Home; h != "" && (dir == "~/" || strings.HasPrefix(dir, "~/")) {
 		dir = h + dir[1:]
 	} else if strings.HasPrefix(dir, "~") {
 		return lp
 	}
-	path := e.c.abs(dir, e.scope())
+	path := e.S.Abs(dir, e.Scope())
 	if !filepath.IsAbs(path) {
 		return lp
 	}
-	lp.dir = path
+	lp.Dir = path
 	for _, seg := range strings.Split(rest, "/") {
 		if seg == "" {
 			continue
 		}
-		pre, after, dynamic := strings.Cut(seg, unknownPart)
+		pre, after, dynamic := strings.Cut(seg, UnknownPart)
 		if !dynamic {
-			lp.segs = append(lp.segs, looseSeg{text: seg})
+			lp.Segs = append(lp.Segs, LooseSeg{Text: seg})
 			continue
 		}
-		if i := strings.LastIndex(after, unknownPart); i >= 0 {
-			after = after[i+len(unknownPart):]
+		if i := strings.LastIndex(after, UnknownPart); i >= 0 {
+			after = after[i+len(UnknownPart):]
 		}
-		lp.segs = append(lp.segs, looseSeg{pre: pre, suf: after, dynamic: true})
+		lp.Segs = append(lp.Segs, LooseSeg{Pre: pre, Suf: after, Dynamic: true})
 	}
 	return lp
 }
@@ -85,7 +85,7 @@ func (e *exec) loosePath(w word, a Access) loosePath {
 // with unknownPart for each expansion; and whether every expansion in it is one file name component
 // (componentSafe) with no `..` or wildcard after the first. A known word is its own template. defined
 // are the functions the command defines, which may stand for a command a substitution runs.
-func wordShape(w word, defined map[string]bool) (string, bool) {
+func WordShape(w Word, defined map[string]bool) (string, bool) {
 	if w.Static {
 		return w.Value, false
 	}
@@ -128,7 +128,7 @@ func wordShape(w word, defined map[string]bool) (string, bool) {
 			default:
 				dynamic = true
 				safe = safe && componentSafe(part, defined)
-				b.WriteString(unknownPart)
+				b.WriteString(UnknownPart)
 			}
 		}
 	}
@@ -171,7 +171,7 @@ func shapedOutput(cs *syntax.CmdSubst, defined map[string]bool) bool {
 	}
 	args := make([]string, len(call.Args))
 	for i, a := range call.Args {
-		w := resolveWord(a, "", "")
+		w := ResolveWord(a, "", "")
 		if !w.Static || w.Glob {
 			return false
 		}

@@ -8,12 +8,12 @@ import (
 
 // mayMatch reports whether the path rule may match what the loose path becomes below dir (its known
 // directory, as written or resolved), a directory above it or something below it.
-func mayMatch(lp loosePath, r Rule, dir string) bool {
-	segs := make([]looseSeg, 0, 8+len(lp.segs))
+func mayMatch(lp LoosePath, r Rule, dir string) bool {
+	segs := make([]LooseSeg, 0, 8+len(lp.Segs))
 	for _, s := range strings.Split(dir, "/") {
-		segs = append(segs, looseSeg{text: s})
+		segs = append(segs, LooseSeg{Text: s})
 	}
-	segs = append(segs, lp.segs...)
+	segs = append(segs, lp.Segs...)
 	for _, glob := range []string{r.pathGlob, r.linkGlob} {
 		if glob != "" && segsMayMatch(strings.Split(glob, "/"), segs) {
 			return true
@@ -24,7 +24,7 @@ func mayMatch(lp loosePath, r Rule, dir string) bool {
 
 // segsMayMatch reports whether a rule's pattern, split at `/`, may match a path the segments become,
 // or one above or below it.
-func segsMayMatch(rule []string, segs []looseSeg) bool {
+func segsMayMatch(rule []string, segs []LooseSeg) bool {
 	if len(rule) == 0 || len(segs) == 0 {
 		return true // one names a directory the other lies below
 	}
@@ -36,16 +36,16 @@ func segsMayMatch(rule []string, segs []looseSeg) bool {
 
 // segMayMatch reports whether one component of a rule's pattern may match a component of a loose
 // path.
-func segMayMatch(rule string, s looseSeg) bool {
+func segMayMatch(rule string, s LooseSeg) bool {
 	wild := strings.ContainsAny(rule, `*?[{\`)
 	switch {
-	case !s.dynamic && !wild:
-		return rule == s.text
-	case !s.dynamic:
-		ok, err := doublestar.Match(rule, s.text)
+	case !s.Dynamic && !wild:
+		return rule == s.Text
+	case !s.Dynamic:
+		ok, err := doublestar.Match(rule, s.Text)
 		return ok || err != nil
 	case wild:
 		return true
 	}
-	return len(rule) >= len(s.pre)+len(s.suf) && strings.HasPrefix(rule, s.pre) && strings.HasSuffix(rule, s.suf)
+	return len(rule) >= len(s.Pre)+len(s.Suf) && strings.HasPrefix(rule, s.Pre) && strings.HasSuffix(rule, s.Suf)
 }

@@ -71,24 +71,24 @@ type grammar struct {
 	operand role
 	// judge, when set, judges the parsed command (its operands, what the options mean together, the
 	// inputs the program reads by itself) and returns why it cannot, or "".
-	judge func(e *exec, a *modelArgs) string
+	judge func(e *ExecCtx, a *modelArgs) string
 	// subs are the subcommands, picked by the first operand; sub is judged with the words after it.
 	subs map[string]*grammar
 	// needsSub says a command without a known subcommand is unseen.
 	needsSub bool
 	// custom, when set, judges the words itself (the program first), for command lines no option table
 	// describes (python's -c and -m end its options; git's global options are not parse-options').
-	custom func(e *exec, words []word) string
+	custom func(e *ExecCtx, words []Word) string
 }
 
 // modelArgs is a command line parsed by a grammar.
 type modelArgs struct {
 	// words is the command, the program (or subcommand) first.
-	words []word
+	words []Word
 	opts  []modelOpt
 	// operands are the words that are not options, at their indexes in words; dashdash is the number of
 	// them before `--`, or -1.
-	operands []word
+	operands []Word
 	at       []int
 	dashdash int
 }
@@ -96,7 +96,7 @@ type modelArgs struct {
 // modelOpt is one option given: its name as the grammar knows it ("-x", "--long") and its value.
 type modelOpt struct {
 	name  string
-	value word
+	value Word
 	has   bool
 }
 
@@ -113,8 +113,8 @@ func (a *modelArgs) has(names ...string) bool {
 }
 
 // value returns the value of the last of the options names given.
-func (a *modelArgs) value(names ...string) (word, bool) {
-	var v word
+func (a *modelArgs) value(names ...string) (Word, bool) {
+	var v Word
 	found := false
 	for _, o := range a.opts {
 		for _, n := range names {
@@ -187,22 +187,22 @@ func (g *grammar) longOpt(typed string) (string, opt, string) {
 
 // mayBeOption reports whether a word may be taken as an option: known, it starts with a dash; only known
 // at run time, nothing before its first expansion rules that out.
-func mayBeOption(w word) bool {
+func mayBeOption(w Word) bool {
 	if w.Static {
 		return len(w.Value) > 1 && w.Value[0] == '-'
 	}
-	template, _ := wordShape(w, nil)
-	return template == "" || template[0] == '-' || strings.HasPrefix(template, unknownPart)
+	template, _ := WordShape(w, nil)
+	return template == "" || template[0] == '-' || strings.HasPrefix(template, UnknownPart)
 }
 
 // parse splits words (the program first) by the grammar, applying each option's role as it goes, so
 // that a directory an option names applies to the paths after it. It returns why the words are not all
 // understood, or "".
-func parseModel(e *exec, g *grammar, words []word) (*modelArgs, string) {
+func parseModel(e *ExecCtx, g *grammar, words []Word) (*modelArgs, string) {
 	a := &modelArgs{words: words, dashdash: -1}
 	name := filepath.Base(words[0].Value)
 	rest := words[1:]
-	take := func(o opt, typed string, value word) string {
+	take := func(o opt, typed string, value Word) string {
 		a.opts = append(a.opts, modelOpt{name: typed, value: value, has: true})
 		return takes(e, o.role, value, fmt.Sprintf("`%s %s`", name, typed))
 	}
@@ -245,11 +245,11 @@ func parseModel(e *exec, g *grammar, words []word) (*modelArgs, string) {
 				if !g.goFlags || (val != "true" && val != "false") {
 					return a, fmt.Sprintf("`%s %s` is given a value Warden does not follow", name, v)
 				}
-				a.opts = append(a.opts, modelOpt{name: shown, value: word{Value: val, Static: true}, has: true})
+				a.opts = append(a.opts, modelOpt{name: shown, value: Word{Value: val, Static: true}, has: true})
 			case o.role == rNone:
 				a.opts = append(a.opts, modelOpt{name: shown})
 			case hasVal:
-				if why := take(o, shown, word{Value: val, Raw: val, Static: true}); why != "" {
+				if why := take(o, shown, Word{Value: val, Raw: val, Static: true}); why != "" {
 					return a, why
 				}
 			case o.optional:
@@ -273,7 +273,7 @@ func parseModel(e *exec, g *grammar, words []word) (*modelArgs, string) {
 				}
 				switch attached := v[j+1:]; {
 				case attached != "":
-					if why := take(o, shown, word{Value: attached, Raw: attached, Static: true}); why != "" {
+					if why := take(o, shown, Word{Value: attached, Raw: attached, Static: true}); why != "" {
 						return a, why
 					}
 				case o.optional:
@@ -293,7 +293,7 @@ func parseModel(e *exec, g *grammar, words []word) (*modelArgs, string) {
 
 // model judges words (the program first) by the grammar g and returns why they are not all understood,
 // or "". A subcommand is judged by its own grammar, with the words after it.
-func model(e *exec, g *grammar, words []word) string {
+func model(e *ExecCtx, g *grammar, words []Word) string {
 	if g.custom != nil {
 		return g.custom(e, words)
 	}
@@ -311,8 +311,8 @@ func model(e *exec, g *grammar, words []word) string {
 			return fmt.Sprintf("`%s` runs a subcommand only known at run time", name)
 		}
 		if sub, ok := g.subs[first.Value]; ok {
-			named := word{Value: name + " " + first.Value, Raw: name + " " + first.Value, Static: true}
-			return model(e, sub, append([]word{named}, words[a.at[0]+1:]...))
+			named := Word{Value: name + " " + first.Value, Raw: name + " " + first.Value, Static: true}
+			return model(e, sub, append([]Word{named}, words[a.at[0]+1:]...))
 		}
 		if g.needsSub {
 			return fmt.Sprintf("`%s %s` is a subcommand Warden does not model", name, first.Value)
@@ -328,7 +328,7 @@ func model(e *exec, g *grammar, words []word) string {
 
 // takes applies what role says a word is to the part, and returns why Warden cannot follow it, or "".
 // what names the word's place for reasons (`make -f`).
-func takes(e *exec, r role, w word, what string) string {
+func takes(e *ExecCtx, r role, w Word, what string) string {
 	switch r {
 	case rNone, rData:
 		return ""
@@ -342,37 +342,37 @@ func takes(e *exec, r role, w word, what string) string {
 		}
 		return pathTaken(e, w, Writing, what)
 	case rInto:
-		e.p.effect(fmt.Sprintf("%s writes into `%s`", what, w.Raw))
+		e.P.Effect(fmt.Sprintf("%s writes into `%s`", what, w.Raw))
 		if !w.Static {
-			e.p.loose = append(e.p.loose, e.loosePath(w, Writing))
-			e.p.Writes = append(e.p.Writes, w.Raw) // somewhere only known at run time
+			e.P.Loose = append(e.P.Loose, e.LoosePath(w, Writing))
+			e.P.Writes = append(e.P.Writes, w.Raw) // somewhere only known at run time
 			return ""
 		}
 		paths, why := expanded(e, w, what)
-		e.p.handedWrites = append(e.p.handedWrites, paths...)
-		e.p.writesInto = append(e.p.writesInto, paths...)
+		e.P.HandedWrites = append(e.P.HandedWrites, paths...)
+		e.P.WritesInto = append(e.P.WritesInto, paths...)
 		return why
 	case rHanded:
-		e.p.effect(fmt.Sprintf("%s may write below `%s`", what, w.Raw))
+		e.P.Effect(fmt.Sprintf("%s may write below `%s`", what, w.Raw))
 		if !w.Static {
-			e.p.loose = append(e.p.loose, e.loosePath(w, Reading), e.loosePath(w, Writing))
+			e.P.Loose = append(e.P.Loose, e.LoosePath(w, Reading), e.LoosePath(w, Writing))
 			return ""
 		}
 		if name, value, ok := strings.Cut(w.Value, "="); ok && !strings.Contains(name, "/") {
-			w = word{Value: value, Raw: value, Static: true, Glob: w.Glob}
+			w = Word{Value: value, Raw: value, Static: true, Glob: w.Glob}
 		}
 		paths, why := expanded(e, w, what)
 		for _, path := range paths {
-			e.p.handedReads = append(e.p.handedReads, path)
-			e.p.handedWrites = append(e.p.handedWrites, path)
+			e.P.HandedReads = append(e.P.HandedReads, path)
+			e.P.HandedWrites = append(e.P.HandedWrites, path)
 		}
 		return why
 	case rDir:
 		if !w.Static || w.Glob {
 			return fmt.Sprintf("%s is given `%s`, a directory only known at run time", what, w.Raw)
 		}
-		e.chdir(w.Value)
-		if e.scope().cwd == "" {
+		e.Chdir(w.Value)
+		if e.Scope().Cwd == "" {
 			return fmt.Sprintf("%s is given `%s` in a directory Warden lost track of", what, w.Value)
 		}
 		return ""
@@ -380,13 +380,13 @@ func takes(e *exec, r role, w word, what string) string {
 		runsFile(e, w)
 		return ""
 	case rCode:
-		e.p.unsee(unseenInlineCode, fmt.Sprintf("%s runs code Warden does not read", what))
+		e.P.Unsee(UnseenInlineCode, fmt.Sprintf("%s runs code Warden does not read", what))
 		return ""
 	case rCommand:
 		why := fmt.Sprintf("%s runs a command", what)
-		e.p.unsee(unseenGivenCommand, why)
+		e.P.Unsee(UnseenGivenCommand, why)
 		if w.Static {
-			e.untrustedBody(w.Value, why)
+			e.Untrusted(w.Value, why)
 		}
 		return ""
 	}
@@ -395,7 +395,7 @@ func takes(e *exec, r role, w word, what string) string {
 
 // pathTaken records a path the program reads or writes: a glob is expanded as bash will, a word only
 // known at run time is a loose path (promise.go decides whether a rule could match it).
-func pathTaken(e *exec, w word, a Access, what string) string {
+func pathTaken(e *ExecCtx, w Word, a Access, what string) string {
 	switch {
 	case w.ProcIn:
 		return ""
@@ -403,10 +403,10 @@ func pathTaken(e *exec, w word, a Access, what string) string {
 		return fmt.Sprintf("%s is given `{}`, every file find finds", what)
 	case !w.Static:
 		if a != Reading {
-			e.p.effect(fmt.Sprintf("%s writes `%s`, only known at run time", what, w.Raw))
-			e.p.Writes = append(e.p.Writes, w.Raw) // somewhere only known at run time
+			e.P.Effect(fmt.Sprintf("%s writes `%s`, only known at run time", what, w.Raw))
+			e.P.Writes = append(e.P.Writes, w.Raw) // somewhere only known at run time
 		}
-		e.p.loose = append(e.p.loose, e.loosePath(w, a))
+		e.P.Loose = append(e.P.Loose, e.LoosePath(w, a))
 		return ""
 	case w.Value == "-" || w.Value == "":
 		return ""
@@ -414,10 +414,10 @@ func pathTaken(e *exec, w word, a Access, what string) string {
 	paths, why := expanded(e, w, what)
 	for _, path := range paths {
 		if a == Reading {
-			e.c.readOne(e.p, w.Value, path, e.scope(), true)
+			e.S.ReadOne(e.P, w.Value, path, e.Scope(), true)
 			continue
 		}
-		e.p.writeFile(w.Value, path)
+		e.P.WriteFile(w.Value, path)
 	}
 	return why
 }
@@ -425,18 +425,18 @@ func pathTaken(e *exec, w word, a Access, what string) string {
 // expanded returns the absolute paths a word names: a glob expanded against the file system as bash
 // will, with the pattern itself when nothing matches. A relative path in a directory Warden lost track
 // of stays relative, which promise.go treats as unseen.
-func expanded(e *exec, w word, what string) ([]string, string) {
-	sc := e.scope()
+func expanded(e *ExecCtx, w Word, what string) ([]string, string) {
+	sc := e.Scope()
 	names := []string{w.Value}
 	if w.Glob {
 		var ok bool
-		if names, ok = e.c.expandGlob(w.Value, sc); !ok {
+		if names, ok = e.S.ExpandGlob(w.Value, sc); !ok {
 			return nil, fmt.Sprintf("%s is given `%s`, a pattern Warden could not expand", what, w.Value)
 		}
 	}
 	out := make([]string, 0, len(names))
 	for _, n := range names {
-		out = append(out, e.c.abs(n, sc))
+		out = append(out, e.S.Abs(n, sc))
 	}
 	return out, ""
 }

@@ -52,8 +52,8 @@ func init() {
 		"gofmt": goGram("-l -w -d -s -e -r= -cpuprofile= -trace= -h -help", map[string]role{"-cpuprofile": rWrite, "-trace": rWrite}).
 			judging(gofmts),
 		// The shell's `source` and `.`: what they run, and what they give the script, unseenIn records.
-		"source": {judge: func(*exec, *modelArgs) string { return "" }, permute: false},
-		".":      {judge: func(*exec, *modelArgs) string { return "" }, permute: false},
+		"source": {judge: func(*ExecCtx, *modelArgs) string { return "" }, permute: false},
+		".":      {judge: func(*ExecCtx, *modelArgs) string { return "" }, permute: false},
 	} {
 		models[n] = g
 	}
@@ -65,7 +65,7 @@ func (g *grammar) operands(r role) *grammar {
 }
 
 // judging returns g with the judge f.
-func (g *grammar) judging(f func(e *exec, a *modelArgs) string) *grammar {
+func (g *grammar) judging(f func(e *ExecCtx, a *modelArgs) string) *grammar {
 	return g.with(func(g *grammar) { g.judge = f })
 }
 
@@ -73,41 +73,41 @@ func (g *grammar) judging(f func(e *exec, a *modelArgs) string) *grammar {
 // command line that accounts for every word, what the read-only judgement found (a writer is not
 // read-only, an option it does not list) is modelled: the part's model is back to what it was before the
 // program was judged. Without one, or where the model ends, the part stays unmodelled.
-func modelProgram(e *exec, n string, words []word, before, dir string) {
+func modelProgram(e *ExecCtx, n string, words []Word, before, dir string) {
 	g, ok := models[n]
 	if !ok {
 		return
 	}
-	if e.unknownTail {
+	if e.UnknownTail {
 		// xargs appends words only known at run time, which no model can give a role.
-		e.p.unmodel(fmt.Sprintf("`xargs %s` gives it more words at run time", n))
+		e.P.Unmodel(fmt.Sprintf("`xargs %s` gives it more words at run time", n))
 		return
 	}
 	// The model reads the words from the start, directory changes (git -C) included. It judges for the
 	// promise only: what accept-edits may allow the read-only judgement said.
-	e.dir = dir
-	editOnly := e.p.EditOnly
-	defer func() { e.p.EditOnly = editOnly }()
+	e.Dir = dir
+	editOnly := e.P.EditOnly
+	defer func() { e.P.EditOnly = editOnly }()
 	why := model(e, g, words)
 	if sourceTools[n] {
 		// A source tool given a directory reads below it what git does not ignore.
 		sourceDirs(e)
 	}
 	if why != "" {
-		if why != keepReason || e.p.unmodelled == "" {
-			e.p.unmodelled = ""
-			e.p.unmodel(strings.Replace(why, keepReason, "not modelled", 1))
+		if why != keepReason || e.P.Unmodelled == "" {
+			e.P.Unmodelled = ""
+			e.P.Unmodel(strings.Replace(why, keepReason, "not modelled", 1))
 		}
 		return
 	}
-	e.p.unmodelled = before
+	e.P.Unmodelled = before
 }
 
 // keepReason is what a model returns when the read-only judgement's reason says best why it ends.
 const keepReason = "\x00"
 
 // each applies the role r to words, and returns why Warden cannot follow one, or "".
-func each(e *exec, r role, words []word, what string) string {
+func each(e *ExecCtx, r role, words []Word, what string) string {
 	for _, w := range words {
 		if why := takes(e, r, w, what); why != "" {
 			return why
@@ -119,17 +119,17 @@ func each(e *exec, r role, words []word, what string) string {
 // destination applies what a copy does to its last operand, given the sources it copies: into an
 // existing directory it writes each source's name there (and, recursive, anything below it); else it
 // writes the operand itself.
-func destination(e *exec, dest word, sources []word, recursive bool, what string) string {
+func destination(e *ExecCtx, dest Word, sources []Word, recursive bool, what string) string {
 	if !dest.Static || dest.Glob {
 		return takes(e, rWrite, dest, what)
 	}
-	dir := e.c.abs(dest.Value, e.scope())
+	dir := e.S.Abs(dest.Value, e.Scope())
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() || !filepath.IsAbs(dir) {
 		return takes(e, rWrite, dest, what)
 	}
 	for _, s := range sources {
 		if !s.Static {
-			e.p.loose = append(e.p.loose, loosePath{dir: dir, access: Writing, shown: s.Raw})
+			e.P.Loose = append(e.P.Loose, LoosePath{Dir: dir, Access: Writing, Shown: s.Raw})
 			continue
 		}
 		names, why := expanded(e, s, what)
@@ -138,9 +138,9 @@ func destination(e *exec, dest word, sources []word, recursive bool, what string
 		}
 		for _, n := range names {
 			target := filepath.Join(dir, filepath.Base(n))
-			e.p.Writes = append(e.p.Writes, target)
+			e.P.Writes = append(e.P.Writes, target)
 			if recursive {
-				e.p.handedWrites = append(e.p.handedWrites, target)
+				e.P.HandedWrites = append(e.P.HandedWrites, target)
 			}
 		}
 	}
@@ -150,8 +150,8 @@ func destination(e *exec, dest word, sources []word, recursive bool, what string
 // copies judges cp (move false) and mv: with -t every operand is a source; with -T the last is the
 // file written; otherwise the last is written, or, a directory, written into. Sources are read; mv
 // removes them too.
-func copies(move bool) func(e *exec, a *modelArgs) string {
-	return func(e *exec, a *modelArgs) string {
+func copies(move bool) func(e *ExecCtx, a *modelArgs) string {
+	return func(e *ExecCtx, a *modelArgs) string {
 		what := fmt.Sprintf("`%s`", a.words[0].Value)
 		sources := a.operands
 		source := rRead
@@ -176,7 +176,7 @@ func copies(move bool) func(e *exec, a *modelArgs) string {
 		if recursive {
 			// A directory copied or moved to a new name is written below it.
 			for _, s := range sources {
-				if !s.Static || s.Glob || isDir(e.c.abs(s.Value, e.scope())) {
+				if !s.Static || s.Glob || isDir(e.S.Abs(s.Value, e.Scope())) {
 					if why := takes(e, rInto, dest, what); why != "" {
 						return why
 					}
@@ -193,12 +193,12 @@ func copies(move bool) func(e *exec, a *modelArgs) string {
 
 // links judges ln: the targets are only named (a later read through the link is a read of where it
 // leads, unseen_fresh.go); the link names are written.
-func links(e *exec, a *modelArgs) string {
+func links(e *ExecCtx, a *modelArgs) string {
 	what := "`ln`"
 	if _, ok := a.value("-t", "--target-directory"); ok || len(a.operands) < 2 {
 		if len(a.operands) == 1 && !ok {
 			// `ln -s TARGET` makes a link of the target's name here.
-			return destination(e, word{Value: ".", Raw: ".", Static: true}, a.operands, false, what)
+			return destination(e, Word{Value: ".", Raw: ".", Static: true}, a.operands, false, what)
 		}
 		return ""
 	}
@@ -210,7 +210,7 @@ func links(e *exec, a *modelArgs) string {
 }
 
 // installs judges install: -d makes its operands as directories; otherwise it copies like cp.
-func installs(e *exec, a *modelArgs) string {
+func installs(e *ExecCtx, a *modelArgs) string {
 	if a.has("-d", "--directory") {
 		return each(e, rWrite, a.operands, "`install -d`")
 	}
@@ -219,7 +219,7 @@ func installs(e *exec, a *modelArgs) string {
 
 // chmods judges chmod: the first operand is the mode, unless --reference names the file to take it from
 // or the mode was given as options (`chmod -w x`).
-func chmods(e *exec, a *modelArgs) string {
+func chmods(e *ExecCtx, a *modelArgs) string {
 	ops := a.operands
 	modeOpt := false
 	for _, o := range a.opts {
@@ -234,7 +234,7 @@ func chmods(e *exec, a *modelArgs) string {
 }
 
 // owners judges chown and chgrp: the first operand is the owner, unless --reference gives it.
-func owners(e *exec, a *modelArgs) string {
+func owners(e *ExecCtx, a *modelArgs) string {
 	ops := a.operands
 	skip := 0
 	if _, ok := a.value("--reference"); !ok && len(ops) > 0 {
@@ -245,8 +245,8 @@ func owners(e *exec, a *modelArgs) string {
 
 // recursively judges a writer whose operands after the first skip are written, and, with -R or -r, what
 // is below those that are directories.
-func recursively(skip int) func(e *exec, a *modelArgs) string {
-	return func(e *exec, a *modelArgs) string {
+func recursively(skip int) func(e *ExecCtx, a *modelArgs) string {
+	return func(e *ExecCtx, a *modelArgs) string {
 		what := fmt.Sprintf("`%s`", a.words[0].Value)
 		ops := a.operands
 		if len(ops) < skip {
@@ -260,7 +260,7 @@ func recursively(skip int) func(e *exec, a *modelArgs) string {
 			return ""
 		}
 		for _, w := range ops {
-			if w.Static && !w.Glob && isDir(e.c.abs(w.Value, e.scope())) {
+			if w.Static && !w.Glob && isDir(e.S.Abs(w.Value, e.Scope())) {
 				if why := takes(e, rInto, w, what); why != "" {
 					return why
 				}
@@ -272,7 +272,7 @@ func recursively(skip int) func(e *exec, a *modelArgs) string {
 
 // seds judges sed: the script is the first operand unless -e gave one; the files are read, and with
 // -i rewritten. What the script does (e, w, r commands) unseenIn judges.
-func seds(e *exec, a *modelArgs) string {
+func seds(e *ExecCtx, a *modelArgs) string {
 	ops := a.operands
 	var scripts []string
 	for _, o := range a.opts {
@@ -285,7 +285,7 @@ func seds(e *exec, a *modelArgs) string {
 	}
 	// The script, with its options read as sed reads them (--expr is --expression).
 	if why := sedScriptReadOnly(strings.Join(scripts, "\n")); why != "" {
-		e.p.unsee(unseenInlineCode, why)
+		e.P.Unsee(UnseenInlineCode, why)
 	}
 	r := rRead
 	if a.has("-i", "--in-place") {
@@ -295,13 +295,13 @@ func seds(e *exec, a *modelArgs) string {
 }
 
 // gofmts judges gofmt: with -w it rewrites the files it is given, and the Go files below a directory.
-func gofmts(e *exec, a *modelArgs) string {
+func gofmts(e *ExecCtx, a *modelArgs) string {
 	if !a.has("-w") {
 		return each(e, rRead, a.operands, "`gofmt`")
 	}
 	for _, w := range a.operands {
 		r := rEdit
-		if p := e.c.abs(w.Value, e.scope()); w.Static && isDir(p) {
+		if p := e.S.Abs(w.Value, e.Scope()); w.Static && isDir(p) {
 			r = rHanded
 		}
 		if why := takes(e, r, w, "`gofmt -w`"); why != "" {

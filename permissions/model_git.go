@@ -38,12 +38,12 @@ func init() {
 		return m
 	}
 	pathspecFile := read("--pathspec-from-file")
-	sub := func(name string, roles map[string]role, judge func(*exec, *modelArgs) string) *grammar {
+	sub := func(name string, roles map[string]role, judge func(*ExecCtx, *modelArgs) string) *grammar {
 		g := gram(gitOptions[name]+" -h --help", roles)
 		g.judge = judge
 		return g
 	}
-	data := func(*exec, *modelArgs) string { return "" }
+	data := func(*ExecCtx, *modelArgs) string { return "" }
 	for name, g := range map[string]*grammar{
 		"add":         sub("add", pathspecFile, data), // what it takes in, gitTreeUnseen records
 		"commit":      sub("commit", read("-F", "--file", "-t", "--template", "--pathspec-from-file"), gitCommitted),
@@ -97,7 +97,7 @@ func init() {
 }
 
 // gitModel judges git's global options, then the subcommand with its grammar.
-func gitModel(e *exec, words []word) string {
+func gitModel(e *ExecCtx, words []Word) string {
 	i := 1
 	for ; i < len(words); i++ {
 		w := words[i]
@@ -141,7 +141,7 @@ func gitModel(e *exec, words []word) string {
 			sub := v
 			g, ok := gitModels[sub]
 			if !ok && gitReadSub[sub] != nil {
-				if e.configRuns != "" && e.p.unmodelled == e.configRuns {
+				if e.ConfigRuns != "" && e.P.Unmodelled == e.ConfigRuns {
 					// It runs what the configuration on disk names: the project's or the person's own,
 					// unless the same command writes it first (gitInputs).
 					return ""
@@ -153,8 +153,8 @@ func gitModel(e *exec, words []word) string {
 				// An alias, an external git-SUB, or a name help.autocorrect may run as another.
 				return fmt.Sprintf("`git %s` is a subcommand Warden does not model", sub)
 			}
-			named := word{Value: "git " + sub, Raw: "git " + sub, Static: true}
-			return model(e, g, append([]word{named}, words[i+1:]...))
+			named := Word{Value: "git " + sub, Raw: "git " + sub, Static: true}
+			return model(e, g, append([]Word{named}, words[i+1:]...))
 		}
 	}
 	return ""
@@ -163,8 +163,8 @@ func gitModel(e *exec, words []word) string {
 // gitFamily judges a subcommand whose first word picks what it does (git stash push, git remote add):
 // without one, or with an option first, it is def ("" when only listing is, which is read-only and not
 // judged here).
-func gitFamily(name, def string, subs map[string]*grammar) func(e *exec, words []word) string {
-	return func(e *exec, words []word) string {
+func gitFamily(name, def string, subs map[string]*grammar) func(e *ExecCtx, words []Word) string {
+	return func(e *ExecCtx, words []Word) string {
 		rest := words[1:]
 		pick := def
 		if len(rest) > 0 && rest[0].Static && !strings.HasPrefix(rest[0].Value, "-") {
@@ -176,15 +176,15 @@ func gitFamily(name, def string, subs map[string]*grammar) func(e *exec, words [
 		if !ok {
 			return fmt.Sprintf("`git %s %s` is not modelled", name, pick)
 		}
-		named := word{Value: "git " + name + " " + pick, Static: true}
-		return model(e, g, append([]word{named}, rest...))
+		named := Word{Value: "git " + name + " " + pick, Static: true}
+		return model(e, g, append([]Word{named}, rest...))
 	}
 }
 
 // gitRemoteOperand judges the operand at index i as a repository: a URL, a remote's name or a path, but
 // not a transport that runs a command (ext::, fd::).
-func gitRemoteOperand(i int) func(e *exec, a *modelArgs) string {
-	return func(e *exec, a *modelArgs) string {
+func gitRemoteOperand(i int) func(e *ExecCtx, a *modelArgs) string {
+	return func(e *ExecCtx, a *modelArgs) string {
 		for k, w := range a.operands {
 			if k != i-1 && k != i {
 				continue
@@ -212,11 +212,11 @@ func gitCommandURL(v string) bool {
 
 // gitCommitted judges git commit's pathspecs: the files named are taken into the repository as they are,
 // like git add's.
-func gitCommitted(e *exec, a *modelArgs) string {
-	sc := e.scope()
+func gitCommitted(e *ExecCtx, a *modelArgs) string {
+	sc := e.Scope()
 	for _, w := range a.operands {
 		if !w.Static {
-			e.p.loose = append(e.p.loose, e.loosePath(w, Reading))
+			e.P.Loose = append(e.P.Loose, e.LoosePath(w, Reading))
 			continue
 		}
 		paths, why := expanded(e, w, "`git commit`")
@@ -225,9 +225,9 @@ func gitCommitted(e *exec, a *modelArgs) string {
 		}
 		for _, p := range paths {
 			if strings.ContainsAny(filepath.Base(p), "*?[:") {
-				p = sc.cwd
+				p = sc.Cwd
 			}
-			e.p.gitTakes = append(e.p.gitTakes, p)
+			e.P.GitTakes = append(e.P.GitTakes, p)
 		}
 	}
 	return ""
@@ -235,7 +235,7 @@ func gitCommitted(e *exec, a *modelArgs) string {
 
 // gitCloned judges git clone's operands: the repository (not a command transport), and the directory it
 // makes.
-func gitCloned(e *exec, a *modelArgs) string {
+func gitCloned(e *ExecCtx, a *modelArgs) string {
 	if why := gitRemoteOperand(1)(e, a); why != "" {
 		return why
 	}
@@ -248,30 +248,30 @@ func gitCloned(e *exec, a *modelArgs) string {
 			return ""
 		}
 		name := strings.TrimSuffix(filepath.Base(strings.TrimSuffix(src.Value, "/")), ".git")
-		return takes(e, rInto, word{Value: name, Raw: name, Static: true}, "`git clone`")
+		return takes(e, rInto, Word{Value: name, Raw: name, Static: true}, "`git clone`")
 	}
 	return takes(e, rInto, a.operands[1], "`git clone`")
 }
 
 // gitInitialised judges git init's directory.
-func gitInitialised(e *exec, a *modelArgs) string {
+func gitInitialised(e *ExecCtx, a *modelArgs) string {
 	return each(e, rInto, a.operands, "`git init`")
 }
 
 // gitPatches judges git apply's and git am's operands: patches and mailboxes it reads.
-func gitPatches(e *exec, a *modelArgs) string {
+func gitPatches(e *ExecCtx, a *modelArgs) string {
 	return each(e, rRead, a.operands, fmt.Sprintf("`%s`", a.words[0].Value))
 }
 
 // gitPathspec applies r to a pathspec: a directory, a pattern git matches itself or magic stands for
 // anything below; a plain file for itself.
-func gitPathspec(e *exec, w word, r role, what string) string {
+func gitPathspec(e *ExecCtx, w Word, r role, what string) string {
 	if !w.Static {
-		e.p.loose = append(e.p.loose, e.loosePath(w, Writing))
+		e.P.Loose = append(e.P.Loose, e.LoosePath(w, Writing))
 		return ""
 	}
 	if !w.Glob && strings.ContainsAny(w.Value, "*?[:") {
-		return takes(e, rInto, word{Value: ".", Raw: ".", Static: true}, what)
+		return takes(e, rInto, Word{Value: ".", Raw: ".", Static: true}, what)
 	}
 	paths, why := expanded(e, w, what)
 	if why != "" {
@@ -282,7 +282,7 @@ func gitPathspec(e *exec, w word, r role, what string) string {
 		if isDir(p) {
 			rr = rInto
 		}
-		if why := takes(e, rr, word{Value: p, Raw: p, Static: true}, what); why != "" {
+		if why := takes(e, rr, Word{Value: p, Raw: p, Static: true}, what); why != "" {
 			return why
 		}
 	}
@@ -290,7 +290,7 @@ func gitPathspec(e *exec, w word, r role, what string) string {
 }
 
 // gitRemoved judges git rm's pathspecs: removed from the work tree and the index.
-func gitRemoved(e *exec, a *modelArgs) string {
+func gitRemoved(e *ExecCtx, a *modelArgs) string {
 	for _, w := range a.operands {
 		if why := gitPathspec(e, w, rWrite, "`git rm`"); why != "" {
 			return why
@@ -300,7 +300,7 @@ func gitRemoved(e *exec, a *modelArgs) string {
 }
 
 // gitMoved judges git mv: the sources are moved, the last operand is written or written into.
-func gitMoved(e *exec, a *modelArgs) string {
+func gitMoved(e *ExecCtx, a *modelArgs) string {
 	if len(a.operands) < 2 {
 		return ""
 	}
@@ -314,7 +314,7 @@ func gitMoved(e *exec, a *modelArgs) string {
 }
 
 // gitCleaned judges git clean's pathspecs: what is untracked below them is removed.
-func gitCleaned(e *exec, a *modelArgs) string {
+func gitCleaned(e *ExecCtx, a *modelArgs) string {
 	for _, w := range a.operands {
 		if why := gitPathspec(e, w, rInto, "`git clean`"); why != "" {
 			return why
@@ -324,7 +324,7 @@ func gitCleaned(e *exec, a *modelArgs) string {
 }
 
 // gitWorktreePath judges the path of a work tree git worktree adds, removes or moves.
-func gitWorktreePath(e *exec, a *modelArgs) string {
+func gitWorktreePath(e *ExecCtx, a *modelArgs) string {
 	for i, w := range a.operands {
 		if i > 1 {
 			break
@@ -358,7 +358,7 @@ var gitSubmoduleOpts = map[string]string{
 
 // gitSubmodule judges git submodule: foreach runs a command in every submodule (read as bash for deny
 // and ask rules); the others clone, check out and configure.
-func gitSubmodule(e *exec, words []word) string {
+func gitSubmodule(e *ExecCtx, words []Word) string {
 	rest := words[1:]
 	for len(rest) > 0 && rest[0].Static && (rest[0].Value == "--quiet" || rest[0].Value == "--cached" || rest[0].Value == "-q") {
 		rest = rest[1:]
@@ -377,30 +377,30 @@ func gitSubmodule(e *exec, words []word) string {
 		}
 		for _, w := range body {
 			if !w.Static {
-				e.p.unsee(unseenGitProgram, "`git submodule foreach` runs a command only known at run time")
+				e.P.Unsee(UnseenGitProgram, "`git submodule foreach` runs a command only known at run time")
 				return ""
 			}
 		}
-		gitRuns(e, "`git submodule foreach` runs a command in every submodule", strings.Join(values(body), " "), true)
+		gitRuns(e, "`git submodule foreach` runs a command in every submodule", strings.Join(Values(body), " "), true)
 		return ""
 	}
 	spec, ok := gitSubmoduleOpts[sub]
 	if !ok {
 		return fmt.Sprintf("`git submodule %s` is not modelled", sub)
 	}
-	named := word{Value: "git submodule " + sub, Static: true}
+	named := Word{Value: "git submodule " + sub, Static: true}
 	var g *grammar
 	if sub == "add" {
 		g = gram(spec, nil).judging(gitRemoteOperand(1))
 	} else {
 		g = gram(spec, nil)
 	}
-	return model(e, g, append([]word{named}, rest[1:]...))
+	return model(e, g, append([]Word{named}, rest[1:]...))
 }
 
 // gitBisect judges git bisect: run runs a command at every step (gitSubUnseen reads it); the others move
 // HEAD and the work tree, which gitTreeUnseen records.
-func gitBisect(e *exec, words []word) string {
+func gitBisect(e *ExecCtx, words []Word) string {
 	if len(words) < 2 {
 		return ""
 	}
@@ -417,30 +417,30 @@ func gitBisect(e *exec, words []word) string {
 }
 
 // gitTop returns the top of the work tree git runs in, or "" when Warden lost track of where that is.
-func gitTop(e *exec) string {
-	dir := e.scope().cwd
+func gitTop(e *ExecCtx) string {
+	dir := e.Scope().Cwd
 	if dir == "" {
 		return ""
 	}
-	if r, ok := e.c.findRepo(dir); ok && r.Top != "" {
+	if r, ok := e.S.FindRepo(dir); ok && r.Top != "" {
 		return r.Top
 	}
 	return dir
 }
 
 // gitWholeTree records that a git command may write anything in the work tree.
-func gitWholeTree(e *exec, what string) string {
+func gitWholeTree(e *ExecCtx, what string) string {
 	top := gitTop(e)
 	if top == "" {
 		return fmt.Sprintf("%s writes a work tree Warden lost track of", what)
 	}
-	e.p.handedWrites = append(e.p.handedWrites, top)
+	e.P.HandedWrites = append(e.P.HandedWrites, top)
 	return ""
 }
 
 // gitCheckedOut judges git checkout: a new branch from HEAD writes nothing, pathspecs after `--` only
 // themselves; a branch switched to may change any file.
-func gitCheckedOut(e *exec, a *modelArgs) string {
+func gitCheckedOut(e *ExecCtx, a *modelArgs) string {
 	if a.has("-b", "-B", "--orphan") && len(a.operands) == 0 {
 		return "" // a new branch where HEAD is: the files stay as they are
 	}
@@ -457,7 +457,7 @@ func gitCheckedOut(e *exec, a *modelArgs) string {
 
 // gitSwitched judges git switch: a new branch from HEAD writes nothing; any other switch may change any
 // file.
-func gitSwitched(e *exec, a *modelArgs) string {
+func gitSwitched(e *ExecCtx, a *modelArgs) string {
 	if a.has("-c", "-C", "--create", "--force-create", "--orphan") && len(a.operands) == 0 {
 		return ""
 	}
@@ -466,7 +466,7 @@ func gitSwitched(e *exec, a *modelArgs) string {
 
 // gitRestored judges git restore: the index alone (--staged) writes no file; otherwise it writes the
 // paths it is given.
-func gitRestored(e *exec, a *modelArgs) string {
+func gitRestored(e *ExecCtx, a *modelArgs) string {
 	if a.has("-S", "--staged") && !a.has("-W", "--worktree") {
 		return ""
 	}
@@ -483,7 +483,7 @@ func gitRestored(e *exec, a *modelArgs) string {
 
 // gitReset judges git reset: only --hard, --merge and --keep write the work tree; the others move HEAD
 // and the index.
-func gitReset(e *exec, a *modelArgs) string {
+func gitReset(e *ExecCtx, a *modelArgs) string {
 	if a.has("--hard", "--merge", "--keep") {
 		return gitWholeTree(e, "`git reset`")
 	}
@@ -493,22 +493,22 @@ func gitReset(e *exec, a *modelArgs) string {
 // gitInputs records what git reads as code for a command run where the part runs: its configuration
 // files (which may name a program, an alias, a hooks directory), there or not yet, and the hooks it runs.
 // A file the same command writes there is code written and run in one call.
-func gitInputs(e *exec) {
-	dir := e.scope().cwd
+func gitInputs(e *ExecCtx) {
+	dir := e.Scope().Cwd
 	if dir == "" {
 		return
 	}
-	r, ok := e.c.findRepo(dir)
+	r, ok := e.S.FindRepo(dir)
 	if !ok {
 		return
 	}
-	home := e.c.ctx.Home
-	cfg := gitrepo.LoadConfig(r, e.lookupEnv, home)
+	home := e.S.Ctx.Home
+	cfg := gitrepo.LoadConfig(r, e.LookupEnv, home)
 	files := append(cfg.Files(), filepath.Join(r.CommonDir, "config"), filepath.Join(r.GitDir, "config.worktree"))
-	if g, ok := e.lookupEnv("GIT_CONFIG_GLOBAL"); ok && g != "" {
+	if g, ok := e.LookupEnv("GIT_CONFIG_GLOBAL"); ok && g != "" {
 		files = append(files, gitrepo.ExpandPath(g, home))
 	} else if home != "" {
-		xdg, ok := e.lookupEnv("XDG_CONFIG_HOME")
+		xdg, ok := e.LookupEnv("XDG_CONFIG_HOME")
 		if !ok || !filepath.IsAbs(xdg) {
 			xdg = filepath.Join(home, ".config")
 		}
@@ -516,7 +516,7 @@ func gitInputs(e *exec) {
 	}
 	for _, f := range files {
 		if filepath.IsAbs(f) {
-			e.p.inputs = append(e.p.inputs, f)
+			e.P.Inputs = append(e.P.Inputs, f)
 		}
 	}
 	hooks := filepath.Join(r.CommonDir, "hooks")
@@ -530,5 +530,5 @@ func gitInputs(e *exec) {
 			hooks = filepath.Join(top, hooks)
 		}
 	}
-	e.p.runsBelow = append(e.p.runsBelow, hooks)
+	e.P.RunsBelow = append(e.P.RunsBelow, hooks)
 }

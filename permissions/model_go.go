@@ -60,20 +60,20 @@ func goModels() map[string]*grammar {
 			}
 		}
 	}
-	sub := func(spec string, judge func(*exec, *modelArgs) string) *grammar {
+	sub := func(spec string, judge func(*ExecCtx, *modelArgs) string) *grammar {
 		g := goGram(spec, goRoles)
 		g.judge = judge
 		return g
 	}
-	wrote := func(files ...string) func(*exec, *modelArgs) string {
-		return func(e *exec, a *modelArgs) string {
+	wrote := func(files ...string) func(*ExecCtx, *modelArgs) string {
+		return func(e *ExecCtx, a *modelArgs) string {
 			if why := goCommon(e, a); why != "" {
 				return why
 			}
 			return goModuleWrites(e, files...)
 		}
 	}
-	noWrites := func(e *exec, a *modelArgs) string { return goCommon(e, a) }
+	noWrites := func(e *ExecCtx, a *modelArgs) string { return goCommon(e, a) }
 	goG := goGram("-h -help", nil)
 	goG.needsSub = true
 	goG.subs = map[string]*grammar{
@@ -106,15 +106,15 @@ func goModels() map[string]*grammar {
 // goCommon judges what every go command shares: GOFLAGS given on the command line, read as more flags
 // (go leaves out those that do not apply, so every flag of the build and the tests counts), and
 // -ldflags or -compiler that run another program.
-func goCommon(e *exec, a *modelArgs) string {
-	if i := slices.Index(e.p.envModel, "GOFLAGS"); i >= 0 {
-		e.p.envModel = slices.Delete(e.p.envModel, i, i+1)
-		words := []word{{Value: "GOFLAGS", Static: true}}
-		for _, f := range strings.Fields(e.env["GOFLAGS"]) {
+func goCommon(e *ExecCtx, a *modelArgs) string {
+	if i := slices.Index(e.P.EnvModel, "GOFLAGS"); i >= 0 {
+		e.P.EnvModel = slices.Delete(e.P.EnvModel, i, i+1)
+		words := []Word{{Value: "GOFLAGS", Static: true}}
+		for _, f := range strings.Fields(e.Env["GOFLAGS"]) {
 			if !strings.HasPrefix(f, "-") {
 				return fmt.Sprintf("`GOFLAGS` holds `%s`, which is not a flag", f)
 			}
-			words = append(words, word{Value: f, Raw: f, Static: true})
+			words = append(words, Word{Value: f, Raw: f, Static: true})
 		}
 		g := goGram(goBuildFlags+" "+goTestFlags, goRoles)
 		flags, why := parseModel(e, g, words)
@@ -129,7 +129,7 @@ func goCommon(e *exec, a *modelArgs) string {
 }
 
 // goLinker returns why -ldflags or -compiler make go run a program Warden does not follow, or "".
-func goLinker(e *exec, a *modelArgs) string {
+func goLinker(e *ExecCtx, a *modelArgs) string {
 	for _, o := range a.opts {
 		v := o.value.Value
 		switch o.name {
@@ -151,8 +151,8 @@ func goLinker(e *exec, a *modelArgs) string {
 }
 
 // goModuleRoot returns the directory of the go.mod that governs where go runs, or where it runs.
-func goModuleRoot(e *exec) string {
-	dir := e.scope().cwd
+func goModuleRoot(e *ExecCtx) string {
+	dir := e.Scope().Cwd
 	for d := dir; d != "" && d != "/"; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
 			return d
@@ -162,25 +162,25 @@ func goModuleRoot(e *exec) string {
 }
 
 // goModuleWrites records the files of the module's root a go command rewrites.
-func goModuleWrites(e *exec, files ...string) string {
+func goModuleWrites(e *ExecCtx, files ...string) string {
 	if why := needCwd(e, "`go`"); why != "" {
 		return why
 	}
 	root := goModuleRoot(e)
 	for _, f := range files {
-		e.p.Writes = append(e.p.Writes, filepath.Join(root, f))
+		e.P.Writes = append(e.P.Writes, filepath.Join(root, f))
 	}
 	return ""
 }
 
 // goPackageDirs returns the directories below which go finds the code of the packages it is given
 // (./..., ./cmd/x, .); a package named by its import path may be anywhere in the module.
-func goPackageDirs(e *exec, ops []word) ([]string, string) {
+func goPackageDirs(e *ExecCtx, ops []Word) ([]string, string) {
 	if why := needCwd(e, "`go`"); why != "" {
 		return nil, why
 	}
 	if len(ops) == 0 {
-		return []string{e.scope().cwd}, ""
+		return []string{e.Scope().Cwd}, ""
 	}
 	var dirs []string
 	for _, w := range ops {
@@ -193,7 +193,7 @@ func goPackageDirs(e *exec, ops []word) ([]string, string) {
 			if v == "" {
 				v = "."
 			}
-			dir := e.c.abs(v, e.scope())
+			dir := e.S.Abs(v, e.Scope())
 			if strings.HasSuffix(v, ".go") {
 				dir = filepath.Dir(dir)
 			}
@@ -206,13 +206,13 @@ func goPackageDirs(e *exec, ops []word) ([]string, string) {
 }
 
 // goBuilt judges go build: -o writes a file, or into a directory.
-func goBuilt(e *exec, a *modelArgs) string {
+func goBuilt(e *ExecCtx, a *modelArgs) string {
 	if why := goCommon(e, a); why != "" {
 		return why
 	}
 	if o, ok := a.value("-o"); ok {
 		r := rWrite
-		if o.Static && (strings.HasSuffix(o.Value, "/") || isDir(e.c.abs(o.Value, e.scope()))) {
+		if o.Static && (strings.HasSuffix(o.Value, "/") || isDir(e.S.Abs(o.Value, e.Scope()))) {
 			r = rInto
 		}
 		if why := takes(e, r, o, "`go build -o`"); why != "" {
@@ -225,7 +225,7 @@ func goBuilt(e *exec, a *modelArgs) string {
 
 // goTested judges go test: it runs the packages' tests (and writes what -o, -c and the profiles name);
 // the words after -args go to the test binary.
-func goTested(e *exec, a *modelArgs) string {
+func goTested(e *ExecCtx, a *modelArgs) string {
 	if why := goCommon(e, a); why != "" {
 		return why
 	}
@@ -246,18 +246,18 @@ func goTested(e *exec, a *modelArgs) string {
 
 // goRuns records that a go command runs the code of the packages it is given, which import any package
 // of the module.
-func goRuns(e *exec, ops []word) string {
+func goRuns(e *ExecCtx, ops []Word) string {
 	dirs, why := goPackageDirs(e, ops)
-	e.p.runsBelow = append(e.p.runsBelow, dirs...)
+	e.P.RunsBelow = append(e.P.RunsBelow, dirs...)
 	if why == "" {
-		e.p.runsBelow = append(e.p.runsBelow, goModuleRoot(e))
+		e.P.RunsBelow = append(e.P.RunsBelow, goModuleRoot(e))
 	}
 	return why
 }
 
 // goRan judges go run: the files or the package it builds and runs, and the program's arguments, which
 // it may read or write.
-func goRan(e *exec, a *modelArgs) string {
+func goRan(e *ExecCtx, a *modelArgs) string {
 	if why := goCommon(e, a); why != "" {
 		return why
 	}
@@ -279,7 +279,7 @@ func goRan(e *exec, a *modelArgs) string {
 }
 
 // goGenerated judges go generate: it runs the //go:generate lines of the packages' files.
-func goGenerated(e *exec, a *modelArgs) string {
+func goGenerated(e *ExecCtx, a *modelArgs) string {
 	if why := goCommon(e, a); why != "" {
 		return why
 	}
@@ -287,11 +287,11 @@ func goGenerated(e *exec, a *modelArgs) string {
 }
 
 // goFormatted judges go fmt: gofmt -l -w on the packages' files.
-func goFormatted(e *exec, a *modelArgs) string {
+func goFormatted(e *ExecCtx, a *modelArgs) string {
 	dirs, why := goPackageDirs(e, a.operands)
 	for _, d := range dirs {
-		e.p.handedReads = append(e.p.handedReads, d)
-		e.p.handedWrites = append(e.p.handedWrites, d)
+		e.P.HandedReads = append(e.P.HandedReads, d)
+		e.P.HandedWrites = append(e.P.HandedWrites, d)
 	}
 	return why
 }
@@ -314,7 +314,7 @@ var cargoRoles = map[string]role{"--config": rUnseen, "-Z": rUnseen, "-C": rDir,
 func cargoModel() *grammar {
 	sub := func(spec string, runs bool) *grammar {
 		g := gram(cargoCommon+" "+spec, cargoRoles).with(func(g *grammar) { g.abbrev = false })
-		g.judge = func(e *exec, a *modelArgs) string { return cargoRuns(e, a, runs) }
+		g.judge = func(e *ExecCtx, a *modelArgs) string { return cargoRuns(e, a, runs) }
 		return g
 	}
 	build := sub(cargoBuild, false)
@@ -335,10 +335,10 @@ func cargoModel() *grammar {
 		"update": update, "fetch": sub("--target= --manifest-path=", false),
 		"clean": sub("--release -r --profile= --target-dir= -p= --package= --doc --dry-run -n --manifest-path=", false),
 	}
-	return &grammar{custom: func(e *exec, words []word) string {
+	return &grammar{custom: func(e *ExecCtx, words []Word) string {
 		// `cargo +nightly build`: the first word may pick a toolchain of rustup's.
 		if len(words) > 1 && words[1].Static && strings.HasPrefix(words[1].Value, "+") {
-			words = append([]word{words[0]}, words[2:]...)
+			words = append([]Word{words[0]}, words[2:]...)
 		}
 		return model(e, g, words)
 	}}
@@ -346,19 +346,19 @@ func cargoModel() *grammar {
 
 // cargoRuns records what a cargo command runs of the package's and reads as configuration; code is the
 // package's below where cargo runs, and the arguments after `--` go to the program or the tests.
-func cargoRuns(e *exec, a *modelArgs, runs bool) string {
+func cargoRuns(e *ExecCtx, a *modelArgs, runs bool) string {
 	if why := needCwd(e, "`cargo`"); why != "" {
 		return why
 	}
-	cwd := e.scope().cwd
-	e.p.runsBelow = append(e.p.runsBelow, cwd)
+	cwd := e.Scope().Cwd
+	e.P.RunsBelow = append(e.P.RunsBelow, cwd)
 	for d := cwd; d != "" && d != "/"; d = filepath.Dir(d) {
 		for _, n := range []string{".cargo/config.toml", ".cargo/config", "rust-toolchain.toml", "rust-toolchain"} {
-			e.p.inputs = append(e.p.inputs, filepath.Join(d, n))
+			e.P.Inputs = append(e.P.Inputs, filepath.Join(d, n))
 		}
 	}
-	if h := e.c.ctx.Home; h != "" {
-		e.p.inputs = append(e.p.inputs, filepath.Join(h, ".cargo", "config.toml"), filepath.Join(h, ".cargo", "config"))
+	if h := e.S.Ctx.Home; h != "" {
+		e.P.Inputs = append(e.P.Inputs, filepath.Join(h, ".cargo", "config.toml"), filepath.Join(h, ".cargo", "config"))
 	}
 	ops := a.operands
 	if a.dashdash >= 0 && a.dashdash <= len(ops) {

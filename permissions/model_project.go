@@ -175,16 +175,16 @@ func init() {
 
 // needCwd returns why a program whose inputs are found from the directory it runs in cannot be judged,
 // or "".
-func needCwd(e *exec, what string) string {
-	if e.scope().cwd == "" {
+func needCwd(e *ExecCtx, what string) string {
+	if e.Scope().Cwd == "" {
 		return fmt.Sprintf("%s runs in a directory Warden lost track of", what)
 	}
 	return ""
 }
 
 // input records a file the program reads as code by itself when it is there.
-func input(e *exec, path string) {
-	e.p.inputs = append(e.p.inputs, e.c.abs(path, e.scope()))
+func input(e *ExecCtx, path string) {
+	e.P.Inputs = append(e.P.Inputs, e.S.Abs(path, e.Scope()))
 }
 
 // makeInclude matches the lines of a makefile that read another.
@@ -194,7 +194,7 @@ var makeInclude = regexp.MustCompile(`^\s*(-include|sinclude|include)\s+(.*)$`)
 // its makefile (-f, or GNUmakefile, makefile and Makefile where it runs) and the makefiles those
 // include are inputs. The variables make takes options and makefiles from, given on the command line,
 // are unseen.
-func makes(e *exec, a *modelArgs) string {
+func makes(e *ExecCtx, a *modelArgs) string {
 	if why := needCwd(e, "`make`"); why != "" {
 		return why
 	}
@@ -210,47 +210,47 @@ func makes(e *exec, a *modelArgs) string {
 		}
 	}
 	// make takes its environment as variables too, which a recipe may run ($(CC), $(PYTEST)).
-	for name := range e.env {
-		if !quietVars[name] {
+	for name := range e.Env {
+		if !QuietVars[name] {
 			return fmt.Sprintf("`make` is given `%s` in its environment, which it takes as a variable its recipes may run", name)
 		}
 	}
-	if e.c.exports {
+	if e.S.Exports {
 		return "`make` runs after the command exports a variable, which make takes as one its recipes may run"
 	}
 	for _, o := range a.opts {
 		if (o.name == "-I" || o.name == "--include-dir") && o.value.Static {
-			e.p.runsBelow = append(e.p.runsBelow, e.c.abs(o.value.Value, e.scope()))
+			e.P.RunsBelow = append(e.P.RunsBelow, e.S.Abs(o.value.Value, e.Scope()))
 		}
 	}
 	// The recipes run the project's code: what the same command writes where make runs is code too.
-	e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
+	e.P.RunsBelow = append(e.P.RunsBelow, e.Scope().Cwd)
 	var files []string
 	if _, ok := a.value("-f", "--file", "--makefile"); ok {
 		for _, o := range a.opts {
 			if (o.name == "-f" || o.name == "--file" || o.name == "--makefile") && o.value.Static {
-				files = append(files, e.c.abs(o.value.Value, e.scope()))
+				files = append(files, e.S.Abs(o.value.Value, e.Scope()))
 			}
 		}
 	} else {
 		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
 			input(e, n)
-			files = append(files, e.c.abs(n, e.scope()))
+			files = append(files, e.S.Abs(n, e.Scope()))
 		}
 	}
 	for _, f := range files {
-		if exists(f) {
+		if Exists(f) {
 			// make reads its makefiles: one below a denied directory is read like any file.
-			e.c.readOne(e.p, f, f, e.scope(), false)
+			e.S.ReadOne(e.P, f, f, e.Scope(), false)
 		}
 		// make reads a relative include where it runs.
-		makeIncludes(e, f, e.scope().cwd, 0)
+		makeIncludes(e, f, e.Scope().Cwd, 0)
 	}
 	return ""
 }
 
 // makeIncludes records the makefiles a makefile includes by names known before it runs, as inputs.
-func makeIncludes(e *exec, file, dir string, depth int) {
+func makeIncludes(e *ExecCtx, file, dir string, depth int) {
 	if depth > 4 {
 		return
 	}
@@ -273,7 +273,7 @@ func makeIncludes(e *exec, file, dir string, depth int) {
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(dir, name)
 			}
-			e.p.inputs = append(e.p.inputs, path)
+			e.P.Inputs = append(e.P.Inputs, path)
 			makeIncludes(e, path, dir, depth+1)
 		}
 	}
@@ -301,7 +301,7 @@ func init() {
 // npms judges npm: options anywhere (nopt reads them so), the subcommand first among the operands.
 // Installs and scripts read package.json and .npmrc where npm runs (--prefix), as inputs; `npm init -y`
 // writes package.json; the other subcommands are not modelled.
-func npms(e *exec, words []word) string {
+func npms(e *ExecCtx, words []Word) string {
 	a, why := parseModel(e, npmParse, words)
 	if why != "" {
 		return why
@@ -321,33 +321,33 @@ func npms(e *exec, words []word) string {
 		packageInputs(e)
 		return ""
 	case sub.Value == "init" && len(a.operands) == 1 && a.has("-y", "--yes"):
-		return takes(e, rWrite, word{Value: "package.json", Raw: "package.json", Static: true}, "`npm init`")
+		return takes(e, rWrite, Word{Value: "package.json", Raw: "package.json", Static: true}, "`npm init`")
 	}
 	return fmt.Sprintf("`npm %s` is a subcommand Warden does not model", sub.Value)
 }
 
 // packageInputs records what a package manager reads as code where it runs: package.json's scripts,
 // the configuration that may name a shell or a node option, and the files yarn and pnpm run.
-func packageInputs(e *exec) {
+func packageInputs(e *ExecCtx) {
 	for _, n := range []string{"package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".pnp.cjs"} {
 		input(e, n)
 	}
-	if h := e.c.ctx.Home; h != "" {
-		e.p.inputs = append(e.p.inputs, filepath.Join(h, ".npmrc"), filepath.Join(h, ".yarnrc"), filepath.Join(h, ".yarnrc.yml"))
+	if h := e.S.Ctx.Home; h != "" {
+		e.P.Inputs = append(e.P.Inputs, filepath.Join(h, ".npmrc"), filepath.Join(h, ".yarnrc"), filepath.Join(h, ".yarnrc.yml"))
 	}
 	// The scripts run the package's code, and the modules below it.
-	e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
+	e.P.RunsBelow = append(e.P.RunsBelow, e.Scope().Cwd)
 }
 
 // projectCode records that the part runs code found below dir and in the node_modules of the
 // directories above it, up to the workspace's top.
-func runsProjectCode(e *exec, dir string) {
+func runsProjectCode(e *ExecCtx, dir string) {
 	if !filepath.IsAbs(dir) {
 		return
 	}
-	e.p.runsBelow = append(e.p.runsBelow, dir)
-	for d := filepath.Dir(dir); e.c.inside(d); d = filepath.Dir(d) {
-		e.p.runsBelow = append(e.p.runsBelow, filepath.Join(d, "node_modules"))
+	e.P.RunsBelow = append(e.P.RunsBelow, dir)
+	for d := filepath.Dir(dir); e.S.Inside(d); d = filepath.Dir(d) {
+		e.P.RunsBelow = append(e.P.RunsBelow, filepath.Join(d, "node_modules"))
 		if d == filepath.Dir(d) {
 			break
 		}
@@ -360,12 +360,12 @@ var packageScriptNames = map[string]bool{"install": true, "i": true, "add": true
 
 // packageScripts judges yarn and pnpm: bare (an install), an install or one of package.json's scripts,
 // with no option but --silent; anything else is not modelled.
-func packageScripts(e *exec, words []word) string {
+func packageScripts(e *ExecCtx, words []Word) string {
 	name := filepath.Base(words[0].Value)
 	if why := needCwd(e, fmt.Sprintf("`%s`", name)); why != "" {
 		return why
 	}
-	var first *word
+	var first *Word
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		if !w.Static {
@@ -392,7 +392,7 @@ func packageScripts(e *exec, words []word) string {
 		}
 	}
 	packageInputs(e)
-	if first == nil || packageScriptNames[first.Value] || packageHasScript(e.c.abs("package.json", e.scope()), first.Value) {
+	if first == nil || packageScriptNames[first.Value] || packageHasScript(e.S.Abs("package.json", e.Scope()), first.Value) {
 		return ""
 	}
 	return fmt.Sprintf("`%s %s` is neither an install nor a script of package.json", name, first.Value)
@@ -426,7 +426,7 @@ func packageMain(dir string) string {
 
 // nodes judges node: the modules it preloads (a file on disk, or else unseen), the script (a directory
 // is its package.json's main or index.js) and the script's arguments, which it may read or write.
-func nodes(e *exec, a *modelArgs) string {
+func nodes(e *ExecCtx, a *modelArgs) string {
 	for _, o := range a.opts {
 		switch o.name {
 		case "--require", "-r", "--import", "--loader", "--experimental-loader":
@@ -436,7 +436,7 @@ func nodes(e *exec, a *modelArgs) string {
 		case "--run":
 			packageInputs(e)
 		case "--test":
-			e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
+			e.P.RunsBelow = append(e.P.RunsBelow, e.Scope().Cwd)
 		}
 	}
 	if a.has("-e", "--eval", "-p", "--print", "--run") || len(a.operands) == 0 {
@@ -451,7 +451,7 @@ func nodes(e *exec, a *modelArgs) string {
 	}
 	if script.Static {
 		// What it requires is found beside it and in node_modules up the tree.
-		path := e.c.abs(script.Value, e.scope())
+		path := e.S.Abs(script.Value, e.Scope())
 		if !isDir(path) {
 			path = filepath.Dir(path)
 		}
@@ -462,7 +462,7 @@ func nodes(e *exec, a *modelArgs) string {
 
 // nodeModule judges a module node loads before the script: a path to a file on disk is the project's;
 // a package name, a URL or data is not followed.
-func nodeModule(e *exec, w word, opt string) string {
+func nodeModule(e *ExecCtx, w Word, opt string) string {
 	v := w.Value
 	if !w.Static || !(strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "/")) {
 		return fmt.Sprintf("`node %s %s` loads a module Warden does not follow", opt, w.Raw)
@@ -473,17 +473,17 @@ func nodeModule(e *exec, w word, opt string) string {
 
 // nodeScript judges node's script: a file, or a directory, which runs its package.json's main or
 // index.js.
-func nodeScript(e *exec, w word) string {
+func nodeScript(e *ExecCtx, w Word) string {
 	if !w.Static || w.Glob {
 		runsFile(e, w)
 		return ""
 	}
-	path := e.c.abs(w.Value, e.scope())
+	path := e.S.Abs(w.Value, e.Scope())
 	if !isDir(path) {
 		if _, err := os.Lstat(path); err != nil {
 			for _, ext := range []string{".js", ".mjs", ".cjs", ".ts", ".json", ".node"} {
 				if _, err := os.Lstat(path + ext); err == nil {
-					runsFile(e, word{Value: path + ext, Raw: w.Raw, Static: true})
+					runsFile(e, Word{Value: path + ext, Raw: w.Raw, Static: true})
 					return ""
 				}
 			}
@@ -491,14 +491,14 @@ func nodeScript(e *exec, w word) string {
 		runsFile(e, w)
 		return ""
 	}
-	e.p.inputs = append(e.p.inputs, filepath.Join(path, "package.json"))
+	e.P.Inputs = append(e.P.Inputs, filepath.Join(path, "package.json"))
 	for _, n := range []string{"index.js", "index.mjs", "index.cjs", "index.json", "index.node"} {
-		e.p.inputs = append(e.p.inputs, filepath.Join(path, n))
+		e.P.Inputs = append(e.P.Inputs, filepath.Join(path, n))
 	}
 	if m := packageMain(path); m != "" {
 		main := filepath.Join(path, m)
-		e.p.inputs = append(e.p.inputs, main, main+".js", filepath.Join(main, "index.js"))
-		e.c.readOne(e.p, main, main, e.scope(), true)
+		e.P.Inputs = append(e.P.Inputs, main, main+".js", filepath.Join(main, "index.js"))
+		e.S.ReadOne(e.P, main, main, e.Scope(), true)
 	}
 	return ""
 }
@@ -509,7 +509,7 @@ const pythonFlags = "bBdEhIOPqRsSuvVx"
 // pythons judges python: its options, as CPython reads them (letters cluster; -c and -m end them),
 // code given with -c (unseen), a module run with -m (pyModule), or a script, whose arguments it may read
 // or write. -i reads more code from its input.
-func pythons(e *exec, words []word) string {
+func pythons(e *ExecCtx, words []Word) string {
 	name := filepath.Base(words[0].Value)
 	for i := 1; i < len(words); i++ {
 		w := words[i]
@@ -547,7 +547,7 @@ func pythons(e *exec, words []word) string {
 				case strings.IndexByte(pythonFlags, ch) >= 0:
 					continue
 				case ch == 'c':
-					e.p.unsee(unseenInlineCode, fmt.Sprintf("`%s -c` runs code in a language Warden does not read", name))
+					e.P.Unsee(UnseenInlineCode, fmt.Sprintf("`%s -c` runs code in a language Warden does not read", name))
 					return ""
 				case ch == 'm':
 					mod := v[j+1:]
@@ -574,8 +574,8 @@ func pythons(e *exec, words []word) string {
 		default:
 			// What it imports is found beside it first.
 			runsFile(e, w)
-			if p := e.c.abs(w.Value, e.scope()); filepath.IsAbs(p) && !w.Glob {
-				e.p.runsBelow = append(e.p.runsBelow, filepath.Dir(p))
+			if p := e.S.Abs(w.Value, e.Scope()); filepath.IsAbs(p) && !w.Glob {
+				e.P.RunsBelow = append(e.P.RunsBelow, filepath.Dir(p))
 			}
 			pythonUserSite(e)
 			return each(e, rHanded, words[i+1:], fmt.Sprintf("`%s`", name))
@@ -585,9 +585,9 @@ func pythons(e *exec, words []word) string {
 }
 
 // pythonUserSite records the person's site-packages, whose .pth files python runs as it starts.
-func pythonUserSite(e *exec) {
-	if h := e.c.ctx.Home; h != "" {
-		e.p.runsBelow = append(e.p.runsBelow, filepath.Join(h, ".local", "lib"))
+func pythonUserSite(e *ExecCtx) {
+	if h := e.S.Ctx.Home; h != "" {
+		e.P.RunsBelow = append(e.P.RunsBelow, filepath.Join(h, ".local", "lib"))
 	}
 }
 
@@ -596,25 +596,25 @@ func pythonUserSite(e *exec) {
 // may read or write. Of the installed modules only those Warden models are followed: pytest, pip,
 // venv and unittest; any other, the standard library's included (timeit, pdb, base64, zipfile...),
 // runs code or touches files in ways it does not follow.
-func pyModule(e *exec, python, mod string, args []word) string {
+func pyModule(e *ExecCtx, python, mod string, args []Word) string {
 	if why := needCwd(e, fmt.Sprintf("`%s -m`", python)); why != "" {
 		return why
 	}
 	// python -m looks in the directory it runs in first, for the module and for what it imports.
-	e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
+	e.P.RunsBelow = append(e.P.RunsBelow, e.Scope().Cwd)
 	pythonUserSite(e)
 	rel := strings.ReplaceAll(mod, ".", "/")
 	input(e, rel+".py")
 	input(e, rel)
 	input(e, filepath.Join(filepath.Dir(rel), "__pycache__"))
 	for _, local := range []string{rel + ".py", filepath.Join(rel, "__main__.py")} {
-		if path := e.c.abs(local, e.scope()); exists(path) {
-			runsFile(e, word{Value: path, Raw: local, Static: true})
+		if path := e.S.Abs(local, e.Scope()); Exists(path) {
+			runsFile(e, Word{Value: path, Raw: local, Static: true})
 			return each(e, rHanded, args, fmt.Sprintf("`%s -m %s`", python, mod))
 		}
 	}
-	named := func(n string) []word {
-		return append([]word{{Value: n, Raw: n, Static: true}}, args...)
+	named := func(n string) []Word {
+		return append([]Word{{Value: n, Raw: n, Static: true}}, args...)
 	}
 	switch mod {
 	case "pytest":
@@ -626,7 +626,7 @@ func pyModule(e *exec, python, mod string, args []word) string {
 			--upgrade-deps --without-scm-ignore-files`, nil).with(func(g *grammar) { g.abbrev, g.operand = false, rInto })
 		return model(e, g, named(python+" -m venv"))
 	case "unittest":
-		e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
+		e.P.RunsBelow = append(e.P.RunsBelow, e.Scope().Cwd)
 		return ""
 	}
 	return fmt.Sprintf("`%s -m %s` runs a module Warden does not model", python, mod)
@@ -634,13 +634,13 @@ func pyModule(e *exec, python, mod string, args []word) string {
 
 // pipInstalls judges what pip installs or downloads: names of packages, and local projects (a path),
 // whose build code is the project's own and runs.
-func pipInstalls(e *exec, a *modelArgs) string {
+func pipInstalls(e *ExecCtx, a *modelArgs) string {
 	if why := needCwd(e, "`pip`"); why != "" {
 		return why
 	}
 	for _, o := range a.opts {
 		if (o.name == "-e" || o.name == "--editable") && o.value.Static && !strings.Contains(o.value.Value, "://") {
-			e.p.runsBelow = append(e.p.runsBelow, e.c.abs(o.value.Value, e.scope()))
+			e.P.RunsBelow = append(e.P.RunsBelow, e.S.Abs(o.value.Value, e.Scope()))
 		}
 	}
 	for _, w := range a.operands {
@@ -652,7 +652,7 @@ func pipInstalls(e *exec, a *modelArgs) string {
 			if why := takes(e, rHanded, w, "`pip`"); why != "" {
 				return why
 			}
-			e.p.runsBelow = append(e.p.runsBelow, e.c.abs(v, e.scope()))
+			e.P.RunsBelow = append(e.P.RunsBelow, e.S.Abs(v, e.Scope()))
 		}
 	}
 	return ""
@@ -660,11 +660,11 @@ func pipInstalls(e *exec, a *modelArgs) string {
 
 // pytests judges pytest: it runs the tests and conftest.py files below where it runs and below the
 // paths it is given; a plugin named by -p may be a module of the directory it runs in.
-func pytests(e *exec, a *modelArgs) string {
+func pytests(e *ExecCtx, a *modelArgs) string {
 	if why := needCwd(e, "`pytest`"); why != "" {
 		return why
 	}
-	e.p.runsBelow = append(e.p.runsBelow, e.scope().cwd)
+	e.P.RunsBelow = append(e.P.RunsBelow, e.Scope().Cwd)
 	for _, n := range []string{"pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"} {
 		input(e, n)
 	}
@@ -676,7 +676,7 @@ func pytests(e *exec, a *modelArgs) string {
 			if !o.value.Static {
 				return fmt.Sprintf("`pytest %s` is given a directory only known at run time", o.name)
 			}
-			e.p.runsBelow = append(e.p.runsBelow, e.c.abs(o.value.Value, e.scope()))
+			e.P.RunsBelow = append(e.P.RunsBelow, e.S.Abs(o.value.Value, e.Scope()))
 		case o.name == "--pdb" || o.name == "--trace":
 			return fmt.Sprintf("`pytest %s` runs a debugger that reads commands from its input", o.name)
 		}
@@ -684,13 +684,13 @@ func pytests(e *exec, a *modelArgs) string {
 	for _, w := range a.operands {
 		if w.Static {
 			path, _, _ := strings.Cut(w.Value, "::")
-			w = word{Value: path, Raw: w.Raw, Static: true, Glob: w.Glob}
+			w = Word{Value: path, Raw: w.Raw, Static: true, Glob: w.Glob}
 		}
 		if why := takes(e, rRead, w, "`pytest`"); why != "" {
 			return why
 		}
 		if w.Static {
-			e.p.runsBelow = append(e.p.runsBelow, e.c.abs(w.Value, e.scope()))
+			e.P.RunsBelow = append(e.P.RunsBelow, e.S.Abs(w.Value, e.Scope()))
 		}
 	}
 	return ""
@@ -698,11 +698,11 @@ func pytests(e *exec, a *modelArgs) string {
 
 // eslints judges eslint: its configuration and plugins are the project's code, found where it runs
 // and up the tree; a formatter named by a path is too.
-func eslints(e *exec, a *modelArgs) string {
+func eslints(e *ExecCtx, a *modelArgs) string {
 	if why := needCwd(e, "`eslint`"); why != "" {
 		return why
 	}
-	runsProjectCode(e, e.scope().cwd)
+	runsProjectCode(e, e.Scope().Cwd)
 	if v, ok := a.value("-f", "--format"); ok && strings.ContainsRune(v.Value, '/') {
 		runsFile(e, v)
 	}
@@ -711,10 +711,10 @@ func eslints(e *exec, a *modelArgs) string {
 
 // prettiers judges prettier: its configuration and plugins are the project's code, found where it runs
 // and up the tree.
-func prettiers(e *exec, a *modelArgs) string {
+func prettiers(e *ExecCtx, a *modelArgs) string {
 	if why := needCwd(e, "`prettier`"); why != "" {
 		return why
 	}
-	runsProjectCode(e, e.scope().cwd)
+	runsProjectCode(e, e.Scope().Cwd)
 	return each(e, rHanded, a.operands, "`prettier`")
 }

@@ -11,34 +11,34 @@ import (
 // modelled either, unless the caller knows it is (effect) or the program's model accounts for it
 // (model.go): "not modelled" is the default, so that nothing Warden does not follow is allowed by yolo
 // or an allow rule while deny or ask rules are in force.
-func (p *Part) notRO(reason string) {
-	p.effect(reason)
-	p.unmodel(reason)
+func (p *Part) NotRO(reason string) {
+	p.Effect(reason)
+	p.Unmodel(reason)
 }
 
 // effect marks the part as not read-only for an effect Warden models in full: a write of a known file,
 // a change of directory it follows.
-func (p *Part) effect(reason string) {
+func (p *Part) Effect(reason string) {
 	if p.ReadOnly || p.Reason == "" {
 		p.Reason = reason
 	}
 	p.ReadOnly = false
 	p.EditOnly = false
-	p.marks++
+	p.Marks++
 }
 
 // unmodel records that Warden's model of the part ends here, for why, keeping the first reason.
-func (p *Part) unmodel(why string) {
-	if p.unmodelled == "" {
-		p.unmodelled = why
+func (p *Part) Unmodel(why string) {
+	if p.Unmodelled == "" {
+		p.Unmodelled = why
 	}
 }
 
 // writeFile records a known file write. A part whose only effect so far is writing known files stays
 // EditOnly, so accept-edits mode and Edit/Write rules can allow it.
-func (p *Part) writeFile(shown, path string) {
+func (p *Part) WriteFile(shown, path string) {
 	editOnly := p.ReadOnly || p.EditOnly
-	p.effect(fmt.Sprintf("writes to `%s`", shown))
+	p.Effect(fmt.Sprintf("writes to `%s`", shown))
 	p.EditOnly = editOnly
 	p.Writes = append(p.Writes, path)
 }
@@ -75,86 +75,86 @@ type Part struct {
 	// supplied is why the program would run what the working tree supplies (a program the repository's
 	// git configuration names, a toolchain path in rust-toolchain.toml): a Bash allow rule names the
 	// program as the person knows it, not that, so it does not cover the part.
-	supplied string
+	Supplied string
 
 	// redirWrites are the files written by redirections, which a Bash allow rule for the program does
 	// not cover on its own.
-	redirWrites []string
+	RedirWrites []string
 	// fromFind is set for the command of find -exec: its {} stands for every file found, so no rule
 	// written from its words would mean what the person saw.
-	fromFind bool
+	FromFind bool
 	// actsItself is set when a wrapper acts itself (sudo, strace): rules for the inner command do not allow.
-	actsItself bool
+	ActsItself bool
 	// unseen names the kinds of thing the part does that Warden cannot see (unseen.go); unseenWhy says,
 	// for the first one marked, what it is.
-	unseen    unseenKind
-	unseenWhy string
+	Unseen    UnseenKind
+	UnseenWhy string
 	// unmodelled says why Warden's model of the part ends (model.go), or is empty when the part is
 	// read-only or every word of it is modelled: while deny or ask rules are in force, such a part asks.
-	unmodelled string
+	Unmodelled string
 	// loose are the paths the part reads or writes that are only known at run time (loose.go).
-	loose []loosePath
+	Loose []LoosePath
 	// inputs are files the program reads as code by itself when they exist (a Makefile, package.json,
 	// .git/hooks), and runsBelow directories whose files it runs (go test, pytest): what the same
 	// command writes there is code written and run in one call (unseen_fresh.go).
-	inputs, runsBelow []string
+	Inputs, RunsBelow []string
 	// runGlobs are patterns naming what the part runs, to be matched against what the same command
 	// writes: bash expands them when the part runs, after the writes.
-	runGlobs []string
+	RunGlobs []string
 	// envModel are variables the command line gives the program that its model must read as its own
 	// options (modelledVars); any left when the part is judged are unseen.
-	envModel []string
+	EnvModel []string
 	// runs are the files the part runs as code (a program by its path, a script given to a shell or an
 	// interpreter, a sourced file), for unseen.go's check that the same command does not write them.
-	runs []string
+	Runs []string
 	// handedReads and handedWrites are the paths the part gives a program whose reads and writes Warden
 	// does not model (tar, zip, git add -A, make -C): it may read or write anything there.
-	handedReads, handedWrites []string
+	HandedReads, HandedWrites []string
 	// writesInto are the directories a modelled program writes files of names Warden does not know into
 	// (cp -t DIR): what it writes there counts as written in the command, code included.
-	writesInto []string
+	WritesInto []string
 	// gitTakes are the paths git takes into the repository as it finds them below (git add, stash -u):
 	// what git ignores there it leaves out.
-	gitTakes []string
+	GitTakes []string
 	// layerStatic says, per layer and per word, whether the word was known before running.
-	layerStatic [][]bool
+	LayerStatic [][]bool
 	// openTail is set under xargs: more arguments come at run time, so exact rules cannot match.
-	openTail bool
+	OpenTail bool
 	// marks counts the times the part was found not read-only.
-	marks int
+	Marks int
 	// trees are the directories the part reads recursively.
-	trees []treewalk.Tree
+	Trees []treewalk.Tree
 	// objects are the repositories whose object store the part reads.
-	objects []gitrepo.Repo
+	Objects []gitrepo.Repo
 	// readsInput is set when xargs gives the program file names from its input, which it reads;
 	// inputOpts when those words may be options that read files (du --files0-from). namesKnown is set
 	// when pipedNames found out what the names are; inputDir is where the program resolves them.
-	readsInput, inputOpts, namesKnown bool
-	inputDir                          string
+	ReadsInput, InputOpts, NamesKnown bool
+	InputDir                          string
 	// scriptFromInput is set for a shell that runs the commands its input holds.
-	scriptFromInput bool
+	ScriptFromInput bool
 	// called is the name a command was called by when it was judged as the program of that name, not
 	// as a function.
-	called string
+	Called string
 	// producers are the programs pipedNames trusted to tell the names: the producer and the stages
 	// between it and xargs.
-	producers []string
+	Producers []string
 	// xargsRaw is set when xargs splits its input at NULs or a delimiter (-0, -d), not at blanks; argFile
 	// when it reads them from a file (-a), not from its input.
-	xargsRaw, argFile bool
+	XargsRaw, ArgFile bool
 	// lists are the files find prints, for a pipeline that feeds them to xargs.
-	lists []treewalk.Tree
+	Lists []treewalk.Tree
 	// static says, per word of Args, whether it was resolved without running anything; glob, whether
 	// bash replaces it with the file names it matches, in dir.
-	static, glob []bool
-	dir          string
+	ArgStatic, ArgGlob []bool
+	ArgDir             string
 }
 
 // unseenOnly marks the part as doing something of kind k that Warden cannot see, leaving its read-only
 // judgement as it is: the engine looks at such marks only while deny or ask rules are in force.
-func (p *Part) unseenOnly(k unseenKind, why string) {
-	if p.unseen == 0 {
-		p.unseenWhy = why
+func (p *Part) UnseenOnly(k UnseenKind, why string) {
+	if p.Unseen == 0 {
+		p.UnseenWhy = why
 	}
-	p.unseen |= k
+	p.Unseen |= k
 }

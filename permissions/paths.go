@@ -16,7 +16,7 @@ import (
 // (a file about to be written) is kept as written, cleaned. ResolvePath never fails: a path it cannot
 // evaluate further is returned cleaned.
 func ResolvePath(cwd, path, home string) string {
-	p, _ := resolvePath(cwd, path, home)
+	p, _ := Resolve(cwd, path, home)
 	return p
 }
 
@@ -26,7 +26,7 @@ const maxLinkHops = 40
 // resolvePath is ResolvePath; sure is false when the walk went through a link whose target depends on
 // the process that opens it (/proc/self, /proc/N/cwd, /proc/N/root, /proc/N/fd/*, /dev/fd), which Warden
 // resolves for its own process, not the command's.
-func resolvePath(cwd, path, home string) (resolved string, sure bool) {
+func Resolve(cwd, path, home string) (resolved string, sure bool) {
 	switch {
 	case path == "~":
 		path = home
@@ -44,12 +44,12 @@ func resolvePath(cwd, path, home string) (resolved string, sure bool) {
 
 // resolveBelow is ResolvePath for an absolute path, walked from root when it lies below it: root must
 // already be resolved (an engine's workspace is), which saves a system call per component above it.
-func resolveBelow(root, path string) string {
+func ResolveBelow(root, path string) string {
 	if path == root {
 		return root
 	}
 	if root == "" || root == "/" || !strings.HasPrefix(path, root+"/") {
-		p, _ := resolvePath("/", path, "")
+		p, _ := Resolve("/", path, "")
 		return p
 	}
 	// The rest is walked as written: `..` after a link is the link target's parent.
@@ -101,14 +101,14 @@ func walkPath(cur string, rest []string) (resolved string, sure bool) {
 // everything below a process's directory in /proc (cwd, root, exe, fd/N, map_files, ns), and /dev/fd,
 // /dev/stdin and the like, which point into /proc/self.
 func processLink(path string) bool {
-	if within("/dev", path) {
+	if Within("/dev", path) {
 		return true
 	}
-	return within("/proc", path) && path != "/proc/mounts" && path != "/proc/net"
+	return Within("/proc", path) && path != "/proc/mounts" && path != "/proc/net"
 }
 
 // within reports whether path is dir or lies below it. Both must be clean absolute paths.
-func within(dir, path string) bool {
+func Within(dir, path string) bool {
 	if dir == "" || path == "" {
 		return false
 	}
@@ -118,13 +118,13 @@ func within(dir, path string) bool {
 	return path == dir || len(path) > len(dir) && path[len(dir)] == os.PathSeparator && strings.HasPrefix(path, dir)
 }
 
-func exists(path string) bool {
+func Exists(path string) bool {
 	_, err := os.Lstat(path)
 	return err == nil
 }
 
 // isBlockDevice reports whether path names a disk: writing it destroys file systems.
-func isBlockDevice(path string) bool {
+func IsBlockDevice(path string) bool {
 	if !strings.HasPrefix(path, "/dev/") {
 		return false
 	}

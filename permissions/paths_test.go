@@ -48,7 +48,7 @@ func TestResolvePathThroughProcess(t *testing.T) {
 		"/dev/fd/../cwd/x": false, "/proc/self/cwd/../x": false, "/proc/self/status": false, "/dev/stdin": false,
 		"/proc/1/root/etc/hostname": false, "/proc/cpuinfo": true, "/etc/hostname": true, "/dev/null": true,
 	} {
-		if _, got := resolvePath("/", path, ""); got != sure {
+		if _, got := Resolve("/", path, ""); got != sure {
 			t.Errorf("resolvePath(%q): sure = %v, want %v", path, got, sure)
 		}
 	}
@@ -62,7 +62,7 @@ func TestWithin(t *testing.T) {
 		{"/a/b", "/a/b", true}, {"/a/b", "/a/b/c", true}, {"/a/b", "/a/bc", false}, {"/a/b", "/a", false},
 		{"/", "/x", true}, {"", "/x", false},
 	} {
-		if got := within(c.dir, c.path); got != c.want {
+		if got := Within(c.dir, c.path); got != c.want {
 			t.Errorf("within(%q, %q) = %v", c.dir, c.path, got)
 		}
 	}

@@ -146,7 +146,7 @@ type Engine struct {
 	workspace, home  string
 	dirs             []string
 	// mem is what the engine remembers between decisions (directory listings).
-	mem *memory
+	mem *Memory
 }
 
 // NewEngine validates the policy's rules and returns an engine. A bad rule is an error that names it.
@@ -157,8 +157,8 @@ func NewEngine(p Policy) (*Engine, error) {
 	if _, err := ParseMode(string(p.Mode)); err != nil {
 		return nil, err
 	}
-	e := &Engine{policy: p, home: p.Home, mem: newMemory()}
-	refreshEnvPaths()
+	e := &Engine{policy: p, home: p.Home, mem: NewMemory()}
+	RefreshEnvPaths()
 	if p.Workspace != "" {
 		e.workspace = ResolvePath("/", p.Workspace, p.Home)
 	}
@@ -231,7 +231,7 @@ func (e *Engine) Context(cwd string) Context {
 	jail := e.policy.ReadOnlyJail
 	e.mu.RUnlock()
 	return Context{Cwd: cwd, Workspace: e.workspace, AdditionalDirectories: e.dirs, Home: e.home, Env: e.policy.Env,
-		ReadOnlyJail: jail, rootsResolved: true, mem: e.mem}
+		ReadOnlyJail: jail, RootsResolved: true, Memory: e.mem}
 }
 
 // SetReadOnlyJail says whether commands judged read-only run in the read-only jail from now on (see

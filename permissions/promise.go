@@ -53,15 +53,15 @@ func (e *Engine) unseenVerdict(s snapshot, cls Classification) (Verdict, bool) {
 
 // unseenWhy says why a part is unseen under these rules, or "".
 func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
-	if p.unseen != 0 {
-		return p.unseenWhy
+	if p.Unseen != 0 {
+		return p.UnseenWhy
 	}
 	if p.ReadOnly {
 		// A read-only part's words only known at run time are only printed (echo $X).
 		return ""
 	}
-	if p.unmodelled != "" {
-		return p.unmodelled
+	if p.Unmodelled != "" {
+		return p.Unmodelled
 	}
 	if !p.Static && mayMatchOnceKnown(bash, p) {
 		return fmt.Sprintf("`%s` has words only known at run time", partName(p))
@@ -79,20 +79,20 @@ func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
 			}
 		}
 	}
-	for _, list := range [][]string{p.handedReads, p.handedWrites} {
+	for _, list := range [][]string{p.HandedReads, p.HandedWrites} {
 		for _, path := range list {
 			if !filepath.IsAbs(path) {
 				return fmt.Sprintf("`%s` is given `%s` in a directory Warden lost track of", partName(p), path)
 			}
 		}
 	}
-	if r, path, ok := e.handedMatch(paths, p.handedReads, Read); ok {
+	if r, path, ok := e.handedMatch(paths, p.HandedReads, Read); ok {
 		return fmt.Sprintf("`%s` is given `%s` and may read anything there, including what `%s` governs", partName(p), e.shown(path), r.Raw)
 	}
-	if r, path, ok := e.handedMatch(paths, p.handedWrites, Write); ok {
+	if r, path, ok := e.handedMatch(paths, p.HandedWrites, Write); ok {
 		return fmt.Sprintf("`%s` is given `%s` and may write anything there, including what `%s` governs", partName(p), e.shown(path), r.Raw)
 	}
-	if r, path, ok := e.gitTakesMatch(paths, p.gitTakes); ok {
+	if r, path, ok := e.gitTakesMatch(paths, p.GitTakes); ok {
 		return fmt.Sprintf("`%s` takes `%s` into the repository, including what `%s` governs", partName(p), e.shown(path), r.Raw)
 	}
 	return ""
@@ -101,8 +101,8 @@ func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
 // isLoose reports whether a path as the part recorded it is one of its loose paths, which looseWhy
 // judges.
 func isLoose(p *Part, path string) bool {
-	for _, lp := range p.loose {
-		if lp.shown == path {
+	for _, lp := range p.Loose {
+		if lp.Shown == path {
 			return true
 		}
 	}
@@ -111,24 +111,24 @@ func isLoose(p *Part, path string) bool {
 
 // looseWhy says why a path of the part only known at run time may be one a path rule governs, or "".
 func (e *Engine) looseWhy(p *Part, paths []Rule) string {
-	for _, lp := range p.loose {
+	for _, lp := range p.Loose {
 		k := Read
-		if lp.access == Writing {
+		if lp.Access == Writing {
 			k = Write
 		}
 		rules := pathRules(paths, k)
 		if len(rules) == 0 {
 			continue
 		}
-		if lp.dir == "" {
-			return fmt.Sprintf("`%s` uses `%s`, a path only known at run time, which `%s` may govern", partName(p), lp.shown, rules[0].Raw)
+		if lp.Dir == "" {
+			return fmt.Sprintf("`%s` uses `%s`, a path only known at run time, which `%s` may govern", partName(p), lp.Shown, rules[0].Raw)
 		}
-		real := e.absFor(lp.dir)
+		real := e.absFor(lp.Dir)
 		for _, r := range rules {
-			for _, d := range []string{lp.dir, real} {
+			for _, d := range []string{lp.Dir, real} {
 				if mayMatch(lp, r, d) {
 					return fmt.Sprintf("`%s` uses `%s`, a path below `%s` only known at run time, which `%s` may govern",
-						partName(p), lp.shown, e.shown(lp.dir), r.Raw)
+						partName(p), lp.Shown, e.shown(lp.Dir), r.Raw)
 				}
 			}
 		}
@@ -190,9 +190,9 @@ func gitMayTake(glob, tree string, takes func(path string, isDir bool) bool) boo
 	switch {
 	case lit == tree:
 		return !lastOnly || anyTaken(lit)
-	case within(lit, tree):
+	case Within(lit, tree):
 		return true // a wildcard above tree may match anything below it
-	case !within(tree, lit):
+	case !Within(tree, lit):
 		return false
 	}
 	fi, err := os.Lstat(lit)
@@ -244,8 +244,8 @@ func (e *Engine) handedMatch(rules []Rule, handed []string, k Kind) (Rule, strin
 			if r.matchPath(path) || r.matchPath(real) {
 				return r, path, true
 			}
-			if dir && (r.mayMatchUnder(treewalk.Tree{Dir: real, Hidden: true, Follow: true, Home: e.home, Lister: e.mem.lister}) ||
-				real != path && r.mayMatchUnder(treewalk.Tree{Dir: path, Hidden: true, Follow: true, Home: e.home, Lister: e.mem.lister})) {
+			if dir && (r.mayMatchUnder(treewalk.Tree{Dir: real, Hidden: true, Follow: true, Home: e.home, Lister: e.mem.Lister}) ||
+				real != path && r.mayMatchUnder(treewalk.Tree{Dir: path, Hidden: true, Follow: true, Home: e.home, Lister: e.mem.Lister})) {
 				return r, path, true
 			}
 		}
@@ -262,10 +262,10 @@ func mayMatchOnceKnown(rules []Rule, p *Part) bool {
 			return true
 		}
 		for li, layer := range p.Layers {
-			if li >= len(p.layerStatic) || len(layer) == 0 || len(p.layerStatic[li]) != len(layer) {
+			if li >= len(p.LayerStatic) || len(layer) == 0 || len(p.LayerStatic[li]) != len(layer) {
 				return true
 			}
-			if layerMayMatch(r, layer, p.layerStatic[li]) {
+			if layerMayMatch(r, layer, p.LayerStatic[li]) {
 				return true
 			}
 		}
@@ -316,13 +316,13 @@ func layerMayMatch(r Rule, layer []string, static []bool) bool {
 // it lies there.
 func (e *Engine) shown(path string) string {
 	switch {
-	case e.workspace != "" && within(e.workspace, path):
+	case e.workspace != "" && Within(e.workspace, path):
 		rel, _ := filepath.Rel(e.workspace, path)
 		if rel == "." {
 			return "."
 		}
 		return "./" + rel
-	case e.home != "" && within(e.home, path):
+	case e.home != "" && Within(e.home, path):
 		rel, _ := filepath.Rel(e.home, path)
 		return "~/" + rel
 	}

@@ -209,18 +209,18 @@ func TestAskRulesHoldLikeDenyRules(t *testing.T) {
 // added without a case fails here.
 func TestEveryUnseenKindHasACase(t *testing.T) {
 	ws, home := fixture(t)
-	var seen unseenKind
+	var seen UnseenKind
 	for _, u := range unseenCases {
 		for _, p := range Classify(u.cmd, Context{Cwd: ws, Workspace: ws, Home: home}).Parts {
-			seen |= p.unseen
+			seen |= p.Unseen
 		}
 	}
 	for _, cmd := range []string{"coproc rm x"} {
 		for _, p := range Classify(cmd, Context{Cwd: ws, Workspace: ws, Home: home}).Parts {
-			seen |= p.unseen
+			seen |= p.Unseen
 		}
 	}
-	for k := unseenKind(1); k <= lastUnseen; k <<= 1 {
+	for k := UnseenKind(1); k <= LastUnseen; k <<= 1 {
 		if seen&k == 0 {
 			t.Errorf("no case reaches unseen kind %d (bit %d)", k, bits.TrailingZeros32(uint32(k)))
 		}

@@ -10,31 +10,31 @@ import (
 
 // read records a file the part reads and whether it is a secret. A file in a git object store is a read
 // of the repository's history, and a file with other names (hard links) is read under each of them.
-func (c *State) read(p *Part, operand string, sc *scope) {
-	c.readOne(p, operand, c.abs(operand, sc), sc, true)
+func (c *State) Read(p *Part, operand string, sc *Scope) {
+	c.ReadOne(p, operand, c.Abs(operand, sc), sc, true)
 }
 
-func (c *State) readOne(p *Part, operand, path string, sc *scope, links bool) {
-	c.readJudged(p, operand, path, sc, links, isSecretPath)
+func (c *State) ReadOne(p *Part, operand, path string, sc *Scope, links bool) {
+	c.ReadJudged(p, operand, path, sc, links, IsSecret)
 }
 
 // readJudged is readOne judging secrets with secret: a program that prints only some of a file (git
 // config of one name) judges the file by its name and what it prints by itself.
-func (c *State) readJudged(p *Part, operand, path string, sc *scope, links bool, secret func(path, home string) bool) {
+func (c *State) ReadJudged(p *Part, operand, path string, sc *Scope, links bool, secret func(path, home string) bool) {
 	if !filepath.IsAbs(path) && operand != "-" && operand != "" {
 		// Read rules could not be matched against it (after popd, or a cd in a branch that may not run).
-		p.notRO(fmt.Sprintf("reads `%s` in a directory Warden lost track of", operand))
+		p.NotRO(fmt.Sprintf("reads `%s` in a directory Warden lost track of", operand))
 	}
 	p.Reads = append(p.Reads, path)
-	isSecret := secret(path, c.ctx.Home) || secret(operand, c.ctx.Home)
+	isSecret := secret(path, c.Ctx.Home) || secret(operand, c.Ctx.Home)
 	if !isSecret && filepath.IsAbs(path) {
 		// A link is read where it leads: `notes.txt -> ~/.ssh/id_rsa` is the key.
-		if real := c.resolved(path); real != path && secret(real, c.ctx.Home) {
+		if real := c.Resolved(path); real != path && secret(real, c.Ctx.Home) {
 			p.Reads = append(p.Reads, real)
 			isSecret = true
 			if !p.Secret && p.ReadOnly {
 				p.Secret = true
-				p.Reason = fmt.Sprintf("reads `%s`, a link to `%s`, which may hold secrets", c.shownPath(operand), c.shownPath(real))
+				p.Reason = fmt.Sprintf("reads `%s`, a link to `%s`, which may hold secrets", c.Shown(operand), c.Shown(real))
 			}
 		}
 	}
@@ -42,7 +42,7 @@ func (c *State) readJudged(p *Part, operand, path string, sc *scope, links bool,
 		if !p.Secret {
 			p.Secret = true
 			if p.ReadOnly {
-				p.Reason = fmt.Sprintf("reads `%s`, which may hold secrets", c.shownPath(operand))
+				p.Reason = fmt.Sprintf("reads `%s`, which may hold secrets", c.Shown(operand))
 			}
 		}
 	}
@@ -93,7 +93,7 @@ func objectStore(path string) (gitrepo.Repo, bool) {
 // objectRead records that the part reads a repository's object store: like a secret, it asks, and a
 // deny rule naming any path the repository ever tracked denies it (historyDenied).
 func (c *State) objectRead(p *Part, r gitrepo.Repo, operand string) {
-	p.objects = append(p.objects, r)
+	p.Objects = append(p.Objects, r)
 	if !p.Secret {
 		p.Secret = true
 		if p.ReadOnly {
@@ -104,44 +104,44 @@ func (c *State) objectRead(p *Part, r gitrepo.Repo, operand string) {
 
 // hardLinks adds to the part's reads the other names of the file at path, when it has more than one:
 // a hard link to .env is read as .env, for secrets and deny rules alike.
-func (c *State) hardLinks(p *Part, path string, sc *scope) {
-	target, ok := linkTarget(path)
+func (c *State) hardLinks(p *Part, path string, sc *Scope) {
+	target, ok := LinkTarget(path)
 	if !ok {
 		return
 	}
 	path = ResolvePath("/", path, "")
-	found, complete := otherNames(map[inode]bool{target: true}, c.rootsList(), c.ctx.Home)
+	found, complete := OtherNames(map[Inode]bool{target: true}, c.Roots(), c.Ctx.Home)
 	if !complete {
-		p.notRO(fmt.Sprintf("`%s` has other names (hard links) that Warden could not all look for", c.shownPath(path)))
+		p.NotRO(fmt.Sprintf("`%s` has other names (hard links) that Warden could not all look for", c.Shown(path)))
 	}
 	for _, other := range found[target] {
 		if other != path {
-			c.readOne(p, other, other, sc, false)
+			c.ReadOne(p, other, other, sc, false)
 		}
 	}
 }
 
 // hardLinksOf is hardLinks for the files a walk found with other names, in one search.
-func (c *State) hardLinksOf(p *Part, paths []string, sc *scope) {
+func (c *State) hardLinksOf(p *Part, paths []string, sc *Scope) {
 	if len(paths) == 0 || p.Secret {
 		return
 	}
-	targets := map[inode]bool{}
+	targets := map[Inode]bool{}
 	for _, path := range paths {
-		if k, ok := linkTarget(path); ok {
+		if k, ok := LinkTarget(path); ok {
 			targets[k] = true
 		}
 	}
 	if len(targets) == 0 {
 		return
 	}
-	found, complete := otherNames(targets, c.rootsList(), c.ctx.Home)
+	found, complete := OtherNames(targets, c.Roots(), c.Ctx.Home)
 	if !complete {
-		p.notRO("files read have other names (hard links) that Warden could not all look for")
+		p.NotRO("files read have other names (hard links) that Warden could not all look for")
 	}
 	for _, names := range found {
 		for _, other := range names {
-			c.readOne(p, other, other, sc, false)
+			c.ReadOne(p, other, other, sc, false)
 			if p.Secret {
 				return
 			}

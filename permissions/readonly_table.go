@@ -40,9 +40,9 @@ type spec struct {
 	// rawArgs: do not parse options at all (echo prints "-n" style words as it likes).
 	rawArgs bool
 	// check does what a table row cannot: it returns why the command is not read-only, or "".
-	check func(e *exec, a *parsedArgs) string
+	check func(e *ExecCtx, a *Args) string
 	// walk records the directories the command reads recursively (see trees.go and package treewalk).
-	walk func(e *exec, a *parsedArgs)
+	walk func(e *ExecCtx, a *Args)
 	// writes: the command writes its operands (or the last one); editOnly says that is its only effect.
 	writes   writeUse
 	editOnly bool
@@ -84,11 +84,11 @@ func (s *spec) fileValue(name string) bool {
 }
 
 // patternGiven reports whether an option gave the pattern, so that no operand is one.
-func (s *spec) patternGiven(a *parsedArgs) bool {
+func (s *spec) patternGiven(a *Args) bool {
 	if s.patternOpts != nil {
-		return a.hasOpt(s.patternOpts...)
+		return a.HasOpt(s.patternOpts...)
 	}
-	return a.hasOpt("-e", "-f", "--regexp", "--file")
+	return a.HasOpt("-e", "-f", "--regexp", "--file")
 }
 
 type writeUse int
@@ -100,34 +100,34 @@ const (
 )
 
 // parse splits words by the spec's option table. bad receives the first bad option found.
-func (s *spec) parse(words []word) (a *parsedArgs, bad string) {
-	a = &parsedArgs{name: words[0].Value, words: words}
+func (s *spec) parse(words []Word) (a *Args, bad string) {
+	a = &Args{Name: words[0].Value, Words: words}
 	rest := words[1:]
 	if s.rawArgs {
-		a.operands = rest
+		a.Operands = rest
 		return a, ""
 	}
 	for i := 0; i < len(rest); i++ {
 		w := rest[i]
 		v := w.Value
 		if !w.Static {
-			a.operands = append(a.operands, w)
+			a.Operands = append(a.Operands, w)
 			continue
 		}
 		switch {
 		case v == "--":
-			a.operands = append(a.operands, rest[i+1:]...)
+			a.Operands = append(a.Operands, rest[i+1:]...)
 			return a, bad
 		case strings.HasPrefix(v, "--"):
 			long, val, hasVal := strings.Cut(v[2:], "=")
-			if matchesLong(long, s.longBad) && bad == "" {
+			if MatchesLong(long, s.longBad) && bad == "" {
 				bad = "--" + long
 			}
 			if !hasVal && exactOrPrefix(long, s.longValues) && i+1 < len(rest) {
 				i++
 				val, hasVal = rest[i].Value, true
 			}
-			a.flags = append(a.flags, flagArg{name: "--" + long, value: val, has: hasVal})
+			a.Flags = append(a.Flags, Flag{Name: "--" + long, Value: val, Has: hasVal})
 		case len(v) > 1 && v[0] == '-':
 			for j := 1; j < len(v); j++ {
 				ch := v[j]
@@ -140,13 +140,13 @@ func (s *spec) parse(words []word) (a *parsedArgs, bad string) {
 						i++
 						val = rest[i].Value
 					}
-					a.flags = append(a.flags, flagArg{name: "-" + string(ch), value: val, has: true})
+					a.Flags = append(a.Flags, Flag{Name: "-" + string(ch), Value: val, Has: true})
 					break
 				}
-				a.flags = append(a.flags, flagArg{name: "-" + string(ch)})
+				a.Flags = append(a.Flags, Flag{Name: "-" + string(ch)})
 			}
 		default:
-			a.operands = append(a.operands, w)
+			a.Operands = append(a.Operands, w)
 		}
 	}
 	return a, bad
@@ -158,74 +158,74 @@ func exactOrPrefix(typed string, names []string) bool {
 			return true
 		}
 	}
-	return matchesLong(typed, names)
+	return MatchesLong(typed, names)
 }
 
 // check judges a command against its table entry.
-func check(e *exec, name string, s *spec, words []word) {
+func check(e *ExecCtx, name string, s *spec, words []Word) {
 	if name == "cd" || name == "pushd" || name == "popd" {
 		if name == "popd" {
-			e.sc.cwd = ""
+			e.Sc.Cwd = ""
 			return
 		}
 		if name == "pushd" {
 			// pushd alone, pushd +N/-N and pushd -n rotate the directory stack or leave the directory:
 			// where the shell ends up is not tracked.
 			if len(words) < 2 || strings.HasPrefix(words[1].Value, "+") || strings.HasPrefix(words[1].Value, "-") && words[1].Value != "--" {
-				e.sc.cwd = ""
+				e.Sc.Cwd = ""
 				return
 			}
 		}
-		e.cd(words)
+		e.CD(words)
 		return
 	}
 	for _, w := range words[1:] {
 		if !w.Static || !w.Glob {
 			continue
 		}
-		names, ok := e.c.expandGlob(w.Value, e.scope())
+		names, ok := e.S.ExpandGlob(w.Value, e.Scope())
 		if !ok {
-			e.p.notRO(fmt.Sprintf("`%s` could not be expanded to check it", w.Value))
+			e.P.NotRO(fmt.Sprintf("`%s` could not be expanded to check it", w.Value))
 			continue
 		}
 		for _, n := range names {
 			if strings.HasPrefix(filepath.Base(n), "-") {
-				e.p.notRO(fmt.Sprintf("`%s` matches `%s`, which %s would take as an option", w.Value, filepath.Base(n), name))
+				e.P.NotRO(fmt.Sprintf("`%s` matches `%s`, which %s would take as an option", w.Value, filepath.Base(n), name))
 			}
 		}
 	}
 	if name == "rg" {
 		// rg reads more arguments from its configuration file, before its own.
 		if r := checkRgConfig(e, words); r != "" {
-			e.p.notRO(r)
+			e.P.NotRO(r)
 			return
 		}
 		if extra, _ := rgConfigArgs(e, words); len(extra) > 0 {
-			more := []word{words[0]}
+			more := []Word{words[0]}
 			for _, x := range extra {
-				more = append(more, word{Value: x, Raw: x, Static: true})
+				more = append(more, Word{Value: x, Raw: x, Static: true})
 			}
 			words = append(more, words[1:]...)
 		}
 	}
 	if s.writes != writesNone {
-		clean := e.p.ReadOnly || e.p.EditOnly
-		e.p.notRO(fmt.Sprintf("`%s` is not read-only", display(words)))
-		marks := e.p.marks
+		clean := e.P.ReadOnly || e.P.EditOnly
+		e.P.NotRO(fmt.Sprintf("`%s` is not read-only", Display(words)))
+		marks := e.P.Marks
 		defer func() {
 			// A writer whose only effect is writing known files is an edit, for accept-edits and Edit rules.
-			e.p.EditOnly = clean && s.editOnly && e.p.marks == marks && len(e.p.Writes) > 0
+			e.P.EditOnly = clean && s.editOnly && e.P.Marks == marks && len(e.P.Writes) > 0
 		}()
 	}
 	a, bad := s.parse(words)
 	if bad != "" {
-		e.p.notRO(fmt.Sprintf("`%s %s` is not read-only", name, bad))
+		e.P.NotRO(fmt.Sprintf("`%s %s` is not read-only", name, bad))
 	}
 	if !s.dynamic {
 		for _, w := range words[1:] {
 			if w.Found && s.check == nil && s.writes == writesNone && isFileOperand(s, a, w) {
 				// find -exec's {}: a file the program reads or lists, like its other operands.
-				e.foundRead = e.foundRead || s.ops == opRead
+				e.FoundRead = e.FoundRead || s.ops == opRead
 				continue
 			}
 			if !w.Static {
@@ -233,38 +233,38 @@ func check(e *exec, name string, s *spec, words []word) {
 					// `wc -l $(git ls-files)`: the names are what the inner command lists.
 					continue
 				}
-				e.p.notRO(fmt.Sprintf("`%s` gets `%s`, only known at run time", name, w.Value))
+				e.P.NotRO(fmt.Sprintf("`%s` gets `%s`, only known at run time", name, w.Value))
 				break
 			}
 		}
 	}
-	if e.unknownTail && (s.check != nil || s.maxOps > 0 || s.noOps) {
-		e.p.notRO(fmt.Sprintf("`xargs %s` gets more arguments Warden cannot see", name))
+	if e.UnknownTail && (s.check != nil || s.maxOps > 0 || s.noOps) {
+		e.P.NotRO(fmt.Sprintf("`xargs %s` gets more arguments Warden cannot see", name))
 	}
-	if e.unknownTail {
+	if e.UnknownTail {
 		// xargs appends words from its input: file names the program reads, or options that read files.
-		e.p.readsInput = s.ops == opRead || e.xargsFile && s.ops != opNone
-		e.p.inputOpts = len(s.fileValues) > 0 || s.bad != "" || len(s.longBad) > 0 || e.xargsFile
-		e.p.inputDir = e.scope().cwd
-		e.p.argFile = e.xargsFile
+		e.P.ReadsInput = s.ops == opRead || e.XargsFile && s.ops != opNone
+		e.P.InputOpts = len(s.fileValues) > 0 || s.bad != "" || len(s.longBad) > 0 || e.XargsFile
+		e.P.InputDir = e.Scope().Cwd
+		e.P.ArgFile = e.XargsFile
 	}
-	for _, f := range a.flags {
-		if f.has && f.value != "" && f.value != "-" && s.fileValue(f.name) {
-			e.c.read(e.p, f.value, e.scope())
+	for _, f := range a.Flags {
+		if f.Has && f.Value != "" && f.Value != "-" && s.fileValue(f.Name) {
+			e.S.Read(e.P, f.Value, e.Scope())
 		}
 	}
-	if s.noOps && len(a.operands) > 0 {
-		e.p.notRO(fmt.Sprintf("`%s` with an operand changes the system", name))
+	if s.noOps && len(a.Operands) > 0 {
+		e.P.NotRO(fmt.Sprintf("`%s` with an operand changes the system", name))
 	}
-	if s.maxOps > 0 && len(a.operands) > s.maxOps {
-		e.p.notRO(fmt.Sprintf("`%s` writes its last operand `%s`", name, a.operands[len(a.operands)-1].Value))
+	if s.maxOps > 0 && len(a.Operands) > s.maxOps {
+		e.P.NotRO(fmt.Sprintf("`%s` writes its last operand `%s`", name, a.Operands[len(a.Operands)-1].Value))
 	}
 	if s.check != nil {
 		if reason := s.check(e, a); reason != "" {
-			e.p.notRO(reason)
+			e.P.NotRO(reason)
 		}
 	}
-	if e.p.ReadOnly {
+	if e.P.ReadOnly {
 		checkTrusted(e, name, a)
 	}
 	if s.walk != nil {
@@ -275,8 +275,8 @@ func check(e *exec, name string, s *spec, words []word) {
 
 // isFileOperand reports whether w is among the operands the command takes as files: not an option's
 // value, not a pattern.
-func isFileOperand(s *spec, a *parsedArgs, w word) bool {
-	ops := a.operands
+func isFileOperand(s *spec, a *Args, w Word) bool {
+	ops := a.Operands
 	if s.patternFirst && len(ops) > 0 && !s.patternGiven(a) {
 		ops = ops[1:]
 	}
@@ -289,22 +289,22 @@ func isFileOperand(s *spec, a *parsedArgs, w word) bool {
 }
 
 // operands records the files a command reads or writes, expanding globs the way bash will.
-func operands(e *exec, name string, s *spec, a *parsedArgs) {
-	sc := e.scope()
-	ops := a.operands
+func operands(e *ExecCtx, name string, s *spec, a *Args) {
+	sc := e.Scope()
+	ops := a.Operands
 	if s.patternFirst && len(ops) > 0 && !s.patternGiven(a) {
 		ops = ops[1:]
 	}
-	for _, f := range a.flags {
-		if f.has && f.value != "" && !s.globValue(f.name) && isSecretPath(f.value, e.c.ctx.Home) {
-			e.c.read(e.p, f.value, sc)
+	for _, f := range a.Flags {
+		if f.Has && f.Value != "" && !s.globValue(f.Name) && IsSecret(f.Value, e.S.Ctx.Home) {
+			e.S.Read(e.P, f.Value, sc)
 		}
 	}
 	for i, w := range ops {
 		names := []string{w.Value}
 		if w.Static && w.Glob {
 			var ok bool
-			names, ok = e.c.expandGlob(w.Value, sc)
+			names, ok = e.S.ExpandGlob(w.Value, sc)
 			if !ok {
 				continue
 			}
@@ -313,12 +313,12 @@ func operands(e *exec, name string, s *spec, a *parsedArgs) {
 			switch {
 			case s.writes == writesAll || s.writes == writesLast && i == len(ops)-1:
 				if !w.Static {
-					e.p.notRO(fmt.Sprintf("`%s` writes `%s`, only known at run time", name, w.Value))
+					e.P.NotRO(fmt.Sprintf("`%s` writes `%s`, only known at run time", name, w.Value))
 					continue
 				}
-				e.p.Writes = append(e.p.Writes, e.c.abs(n, sc))
+				e.P.Writes = append(e.P.Writes, e.S.Abs(n, sc))
 			case (s.ops == opRead || s.writes == writesLast) && w.Static && !w.ProcIn && n != "-":
-				e.c.read(e.p, n, sc)
+				e.S.Read(e.P, n, sc)
 			}
 		}
 	}
@@ -411,7 +411,7 @@ func init() {
 		"shred":    {writes: writesAll},
 		"truncate": {writes: writesAll, values: "sr"},
 		"ln":       {writes: writesLast, values: "St"},
-		"chmod":    {writes: writesAll, check: func(*exec, *parsedArgs) string { return "" }},
+		"chmod":    {writes: writesAll, check: func(*ExecCtx, *Args) string { return "" }},
 		"chown":    {writes: writesAll},
 		"chgrp":    {writes: writesAll},
 	}
@@ -458,11 +458,11 @@ var rgSpec = &spec{
 }
 
 // checkPrintf: `printf -v NAME` (or `-vNAME`, as bash's option parser takes it) assigns NAME.
-func checkPrintf(e *exec, a *parsedArgs) string {
-	if len(a.operands) == 0 {
+func checkPrintf(e *ExecCtx, a *Args) string {
+	if len(a.Operands) == 0 {
 		return ""
 	}
-	first := a.operands[0]
+	first := a.Operands[0]
 	if !first.Static {
 		// "$fmt" may turn out to be -vPATH; "Total: $n" cannot.
 		lead := strings.TrimLeft(first.Raw, `"'`)
@@ -474,18 +474,18 @@ func checkPrintf(e *exec, a *parsedArgs) string {
 	if !strings.HasPrefix(first.Value, "-v") {
 		return ""
 	}
-	name := word{Value: strings.TrimPrefix(first.Value, "-v"), Static: true}
+	name := Word{Value: strings.TrimPrefix(first.Value, "-v"), Static: true}
 	if name.Value == "" {
-		if len(a.operands) < 2 {
+		if len(a.Operands) < 2 {
 			return "`printf -v` without a name"
 		}
-		name = a.operands[1]
+		name = a.Operands[1]
 	}
-	e.c.taint("`printf -v` assigns a value only known at run time")
-	if r := varNameOperand(name); r != "" {
+	e.S.Taint("`printf -v` assigns a value only known at run time")
+	if r := VarNameOperand(name); r != "" {
 		return r
 	}
-	return sensitiveVar(name.Value)
+	return SensitiveVar(name.Value)
 }
 
 // setLetters are the `set` options that only make the shell stricter or louder. Others change what later
@@ -500,8 +500,8 @@ var setNames = map[string]bool{
 	"errtrace": true, "functrace": true, "onecmd": true, "pipefail": true, "ignoreeof": true,
 }
 
-func checkSet(e *exec, a *parsedArgs) string {
-	ops := a.operands
+func checkSet(e *ExecCtx, a *Args) string {
+	ops := a.Operands
 	for i := 0; i < len(ops); i++ {
 		v := ops[i].Value
 		if !ops[i].Static {
@@ -531,9 +531,9 @@ func checkSet(e *exec, a *parsedArgs) string {
 // checkShopt: listing and querying options reads; setting or unsetting any changes how bash expands
 // what follows (nullglob, nocaseglob, globstar, extglob, failglob...) in ways Warden does not model, so it
 // asks. Plain `shopt -s` with no name only lists.
-func checkShopt(e *exec, a *parsedArgs) string {
+func checkShopt(e *ExecCtx, a *Args) string {
 	change := false
-	for _, w := range a.operands {
+	for _, w := range a.Operands {
 		v := w.Value
 		if !w.Static {
 			return "`shopt` with an argument only known at run time"
@@ -551,8 +551,8 @@ func checkShopt(e *exec, a *parsedArgs) string {
 
 // checkPs: ps prints other processes' environments, Warden's own with its API key among them, with the
 // BSD option e (ps e, ps axeww; -e with a dash only selects every process) or the environ format key.
-func checkPs(e *exec, a *parsedArgs) string {
-	ws := a.operands
+func checkPs(e *ExecCtx, a *Args) string {
+	ws := a.Operands
 	format := func(v string) string {
 		if strings.Contains(strings.ToLower(v), "env") {
 			return fmt.Sprintf("`ps -o %s` prints processes' environments, which hold secrets", v)
@@ -622,22 +622,22 @@ func checkPs(e *exec, a *parsedArgs) string {
 // checkRead: read assigns its names a line from stdin, a value only known at run time: words using them
 // are not static, and arithmetic on them asks (taint). -e runs readline and -u reads a descriptor Warden's
 // shell may hold.
-func checkRead(e *exec, a *parsedArgs) string {
-	if a.has("-e", "-u", "-i") {
+func checkRead(e *ExecCtx, a *Args) string {
+	if a.Has("-e", "-u", "-i") {
 		return "`read -e` and `read -u` are not checked"
 	}
-	e.c.taint("`read` assigns a value only known at run time")
-	names := a.operands
-	for _, f := range a.flags {
-		if f.name == "-a" {
-			names = append(names, word{Value: f.value, Static: true})
+	e.S.Taint("`read` assigns a value only known at run time")
+	names := a.Operands
+	for _, f := range a.Flags {
+		if f.Name == "-a" {
+			names = append(names, Word{Value: f.Value, Static: true})
 		}
 	}
 	for _, n := range names {
-		if r := varNameOperand(n); r != "" {
+		if r := VarNameOperand(n); r != "" {
 			return r
 		}
-		if r := sensitiveVar(n.Value); r != "" {
+		if r := SensitiveVar(n.Value); r != "" {
 			return r
 		}
 	}
@@ -645,10 +645,10 @@ func checkRead(e *exec, a *parsedArgs) string {
 }
 
 // checkTest: `test -v NAME` evaluates a subscript in NAME.
-func checkTest(e *exec, a *parsedArgs) string {
-	for i, w := range a.operands {
-		if (w.Value == "-v" || w.Value == "-R") && i+1 < len(a.operands) {
-			if r := varNameOperand(a.operands[i+1]); r != "" {
+func checkTest(e *ExecCtx, a *Args) string {
+	for i, w := range a.Operands {
+		if (w.Value == "-v" || w.Value == "-R") && i+1 < len(a.Operands) {
+			if r := VarNameOperand(a.Operands[i+1]); r != "" {
 				return r
 			}
 		}
@@ -657,20 +657,20 @@ func checkTest(e *exec, a *parsedArgs) string {
 }
 
 // checkWait: `wait -p NAME` assigns NAME, evaluating a subscript in it.
-func checkWait(e *exec, a *parsedArgs) string {
-	for _, f := range a.flags {
-		if f.name == "-p" {
-			if r := varNameOperand(word{Value: f.value, Static: true}); r != "" {
+func checkWait(e *ExecCtx, a *Args) string {
+	for _, f := range a.Flags {
+		if f.Name == "-p" {
+			if r := VarNameOperand(Word{Value: f.Value, Static: true}); r != "" {
 				return r
 			}
-			return sensitiveVar(f.value)
+			return SensitiveVar(f.Value)
 		}
 	}
 	return ""
 }
 
-func checkDate(e *exec, a *parsedArgs) string {
-	for _, o := range a.operands {
+func checkDate(e *ExecCtx, a *Args) string {
+	for _, o := range a.Operands {
 		if !strings.HasPrefix(o.Value, "+") {
 			return fmt.Sprintf("`date %s` sets the clock", o.Value)
 		}
@@ -678,24 +678,24 @@ func checkDate(e *exec, a *parsedArgs) string {
 	return ""
 }
 
-func checkUnset(e *exec, a *parsedArgs) string {
-	for _, o := range a.operands {
+func checkUnset(e *ExecCtx, a *Args) string {
+	for _, o := range a.Operands {
 		// Without -v, unset removes a function when no variable has the name: later calls run the program.
-		if a.has("-f") || !a.has("-v") && e.c.defined[o.Value] {
+		if a.Has("-f") || !a.Has("-v") && e.S.Defined[o.Value] {
 			return fmt.Sprintf("`unset %s` removes a function, so the program of that name runs instead", o.Value)
 		}
-		if r := sensitiveVar(o.Value); r != "" {
+		if r := SensitiveVar(o.Value); r != "" {
 			return r
 		}
-		if r := varNameOperand(o); r != "" {
+		if r := VarNameOperand(o); r != "" {
 			return r
 		}
 	}
 	return ""
 }
 
-func checkAlias(e *exec, a *parsedArgs) string {
-	for _, o := range a.operands {
+func checkAlias(e *ExecCtx, a *Args) string {
+	for _, o := range a.Operands {
 		if strings.Contains(o.Value, "=") {
 			return "`alias` defines a command"
 		}
@@ -703,15 +703,15 @@ func checkAlias(e *exec, a *parsedArgs) string {
 	return ""
 }
 
-func checkJq(e *exec, a *parsedArgs) string {
+func checkJq(e *ExecCtx, a *Args) string {
 	// jq reads files but never writes; --rawfile and --slurpfile name files to read.
-	for i, w := range a.words {
-		if (w.Value == "--rawfile" || w.Value == "--slurpfile") && i+2 < len(a.words) {
-			e.c.read(e.p, a.words[i+2].Value, e.scope())
+	for i, w := range a.Words {
+		if (w.Value == "--rawfile" || w.Value == "--slurpfile") && i+2 < len(a.Words) {
+			e.S.Read(e.P, a.Words[i+2].Value, e.Scope())
 		}
 	}
 	// import and include load modules and JSON data files from anywhere on the search path.
-	for _, w := range a.words[1:] {
+	for _, w := range a.Words[1:] {
 		if strings.Contains(w.Value, "import") || strings.Contains(w.Value, "include") {
 			return "the `jq` program imports files"
 		}
@@ -720,8 +720,8 @@ func checkJq(e *exec, a *parsedArgs) string {
 }
 
 // checkYq: yq's load, load_str and friends read any file named in the expression.
-func checkYq(e *exec, a *parsedArgs) string {
-	for _, w := range a.words[1:] {
+func checkYq(e *ExecCtx, a *Args) string {
+	for _, w := range a.Words[1:] {
 		if strings.Contains(w.Value, "load") {
 			return "the `yq` expression loads files"
 		}
@@ -730,32 +730,32 @@ func checkYq(e *exec, a *parsedArgs) string {
 }
 
 // checkTree: with --fromfile or --fromtabfile, tree prints the lines of its operands, so they are read.
-func checkTree(e *exec, a *parsedArgs) string {
-	if a.hasOpt("--fromfile", "--fromtabfile") {
-		for _, o := range a.operands {
-			e.c.read(e.p, o.Value, e.scope())
+func checkTree(e *ExecCtx, a *Args) string {
+	if a.HasOpt("--fromfile", "--fromtabfile") {
+		for _, o := range a.Operands {
+			e.S.Read(e.P, o.Value, e.Scope())
 		}
 	}
 	return ""
 }
 
 // checkStrings: like binutils, strings reads more arguments from the file named after an `@`.
-func checkStrings(e *exec, a *parsedArgs) string {
-	for _, w := range a.words[1:] {
+func checkStrings(e *ExecCtx, a *Args) string {
+	for _, w := range a.Words[1:] {
 		if name, ok := strings.CutPrefix(w.Value, "@"); ok && name != "" {
-			e.c.read(e.p, name, e.scope())
+			e.S.Read(e.P, name, e.Scope())
 		}
 	}
 	return ""
 }
 
 // checkVersionOnly allows `python3 --version` and the like, nothing else.
-func checkVersionOnly(e *exec, a *parsedArgs) string {
-	if len(a.words) == 2 {
-		switch a.words[1].Value {
+func checkVersionOnly(e *ExecCtx, a *Args) string {
+	if len(a.Words) == 2 {
+		switch a.Words[1].Value {
 		case "--version", "-V", "-v", "version", "--help", "-h":
 			return ""
 		}
 	}
-	return fmt.Sprintf("`%s` runs code", display(a.words))
+	return fmt.Sprintf("`%s` runs code", Display(a.Words))
 }

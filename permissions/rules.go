@@ -251,7 +251,7 @@ func (r *Rule) mayMatchUnder(t treewalk.Tree) bool {
 	if t.Index {
 		// What git prints is known file by file.
 		for _, f := range t.Tracked {
-			if p := filepath.Join(t.Repo, f); within(t.Dir, p) && r.matchPath(p) {
+			if p := filepath.Join(t.Repo, f); Within(t.Dir, p) && r.matchPath(p) {
 				return true
 			}
 		}

@@ -15,35 +15,35 @@ var systemBinDirs = map[string]bool{
 	"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true,
 }
 
-func (c *classifier) run(e *exec, words []word) {
+func (c *classifier) run(e *ExecCtx, words []Word) {
 	for layer := 0; ; layer++ {
 		if layer > 32 {
-			e.p.notRO("too many nested wrappers")
+			e.P.NotRO("too many nested wrappers")
 			return
 		}
-		e.p.Layers = append(e.p.Layers, values(words))
-		e.p.Args = e.p.Layers[len(e.p.Layers)-1]
-		e.p.static = make([]bool, len(words))
-		e.p.glob = make([]bool, len(words))
-		e.p.dir = e.scope().cwd
+		e.P.Layers = append(e.P.Layers, Values(words))
+		e.P.Args = e.P.Layers[len(e.P.Layers)-1]
+		e.P.ArgStatic = make([]bool, len(words))
+		e.P.ArgGlob = make([]bool, len(words))
+		e.P.ArgDir = e.Scope().Cwd
 		for i, w := range words {
-			e.p.static[i] = w.Static
-			e.p.glob[i] = w.Glob
+			e.P.ArgStatic[i] = w.Static
+			e.P.ArgGlob[i] = w.Glob
 			if !w.Static {
-				e.p.Static = false
+				e.P.Static = false
 			}
 		}
-		e.p.layerStatic = append(e.p.layerStatic, e.p.static)
+		e.P.LayerStatic = append(e.P.LayerStatic, e.P.ArgStatic)
 		if len(words) == 0 {
 			return
 		}
 		name := words[0]
 		if name.Found {
-			e.p.unsee(unseenProgram, "find runs each file it finds as the program")
+			e.P.Unsee(UnseenProgram, "find runs each file it finds as the program")
 			return
 		}
 		if !name.Static {
-			e.p.unsee(unseenProgram, fmt.Sprintf("the program `%s` is only known at run time", name.Value))
+			e.P.Unsee(UnseenProgram, fmt.Sprintf("the program `%s` is only known at run time", name.Value))
 			return
 		}
 		if name.Glob {
@@ -52,19 +52,19 @@ func (c *classifier) run(e *exec, words []word) {
 		}
 		n := name.Value
 		if cc := controlIn(n); cc != "" {
-			e.p.notRO(fmt.Sprintf("the program name holds the control character %s", cc))
+			e.P.NotRO(fmt.Sprintf("the program name holds the control character %s", cc))
 			return
 		}
 		if n == "" {
-			e.p.notRO("the program name is empty")
+			e.P.NotRO("the program name is empty")
 			return
 		}
 		if strings.ContainsRune(n, '/') {
-			if selfExe(n) {
+			if SelfExe(n) {
 				// The binary of the process that runs it: the shell running the command.
 				n = "bash"
 			} else {
-				dir, base := filepath.Split(procRoot(n))
+				dir, base := filepath.Split(ProcRoot(n))
 				if !systemBinDirs[filepath.Clean(dir)] || base == "" {
 					if n = c.pathRun(e, words); n == "" {
 						return
@@ -75,46 +75,46 @@ func (c *classifier) run(e *exec, words []word) {
 			}
 		}
 		dangerous(e, n, foundAsRoots(words))
-		if layer == 0 && !e.p.fromFind && !strings.ContainsRune(name.Value, '/') {
+		if layer == 0 && !e.P.FromFind && !strings.ContainsRune(name.Value, '/') {
 			// Only the shell itself calls functions: wrappers, xargs and find run the program.
-			if fn, ok := e.sc.funcs[n]; ok {
-				if fn.dir == e.sc.cwd {
-					e.sc.cwd = fn.after
+			if fn, ok := e.Sc.Funcs[n]; ok {
+				if fn.Dir == e.Sc.Cwd {
+					e.Sc.Cwd = fn.After
 					return
 				}
 				// A function runs where it is called: its body is judged again there.
-				c.callFunction(n, fn, e.sc, "")
+				c.callFunction(n, fn, e.Sc, "")
 				return
 			}
 			// Judged as the program; Classify asks if the command defines a function of this name
 			// anywhere, which bash may call here instead (see asFunction). The body is read where it is
 			// called all the same, for deny and ask rules.
-			e.p.called = n
+			e.P.Called = n
 			if fn, ok := c.funcBodies[n]; ok {
-				c.callFunction(n, fn, e.sc.fork(), fmt.Sprintf("bash may run the function `%s` here", n))
+				c.callFunction(n, fn, e.Sc.Fork(), fmt.Sprintf("bash may run the function `%s` here", n))
 			}
 		}
 		if !strings.ContainsRune(name.Value, '/') && !bashBuiltins[n] {
 			if r := pathProgram(e, n); r != "" {
-				e.p.notRO(r)
+				e.P.NotRO(r)
 				return
 			}
 		}
 		if w, ok := wrappers[n]; ok {
 			inner := w(e, words)
 			if len(inner) == 0 {
-				if e.unknownTail && e.p.ReadOnly {
+				if e.UnknownTail && e.P.ReadOnly {
 					// Under xargs, a wrapper left without a command gets it from stdin.
-					e.p.notRO(fmt.Sprintf("`xargs %s` runs a command read from its input", n))
+					e.P.NotRO(fmt.Sprintf("`xargs %s` runs a command read from its input", n))
 				}
-				if inner == nil && !e.p.ReadOnly && slices.ContainsFunc(words, func(w word) bool { return !w.Static }) {
+				if inner == nil && !e.P.ReadOnly && slices.ContainsFunc(words, func(w Word) bool { return !w.Static }) {
 					// It stopped at a word only known at run time: what it runs is unknown.
-					e.p.unsee(unseenProgram, fmt.Sprintf("`%s` is given words only known at run time, so what it runs is unknown", n))
+					e.P.Unsee(UnseenProgram, fmt.Sprintf("`%s` is given words only known at run time, so what it runs is unknown", n))
 				}
 				return
 			}
 			words = inner
-			e.p.openTail = e.unknownTail
+			e.P.OpenTail = e.UnknownTail
 			continue
 		}
 		if shells[n] {
@@ -130,13 +130,13 @@ func (c *classifier) run(e *exec, words []word) {
 			return
 		}
 		s, ok := table[n]
-		marks, before, dir := e.p.marks, e.p.unmodelled, e.dir
+		marks, before, dir := e.P.Marks, e.P.Unmodelled, e.Dir
 		if !ok {
-			e.p.notRO(fmt.Sprintf("`%s` is not known to be read-only", display(words)))
+			e.P.NotRO(fmt.Sprintf("`%s` is not known to be read-only", Display(words)))
 		} else {
 			check(e, n, s, words)
 		}
-		if e.p.marks > marks {
+		if e.P.Marks > marks {
 			// The program itself, not a redirection, does more than read.
 			unseenIn(e, n, s, words)
 			modelProgram(e, n, words, before, dir)
@@ -150,32 +150,32 @@ func (c *classifier) run(e *exec, words []word) {
 // before the command runs is the project's own, judged by the model of its name where Warden has one
 // (.venv/bin/python) and otherwise given its arguments as paths it may read or write; anything else is
 // not modelled. It returns "" when the part is judged.
-func (c *classifier) pathRun(e *exec, words []word) string {
+func (c *classifier) pathRun(e *ExecCtx, words []Word) string {
 	name := words[0]
 	reason := fmt.Sprintf("`%s` runs a program by its path, not a known system tool", name.Value)
-	e.p.effect(reason)
+	e.P.Effect(reason)
 	runsFile(e, name)
 	linkedProgram(e, words)
-	path := e.c.abs(name.Value, e.scope())
+	path := e.S.Abs(name.Value, e.Scope())
 	if !filepath.IsAbs(path) {
-		e.p.unmodel(reason)
+		e.P.Unmodel(reason)
 		return ""
 	}
-	real := procRoot(e.c.resolved(path))
+	real := ProcRoot(e.S.Resolved(path))
 	if dir, base := filepath.Split(real); systemBinDirs[filepath.Clean(dir)] && base != "" {
 		return base
 	}
-	if base := filepath.Base(real); isLoader(base) && !e.c.inside(real) {
+	if base := filepath.Base(real); isLoader(base) && !e.S.Inside(real) {
 		return "ld.so"
 	}
 	fi, err := os.Stat(path)
-	if !e.c.inside(path) || err != nil || !fi.Mode().IsRegular() || e.unknownTail {
-		e.p.unmodel(reason)
+	if !e.S.Inside(path) || err != nil || !fi.Mode().IsRegular() || e.UnknownTail {
+		e.P.Unmodel(reason)
 		return ""
 	}
 	if g, ok := models[filepath.Base(real)]; ok {
 		if why := model(e, g, words); why != "" {
-			e.p.unmodel(why)
+			e.P.Unmodel(why)
 		}
 		return ""
 	}
@@ -186,12 +186,12 @@ func (c *classifier) pathRun(e *exec, words []word) string {
 
 // besideRun records that a script or program run by its path may run what lies beside it (a script
 // sourcing lib.sh): what the same command writes there is code written and run in one call.
-func besideRun(e *exec, w word) {
+func besideRun(e *ExecCtx, w Word) {
 	if !w.Static || w.Glob {
 		return
 	}
-	if p := e.c.abs(w.Value, e.scope()); filepath.IsAbs(p) {
-		e.p.runsBelow = append(e.p.runsBelow, filepath.Dir(p))
+	if p := e.S.Abs(w.Value, e.Scope()); filepath.IsAbs(p) {
+		e.P.RunsBelow = append(e.P.RunsBelow, filepath.Dir(p))
 	}
 }
 
@@ -212,7 +212,7 @@ var shells = map[string]bool{"bash": true, "rbash": true, "sh": true, "dash": tr
 
 // shell handles `bash -c BODY`, `bash <<EOF` and `bash script`: a body given inline is parsed and
 // classified like the rest; a script file or stdin Warden cannot see is not read-only.
-func (c *classifier) shell(e *exec, name string, words []word) []word {
+func (c *classifier) shell(e *ExecCtx, name string, words []Word) []Word {
 	if name == "rbash" {
 		name = "bash" // restricted bash reads commands as bash does
 	}
@@ -220,24 +220,24 @@ func (c *classifier) shell(e *exec, name string, words []word) []word {
 		// Their syntax is not bash's: zsh's glob qualifiers *(e:cmd:) run code in what bash reads as a glob.
 		// The body is read as bash all the same, for deny and ask rules only.
 		reason := fmt.Sprintf("`%s` reads its commands differently from bash", name)
-		e.p.unsee(unseenForeignBody, reason)
+		e.P.Unsee(UnseenForeignBody, reason)
 		for i := 1; i+1 < len(words); i++ {
 			if v := words[i].Value; strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "c") || v == "--command" {
 				if words[i+1].Static {
-					e.untrustedBody(words[i+1].Value, reason)
+					e.Untrusted(words[i+1].Value, reason)
 				}
 				break
 			}
 		}
 		return nil
 	}
-	var body *word
+	var body *Word
 	sawC, sawS, login := false, false, false
 	i := 1
 	for ; i < len(words); i++ {
 		w := words[i]
 		if !w.Static {
-			e.p.unsee(unseenProgram, fmt.Sprintf("`%s` with an option only known at run time", name))
+			e.P.Unsee(UnseenProgram, fmt.Sprintf("`%s` with an option only known at run time", name))
 			return nil
 		}
 		v := w.Value
@@ -254,7 +254,7 @@ func (c *classifier) shell(e *exec, name string, words []word) []word {
 				continue
 			}
 			// --posix finds special builtins before functions; --rcfile and --init-file run files.
-			e.p.unsee(unseenUnread, fmt.Sprintf("`%s %s` is not checked", name, v))
+			e.P.Unsee(UnseenUnread, fmt.Sprintf("`%s %s` is not checked", name, v))
 			return nil
 		}
 		if len(v) < 2 || v[0] != '-' && v[0] != '+' {
@@ -271,20 +271,20 @@ func (c *classifier) shell(e *exec, name string, words []word) []word {
 				login = true
 			case ch == 'r':
 			case ch == 'i':
-				e.p.unsee(unseenUnread, fmt.Sprintf("`%s -i` runs an interactive shell", name))
+				e.P.Unsee(UnseenUnread, fmt.Sprintf("`%s -i` runs an interactive shell", name))
 				return nil
 			case ch == 'o':
 				i++
 				if i >= len(words) || !words[i].Static || !setNames[words[i].Value] {
-					e.p.unsee(unseenShellRules, fmt.Sprintf("`%s %co` sets an option that changes how the shell reads commands", name, v[0]))
+					e.P.Unsee(UnseenShellRules, fmt.Sprintf("`%s %co` sets an option that changes how the shell reads commands", name, v[0]))
 					return nil
 				}
 			case ch == 'O':
-				e.p.unsee(unseenShellRules, fmt.Sprintf("`%s %cO` changes how the shell expands words", name, v[0]))
+				e.P.Unsee(UnseenShellRules, fmt.Sprintf("`%s %cO` changes how the shell expands words", name, v[0]))
 				return nil
 			case !strings.ContainsRune(setLetters, ch):
 				// -k takes NAME=VALUE anywhere as environment; -H expands history.
-				e.p.unsee(unseenShellRules, fmt.Sprintf("`%s %c%c` changes how the shell reads commands", name, v[0], ch))
+				e.P.Unsee(UnseenShellRules, fmt.Sprintf("`%s %c%c` changes how the shell reads commands", name, v[0], ch))
 				return nil
 			}
 		}
@@ -294,16 +294,16 @@ func (c *classifier) shell(e *exec, name string, words []word) []word {
 	}
 	if sawC {
 		if i >= len(words) {
-			if e.unknownTail {
-				e.p.unsee(unseenStreamCode, fmt.Sprintf("`xargs %s -c` runs the commands its input holds", name))
+			if e.UnknownTail {
+				e.P.Unsee(UnseenStreamCode, fmt.Sprintf("`xargs %s -c` runs the commands its input holds", name))
 				return nil
 			}
-			e.p.notRO(fmt.Sprintf("`%s -c` without a command", name))
+			e.P.NotRO(fmt.Sprintf("`%s -c` without a command", name))
 			return nil
 		}
 		body = &words[i]
 		if !body.Static {
-			e.p.unsee(unseenProgram, fmt.Sprintf("`%s -c` runs a command only known at run time", name))
+			e.P.Unsee(UnseenProgram, fmt.Sprintf("`%s -c` runs a command only known at run time", name))
 			return nil
 		}
 		switch strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(body.Value), "exec ")) {
@@ -317,78 +317,78 @@ func (c *classifier) shell(e *exec, name string, words []word) []word {
 				return words[i+1:]
 			}
 		}
-		e.nested(body.Value, name != "bash")
+		e.Script(body.Value, name != "bash")
 		return nil
 	}
-	if i < len(words) && !sawS && (!words[i].Static || e.stdin == nil || !isStdin(words[i].Value) && !isStdin(e.c.abs(words[i].Value, e.scope()))) {
+	if i < len(words) && !sawS && (!words[i].Static || e.Stdin == nil || !IsStdin(words[i].Value) && !IsStdin(e.S.Abs(words[i].Value, e.Scope()))) {
 		// A script on disk before the command runs is the project's own; its arguments are paths it
 		// may read or write.
-		e.p.effect(fmt.Sprintf("`%s %s` runs a script Warden cannot see", name, words[i].Value))
+		e.P.Effect(fmt.Sprintf("`%s %s` runs a script Warden cannot see", name, words[i].Value))
 		runsScript(e, words[i])
 		besideRun(e, words[i])
 		hand(e, words[i+1:])
 		return nil
 	}
-	if e.stdin == nil {
-		e.p.unsee(unseenStreamCode, fmt.Sprintf("`%s` runs commands from its input, which Warden cannot see", name))
+	if e.Stdin == nil {
+		e.P.Unsee(UnseenStreamCode, fmt.Sprintf("`%s` runs commands from its input, which Warden cannot see", name))
 		// A pipeline may tell what that input is (`echo 'rm x' | sh`), for deny and ask rules.
-		e.p.scriptFromInput = true
+		e.P.ScriptFromInput = true
 		return nil
 	}
-	doc := *e.stdin
+	doc := *e.Stdin
 	if !doc.Static {
-		e.p.unsee(unseenStreamCode, fmt.Sprintf("`%s` runs a here-document only known at run time", name))
+		e.P.Unsee(UnseenStreamCode, fmt.Sprintf("`%s` runs a here-document only known at run time", name))
 		return nil
 	}
-	e.nested(doc.Value, name != "bash")
+	e.Script(doc.Value, name != "bash")
 	return nil
 }
 
 // eval runs its words, joined with blanks, as a command of this shell. Words known before running are
 // read as that command for deny and ask rules; eval itself always asks.
-func (c *classifier) eval(e *exec, words []word) {
+func (c *classifier) eval(e *ExecCtx, words []Word) {
 	reason := "`eval` runs its words as a command"
-	e.p.unsee(unseenForeignBody, reason)
+	e.P.Unsee(UnseenForeignBody, reason)
 	for _, w := range words[1:] {
 		if !w.Static {
-			e.p.unsee(unseenProgram, "`eval` runs words only known at run time")
+			e.P.Unsee(UnseenProgram, "`eval` runs words only known at run time")
 			return
 		}
 	}
-	e.untrustedBody(strings.Join(values(words[1:]), " "), reason)
+	e.Untrusted(strings.Join(Values(words[1:]), " "), reason)
 }
 
 // Untrusted is exec.untrustedBody: the walker reads the body.
-func (c *classifier) Untrusted(e *exec, body, reason string) {
-	c.untrustedScript(body, e.p.Text, e.scope().cwd, e.lv.depth+1, reason)
+func (c *classifier) Untrusted(e *ExecCtx, body, reason string) {
+	c.untrustedScript(body, e.P.Text, e.Scope().Cwd, e.Lv.Depth+1, reason)
 }
 
 func (c *classifier) untrustedScript(body, anchor, cwd string, depth int, reason string) {
 	before := c.untrusted
 	c.untrusted = reason
-	c.script(body, anchor, &scope{cwd: cwd}, depth, false)
+	c.script(body, anchor, &Scope{Cwd: cwd}, depth, false)
 	c.untrusted = before
 }
 
 // Script is exec.nested: the walker reads the body in a new shell, which knows neither this one's
 // functions nor its unexported variables.
-func (c *classifier) Script(e *exec, body string, posix bool) {
-	inner := scope{cwd: e.scope().cwd}
-	c.script(body, e.p.Text, &inner, e.lv.depth+1, posix)
+func (c *classifier) Script(e *ExecCtx, body string, posix bool) {
+	inner := Scope{Cwd: e.Scope().Cwd}
+	c.script(body, e.P.Text, &inner, e.Lv.Depth+1, posix)
 }
 
 // Run judges words as the command a program runs in the same part (find -exec's): wrappers peeled,
 // the program judged against the table and its model.
-func (c *classifier) Run(e *exec, words []word) { c.run(e, words) }
+func (c *classifier) Run(e *ExecCtx, words []Word) { c.run(e, words) }
 
 // foundAsRoots returns words with find's {} taken as the search root it stands for, which is what
 // decides whether removing it is catastrophic.
-func foundAsRoots(words []word) []word {
+func foundAsRoots(words []Word) []Word {
 	out := words
 	for i, w := range words {
 		if w.Found {
 			if &out[0] == &words[0] {
-				out = append([]word(nil), words...)
+				out = append([]Word(nil), words...)
 			}
 			out[i].Static = true
 		}
@@ -399,9 +399,9 @@ func foundAsRoots(words []word) []word {
 // loginReads records the start-up files a login shell reads before its command: what they export is in
 // the environment `bash -lc env` prints, a token line included. bash reads the first of .bash_profile,
 // .bash_login and .profile, which by custom sources .bashrc; sh, dash and ash read .profile.
-func loginReads(e *exec, shell string) {
-	home := e.c.ctx.Home
-	if h, ok := e.env["HOME"]; ok {
+func loginReads(e *ExecCtx, shell string) {
+	home := e.S.Ctx.Home
+	if h, ok := e.Env["HOME"]; ok {
 		home = h // HOME=... in front of the shell
 	}
 	files := []string{"/etc/profile"}
@@ -414,8 +414,8 @@ func loginReads(e *exec, shell string) {
 			files = append(files, filepath.Join(home, n))
 		}
 	}
-	sc := e.scope()
+	sc := e.Scope()
 	for _, f := range files {
-		e.c.read(e.p, f, sc)
+		e.S.Read(e.P, f, sc)
 	}
 }

@@ -51,7 +51,7 @@ var sensitivePrefixes = []string{
 }
 
 // sensitiveVar returns why assigning name is not read-only, or "".
-func sensitiveVar(name string) string {
+func SensitiveVar(name string) string {
 	if name == "" {
 		return ""
 	}
@@ -75,12 +75,12 @@ var stdStreams = map[string]bool{
 // isSecretPath reports whether path (absolute or as typed) names credentials: keys, .env files,
 // credential stores (the catalogue in package secrets), another process's environment, Warden's own
 // state, and the files that hold a credential by what they hold (secretByContent).
-func isSecretPath(path, home string) bool {
-	return secretByName(path, home) || secretByContent(path, true)
+func IsSecret(path, home string) bool {
+	return SecretByName(path, home) || secretByContent(path, true)
 }
 
 // secretByName is isSecretPath without reading the file.
-func secretByName(path, home string) bool {
+func SecretByName(path, home string) bool {
 	if path == "" {
 		return false
 	}
@@ -104,12 +104,12 @@ func secretByName(path, home string) bool {
 		return true
 	}
 	if strings.HasPrefix(clean, "/proc/") || strings.HasPrefix(clean, "/dev/") {
-		if _, sure := resolvePath("/", path, ""); !sure {
+		if _, sure := Resolve("/", path, ""); !sure {
 			return true
 		}
 	}
 	// Raw disks hold every file.
-	if isBlockDevice(clean) {
+	if IsBlockDevice(clean) {
 		return true
 	}
 	return envNamed(clean) || wardenOwn(clean, home)
@@ -145,7 +145,7 @@ func envNamed(clean string) bool {
 		return false
 	}
 	for _, p := range envPaths() {
-		if within(p, clean) {
+		if Within(p, clean) {
 			return true
 		}
 	}
@@ -157,7 +157,7 @@ func envNamed(clean string) bool {
 // Warden runs, and every file a walk meets is judged, which seventeen look-ups each would slow by half.
 var envNamedPaths atomic.Pointer[[]string]
 
-func refreshEnvPaths() {
+func RefreshEnvPaths() {
 	p := secrets.EnvPaths(os.Getenv)
 	envNamedPaths.Store(&p)
 }
@@ -166,19 +166,19 @@ func envPaths() []string {
 	if p := envNamedPaths.Load(); p != nil {
 		return *p
 	}
-	refreshEnvPaths()
+	RefreshEnvPaths()
 	return *envNamedPaths.Load()
 }
 
 // gitConfigWalked judges the configuration in a .git directory a walk meets, whose history is judged
 // elsewhere: grep -r (any walker that takes hidden entries in, but not rg, which never enters .git) prints
 // it with the rest, an extraHeader included. It reports whether the walk found it secret and stops.
-func (e *exec) gitConfigWalked(gitDir string, t *treewalk.Tree, sc *scope) bool {
+func (e *ExecCtx) gitConfigWalked(gitDir string, t *treewalk.Tree, sc *Scope) bool {
 	cfg := gitDir + "/config"
-	if t.Rg != nil || !t.Hidden || treewalk.Excludes(t.ExcludeDir, ".git") || !t.Takes("config") || !isSecretPath(cfg, e.c.ctx.Home) {
+	if t.Rg != nil || !t.Hidden || treewalk.Excludes(t.ExcludeDir, ".git") || !t.Takes("config") || !IsSecret(cfg, e.S.Ctx.Home) {
 		return false
 	}
-	e.c.read(e.p, cfg, sc)
+	e.S.Read(e.P, cfg, sc)
 	return true
 }
 
@@ -207,7 +207,7 @@ func wardenOwn(clean, home string) bool {
 	}
 	own := wardenDirs(home)
 	for _, d := range own.state {
-		if within(d, clean) {
+		if Within(d, clean) {
 			return true
 		}
 	}
@@ -276,14 +276,14 @@ func wardenDirs(home string) *ownDirs {
 // .yarnrc.yml with a token) is not reported, although reading it asks: git and yarn must read their
 // configuration to run at all, in the jail too.
 func IsSecretPath(path, home string) bool {
-	return secretByName(path, home) || secretByContent(path, false)
+	return SecretByName(path, home) || secretByContent(path, false)
 }
 
 // procView reports whether a path goes through a process's view of the file system, whose meaning
 // depends on the process: /proc/N/cwd, root, fd, fdinfo, map_files, environ (and the same below
 // /proc/N/task/M), and /dev/fd.
 func procView(clean string) bool {
-	if within("/dev/fd", clean) {
+	if Within("/dev/fd", clean) {
 		return true
 	}
 	if !strings.HasPrefix(clean, "/proc/") {

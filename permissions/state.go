@@ -14,16 +14,16 @@ import (
 // arithmetic may run code, the repositories and directories looked up, and how far recursive reads
 // have walked. Programs' judgements read and extend it through the Exec they are given.
 type State struct {
-	ctx Context
+	Ctx Context
 	// judge is the walker, which judges the commands programs run (Judge).
-	judge Judge
-	parts []Part
+	Judge Judge
+	Parts []Part
 	// defined names every function declared anywhere in the command, whether or not it ran.
-	defined map[string]bool
+	Defined map[string]bool
 	// roots are the resolved workspace and additional directories, computed on first use.
 	roots []string
 	// tainted says why some variable may hold an array subscript, which arithmetic runs (arith.go).
-	tainted string
+	Tainted string
 	// walked counts the entries looked at below recursively read directories.
 	walked int
 	// followed are the directories walks reached through links; dirs caches resolved directories of
@@ -31,12 +31,12 @@ type State struct {
 	followed map[string]bool
 	dirs     map[string]string
 	// substParts are, per command substitution, the parts its commands were judged as.
-	substParts map[*syntax.CmdSubst][2]int
+	SubstParts map[*syntax.CmdSubst][2]int
 	// repos remembers the repositories found for directories during this classification.
 	repos map[string]foundRepo
 	// exports is set once the command exports a variable (export, declare -x): programs after it get
 	// it in their environment.
-	exports bool
+	Exports bool
 }
 
 // Judge judges commands found inside another one, for the programs' knowledge that finds them: the
@@ -45,12 +45,12 @@ type State struct {
 // than up into the engine.
 type Judge interface {
 	// Run judges words as the command e's program runs, in e's part.
-	Run(e *exec, words []word)
+	Run(e *ExecCtx, words []Word)
 	// Script judges body as a script a new shell runs (posix: /bin/sh reads it), in parts of its own.
-	Script(e *exec, body string, posix bool)
+	Script(e *ExecCtx, body string, posix bool)
 	// Untrusted reads body as bash for deny and ask rules only: every part found is not read-only, and
 	// unseen.
-	Untrusted(e *exec, body, reason string)
+	Untrusted(e *ExecCtx, body, reason string)
 }
 
 // abs makes a path operand absolute against the scope's directory. A relative path in an unknown
@@ -58,42 +58,42 @@ type Judge interface {
 //
 // A `..` is applied the way the kernel does, after the symlinks before it: `lnk/../x` with `lnk -> deep/a`
 // is deep/x. Cleaning it as text would name another file than the one read.
-func (c *State) abs(p string, sc *scope) string {
+func (c *State) Abs(p string, sc *Scope) string {
 	if p == "" {
 		return p
 	}
-	if !filepath.IsAbs(p) && sc.cwd == "" {
+	if !filepath.IsAbs(p) && sc.Cwd == "" {
 		return filepath.Clean(p)
 	}
 	if hasDotDot(p) {
-		return c.resolvedFrom(sc.cwd, p)
+		return c.resolvedFrom(sc.Cwd, p)
 	}
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p)
 	}
-	return filepath.Join(sc.cwd, p)
+	return filepath.Join(sc.Cwd, p)
 }
 
 // shownPath shortens the absolute paths in s for a person: the workspace's prefix goes, home is `~`.
-func (c *State) shownPath(s string) string {
-	if ws := c.ctx.Workspace; ws != "" {
-		if !c.ctx.rootsResolved {
-			ws = ResolvePath("/", ws, c.ctx.Home)
+func (c *State) Shown(s string) string {
+	if ws := c.Ctx.Workspace; ws != "" {
+		if !c.Ctx.RootsResolved {
+			ws = ResolvePath("/", ws, c.Ctx.Home)
 		}
 		s = strings.ReplaceAll(s, strings.TrimSuffix(ws, "/")+"/", "")
 	}
-	if h := c.ctx.Home; h != "" {
+	if h := c.Ctx.Home; h != "" {
 		s = strings.ReplaceAll(s, strings.TrimSuffix(h, "/")+"/", "~/")
 	}
 	return s
 }
 
 // findRepo is gitrepo.Find, remembered for the rest of the classification.
-func (c *State) findRepo(dir string) (gitrepo.Repo, bool) {
+func (c *State) FindRepo(dir string) (gitrepo.Repo, bool) {
 	if r, ok := c.repos[dir]; ok {
 		return r.repo, r.ok
 	}
-	r, ok := gitrepo.Find(dir, c.lookupEnv)
+	r, ok := gitrepo.Find(dir, c.LookupEnv)
 	if c.repos == nil {
 		c.repos = map[string]foundRepo{}
 	}
@@ -107,51 +107,51 @@ type foundRepo struct {
 }
 
 // lookupEnv looks a variable up in the environment commands inherit.
-func (c *State) lookupEnv(name string) (string, bool) {
-	if c.ctx.Env != nil {
-		return c.ctx.Env(name)
+func (c *State) LookupEnv(name string) (string, bool) {
+	if c.Ctx.Env != nil {
+		return c.Ctx.Env(name)
 	}
 	return os.LookupEnv(name)
 }
 
 // resolved resolves an absolute path the way the kernel walks it, from the workspace when it lies below
 // it and the workspace is known resolved.
-func (c *State) resolved(path string) string {
-	if c.ctx.rootsResolved && c.ctx.Workspace != "" && filepath.IsAbs(path) {
-		return resolveBelow(c.ctx.Workspace, path)
+func (c *State) Resolved(path string) string {
+	if c.Ctx.RootsResolved && c.Ctx.Workspace != "" && filepath.IsAbs(path) {
+		return ResolveBelow(c.Ctx.Workspace, path)
 	}
-	return ResolvePath("/", path, c.ctx.Home)
+	return ResolvePath("/", path, c.Ctx.Home)
 }
 
 // resolvedFrom is ResolvePath(cwd, path, home), walked from the workspace where it can be.
 func (c *State) resolvedFrom(cwd, path string) string {
 	if path == "~" || strings.HasPrefix(path, "~/") || !filepath.IsAbs(cwd) && !filepath.IsAbs(path) {
-		return ResolvePath(cwd, path, c.ctx.Home)
+		return ResolvePath(cwd, path, c.Ctx.Home)
 	}
 	if !filepath.IsAbs(path) {
 		path = cwd + "/" + path
 	}
-	return c.resolved(path)
+	return c.Resolved(path)
 }
 
 // inside reports whether an absolute path lies in the workspace or an additional directory.
-func (c *State) inside(path string) bool {
+func (c *State) Inside(path string) bool {
 	if c.roots == nil {
 		c.roots = []string{}
-		if c.ctx.rootsResolved {
+		if c.Ctx.RootsResolved {
 			// The engine resolved them when it was built.
-			if c.ctx.Workspace != "" {
-				c.roots = append(append(c.roots, c.ctx.Workspace), c.ctx.AdditionalDirectories...)
+			if c.Ctx.Workspace != "" {
+				c.roots = append(append(c.roots, c.Ctx.Workspace), c.Ctx.AdditionalDirectories...)
 			}
-		} else if c.ctx.Workspace != "" {
-			c.roots = append(c.roots, ResolvePath("/", c.ctx.Workspace, c.ctx.Home))
-			for _, d := range c.ctx.AdditionalDirectories {
-				c.roots = append(c.roots, ResolvePath(c.roots[0], d, c.ctx.Home))
+		} else if c.Ctx.Workspace != "" {
+			c.roots = append(c.roots, ResolvePath("/", c.Ctx.Workspace, c.Ctx.Home))
+			for _, d := range c.Ctx.AdditionalDirectories {
+				c.roots = append(c.roots, ResolvePath(c.roots[0], d, c.Ctx.Home))
 			}
 		}
 	}
 	for _, r := range c.roots {
-		if within(r, path) {
+		if Within(r, path) {
 			return true
 		}
 	}
@@ -159,7 +159,7 @@ func (c *State) inside(path string) bool {
 }
 
 // rootsList returns the resolved workspace and additional directories.
-func (c *State) rootsList() []string {
-	c.inside("/")
+func (c *State) Roots() []string {
+	c.Inside("/")
 	return c.roots
 }

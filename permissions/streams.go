@@ -17,7 +17,7 @@ var selfRoot = regexp.MustCompile(`^/proc/(self|thread-self)/root(/|$)`)
 
 // procRoot returns path with its `..` applied and the prefixes that lead back to the root removed:
 // /proc/self/root/usr/bin/rm is /usr/bin/rm.
-func procRoot(path string) string {
+func ProcRoot(path string) string {
 	if !strings.HasPrefix(path, "/") {
 		return path
 	}
@@ -33,19 +33,19 @@ func procRoot(path string) string {
 
 // selfExe reports whether a program path is the binary of the process that runs it: the shell that
 // runs the command (bash, as Warden runs commands with it).
-func selfExe(path string) bool {
-	p := procRoot(path)
+func SelfExe(path string) bool {
+	p := ProcRoot(path)
 	return p == "/proc/self/exe" || p == "/proc/thread-self/exe"
 }
 
 // isStream reports whether a path a program takes its code from is a stream, or anything else that is
 // no file on disk Warden can read first: `-`, anything below /dev (but /dev/null) or /proc, however
 // spelled, and a path that leads there through links.
-func (c *State) isStream(path string) bool {
+func (c *State) IsStream(path string) bool {
 	if path == "-" {
 		return true
 	}
-	for _, p := range []string{procRoot(path), procRoot(c.resolved(path))} {
+	for _, p := range []string{ProcRoot(path), ProcRoot(c.Resolved(path))} {
 		if p == "/dev/null" {
 			return false
 		}
@@ -58,7 +58,7 @@ func (c *State) isStream(path string) bool {
 
 // isStdin reports whether a path, however spelled, is the command's standard input: then a here-document
 // or here-string fed to it is what a program reads from it.
-func isStdin(path string) bool {
-	p := procRoot(path)
+func IsStdin(path string) bool {
+	p := ProcRoot(path)
 	return path == "-" || p == "/dev/stdin" || p == "/dev/fd/0" || p == "/proc/self/fd/0" || p == "/proc/thread-self/fd/0"
 }

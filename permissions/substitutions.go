@@ -19,26 +19,26 @@ import (
 // reads and reports true when the substitution's command is one whose output is known to be file names
 // that can be listed: git ls-files, git diff --name-only, find printing names, rg and grep listing
 // files. Anything else is false: the operand stays only known at run time.
-func substFiles(e *exec, w word) bool {
-	r, ok := e.c.substParts[w.Subst]
+func substFiles(e *ExecCtx, w Word) bool {
+	r, ok := e.S.SubstParts[w.Subst]
 	if !ok || r[1]-r[0] != 1 || len(w.Subst.Stmts) != 1 || len(w.Subst.Stmts[0].Redirs) > 0 {
 		return false
 	}
-	src := &e.c.parts[r[0]]
-	if !src.ReadOnly || src.Secret || !src.Static || len(src.Layers) != 1 || len(src.Args) == 0 || src.called == "" ||
-		e.c.defined[src.Args[0]] {
+	src := &e.S.Parts[r[0]]
+	if !src.ReadOnly || src.Secret || !src.Static || len(src.Layers) != 1 || len(src.Args) == 0 || src.Called == "" ||
+		e.S.Defined[src.Args[0]] {
 		return false
 	}
 	switch src.Args[0] {
 	case "git":
 		return gitNames(e, src)
 	case "find":
-		if len(src.lists) == 0 {
+		if len(src.Lists) == 0 {
 			return false
 		}
-		for _, t := range src.lists {
+		for _, t := range src.Lists {
 			t.Subst = true
-			e.treeRead(t.Dir, t)
+			e.TreeRead(t.Dir, t)
 		}
 		return true
 	case "rg", "grep", "egrep", "fgrep":
@@ -46,19 +46,19 @@ func substFiles(e *exec, w word) bool {
 		if !listed {
 			return false
 		}
-		ts := src.trees
+		ts := src.Trees
 		if files {
-			ts = src.lists
+			ts = src.Lists
 		}
 		for _, t := range ts {
 			t.Subst = true
-			e.treeRead(t.Dir, t)
+			e.TreeRead(t.Dir, t)
 		}
 		for _, p := range src.Reads {
-			if !substSafe(filepath.Base(p)) {
-				e.p.notRO(fmt.Sprintf("`%s` has a blank, a wildcard or a leading dash in its name, which the shell splits or expands", p))
+			if !SubstSafe(filepath.Base(p)) {
+				e.P.NotRO(fmt.Sprintf("`%s` has a blank, a wildcard or a leading dash in its name, which the shell splits or expands", p))
 			}
-			e.c.read(e.p, p, e.scope())
+			e.S.Read(e.P, p, e.Scope())
 		}
 		return true
 	}
@@ -87,19 +87,19 @@ func listsFiles(args []string) (listed, files bool) {
 	if rg {
 		sp = rgSpec
 	}
-	words := make([]word, len(args))
+	words := make([]Word, len(args))
 	for i, a := range args {
-		words[i] = word{Value: a, Static: true}
+		words[i] = Word{Value: a, Static: true}
 	}
 	a, _ := sp.parse(words)
-	for _, f := range a.flags {
+	for _, f := range a.Flags {
 		switch {
-		case f.name == "-L" && !rg, f.name == "-l", f.name == "--files-with-matches", f.name == "--files-without-match":
+		case f.Name == "-L" && !rg, f.Name == "-l", f.Name == "--files-with-matches", f.Name == "--files-without-match":
 			listed = true
-		case f.name == "--files" && rg:
+		case f.Name == "--files" && rg:
 			listed, files = true, true
-		case f.name == "-L" && rg:
-		case !listOnly[f.name]:
+		case f.Name == "-L" && rg:
+		case !listOnly[f.Name]:
 			return false, false
 		}
 	}
@@ -109,12 +109,12 @@ func listsFiles(args []string) (listed, files bool) {
 // gitNames handles `git ls-files` (the tracked files below the directory, relative to it) and, at the
 // work tree's top, `git diff --name-only` (files of the index and the history): the program reads those
 // files, looked at in the repository's lists.
-func gitNames(e *exec, src *Part) bool {
+func gitNames(e *ExecCtx, src *Part) bool {
 	args := src.Args[1:]
 	if len(args) == 0 {
 		return false
 	}
-	dir := src.dir
+	dir := src.ArgDir
 	if dir == "" {
 		return false
 	}
@@ -152,7 +152,7 @@ func gitNames(e *exec, src *Part) bool {
 	default:
 		return false
 	}
-	r, ok := workTree(e.c, dir)
+	r, ok := workTree(e.S, dir)
 	if !ok || sub == "diff" && ResolvePath("/", r.Top, "") != ResolvePath("/", dir, "") {
 		// git diff prints names relative to the top, read relative to the directory.
 		return false
@@ -174,14 +174,14 @@ func gitNames(e *exec, src *Part) bool {
 	}
 	files, reason := gitRepoFiles(e, r, history)
 	if reason != "" {
-		e.p.notRO(reason)
+		e.P.NotRO(reason)
 		return true
 	}
 	var listed []string
 	for _, f := range files {
 		if f != filepath.Clean(f) || filepath.IsAbs(f) || f == ".." || strings.HasPrefix(f, "../") {
 			// An index git did not write: the name leads out of the work tree.
-			e.p.notRO(fmt.Sprintf("the index lists `%s`, a name that leaves the work tree", f))
+			e.P.NotRO(fmt.Sprintf("the index lists `%s`, a name that leaves the work tree", f))
 			return true
 		}
 		if rel != "." && !strings.HasPrefix(f, rel+"/") {
@@ -190,13 +190,13 @@ func gitNames(e *exec, src *Part) bool {
 		if len(matchers) > 0 && !slices.ContainsFunc(matchers, func(m *regexp.Regexp) bool { return m.MatchString(f) }) {
 			continue
 		}
-		if !substSafe(filepath.Base(f)) || strings.ContainsAny(f, " \t\n*?[\"\\") {
-			e.p.notRO(fmt.Sprintf("`%s` has a blank, a wildcard, a quote or a leading dash in its name, which the shell splits or expands", f))
+		if !SubstSafe(filepath.Base(f)) || strings.ContainsAny(f, " \t\n*?[\"\\") {
+			e.P.NotRO(fmt.Sprintf("`%s` has a blank, a wildcard, a quote or a leading dash in its name, which the shell splits or expands", f))
 			return true
 		}
 		listed = append(listed, f)
 	}
-	e.treeRead(dir, treewalk.Tree{Hidden: true, Repo: r.Top, Index: true, Tracked: listed, Named: true})
+	e.TreeRead(dir, treewalk.Tree{Hidden: true, Repo: r.Top, Index: true, Tracked: listed, Named: true})
 	return true
 }
 

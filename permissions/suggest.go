@@ -26,7 +26,7 @@ var exactOnly = map[string]bool{
 
 func init() {
 	for _, n := range interpreters {
-		if !hasSubcommands[n] {
+		if !HasSubcommands[n] {
 			neverBare[n] = true
 		}
 	}
@@ -56,7 +56,7 @@ func suggestFor(cls Classification, ctx Context) string {
 			continue
 		}
 		r := suggestForPart(p, ctx)
-		if p.openTail && !strings.HasSuffix(r, ":*)") {
+		if p.OpenTail && !strings.HasSuffix(r, ":*)") {
 			// Under xargs more arguments come at run time: an exact rule would never match again, and
 			// would read as allowing far less than the command does.
 			r = ""
@@ -72,17 +72,17 @@ func suggestFor(cls Classification, ctx Context) string {
 func suggestForPart(p *Part, ctx Context) string {
 	if p.ReadOnly && p.Secret {
 		for _, path := range p.Reads {
-			if isSecretPath(path, ctx.Home) && filepath.IsAbs(path) {
+			if IsSecret(path, ctx.Home) && filepath.IsAbs(path) {
 				return suggestPathRule(Read, path, ctx.Workspace, ctx.Home)
 			}
 		}
 		return ""
 	}
-	if p.EditOnly && len(p.redirWrites) == len(p.Writes) && len(p.Writes) == 1 && filepath.IsAbs(p.Writes[0]) {
+	if p.EditOnly && len(p.RedirWrites) == len(p.Writes) && len(p.Writes) == 1 && filepath.IsAbs(p.Writes[0]) {
 		// A read-only program writing one file through a redirection: allow that file.
 		return suggestPathRule(Write, p.Writes[0], ctx.Workspace, ctx.Home)
 	}
-	if !p.Static || p.actsItself || p.fromFind || p.Privileged || p.Secret || len(p.Args) == 0 || len(p.redirWrites) > 0 {
+	if !p.Static || p.ActsItself || p.FromFind || p.Privileged || p.Secret || len(p.Args) == 0 || len(p.RedirWrites) > 0 {
 		return ""
 	}
 	args := p.Args
@@ -96,7 +96,7 @@ func suggestForPart(p *Part, ctx Context) string {
 	switch {
 	case runScripts[name] && len(args) >= 3 && args[1] == "run" && !strings.HasPrefix(args[2], "-"):
 		prefix = args[:3]
-	case hasSubcommands[name] || runScripts[name] || name == "make":
+	case HasSubcommands[name] || runScripts[name] || name == "make":
 		if len(args) < 2 || strings.HasPrefix(args[1], "-") {
 			return exactRule(args)
 		}
@@ -140,10 +140,10 @@ func suggestPathRule(k Kind, abs, workspace, home string) string {
 		ws = ResolvePath("/", workspace, home)
 	}
 	switch {
-	case ws != "" && within(ws, abs) && abs != ws:
+	case ws != "" && Within(ws, abs) && abs != ws:
 		rel, _ := filepath.Rel(ws, abs)
 		return tool + "(./" + filepath.ToSlash(rel) + ")"
-	case home != "" && within(filepath.Clean(home), abs) && abs != filepath.Clean(home):
+	case home != "" && Within(filepath.Clean(home), abs) && abs != filepath.Clean(home):
 		rel, _ := filepath.Rel(filepath.Clean(home), abs)
 		return tool + "(~/" + filepath.ToSlash(rel) + ")"
 	}

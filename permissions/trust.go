@@ -25,7 +25,7 @@ type trusted struct {
 	loads string
 	// check returns why this call may run a program, write or reach the network because of those
 	// files, or "".
-	check func(e *exec, a *parsedArgs) string
+	check func(e *ExecCtx, a *Args) string
 }
 
 const (
@@ -145,7 +145,7 @@ var interpreterTrust = map[string]trusted{
 	"mvn":    {loads: ".mvn/jvm.config, .mvn/maven.config and .mvn/extensions.xml up the tree (JVM options such as -javaagent and core extensions run code even for -v); ~/.mavenrc and /etc/mavenrc (the person's)", check: checkMavenDir},
 	"dotnet": {loads: "global.json up the tree: sdk.paths may point at an SDK inside the project, whose code runs", check: checkGlobalJSON},
 	"swift":  {loads: loadsNothing}, "kotlin": {loads: loadsNothing}, "scala": {loads: "scala-cli may fetch its launcher over the network (the jail cuts it off)"},
-	"elixir": {loads: loadsNothing}, "erl": {loads: "n/a: `erl -version` starts a shell that reads ~/.erlang, so it is not allowed", check: func(*exec, *parsedArgs) string { return "`erl` starts an Erlang shell, which runs ~/.erlang" }},
+	"elixir": {loads: loadsNothing}, "erl": {loads: "n/a: `erl -version` starts a shell that reads ~/.erlang, so it is not allowed", check: func(*ExecCtx, *Args) string { return "`erl` starts an Erlang shell, which runs ~/.erlang" }},
 	"ghc": {loads: loadsNothing}, "zig": {loads: loadsNothing},
 	"terraform": {loads: "~/.terraformrc (the person's); `terraform version` checks for updates over the network (the jail cuts it off)"},
 	"kubectl":   {loads: "see kubectl"}, "helm": {loads: "helm's own configuration (the person's)"}, "gh": {loads: "see gh"},
@@ -157,16 +157,16 @@ var interpreterTrust = map[string]trusted{
 }
 
 // trusted judges a call of a table program with the files it loads (see trust).
-func checkTrusted(e *exec, name string, a *parsedArgs) {
+func checkTrusted(e *ExecCtx, name string, a *Args) {
 	if t := trust[name]; t.check != nil {
 		if r := t.check(e, a); r != "" {
-			e.p.notRO(r)
+			e.P.NotRO(r)
 			return
 		}
 	}
 	if _, ok := interpreterTrust[name]; ok {
 		if r := checkShim(e, a); r != "" {
-			e.p.notRO(r)
+			e.P.NotRO(r)
 		}
 	}
 }
@@ -175,25 +175,25 @@ func checkTrusted(e *exec, name string, a *parsedArgs) {
 // workspace or in one of roots (a repository's directories), or unknown (file ""). The person's own
 // files and environment supply nothing: what they configured is what a rule of theirs allows. It
 // returns reason.
-func supplies(e *exec, reason, file string, roots ...string) string {
+func supplies(e *ExecCtx, reason, file string, roots ...string) string {
 	inside := file == ""
 	if !inside {
-		file = ResolvePath("/", file, e.c.ctx.Home)
-		for _, r := range append(slices.Clone(e.c.rootsList()), roots...) {
-			inside = inside || r != "" && within(ResolvePath("/", r, e.c.ctx.Home), file)
+		file = ResolvePath("/", file, e.S.Ctx.Home)
+		for _, r := range append(slices.Clone(e.S.Roots()), roots...) {
+			inside = inside || r != "" && Within(ResolvePath("/", r, e.S.Ctx.Home), file)
 		}
 	}
-	if inside && e.p.supplied == "" {
-		e.p.supplied = reason
+	if inside && e.P.Supplied == "" {
+		e.P.Supplied = reason
 	}
 	return reason
 }
 
 // projectCode judges a tool that runs project code (configuration written in the language, plugins):
 // such a call is never read-only.
-func projectCode(name, what string) func(*exec, *parsedArgs) string {
-	return func(e *exec, _ *parsedArgs) string {
-		if e.c.ctx.ReadOnlyJail {
+func projectCode(name, what string) func(*ExecCtx, *Args) string {
+	return func(e *ExecCtx, _ *Args) string {
+		if e.S.Ctx.ReadOnlyJail {
 			// The jail keeps that code from writing, connecting or reading secrets.
 			return ""
 		}
@@ -202,21 +202,21 @@ func projectCode(name, what string) func(*exec, *parsedArgs) string {
 }
 
 // projectFile judges a tool that runs project code when the named file is in the directory or above.
-func projectFile(name, file, what string) func(*exec, *parsedArgs) string {
-	return func(e *exec, a *parsedArgs) string {
-		if p := findUp(e.scope().cwd, file); p != "" {
-			return fmt.Sprintf("`%s` %s (`%s`)", name, what, e.c.shownPath(p))
+func projectFile(name, file, what string) func(*ExecCtx, *Args) string {
+	return func(e *ExecCtx, a *Args) string {
+		if p := findUp(e.Scope().Cwd, file); p != "" {
+			return fmt.Sprintf("`%s` %s (`%s`)", name, what, e.S.Shown(p))
 		}
 		return ""
 	}
 }
 
 // envRuns judges a program that runs what one of the variables holds.
-func envRuns(names ...string) func(*exec, *parsedArgs) string {
-	return func(e *exec, a *parsedArgs) string {
+func envRuns(names ...string) func(*ExecCtx, *Args) string {
+	return func(e *ExecCtx, a *Args) string {
 		for _, n := range names {
-			if v, ok := e.c.lookupEnv(n); ok && v != "" {
-				return fmt.Sprintf("%s in the environment makes `%s` run more code", n, a.name)
+			if v, ok := e.S.LookupEnv(n); ok && v != "" {
+				return fmt.Sprintf("%s in the environment makes `%s` run more code", n, a.Name)
 			}
 		}
 		return ""
@@ -291,9 +291,9 @@ type pathDir struct {
 // pathProgram returns why the program name, looked up on PATH, is not the system tool: it is found
 // first in a directory inside the workspace (a project virtualenv's bin, node_modules/.bin) or in a
 // relative PATH entry. "" when it is not, or when PATH has no such directory.
-func pathProgram(e *exec, name string) string {
-	path, _ := e.c.lookupEnv("PATH")
-	key := path + "\x00" + strings.Join(e.c.rootsList(), "\x00")
+func pathProgram(e *ExecCtx, name string) string {
+	path, _ := e.S.LookupEnv("PATH")
+	key := path + "\x00" + strings.Join(e.S.Roots(), "\x00")
 	v, ok := pathCache.Load(key)
 	if !ok {
 		var dirs []pathDir
@@ -304,8 +304,8 @@ func pathProgram(e *exec, name string) string {
 				pd.risky = true
 			} else {
 				d = ResolvePath("/", d, "")
-				for _, r := range e.c.rootsList() {
-					if within(r, d) {
+				for _, r := range e.S.Roots() {
+					if Within(r, d) {
 						pd.risky = true
 					}
 				}
@@ -326,15 +326,15 @@ func pathProgram(e *exec, name string) string {
 			dir = "."
 		}
 		if !filepath.IsAbs(dir) {
-			if e.scope().cwd == "" {
+			if e.Scope().Cwd == "" {
 				return fmt.Sprintf("PATH has the relative directory `%s`, so `%s` is only known at run time", dir, name)
 			}
-			dir = filepath.Join(e.scope().cwd, dir)
+			dir = filepath.Join(e.Scope().Cwd, dir)
 		}
 		p := filepath.Join(dir, name)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
 			if pd.risky {
-				return fmt.Sprintf("`%s` on PATH is `%s`, in the workspace, not the system's tool", name, e.c.shownPath(p))
+				return fmt.Sprintf("`%s` on PATH is `%s`, in the workspace, not the system's tool", name, e.S.Shown(p))
 			}
 			return ""
 		}
@@ -343,8 +343,8 @@ func pathProgram(e *exec, name string) string {
 }
 
 // resolveProgram returns the file PATH finds for name, symlinks followed, or "".
-func resolveProgram(e *exec, name string) string {
-	path, _ := e.c.lookupEnv("PATH")
+func resolveProgram(e *ExecCtx, name string) string {
+	path, _ := e.S.LookupEnv("PATH")
 	for _, d := range filepath.SplitList(path) {
 		if d == "" || !filepath.IsAbs(d) {
 			continue

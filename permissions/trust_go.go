@@ -22,7 +22,7 @@ type goSettings struct {
 	goroot                   string
 }
 
-func readGoSettings(e *exec) goSettings {
+func readGoSettings(e *ExecCtx) goSettings {
 	var s goSettings
 	set := func(key, value, from string) {
 		switch key {
@@ -37,21 +37,21 @@ func readGoSettings(e *exec) goSettings {
 		}
 	}
 	for _, k := range []string{"GOTOOLCHAIN", "GOFLAGS"} {
-		if v, ok := e.c.lookupEnv(k); ok {
+		if v, ok := e.S.LookupEnv(k); ok {
 			set(k, v, k+" in the environment")
 		}
 	}
 	envFile := ""
-	if v, ok := e.c.lookupEnv("GOENV"); ok {
+	if v, ok := e.S.LookupEnv("GOENV"); ok {
 		if v != "off" {
 			envFile = v
 		}
-	} else if x, ok := e.c.lookupEnv("XDG_CONFIG_HOME"); ok && x != "" {
+	} else if x, ok := e.S.LookupEnv("XDG_CONFIG_HOME"); ok && x != "" {
 		envFile = filepath.Join(x, "go", "env")
-	} else if e.c.ctx.Home != "" {
-		envFile = filepath.Join(e.c.ctx.Home, ".config", "go", "env")
+	} else if e.S.Ctx.Home != "" {
+		envFile = filepath.Join(e.S.Ctx.Home, ".config", "go", "env")
 	}
-	goroot, _ := e.c.lookupEnv("GOROOT")
+	goroot, _ := e.S.LookupEnv("GOROOT")
 	if goroot == "" {
 		if p := resolveProgram(e, "go"); p != "" {
 			goroot = filepath.Dir(filepath.Dir(p))
@@ -65,7 +65,7 @@ func readGoSettings(e *exec) goSettings {
 		text, _, _ := readSmall(f)
 		for _, line := range strings.Split(text, "\n") {
 			if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok {
-				set(k, strings.Trim(v, `"'`), "`"+e.c.shownPath(f)+"`")
+				set(k, strings.Trim(v, `"'`), "`"+e.S.Shown(f)+"`")
 			}
 		}
 	}
@@ -76,11 +76,11 @@ func readGoSettings(e *exec) goSettings {
 var goRiskyFlags = []string{"-mod=mod", "-modfile", "-toolexec", "-overlay", "-exec", "-pgo", "-C"}
 
 // checkGoToolchain judges a go command with the toolchain it would switch to and the flags GOFLAGS adds.
-func checkGoToolchain(e *exec, a *parsedArgs) string {
-	if len(a.words) < 2 {
+func checkGoToolchain(e *ExecCtx, a *Args) string {
+	if len(a.Words) < 2 {
 		return ""
 	}
-	sub := a.words[1].Value
+	sub := a.Words[1].Value
 	s := readGoSettings(e)
 	if sub != "version" && sub != "env" && sub != "help" {
 		for _, f := range strings.Fields(s.flags) {
@@ -100,12 +100,12 @@ func checkGoToolchain(e *exec, a *parsedArgs) string {
 	if mode == "local" || !strings.Contains(mode, "auto") && !strings.Contains(mode, "path") {
 		return ""
 	}
-	dir := e.scope().cwd
+	dir := e.Scope().Cwd
 	if dir == "" {
 		return fmt.Sprintf("`go %s` runs in a directory Warden lost track of, whose go.mod may switch toolchains", sub)
 	}
 	file := ""
-	if v, ok := e.c.lookupEnv("GOWORK"); ok && v != "" {
+	if v, ok := e.S.LookupEnv("GOWORK"); ok && v != "" {
 		if v != "off" {
 			file = v
 		}
@@ -120,7 +120,7 @@ func checkGoToolchain(e *exec, a *parsedArgs) string {
 	}
 	text, _, err := readSmall(file)
 	if err != nil {
-		return fmt.Sprintf("`%s` cannot be read, so which Go toolchain `go %s` runs is unknown", e.c.shownPath(file), sub)
+		return fmt.Sprintf("`%s` cannot be read, so which Go toolchain `go %s` runs is unknown", e.S.Shown(file), sub)
 	}
 	local := ""
 	if v, _, _ := readSmall(filepath.Join(s.goroot, "VERSION")); v != "" {
@@ -137,7 +137,7 @@ func checkGoToolchain(e *exec, a *parsedArgs) string {
 		}
 		if local == "" || goVersionLess(local, want) {
 			return fmt.Sprintf("`%s` asks for Go %s (`%s`), newer than the installed toolchain: with GOTOOLCHAIN=%s, `go %s` downloads and runs it",
-				e.c.shownPath(file), want, strings.Join(fields, " "), mode, sub)
+				e.S.Shown(file), want, strings.Join(fields, " "), mode, sub)
 		}
 	}
 	return ""

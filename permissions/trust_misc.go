@@ -11,8 +11,8 @@ import (
 
 // rgConfigArgs returns the arguments of ripgrep's configuration file (RIPGREP_CONFIG_PATH: one argument
 // per line, `#` comments), which rg puts before its own unless --no-config is given.
-func rgConfigArgs(e *exec, words []word) ([]string, string) {
-	path, ok := e.c.lookupEnv("RIPGREP_CONFIG_PATH")
+func rgConfigArgs(e *ExecCtx, words []Word) ([]string, string) {
+	path, ok := e.S.LookupEnv("RIPGREP_CONFIG_PATH")
 	if !ok || path == "" {
 		return nil, ""
 	}
@@ -45,12 +45,12 @@ func rgConfigArgs(e *exec, words []word) ([]string, string) {
 // checkRgConfig judges the arguments ripgrep's configuration file adds: --pre and --hostname-bin run
 // programs. The ones that widen what is read (--hidden, --no-ignore...) are joined to the command's
 // own words before they are read (exec.check).
-func checkRgConfig(e *exec, words []word) string {
+func checkRgConfig(e *ExecCtx, words []Word) string {
 	args, path := rgConfigArgs(e, words)
 	for _, arg := range args {
 		name, _, _ := strings.Cut(arg, "=")
 		if name == "--pre" || name == "--hostname-bin" {
-			return fmt.Sprintf("RIPGREP_CONFIG_PATH's `%s` gives `rg` `%s`, which runs a program", e.c.shownPath(path), name)
+			return fmt.Sprintf("RIPGREP_CONFIG_PATH's `%s` gives `rg` `%s`, which runs a program", e.S.Shown(path), name)
 		}
 	}
 	return ""
@@ -60,23 +60,23 @@ func checkRgConfig(e *exec, words []word) string {
 // .env beside the compose file may set DOCKER_HOST, DOCKER_CONTEXT or COMPOSE_* (another daemon, over
 // ssh with the person's keys; other compose files), and compose files may include remote ones, which
 // compose fetches with git.
-func checkCompose(e *exec, a *parsedArgs) string {
-	if len(a.words) < 2 || a.words[1].Value != "compose" {
+func checkCompose(e *ExecCtx, a *Args) string {
+	if len(a.Words) < 2 || a.Words[1].Value != "compose" {
 		return ""
 	}
-	dir := e.scope().cwd
+	dir := e.Scope().Cwd
 	if dir == "" {
 		return "`docker compose` runs in a directory Warden lost track of"
 	}
 	if env := findUp(dir, ".env"); env != "" && filepath.Dir(env) == dir {
 		text, _, err := readSmall(env)
 		if err != nil {
-			return fmt.Sprintf("`%s` cannot be read, and `docker compose` takes settings from it", e.c.shownPath(env))
+			return fmt.Sprintf("`%s` cannot be read, and `docker compose` takes settings from it", e.S.Shown(env))
 		}
 		for _, line := range strings.Split(text, "\n") {
 			k, _, ok := strings.Cut(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "export ")), "=")
 			if ok && (strings.HasPrefix(k, "DOCKER_") || strings.HasPrefix(k, "COMPOSE_")) {
-				return fmt.Sprintf("`%s` sets `%s`, which points `docker compose` at other files or another daemon", e.c.shownPath(env), k)
+				return fmt.Sprintf("`%s` sets `%s`, which points `docker compose` at other files or another daemon", e.S.Shown(env), k)
 			}
 		}
 	}
@@ -87,10 +87,10 @@ func checkCompose(e *exec, a *parsedArgs) string {
 			continue
 		}
 		if err != nil {
-			return fmt.Sprintf("`%s` cannot be read", e.c.shownPath(f))
+			return fmt.Sprintf("`%s` cannot be read", e.S.Shown(f))
 		}
 		if composeRemote.MatchString(text) {
-			return fmt.Sprintf("`%s` includes a remote file, which `docker compose` fetches", e.c.shownPath(f))
+			return fmt.Sprintf("`%s` includes a remote file, which `docker compose` fetches", e.S.Shown(f))
 		}
 	}
 	return ""
@@ -100,14 +100,14 @@ var composeRemote = regexp.MustCompile(`(?m)(git@|https?://|oci://|ssh://)`)
 
 // checkPipConfig judges pip: one found on PATH inside the workspace is asked about by pathProgram; here
 // `pip config list` and `debug` print configuration, which may hold an index URL with credentials.
-func checkPipConfig(e *exec, a *parsedArgs) string {
-	if len(a.operands) == 0 || a.operands[0].Value != "config" && a.operands[0].Value != "debug" {
+func checkPipConfig(e *ExecCtx, a *Args) string {
+	if len(a.Operands) == 0 || a.Operands[0].Value != "config" && a.Operands[0].Value != "debug" {
 		return ""
 	}
-	files := []string{"/etc/pip.conf", "/etc/xdg/pip/pip.conf", filepath.Join(e.c.ctx.Home, ".config", "pip", "pip.conf"),
-		filepath.Join(e.c.ctx.Home, ".pip", "pip.conf")}
+	files := []string{"/etc/pip.conf", "/etc/xdg/pip/pip.conf", filepath.Join(e.S.Ctx.Home, ".config", "pip", "pip.conf"),
+		filepath.Join(e.S.Ctx.Home, ".pip", "pip.conf")}
 	for _, v := range []string{"PIP_CONFIG_FILE", "VIRTUAL_ENV"} {
-		if p, ok := e.c.lookupEnv(v); ok && p != "" {
+		if p, ok := e.S.LookupEnv(v); ok && p != "" {
 			if v == "VIRTUAL_ENV" {
 				p = filepath.Join(p, "pip.conf")
 			}
@@ -117,9 +117,9 @@ func checkPipConfig(e *exec, a *parsedArgs) string {
 	for _, f := range files {
 		text, _, _ := readSmall(f)
 		if urlWithCredentials.MatchString(text) {
-			e.c.read(e.p, f, e.scope())
-			if e.p.Secret {
-				e.p.Reason = fmt.Sprintf("`%s` prints `%s`, which holds a URL with credentials", display(a.words), e.c.shownPath(f))
+			e.S.Read(e.P, f, e.Scope())
+			if e.P.Secret {
+				e.P.Reason = fmt.Sprintf("`%s` prints `%s`, which holds a URL with credentials", Display(a.Words), e.S.Shown(f))
 			}
 		}
 	}
@@ -130,8 +130,8 @@ var urlWithCredentials = regexp.MustCompile(`(?i)://[^/@\s:]*:[^/@\s]+@|https?:/
 
 // checkMavenDir judges mvn: the nearest .mvn directory above gives the JVM its options (jvm.config),
 // Maven its own (maven.config) and core extensions (extensions.xml), all applied before -v prints.
-func checkMavenDir(e *exec, a *parsedArgs) string {
-	dir := e.scope().cwd
+func checkMavenDir(e *ExecCtx, a *Args) string {
+	dir := e.Scope().Cwd
 	if dir == "" {
 		return "`mvn` runs in a directory Warden lost track of"
 	}
@@ -142,33 +142,33 @@ func checkMavenDir(e *exec, a *parsedArgs) string {
 	for _, f := range []string{"jvm.config", "maven.config", "extensions.xml"} {
 		p := filepath.Join(mvn, f)
 		if text, found, _ := readSmall(p); found && strings.TrimSpace(text) != "" {
-			return supplies(e, fmt.Sprintf("`%s` configures the Maven that `mvn` starts, which may load code from the project", e.c.shownPath(p)), p)
+			return supplies(e, fmt.Sprintf("`%s` configures the Maven that `mvn` starts, which may load code from the project", e.S.Shown(p)), p)
 		}
 	}
 	return ""
 }
 
 // checkGlobalJSON judges dotnet: global.json's sdk.paths may point at an SDK inside the project.
-func checkGlobalJSON(e *exec, a *parsedArgs) string {
-	f := findUp(e.scope().cwd, "global.json")
+func checkGlobalJSON(e *ExecCtx, a *Args) string {
+	f := findUp(e.Scope().Cwd, "global.json")
 	if f == "" {
 		return ""
 	}
 	text, _, err := readSmall(f)
 	if err != nil || strings.Contains(text, `"paths"`) {
-		return supplies(e, fmt.Sprintf("`%s` may point `dotnet` at an SDK inside the project (sdk.paths)", e.c.shownPath(f)), f)
+		return supplies(e, fmt.Sprintf("`%s` may point `dotnet` at an SDK inside the project (sdk.paths)", e.S.Shown(f)), f)
 	}
 	return ""
 }
 
 // checkBundler judges bundle: Gemfile.lock's BUNDLED WITH makes bundler install and run that version.
-func checkBundler(e *exec, a *parsedArgs) string {
-	f := findUp(e.scope().cwd, "Gemfile.lock")
+func checkBundler(e *ExecCtx, a *Args) string {
+	f := findUp(e.Scope().Cwd, "Gemfile.lock")
 	if f == "" {
 		return ""
 	}
 	if text, _, err := readSmall(f); err != nil || strings.Contains(text, "BUNDLED WITH") {
-		return fmt.Sprintf("`%s` names a Bundler version, which `bundle` may install and run", e.c.shownPath(f))
+		return fmt.Sprintf("`%s` names a Bundler version, which `bundle` may install and run", e.S.Shown(f))
 	}
 	return ""
 }

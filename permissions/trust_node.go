@@ -23,12 +23,12 @@ var npmRunKeys = map[string][]string{
 }
 
 // checkNpmrc judges an npm call with the configuration files npm reads where it runs.
-func checkNpmrc(e *exec, a *parsedArgs) string {
-	if len(a.words) < 2 {
+func checkNpmrc(e *ExecCtx, a *Args) string {
+	if len(a.Words) < 2 {
 		return ""
 	}
-	sub := a.words[1].Value
-	dir := e.scope().cwd
+	sub := a.Words[1].Value
+	dir := e.Scope().Cwd
 	if dir == "" {
 		return "`npm` runs in a directory Warden lost track of, whose .npmrc it cannot read"
 	}
@@ -46,16 +46,16 @@ func checkNpmrc(e *exec, a *parsedArgs) string {
 			if env == "NPM_CONFIG_" {
 				name = strings.ToUpper(name)
 			}
-			if v, ok := e.c.lookupEnv(name); ok && v != "" && runs(key) {
+			if v, ok := e.S.LookupEnv(name); ok && v != "" && runs(key) {
 				return fmt.Sprintf("%s in the environment sets npm's `%s`, which runs a program on `npm %s`", name, key, sub)
 			}
 		}
 	}
 	files := allUp(dir, ".npmrc")
-	user := filepath.Join(e.c.ctx.Home, ".npmrc")
-	if v, ok := e.c.lookupEnv("NPM_CONFIG_USERCONFIG"); ok && v != "" {
+	user := filepath.Join(e.S.Ctx.Home, ".npmrc")
+	if v, ok := e.S.LookupEnv("NPM_CONFIG_USERCONFIG"); ok && v != "" {
 		user = v
-	} else if v, ok := e.c.lookupEnv("npm_config_userconfig"); ok && v != "" {
+	} else if v, ok := e.S.LookupEnv("npm_config_userconfig"); ok && v != "" {
 		user = v
 	}
 	files = append(files, user, "/usr/etc/npmrc", "/usr/local/etc/npmrc", "/etc/npmrc",
@@ -72,7 +72,7 @@ func checkNpmrc(e *exec, a *parsedArgs) string {
 			continue
 		}
 		if err != nil {
-			return supplies(e, fmt.Sprintf("`%s` cannot be read, so what `npm %s` runs is unknown", e.c.shownPath(f), sub), f)
+			return supplies(e, fmt.Sprintf("`%s` cannot be read, so what `npm %s` runs is unknown", e.S.Shown(f), sub), f)
 		}
 		for _, line := range strings.Split(text, "\n") {
 			key, value, ok := strings.Cut(strings.TrimSpace(line), "=")
@@ -83,12 +83,12 @@ func checkNpmrc(e *exec, a *parsedArgs) string {
 			value = strings.TrimSpace(strings.Trim(strings.TrimSpace(value), `"'`))
 			switch {
 			case runs(key) && value != "":
-				return supplies(e, fmt.Sprintf("`%s` sets npm's `%s`, which runs a program on `npm %s`", e.c.shownPath(f), key, sub), f)
+				return supplies(e, fmt.Sprintf("`%s` sets npm's `%s`, which runs a program on `npm %s`", e.S.Shown(f), key, sub), f)
 			case (key == "userconfig" || key == "globalconfig") && value != "":
 				if !filepath.IsAbs(value) {
 					value = filepath.Join(filepath.Dir(f), value)
 				}
-				files = append(files, ResolvePath("/", value, e.c.ctx.Home))
+				files = append(files, ResolvePath("/", value, e.S.Ctx.Home))
 			}
 		}
 	}
@@ -117,9 +117,9 @@ func nearestPackageJSON(dir string) (string, packageJSON, bool) {
 // checkPackageManager judges `yarn --version` and `pnpm --version`: the global yarn runs the project's
 // own copy named by .yarnrc's yarn-path or .yarnrc.yml's yarnPath, and corepack (and pnpm itself)
 // download and run the version package.json's packageManager names.
-func checkPackageManager(name string) func(*exec, *parsedArgs) string {
-	return func(e *exec, a *parsedArgs) string {
-		dir := e.scope().cwd
+func checkPackageManager(name string) func(*ExecCtx, *Args) string {
+	return func(e *ExecCtx, a *Args) string {
+		dir := e.Scope().Cwd
 		if dir == "" {
 			return fmt.Sprintf("`%s` runs in a directory Warden lost track of", name)
 		}
@@ -127,16 +127,16 @@ func checkPackageManager(name string) func(*exec, *parsedArgs) string {
 			for _, f := range allUp(dir, ".yarnrc", ".yarnrc.yml") {
 				text, _, err := readSmall(f)
 				if err != nil || strings.Contains(text, "yarn-path") || strings.Contains(text, "yarnPath") {
-					return supplies(e, fmt.Sprintf("`%s` names the project's own yarn (yarnPath), which `yarn` would run", e.c.shownPath(f)), f)
+					return supplies(e, fmt.Sprintf("`%s` names the project's own yarn (yarnPath), which `yarn` would run", e.S.Shown(f)), f)
 				}
 			}
 		}
 		p, pj, ok := nearestPackageJSON(dir)
 		if p != "" && !ok {
-			return fmt.Sprintf("`%s` cannot be read, so what `%s` runs is unknown", e.c.shownPath(p), name)
+			return fmt.Sprintf("`%s` cannot be read, so what `%s` runs is unknown", e.S.Shown(p), name)
 		}
 		if pj.PackageManager != "" {
-			return fmt.Sprintf("`%s` names the package manager `%s`, which `%s` may download and run", e.c.shownPath(p), pj.PackageManager, name)
+			return fmt.Sprintf("`%s` names the package manager `%s`, which `%s` may download and run", e.S.Shown(p), pj.PackageManager, name)
 		}
 		return ""
 	}
@@ -144,20 +144,20 @@ func checkPackageManager(name string) func(*exec, *parsedArgs) string {
 
 // checkShim judges a program PATH resolves to a version manager's shim that installs what the project
 // names: volta (package.json's volta field) and mise or asdf (.tool-versions, .mise.toml, mise.toml).
-func checkShim(e *exec, a *parsedArgs) string {
-	prog := resolveProgram(e, a.name)
+func checkShim(e *ExecCtx, a *Args) string {
+	prog := resolveProgram(e, a.Name)
 	if prog == "" {
 		return ""
 	}
-	dir := e.scope().cwd
+	dir := e.Scope().Cwd
 	switch {
 	case strings.Contains(prog, "/.volta/"):
 		if p, pj, ok := nearestPackageJSON(dir); p != "" && (!ok || len(pj.Volta) > 0) {
-			return fmt.Sprintf("`%s` is volta's shim, which downloads the version `%s` names", a.name, e.c.shownPath(p))
+			return fmt.Sprintf("`%s` is volta's shim, which downloads the version `%s` names", a.Name, e.S.Shown(p))
 		}
 	case strings.Contains(prog, "/mise/") || strings.Contains(prog, "/.asdf/") || strings.Contains(prog, "/asdf/"):
 		if f := findUp(dir, ".tool-versions", ".mise.toml", "mise.toml", ".mise/config.toml"); f != "" {
-			return fmt.Sprintf("`%s` is a version manager's shim, which may install what `%s` names", a.name, e.c.shownPath(f))
+			return fmt.Sprintf("`%s` is a version manager's shim, which may install what `%s` names", a.Name, e.S.Shown(f))
 		}
 	}
 	return ""
@@ -165,7 +165,7 @@ func checkShim(e *exec, a *parsedArgs) string {
 
 // checkGhRepo judges gh with the repository's git configuration: gh runs git there (rev-parse, remote,
 // config, status for some views).
-func checkGhRepo(e *exec, a *parsedArgs) string {
-	name := "gh " + strings.Join(values(a.operands[:min(2, len(a.operands))]), " ")
-	return gitTrust(e, gitRun{name: name, sub: "rev-parse", index: true}, e.scope().cwd)
+func checkGhRepo(e *ExecCtx, a *Args) string {
+	name := "gh " + strings.Join(Values(a.Operands[:min(2, len(a.Operands))]), " ")
+	return gitTrust(e, gitRun{name: name, sub: "rev-parse", index: true}, e.Scope().Cwd)
 }

@@ -14,15 +14,15 @@ import (
 // binaries of that directory; a channel, component or target not installed is downloaded and installed.
 
 // checkRustToolchain judges rustc, cargo and rustup with the toolchain file that applies where they run.
-func checkRustToolchain(e *exec, a *parsedArgs) string {
-	dir := e.scope().cwd
+func checkRustToolchain(e *ExecCtx, a *Args) string {
+	dir := e.Scope().Cwd
 	if dir == "" {
-		return fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose rust-toolchain file it cannot read", a.name)
+		return fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose rust-toolchain file it cannot read", a.Name)
 	}
-	if v, ok := e.c.lookupEnv("RUSTUP_TOOLCHAIN"); ok && v != "" {
+	if v, ok := e.S.LookupEnv("RUSTUP_TOOLCHAIN"); ok && v != "" {
 		return "" // the environment's choice wins over any file
 	}
-	if p := resolveProgram(e, a.name); p != "" && filepath.Base(p) != "rustup" && filepath.Base(p) != "rustup-init" {
+	if p := resolveProgram(e, a.Name); p != "" && filepath.Base(p) != "rustup" && filepath.Base(p) != "rustup-init" {
 		return "" // not rustup's proxy: toolchain files mean nothing to it
 	}
 	home := rustupHome(e)
@@ -35,40 +35,40 @@ func checkRustToolchain(e *exec, a *parsedArgs) string {
 	}
 	text, _, err := readSmall(file)
 	if err != nil {
-		return supplies(e, fmt.Sprintf("`%s` cannot be read, so what toolchain `%s` runs is unknown", e.c.shownPath(file), a.name), file)
+		return supplies(e, fmt.Sprintf("`%s` cannot be read, so what toolchain `%s` runs is unknown", e.S.Shown(file), a.Name), file)
 	}
-	shown := e.c.shownPath(file)
+	shown := e.S.Shown(file)
 	tc := parseToolchainFile(text)
 	switch {
 	case tc.unreadable:
-		return supplies(e, fmt.Sprintf("`%s` is not a toolchain file Warden can read, so what `%s` runs is unknown", shown, a.name), file)
+		return supplies(e, fmt.Sprintf("`%s` is not a toolchain file Warden can read, so what `%s` runs is unknown", shown, a.Name), file)
 	case tc.path != "":
-		return supplies(e, fmt.Sprintf("`%s` names a toolchain `path` (`%s`), whose binaries `%s` would run", shown, tc.path, a.name), file)
+		return supplies(e, fmt.Sprintf("`%s` names a toolchain `path` (`%s`), whose binaries `%s` would run", shown, tc.path, a.Name), file)
 	case tc.channel == "":
 		return ""
 	}
 	installed := rustupInstalled(home, tc.channel)
 	if installed == "" {
-		return fmt.Sprintf("`%s` names the toolchain `%s`, which is not installed: `%s` would download and install it", shown, tc.channel, a.name)
+		return fmt.Sprintf("`%s` names the toolchain `%s`, which is not installed: `%s` would download and install it", shown, tc.channel, a.Name)
 	}
 	for _, c := range tc.components {
 		if !rustupHasComponent(installed, c) {
-			return fmt.Sprintf("`%s` asks for the component `%s`, which is not installed: `%s` would download it", shown, c, a.name)
+			return fmt.Sprintf("`%s` asks for the component `%s`, which is not installed: `%s` would download it", shown, c, a.Name)
 		}
 	}
 	for _, t := range tc.targets {
 		if fi, err := os.Stat(filepath.Join(installed, "lib", "rustlib", t)); err != nil || !fi.IsDir() {
-			return fmt.Sprintf("`%s` asks for the target `%s`, which is not installed: `%s` would download it", shown, t, a.name)
+			return fmt.Sprintf("`%s` asks for the target `%s`, which is not installed: `%s` would download it", shown, t, a.Name)
 		}
 	}
 	return ""
 }
 
-func rustupHome(e *exec) string {
-	if v, ok := e.c.lookupEnv("RUSTUP_HOME"); ok && v != "" {
+func rustupHome(e *ExecCtx) string {
+	if v, ok := e.S.LookupEnv("RUSTUP_HOME"); ok && v != "" {
 		return v
 	}
-	return filepath.Join(e.c.ctx.Home, ".rustup")
+	return filepath.Join(e.S.Ctx.Home, ".rustup")
 }
 
 var rustupOverrideLine = regexp.MustCompile(`^\s*"((?:[^"\\]|\\.)*)"\s*=`)
@@ -89,7 +89,7 @@ func rustupOverride(home, dir string) bool {
 		}
 		if m := rustupOverrideLine.FindStringSubmatch(t); m != nil {
 			p := strings.ReplaceAll(m[1], `\\`, `\`)
-			if within(filepath.Clean(p), dir) {
+			if Within(filepath.Clean(p), dir) {
 				return true
 			}
 		}

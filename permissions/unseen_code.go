@@ -13,7 +13,7 @@ import (
 
 // unseenIn marks what the program n, judged against its table entry s (nil when it has none) as doing
 // more than reading, does that Warden cannot see.
-func unseenIn(e *exec, n string, s *spec, words []word) {
+func unseenIn(e *ExecCtx, n string, s *spec, words []Word) {
 	switch n {
 	case "source", ".":
 		if len(words) > 1 {
@@ -26,23 +26,23 @@ func unseenIn(e *exec, n string, s *spec, words []word) {
 		return
 	case "fc":
 		if !hasShortOpt(words[1:], 'l') {
-			e.p.unsee(unseenLaterCode, "`fc` runs commands from the shell's history")
+			e.P.Unsee(UnseenLaterCode, "`fc` runs commands from the shell's history")
 		}
 		return
 	case "alias", "hash", "enable", "set", "shopt", "bind":
-		e.p.unsee(unseenShellRules, fmt.Sprintf("`%s` changes what later commands run or how bash reads them", display(words)))
+		e.P.Unsee(UnseenShellRules, fmt.Sprintf("`%s` changes what later commands run or how bash reads them", Display(words)))
 		return
 	case "read", "printf", "unset", "wait", "mapfile", "readarray", "getopts":
 		// They assign the variables they are named: `read PATH` takes PATH from the input.
 		for _, w := range words[1:] {
 			name := strings.TrimPrefix(w.Value, "-v")
-			if r := sensitiveVar(name); r != "" {
-				e.p.unseeVar(name, r)
+			if r := SensitiveVar(name); r != "" {
+				e.P.UnseeVar(name, r)
 			}
 		}
 		return
 	case "awk", "gawk", "mawk", "nawk":
-		e.p.unsee(unseenInlineCode, fmt.Sprintf("the `%s` program may run commands or write files Warden cannot see", n))
+		e.P.Unsee(UnseenInlineCode, fmt.Sprintf("the `%s` program may run commands or write files Warden cannot see", n))
 		return
 	case "sed":
 		sed(e, words)
@@ -62,12 +62,12 @@ func unseenIn(e *exec, n string, s *spec, words []word) {
 		handReads(e, words[1:])
 	}
 	if why := fileList(n, words); why != "" {
-		e.p.unsee(unseenFileList, why)
+		e.P.Unsee(UnseenFileList, why)
 	}
 	if dir, ok := unpacksInto(n, words); ok {
 		// The names it writes are in the archive or the patch, which Warden does not read.
-		if path := e.c.abs(dir, e.scope()); filepath.IsAbs(path) {
-			e.p.handedWrites = append(e.p.handedWrites, path)
+		if path := e.S.Abs(dir, e.Scope()); filepath.IsAbs(path) {
+			e.P.HandedWrites = append(e.P.HandedWrites, path)
 		}
 	}
 	if (s == nil || s.writes == writesNone) && (models[n] == nil || sourceTools[n]) {
@@ -92,36 +92,36 @@ var sourceTools = map[string]bool{
 }
 
 // sourceDirs moves the directories among what the part was handed to read to what it takes as git does.
-func sourceDirs(e *exec) {
-	kept := e.p.handedReads[:0]
-	for _, path := range e.p.handedReads {
+func sourceDirs(e *ExecCtx) {
+	kept := e.P.HandedReads[:0]
+	for _, path := range e.P.HandedReads {
 		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			e.p.gitTakes = append(e.p.gitTakes, path)
+			e.P.GitTakes = append(e.P.GitTakes, path)
 			continue
 		}
 		kept = append(kept, path)
 	}
-	e.p.handedReads = kept
+	e.P.HandedReads = kept
 }
 
 // hand records the paths in words as given to a program that may read or write anything there: the
 // words themselves, the values of `--opt=value` and `key=value` words, and `@file`.
-func hand(e *exec, words []word) {
+func hand(e *ExecCtx, words []Word) {
 	for _, path := range handedPaths(e, words) {
-		e.p.handedReads = append(e.p.handedReads, path)
-		e.p.handedWrites = append(e.p.handedWrites, path)
+		e.P.HandedReads = append(e.P.HandedReads, path)
+		e.P.HandedWrites = append(e.P.HandedWrites, path)
 	}
 }
 
 // handReads records the paths in words as given to a program that may read anything there.
-func handReads(e *exec, words []word) {
-	e.p.handedReads = append(e.p.handedReads, handedPaths(e, words)...)
+func handReads(e *ExecCtx, words []Word) {
+	e.P.HandedReads = append(e.P.HandedReads, handedPaths(e, words)...)
 }
 
 // handedPaths are the paths in words, as hand reads them.
-func handedPaths(e *exec, words []word) []string {
+func handedPaths(e *ExecCtx, words []Word) []string {
 	var out []string
-	sc := e.scope()
+	sc := e.Scope()
 	for _, w := range words {
 		if !w.Static || w.Found {
 			continue
@@ -137,7 +137,7 @@ func handedPaths(e *exec, words []word) []string {
 			continue
 		}
 		// A relative path in a directory Warden lost track of stays relative: it may be anything.
-		out = append(out, e.c.abs(v, sc))
+		out = append(out, e.S.Abs(v, sc))
 	}
 	return out
 }
@@ -146,25 +146,25 @@ func handedPaths(e *exec, words []word) []string {
 // script that arrives on a stream or is only known at run time is unseen; a file on disk is read (its
 // content reaches the interpreter, and errors print it) and checked once the whole command is known
 // (unseen_fresh.go): it must be there before the command runs, and no other part may write it.
-func runsFile(e *exec, w word) { runsCode(e, w, false) }
+func runsFile(e *ExecCtx, w Word) { runsCode(e, w, false) }
 
 // runsScript is runsFile for a file a shell runs: a here-document or here-string fed to it through
 // its standard input is read as bash for deny and ask rules.
-func runsScript(e *exec, w word) { runsCode(e, w, true) }
+func runsScript(e *ExecCtx, w Word) { runsCode(e, w, true) }
 
-func runsCode(e *exec, w word, shell bool) {
-	sc := e.scope()
+func runsCode(e *ExecCtx, w Word, shell bool) {
+	sc := e.Scope()
 	switch {
 	case w.ProcIn:
-		e.p.unsee(unseenStreamCode, fmt.Sprintf("runs code from the process substitution `%s`", w.Raw))
+		e.P.Unsee(UnseenStreamCode, fmt.Sprintf("runs code from the process substitution `%s`", w.Raw))
 	case !w.Static || w.Found:
-		e.p.unsee(unseenProgram, fmt.Sprintf("runs `%s`, only known at run time, as code", w.Value))
+		e.P.Unsee(UnseenProgram, fmt.Sprintf("runs `%s`, only known at run time, as code", w.Value))
 	case w.Glob:
 		// bash expands the pattern when the part runs, after what the same command wrote before it.
-		e.p.runGlobs = append(e.p.runGlobs, e.c.abs(w.Value, sc))
-		names, ok := e.c.expandGlob(w.Value, sc)
+		e.P.RunGlobs = append(e.P.RunGlobs, e.S.Abs(w.Value, sc))
+		names, ok := e.S.ExpandGlob(w.Value, sc)
 		if !ok {
-			e.p.unsee(unseenProgram, fmt.Sprintf("runs `%s`, a pattern Warden could not expand", w.Value))
+			e.P.Unsee(UnseenProgram, fmt.Sprintf("runs `%s`, a pattern Warden could not expand", w.Value))
 			return
 		}
 		for _, n := range names {
@@ -176,48 +176,48 @@ func runsCode(e *exec, w word, shell bool) {
 }
 
 // runsPath is runsCode for one path as typed.
-func runsPath(e *exec, v string, shell bool) {
-	sc := e.scope()
-	path := e.c.abs(v, sc)
+func runsPath(e *ExecCtx, v string, shell bool) {
+	sc := e.Scope()
+	path := e.S.Abs(v, sc)
 	switch {
-	case isStdin(v) || filepath.IsAbs(path) && isStdin(path):
+	case IsStdin(v) || filepath.IsAbs(path) && IsStdin(path):
 		why := fmt.Sprintf("runs code from `%s`, its input", v)
-		e.p.unsee(unseenStreamCode, why)
-		if shell && e.stdin != nil && e.stdin.Static {
-			e.untrustedBody(e.stdin.Value, why)
+		e.P.Unsee(UnseenStreamCode, why)
+		if shell && e.Stdin != nil && e.Stdin.Static {
+			e.Untrusted(e.Stdin.Value, why)
 		}
-	case v == "-" || filepath.IsAbs(path) && e.c.isStream(path):
-		e.p.unsee(unseenStreamCode, fmt.Sprintf("runs code from `%s`, a stream Warden cannot see", v))
+	case v == "-" || filepath.IsAbs(path) && e.S.IsStream(path):
+		e.P.Unsee(UnseenStreamCode, fmt.Sprintf("runs code from `%s`, a stream Warden cannot see", v))
 	case !filepath.IsAbs(path):
-		e.p.unsee(unseenProgram, fmt.Sprintf("runs `%s` in a directory Warden lost track of", v))
+		e.P.Unsee(UnseenProgram, fmt.Sprintf("runs `%s` in a directory Warden lost track of", v))
 	default:
-		e.p.runs = append(e.p.runs, path)
-		e.c.readOne(e.p, v, path, sc, true)
+		e.P.Runs = append(e.P.Runs, path)
+		e.S.ReadOne(e.P, v, path, sc, true)
 	}
 }
 
 // globProgram handles a program name bash replaces with the files it matches: deny and ask rules see each
 // match as the program, and the part is unseen, since the files may change before it runs.
-func globProgram(e *exec, words []word) {
+func globProgram(e *ExecCtx, words []Word) {
 	name := words[0]
-	e.p.unsee(unseenGlobProgram, fmt.Sprintf("the program `%s` is a pattern bash replaces with file names", name.Value))
-	matches, ok := e.c.expandGlob(name.Value, e.scope())
+	e.P.Unsee(UnseenGlobProgram, fmt.Sprintf("the program `%s` is a pattern bash replaces with file names", name.Value))
+	matches, ok := e.S.ExpandGlob(name.Value, e.Scope())
 	if !ok {
 		return
 	}
-	static := e.p.static
+	static := e.P.ArgStatic
 	for _, m := range matches {
 		if m == name.Value {
 			continue
 		}
-		e.p.Layers = append(e.p.Layers, append([]string{m}, values(words[1:])...))
-		e.p.layerStatic = append(e.p.layerStatic, static)
+		e.P.Layers = append(e.P.Layers, append([]string{m}, Values(words[1:])...))
+		e.P.LayerStatic = append(e.P.LayerStatic, static)
 	}
 }
 
 // trap reads a trap's body, kept to run at a signal or at exit, as bash for deny and ask rules; the part
 // is unseen, since the body runs later, where Warden cannot tell what the shell is.
-func trap(e *exec, words []word) {
+func trap(e *ExecCtx, words []Word) {
 	args := words[1:]
 	if len(args) > 0 && args[0].Static && args[0].Value == "--" {
 		args = args[1:]
@@ -231,16 +231,16 @@ func trap(e *exec, words []word) {
 	}
 	body := args[0]
 	if !body.Static {
-		e.p.unsee(unseenProgram, "the trap's command is only known at run time")
+		e.P.Unsee(UnseenProgram, "the trap's command is only known at run time")
 		return
 	}
 	reason := "`trap` keeps a command to run later"
-	e.p.unsee(unseenLaterCode, reason)
-	e.untrustedBody(body.Value, reason)
+	e.P.Unsee(UnseenLaterCode, reason)
+	e.Untrusted(body.Value, reason)
 }
 
 // hasShortOpt reports whether a short option letter is given in one of words' clusters.
-func hasShortOpt(words []word, letter byte) bool {
+func hasShortOpt(words []Word, letter byte) bool {
 	for _, w := range words {
 		v := w.Value
 		if len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v[1:], letter) >= 0 {
@@ -335,9 +335,9 @@ func init() {
 
 // codeRunner marks what an interpreter is given to run: inline code and code on a stream are unseen; a
 // script is recorded for the check that the same command does not write it.
-func runsCodeOf(e *exec, n string, r codeRunner, words []word) {
+func runsCodeOf(e *ExecCtx, n string, r codeRunner, words []Word) {
 	inline := func(opt string) {
-		e.p.unsee(unseenInlineCode, fmt.Sprintf("`%s %s` runs code in a language Warden does not read", n, opt))
+		e.P.Unsee(UnseenInlineCode, fmt.Sprintf("`%s %s` runs code in a language Warden does not read", n, opt))
 	}
 	if n == "pwsh" || n == "powershell" {
 		for i, w := range words[1:] {
@@ -350,18 +350,18 @@ func runsCodeOf(e *exec, n string, r codeRunner, words []word) {
 			}
 		}
 	}
-	var operands []word
+	var operands []Word
 	stdin := r.stdin
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		v := w.Value
 		if !w.Static {
-			e.p.unsee(unseenProgram, fmt.Sprintf("`%s` is given `%s`, only known at run time", n, v))
+			e.P.Unsee(UnseenProgram, fmt.Sprintf("`%s` is given `%s`, only known at run time", n, v))
 			return
 		}
 		switch {
 		case v == "-" && len(operands) == 0:
-			e.p.unsee(unseenStreamCode, fmt.Sprintf("`%s -` runs code from its input", n))
+			e.P.Unsee(UnseenStreamCode, fmt.Sprintf("`%s -` runs code from its input", n))
 			return
 		case v == "--":
 			operands = append(operands, words[i+1:]...)
@@ -377,7 +377,7 @@ func runsCodeOf(e *exec, n string, r codeRunner, words []word) {
 					i++
 					runsFile(e, words[i])
 				} else if has {
-					runsFile(e, word{Value: value, Raw: value, Static: true})
+					runsFile(e, Word{Value: value, Raw: value, Static: true})
 				}
 				stdin = stdin && hasLong(name, r.longPreload, nil)
 			case !has && hasLong(name, r.longValues, nil):
@@ -398,7 +398,7 @@ func runsCodeOf(e *exec, n string, r codeRunner, words []word) {
 						i++
 						runsFile(e, words[i])
 					} else if rest != "" {
-						runsFile(e, word{Value: rest, Raw: rest, Static: true})
+						runsFile(e, Word{Value: rest, Raw: rest, Static: true})
 					}
 					stdin = stdin && strings.IndexByte(r.preload, ch) >= 0
 				case strings.IndexByte(r.values, ch) >= 0:
@@ -427,7 +427,7 @@ func runsCodeOf(e *exec, n string, r codeRunner, words []word) {
 				hand(e, operands[2:])
 				return
 			}
-			e.p.unsee(unseenStreamCode, fmt.Sprintf("`%s %s` without a script runs code from its input", n, first.Value))
+			e.P.Unsee(UnseenStreamCode, fmt.Sprintf("`%s %s` without a script runs code from its input", n, first.Value))
 			return
 		case r.operandCode && len(operands) > 1:
 			inline(operands[1].Value)
@@ -442,7 +442,7 @@ func runsCodeOf(e *exec, n string, r codeRunner, words []word) {
 		}
 	}
 	if stdin || r.stdinAlways {
-		e.p.unsee(unseenStreamCode, fmt.Sprintf("`%s` runs code from its input, which Warden cannot see", n))
+		e.P.Unsee(UnseenStreamCode, fmt.Sprintf("`%s` runs code from its input, which Warden cannot see", n))
 	}
 }
 
@@ -470,15 +470,15 @@ func containsStr(list []string, s string) bool {
 
 // sed: a script that only substitutes and prints edits the files it is given (-i), which are handed;
 // one that runs commands (e), writes other files (w) or comes from a file is unseen.
-func sed(e *exec, words []word) {
+func sed(e *ExecCtx, words []Word) {
 	var scripts []string
-	var files []word
+	var files []Word
 	explicit := false
 	for i := 1; i < len(words); i++ {
 		v := words[i].Value
 		switch {
 		case !words[i].Static:
-			e.p.unsee(unseenProgram, "`sed` is given a word only known at run time")
+			e.P.Unsee(UnseenProgram, "`sed` is given a word only known at run time")
 			return
 		case v == "--":
 			files = append(files, words[i+1:]...)
@@ -491,7 +491,7 @@ func sed(e *exec, words []word) {
 		case strings.HasPrefix(v, "--expression="):
 			scripts, explicit = append(scripts, strings.TrimPrefix(v, "--expression=")), true
 		case v == "-f" || strings.HasPrefix(v, "--file") || strings.HasPrefix(v, "-f"):
-			e.p.unsee(unseenInlineCode, "`sed -f` runs a script from a file")
+			e.P.Unsee(UnseenInlineCode, "`sed -f` runs a script from a file")
 			return
 		case strings.HasPrefix(v, "--"):
 		case strings.HasPrefix(v, "-") && len(v) > 1:
@@ -515,7 +515,7 @@ func sed(e *exec, words []word) {
 					break
 				}
 				if v[j] == 'f' {
-					e.p.unsee(unseenInlineCode, "`sed -f` runs a script from a file")
+					e.P.Unsee(UnseenInlineCode, "`sed -f` runs a script from a file")
 					return
 				}
 			}
@@ -527,7 +527,7 @@ func sed(e *exec, words []word) {
 		scripts, files = append(scripts, files[0].Value), files[1:]
 	}
 	if r := sedScriptReadOnly(strings.Join(scripts, "\n")); r != "" {
-		e.p.unsee(unseenInlineCode, r)
+		e.P.Unsee(UnseenInlineCode, r)
 		return
 	}
 	hand(e, files)
@@ -535,7 +535,7 @@ func sed(e *exec, words []word) {
 
 // fileList returns why program n reads the names of the files it reads from its input or a list file,
 // or "".
-func fileList(n string, words []word) string {
+func fileList(n string, words []Word) string {
 	has := func(opts ...string) bool {
 		for _, w := range words[1:] {
 			for _, o := range opts {
@@ -576,7 +576,7 @@ func fileList(n string, words []word) string {
 // splitString handles `env -S STRING ARGS...` (words[i] is the option): env splits the string into a
 // command of its own, quoting and variables its own way. It is read as bash for deny and ask rules, and
 // the part is unseen.
-func splitString(e *exec, words []word, i int) {
+func splitString(e *ExecCtx, words []Word, i int) {
 	v := words[i].Value
 	var body string
 	switch {
@@ -584,7 +584,7 @@ func splitString(e *exec, words []word, i int) {
 		body = strings.TrimPrefix(v, "--split-string=")
 	case v == "-S" || v == "--split-string":
 		if i+1 >= len(words) {
-			e.p.notRO("`env -S` without a string")
+			e.P.NotRO("`env -S` without a string")
 			return
 		}
 		i++
@@ -593,18 +593,18 @@ func splitString(e *exec, words []word, i int) {
 		body = v[2:]
 	}
 	why := "`env -S` splits a string into a command its own way"
-	e.p.unsee(unseenSplitWords, why)
+	e.P.Unsee(UnseenSplitWords, why)
 	for _, w := range words[i+1:] {
 		if !w.Static {
 			return
 		}
 	}
-	e.untrustedBody(strings.Join(append([]string{body}, values(words[i+1:])...), " "), why)
+	e.Untrusted(strings.Join(append([]string{body}, Values(words[i+1:])...), " "), why)
 }
 
 // unpacksInto returns the directory an unpacker writes the files its archive or patch names into (tar
 // -x, unzip, patch, cpio -i, 7z x, ar x), and whether n is one used so.
-func unpacksInto(n string, words []word) (string, bool) {
+func unpacksInto(n string, words []Word) (string, bool) {
 	dir := "."
 	valueOf := func(opts ...string) {
 		for i, w := range words[1:] {
@@ -659,13 +659,13 @@ func unpacksInto(n string, words []word) (string, bool) {
 
 // linkedProgram adds, for a program run by its path through a link, the program the link leads to as
 // a layer: deny and ask rules see `./x` made by `ln -s /bin/rm x` in an earlier command as rm.
-func linkedProgram(e *exec, words []word) {
-	path := e.c.abs(words[0].Value, e.scope())
+func linkedProgram(e *ExecCtx, words []Word) {
+	path := e.S.Abs(words[0].Value, e.Scope())
 	if !filepath.IsAbs(path) {
 		return
 	}
-	if real := e.c.resolved(path); real != path {
-		e.p.Layers = append(e.p.Layers, append([]string{real}, values(words[1:])...))
-		e.p.layerStatic = append(e.p.layerStatic, e.p.static)
+	if real := e.S.Resolved(path); real != path {
+		e.P.Layers = append(e.P.Layers, append([]string{real}, Values(words[1:])...))
+		e.P.LayerStatic = append(e.P.LayerStatic, e.P.ArgStatic)
 	}
 }

@@ -90,7 +90,7 @@ var gitHistoryCopiers = map[string]bool{
 
 // gitUnseen marks what a git command does that Warden cannot see. words are the command's words,
 // git first. It reports whether it recorded what the command is given, leaving nothing to hand.
-func gitUnseen(e *exec, words []word) bool {
+func gitUnseen(e *ExecCtx, words []Word) bool {
 	i := 1
 	for ; i < len(words); i++ {
 		v := words[i].Value
@@ -109,16 +109,16 @@ func gitUnseen(e *exec, words []word) bool {
 			key, _, _ = strings.Cut(strings.TrimPrefix(v, "--config-env="), "=")
 			value = "$" + key
 		case strings.HasPrefix(v, "--exec-path="):
-			e.p.unsee(unseenGitProgram, fmt.Sprintf("`git %s` runs git's commands from another directory", v))
+			e.P.Unsee(UnseenGitProgram, fmt.Sprintf("`git %s` runs git's commands from another directory", v))
 		case v == "--git-dir" || v == "--work-tree" || strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree="):
-			e.p.unsee(unseenGitProgram, fmt.Sprintf("`git %s` runs git in a repository whose hooks and configuration Warden does not check", v))
+			e.P.Unsee(UnseenGitProgram, fmt.Sprintf("`git %s` runs git in a repository whose hooks and configuration Warden does not check", v))
 			if !strings.Contains(v, "=") {
 				i++
 			}
 		case v == "-C":
 			i++
-			if dir := e.scope().cwd; dir != "" && !e.c.inside(dir) {
-				e.p.unsee(unseenGitProgram, "`git -C` runs git outside the workspace, in a repository whose hooks and configuration Warden does not check")
+			if dir := e.Scope().Cwd; dir != "" && !e.S.Inside(dir) {
+				e.P.Unsee(UnseenGitProgram, "`git -C` runs git outside the workspace, in a repository whose hooks and configuration Warden does not check")
 			}
 		case v == "--namespace":
 			i++
@@ -135,17 +135,17 @@ func gitUnseen(e *exec, words []word) bool {
 
 // gitRuns marks the part unseen for why; when body is a shell command git runs, it is read as bash for
 // deny and ask rules.
-func gitRuns(e *exec, why, body string, shell bool) {
-	e.p.unsee(unseenGitProgram, why)
+func gitRuns(e *ExecCtx, why, body string, shell bool) {
+	e.P.Unsee(UnseenGitProgram, why)
 	if shell && body != "" {
-		e.untrustedBody(strings.TrimPrefix(body, "!"), why)
+		e.Untrusted(strings.TrimPrefix(body, "!"), why)
 	}
 }
 
 // gitSubUnseen marks what the subcommand sub, given rest, runs or moves unseen, and reports whether it
 // recorded what the subcommand is given.
-func gitSubUnseen(e *exec, sub string, rest []word) bool {
-	joined := strings.Join(values(rest), " ")
+func gitSubUnseen(e *ExecCtx, sub string, rest []Word) bool {
+	joined := strings.Join(Values(rest), " ")
 	for j := 0; j < len(rest); j++ {
 		v := rest[j].Value
 		for _, o := range gitCommandOptions[sub] {
@@ -164,29 +164,29 @@ func gitSubUnseen(e *exec, sub string, rest []word) bool {
 	}
 	switch {
 	case sub == "bisect" && len(rest) > 0 && rest[0].Value == "run":
-		gitRuns(e, "`git bisect run` runs a command at every step", strings.Join(values(rest[1:]), " "), true)
+		gitRuns(e, "`git bisect run` runs a command at every step", strings.Join(Values(rest[1:]), " "), true)
 	case sub == "submodule" && strings.HasPrefix(joined, "foreach"):
 		body := rest[1:]
 		for len(body) > 0 && strings.HasPrefix(body[0].Value, "-") {
 			body = body[1:]
 		}
-		gitRuns(e, "`git submodule foreach` runs a command in every submodule", strings.Join(values(body), " "), true)
+		gitRuns(e, "`git submodule foreach` runs a command in every submodule", strings.Join(Values(body), " "), true)
 	case sub == "for-each-repo":
 		body := rest
 		for len(body) > 0 && strings.HasPrefix(body[0].Value, "--") {
 			body = body[1:]
 		}
-		gitRuns(e, "`git for-each-repo` runs a git command in other repositories", "git "+strings.Join(values(body), " "), true)
+		gitRuns(e, "`git for-each-repo` runs a git command in other repositories", "git "+strings.Join(Values(body), " "), true)
 	case strings.HasPrefix(sub, "remote-"):
-		e.p.unsee(unseenGitProgram, fmt.Sprintf("`git %s` is a remote helper, which does what its input says", sub))
+		e.P.Unsee(UnseenGitProgram, fmt.Sprintf("`git %s` is a remote helper, which does what its input says", sub))
 	case (sub == "subtree" || sub == "lfs") && len(rest) > 0 && rest[0].Value == "push":
-		e.p.unsee(unseenGitProgram, fmt.Sprintf("`git %s push` pushes through a program of its own", sub))
+		e.P.Unsee(UnseenGitProgram, fmt.Sprintf("`git %s push` pushes through a program of its own", sub))
 	case sub == "svn" || sub == "p4":
-		e.p.unsee(unseenGitProgram, fmt.Sprintf("`git %s` talks to another version control system", sub))
+		e.P.Unsee(UnseenGitProgram, fmt.Sprintf("`git %s` talks to another version control system", sub))
 	case sub == "clone" || sub == "init":
 		for _, w := range rest {
 			if strings.HasPrefix(w.Value, "--template") {
-				e.p.unsee(unseenLaterCode, fmt.Sprintf("`git %s --template` takes hooks from a directory", sub))
+				e.P.Unsee(UnseenLaterCode, fmt.Sprintf("`git %s --template` takes hooks from a directory", sub))
 			}
 		}
 	case sub == "config":
@@ -197,11 +197,11 @@ func gitSubUnseen(e *exec, sub string, rest []word) bool {
 
 // gitConfigUnseen: `git config` that writes a key which may name a program keeps code for later git
 // commands; `git config --edit` runs an editor.
-func gitConfigUnseen(e *exec, rest []word) {
+func gitConfigUnseen(e *ExecCtx, rest []Word) {
 	for j, w := range rest {
 		v := w.Value
 		if v == "-e" || v == "--edit" || v == "edit" {
-			e.p.unsee(unseenLaterCode, "`git config --edit` runs an editor")
+			e.P.Unsee(UnseenLaterCode, "`git config --edit` runs an editor")
 			return
 		}
 		if strings.HasPrefix(v, "-") || !strings.Contains(v, ".") {
@@ -212,9 +212,9 @@ func gitConfigUnseen(e *exec, rest []word) {
 			value = rest[j+1].Value
 		}
 		if !gitQuietKey(v, value) {
-			e.p.unsee(unseenLaterCode, fmt.Sprintf("`git config %s` sets what later git commands may run", v))
+			e.P.Unsee(UnseenLaterCode, fmt.Sprintf("`git config %s` sets what later git commands may run", v))
 			if gitProgramKey(v) && value != "" {
-				e.untrustedBody(strings.TrimPrefix(value, "!"), "`git config` keeps a command for later git commands")
+				e.Untrusted(strings.TrimPrefix(value, "!"), "`git config` keeps a command for later git commands")
 			}
 		}
 		return
@@ -225,19 +225,19 @@ func gitConfigUnseen(e *exec, rest []word) {
 // (archive, bundle, fast-export), and hands the work tree to those that write it (checkout, merge,
 // apply). It reports whether it recorded what the subcommand is given. commit -a takes only what git
 // already tracks, whose paths the history reads already know.
-func gitTreeUnseen(e *exec, sub string, rest []word) bool {
-	sc := e.scope()
-	if sc.cwd == "" {
+func gitTreeUnseen(e *ExecCtx, sub string, rest []Word) bool {
+	sc := e.Scope()
+	if sc.Cwd == "" {
 		return false
 	}
-	top := sc.cwd
-	if r, ok := e.c.findRepo(top); ok && r.Top != "" {
+	top := sc.Cwd
+	if r, ok := e.S.FindRepo(top); ok && r.Top != "" {
 		top = r.Top
 	}
 	// checkout, switch, restore and reset write the work tree only in some forms, which their models
 	// (model_git.go) tell apart with their options resolved.
 	if gitTreeWriters[sub] && !gitPathWriters[sub] {
-		e.p.handedWrites = append(e.p.handedWrites, top)
+		e.P.HandedWrites = append(e.P.HandedWrites, top)
 	}
 	switch sub {
 	case "add", "stage":
@@ -253,7 +253,7 @@ func gitTreeUnseen(e *exec, sub string, rest []word) bool {
 				specs = append(specs, top)
 				continue
 			}
-			if path := e.c.abs(w.Value, sc); filepath.IsAbs(path) {
+			if path := e.S.Abs(w.Value, sc); filepath.IsAbs(path) {
 				specs = append(specs, path)
 			}
 		}
@@ -262,29 +262,29 @@ func gitTreeUnseen(e *exec, sub string, rest []word) bool {
 			specs = append(specs, top)
 		}
 		if force {
-			e.p.handedReads = append(e.p.handedReads, specs...)
+			e.P.HandedReads = append(e.P.HandedReads, specs...)
 		} else {
-			e.p.gitTakes = append(e.p.gitTakes, specs...)
+			e.P.GitTakes = append(e.P.GitTakes, specs...)
 		}
 		return true
 	case "stash":
 		switch {
 		case hasWord(rest, "-a", "--all") || hasShortOpt(rest, 'a'):
-			e.p.handedReads = append(e.p.handedReads, top)
+			e.P.HandedReads = append(e.P.HandedReads, top)
 		case hasWord(rest, "-u", "--include-untracked") || hasShortOpt(rest, 'u'):
-			e.p.gitTakes = append(e.p.gitTakes, top)
+			e.P.GitTakes = append(e.P.GitTakes, top)
 		}
 	default:
 		if gitHistoryCopiers[sub] {
-			e.p.handedReads = append(e.p.handedReads, top)
+			e.P.HandedReads = append(e.P.HandedReads, top)
 		}
 	}
 	return false
 }
 
 // gitOperands are the words of a subcommand that are not options: all of them after `--`.
-func gitOperands(rest []word) []word {
-	var out []word
+func gitOperands(rest []Word) []Word {
+	var out []Word
 	for i, w := range rest {
 		if w.Value == "--" {
 			return append(out, rest[i+1:]...)
@@ -299,11 +299,11 @@ func gitOperands(rest []word) []word {
 // hasWord reports whether one of words is one of names, or starts with one of the long ones and `=`, or
 // abbreviates a long one, as GNU getopt and git's parse-options accept: seeing an option here only ever
 // makes the answer stricter.
-func hasWord(words []word, names ...string) bool {
+func hasWord(words []Word, names ...string) bool {
 	for _, w := range words {
 		typed, _, _ := strings.Cut(w.Value, "=")
 		for _, n := range names {
-			if w.Value == n || strings.HasPrefix(n, "--") && (typed == n || abbreviates(typed, n)) {
+			if w.Value == n || strings.HasPrefix(n, "--") && (typed == n || Abbreviates(typed, n)) {
 				return true
 			}
 		}

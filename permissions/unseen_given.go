@@ -68,16 +68,16 @@ var sshCommandSettings = []string{"proxycommand", "localcommand", "knownhostscom
 	"securitykeyprovider"}
 
 // givenCommandIn marks what program n, given words, is told to run. It reports whether it found one.
-func givenCommandIn(e *exec, n string, words []word) bool {
+func givenCommandIn(e *ExecCtx, n string, words []Word) bool {
 	g, ok := givenCommands[n]
 	if !ok {
 		return false
 	}
 	found := func(what, body string) bool {
 		why := fmt.Sprintf("`%s` is told to run %s", n, what)
-		e.p.unsee(unseenGivenCommand, why)
+		e.P.Unsee(UnseenGivenCommand, why)
 		if body != "" {
-			e.untrustedBody(body, why)
+			e.Untrusted(body, why)
 		}
 		return true
 	}
@@ -89,8 +89,8 @@ func givenCommandIn(e *exec, n string, words []word) bool {
 		return false
 	case g.stdin:
 		body := ""
-		if e.stdin != nil && e.stdin.Static {
-			body = e.stdin.Value
+		if e.Stdin != nil && e.Stdin.Static {
+			body = e.Stdin.Value
 		}
 		return found("the commands of its input", body)
 	}
@@ -130,7 +130,7 @@ func givenCommandIn(e *exec, n string, words []word) bool {
 			}
 		}
 	}
-	var operands []word
+	var operands []Word
 	for i, w := range args {
 		if w.Value == "--" {
 			operands = append(operands, args[i+1:]...)
@@ -142,7 +142,7 @@ func givenCommandIn(e *exec, n string, words []word) bool {
 	}
 	switch {
 	case g.rest && len(operands) > g.skip:
-		cmd := values(operands[g.skip:])
+		cmd := Values(operands[g.skip:])
 		if g.until != "" {
 			if i := slicesIndex(cmd, g.until); i >= 0 {
 				cmd = cmd[:i]
@@ -151,9 +151,9 @@ func givenCommandIn(e *exec, n string, words []word) bool {
 		return found("a command", strings.Join(cmd, " "))
 	case g.each && len(operands) > 1:
 		why := fmt.Sprintf("`%s` may be told to run one of its words as a command", n)
-		e.p.unsee(unseenGivenCommand, why)
+		e.P.Unsee(UnseenGivenCommand, why)
 		for _, w := range operands[1:] {
-			e.untrustedBody(w.Value, why)
+			e.Untrusted(w.Value, why)
 		}
 		return true
 	}

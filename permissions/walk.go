@@ -19,41 +19,41 @@ import (
 // walkTree looks below path (a directory or a file) for the files t reads, the way the program walks
 // it: it stops at the first secret, which it records as read, and asks past treewalk.MaxEntries
 // entries. root is path as the command gave it, for reasons.
-func (e *exec) walkTree(path, root string, t *treewalk.Tree, sc *scope) {
-	home := e.c.ctx.Home
+func (e *ExecCtx) walkTree(path, root string, t *treewalk.Tree, sc *Scope) {
+	home := e.S.Ctx.Home
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return
 	}
 	if !fi.IsDir() {
-		if isSecretPath(path, home) {
-			e.c.read(e.p, path, sc)
+		if IsSecret(path, home) {
+			e.S.Read(e.P, path, sc)
 		}
 		return
 	}
 	var rs *treewalk.RgState
 	if t.Rg != nil {
-		if rs = e.c.ctx.mem.lister.RgStateAt(path, home); rs == nil {
+		if rs = e.S.Ctx.Memory.Lister.RgStateAt(path, home); rs == nil {
 			return
 		}
 	}
 	var linked []string
-	if e.walkDir(path, root, t, sc, rs, &linked) && !e.p.Secret {
-		e.c.hardLinksOf(e.p, linked, sc)
+	if e.walkDir(path, root, t, sc, rs, &linked) && !e.P.Secret {
+		e.S.hardLinksOf(e.P, linked, sc)
 	}
 }
 
 // walkDir walks one directory; rs is what rg's rules say inside it (nil for other programs). Files with
 // other names are added to linked. It returns false to stop the walk.
-func (e *exec) walkDir(dir, root string, t *treewalk.Tree, sc *scope, rs *treewalk.RgState, linked *[]string) bool {
-	l := e.c.ctx.mem.lister.List(dir, e.c.ctx.Home)
+func (e *ExecCtx) walkDir(dir, root string, t *treewalk.Tree, sc *Scope, rs *treewalk.RgState, linked *[]string) bool {
+	l := e.S.Ctx.Memory.Lister.List(dir, e.S.Ctx.Home)
 	if l == nil {
 		return true
 	}
 	for i, en := range l.Entries {
-		if e.c.walked++; e.c.walked > treewalk.MaxEntries {
+		if e.S.walked++; e.S.walked > treewalk.MaxEntries {
 			// Files past the bound are not looked at: a secret may be among them.
-			e.p.notRO(fmt.Sprintf("reads more than %d files below `%s`, too many to look for secrets", treewalk.MaxEntries, root))
+			e.P.NotRO(fmt.Sprintf("reads more than %d files below `%s`, too many to look for secrets", treewalk.MaxEntries, root))
 			return false
 		}
 		name := en.Name()
@@ -71,23 +71,23 @@ func (e *exec) walkDir(dir, root string, t *treewalk.Tree, sc *scope, rs *treewa
 		}
 		if isDir && name == "objects" {
 			if r, ok := objectStore(p); ok {
-				e.c.objectRead(e.p, r, p)
+				e.S.objectRead(e.P, r, p)
 				continue
 			}
 		}
 		taken := isDir || t.Takes(name)
 		if t.Split && taken && strings.ContainsAny(name, " \t\n\v\f\r'\"\\") {
-			e.p.notRO(fmt.Sprintf("`%s` has a blank or quote in its name, which xargs splits", p))
+			e.P.NotRO(fmt.Sprintf("`%s` has a blank or quote in its name, which xargs splits", p))
 			return false
 		}
-		if t.Subst && taken && !substSafe(name) {
-			e.p.notRO(fmt.Sprintf("`%s` has a blank, a wildcard or a leading dash in its name, which the shell splits or expands", p))
+		if t.Subst && taken && !SubstSafe(name) {
+			e.P.NotRO(fmt.Sprintf("`%s` has a blank, a wildcard or a leading dash in its name, which the shell splits or expands", p))
 			return false
 		}
 		if isDir {
 			var sub *treewalk.RgState
 			if rs != nil {
-				if sub = rs.Child(p, e.c.ctx.Home); sub == nil {
+				if sub = rs.Child(p, e.S.Ctx.Home); sub == nil {
 					continue
 				}
 			}
@@ -107,7 +107,7 @@ func (e *exec) walkDir(dir, root string, t *treewalk.Tree, sc *scope, rs *treewa
 			continue
 		}
 		if l.Secret[i] {
-			e.c.read(e.p, p, sc)
+			e.S.Read(e.P, p, sc)
 			return false
 		}
 		if l.Multi[i] {
@@ -119,8 +119,8 @@ func (e *exec) walkDir(dir, root string, t *treewalk.Tree, sc *scope, rs *treewa
 
 // followLink judges a symbolic link met in a walk whose program follows it: a file it points to is read
 // under the name it resolves to; a directory is walked as if it were there, once per classification.
-func (e *exec) followLink(p, root string, t *treewalk.Tree, sc *scope, rs *treewalk.RgState, linked *[]string) bool {
-	target := e.c.resolved(p)
+func (e *ExecCtx) followLink(p, root string, t *treewalk.Tree, sc *Scope, rs *treewalk.RgState, linked *[]string) bool {
+	target := e.S.Resolved(p)
 	fi, err := os.Stat(target)
 	if err != nil {
 		return true
@@ -129,69 +129,69 @@ func (e *exec) followLink(p, root string, t *treewalk.Tree, sc *scope, rs *treew
 		if !t.Takes(filepath.Base(p)) && !t.Takes(filepath.Base(target)) {
 			return true
 		}
-		e.c.read(e.p, p, sc)
-		return !e.p.Secret
+		e.S.Read(e.P, p, sc)
+		return !e.P.Secret
 	}
-	if e.c.followed == nil {
-		e.c.followed = map[string]bool{}
+	if e.S.followed == nil {
+		e.S.followed = map[string]bool{}
 	}
-	if e.c.followed[target] {
+	if e.S.followed[target] {
 		return true
 	}
-	e.c.followed[target] = true
-	if within(target, e.c.resolved(filepath.Dir(p))) {
+	e.S.followed[target] = true
+	if Within(target, e.S.Resolved(filepath.Dir(p))) {
 		return true // a link to a directory above it: rg and grep stop at the loop
 	}
 	var sub *treewalk.RgState
 	if rs != nil {
-		if sub = rs.Child(target, e.c.ctx.Home); sub == nil {
+		if sub = rs.Child(target, e.S.Ctx.Home); sub == nil {
 			return true
 		}
 	}
-	e.c.read(e.p, target, sc)
-	if e.p.Secret {
+	e.S.Read(e.P, target, sc)
+	if e.P.Secret {
 		return false
 	}
 	// Rules naming files below it apply as to any recursive read.
-	e.p.trees = append(e.p.trees, treewalk.Tree{Dir: target, Hidden: true, Follow: true, Home: e.c.ctx.Home, Lister: e.c.ctx.mem.lister})
+	e.P.Trees = append(e.P.Trees, treewalk.Tree{Dir: target, Hidden: true, Follow: true, Home: e.S.Ctx.Home, Lister: e.S.Ctx.Memory.Lister})
 	return e.walkDir(target, root, t, sc, sub, linked)
 }
 
 // treeRead records a recursive read of root and looks below it for files that hold secrets.
-func (e *exec) treeRead(root string, t treewalk.Tree) {
-	sc := e.scope()
-	path := e.c.abs(root, sc)
+func (e *ExecCtx) TreeRead(root string, t treewalk.Tree) {
+	sc := e.Scope()
+	path := e.S.Abs(root, sc)
 	if !filepath.IsAbs(path) {
-		e.p.notRO("reads `" + root + "` in a directory Warden lost track of")
+		e.P.NotRO("reads `" + root + "` in a directory Warden lost track of")
 		return
 	}
-	path = e.c.resolved(path)
+	path = e.S.Resolved(path)
 	t.Dir = path
-	t.Home = e.c.ctx.Home
-	t.Lister = e.c.ctx.mem.lister
-	e.p.trees = append(e.p.trees, t)
+	t.Home = e.S.Ctx.Home
+	t.Lister = e.S.Ctx.Memory.Lister
+	e.P.Trees = append(e.P.Trees, t)
 	if r, ok := objectStore(path); ok {
-		e.c.objectRead(e.p, r, root)
+		e.S.objectRead(e.P, r, root)
 	}
-	if e.p.Secret {
+	if e.P.Secret {
 		return
 	}
 	if t.Index {
 		var linked []string
 		for _, f := range t.Tracked {
 			p := filepath.Join(t.Repo, f)
-			if !within(path, p) {
+			if !Within(path, p) {
 				continue
 			}
-			if isSecretPath(p, e.c.ctx.Home) {
-				e.c.read(e.p, p, sc)
+			if IsSecret(p, e.S.Ctx.Home) {
+				e.S.Read(e.P, p, sc)
 				return
 			}
 			if t.Opens() && !e.onDisk(p, root, &t, sc, &linked) {
 				return
 			}
 		}
-		e.c.hardLinksOf(e.p, linked, sc)
+		e.S.hardLinksOf(e.P, linked, sc)
 		return
 	}
 	e.walkTree(path, root, &t, sc)
@@ -200,22 +200,22 @@ func (e *exec) treeRead(root string, t treewalk.Tree) {
 // onDisk judges a name git lists that is handed to a program which opens it: what the work tree holds
 // there may be a link, a directory (which a recursive program reads) or a file with other names. It
 // returns false to stop.
-func (e *exec) onDisk(p, root string, t *treewalk.Tree, sc *scope, linked *[]string) bool {
+func (e *ExecCtx) onDisk(p, root string, t *treewalk.Tree, sc *Scope, linked *[]string) bool {
 	dir, name := filepath.Dir(p), filepath.Base(p)
-	if e.c.dirs == nil {
-		e.c.dirs = map[string]string{}
+	if e.S.dirs == nil {
+		e.S.dirs = map[string]string{}
 	}
-	real, ok := e.c.dirs[dir]
+	real, ok := e.S.dirs[dir]
 	if !ok {
-		real = e.c.resolved(dir)
-		e.c.dirs[dir] = real
+		real = e.S.Resolved(dir)
+		e.S.dirs[dir] = real
 	}
 	if real != dir {
 		// A directory on the way is a link: the name is read where it leads.
-		e.c.read(e.p, p, sc)
-		return !e.p.Secret
+		e.S.Read(e.P, p, sc)
+		return !e.P.Secret
 	}
-	l := e.c.ctx.mem.lister.List(dir, e.c.ctx.Home)
+	l := e.S.Ctx.Memory.Lister.List(dir, e.S.Ctx.Home)
 	if l == nil {
 		return true
 	}
@@ -229,7 +229,7 @@ func (e *exec) onDisk(p, root string, t *treewalk.Tree, sc *scope, linked *[]str
 	case en.Type()&fs.ModeSymlink != 0:
 		return e.followLink(p, root, t, sc, nil, linked)
 	case l.Secret[i]:
-		e.c.read(e.p, p, sc)
+		e.S.Read(e.P, p, sc)
 		return false
 	case l.Multi[i]:
 		*linked = append(*linked, p)

@@ -36,7 +36,7 @@ func TestReadRuleRoots(t *testing.T) {
 		if got := rule != ""; got != w {
 			t.Errorf("SearchRule(%s) = %q, want a rule: %v", p, rule, w)
 		}
-		under := slices.ContainsFunc(roots, func(r string) bool { return within(r, p) })
+		under := slices.ContainsFunc(roots, func(r string) bool { return Within(r, p) })
 		if w && !under {
 			t.Errorf("%s is covered but below no root", p)
 		}

@@ -11,7 +11,7 @@ import (
 // word is one shell word after the quote removal bash would do. A word whose value depends on the run time
 // (parameter expansion, command substitution, brace expansion) is not static: its Value is only a best effort
 // for display and must never be trusted for a decision.
-type word struct {
+type Word struct {
 	Value string
 	// Raw is the word's source text, for reasons.
 	Raw string
@@ -40,15 +40,15 @@ type word struct {
 
 // resolveWord computes the value of w the way bash would, as far as that can be known without running
 // anything. home and pwd resolve `~` and `$HOME`/`$PWD`; an empty home leaves them unresolved.
-func resolveWord(w *syntax.Word, home, pwd string) word {
-	return resolveWordVars(w, home, pwd, nil)
+func ResolveWord(w *syntax.Word, home, pwd string) Word {
+	return ResolveWordVars(w, home, pwd, nil)
 }
 
 // resolveWordVars is resolveWord with variables whose values are known for certain (a loop's variable over
 // literal words, see loopValues).
-func resolveWordVars(w *syntax.Word, home, pwd string, vars map[string]string) word {
+func ResolveWordVars(w *syntax.Word, home, pwd string, vars map[string]string) Word {
 	var b strings.Builder
-	out := word{Static: true}
+	out := Word{Static: true}
 	for i, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
@@ -96,7 +96,7 @@ func resolveWordVars(w *syntax.Word, home, pwd string, vars map[string]string) w
 				case *syntax.Lit:
 					b.WriteString(unescapeDouble(q.Value))
 				case *syntax.ParamExp:
-					if v, ok := knownParam(q, home, pwd, vars); ok {
+					if v, ok := KnownParam(q, home, pwd, vars); ok {
 						b.WriteString(v)
 						continue
 					}
@@ -109,7 +109,7 @@ func resolveWordVars(w *syntax.Word, home, pwd string, vars map[string]string) w
 				}
 			}
 		case *syntax.ParamExp:
-			if v, ok := knownParam(p, home, pwd, vars); ok {
+			if v, ok := KnownParam(p, home, pwd, vars); ok {
 				b.WriteString(v)
 				continue
 			}
@@ -137,7 +137,7 @@ func resolveWordVars(w *syntax.Word, home, pwd string, vars map[string]string) w
 	}
 	out.Value = b.String()
 	if out.Param != "" && len(w.Parts) > 1 {
-		tail := resolveWord(&syntax.Word{Parts: w.Parts[1:]}, "", "")
+		tail := ResolveWord(&syntax.Word{Parts: w.Parts[1:]}, "", "")
 		if tail.Static {
 			out.ParamTail = tail.Value
 		}
@@ -147,7 +147,7 @@ func resolveWordVars(w *syntax.Word, home, pwd string, vars map[string]string) w
 
 // knownParam resolves the few variables whose value Warden knows for certain: $HOME, $PWD and the bound
 // vars, in their plain forms only.
-func knownParam(p *syntax.ParamExp, home, pwd string, vars map[string]string) (string, bool) {
+func KnownParam(p *syntax.ParamExp, home, pwd string, vars map[string]string) (string, bool) {
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
 		p.Repl != nil || p.Exp != nil || p.Names != 0 || len(p.Modifiers) != 0 || p.NestedParam != nil {
 		return "", false
@@ -320,6 +320,6 @@ func isHex(c byte) bool {
 
 // substSafe reports whether a name comes out of a command substitution as itself: no blank (split), no
 // wildcard (expanded) and no leading dash (an option).
-func substSafe(name string) bool {
+func SubstSafe(name string) bool {
 	return !strings.ContainsAny(name, " \t\n*?[") && !strings.HasPrefix(name, "-")
 }

@@ -8,7 +8,7 @@ import (
 // A wrapper runs another program given in its arguments. It returns the inner command's words, or nil
 // when there is none (the wrapper alone, like `env` or `nice`, is then judged on its own). A wrapper that
 // cannot be seen through marks the part not read-only and returns nil.
-type wrapper func(e *exec, words []word) []word
+type wrapper func(e *ExecCtx, words []Word) []Word
 
 var wrappers map[string]wrapper
 
@@ -64,13 +64,13 @@ func init() {
 // peelNpx: `npx [options] CMD ARGS` runs the project's node_modules/.bin/CMD, or a package of that name it
 // downloads first, with ARGS: the command is judged as CMD, and rules for CMD alone do not allow it.
 // -c runs a shell command.
-func peelNpx(e *exec, words []word) []word {
+func peelNpx(e *ExecCtx, words []Word) []Word {
 	i := 1
 	for ; i < len(words); i++ {
 		w := words[i]
 		v := w.Value
 		if !w.Static {
-			e.p.notRO("`npx` with an argument only known at run time")
+			e.P.NotRO("`npx` with an argument only known at run time")
 			return nil
 		}
 		switch {
@@ -88,18 +88,18 @@ func peelNpx(e *exec, words []word) []word {
 			continue
 		case v == "-c" || v == "--call" || strings.HasPrefix(v, "--call="):
 			why := "`npx -c` runs a shell command"
-			e.p.notRO(why)
-			e.p.unsee(unseenGivenCommand, why)
+			e.P.NotRO(why)
+			e.P.Unsee(UnseenGivenCommand, why)
 			body, has := strings.CutPrefix(v, "--call=")
 			if !has && i+1 < len(words) && words[i+1].Static {
 				body = words[i+1].Value
 			}
 			if body != "" {
-				e.untrustedBody(body, why)
+				e.Untrusted(body, why)
 			}
 			return nil
 		case strings.HasPrefix(v, "-"):
-			e.p.notRO(fmt.Sprintf("`npx %s` is an option Warden does not know", v))
+			e.P.NotRO(fmt.Sprintf("`npx %s` is an option Warden does not know", v))
 			return nil
 		}
 		break
@@ -107,8 +107,8 @@ func peelNpx(e *exec, words []word) []word {
 	if i >= len(words) {
 		return nil
 	}
-	e.p.effect("`npx` runs a package's program, which it may download first")
-	e.p.actsItself = true
+	e.P.Effect("`npx` runs a package's program, which it may download first")
+	e.P.ActsItself = true
 	return words[i:]
 }
 
@@ -116,18 +116,18 @@ func peelNpx(e *exec, words []word) []word {
 // word), bad options make the part not read-only, and the first operand starts the inner command.
 // notRO marks wrappers that always change something themselves.
 func peelOpts(valueShort string, valueLong []string, badShort string, badLong []string, notRO bool) wrapper {
-	return func(e *exec, words []word) []word {
+	return func(e *ExecCtx, words []Word) []Word {
 		name := words[0].Value
 		if notRO {
-			e.p.notRO(fmt.Sprintf("`%s` runs a program under its control", name))
-			e.p.actsItself = true
+			e.P.NotRO(fmt.Sprintf("`%s` runs a program under its control", name))
+			e.P.ActsItself = true
 		}
 		i := 1
 		for ; i < len(words); i++ {
 			w := words[i]
 			v := w.Value
 			if !w.Static {
-				e.p.notRO(fmt.Sprintf("`%s` with an argument only known at run time", name))
+				e.P.NotRO(fmt.Sprintf("`%s` with an argument only known at run time", name))
 				return nil
 			}
 			if v == "--" {
@@ -139,10 +139,10 @@ func peelOpts(valueShort string, valueLong []string, badShort string, badLong []
 			}
 			if strings.HasPrefix(v, "--") {
 				long, _, hasValue := strings.Cut(v[2:], "=")
-				if matchesLong(long, badLong) {
-					e.p.notRO(fmt.Sprintf("`%s %s` is not read-only", name, v))
+				if MatchesLong(long, badLong) {
+					e.P.NotRO(fmt.Sprintf("`%s %s` is not read-only", name, v))
 				}
-				if !hasValue && matchesLong(long, valueLong) {
+				if !hasValue && MatchesLong(long, valueLong) {
 					i++
 				}
 				continue
@@ -150,7 +150,7 @@ func peelOpts(valueShort string, valueLong []string, badShort string, badLong []
 			if len(v) > 1 && v[0] == '-' {
 				for j := 1; j < len(v); j++ {
 					if strings.IndexByte(badShort, v[j]) >= 0 {
-						e.p.notRO(fmt.Sprintf("`%s -%c` is not read-only", name, v[j]))
+						e.P.NotRO(fmt.Sprintf("`%s -%c` is not read-only", name, v[j]))
 					}
 					if strings.IndexByte(valueShort, v[j]) >= 0 {
 						if j == len(v)-1 {
@@ -174,13 +174,13 @@ func peelOpts(valueShort string, valueLong []string, badShort string, badLong []
 }
 
 // peelEnv handles env's options and NAME=VALUE assignments. `env` alone prints the environment.
-func peelEnv(e *exec, words []word) []word {
+func peelEnv(e *ExecCtx, words []Word) []Word {
 	i := 1
 	for ; i < len(words); i++ {
 		w := words[i]
 		v := w.Value
 		if !w.Static {
-			e.p.notRO("`env` with an argument only known at run time")
+			e.P.NotRO("`env` with an argument only known at run time")
 			return nil
 		}
 		switch {
@@ -194,18 +194,18 @@ func peelEnv(e *exec, words []word) []word {
 		case v == "-C" || v == "--chdir":
 			i++
 			if i >= len(words) || !words[i].Static {
-				e.p.notRO("`env -C` with a directory only known at run time")
+				e.P.NotRO("`env -C` with a directory only known at run time")
 				return nil
 			}
-			e.chdir(words[i].Value)
+			e.Chdir(words[i].Value)
 		case strings.HasPrefix(v, "--chdir="):
-			e.chdir(strings.TrimPrefix(v, "--chdir="))
+			e.Chdir(strings.TrimPrefix(v, "--chdir="))
 		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "--split-string=") || strings.HasPrefix(v, "-S"):
 			splitString(e, words, i)
 			return nil
 		case strings.HasPrefix(v, "-"):
 			// -P searches another PATH, and new options may do anything.
-			e.p.unsee(unseenUnread, fmt.Sprintf("`env %s` is not checked", v))
+			e.P.Unsee(UnseenUnread, fmt.Sprintf("`env %s` is not checked", v))
 			return nil
 		default:
 			return envAssigns(e, words, i)
@@ -214,24 +214,24 @@ func peelEnv(e *exec, words []word) []word {
 	return nil
 }
 
-func envAssigns(e *exec, words []word, i int) []word {
+func envAssigns(e *ExecCtx, words []Word, i int) []Word {
 	for ; i < len(words); i++ {
 		name, _, ok := strings.Cut(words[i].Value, "=")
 		if !ok || name == "" || strings.ContainsAny(name, "/ ") {
 			break
 		}
-		if reason := sensitiveVar(name); reason != "" {
-			e.p.actsItself = true
-			e.p.sensitiveAssign(name, reason)
+		if reason := SensitiveVar(name); reason != "" {
+			e.P.ActsItself = true
+			e.P.SensitiveAssign(name, reason)
 		}
 		if _, value, _ := strings.Cut(words[i].Value, "="); !words[i].Static || strings.ContainsRune(value, '[') {
-			e.c.taint(fmt.Sprintf("`env` gives `%s` a value only known at run time", name))
+			e.S.Taint(fmt.Sprintf("`env` gives `%s` a value only known at run time", name))
 		} else {
 			// bash expands a tilde after the `=` of a word shaped like an assignment, argument or not.
-			if h := e.c.ctx.Home; h != "" && (value == "~" || strings.HasPrefix(value, "~/")) {
+			if h := e.S.Ctx.Home; h != "" && (value == "~" || strings.HasPrefix(value, "~/")) {
 				value = h + value[1:]
 			}
-			e.setEnv(name, value)
+			e.SetEnv(name, value)
 		}
 	}
 	if i >= len(words) {
@@ -245,7 +245,7 @@ var peelTimeout = peelGram("--preserve-status --foreground -k= --kill-after= -s=
 	nil, 1, "")
 
 // peelCommand: `command -v x` only looks a name up; `command x` runs x bypassing functions.
-func peelCommand(e *exec, words []word) []word {
+func peelCommand(e *ExecCtx, words []Word) []Word {
 	i := 1
 	for ; i < len(words); i++ {
 		v := words[i].Value
@@ -264,7 +264,7 @@ func peelCommand(e *exec, words []word) []word {
 }
 
 // peelFlock: `flock FILE CMD` creates FILE if missing, so it is a write; `flock -c STRING` runs a shell.
-func peelFlock(e *exec, words []word) []word {
+func peelFlock(e *ExecCtx, words []Word) []Word {
 	i := 1
 	for ; i < len(words); i++ {
 		v := words[i].Value
@@ -272,9 +272,9 @@ func peelFlock(e *exec, words []word) []word {
 			if i+2 < len(words) || i+1 >= len(words) {
 				break
 			}
-			e.p.notRO("`flock` takes a lock file")
+			e.P.NotRO("`flock` takes a lock file")
 			if words[i+1].Static {
-				e.nested(words[i+1].Value, true)
+				e.Script(words[i+1].Value, true)
 			}
 			return nil
 		}
@@ -287,12 +287,12 @@ func peelFlock(e *exec, words []word) []word {
 		}
 		break
 	}
-	e.p.notRO("`flock` takes a lock file")
+	e.P.NotRO("`flock` takes a lock file")
 	if i+1 < len(words) {
 		rest := words[i+1:]
 		if len(rest) >= 2 && (rest[0].Value == "-c" || rest[0].Value == "--command") {
 			if rest[1].Static {
-				e.nested(rest[1].Value, true)
+				e.Script(rest[1].Value, true)
 			}
 			return nil
 		}
@@ -311,14 +311,14 @@ var watchLong = map[string]bool{
 // peelWatch: watch joins its arguments and runs them with `sh -c`, unless -x is given. Its options follow
 // the getopt string "+bcCd::eghn:pq:rs:tvwx": -d takes an optional value glued to it, so -dx is -d with
 // "x", not -x.
-func peelWatch(e *exec, words []word) []word {
+func peelWatch(e *ExecCtx, words []Word) []Word {
 	i := 1
 	direct := false
 loop:
 	for ; i < len(words); i++ {
 		v := words[i].Value
 		if !words[i].Static {
-			e.p.notRO("`watch` with an argument only known at run time")
+			e.P.NotRO("`watch` with an argument only known at run time")
 			return nil
 		}
 		switch {
@@ -329,7 +329,7 @@ loop:
 			typed, _, hasValue := strings.Cut(v[2:], "=")
 			name, ok := longOption(typed, watchLong)
 			if !ok {
-				e.p.notRO(fmt.Sprintf("`watch %s` is not checked", v))
+				e.P.NotRO(fmt.Sprintf("`watch %s` is not checked", v))
 				return nil
 			}
 			direct = direct || name == "exec"
@@ -349,7 +349,7 @@ loop:
 					}
 					j = len(v)
 				case !strings.ContainsRune("bcCeghprtvw", rune(ch)):
-					e.p.notRO(fmt.Sprintf("`watch -%c` is not checked", ch))
+					e.P.NotRO(fmt.Sprintf("`watch -%c` is not checked", ch))
 					return nil
 				}
 			}
@@ -366,11 +366,11 @@ loop:
 	for _, w := range words[i:] {
 		if !w.Static {
 			// The value joins the shell command: `watch echo "$x"` runs whatever x holds.
-			e.p.notRO("`watch` runs a command only known at run time")
+			e.P.NotRO("`watch` runs a command only known at run time")
 			return nil
 		}
 	}
-	e.nested(strings.Join(values(words[i:]), " "), true)
+	e.Script(strings.Join(Values(words[i:]), " "), true)
 	return nil
 }
 
@@ -384,7 +384,7 @@ var xargsLong = map[string]string{
 // peelXargs: the inner command gets more arguments from stdin, which Warden cannot see; with -I they
 // may land anywhere in its arguments. Options follow GNU xargs's getopt string "+0a:E:e::i::I:l::L:n:prs:txP:d:":
 // letters cluster, and one that takes a value takes the rest of the word (or, if required, the next).
-func peelXargs(e *exec, words []word) []word {
+func peelXargs(e *ExecCtx, words []Word) []Word {
 	i := 1
 	replace := ""
 	// opt applies one option; it returns false when the part cannot be read-only.
@@ -392,17 +392,17 @@ func peelXargs(e *exec, words []word) []word {
 		switch letter {
 		case "a":
 			// The names come from the file, not from the pipe pipedNames looks at.
-			e.c.read(e.p, value, e.scope())
-			e.xargsFile = true
+			e.S.Read(e.P, value, e.Scope())
+			e.XargsFile = true
 		case "0", "d":
-			e.p.xargsRaw = true
+			e.P.XargsRaw = true
 		case "i", "I":
 			replace = value
 			if replace == "" {
 				replace = "{}"
 			}
 		case "o", "p":
-			e.p.notRO(fmt.Sprintf("`xargs -%s` reads from the terminal", letter))
+			e.P.NotRO(fmt.Sprintf("`xargs -%s` reads from the terminal", letter))
 			return false
 		}
 		return true
@@ -411,7 +411,7 @@ func peelXargs(e *exec, words []word) []word {
 		w := words[i]
 		v := w.Value
 		if !w.Static {
-			e.p.notRO("`xargs` with an argument only known at run time")
+			e.P.NotRO("`xargs` with an argument only known at run time")
 			return nil
 		}
 		if v == "--" {
@@ -422,7 +422,7 @@ func peelXargs(e *exec, words []word) []word {
 			typed, value, hasValue := strings.Cut(v[2:], "=")
 			name, ok := longOption(typed, xargsLong)
 			if !ok {
-				e.p.notRO(fmt.Sprintf("`xargs %s` is not checked", v))
+				e.P.NotRO(fmt.Sprintf("`xargs %s` is not checked", v))
 				return nil
 			}
 			needs := name == "arg-file" || name == "delimiter" || name == "max-args" || name == "max-chars" ||
@@ -436,8 +436,8 @@ func peelXargs(e *exec, words []word) []word {
 			}
 			if name == "process-slot-var" {
 				// The variable is set to a number in each command's environment: LD_PRELOAD=0 loads ./0.
-				if r := sensitiveVar(value); r != "" {
-					e.p.notRO(r)
+				if r := SensitiveVar(value); r != "" {
+					e.P.NotRO(r)
 				}
 				continue
 			}
@@ -472,7 +472,7 @@ func peelXargs(e *exec, words []word) []word {
 					continue
 				}
 			default:
-				e.p.notRO(fmt.Sprintf("`xargs -%s` is not checked", letter))
+				e.P.NotRO(fmt.Sprintf("`xargs -%s` is not checked", letter))
 				return nil
 			}
 			if !opt(letter, v[j+1:]) {
@@ -484,8 +484,8 @@ func peelXargs(e *exec, words []word) []word {
 	if i >= len(words) {
 		return nil // xargs alone runs echo.
 	}
-	inner := append([]word(nil), words[i:]...)
-	e.unknownTail = true
+	inner := append([]Word(nil), words[i:]...)
+	e.UnknownTail = true
 	if replace != "" {
 		for j := range inner {
 			if strings.Contains(inner[j].Value, replace) {
@@ -516,11 +516,11 @@ func longOption[V any](typed string, names map[string]V) (string, bool) {
 
 // peelSudo: the inner command runs as another user. It is never read-only and never allowed by a rule
 // for the inner command, but deny rules and the dangerous check see the inner command.
-func peelSudo(e *exec, words []word) []word {
+func peelSudo(e *ExecCtx, words []Word) []Word {
 	name := words[0].Value
-	e.p.Privileged = true
-	e.p.actsItself = true
-	e.p.notRO(fmt.Sprintf("`%s` runs a command as another user", name))
+	e.P.Privileged = true
+	e.P.ActsItself = true
+	e.P.NotRO(fmt.Sprintf("`%s` runs a command as another user", name))
 	i := 1
 	for ; i < len(words); i++ {
 		v := words[i].Value
@@ -529,7 +529,7 @@ func peelSudo(e *exec, words []word) []word {
 			break
 		}
 		if strings.HasPrefix(v, "--") {
-			if !strings.Contains(v, "=") && matchesLong(strings.TrimPrefix(v, "--"), []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "other-user", "command-timeout", "chroot", "login-class"}) {
+			if !strings.Contains(v, "=") && MatchesLong(strings.TrimPrefix(v, "--"), []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "other-user", "command-timeout", "chroot", "login-class"}) {
 				i++
 			}
 			continue
@@ -558,24 +558,24 @@ var peelTaskset = peelGram("-a --all-tasks -p --pid -c --cpu-list -h --help -V -
 
 // peelScript: `script -c CMD [FILE]` runs CMD with the shell and records the session in FILE
 // (typescript by default). It always writes; the command is read for deny and ask rules.
-func peelScript(e *exec, words []word) []word {
-	e.p.notRO("`script` records the session to a file")
-	e.p.actsItself = true
+func peelScript(e *ExecCtx, words []Word) []Word {
+	e.P.NotRO("`script` records the session to a file")
+	e.P.ActsItself = true
 	g := gram(`-a --append -c= --command= -E= --echo= -e --return -f --flush -B= --log-io= -I= --log-in= -O= --log-out=
 		-T= --log-timing= -m= --logging-format= -o= --output-limit= -q --quiet -t? --timing? -V --version -h --help`,
 		map[string]role{"-c": rCommand, "--command": rCommand, "-B": rWrite, "--log-io": rWrite, "-I": rWrite,
 			"--log-in": rWrite, "-O": rWrite, "--log-out": rWrite, "-T": rWrite, "--log-timing": rWrite})
 	a, why := parseModel(e, g, words)
 	if why != "" {
-		e.p.notRO(why)
+		e.P.NotRO(why)
 		return nil
 	}
 	if !a.has("-c", "--command") {
 		// The shell it starts reads its commands from the input.
 		why := "`script` starts a shell that runs the commands of its input"
-		e.p.unsee(unseenStreamCode, why)
-		if e.stdin != nil && e.stdin.Static {
-			e.untrustedBody(e.stdin.Value, why)
+		e.P.Unsee(UnseenStreamCode, why)
+		if e.Stdin != nil && e.Stdin.Static {
+			e.Untrusted(e.Stdin.Value, why)
 		}
 	}
 	_ = each(e, rWrite, a.operands, "`script`")

@@ -16,19 +16,19 @@ import (
 // than a command (ionice -p), which leaves no command to peel.
 func peelGram(spec string, roles map[string]role, skip int, acts string, others ...string) wrapper {
 	g := gram(spec, roles).with(func(g *grammar) { g.permute = false })
-	return func(e *exec, words []word) []word {
+	return func(e *ExecCtx, words []Word) []Word {
 		name := words[0].Value
 		if acts != "" {
-			e.p.notRO(fmt.Sprintf("`%s` %s", name, acts))
-			e.p.actsItself = true
+			e.P.NotRO(fmt.Sprintf("`%s` %s", name, acts))
+			e.P.ActsItself = true
 		}
 		a, why := parseModel(e, g, words)
 		if why != "" {
-			e.p.notRO(why)
+			e.P.NotRO(why)
 			return nil
 		}
 		if a.has(others...) {
-			e.p.notRO(fmt.Sprintf("`%s` acts on something else than a command it runs", name))
+			e.P.NotRO(fmt.Sprintf("`%s` acts on something else than a command it runs", name))
 			return nil
 		}
 		if len(a.operands) <= skip {
@@ -40,15 +40,15 @@ func peelGram(spec string, roles map[string]role, skip int, acts string, others 
 
 // peelChrt: `chrt [options] [PRIORITY] COMMAND`: the priority, a number, may be left out for the
 // policies that have none; -p changes another process, -m only prints.
-func peelChrt(e *exec, words []word) []word {
+func peelChrt(e *ExecCtx, words []Word) []Word {
 	g := gram(`-b --batch -d --deadline -f --fifo -i --idle -o --other -r --rr -R --reset-on-fork -T= --sched-runtime=
 		-P= --sched-period= -D= --sched-deadline= -a --all-tasks -m --max -p --pid -v --verbose -h --help -V --version`, nil).
 		with(func(g *grammar) { g.permute = false })
-	e.p.notRO("`chrt` runs a program under a scheduling policy")
-	e.p.actsItself = true
+	e.P.NotRO("`chrt` runs a program under a scheduling policy")
+	e.P.ActsItself = true
 	a, why := parseModel(e, g, words)
 	if why != "" {
-		e.p.notRO(why)
+		e.P.NotRO(why)
 		return nil
 	}
 	if a.has("-p", "--pid", "-m", "--max", "-h", "--help", "-V", "--version") || len(a.operands) == 0 {
@@ -58,7 +58,7 @@ func peelChrt(e *exec, words []word) []word {
 	if w := a.operands[0]; w.Static && strings.Trim(w.Value, "0123456789") == "" {
 		i = 1
 	} else if !w.Static {
-		e.p.unsee(unseenProgram, "`chrt` is given a word only known at run time, so what it runs is unknown")
+		e.P.Unsee(UnseenProgram, "`chrt` is given a word only known at run time, so what it runs is unknown")
 		return nil
 	}
 	if i >= len(a.operands) {
@@ -69,7 +69,7 @@ func peelChrt(e *exec, words []word) []word {
 
 // peelStrace: strace runs its command under trace and writes the trace where -o says, which may be a
 // command it pipes to (`-o '|cmd'`); -p attaches to other processes; -E sets the command's environment.
-func peelStrace(e *exec, words []word) []word {
+func peelStrace(e *ExecCtx, words []Word) []Word {
 	inner := peelGram(`-A -C -c -d -D -f -F -h -i -k -n -q -r -t -T -v -V -w -x -y -Y -z -Z -a= -b= -e= -E= -I= -o= -O=
 		-p= -P= -s= -S= -U= -u= -X= --output= --output-append-mode --output-separately --summary-only --summary
 		--summary-wall-clock --summary-columns= --summary-sort-by= --follow-forks --absolute-timestamps?
@@ -94,8 +94,8 @@ func peelStrace(e *exec, words []word) []word {
 		}
 		if strings.HasPrefix(out, "|") || strings.HasPrefix(out, "!") {
 			why := "`strace -o` pipes the trace to a command"
-			e.p.unsee(unseenGivenCommand, why)
-			e.untrustedBody(out[1:], why)
+			e.P.Unsee(UnseenGivenCommand, why)
+			e.Untrusted(out[1:], why)
 		}
 		if len(inner) > 0 && &words[i+1] == &inner[0] {
 			break
