@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/warden-cli/warden/permissions/shell"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // assignSubs classifies what an assignment runs while it is evaluated: its subscript, its value and the
 // elements of an array value. A `declare` and a plain `x=1` share it.
-func (c *classifier) assignSubs(lv *Level, n syntax.Node, a *syntax.Assign, sc *Scope) {
+func (c *classifier) assignSubs(lv *shell.Level, n syntax.Node, a *syntax.Assign, sc *shell.Scope) {
 	if a.Index != nil {
 		c.arithm(lv, n, a.Index, sc)
 	}
@@ -20,15 +21,15 @@ func (c *classifier) assignSubs(lv *Level, n syntax.Node, a *syntax.Assign, sc *
 	for _, e := range a.Array.Elems {
 		c.arithm(lv, n, e.Index, sc)
 		c.wordSubs(lv, e.Value, sc)
-		if !SafeValue(e.Value) {
+		if !shell.SafeValue(e.Value) {
 			c.Taint("an array is assigned a value only known at run time")
 		}
 	}
 }
 
 // call classifies one simple command with its redirections.
-func (c *classifier) call(lv *Level, s *syntax.Stmt, call *syntax.CallExpr, sc *Scope) {
-	p := Part{Text: lv.Text(s), ReadOnly: true, Static: true}
+func (c *classifier) call(lv *shell.Level, s *syntax.Stmt, call *syntax.CallExpr, sc *shell.Scope) {
+	p := shell.Part{Text: lv.Text(s), ReadOnly: true, Static: true}
 	// `IFS= read -r line` sets IFS for read alone, which only changes how it splits the line.
 	// A function named read would run its body with that IFS, which was judged with the usual one.
 	// Classify checks at the end that no function of that name was defined.
@@ -39,12 +40,12 @@ func (c *classifier) call(lv *Level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 	for _, a := range call.Assigns {
 		c.assignSubs(lv, s, a, sc)
 		if a.Name != nil {
-			if reason := SensitiveVar(a.Name.Value); reason != "" && !(readIFS && a.Name.Value == "IFS") {
+			if reason := shell.SensitiveVar(a.Name.Value); reason != "" && !(readIFS && a.Name.Value == "IFS") {
 				// A rule for the program does not cover it running with another PATH or LD_PRELOAD.
 				p.ActsItself = true
 				p.SensitiveAssign(a.Name.Value, reason)
 			}
-			if !SafeValue(a.Value) {
+			if !shell.SafeValue(a.Value) {
 				c.Taint(fmt.Sprintf("`%s` is assigned a value only known at run time", a.Name.Value))
 			}
 		}
@@ -52,7 +53,7 @@ func (c *classifier) call(lv *Level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 	for _, w := range call.Args {
 		c.wordSubs(lv, w, sc)
 	}
-	var stdin *Word
+	var stdin *shell.Word
 	for _, r := range s.Redirs {
 		if r.N != nil && r.N.Value != "0" {
 			// `bash 3<<<ls <<<'rm x'` runs what fd 0 holds, not fd 3. Another descriptor's input is
@@ -63,16 +64,16 @@ func (c *classifier) call(lv *Level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			w := HeredocBody(r, lv.Src)
+			w := shell.HeredocBody(r, lv.Src)
 			stdin = &w
 		case syntax.WordHdoc:
-			w := ResolveWord(r.Word, c.Ctx.Home, sc.Cwd)
+			w := shell.ResolveWord(r.Word, c.Ctx.Home, sc.Cwd)
 			stdin = &w
 		case syntax.RdrIn, syntax.DplIn, syntax.RdrInOut:
 			stdin = nil
 		}
 	}
-	words := make([]Word, len(call.Args))
+	words := make([]shell.Word, len(call.Args))
 	for i, w := range call.Args {
 		words[i] = c.resolve(lv, w, sc)
 	}
@@ -80,12 +81,12 @@ func (c *classifier) call(lv *Level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 	c.redirects(lv, s.Redirs, sc, &p)
 	c.execFDs = false
 	if len(words) > 0 {
-		e := &ExecCtx{S: &c.State, Lv: lv, Sc: sc, P: &p, Stdin: stdin}
+		e := &shell.Exec{S: &c.State, Lv: lv, Sc: sc, P: &p, Stdin: stdin}
 		for _, a := range call.Assigns {
 			if a.Name == nil || a.Index != nil || a.Array != nil {
 				continue
 			}
-			v := Word{Static: true}
+			v := shell.Word{Static: true}
 			if a.Value != nil {
 				v = c.resolve(lv, a.Value, sc)
 			}
@@ -100,10 +101,10 @@ func (c *classifier) call(lv *Level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 		c.run(e, words)
 	}
 	for _, name := range p.EnvModel {
-		p.Unsee(UnseenProgramEnv, fmt.Sprintf("sets `%s` for a program that is not the one reading it as its options", name))
+		p.Unsee(shell.UnseenProgramEnv, fmt.Sprintf("sets `%s` for a program that is not the one reading it as its options", name))
 	}
 	if c.untrusted != "" {
-		p.Unsee(UnseenForeignBody, c.untrusted)
+		p.Unsee(shell.UnseenForeignBody, c.untrusted)
 		p.Static = false
 	}
 	if !p.ReadOnly && p.Reason == "" {
@@ -114,7 +115,7 @@ func (c *classifier) call(lv *Level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 
 // redirects applies a statement's redirections to its part: writes to anything but /dev/null and fd
 // duplications are writes; input redirections are reads.
-func (c *classifier) redirects(lv *Level, rs []*syntax.Redirect, sc *Scope, p *Part) {
+func (c *classifier) redirects(lv *shell.Level, rs []*syntax.Redirect, sc *shell.Scope, p *shell.Part) {
 	// opened are the descriptors earlier redirections of this command set; `exec 3>&1` keeps them for
 	// the rest of the command.
 	opened := map[string]bool{}
@@ -134,7 +135,7 @@ func (c *classifier) redirects(lv *Level, rs []*syntax.Redirect, sc *Scope, p *P
 			prev = r.N.Value
 		}
 		c.wordSubs(lv, r.Word, sc)
-		if r.Hdoc != nil && !HdocQuoted(r) {
+		if r.Hdoc != nil && !shell.HdocQuoted(r) {
 			// A quoted delimiter leaves the body as it is: nothing in it runs.
 			c.wordSubs(lv, r.Hdoc, sc)
 		}
@@ -151,8 +152,8 @@ func (c *classifier) redirects(lv *Level, rs []*syntax.Redirect, sc *Scope, p *P
 			if !w.Static {
 				// Not read-only, but a path the promise can judge (loose.go).
 				p.Effect(fmt.Sprintf("reads `%s`, only known at run time", w.Value))
-				e := &ExecCtx{S: &c.State, Sc: sc, P: p}
-				p.Loose = append(p.Loose, e.LoosePath(w, Reading))
+				e := &shell.Exec{S: &c.State, Sc: sc, P: p}
+				p.Loose = append(p.Loose, e.LoosePath(w, shell.Reading))
 				continue
 			}
 			for _, name := range c.redirectNames(p, w, sc) {
@@ -199,14 +200,14 @@ var harmlessSinks = map[string]bool{
 	"/dev/fd/1": true, "/dev/fd/2": true,
 }
 
-func (c *classifier) write(p *Part, w Word, sc *Scope) {
+func (c *classifier) write(p *shell.Part, w shell.Word, sc *shell.Scope) {
 	if !w.Static {
 		// Not an edit of known files, but a path the promise can judge (loose.go).
 		p.Effect(fmt.Sprintf("writes to `%s`, only known at run time", w.Value))
 		p.Writes = append(p.Writes, w.Value)
 		p.RedirWrites = append(p.RedirWrites, w.Value)
-		e := &ExecCtx{S: &c.State, Sc: sc, P: p}
-		p.Loose = append(p.Loose, e.LoosePath(w, Writing))
+		e := &shell.Exec{S: &c.State, Sc: sc, P: p}
+		p.Loose = append(p.Loose, e.LoosePath(w, shell.Writing))
 		return
 	}
 	for _, name := range c.redirectNames(p, w, sc) {
@@ -214,7 +215,7 @@ func (c *classifier) write(p *Part, w Word, sc *Scope) {
 			continue
 		}
 		path := c.Abs(name, sc)
-		if IsBlockDevice(path) {
+		if shell.IsBlockDevice(path) {
 			p.Dangerous = true
 			p.NotRO(fmt.Sprintf("writes to the disk device `%s`", name))
 			continue
@@ -230,7 +231,7 @@ func (c *classifier) write(p *Part, w Word, sc *Scope) {
 // redirectNames returns what bash opens for a redirection's word: a pattern is expanded (one match is
 // the file; more make bash refuse the redirection, and each counts all the same), the word itself
 // otherwise.
-func (c *classifier) redirectNames(p *Part, w Word, sc *Scope) []string {
+func (c *classifier) redirectNames(p *shell.Part, w shell.Word, sc *shell.Scope) []string {
 	if !w.Glob {
 		return []string{w.Value}
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/printable"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -27,7 +28,7 @@ type Classification struct {
 	// Dangerous is true when some part is catastrophic.
 	Dangerous bool
 	// Parts are the simple commands found anywhere in the tree, in source order of discovery.
-	Parts []Part
+	Parts []shell.Part
 	// Reason and Part name the first part that is not read-only (or, for a read-only command, the first
 	// that reads a secret); both are empty for a plain read-only command.
 	Reason string
@@ -47,13 +48,13 @@ var posixParserPool = sync.Pool{New: func() any {
 // Classify parses command as bash and decides, part by part, whether it only reads. It never runs
 // anything and never writes; it may look at the file system to resolve symlinks and expand globs, as bash
 // would right before running the command.
-func Classify(command string, ctx Context) Classification {
+func Classify(command string, ctx shell.Context) Classification {
 	if ctx.Memory == nil {
-		ctx.Memory = NewMemory()
+		ctx.Memory = shell.NewMemory()
 	}
-	c := &classifier{State: State{Ctx: ctx, Defined: map[string]bool{}}, fds: map[string]bool{}}
+	c := &classifier{State: shell.State{Ctx: ctx, Defined: map[string]bool{}}, fds: map[string]bool{}}
 	c.Judge = c
-	sc := &Scope{Cwd: ctx.Cwd}
+	sc := &shell.Scope{Cwd: ctx.Cwd}
 	c.script(command, command, sc, 0, false)
 	c.inputNames()
 	c.asFunction()
@@ -71,7 +72,7 @@ func Classify(command string, ctx Context) Classification {
 // classifier holds the state of one Classify call: what programs' judgements share (State) and what
 // only the walker keeps.
 type classifier struct {
-	State
+	shell.State
 	// arithRefs are the variables arithmetic reads (see arith.go); State.tainted says why some variable
 	// may hold an array subscript.
 	arithRefs []arithUse
@@ -89,14 +90,14 @@ type classifier struct {
 	catHeredoc bool
 	// funcBodies are the functions the command defines, the last definition of each; calling and
 	// calls count the bodies judged again where they are called (functions.go).
-	funcBodies map[string]FuncDef
+	funcBodies map[string]shell.FuncDef
 	calling    map[string]bool
 	calls      int
 }
 
 // mayRun runs f on sc for code that may not run: sc's directory and variables follow it, but functions it
 // defines are not certain to exist afterwards, while one it may have removed is gone.
-func (c *classifier) mayRun(sc *Scope, f func()) {
+func (c *classifier) mayRun(sc *shell.Scope, f func()) {
 	before := sc.Funcs
 	sc.Funcs = maps.Clone(before)
 	f()
@@ -113,7 +114,7 @@ func (c *classifier) mayRun(sc *Scope, f func()) {
 // cd is followed; but any of them may fail, so after the list the directory is known only if no command
 // but the first changed it (a cd into a directory that exists does not fail: see exec.cd). Functions
 // defined after the first command are not certain to exist afterwards.
-func (c *classifier) andList(lv *Level, n *syntax.BinaryCmd, sc *Scope) {
+func (c *classifier) andList(lv *shell.Level, n *syntax.BinaryCmd, sc *shell.Scope) {
 	var list []*syntax.Stmt
 	var flatten func(s *syntax.Stmt)
 	flatten = func(s *syntax.Stmt) {
@@ -166,15 +167,15 @@ func (c *classifier) result() Classification {
 
 // fail records a part that is not read-only without looking further: what it does is unseen.
 func (c *classifier) fail(text, reason string) {
-	p := Part{Text: text}
-	p.Unsee(UnseenUnread, reason)
+	p := shell.Part{Text: text}
+	p.Unsee(shell.UnseenUnread, reason)
 	c.Parts = append(c.Parts, p)
 }
 
 // script parses src and classifies every statement in it. anchor is the text parts report. posix is set
 // for a body a POSIX shell (sh, dash, ash) runs: it is classified only if a POSIX shell reads it exactly
 // as bash does, since Warden judges the bash reading.
-func (c *classifier) script(src, anchor string, sc *Scope, depth int, posix bool) {
+func (c *classifier) script(src, anchor string, sc *shell.Scope, depth int, posix bool) {
 	if depth > maxNesting {
 		c.fail(anchor, "commands nested too deeply to check")
 		return
@@ -211,7 +212,7 @@ func (c *classifier) script(src, anchor string, sc *Scope, depth int, posix bool
 		case *syntax.CmdSubst, *syntax.ProcSubst:
 			substs = append(substs, [2]uint{n.Pos().Offset(), n.End().Offset()})
 		case *syntax.Redirect:
-			early = early || HdocEndsEarly(n, src, InRanges(substs, n.Pos().Offset()))
+			early = early || shell.HdocEndsEarly(n, src, shell.InRanges(substs, n.Pos().Offset()))
 		}
 		return !hidden && !early
 	})
@@ -223,7 +224,7 @@ func (c *classifier) script(src, anchor string, sc *Scope, depth int, posix bool
 		c.fail(anchor, "a here-document has a line bash may take as its end, where Warden reads on")
 		return
 	}
-	lv := &Level{Src: src, Depth: depth}
+	lv := &shell.Level{Src: src, Depth: depth}
 	if depth > 0 {
 		lv.Anchor = anchor
 	}
@@ -262,7 +263,7 @@ func controlIn(s string) string {
 	return printable.CodePoint(r)
 }
 
-func (c *classifier) stmts(lv *Level, list []*syntax.Stmt, sc *Scope) {
+func (c *classifier) stmts(lv *shell.Level, list []*syntax.Stmt, sc *shell.Scope) {
 	for _, s := range list {
 		c.stmt(lv, s, sc)
 	}
@@ -270,14 +271,14 @@ func (c *classifier) stmts(lv *Level, list []*syntax.Stmt, sc *Scope) {
 
 // sub classifies statements that bash runs in a subshell: changes of directory and functions defined
 // do not leak out.
-func (c *classifier) sub(lv *Level, list []*syntax.Stmt, sc *Scope) {
+func (c *classifier) sub(lv *shell.Level, list []*syntax.Stmt, sc *shell.Scope) {
 	c.stmts(lv, list, sc.Fork())
 }
 
 // branch runs f on a copy of the scope; if the branch may change directory, what follows runs in an
 // unknown directory, because Warden cannot tell whether the branch ran. Functions the branch defines are
 // not certain to exist afterwards.
-func (c *classifier) branch(sc *Scope, f func(*Scope)) {
+func (c *classifier) branch(sc *shell.Scope, f func(*shell.Scope)) {
 	c.mayRun(sc, func() {
 		inner := sc.Fork()
 		f(inner)
@@ -293,7 +294,7 @@ func (c *classifier) branch(sc *Scope, f func(*Scope)) {
 	})
 }
 
-func (c *classifier) stmt(lv *Level, s *syntax.Stmt, sc *Scope) {
+func (c *classifier) stmt(lv *shell.Level, s *syntax.Stmt, sc *shell.Scope) {
 	if s.Coprocess || s.Disown {
 		c.fail(lv.Text(s), "coprocesses are not checked")
 		return
@@ -310,7 +311,7 @@ func (c *classifier) stmt(lv *Level, s *syntax.Stmt, sc *Scope) {
 		c.command(lv, s.Cmd, sc)
 	}
 	if len(s.Redirs) > 0 {
-		p := Part{Text: lv.Text(s), ReadOnly: true, Static: true}
+		p := shell.Part{Text: lv.Text(s), ReadOnly: true, Static: true}
 		c.redirects(lv, s.Redirs, sc, &p)
 		if !p.ReadOnly || p.Secret || len(p.Reads) > 0 {
 			c.Parts = append(c.Parts, p)
@@ -320,7 +321,7 @@ func (c *classifier) stmt(lv *Level, s *syntax.Stmt, sc *Scope) {
 
 // command dispatches on every compound command type the parser knows. A type it does not know is not
 // read-only, so that a parser upgrade can only make Warden ask more.
-func (c *classifier) command(lv *Level, cmd syntax.Command, sc *Scope) {
+func (c *classifier) command(lv *shell.Level, cmd syntax.Command, sc *shell.Scope) {
 	switch n := cmd.(type) {
 	case *syntax.CallExpr:
 		c.call(lv, &syntax.Stmt{Cmd: n, Position: n.Pos()}, n, sc)
@@ -331,7 +332,7 @@ func (c *classifier) command(lv *Level, cmd syntax.Command, sc *Scope) {
 		}
 		if n.Op == syntax.OrStmt {
 			c.stmt(lv, n.X, sc)
-			c.branch(sc, func(inner *Scope) { c.stmt(lv, n.Y, inner) })
+			c.branch(sc, func(inner *shell.Scope) { c.stmt(lv, n.Y, inner) })
 			return
 		}
 		c.andList(lv, n, sc)
@@ -341,13 +342,13 @@ func (c *classifier) command(lv *Level, cmd syntax.Command, sc *Scope) {
 		c.sub(lv, n.Stmts, sc)
 	case *syntax.IfClause:
 		for cl := n; cl != nil; cl = cl.Else {
-			c.branch(sc, func(inner *Scope) {
+			c.branch(sc, func(inner *shell.Scope) {
 				c.stmts(lv, cl.Cond, inner)
 				c.stmts(lv, cl.Then, inner)
 			})
 		}
 	case *syntax.WhileClause:
-		c.branch(sc, func(inner *Scope) {
+		c.branch(sc, func(inner *shell.Scope) {
 			c.stmts(lv, n.Cond, inner)
 			c.stmts(lv, n.Do, inner)
 		})
@@ -358,7 +359,7 @@ func (c *classifier) command(lv *Level, cmd syntax.Command, sc *Scope) {
 				// Every value the variable takes is known: the body is judged once for each, in order, as
 				// it runs, so that a `cd` in one round moves the next.
 				c.assignName(lv, n, l.Name.Value)
-				c.branch(sc, func(inner *Scope) {
+				c.branch(sc, func(inner *shell.Scope) {
 					if inner.Vars == nil {
 						inner.Vars = map[string]string{}
 					}
@@ -370,7 +371,7 @@ func (c *classifier) command(lv *Level, cmd syntax.Command, sc *Scope) {
 				break
 			}
 		}
-		c.branch(sc, func(inner *Scope) {
+		c.branch(sc, func(inner *shell.Scope) {
 			switch l := n.Loop.(type) {
 			case *syntax.WordIter:
 				c.assignName(lv, n, l.Name.Value)
@@ -381,7 +382,7 @@ func (c *classifier) command(lv *Level, cmd syntax.Command, sc *Scope) {
 				}
 				for _, w := range l.Items {
 					c.wordSubs(lv, w, inner)
-					if v := ResolveWord(w, "", ""); !SafeValue(w) || v.Glob {
+					if v := shell.ResolveWord(w, "", ""); !shell.SafeValue(w) || v.Glob {
 						c.Taint(fmt.Sprintf("`%s` takes values only known at run time", l.Name.Value))
 					}
 				}
@@ -397,7 +398,7 @@ func (c *classifier) command(lv *Level, cmd syntax.Command, sc *Scope) {
 	case *syntax.CaseClause:
 		c.wordSubs(lv, n.Word, sc)
 		for _, item := range n.Items {
-			c.branch(sc, func(inner *Scope) {
+			c.branch(sc, func(inner *shell.Scope) {
 				for _, w := range item.Patterns {
 					c.wordSubs(lv, w, inner)
 				}
@@ -433,7 +434,7 @@ func (c *classifier) command(lv *Level, cmd syntax.Command, sc *Scope) {
 
 // wordSubs classifies the commands hidden inside a word: command and process substitutions, and the
 // words and arithmetic inside parameter expansions.
-func (c *classifier) wordSubs(lv *Level, w *syntax.Word, sc *Scope) {
+func (c *classifier) wordSubs(lv *shell.Level, w *syntax.Word, sc *shell.Scope) {
 	if w == nil {
 		return
 	}
@@ -442,7 +443,7 @@ func (c *classifier) wordSubs(lv *Level, w *syntax.Word, sc *Scope) {
 	}
 }
 
-func (c *classifier) wordPart(lv *Level, part syntax.WordPart, sc *Scope) {
+func (c *classifier) wordPart(lv *shell.Level, part syntax.WordPart, sc *shell.Scope) {
 	switch p := part.(type) {
 	case *syntax.Lit, *syntax.SglQuoted, *syntax.ExtGlob:
 	case *syntax.DblQuoted:
@@ -485,7 +486,7 @@ func (c *classifier) wordPart(lv *Level, part syntax.WordPart, sc *Scope) {
 				if p.Param != nil {
 					c.assignName(lv, p, p.Param.Value)
 				}
-				if !SafeValue(p.Exp.Word) {
+				if !shell.SafeValue(p.Exp.Word) {
 					c.Taint("a variable is assigned a value only known at run time")
 				}
 			}
@@ -494,7 +495,7 @@ func (c *classifier) wordPart(lv *Level, part syntax.WordPart, sc *Scope) {
 			}
 			c.wordSubs(lv, p.Exp.Word, sc)
 		}
-		if p.Excl && p.Param != nil && p.Names == 0 && !IsAllIndex(p.Index) {
+		if p.Excl && p.Param != nil && p.Names == 0 && !shell.IsAllIndex(p.Index) {
 			// ${!name} reads the variable named by name's value; a subscript in it is evaluated.
 			c.arithRef(lv, p, p.Param.Value)
 		}
@@ -508,8 +509,8 @@ func (c *classifier) wordPart(lv *Level, part syntax.WordPart, sc *Scope) {
 }
 
 // resolve resolves a word in the current scope.
-func (c *classifier) resolve(lv *Level, w *syntax.Word, sc *Scope) Word {
-	v := ResolveWordVars(w, c.Ctx.Home, sc.Cwd, sc.Vars)
+func (c *classifier) resolve(lv *shell.Level, w *syntax.Word, sc *shell.Scope) shell.Word {
+	v := shell.ResolveWordVars(w, c.Ctx.Home, sc.Cwd, sc.Vars)
 	v.Syn = w
 	if start, end := w.Pos().Offset(), w.End().Offset(); start <= end && int(end) <= len(lv.Src) {
 		v.Raw = lv.Src[start:end]
@@ -536,7 +537,7 @@ var specialBuiltins = map[string]bool{
 // funcDecl judges a function's body where it is defined. A body that is not read-only makes the command
 // not read-only whether or not the function is called; a read-only one makes later calls in the same
 // scope and directory read-only, since bash runs the function instead of the program of that name.
-func (c *classifier) funcDecl(lv *Level, n *syntax.FuncDecl, sc *Scope) {
+func (c *classifier) funcDecl(lv *shell.Level, n *syntax.FuncDecl, sc *shell.Scope) {
 	name := n.Name.Value
 	c.Defined[name] = true
 	delete(sc.Funcs, name)
@@ -550,9 +551,9 @@ func (c *classifier) funcDecl(lv *Level, n *syntax.FuncDecl, sc *Scope) {
 	inner := sc.Fork()
 	c.stmts(lv, []*syntax.Stmt{n.Body}, inner)
 	if c.funcBodies == nil {
-		c.funcBodies = map[string]FuncDef{}
+		c.funcBodies = map[string]shell.FuncDef{}
 	}
-	c.funcBodies[name] = FuncDef{Dir: sc.Cwd, After: inner.Cwd, Body: n.Body, Level: lv}
+	c.funcBodies[name] = shell.FuncDef{Dir: sc.Cwd, After: inner.Cwd, Body: n.Body, Level: lv}
 	ok := true
 	for _, p := range c.Parts[before:] {
 		// Only the shell calls functions: `command f`, wrappers, xargs and find -exec run the program.
@@ -561,7 +562,7 @@ func (c *classifier) funcDecl(lv *Level, n *syntax.FuncDecl, sc *Scope) {
 			first = p.Layers[0]
 		}
 		if len(first) > 0 && first[0] == name {
-			c.Parts = append(c.Parts, Part{Text: lv.Text(n), Dangerous: true,
+			c.Parts = append(c.Parts, shell.Part{Text: lv.Text(n), Dangerous: true,
 				Reason: fmt.Sprintf("function `%s` calls itself (a fork bomb?)", name)})
 			ok = false
 			break
@@ -570,9 +571,9 @@ func (c *classifier) funcDecl(lv *Level, n *syntax.FuncDecl, sc *Scope) {
 	}
 	if ok && name != "" && !specialBuiltins[name] && sc.Cwd != "" {
 		if sc.Funcs == nil {
-			sc.Funcs = map[string]FuncDef{}
+			sc.Funcs = map[string]shell.FuncDef{}
 		}
-		sc.Funcs[name] = FuncDef{Dir: sc.Cwd, After: inner.Cwd, Body: n.Body, Level: lv}
+		sc.Funcs[name] = shell.FuncDef{Dir: sc.Cwd, After: inner.Cwd, Body: n.Body, Level: lv}
 	}
 }
 
@@ -623,7 +624,7 @@ func (c *classifier) heredocCat(w *syntax.Word) (string, bool) {
 		return "", false
 	}
 	r := st.Redirs[0]
-	if r.Op != syntax.Hdoc || r.N != nil || !HdocQuoted(r) || r.Hdoc == nil {
+	if r.Op != syntax.Hdoc || r.N != nil || !shell.HdocQuoted(r) || r.Hdoc == nil {
 		return "", false
 	}
 	var b strings.Builder

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
@@ -21,11 +22,11 @@ var gitInertConfig = []string{
 
 // gitReadSub says which git subcommands are read-only and how their arguments are vetted. The function
 // returns why the call is not read-only, or "".
-var gitReadSub map[string]func(e *ExecCtx, args []Word) string
+var gitReadSub map[string]func(e *shell.Exec, args []shell.Word) string
 
 func init() {
 	logLike := gitOpts("", "", "", nil)
-	gitReadSub = map[string]func(e *ExecCtx, args []Word) string{
+	gitReadSub = map[string]func(e *shell.Exec, args []shell.Word) string{
 		"status": logLike, "log": logLike, "show": logLike, "diff": gitDiff,
 		"whatchanged": logLike, "shortlog": logLike, "blame": logLike, "annotate": logLike,
 		"describe": logLike, "rev-parse": logLike, "rev-list": logLike, "ls-files": logLike,
@@ -50,7 +51,7 @@ func init() {
 		"reflog":    gitFirstWord(map[string]bool{"show": true, "list": true, "exists": true}, true),
 		"submodule": gitFirstWord(map[string]bool{"status": true, "summary": true}, false),
 		"config":    gitConfig,
-		"help":      func(*ExecCtx, []Word) string { return "`git help` opens a viewer" },
+		"help":      func(*shell.Exec, []shell.Word) string { return "`git help` opens a viewer" },
 	}
 }
 
@@ -58,8 +59,8 @@ func init() {
 var gitWriteOptions = []string{"--output", "--ext-diff", "--open-files-in-pager"}
 
 // gitOpts vets a read subcommand's options against gitWriteOptions and its own bad ones.
-func gitOpts(values, optional, shortBad string, longBad []string) func(e *ExecCtx, args []Word) string {
-	return func(e *ExecCtx, args []Word) string {
+func gitOpts(values, optional, shortBad string, longBad []string) func(e *shell.Exec, args []shell.Word) string {
+	return func(e *shell.Exec, args []shell.Word) string {
 		g := parseGit(args, values, optional, nil)
 		if b := g.bad(shortBad, append(longBad, gitWriteOptions...)); b != "" {
 			return fmt.Sprintf("`%s` is not read-only", b)
@@ -70,7 +71,7 @@ func gitOpts(values, optional, shortBad string, longBad []string) func(e *ExecCt
 
 // gitGrep: -O runs a pager on the files found. By default git grep reads tracked files only; with
 // --no-index or --untracked it reads every file below the pathspecs, like grep -r.
-func gitGrep(e *ExecCtx, args []Word) string {
+func gitGrep(e *shell.Exec, args []shell.Word) string {
 	g := parseGit(args, "efABCm", "O", []string{"--max-depth", "--threads", "--context", "--after-context",
 		"--before-context", "--max-count", "--open-files-in-pager"})
 	if b := g.bad("O", gitWriteOptions); b != "" {
@@ -88,14 +89,14 @@ func gitGrep(e *ExecCtx, args []Word) string {
 
 // gitDiff: with --no-index, or with a path outside the repository (which implies it), git diff compares
 // files on disk, and a directory operand is read recursively.
-func gitDiff(e *ExecCtx, args []Word) string {
+func gitDiff(e *shell.Exec, args []shell.Word) string {
 	g := parseGit(args, "", "", nil)
 	if b := g.bad("", gitWriteOptions); b != "" {
 		return fmt.Sprintf("`%s` is not read-only", b)
 	}
 	noIndex := g.has("--no-index")
 	for _, o := range g.operands {
-		if p := e.S.Abs(o.Value, e.Scope()); o.Static && filepath.IsAbs(p) && !e.S.Inside(p) && Exists(p) {
+		if p := e.S.Abs(o.Value, e.Scope()); o.Static && filepath.IsAbs(p) && !e.S.Inside(p) && shell.Exists(p) {
 			noIndex = true
 		}
 	}
@@ -113,13 +114,13 @@ func gitDiff(e *ExecCtx, args []Word) string {
 
 // pathspecTrees records the recursive read of git pathspecs: each plain existing path is read below
 // it; anything else (globs, magic, no pathspec at all) reads the whole directory.
-func pathspecTrees(e *ExecCtx, paths []Word) {
+func pathspecTrees(e *shell.Exec, paths []shell.Word) {
 	if len(paths) == 0 {
 		e.TreeRead(".", treewalk.Tree{Hidden: true})
 		return
 	}
 	for _, p := range paths {
-		if !p.Static || strings.ContainsAny(p.Value, "*?[:\\") || !Exists(e.S.Abs(p.Value, e.Scope())) {
+		if !p.Static || strings.ContainsAny(p.Value, "*?[:\\") || !shell.Exists(e.S.Abs(p.Value, e.Scope())) {
 			e.TreeRead(".", treewalk.Tree{Hidden: true})
 			return
 		}
@@ -130,8 +131,8 @@ func pathspecTrees(e *ExecCtx, paths []Word) {
 }
 
 // gitListOnly: branch and tag list with no operands or with listing options; otherwise they create.
-func gitListOnly(shortBad, values, optional string, longBad, listing []string) func(e *ExecCtx, args []Word) string {
-	return func(e *ExecCtx, args []Word) string {
+func gitListOnly(shortBad, values, optional string, longBad, listing []string) func(e *shell.Exec, args []shell.Word) string {
+	return func(e *shell.Exec, args []shell.Word) string {
 		g := parseGit(args, values, optional, []string{"--sort", "--format", "--contains", "--no-contains",
 			"--merged", "--no-merged", "--points-at", "--abbrev", "--column", "--color"})
 		if b := g.bad(shortBad, longBad); b != "" {
@@ -147,8 +148,8 @@ func gitListOnly(shortBad, values, optional string, longBad, listing []string) f
 // gitFirstWord: subcommands like `git stash list`, where the word right after the subcommand says what
 // happens. `git stash -m list` pushes a stash named list, so only that first word counts; noneOK says
 // whether leaving it out (or starting with an option) reads.
-func gitFirstWord(ok map[string]bool, noneOK bool) func(e *ExecCtx, args []Word) string {
-	return func(e *ExecCtx, args []Word) string {
+func gitFirstWord(ok map[string]bool, noneOK bool) func(e *shell.Exec, args []shell.Word) string {
+	return func(e *shell.Exec, args []shell.Word) string {
 		if len(args) == 0 || strings.HasPrefix(args[0].Value, "-") && args[0].Value != "--" {
 			if noneOK {
 				return gitOpts("", "", "", nil)(e, args)
@@ -163,7 +164,7 @@ func gitFirstWord(ok map[string]bool, noneOK bool) func(e *ExecCtx, args []Word)
 }
 
 // gitRemote lists remotes; `git remote show NAME` asks the remote over the network unless -n is given.
-func gitRemote(e *ExecCtx, args []Word) string {
+func gitRemote(e *shell.Exec, args []shell.Word) string {
 	i := 0
 	for i < len(args) && (args[i].Value == "-v" || args[i].Value == "--verbose") {
 		i++
@@ -192,7 +193,7 @@ func gitRemote(e *ExecCtx, args []Word) string {
 // gitAlias reads, for deny and ask rules, what an alias runs: `git -c alias.p=push p` is git push, and
 // `alias.x = !rm -rf y` runs rm through the shell. Aliases come from -c options and the configuration
 // of the repository git uses; git consults them only for a name it has no command of.
-func gitAlias(e *ExecCtx, words []Word) {
+func gitAlias(e *shell.Exec, words []shell.Word) {
 	settings := map[string]string{}
 	i := 0
 	for ; i < len(words); i++ {
@@ -230,9 +231,9 @@ sub:
 	if !ok || value == "" {
 		return
 	}
-	rest := strings.Join(Values(words[i+1:]), " ")
+	rest := strings.Join(shell.Values(words[i+1:]), " ")
 	reason := fmt.Sprintf("`git %s` is an alias, which runs `%s`", name, value)
-	if body, shell := strings.CutPrefix(value, "!"); shell {
+	if body, viaShell := strings.CutPrefix(value, "!"); viaShell {
 		e.Untrusted(body+" "+rest, reason)
 		return
 	}
@@ -240,7 +241,7 @@ sub:
 }
 
 // checkGit vets git's global options, then the subcommand.
-func checkGit(e *ExecCtx, a *Args) string {
+func checkGit(e *shell.Exec, a *shell.Args) string {
 	words := a.Words[1:]
 	gitSettings(e, words)
 	defer gitCommandLineReads(e)
@@ -300,8 +301,8 @@ sub:
 		return fmt.Sprintf("`git %s`: %s", sub, strings.TrimPrefix(r, "`git "+sub+"` "))
 	}
 	sc := e.Scope()
-	isPath := func(p string) bool { return Exists(e.S.Abs(p, sc)) }
-	if r := gitTrust(e, gitFacets(Display(a.Words), sub, rest, noLocks, isPath), sc.Cwd); r != "" {
+	isPath := func(p string) bool { return shell.Exists(e.S.Abs(p, sc)) }
+	if r := gitTrust(e, gitFacets(shell.Display(a.Words), sub, rest, noLocks, isPath), sc.Cwd); r != "" {
 		e.ConfigRuns = r
 		return r
 	}
@@ -310,15 +311,15 @@ sub:
 		v := w.Value
 		if strings.HasPrefix(v, "-") {
 			// An option's value may name a file: -f~/.aws/credentials, --contents=.env.
-			if name, val, ok := strings.Cut(v, "="); ok && !gitGlobOption(name) && IsSecret(val, e.S.Ctx.Home) {
+			if name, val, ok := strings.Cut(v, "="); ok && !gitGlobOption(name) && shell.IsSecret(val, e.S.Ctx.Home) {
 				e.S.Read(e.P, val, e.Scope())
-			} else if !strings.HasPrefix(v, "--") && !strings.HasPrefix(v, "-x") && len(v) > 2 && IsSecret(v[2:], e.S.Ctx.Home) {
+			} else if !strings.HasPrefix(v, "--") && !strings.HasPrefix(v, "-x") && len(v) > 2 && shell.IsSecret(v[2:], e.S.Ctx.Home) {
 				e.S.Read(e.P, v[2:], e.Scope())
 			}
 			continue
 		}
 		for _, path := range revPaths(v) {
-			if IsSecret(path, e.S.Ctx.Home) {
+			if shell.IsSecret(path, e.S.Ctx.Home) {
 				e.S.Read(e.P, path, e.Scope())
 			}
 		}
@@ -336,7 +337,7 @@ var gitGlobOptions = []string{"--exclude", "--exclude-per-directory", "--glob", 
 // gitGlobOption reports whether a git option's value is a pattern of names or refs, not a file.
 func gitGlobOption(name string) bool {
 	for _, o := range gitGlobOptions {
-		if name == o || Abbreviates(name, o) {
+		if name == o || shell.Abbreviates(name, o) {
 			return true
 		}
 	}
@@ -377,7 +378,7 @@ var goSubFlags = map[string]map[string]bool{
 // checkGo: go version, env (reading), list, doc, help, mod graph and mod why. Flags are read the way Go's
 // flag package reads them: one or two dashes, the value after `=` or, for a flag that takes one, in the
 // next word; a boolean flag may be given `=true`.
-func checkGo(e *ExecCtx, a *Args) string {
+func checkGo(e *shell.Exec, a *shell.Args) string {
 	if len(a.Words) < 2 {
 		return ""
 	}
@@ -393,7 +394,7 @@ func checkGo(e *ExecCtx, a *Args) string {
 	if sub == "vet" {
 		return checkGoVet(e, rest)
 	}
-	if sub == "mod edit" && !slices.ContainsFunc(rest, func(w Word) bool {
+	if sub == "mod edit" && !slices.ContainsFunc(rest, func(w shell.Word) bool {
 		return w.Value == "-json" || w.Value == "-print" || w.Value == "--json" || w.Value == "--print"
 	}) {
 		return "`go mod edit` without -json or -print rewrites go.mod"
@@ -434,7 +435,7 @@ var goVetBad = map[string]bool{"vettool": true, "toolexec": true, "exec": true, 
 
 // checkGoVet: go vet compiles the packages it checks (cgo runs the C compiler on the project's code) and
 // writes Go's build cache; read-only inside the read-only jail, with no flag that runs another tool.
-func checkGoVet(e *ExecCtx, rest []Word) string {
+func checkGoVet(e *shell.Exec, rest []shell.Word) string {
 	for _, w := range rest {
 		v := w.Value
 		if !w.Static {
@@ -455,7 +456,7 @@ func checkGoVet(e *ExecCtx, rest []Word) string {
 }
 
 // checkNpm: only queries that do not run package scripts.
-func checkNpm(e *ExecCtx, a *Args) string {
+func checkNpm(e *shell.Exec, a *shell.Args) string {
 	if len(a.Words) < 2 {
 		return "`npm` without a command"
 	}
@@ -476,12 +477,12 @@ func checkNpm(e *ExecCtx, a *Args) string {
 			return ""
 		}
 	}
-	return fmt.Sprintf("`%s` is not read-only", Display(a.Words))
+	return fmt.Sprintf("`%s` is not read-only", shell.Display(a.Words))
 }
 
 // checkDocker: listing only. Inspecting a container or an image prints its environment, where passwords
 // and tokens usually are, so only volumes and networks may be inspected.
-func checkDocker(e *ExecCtx, a *Args) string {
+func checkDocker(e *shell.Exec, a *shell.Args) string {
 	if len(a.Words) < 2 {
 		return ""
 	}
@@ -501,5 +502,5 @@ func checkDocker(e *ExecCtx, a *Args) string {
 			return onlyOptions(a.Words[3:], "-a", "--all", "-q", "--quiet", "--format", "--services", "--status")
 		}
 	}
-	return fmt.Sprintf("`%s` is not read-only", Display(a.Words))
+	return fmt.Sprintf("`%s` is not read-only", shell.Display(a.Words))
 }

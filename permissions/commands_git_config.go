@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // gitConfigReadOpts are the options that only choose where to read and how to print.
@@ -33,7 +34,7 @@ var gitConfigReadOpts = map[string]bool{
 // gitConfig reads in git config's read forms only: `git config list|get ...`, the --get*/--list actions,
 // or, with no action, a single name. Every option must be one that only reads; anything else (a second
 // operand sets a value, --add, --unset, -e...) asks. The files whose values it prints are reads.
-func gitConfig(e *ExecCtx, args []Word) string {
+func gitConfig(e *shell.Exec, args []shell.Word) string {
 	g := parseGit(args, "f", "", []string{"--file", "--blob", "--type", "--default", "--value", "--url"})
 	for _, f := range g.flags {
 		if !gitConfigReadOpts[f.Name] {
@@ -59,7 +60,7 @@ func gitConfig(e *ExecCtx, args []Word) string {
 }
 
 // gitConfigReads reports whether a git config invocation is one of the read forms.
-func gitConfigReads(args []Word, g gitArgs) bool {
+func gitConfigReads(args []shell.Word, g gitArgs) bool {
 	if len(args) > 0 && (args[0].Value == "list" || args[0].Value == "get") {
 		return true
 	}
@@ -72,7 +73,7 @@ func gitConfigReads(args []Word, g gitArgs) bool {
 
 // gitConfigPrints records as reads the files whose values a reading git config prints, and returns why
 // it is not read-only when those files cannot be known.
-func gitConfigPrints(e *ExecCtx, args []Word, g gitArgs) string {
+func gitConfigPrints(e *shell.Exec, args []shell.Word, g gitArgs) string {
 	sc := e.Scope()
 	if sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
 		return "`git config` runs in a directory Warden lost track of, whose configuration it cannot read"
@@ -164,7 +165,7 @@ func gitConfigPrints(e *ExecCtx, args []Word, g gitArgs) string {
 // match, carries a credential (http.<url>.extraHeader, a URL with a password): the file holding it is
 // read for its name's sake (readConfigFile), and the variable decides. Settings the command line gave
 // are the model's own and tell it nothing new.
-func printsCredentials(e *ExecCtx, name string, cfg gitrepo.Config, match func(gitrepo.Entry) bool) {
+func printsCredentials(e *shell.Exec, name string, cfg gitrepo.Config, match func(gitrepo.Entry) bool) {
 	if e.P.Secret || !e.P.ReadOnly {
 		return
 	}
@@ -190,7 +191,7 @@ func withoutIncludes(cfg gitrepo.Config) gitrepo.Config {
 
 // gitConfigPrinted returns which variables a reading git config prints: those of the name it gets, or
 // every one for a list, a regular expression or a URL match (whose sections are matched loosely).
-func gitConfigPrinted(args []Word, g gitArgs) func(gitrepo.Entry) bool {
+func gitConfigPrinted(args []shell.Word, g gitArgs) func(gitrepo.Entry) bool {
 	all := func(gitrepo.Entry) bool { return true }
 	ops := g.operands
 	newForm := len(args) > 0 && (args[0].Value == "list" || args[0].Value == "get")
@@ -227,7 +228,7 @@ func canonicalGitKey(key string) string {
 
 // gitVar: `git var -l` prints every variable of the chain, and `git var NAME` values some of them
 // (core.editor, core.pager, user.name...); the chain's files are its reads.
-func gitVar(e *ExecCtx, args []Word) string {
+func gitVar(e *shell.Exec, args []shell.Word) string {
 	if r := gitOpts("", "", "", nil)(e, args); r != "" {
 		return r
 	}
@@ -240,7 +241,7 @@ func gitVar(e *ExecCtx, args []Word) string {
 	for _, file := range cfg.Files() {
 		readPrinted(e, "`git var`", file, cfg, "")
 	}
-	if slices.ContainsFunc(args, func(w Word) bool { return w.Value == "-l" }) {
+	if slices.ContainsFunc(args, func(w shell.Word) bool { return w.Value == "-l" }) {
 		printsCredentials(e, "`git var -l`", cfg, func(gitrepo.Entry) bool { return true })
 	}
 	return ""
@@ -249,7 +250,7 @@ func gitVar(e *ExecCtx, args []Word) string {
 // gitRemotePrints judges what `git remote -v`, `get-url` and `show` print: each remote's URLs, after
 // url.<base>.insteadOf and pushInsteadOf rewrote them, so a password in a remote's URL or in a
 // rewriting base is printed.
-func gitRemotePrints(e *ExecCtx) {
+func gitRemotePrints(e *shell.Exec) {
 	sc := e.Scope()
 	if sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
 		return
@@ -275,7 +276,7 @@ func gitRemotePrints(e *ExecCtx) {
 
 // readPrinted records that the command name prints the values of file, from the chain cfg; source
 // names the option that made git follow includes, if one did.
-func readPrinted(e *ExecCtx, name, file string, cfg gitrepo.Config, source string) {
+func readPrinted(e *shell.Exec, name, file string, cfg gitrepo.Config, source string) {
 	reason := fmt.Sprintf("%s prints `%s`, which may hold secrets", name, e.S.Shown(file))
 	if by, ok := cfg.IncludedBy(file); ok {
 		reason += fmt.Sprintf(": %s includes it", entryOrigin(e.S, by))
@@ -289,18 +290,18 @@ func readPrinted(e *ExecCtx, name, file string, cfg gitrepo.Config, source strin
 // readConfigFile records git's read of a configuration file, giving reason when the file is a secret
 // by its name. What the file holds is judged by what git prints of it (printsCredentials): `git config
 // user.name` prints no extraHeader, though `cat .git/config` would.
-func readConfigFile(e *ExecCtx, file, reason string) {
-	if !e.P.Secret && e.P.ReadOnly && SecretByName(file, e.S.Ctx.Home) {
+func readConfigFile(e *shell.Exec, file, reason string) {
+	if !e.P.Secret && e.P.ReadOnly && shell.SecretByName(file, e.S.Ctx.Home) {
 		e.P.Secret = true
 		e.P.Reason = reason
 	}
 	sc := e.Scope()
-	e.S.ReadJudged(e.P, file, e.S.Abs(file, sc), sc, true, SecretByName)
+	e.S.ReadJudged(e.P, file, e.S.Abs(file, sc), sc, true, shell.SecretByName)
 }
 
 // gitSettings puts the settings of git's -c and --config-env options into GIT_CONFIG_PARAMETERS, as git
 // does for itself and the git commands it runs, so that the chain read for the command has them.
-func gitSettings(e *ExecCtx, words []Word) {
+func gitSettings(e *shell.Exec, words []shell.Word) {
 	var settings []string
 	add := func(kv string) {
 		k, v, has := strings.Cut(kv, "=")
@@ -338,7 +339,7 @@ func gitSettings(e *ExecCtx, words []Word) {
 }
 
 // gitConfigEnv adds the setting of `--config-env=key=VAR`: key takes VAR's value.
-func gitConfigEnv(e *ExecCtx, spec string, add func(string)) {
+func gitConfigEnv(e *shell.Exec, spec string, add func(string)) {
 	i := strings.LastIndexByte(spec, '=')
 	if i < 0 {
 		return
@@ -350,7 +351,7 @@ func gitConfigEnv(e *ExecCtx, spec string, add func(string)) {
 // gitCommandLineReads records as reads the configuration files git reads only because of the command
 // line: those of the chain with its settings (-c, --config-env, GIT_CONFIG_* and HOME in front of git)
 // that the chain without them lacks.
-func gitCommandLineReads(e *ExecCtx) {
+func gitCommandLineReads(e *shell.Exec) {
 	sc := e.Scope()
 	if len(e.Env) == 0 || sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
 		return

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/treewalk"
 	"github.com/warden-cli/warden/safefile"
 )
@@ -40,11 +41,11 @@ var gitFileLong = []string{"--contents", "--ignore-revs-file", "--orderfile", "-
 // files named by options, `REV:path` (relative to the repository's top, or to the directory with ./ or
 // ../, as git reads it), `-L range:path`, and paths and pathspecs, which read everything below them; a
 // pathspec with a wildcard or magic reads the whole directory.
-func gitContentReads(e *ExecCtx, sub string, rest []Word) {
+func gitContentReads(e *shell.Exec, sub string, rest []shell.Word) {
 	sc := e.Scope()
 	repo, _ := workTree(e.S, sc.Cwd)
 	root := repo.Top
-	dash := slices.IndexFunc(rest, func(w Word) bool { return w.Value == "--" })
+	dash := slices.IndexFunc(rest, func(w shell.Word) bool { return w.Value == "--" })
 	g := parseGit(rest, gitShortValues[sub], "", gitLongValues)
 	pathspecs := 0
 	if dash >= 0 {
@@ -58,14 +59,14 @@ func gitContentReads(e *ExecCtx, sub string, rest []Word) {
 				e.S.Read(e.P, f.Value[i+1:], sc)
 			}
 		case len(f.Name) == 2 && strings.Contains(gitFileShort[sub], f.Name[1:]),
-			slices.ContainsFunc(gitFileLong, func(l string) bool { return Abbreviates(f.Name, l) }):
+			slices.ContainsFunc(gitFileLong, func(l string) bool { return shell.Abbreviates(f.Name, l) }):
 			e.S.Read(e.P, f.Value, sc)
 		}
 	}
 	ops := g.operands
-	if sub == "grep" && len(ops) > pathspecs && !slices.ContainsFunc(g.flags, func(f Flag) bool {
+	if sub == "grep" && len(ops) > pathspecs && !slices.ContainsFunc(g.flags, func(f shell.Flag) bool {
 		return !strings.HasPrefix(f.Name, "--") && (f.Name == "-e" || f.Name == "-f") ||
-			Abbreviates(f.Name, "--regexp") || Abbreviates(f.Name, "--file")
+			shell.Abbreviates(f.Name, "--regexp") || shell.Abbreviates(f.Name, "--file")
 	}) {
 		ops = ops[1:] // the pattern
 	}
@@ -94,7 +95,7 @@ func gitContentReads(e *ExecCtx, sub string, rest []Word) {
 				t.Include = []string{v}
 			}
 			e.TreeRead(".", t)
-		case after || Exists(e.S.Abs(v, sc)):
+		case after || shell.Exists(e.S.Abs(v, sc)):
 			gitPath(e, v, repo, sc)
 		default:
 			paths--
@@ -147,7 +148,7 @@ func hexRev(v string) string {
 
 // gitUnplaced returns why object ids named on the command line cannot be placed in what the repository
 // r holds, or "": an id that is a ref's name, or that the history or the index reaches, is placed.
-func gitUnplaced(e *ExecCtx, r gitrepo.Repo, ids []string) string {
+func gitUnplaced(e *shell.Exec, r gitrepo.Repo, ids []string) string {
 	h, err := gitrepo.ReadHistoryWithin(r, e.S.LookupEnv, historyBudget)
 	if err != nil {
 		return fmt.Sprintf("names objects of a history Warden cannot read (%v)", err)
@@ -165,7 +166,7 @@ func gitUnplaced(e *ExecCtx, r gitrepo.Repo, ids []string) string {
 // gitRefNamed reports whether a branch, tag or remote-tracking ref of the repository has the name.
 func gitRefNamed(r gitrepo.Repo, name string) bool {
 	for _, d := range []string{"refs/heads", "refs/tags", "refs/remotes"} {
-		if Exists(filepath.Join(r.CommonDir, d, name)) {
+		if shell.Exists(filepath.Join(r.CommonDir, d, name)) {
 			return true
 		}
 	}
@@ -180,12 +181,12 @@ const historyBudget = 250 * time.Millisecond
 // gitRepoFiles lists the files a content read of the repository r may print: those the index tracks
 // and, with history, every file any commit reachable from its refs and reflogs held. reason says why
 // they cannot be listed in full.
-func gitRepoFiles(e *ExecCtx, r gitrepo.Repo, history bool) ([]string, string) {
+func gitRepoFiles(e *shell.Exec, r gitrepo.Repo, history bool) ([]string, string) {
 	idx, ok := gitrepo.ReadIndex(r)
 	if !ok {
 		return nil, "prints files of a repository whose index Warden cannot list in full"
 	}
-	if len(idx.Gitlinks) > 0 || Exists(filepath.Join(r.Top, ".gitmodules")) {
+	if len(idx.Gitlinks) > 0 || shell.Exists(filepath.Join(r.Top, ".gitmodules")) {
 		return nil, "prints files of a repository with submodules, whose contents Warden does not follow"
 	}
 	if !history {
@@ -203,7 +204,7 @@ func gitRepoFiles(e *ExecCtx, r gitrepo.Repo, history bool) ([]string, string) {
 
 // stashShowsPatch reports whether git's configuration may make `git stash show` print a patch
 // (stash.showPatch): any mention of it in the repository's or the user's configuration counts.
-func stashShowsPatch(e *ExecCtx, root string) bool {
+func stashShowsPatch(e *shell.Exec, root string) bool {
 	files := []string{filepath.Join(root, ".git", "config"), "/etc/gitconfig"}
 	if h := e.S.Ctx.Home; h != "" {
 		files = append(files, filepath.Join(h, ".gitconfig"), filepath.Join(h, ".config", "git", "config"))
@@ -243,7 +244,7 @@ func gitPrintsContent(sub string, g gitArgs, revs int) bool {
 
 // gitRevPath records the read of `REV:path` (or `:path`, `:N:path` in the index): the path is relative to
 // the repository's top, or with ./ or ../ to the directory.
-func gitRevPath(e *ExecCtx, v, root string, sc *Scope) {
+func gitRevPath(e *shell.Exec, v, root string, sc *shell.Scope) {
 	for _, path := range revPaths(v) {
 		if path == "" {
 			continue
@@ -308,15 +309,15 @@ func revPaths(v string) []string {
 // gitSubmodules returns why options make a subcommand go into submodules, whose contents and
 // configuration Warden does not follow, or "": --recurse-submodules and --submodule=diff, in any
 // abbreviation git accepts.
-func gitSubmodules(args []Word) string {
+func gitSubmodules(args []shell.Word) string {
 	for _, w := range args {
 		v := w.Value
 		if v == "--" {
 			break
 		}
 		name, val, _ := strings.Cut(v, "=")
-		if Abbreviates(name, "--recurse-submodules") || Abbreviates(name, "--no-recurse-submodules") && len(name) > 5 ||
-			Abbreviates(name, "--submodule") && len(name) > 3 && val == "diff" {
+		if shell.Abbreviates(name, "--recurse-submodules") || shell.Abbreviates(name, "--no-recurse-submodules") && len(name) > 5 ||
+			shell.Abbreviates(name, "--submodule") && len(name) > 3 && val == "diff" {
 			return fmt.Sprintf("`%s` reads submodules, which Warden does not follow", v)
 		}
 	}
@@ -331,14 +332,14 @@ var gitStdinOptions = []string{"--stdin", "--batch", "--batch-check", "--batch-c
 
 // gitStdin returns why a subcommand's options read its input, or "". Every word before `--` counts,
 // values included, and any abbreviation git accepts.
-func gitStdin(args []Word) string {
+func gitStdin(args []shell.Word) string {
 	for _, w := range args {
 		v := w.Value
 		if v == "--" {
 			break
 		}
 		name, _, _ := strings.Cut(v, "=")
-		if slices.ContainsFunc(gitStdinOptions, func(o string) bool { return Abbreviates(name, o) }) {
+		if slices.ContainsFunc(gitStdinOptions, func(o string) bool { return shell.Abbreviates(name, o) }) {
 			return fmt.Sprintf("`%s` reads object names or paths from its input, or every object", v)
 		}
 	}
@@ -348,7 +349,7 @@ func gitStdin(args []Word) string {
 // gitPath records the read of a path git shows: a directory is read below it. In a repository whose
 // files can be listed (the index and the history), a directory's files are those it holds below the
 // directory, not what happens to be on disk there (an untracked .env is never printed).
-func gitPath(e *ExecCtx, path string, repo gitrepo.Repo, sc *Scope) {
+func gitPath(e *shell.Exec, path string, repo gitrepo.Repo, sc *shell.Scope) {
 	if fi, err := os.Stat(e.S.Abs(path, sc)); err == nil && fi.IsDir() {
 		if repo.Top != "" {
 			if files, reason := gitRepoFiles(e, repo, true); reason == "" {
@@ -370,7 +371,7 @@ func gitOr(root, def string) string {
 }
 
 // workTree returns the repository whose work tree dir is in, when it has one.
-func workTree(c *State, dir string) (gitrepo.Repo, bool) {
+func workTree(c *shell.State, dir string) (gitrepo.Repo, bool) {
 	r, ok := c.FindRepo(dir)
 	if !ok || r.Top == "" {
 		return gitrepo.Repo{}, false

@@ -46,6 +46,7 @@ import (
 	"strings"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // configFormatChecksSignatures reports whether the configuration gives a format that verifies
@@ -66,7 +67,7 @@ const maxSubmoduleChecks = 64
 
 // gitTrust returns why the configuration of the repository git uses for run in dir makes it run a
 // program (or read a secret, or leave the work tree), or "".
-func gitTrust(e *ExecCtx, run gitRun, dir string) string {
+func gitTrust(e *shell.Exec, run gitRun, dir string) string {
 	if dir == "" || !filepath.IsAbs(dir) {
 		return supplies(e, fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose repository's configuration it cannot read", run.name), "")
 	}
@@ -84,7 +85,7 @@ func gitTrust(e *ExecCtx, run gitRun, dir string) string {
 	return gitTrustRepo(e, run, r, env, &budget, 0)
 }
 
-func gitTrustRepo(e *ExecCtx, run gitRun, r gitrepo.Repo, env gitrepo.Env, budget *int, depth int) string {
+func gitTrustRepo(e *shell.Exec, run gitRun, r gitrepo.Repo, env gitrepo.Env, budget *int, depth int) string {
 	cfg := gitrepo.LoadConfig(r, env, e.S.Ctx.Home)
 	// What the repository's own files (its git directory, its work tree) set is what it supplies.
 	supplied := func(reason, file string) string {
@@ -159,7 +160,7 @@ func gitTrustRepo(e *ExecCtx, run gitRun, r gitrepo.Repo, env gitrepo.Env, budge
 
 // gitEntry returns why one configuration variable makes run run a program, read a secret or leave the
 // work tree, or "".
-func gitEntry(e *ExecCtx, run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
+func gitEntry(e *shell.Exec, run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
 	where := func() string { return entryOrigin(e.S, en) }
 	runs := func(when string) string {
 		return fmt.Sprintf("%s sets `%s`, which runs a program %s", where(), en.Key, when)
@@ -198,12 +199,12 @@ func gitEntry(e *ExecCtx, run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
 		if !filepath.IsAbs(wt) {
 			wt = filepath.Join(r.GitDir, wt)
 		}
-		if ResolvePath("/", wt, e.S.Ctx.Home) != ResolvePath("/", r.Top, e.S.Ctx.Home) {
+		if shell.ResolvePath("/", wt, e.S.Ctx.Home) != shell.ResolvePath("/", r.Top, e.S.Ctx.Home) {
 			return fmt.Sprintf("%s sets `core.worktree` to `%s`, so `%s` takes another directory for the work tree", where(), en.Value, run.name)
 		}
 	case en.Key == "blame.ignorerevsfile" || en.Key == "diff.orderfile" || en.Key == "mailmap.file" ||
 		en.Key == "core.excludesfile" || en.Key == "core.attributesfile" || en.Key == "gpg.ssh.allowedsignersfile":
-		if p := configPath(e, en); IsSecret(p, e.S.Ctx.Home) {
+		if p := configPath(e, en); shell.IsSecret(p, e.S.Ctx.Home) {
 			return fmt.Sprintf("%s sets `%s` to `%s`, which may hold secrets and `%s` reads", where(), en.Key, en.Value, run.name)
 		}
 	}
@@ -212,10 +213,10 @@ func gitEntry(e *ExecCtx, run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
 
 // configPath is the file a configuration value names: `~` is home, and a relative path is relative to
 // the work tree's top for most keys, which this takes to be the file's own repository.
-func configPath(e *ExecCtx, en gitrepo.Entry) string {
+func configPath(e *shell.Exec, en gitrepo.Entry) string {
 	v := en.Value
 	if v == "~" || strings.HasPrefix(v, "~/") {
-		return ResolvePath("/", v, e.S.Ctx.Home)
+		return shell.ResolvePath("/", v, e.S.Ctx.Home)
 	}
 	if filepath.IsAbs(v) || en.File == "" {
 		return v
@@ -251,7 +252,7 @@ func gitHook(r gitrepo.Repo, cfg gitrepo.Config, name string) string {
 
 // entryOrigin names where a variable was set, for a reason: the file as the person would find it, or
 // the environment.
-func entryOrigin(c *State, en gitrepo.Entry) string {
+func entryOrigin(c *shell.State, en gitrepo.Entry) string {
 	if en.File == "" && en.Env == "GIT_CONFIG_PARAMETERS" {
 		return "`git -c` (GIT_CONFIG_PARAMETERS)"
 	}

@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
 // walkGrep finds the directories grep reads recursively.
-func walkGrep(e *ExecCtx, a *Args) {
+func walkGrep(e *shell.Exec, a *shell.Args) {
 	recursive := false
 	var t treewalk.Tree
 	t.Hidden = true
@@ -19,7 +20,7 @@ func walkGrep(e *ExecCtx, a *Args) {
 	recursive = a.HasOpt("-r", "-R", "--recursive", "--dereference-recursive")
 	t.Follow = a.HasOpt("-R", "--dereference-recursive")
 	for _, f := range a.Flags {
-		if f.Name == "-d" || len(f.Name) > 3 && Abbreviates(f.Name, "--directories") {
+		if f.Name == "-d" || len(f.Name) > 3 && shell.Abbreviates(f.Name, "--directories") {
 			recursive = recursive || f.Value != "read" && f.Value != "skip"
 		}
 		switch f.Name {
@@ -38,7 +39,7 @@ func walkGrep(e *ExecCtx, a *Args) {
 
 // walkAg: ag searches recursively, honouring ignore files of its own kinds; Warden reads it as reading
 // every file below its operands, hidden ones too.
-func walkAg(e *ExecCtx, a *Args) {
+func walkAg(e *shell.Exec, a *shell.Args) {
 	trees(e, a, treewalk.Tree{Hidden: true, Follow: a.HasOpt("-f", "--follow")})
 }
 
@@ -61,7 +62,7 @@ var rgTypes = map[string][]string{
 // walkRg: rg always recurses, deciding what it searches by its globs, ignore files, types and hidden
 // names (treewalk/rg.go). With --files it prints the names instead, which a command substitution may hand
 // to another program.
-func walkRg(e *ExecCtx, a *Args) {
+func walkRg(e *shell.Exec, a *shell.Args) {
 	t := treewalk.Tree{Rg: &treewalk.RgRules{Cwd: e.Scope().Cwd, Ignores: true}}
 	r := t.Rg
 	foldAll := a.Has("--glob-case-insensitive")
@@ -79,7 +80,7 @@ func walkRg(e *ExecCtx, a *Args) {
 		case strings.HasPrefix(f.Name, "--no-ignore") || f.Name == "--no-require-git":
 			// Every variant reads more; the strictest reading ignores nothing.
 			r.Ignores = false
-		case f.Name == "--ignore-file" || Abbreviates(f.Name, "--ignore-file"):
+		case f.Name == "--ignore-file" || shell.Abbreviates(f.Name, "--ignore-file"):
 			// Its `!` lines may take hidden files in.
 			r.Hidden = true
 		case f.Name == "--type-add" || f.Name == "--type-clear":
@@ -112,7 +113,7 @@ func walkRg(e *ExecCtx, a *Args) {
 	if a.Has("--files") {
 		ops := a.Operands
 		if len(ops) == 0 {
-			ops = []Word{{Value: ".", Static: true}}
+			ops = []shell.Word{{Value: ".", Static: true}}
 		}
 		for _, o := range ops {
 			if o.Static && !o.Glob {
@@ -127,7 +128,7 @@ func walkRg(e *ExecCtx, a *Args) {
 }
 
 // trees records the recursive reads of a search command's operands after the pattern, or of `.`.
-func trees(e *ExecCtx, a *Args, t treewalk.Tree) {
+func trees(e *shell.Exec, a *shell.Args, t treewalk.Tree) {
 	ops := a.Operands
 	if len(ops) > 0 && !a.Has("-e", "-f", "--regexp", "--file") {
 		ops = ops[1:]
@@ -156,7 +157,7 @@ func trees(e *ExecCtx, a *Args, t treewalk.Tree) {
 // walkDiff: diff compares the files of a directory operand with those of the other operand, below it too
 // with -r, and -N prints a file missing on the other side whole. Every file below a directory operand may
 // be read.
-func walkDiff(e *ExecCtx, a *Args) {
+func walkDiff(e *shell.Exec, a *shell.Args) {
 	for _, o := range a.Operands {
 		if !o.Static || o.Glob {
 			continue
@@ -187,5 +188,5 @@ func globalExcludes(env gitrepo.Env, home string) []treewalk.Pattern {
 		}
 		path = filepath.Join(x, "git", "ignore")
 	}
-	return treewalk.ReadPatterns(ResolvePath("/", path, home))
+	return treewalk.ReadPatterns(shell.ResolvePath("/", path, home))
 }

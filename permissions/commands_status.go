@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // Status commands of common tools: each is read-only only in the subcommands that only report, and only
@@ -31,7 +33,7 @@ var statusSpecs = map[string]*spec{
 
 // subcommand returns the first operand and the words after it, skipping options before it. ok is false
 // when an option comes before the subcommand: its value could be mistaken for the subcommand.
-func subcommand(ws []Word) (sub string, rest []Word, ok bool) {
+func subcommand(ws []shell.Word) (sub string, rest []shell.Word, ok bool) {
 	if len(ws) == 0 || strings.HasPrefix(ws[0].Value, "-") {
 		return "", nil, false
 	}
@@ -40,7 +42,7 @@ func subcommand(ws []Word) (sub string, rest []Word, ok bool) {
 
 // onlyOptions reports the first option in ws not among allowed (names with dashes, without any =value),
 // or "". Every word must be known before running.
-func onlyOptions(ws []Word, allowed ...string) string {
+func onlyOptions(ws []shell.Word, allowed ...string) string {
 	for _, w := range ws {
 		if !w.Static {
 			return fmt.Sprintf("`%s` is only known at run time", w.Value)
@@ -54,7 +56,7 @@ func onlyOptions(ws []Word, allowed ...string) string {
 }
 
 // checkSystemctl: status and the list and is- queries. -H and -M reach other machines.
-func checkSystemctl(e *ExecCtx, a *Args) string {
+func checkSystemctl(e *shell.Exec, a *shell.Args) string {
 	if checkVersionOnly(e, a) == "" {
 		return ""
 	}
@@ -72,7 +74,7 @@ func checkSystemctl(e *ExecCtx, a *Args) string {
 
 // checkKubectl: kubectl get and describe, except for secrets; --raw, --kubeconfig, --server and the
 // credential options point kubectl somewhere else.
-func checkKubectl(e *ExecCtx, a *Args) string {
+func checkKubectl(e *shell.Exec, a *shell.Args) string {
 	if checkVersionOnly(e, a) == "" {
 		return ""
 	}
@@ -104,7 +106,7 @@ func checkKubectl(e *ExecCtx, a *Args) string {
 }
 
 // checkGh: listing and viewing pull requests, issues and runs, without --web (a browser).
-func checkGh(e *ExecCtx, a *Args) string {
+func checkGh(e *shell.Exec, a *shell.Args) string {
 	if checkVersionOnly(e, a) == "" {
 		return ""
 	}
@@ -127,7 +129,7 @@ func checkGh(e *ExecCtx, a *Args) string {
 }
 
 // checkPip: pip list and pip show, without another index (which would be sent the names).
-func checkPip(e *ExecCtx, a *Args) string {
+func checkPip(e *shell.Exec, a *shell.Args) string {
 	if checkVersionOnly(e, a) == "" {
 		return ""
 	}

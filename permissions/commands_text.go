@@ -5,14 +5,15 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
 // checkSed allows sed only with scripts made of printing and editing-in-the-stream commands: no -i, no
 // w/W/e/r/R commands, no s///w or s///e flags, no script files.
-func checkSed(e *ExecCtx, a *Args) string {
+func checkSed(e *shell.Exec, a *shell.Args) string {
 	var scripts []string
-	var files []Word
+	var files []shell.Word
 	words := a.Words[1:]
 	explicit := false
 	for i := 0; i < len(words); i++ {
@@ -304,17 +305,17 @@ func (p *sedParser) substFlags() string {
 
 // checkAwk allows awk programs that cannot run commands or write files: no system(), no pipes, no output
 // redirection, no getline from commands, no program files or extensions.
-func checkAwk(e *ExecCtx, a *Args) string {
+func checkAwk(e *shell.Exec, a *shell.Args) string {
 	words := a.Words[1:]
-	var prog *Word
-	var files []Word
+	var prog *shell.Word
+	var files []shell.Word
 	for i := 0; i < len(words); i++ {
 		v := words[i].Value
 		switch {
 		case prog == nil && (v == "-F" || v == "-v"):
 			i++
 			if v == "-v" && i < len(words) {
-				if r := SensitiveVar(strings.SplitN(words[i].Value, "=", 2)[0]); r != "" {
+				if r := shell.SensitiveVar(strings.SplitN(words[i].Value, "=", 2)[0]); r != "" {
 					return r
 				}
 			}
@@ -357,7 +358,7 @@ func checkAwk(e *ExecCtx, a *Args) string {
 	}
 	for _, f := range files {
 		if strings.Contains(f.Value, "=") && !strings.HasPrefix(f.Value, "/") && !strings.HasPrefix(f.Value, ".") {
-			if r := SensitiveVar(strings.SplitN(f.Value, "=", 2)[0]); r != "" {
+			if r := shell.SensitiveVar(strings.SplitN(f.Value, "=", 2)[0]); r != "" {
 				return r
 			}
 			continue
@@ -387,7 +388,7 @@ var findValues = map[string]int{
 
 // findNarrowed reports whether find's expression has a test that selects some files and not others,
 // so that an action applies only to what matches.
-func findNarrowed(expr []Word) bool {
+func findNarrowed(expr []shell.Word) bool {
 	for i := 0; i < len(expr); i++ {
 		v := expr[i].Value
 		switch v {
@@ -407,7 +408,7 @@ func findNarrowed(expr []Word) bool {
 
 // checkFind allows find without actions that write; the commands of -exec/-execdir/-ok/-okdir are
 // classified as parts of their own with {} standing for the search roots.
-func checkFind(e *ExecCtx, a *Args) string {
+func checkFind(e *shell.Exec, a *shell.Args) string {
 	words := a.Words[1:]
 	var roots []string
 	i := 0
@@ -458,10 +459,10 @@ func checkFind(e *ExecCtx, a *Args) string {
 			for j < len(words) && words[j].Value != ";" && !(words[j].Value == "+" && words[j-1].Value == "{}" && j > i+1) {
 				j++
 			}
-			inner := make([]Word, 0, j-i-1)
+			inner := make([]shell.Word, 0, j-i-1)
 			for _, w := range words[i+1 : j] {
 				if w.Value == "{}" {
-					w = Word{Value: roots[0], Raw: "{}", Found: true}
+					w = shell.Word{Value: roots[0], Raw: "{}", Found: true}
 				} else if strings.Contains(w.Value, "{}") {
 					w.Static = false
 				}
@@ -509,7 +510,7 @@ func checkFind(e *ExecCtx, a *Args) string {
 // plainFindOutput reports whether find prints only the names of the files it finds, below its roots: no
 // action prints anything else (-printf, -ls, the output of -exec), and no link is followed out of the
 // tree (-L, -follow).
-func plainFindOutput(words []Word) bool {
+func plainFindOutput(words []shell.Word) bool {
 	for _, w := range words {
 		switch w.Value {
 		case "-L", "-follow", "-printf", "-ls", "-exec", "-execdir", "-ok", "-okdir", "-files0-from":
@@ -524,7 +525,7 @@ func plainFindOutput(words []Word) bool {
 //
 // A negated test (`-not -path './vendor/*'`, `! -name x`) only leaves files out, so it is passed over;
 // a negated group, an -o or a comma may take in anything, and makes the answer nil.
-func findNames(words []Word) []string {
+func findNames(words []shell.Word) []string {
 	var names []string
 	for i := 0; i < len(words); i++ {
 		switch v := words[i].Value; v {
@@ -548,10 +549,10 @@ func findNames(words []Word) []string {
 // findExec classifies the command of a find -exec as a part of its own, so its rules and reasons apply.
 // A program that reads its {} reads every file found: that is a recursive read of the roots, limited to
 // the -name patterns, like grep -r's.
-func findExec(e *ExecCtx, inner []Word, roots, names []string, words []Word) {
-	sub := &ExecCtx{S: e.S, Lv: e.Lv, Sc: e.Sc, Dir: e.Dir, P: &Part{Text: e.P.Text, ReadOnly: true, Static: true, FromFind: true}}
+func findExec(e *shell.Exec, inner []shell.Word, roots, names []string, words []shell.Word) {
+	sub := &shell.Exec{S: e.S, Lv: e.Lv, Sc: e.Sc, Dir: e.Dir, P: &shell.Part{Text: e.P.Text, ReadOnly: true, Static: true, FromFind: true}}
 	sub.S.Judge.Run(sub, inner)
-	if sub.FoundRead && !plainFindOutput(words) && slices.ContainsFunc(words, func(w Word) bool { return w.Value == "-L" || w.Value == "-follow" }) {
+	if sub.FoundRead && !plainFindOutput(words) && slices.ContainsFunc(words, func(w shell.Word) bool { return w.Value == "-L" || w.Value == "-follow" }) {
 		// The walk below does not follow links; find -L hands the program the files they point to.
 		sub.P.NotRO("`find -L` follows links to files Warden does not look at")
 	}
@@ -561,7 +562,7 @@ func findExec(e *ExecCtx, inner []Word, roots, names []string, words []Word) {
 		}
 	}
 	if !sub.P.ReadOnly && sub.P.Reason == "" {
-		sub.P.Reason = fmt.Sprintf("`%s` is not read-only", Display(inner))
+		sub.P.Reason = fmt.Sprintf("`%s` is not read-only", shell.Display(inner))
 	}
 	e.S.Parts = append(e.S.Parts, *sub.P)
 }

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
@@ -47,8 +48,8 @@ var batValues = []string{"language", "highlight-line", "file-name", "diff-contex
 	"nonprintable-notation", "binary", "squeeze-limit", "strip-ansi"}
 
 // walkOnly records the recursive read of directory operands, limited to files matching the globs.
-func walkOnly(globs ...string) func(e *ExecCtx, a *Args) {
-	return func(e *ExecCtx, a *Args) {
+func walkOnly(globs ...string) func(e *shell.Exec, a *shell.Args) {
+	return func(e *shell.Exec, a *shell.Args) {
 		for _, o := range a.Operands {
 			if !o.Static || o.Glob {
 				continue
@@ -62,7 +63,7 @@ func walkOnly(globs ...string) func(e *ExecCtx, a *Args) {
 
 // checkToStdout: gzip, xz and bzip2 replace their files unless told to write to standard output (-c),
 // to list (-l) or to test (-t).
-func checkToStdout(e *ExecCtx, a *Args) string {
+func checkToStdout(e *shell.Exec, a *shell.Args) string {
 	if a.HasOpt("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test") || len(a.Operands) == 0 {
 		return ""
 	}
@@ -72,7 +73,7 @@ func checkToStdout(e *ExecCtx, a *Args) string {
 // checkTar: only listing (-t, --list), with the archive read; no option that runs a program (-I,
 // --to-command, -F, --checkpoint-action, --rsh-command), writes (-g, --index-file) or names a remote
 // archive (a host: before the path, unless --force-local).
-func checkTar(e *ExecCtx, a *Args) string {
+func checkTar(e *shell.Exec, a *shell.Args) string {
 	ws := a.Words[1:]
 	list := false
 	var archive string
@@ -181,7 +182,7 @@ func checkTar(e *ExecCtx, a *Args) string {
 
 // checkTop: only batch mode (-b) with a count of iterations (-n), which prints and ends; without them top
 // waits for a terminal or runs until stopped.
-func checkTop(e *ExecCtx, a *Args) string {
+func checkTop(e *shell.Exec, a *shell.Args) string {
 	batch, count := false, false
 	for _, w := range a.Words[1:] {
 		v := w.Value
@@ -211,7 +212,7 @@ var ipObjects = map[string]bool{
 }
 
 // checkIP: the listing forms of ip's common objects (ip a, ip -br addr show, ip route get 1.1.1.1).
-func checkIP(e *ExecCtx, a *Args) string {
+func checkIP(e *shell.Exec, a *shell.Args) string {
 	ws := a.Words[1:]
 	i := 0
 	for ; i < len(ws) && strings.HasPrefix(ws[i].Value, "-"); i++ {
@@ -242,7 +243,7 @@ func checkIP(e *ExecCtx, a *Args) string {
 
 // checkPlusCommands: less runs a `+command` at start; more takes `+N` and `+/pattern` as where to start,
 // not as files.
-func checkPlusCommands(e *ExecCtx, a *Args) string {
+func checkPlusCommands(e *shell.Exec, a *shell.Args) string {
 	ops := a.Operands[:0:0]
 	for _, o := range a.Operands {
 		if strings.HasPrefix(o.Value, "+") {
@@ -265,7 +266,7 @@ var systemLessPipes = regexp.MustCompile(`^\|{1,2}\s*(/usr/bin/|/bin/)?(lesspipe
 
 // checkLessOpen: less runs LESSOPEN's preprocessor on every file, output to a terminal or not; only the
 // system's lesspipe is accepted, from the environment or a lesskey file.
-func checkLessOpen(e *ExecCtx, a *Args) string {
+func checkLessOpen(e *shell.Exec, a *shell.Args) string {
 	for _, name := range []string{"LESSOPEN", "LESSCLOSE"} {
 		if v, ok := e.S.LookupEnv(name); ok && v != "" && !(name == "LESSOPEN" && systemLessPipes.MatchString(v)) {
 			return fmt.Sprintf("%s in the environment makes `less` run `%s` on what it opens", name, v)
@@ -291,7 +292,7 @@ func checkLessOpen(e *ExecCtx, a *Args) string {
 
 // checkBat: printing only; `bat cache` builds a cache, and --paging=always starts the pager whatever
 // the output.
-func checkBat(e *ExecCtx, a *Args) string {
+func checkBat(e *shell.Exec, a *shell.Args) string {
 	if len(a.Operands) > 0 && a.Operands[0].Value == "cache" {
 		return fmt.Sprintf("`%s cache` writes bat's cache", a.Name)
 	}
@@ -299,7 +300,7 @@ func checkBat(e *ExecCtx, a *Args) string {
 		return fmt.Sprintf("`%s --generate-config-file` writes bat's configuration file", a.Name)
 	}
 	for _, f := range a.Flags {
-		if (f.Name == "--paging" || Abbreviates(f.Name, "--paging")) && f.Value == "always" || f.Name == "--pager" {
+		if (f.Name == "--paging" || shell.Abbreviates(f.Name, "--paging")) && f.Value == "always" || f.Name == "--pager" {
 			return fmt.Sprintf("`%s %s` starts a pager", a.Name, f.Name)
 		}
 	}
@@ -315,9 +316,9 @@ func checkBat(e *ExecCtx, a *Args) string {
 
 // checkDelta: `cmd | delta` reads its input; given two files, delta runs `git diff --no-index` on them,
 // judged with git's configuration.
-func checkDelta(e *ExecCtx, a *Args) string {
+func checkDelta(e *shell.Exec, a *shell.Args) string {
 	for _, f := range a.Flags {
-		if Abbreviates(f.Name, "--paging") && f.Value == "always" || f.Name == "--paging" && f.Value == "always" {
+		if shell.Abbreviates(f.Name, "--paging") && f.Value == "always" || f.Name == "--paging" && f.Value == "always" {
 			return "`delta --paging=always` starts a pager"
 		}
 	}
@@ -328,8 +329,8 @@ func checkDelta(e *ExecCtx, a *Args) string {
 }
 
 // checkRustup: its listing forms. --version runs the active toolchain's rustc; show names it.
-func checkRustup(e *ExecCtx, a *Args) string {
-	ws := Values(a.Words[1:])
+func checkRustup(e *shell.Exec, a *shell.Args) string {
+	ws := shell.Values(a.Words[1:])
 	switch {
 	case len(ws) == 1 && (ws[0] == "--version" || ws[0] == "-V" || ws[0] == "--help" || ws[0] == "-h"),
 		len(ws) >= 1 && ws[0] == "show" && (len(ws) == 1 || slices.Contains([]string{"active-toolchain", "home", "profile", "-v", "--verbose"}, ws[1])):
@@ -339,14 +340,14 @@ func checkRustup(e *ExecCtx, a *Args) string {
 		len(ws) == 2 && ws[0] == "which":
 		return ""
 	}
-	return fmt.Sprintf("`%s` is not read-only", Display(a.Words))
+	return fmt.Sprintf("`%s` is not read-only", shell.Display(a.Words))
 }
 
 // checkCargo: cargo --version; cargo tree where Cargo.lock exists (it would write one), and cargo
 // metadata offline or without dependencies (it would fetch the index), with the options that only
 // choose what to print. Both run rustc (build.rustc and wrappers of .cargo/config.toml) to learn the
 // host.
-func checkCargo(e *ExecCtx, a *Args) string {
+func checkCargo(e *shell.Exec, a *shell.Args) string {
 	if checkVersionOnly(e, a) == "" {
 		return ""
 	}
@@ -414,7 +415,7 @@ func checkCargo(e *ExecCtx, a *Args) string {
 
 // cargoCommand returns the command of cargo's words: the first that is not an option (+toolchain,
 // --locked) or the value of one.
-func cargoCommand(ws []Word) string {
+func cargoCommand(ws []shell.Word) string {
 	for i := 0; i < len(ws); i++ {
 		v := ws[i].Value
 		switch {
@@ -447,9 +448,9 @@ var cargoBuiltins = map[string]bool{"add": true, "bench": true, "build": true, "
 // Cargo.lock that no longer matches the manifests (or writes a missing one) and downloads what the
 // resolution needs, unless --frozen (or --locked with --offline) forbids both; metadata --no-deps
 // resolves nothing. Inside the read-only jail the writes and the downloads fail instead.
-func cargoLocked(e *ExecCtx, sub string, rest []Word) string {
+func cargoLocked(e *shell.Exec, sub string, rest []shell.Word) string {
 	has := func(names ...string) bool {
-		return slices.ContainsFunc(rest, func(w Word) bool { return slices.Contains(names, w.Value) })
+		return slices.ContainsFunc(rest, func(w shell.Word) bool { return slices.Contains(names, w.Value) })
 	}
 	if e.S.Ctx.ReadOnlyJail || has("--frozen") || has("--locked") && has("--offline") || sub == "metadata" && has("--no-deps") {
 		return ""
@@ -465,7 +466,7 @@ var cargoRunKeys = regexp.MustCompile(`(?m)(^|[\s.{,"])(rustc|rustc-wrapper|rust
 // and every one above, and CARGO_HOME's: the programs they name (which the commands that resolve
 // dependencies run to learn the host: metadata, tree, fetch, update, info) and, for a command that is
 // not cargo's own, the alias that says what it runs.
-func checkCargoConfig(e *ExecCtx, sub string) string {
+func checkCargoConfig(e *shell.Exec, sub string) string {
 	files := allUp(e.Scope().Cwd, filepath.Join(".cargo", "config.toml"), filepath.Join(".cargo", "config"))
 	home, ok := e.S.LookupEnv("CARGO_HOME")
 	if !ok || home == "" {
@@ -523,8 +524,8 @@ func cargoAlias(text, name string) bool {
 
 // lintFlags reads a linter's words: it returns the first option among bad, and the operands, skipping
 // the values of the options in values.
-func lintFlags(ws []Word, bad, values []string) (string, []Word) {
-	var ops []Word
+func lintFlags(ws []shell.Word, bad, values []string) (string, []shell.Word) {
+	var ops []shell.Word
 	for i := 0; i < len(ws); i++ {
 		v := ws[i].Value
 		if !strings.HasPrefix(v, "-") || v == "-" {
@@ -536,7 +537,7 @@ func lintFlags(ws []Word, bad, values []string) (string, []Word) {
 			break
 		}
 		name, _, has := strings.Cut(v, "=")
-		if slices.Contains(bad, name) || slices.ContainsFunc(bad, func(b string) bool { return Abbreviates(name, b) }) {
+		if slices.Contains(bad, name) || slices.ContainsFunc(bad, func(b string) bool { return shell.Abbreviates(name, b) }) {
 			return name, nil
 		}
 		if slices.Contains(values, name) && !has {
@@ -548,9 +549,9 @@ func lintFlags(ws []Word, bad, values []string) (string, []Word) {
 
 // lintReads records what a linter reads: its file operands, and the files matching globs below its
 // directory operands (or the directory it runs in).
-func lintReads(e *ExecCtx, ops []Word, globs ...string) string {
+func lintReads(e *shell.Exec, ops []shell.Word, globs ...string) string {
 	if len(ops) == 0 {
-		ops = []Word{{Value: ".", Static: true}}
+		ops = []shell.Word{{Value: ".", Static: true}}
 	}
 	for _, o := range ops {
 		if !o.Static {
@@ -567,7 +568,7 @@ func lintReads(e *ExecCtx, ops []Word, globs ...string) string {
 
 // checkRuff: ruff check without fixes and ruff format --check or --diff. ruff runs no project code; it
 // writes its own cache (.ruff_cache), which it rebuilds, unless --no-cache.
-func checkRuff(e *ExecCtx, a *Args) string {
+func checkRuff(e *shell.Exec, a *shell.Args) string {
 	ws := a.Words[1:]
 	if len(ws) == 1 && (ws[0].Value == "--version" || ws[0].Value == "-V" || ws[0].Value == "version") {
 		return ""
@@ -590,7 +591,7 @@ func checkRuff(e *ExecCtx, a *Args) string {
 		}
 		return ruffConfig(e, rest) + lintReads(e, ops, "*.py", "*.pyi", "*.ipynb", "pyproject.toml", "ruff.toml", ".ruff.toml")
 	case "format":
-		if !slices.ContainsFunc(rest, func(w Word) bool { return w.Value == "--check" || w.Value == "--diff" }) {
+		if !slices.ContainsFunc(rest, func(w shell.Word) bool { return w.Value == "--check" || w.Value == "--diff" }) {
 			return "`ruff format` without --check or --diff rewrites files"
 		}
 		_, ops := lintFlags(rest, nil, values)
@@ -607,11 +608,13 @@ func checkRuff(e *ExecCtx, a *Args) string {
 // ruffWrites: outside the read-only jail, ruff check applies fixes when its configuration (a project's
 // pyproject.toml, or --config "fix = true") sets `fix`, and both commands write a cache where
 // `cache-dir` says, anywhere; --no-fix and --no-cache turn those off.
-func ruffWrites(e *ExecCtx, sub string, rest []Word) string {
+func ruffWrites(e *shell.Exec, sub string, rest []shell.Word) string {
 	if e.S.Ctx.ReadOnlyJail {
 		return ""
 	}
-	has := func(name string) bool { return slices.ContainsFunc(rest, func(w Word) bool { return w.Value == name }) }
+	has := func(name string) bool {
+		return slices.ContainsFunc(rest, func(w shell.Word) bool { return w.Value == name })
+	}
 	if sub == "check" && !has("--no-fix") {
 		return "`ruff check` applies fixes when its configuration sets `fix = true`: give --no-fix, or run it in the read-only jail"
 	}
@@ -622,7 +625,7 @@ func ruffWrites(e *ExecCtx, sub string, rest []Word) string {
 }
 
 // ruffConfig records a --config file as a read.
-func ruffConfig(e *ExecCtx, ws []Word) string {
+func ruffConfig(e *shell.Exec, ws []shell.Word) string {
 	for i, w := range ws {
 		v := w.Value
 		if v == "--config" && i+1 < len(ws) {
@@ -637,7 +640,7 @@ func ruffConfig(e *ExecCtx, ws []Word) string {
 
 // checkESLint: eslint without --fix, an output file, a cache or a server. It runs the project's
 // configuration and plugins (JavaScript), so it is read-only only inside the read-only jail.
-func checkESLint(e *ExecCtx, a *Args) string {
+func checkESLint(e *shell.Exec, a *shell.Args) string {
 	ws := a.Words[1:]
 	if len(ws) == 1 && (ws[0].Value == "--version" || ws[0].Value == "-v") {
 		return ""
@@ -657,7 +660,7 @@ func checkESLint(e *ExecCtx, a *Args) string {
 
 // checkPrettier: prettier printing what it would write, --check or --list-different; it loads the
 // project's configuration and plugins, which may be JavaScript.
-func checkPrettier(e *ExecCtx, a *Args) string {
+func checkPrettier(e *shell.Exec, a *shell.Args) string {
 	ws := a.Words[1:]
 	if len(ws) == 1 && (ws[0].Value == "--version" || ws[0].Value == "-v") {
 		return ""
@@ -678,7 +681,7 @@ func checkPrettier(e *ExecCtx, a *Args) string {
 
 // checkMypy: mypy without installing types or writing reports. Its configured plugins are Python
 // imported from the project; it writes its own cache (.mypy_cache).
-func checkMypy(e *ExecCtx, a *Args) string {
+func checkMypy(e *shell.Exec, a *shell.Args) string {
 	ws := a.Words[1:]
 	if len(ws) == 1 && (ws[0].Value == "--version" || ws[0].Value == "-V") {
 		return ""

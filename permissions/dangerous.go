@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // The dangerous list is short on purpose: it is for commands whose mistake cannot be undone and would
@@ -20,7 +22,7 @@ var systemRoots = map[string]bool{
 // catastrophicTarget reports whether removing or re-permissioning w recursively is catastrophic: /, a
 // system root, the home directory, the workspace root or one of their ancestors, or a path built from a
 // variable that may be empty ("$DIR/" becomes "/").
-func catastrophicTarget(e *ExecCtx, w Word) bool {
+func catastrophicTarget(e *shell.Exec, w shell.Word) bool {
 	if !w.Static {
 		if w.Param != "" && (w.ParamTail == "/" || w.ParamTail == "/*" || w.ParamTail == "") &&
 			(w.Param == "HOME" || w.ParamTail != "") {
@@ -47,21 +49,21 @@ func catastrophicTarget(e *ExecCtx, w Word) bool {
 	if !filepath.IsAbs(abs) {
 		return false
 	}
-	if systemRoots[abs] || home != "" && (abs == filepath.Clean(home) || Within(abs, filepath.Clean(home))) {
+	if systemRoots[abs] || home != "" && (abs == filepath.Clean(home) || shell.Within(abs, filepath.Clean(home))) {
 		return true
 	}
-	if ws := e.S.Ctx.Workspace; ws != "" && Within(abs, filepath.Clean(ws)) {
+	if ws := e.S.Ctx.Workspace; ws != "" && shell.Within(abs, filepath.Clean(ws)) {
 		return true
 	}
 	return false
 }
 
 // dangerous flags the catastrophic commands. It looks at every wrapper layer, so `sudo rm -rf /` counts.
-func dangerous(e *ExecCtx, name string, words []Word) {
+func dangerous(e *shell.Exec, name string, words []shell.Word) {
 	flag := func(what string) {
 		e.P.Dangerous = true
 		if e.P.ReadOnly || !strings.Contains(e.P.Reason, "catastroph") {
-			e.P.NotRO(fmt.Sprintf("`%s` %s", Display(words), what))
+			e.P.NotRO(fmt.Sprintf("`%s` %s", shell.Display(words), what))
 		}
 	}
 	args := words[1:]
@@ -118,14 +120,14 @@ func dangerous(e *ExecCtx, name string, words []Word) {
 		}
 	case "dd":
 		for _, w := range args {
-			if strings.HasPrefix(w.Value, "of=") && IsBlockDevice(strings.TrimPrefix(w.Value, "of=")) {
+			if strings.HasPrefix(w.Value, "of=") && shell.IsBlockDevice(strings.TrimPrefix(w.Value, "of=")) {
 				flag("writes a disk device (catastrophic)")
 				return
 			}
 		}
 	case "shred", "wipefs", "fdisk", "sfdisk", "cfdisk", "parted", "sgdisk", "gdisk", "blkdiscard", "badblocks", "cryptsetup":
 		for _, w := range args {
-			if IsBlockDevice(w.Value) {
+			if shell.IsBlockDevice(w.Value) {
 				flag("rewrites a disk device (catastrophic)")
 				return
 			}
@@ -144,7 +146,7 @@ func dangerous(e *ExecCtx, name string, words []Word) {
 		for i < len(args) && (args[i].Value == "-H" || args[i].Value == "-L" || args[i].Value == "-P") {
 			i++
 		}
-		var roots []Word
+		var roots []shell.Word
 		for ; i < len(args); i++ {
 			if strings.HasPrefix(args[i].Value, "-") || args[i].Value == "(" || args[i].Value == "!" {
 				break
@@ -178,7 +180,7 @@ func dangerous(e *ExecCtx, name string, words []Word) {
 }
 
 // shownWord is a word as the person typed it, as far as that is known: `~` stays `~`.
-func shownWord(w Word) string {
+func shownWord(w shell.Word) string {
 	if w.Raw != "" {
 		return w.Raw
 	}

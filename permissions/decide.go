@@ -2,6 +2,7 @@ package permissions
 
 import (
 	"fmt"
+	"github.com/warden-cli/warden/permissions/shell"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -43,16 +44,16 @@ func (e *Engine) decide(s snapshot, req Request) Verdict {
 func (e *Engine) protected(abs string) bool {
 	s := "/" + filepath.ToSlash(abs) + "/"
 	return strings.Contains(s, "/.git/") || strings.Contains(s, "/.warden/") ||
-		e.home != "" && Within(filepath.Join(e.home, ".config", "warden"), abs)
+		e.home != "" && shell.Within(filepath.Join(e.home, ".config", "warden"), abs)
 }
 
 // inside reports whether abs is in the workspace or an additional directory.
 func (e *Engine) inside(abs string) bool {
-	if Within(e.workspace, abs) {
+	if shell.Within(e.workspace, abs) {
 		return true
 	}
 	for _, d := range e.dirs {
-		if Within(d, abs) {
+		if shell.Within(d, abs) {
 			return true
 		}
 	}
@@ -86,8 +87,8 @@ func (e *Engine) decidePath(s snapshot, req Request) Verdict {
 	if cwd == "" {
 		cwd = e.workspace
 	}
-	abs := ResolvePath(cwd, req.Path, e.home)
-	secret := IsSecret(abs, e.home) || IsSecret(req.Path, e.home)
+	abs := shell.ResolvePath(cwd, req.Path, e.home)
+	secret := shell.IsSecret(abs, e.home) || shell.IsSecret(req.Path, e.home)
 	v := e.decideName(s, req.Kind, abs, req.Path, "`"+req.Path+"`", secret)
 	if v.Decision == Deny {
 		return v
@@ -172,7 +173,7 @@ func (e *Engine) decideName(s snapshot, k Kind, abs, part, what string, secret b
 // the program's directory dropped too (`/bin/rm` is `rm`); for allow only the innermost command (unless a
 // wrapper acts itself) or the whole command as written may match, and the words the rule names must be
 // known before running.
-func bashMatch(rules []Rule, p *Part, allow bool) (Rule, bool) {
+func bashMatch(rules []Rule, p *shell.Part, allow bool) (Rule, bool) {
 	for _, r := range rules {
 		if r.Tool != "Bash" {
 			continue
@@ -221,7 +222,7 @@ func bashMatch(rules []Rule, p *Part, allow bool) (Rule, bool) {
 }
 
 // partPaths returns the rule matching any of the part's reads (for Read rules) or writes (Edit/Write).
-func (e *Engine) partPaths(rules []Rule, p *Part) (Rule, string, bool) {
+func (e *Engine) partPaths(rules []Rule, p *shell.Part) (Rule, string, bool) {
 	if r, path, ok := e.namedPaths(rules, p); ok {
 		return r, path, true
 	}
@@ -229,7 +230,7 @@ func (e *Engine) partPaths(rules []Rule, p *Part) (Rule, string, bool) {
 }
 
 // namedPaths returns the rule matching a file the part names: a read or a write of that very path.
-func (e *Engine) namedPaths(rules []Rule, p *Part) (Rule, string, bool) {
+func (e *Engine) namedPaths(rules []Rule, p *shell.Part) (Rule, string, bool) {
 	for _, path := range p.Reads {
 		abs := e.absFor(path)
 		if r, ok := firstPathMatch(pathRules(rules, Read), abs); ok {
@@ -247,7 +248,7 @@ func (e *Engine) namedPaths(rules []Rule, p *Part) (Rule, string, bool) {
 
 // rootedIn returns the Read rule that denies the directory a recursive read starts from, or a file
 // right below it.
-func rootedIn(rules []Rule, p *Part) (Rule, string, bool) {
+func rootedIn(rules []Rule, p *shell.Part) (Rule, string, bool) {
 	for _, t := range p.Trees {
 		for _, r := range pathRules(rules, Read) {
 			if r.matchPath(t.Dir) || r.matchPath(filepath.Join(t.Dir, "x")) {
@@ -260,7 +261,7 @@ func rootedIn(rules []Rule, p *Part) (Rule, string, bool) {
 
 // treePaths returns the Read rule naming something below a directory the part reads recursively (grep -r,
 // rg, git log -p with no pathspec).
-func treePaths(rules []Rule, p *Part) (Rule, string, bool) {
+func treePaths(rules []Rule, p *shell.Part) (Rule, string, bool) {
 	for _, t := range p.Trees {
 		for _, r := range pathRules(rules, Read) {
 			if r.mayMatchUnder(t) {
@@ -275,7 +276,7 @@ func (e *Engine) absFor(path string) string {
 	if !filepath.IsAbs(path) {
 		return path
 	}
-	return ResolveBelow(e.workspace, path)
+	return shell.ResolveBelow(e.workspace, path)
 }
 
 func (e *Engine) decideExec(s snapshot, req Request) Verdict {
@@ -367,7 +368,7 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 	// Coverage: every part read-only (and not a secret) or allowed by rules. A rule allows a program as
 	// the person knows it, not a program the working tree makes it run (git diff running the
 	// repository's diff.external): such a part stays uncovered, and passed names the rule it got past.
-	var uncovered []*Part
+	var uncovered []*shell.Part
 	var used, passed string
 	allReadOnly := true
 	for i := range cls.Parts {
@@ -414,7 +415,7 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 		return v
 	}
 	// The sandbox bounds writes and the network, not reading: a secret read still goes to the model.
-	if s.sandboxAuto && !slices.ContainsFunc(uncovered, func(p *Part) bool { return p.Secret }) {
+	if s.sandboxAuto && !slices.ContainsFunc(uncovered, func(p *shell.Part) bool { return p.Secret }) {
 		v.Decision, v.By = Allow, "sandbox"
 		v.Reason = fmt.Sprintf("%s, but the sandbox bounds it (writes only in the workspace, no network)", first.Reason)
 		return v
@@ -441,7 +442,7 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 	}
 	v.Decision, v.By = Ask, "policy"
 	v.SuggestedRule = suggestFor(cls, e.Context(cwd))
-	if i := slices.IndexFunc(uncovered, func(p *Part) bool { return p.Supplied != "" }); i >= 0 {
+	if i := slices.IndexFunc(uncovered, func(p *shell.Part) bool { return p.Supplied != "" }); i >= 0 {
 		// No rule would cover it, so none is offered: the person approves it once, each time.
 		v.SuggestedRule, v.RuleCannotAllow = "", true
 		if i == 0 {
@@ -455,14 +456,14 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 }
 
 // coveredByRules reports whether allow rules cover everything a part does that is not read-only.
-func (e *Engine) coveredByRules(allow []Rule, p *Part) (string, bool) {
+func (e *Engine) coveredByRules(allow []Rule, p *shell.Part) (string, bool) {
 	used := ""
 	// Secrets need a Read rule naming them.
 	if p.Secret {
 		// A secret read no rule can name (through /proc/self or /dev/fd) is never covered.
 		used = "-"
 		for _, path := range p.Reads {
-			if !IsSecret(path, e.home) {
+			if !shell.IsSecret(path, e.home) {
 				continue
 			}
 			r, ok := firstPathMatch(pathRules(allow, Read), e.absFor(path))
@@ -501,13 +502,13 @@ func (e *Engine) coveredByRules(allow []Rule, p *Part) (string, bool) {
 }
 
 // partName is how reasons name a part: its program and subcommand, or its text.
-func partName(p *Part) string {
+func partName(p *shell.Part) string {
 	if len(p.Args) > 0 {
-		ws := make([]Word, len(p.Args))
+		ws := make([]shell.Word, len(p.Args))
 		for i, a := range p.Args {
-			ws[i] = Word{Value: a}
+			ws[i] = shell.Word{Value: a}
 		}
-		return Display(ws)
+		return shell.Display(ws)
 	}
 	return p.Text
 }

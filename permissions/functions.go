@@ -3,6 +3,7 @@ package permissions
 import (
 	"fmt"
 
+	"github.com/warden-cli/warden/permissions/shell"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -17,7 +18,7 @@ const maxFunctionCalls = 64
 
 // callFunction judges the body of the function name where it is called, in sc. untrusted, when set,
 // says why its parts are read for deny and ask rules only.
-func (c *classifier) callFunction(name string, fn FuncDef, sc *Scope, untrusted string) {
+func (c *classifier) callFunction(name string, fn shell.FuncDef, sc *shell.Scope, untrusted string) {
 	if fn.Body == nil || fn.Level == nil {
 		return
 	}

@@ -1,6 +1,7 @@
 package permissions
 
 import (
+	"github.com/warden-cli/warden/permissions/shell"
 	"slices"
 	"strings"
 )
@@ -62,7 +63,7 @@ var gitNoIndex = map[string]bool{
 // gitFacets says what an invocation of a read-only subcommand does. rest are the words after the
 // subcommand; noLocks is set by --no-optional-locks; isPath reports whether an operand names an
 // existing file (relative to where git runs), which makes it a path rather than a revision.
-func gitFacets(name, sub string, rest []Word, noLocks bool, isPath func(string) bool) gitRun {
+func gitFacets(name, sub string, rest []shell.Word, noLocks bool, isPath func(string) bool) gitRun {
 	csub, crest := gitContentSub(sub, rest)
 	g := parseGit(crest, gitShortValues[csub], "", gitLongValues)
 	run := gitRun{name: name, sub: sub}
@@ -170,7 +171,7 @@ func gitRevCount(sub string, g gitArgs, isPath func(string) bool) int {
 // which verifies the signature: %G? and friends, or a %(signature) atom.
 func gitFormatChecksSignatures(g gitArgs) bool {
 	for _, f := range g.flags {
-		if (Abbreviates(f.Name, "--format") || Abbreviates(f.Name, "--pretty")) && f.Has &&
+		if (shell.Abbreviates(f.Name, "--format") || shell.Abbreviates(f.Name, "--pretty")) && f.Has &&
 			(strings.Contains(f.Value, "%G") || strings.Contains(f.Value, "%(signature")) {
 			return true
 		}
@@ -187,15 +188,15 @@ var gitPrintsCommits = map[string]bool{
 
 // gitArgs are a subcommand's arguments split the way git's parse-options splits them.
 type gitArgs struct {
-	flags    []Flag
-	operands []Word
+	flags    []shell.Flag
+	operands []shell.Word
 }
 
 // parseGit splits args: short options cluster, a letter in values takes the rest of the word or else the
 // next word, a letter in optional takes only the rest of the word, digits are a count (-3); a long option
 // takes `=value`, or the next word when it is (an abbreviation of) one of longValues; `--` ends options.
 // Long options keep the name as typed, abbreviated or not.
-func parseGit(args []Word, values, optional string, longValues []string) gitArgs {
+func parseGit(args []shell.Word, values, optional string, longValues []string) gitArgs {
 	var g gitArgs
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
@@ -205,15 +206,15 @@ func parseGit(args []Word, values, optional string, longValues []string) gitArgs
 			return g
 		case strings.HasPrefix(v, "--"):
 			name, val, has := strings.Cut(v, "=")
-			if !has && MatchesLong(name[2:], trimDashes(longValues)) && i+1 < len(args) {
+			if !has && shell.MatchesLong(name[2:], trimDashes(longValues)) && i+1 < len(args) {
 				i++
 				val, has = args[i].Value, true
 			}
-			g.flags = append(g.flags, Flag{Name: name, Value: val, Has: has})
+			g.flags = append(g.flags, shell.Flag{Name: name, Value: val, Has: has})
 		case len(v) > 1 && v[0] == '-':
 			for j := 1; j < len(v); j++ {
 				ch := v[j]
-				f := Flag{Name: "-" + string(ch)}
+				f := shell.Flag{Name: "-" + string(ch)}
 				switch {
 				case ch >= '0' && ch <= '9':
 					continue
@@ -266,7 +267,7 @@ func (g gitArgs) bad(shortBad string, longBad []string) string {
 func (g gitArgs) has(names ...string) bool {
 	for _, f := range g.flags {
 		for _, n := range names {
-			if f.Name == n || Abbreviates(f.Name, n) {
+			if f.Name == n || shell.Abbreviates(f.Name, n) {
 				return true
 			}
 		}
@@ -287,7 +288,7 @@ func (g gitArgs) hasExact(names ...string) bool {
 // gitContentSub returns the content subcommand a read subcommand amounts to, and its arguments:
 // `git reflog [show]` is `git log -g`, and `git stash show` prints a stash's diff, its files' contents
 // with -p (like log, a stat otherwise); `git reflog list` and `git reflog exists` print none.
-func gitContentSub(sub string, rest []Word) (string, []Word) {
+func gitContentSub(sub string, rest []shell.Word) (string, []shell.Word) {
 	switch sub {
 	case "reflog":
 		if len(rest) > 0 && rest[0].Value == "show" {

@@ -1,6 +1,7 @@
 package permissions
 
 import (
+	"github.com/warden-cli/warden/permissions/shell"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,8 +105,8 @@ func TestFileToolPathsSeeThroughHardLinks(t *testing.T) {
 // shell does, and leave files with one name alone; yolo and a rule naming the file still allow it.
 func TestHardLinkSearchBound(t *testing.T) {
 	l := linkPathLab(t)
-	defer func(n int) { MaxLinkSearch = n }(MaxLinkSearch)
-	MaxLinkSearch = 2
+	defer func(n int) { shell.MaxLinkSearch = n }(shell.MaxLinkSearch)
+	shell.MaxLinkSearch = 2
 	plain := l.engine()
 	for path, want := range map[string]Decision{"b.txt": Ask, "plain.txt": Allow} {
 		v := plain.Decide(Request{Kind: Read, Path: path, Cwd: l.ws})

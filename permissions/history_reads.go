@@ -8,11 +8,12 @@ import (
 	"path/filepath"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // historyDenied returns the deny rule naming a path that a repository whose object store the part reads
 // ever tracked (in its history or its index), and that path.
-func (e *Engine) historyDenied(rules []Rule, p *Part) (Rule, string, bool) {
+func (e *Engine) historyDenied(rules []Rule, p *shell.Part) (Rule, string, bool) {
 	reads := pathRules(rules, Read)
 	if len(reads) == 0 {
 		return Rule{}, "", false

@@ -1,6 +1,7 @@
 package permissions
 
 import (
+	"github.com/warden-cli/warden/permissions/shell"
 	"slices"
 	"strings"
 )
@@ -28,7 +29,7 @@ func (e *Engine) decideHookAllowed(s snapshot, req Request) Verdict {
 		if cwd == "" {
 			cwd = e.workspace
 		}
-		r.Tool, r.pathGlob = "Read", escapeGlob(ResolvePath(cwd, req.Path, e.home))
+		r.Tool, r.pathGlob = "Read", escapeGlob(shell.ResolvePath(cwd, req.Path, e.home))
 		if req.Kind != Read {
 			r.Tool = "Edit"
 		}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/warden-cli/warden/permissions/shell"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -29,15 +30,15 @@ const maxLoopValues = 32
 const maxLoopRounds = 1000
 
 // loopValues returns the values a for loop's variable takes, and whether they are all known for certain.
-func (c *classifier) loopValues(l *syntax.WordIter, body []*syntax.Stmt, sc *Scope) ([]string, bool) {
+func (c *classifier) loopValues(l *syntax.WordIter, body []*syntax.Stmt, sc *shell.Scope) ([]string, bool) {
 	name := l.Name.Value
-	if SensitiveVar(name) != "" || !readsOnly(body, name) {
+	if shell.SensitiveVar(name) != "" || !readsOnly(body, name) {
 		return nil, false
 	}
 	var values []string
 	globbed := false
 	for _, item := range l.Items {
-		w := ResolveWordVars(item, c.Ctx.Home, sc.Cwd, sc.Vars)
+		w := shell.ResolveWordVars(item, c.Ctx.Home, sc.Cwd, sc.Vars)
 		if !w.Static || w.ProcIn {
 			return nil, false
 		}
@@ -118,7 +119,7 @@ func readsOnly(stmts []*syntax.Stmt, name string) bool {
 				}
 				if n.Param != nil && n.Param.Value == name {
 					// A plain $name has nothing more to look at; any operator on it disqualifies.
-					if _, plain := KnownParam(n, "", "", map[string]string{name: ""}); !plain {
+					if _, plain := shell.KnownParam(n, "", "", map[string]string{name: ""}); !plain {
 						ok = false
 					}
 					return false

@@ -4,14 +4,15 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // mayMatch reports whether the path rule may match what the loose path becomes below dir (its known
 // directory, as written or resolved), a directory above it or something below it.
-func mayMatch(lp LoosePath, r Rule, dir string) bool {
-	segs := make([]LooseSeg, 0, 8+len(lp.Segs))
+func mayMatch(lp shell.LoosePath, r Rule, dir string) bool {
+	segs := make([]shell.LooseSeg, 0, 8+len(lp.Segs))
 	for _, s := range strings.Split(dir, "/") {
-		segs = append(segs, LooseSeg{Text: s})
+		segs = append(segs, shell.LooseSeg{Text: s})
 	}
 	segs = append(segs, lp.Segs...)
 	for _, glob := range []string{r.pathGlob, r.linkGlob} {
@@ -24,7 +25,7 @@ func mayMatch(lp LoosePath, r Rule, dir string) bool {
 
 // segsMayMatch reports whether a rule's pattern, split at `/`, may match a path the segments become,
 // or one above or below it.
-func segsMayMatch(rule []string, segs []LooseSeg) bool {
+func segsMayMatch(rule []string, segs []shell.LooseSeg) bool {
 	if len(rule) == 0 || len(segs) == 0 {
 		return true // one names a directory the other lies below
 	}
@@ -36,7 +37,7 @@ func segsMayMatch(rule []string, segs []LooseSeg) bool {
 
 // segMayMatch reports whether one component of a rule's pattern may match a component of a loose
 // path.
-func segMayMatch(rule string, s LooseSeg) bool {
+func segMayMatch(rule string, s shell.LooseSeg) bool {
 	wild := strings.ContainsAny(rule, `*?[{\`)
 	switch {
 	case !s.Dynamic && !wild:

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // The promise's model of a command line (promise.go). While deny or ask rules are in force, the engine
@@ -71,24 +73,24 @@ type grammar struct {
 	operand role
 	// judge, when set, judges the parsed command (its operands, what the options mean together, the
 	// inputs the program reads by itself) and returns why it cannot, or "".
-	judge func(e *ExecCtx, a *modelArgs) string
+	judge func(e *shell.Exec, a *modelArgs) string
 	// subs are the subcommands, picked by the first operand; sub is judged with the words after it.
 	subs map[string]*grammar
 	// needsSub says a command without a known subcommand is unseen.
 	needsSub bool
 	// custom, when set, judges the words itself (the program first), for command lines no option table
 	// describes (python's -c and -m end its options; git's global options are not parse-options').
-	custom func(e *ExecCtx, words []Word) string
+	custom func(e *shell.Exec, words []shell.Word) string
 }
 
 // modelArgs is a command line parsed by a grammar.
 type modelArgs struct {
 	// words is the command, the program (or subcommand) first.
-	words []Word
+	words []shell.Word
 	opts  []modelOpt
 	// operands are the words that are not options, at their indexes in words; dashdash is the number of
 	// them before `--`, or -1.
-	operands []Word
+	operands []shell.Word
 	at       []int
 	dashdash int
 }
@@ -96,7 +98,7 @@ type modelArgs struct {
 // modelOpt is one option given: its name as the grammar knows it ("-x", "--long") and its value.
 type modelOpt struct {
 	name  string
-	value Word
+	value shell.Word
 	has   bool
 }
 
@@ -113,8 +115,8 @@ func (a *modelArgs) has(names ...string) bool {
 }
 
 // value returns the value of the last of the options names given.
-func (a *modelArgs) value(names ...string) (Word, bool) {
-	var v Word
+func (a *modelArgs) value(names ...string) (shell.Word, bool) {
+	var v shell.Word
 	found := false
 	for _, o := range a.opts {
 		for _, n := range names {
@@ -187,22 +189,22 @@ func (g *grammar) longOpt(typed string) (string, opt, string) {
 
 // mayBeOption reports whether a word may be taken as an option: known, it starts with a dash; only known
 // at run time, nothing before its first expansion rules that out.
-func mayBeOption(w Word) bool {
+func mayBeOption(w shell.Word) bool {
 	if w.Static {
 		return len(w.Value) > 1 && w.Value[0] == '-'
 	}
-	template, _ := WordShape(w, nil)
-	return template == "" || template[0] == '-' || strings.HasPrefix(template, UnknownPart)
+	template, _ := shell.WordShape(w, nil)
+	return template == "" || template[0] == '-' || strings.HasPrefix(template, shell.UnknownPart)
 }
 
 // parse splits words (the program first) by the grammar, applying each option's role as it goes, so
 // that a directory an option names applies to the paths after it. It returns why the words are not all
 // understood, or "".
-func parseModel(e *ExecCtx, g *grammar, words []Word) (*modelArgs, string) {
+func parseModel(e *shell.Exec, g *grammar, words []shell.Word) (*modelArgs, string) {
 	a := &modelArgs{words: words, dashdash: -1}
 	name := filepath.Base(words[0].Value)
 	rest := words[1:]
-	take := func(o opt, typed string, value Word) string {
+	take := func(o opt, typed string, value shell.Word) string {
 		a.opts = append(a.opts, modelOpt{name: typed, value: value, has: true})
 		return takes(e, o.role, value, fmt.Sprintf("`%s %s`", name, typed))
 	}
@@ -245,11 +247,11 @@ func parseModel(e *ExecCtx, g *grammar, words []Word) (*modelArgs, string) {
 				if !g.goFlags || (val != "true" && val != "false") {
 					return a, fmt.Sprintf("`%s %s` is given a value Warden does not follow", name, v)
 				}
-				a.opts = append(a.opts, modelOpt{name: shown, value: Word{Value: val, Static: true}, has: true})
+				a.opts = append(a.opts, modelOpt{name: shown, value: shell.Word{Value: val, Static: true}, has: true})
 			case o.role == rNone:
 				a.opts = append(a.opts, modelOpt{name: shown})
 			case hasVal:
-				if why := take(o, shown, Word{Value: val, Raw: val, Static: true}); why != "" {
+				if why := take(o, shown, shell.Word{Value: val, Raw: val, Static: true}); why != "" {
 					return a, why
 				}
 			case o.optional:
@@ -273,7 +275,7 @@ func parseModel(e *ExecCtx, g *grammar, words []Word) (*modelArgs, string) {
 				}
 				switch attached := v[j+1:]; {
 				case attached != "":
-					if why := take(o, shown, Word{Value: attached, Raw: attached, Static: true}); why != "" {
+					if why := take(o, shown, shell.Word{Value: attached, Raw: attached, Static: true}); why != "" {
 						return a, why
 					}
 				case o.optional:
@@ -293,7 +295,7 @@ func parseModel(e *ExecCtx, g *grammar, words []Word) (*modelArgs, string) {
 
 // model judges words (the program first) by the grammar g and returns why they are not all understood,
 // or "". A subcommand is judged by its own grammar, with the words after it.
-func model(e *ExecCtx, g *grammar, words []Word) string {
+func model(e *shell.Exec, g *grammar, words []shell.Word) string {
 	if g.custom != nil {
 		return g.custom(e, words)
 	}
@@ -311,8 +313,8 @@ func model(e *ExecCtx, g *grammar, words []Word) string {
 			return fmt.Sprintf("`%s` runs a subcommand only known at run time", name)
 		}
 		if sub, ok := g.subs[first.Value]; ok {
-			named := Word{Value: name + " " + first.Value, Raw: name + " " + first.Value, Static: true}
-			return model(e, sub, append([]Word{named}, words[a.at[0]+1:]...))
+			named := shell.Word{Value: name + " " + first.Value, Raw: name + " " + first.Value, Static: true}
+			return model(e, sub, append([]shell.Word{named}, words[a.at[0]+1:]...))
 		}
 		if g.needsSub {
 			return fmt.Sprintf("`%s %s` is a subcommand Warden does not model", name, first.Value)
@@ -328,23 +330,23 @@ func model(e *ExecCtx, g *grammar, words []Word) string {
 
 // takes applies what role says a word is to the part, and returns why Warden cannot follow it, or "".
 // what names the word's place for reasons (`make -f`).
-func takes(e *ExecCtx, r role, w Word, what string) string {
+func takes(e *shell.Exec, r role, w shell.Word, what string) string {
 	switch r {
 	case rNone, rData:
 		return ""
 	case rRead:
-		return pathTaken(e, w, Reading, what)
+		return pathTaken(e, w, shell.Reading, what)
 	case rWrite:
-		return pathTaken(e, w, Writing, what)
+		return pathTaken(e, w, shell.Writing, what)
 	case rEdit:
-		if why := pathTaken(e, w, Reading, what); why != "" {
+		if why := pathTaken(e, w, shell.Reading, what); why != "" {
 			return why
 		}
-		return pathTaken(e, w, Writing, what)
+		return pathTaken(e, w, shell.Writing, what)
 	case rInto:
 		e.P.Effect(fmt.Sprintf("%s writes into `%s`", what, w.Raw))
 		if !w.Static {
-			e.P.Loose = append(e.P.Loose, e.LoosePath(w, Writing))
+			e.P.Loose = append(e.P.Loose, e.LoosePath(w, shell.Writing))
 			e.P.Writes = append(e.P.Writes, w.Raw) // somewhere only known at run time
 			return ""
 		}
@@ -355,11 +357,11 @@ func takes(e *ExecCtx, r role, w Word, what string) string {
 	case rHanded:
 		e.P.Effect(fmt.Sprintf("%s may write below `%s`", what, w.Raw))
 		if !w.Static {
-			e.P.Loose = append(e.P.Loose, e.LoosePath(w, Reading), e.LoosePath(w, Writing))
+			e.P.Loose = append(e.P.Loose, e.LoosePath(w, shell.Reading), e.LoosePath(w, shell.Writing))
 			return ""
 		}
 		if name, value, ok := strings.Cut(w.Value, "="); ok && !strings.Contains(name, "/") {
-			w = Word{Value: value, Raw: value, Static: true, Glob: w.Glob}
+			w = shell.Word{Value: value, Raw: value, Static: true, Glob: w.Glob}
 		}
 		paths, why := expanded(e, w, what)
 		for _, path := range paths {
@@ -380,11 +382,11 @@ func takes(e *ExecCtx, r role, w Word, what string) string {
 		runsFile(e, w)
 		return ""
 	case rCode:
-		e.P.Unsee(UnseenInlineCode, fmt.Sprintf("%s runs code Warden does not read", what))
+		e.P.Unsee(shell.UnseenInlineCode, fmt.Sprintf("%s runs code Warden does not read", what))
 		return ""
 	case rCommand:
 		why := fmt.Sprintf("%s runs a command", what)
-		e.P.Unsee(UnseenGivenCommand, why)
+		e.P.Unsee(shell.UnseenGivenCommand, why)
 		if w.Static {
 			e.Untrusted(w.Value, why)
 		}
@@ -395,14 +397,14 @@ func takes(e *ExecCtx, r role, w Word, what string) string {
 
 // pathTaken records a path the program reads or writes: a glob is expanded as bash will, a word only
 // known at run time is a loose path (promise.go decides whether a rule could match it).
-func pathTaken(e *ExecCtx, w Word, a Access, what string) string {
+func pathTaken(e *shell.Exec, w shell.Word, a shell.Access, what string) string {
 	switch {
 	case w.ProcIn:
 		return ""
 	case w.Found:
 		return fmt.Sprintf("%s is given `{}`, every file find finds", what)
 	case !w.Static:
-		if a != Reading {
+		if a != shell.Reading {
 			e.P.Effect(fmt.Sprintf("%s writes `%s`, only known at run time", what, w.Raw))
 			e.P.Writes = append(e.P.Writes, w.Raw) // somewhere only known at run time
 		}
@@ -413,7 +415,7 @@ func pathTaken(e *ExecCtx, w Word, a Access, what string) string {
 	}
 	paths, why := expanded(e, w, what)
 	for _, path := range paths {
-		if a == Reading {
+		if a == shell.Reading {
 			e.S.ReadOne(e.P, w.Value, path, e.Scope(), true)
 			continue
 		}
@@ -425,7 +427,7 @@ func pathTaken(e *ExecCtx, w Word, a Access, what string) string {
 // expanded returns the absolute paths a word names: a glob expanded against the file system as bash
 // will, with the pattern itself when nothing matches. A relative path in a directory Warden lost track
 // of stays relative, which promise.go treats as unseen.
-func expanded(e *ExecCtx, w Word, what string) ([]string, string) {
+func expanded(e *shell.Exec, w shell.Word, what string) ([]string, string) {
 	sc := e.Scope()
 	names := []string{w.Value}
 	if w.Glob {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // The models of the programs that write files (coreutils' writers, sed -i, gofmt -w) and of the shell's
@@ -52,8 +54,8 @@ func init() {
 		"gofmt": goGram("-l -w -d -s -e -r= -cpuprofile= -trace= -h -help", map[string]role{"-cpuprofile": rWrite, "-trace": rWrite}).
 			judging(gofmts),
 		// The shell's `source` and `.`: what they run, and what they give the script, unseenIn records.
-		"source": {judge: func(*ExecCtx, *modelArgs) string { return "" }, permute: false},
-		".":      {judge: func(*ExecCtx, *modelArgs) string { return "" }, permute: false},
+		"source": {judge: func(*shell.Exec, *modelArgs) string { return "" }, permute: false},
+		".":      {judge: func(*shell.Exec, *modelArgs) string { return "" }, permute: false},
 	} {
 		models[n] = g
 	}
@@ -65,7 +67,7 @@ func (g *grammar) operands(r role) *grammar {
 }
 
 // judging returns g with the judge f.
-func (g *grammar) judging(f func(e *ExecCtx, a *modelArgs) string) *grammar {
+func (g *grammar) judging(f func(e *shell.Exec, a *modelArgs) string) *grammar {
 	return g.with(func(g *grammar) { g.judge = f })
 }
 
@@ -73,7 +75,7 @@ func (g *grammar) judging(f func(e *ExecCtx, a *modelArgs) string) *grammar {
 // command line that accounts for every word, what the read-only judgement found (a writer is not
 // read-only, an option it does not list) is modelled: the part's model is back to what it was before the
 // program was judged. Without one, or where the model ends, the part stays unmodelled.
-func modelProgram(e *ExecCtx, n string, words []Word, before, dir string) {
+func modelProgram(e *shell.Exec, n string, words []shell.Word, before, dir string) {
 	g, ok := models[n]
 	if !ok {
 		return
@@ -107,7 +109,7 @@ func modelProgram(e *ExecCtx, n string, words []Word, before, dir string) {
 const keepReason = "\x00"
 
 // each applies the role r to words, and returns why Warden cannot follow one, or "".
-func each(e *ExecCtx, r role, words []Word, what string) string {
+func each(e *shell.Exec, r role, words []shell.Word, what string) string {
 	for _, w := range words {
 		if why := takes(e, r, w, what); why != "" {
 			return why
@@ -119,7 +121,7 @@ func each(e *ExecCtx, r role, words []Word, what string) string {
 // destination applies what a copy does to its last operand, given the sources it copies: into an
 // existing directory it writes each source's name there (and, recursive, anything below it); else it
 // writes the operand itself.
-func destination(e *ExecCtx, dest Word, sources []Word, recursive bool, what string) string {
+func destination(e *shell.Exec, dest shell.Word, sources []shell.Word, recursive bool, what string) string {
 	if !dest.Static || dest.Glob {
 		return takes(e, rWrite, dest, what)
 	}
@@ -129,7 +131,7 @@ func destination(e *ExecCtx, dest Word, sources []Word, recursive bool, what str
 	}
 	for _, s := range sources {
 		if !s.Static {
-			e.P.Loose = append(e.P.Loose, LoosePath{Dir: dir, Access: Writing, Shown: s.Raw})
+			e.P.Loose = append(e.P.Loose, shell.LoosePath{Dir: dir, Access: shell.Writing, Shown: s.Raw})
 			continue
 		}
 		names, why := expanded(e, s, what)
@@ -150,8 +152,8 @@ func destination(e *ExecCtx, dest Word, sources []Word, recursive bool, what str
 // copies judges cp (move false) and mv: with -t every operand is a source; with -T the last is the
 // file written; otherwise the last is written, or, a directory, written into. Sources are read; mv
 // removes them too.
-func copies(move bool) func(e *ExecCtx, a *modelArgs) string {
-	return func(e *ExecCtx, a *modelArgs) string {
+func copies(move bool) func(e *shell.Exec, a *modelArgs) string {
+	return func(e *shell.Exec, a *modelArgs) string {
 		what := fmt.Sprintf("`%s`", a.words[0].Value)
 		sources := a.operands
 		source := rRead
@@ -193,12 +195,12 @@ func copies(move bool) func(e *ExecCtx, a *modelArgs) string {
 
 // links judges ln: the targets are only named (a later read through the link is a read of where it
 // leads, unseen_fresh.go); the link names are written.
-func links(e *ExecCtx, a *modelArgs) string {
+func links(e *shell.Exec, a *modelArgs) string {
 	what := "`ln`"
 	if _, ok := a.value("-t", "--target-directory"); ok || len(a.operands) < 2 {
 		if len(a.operands) == 1 && !ok {
 			// `ln -s TARGET` makes a link of the target's name here.
-			return destination(e, Word{Value: ".", Raw: ".", Static: true}, a.operands, false, what)
+			return destination(e, shell.Word{Value: ".", Raw: ".", Static: true}, a.operands, false, what)
 		}
 		return ""
 	}
@@ -210,7 +212,7 @@ func links(e *ExecCtx, a *modelArgs) string {
 }
 
 // installs judges install: -d makes its operands as directories; otherwise it copies like cp.
-func installs(e *ExecCtx, a *modelArgs) string {
+func installs(e *shell.Exec, a *modelArgs) string {
 	if a.has("-d", "--directory") {
 		return each(e, rWrite, a.operands, "`install -d`")
 	}
@@ -219,7 +221,7 @@ func installs(e *ExecCtx, a *modelArgs) string {
 
 // chmods judges chmod: the first operand is the mode, unless --reference names the file to take it from
 // or the mode was given as options (`chmod -w x`).
-func chmods(e *ExecCtx, a *modelArgs) string {
+func chmods(e *shell.Exec, a *modelArgs) string {
 	ops := a.operands
 	modeOpt := false
 	for _, o := range a.opts {
@@ -234,7 +236,7 @@ func chmods(e *ExecCtx, a *modelArgs) string {
 }
 
 // owners judges chown and chgrp: the first operand is the owner, unless --reference gives it.
-func owners(e *ExecCtx, a *modelArgs) string {
+func owners(e *shell.Exec, a *modelArgs) string {
 	ops := a.operands
 	skip := 0
 	if _, ok := a.value("--reference"); !ok && len(ops) > 0 {
@@ -245,8 +247,8 @@ func owners(e *ExecCtx, a *modelArgs) string {
 
 // recursively judges a writer whose operands after the first skip are written, and, with -R or -r, what
 // is below those that are directories.
-func recursively(skip int) func(e *ExecCtx, a *modelArgs) string {
-	return func(e *ExecCtx, a *modelArgs) string {
+func recursively(skip int) func(e *shell.Exec, a *modelArgs) string {
+	return func(e *shell.Exec, a *modelArgs) string {
 		what := fmt.Sprintf("`%s`", a.words[0].Value)
 		ops := a.operands
 		if len(ops) < skip {
@@ -272,7 +274,7 @@ func recursively(skip int) func(e *ExecCtx, a *modelArgs) string {
 
 // seds judges sed: the script is the first operand unless -e gave one; the files are read, and with
 // -i rewritten. What the script does (e, w, r commands) unseenIn judges.
-func seds(e *ExecCtx, a *modelArgs) string {
+func seds(e *shell.Exec, a *modelArgs) string {
 	ops := a.operands
 	var scripts []string
 	for _, o := range a.opts {
@@ -285,7 +287,7 @@ func seds(e *ExecCtx, a *modelArgs) string {
 	}
 	// The script, with its options read as sed reads them (--expr is --expression).
 	if why := sedScriptReadOnly(strings.Join(scripts, "\n")); why != "" {
-		e.P.Unsee(UnseenInlineCode, why)
+		e.P.Unsee(shell.UnseenInlineCode, why)
 	}
 	r := rRead
 	if a.has("-i", "--in-place") {
@@ -295,7 +297,7 @@ func seds(e *ExecCtx, a *modelArgs) string {
 }
 
 // gofmts judges gofmt: with -w it rewrites the files it is given, and the Go files below a directory.
-func gofmts(e *ExecCtx, a *modelArgs) string {
+func gofmts(e *shell.Exec, a *modelArgs) string {
 	if !a.has("-w") {
 		return each(e, rRead, a.operands, "`gofmt`")
 	}

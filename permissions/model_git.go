@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // git's model for the promise: its global options, as git.c reads them (spelled out only), and the
@@ -38,12 +39,12 @@ func init() {
 		return m
 	}
 	pathspecFile := read("--pathspec-from-file")
-	sub := func(name string, roles map[string]role, judge func(*ExecCtx, *modelArgs) string) *grammar {
+	sub := func(name string, roles map[string]role, judge func(*shell.Exec, *modelArgs) string) *grammar {
 		g := gram(gitOptions[name]+" -h --help", roles)
 		g.judge = judge
 		return g
 	}
-	data := func(*ExecCtx, *modelArgs) string { return "" }
+	data := func(*shell.Exec, *modelArgs) string { return "" }
 	for name, g := range map[string]*grammar{
 		"add":         sub("add", pathspecFile, data), // what it takes in, gitTreeUnseen records
 		"commit":      sub("commit", read("-F", "--file", "-t", "--template", "--pathspec-from-file"), gitCommitted),
@@ -97,7 +98,7 @@ func init() {
 }
 
 // gitModel judges git's global options, then the subcommand with its grammar.
-func gitModel(e *ExecCtx, words []Word) string {
+func gitModel(e *shell.Exec, words []shell.Word) string {
 	i := 1
 	for ; i < len(words); i++ {
 		w := words[i]
@@ -153,8 +154,8 @@ func gitModel(e *ExecCtx, words []Word) string {
 				// An alias, an external git-SUB, or a name help.autocorrect may run as another.
 				return fmt.Sprintf("`git %s` is a subcommand Warden does not model", sub)
 			}
-			named := Word{Value: "git " + sub, Raw: "git " + sub, Static: true}
-			return model(e, g, append([]Word{named}, words[i+1:]...))
+			named := shell.Word{Value: "git " + sub, Raw: "git " + sub, Static: true}
+			return model(e, g, append([]shell.Word{named}, words[i+1:]...))
 		}
 	}
 	return ""
@@ -163,8 +164,8 @@ func gitModel(e *ExecCtx, words []Word) string {
 // gitFamily judges a subcommand whose first word picks what it does (git stash push, git remote add):
 // without one, or with an option first, it is def ("" when only listing is, which is read-only and not
 // judged here).
-func gitFamily(name, def string, subs map[string]*grammar) func(e *ExecCtx, words []Word) string {
-	return func(e *ExecCtx, words []Word) string {
+func gitFamily(name, def string, subs map[string]*grammar) func(e *shell.Exec, words []shell.Word) string {
+	return func(e *shell.Exec, words []shell.Word) string {
 		rest := words[1:]
 		pick := def
 		if len(rest) > 0 && rest[0].Static && !strings.HasPrefix(rest[0].Value, "-") {
@@ -176,15 +177,15 @@ func gitFamily(name, def string, subs map[string]*grammar) func(e *ExecCtx, word
 		if !ok {
 			return fmt.Sprintf("`git %s %s` is not modelled", name, pick)
 		}
-		named := Word{Value: "git " + name + " " + pick, Static: true}
-		return model(e, g, append([]Word{named}, rest...))
+		named := shell.Word{Value: "git " + name + " " + pick, Static: true}
+		return model(e, g, append([]shell.Word{named}, rest...))
 	}
 }
 
 // gitRemoteOperand judges the operand at index i as a repository: a URL, a remote's name or a path, but
 // not a transport that runs a command (ext::, fd::).
-func gitRemoteOperand(i int) func(e *ExecCtx, a *modelArgs) string {
-	return func(e *ExecCtx, a *modelArgs) string {
+func gitRemoteOperand(i int) func(e *shell.Exec, a *modelArgs) string {
+	return func(e *shell.Exec, a *modelArgs) string {
 		for k, w := range a.operands {
 			if k != i-1 && k != i {
 				continue
@@ -212,11 +213,11 @@ func gitCommandURL(v string) bool {
 
 // gitCommitted judges git commit's pathspecs: the files named are taken into the repository as they are,
 // like git add's.
-func gitCommitted(e *ExecCtx, a *modelArgs) string {
+func gitCommitted(e *shell.Exec, a *modelArgs) string {
 	sc := e.Scope()
 	for _, w := range a.operands {
 		if !w.Static {
-			e.P.Loose = append(e.P.Loose, e.LoosePath(w, Reading))
+			e.P.Loose = append(e.P.Loose, e.LoosePath(w, shell.Reading))
 			continue
 		}
 		paths, why := expanded(e, w, "`git commit`")
@@ -235,7 +236,7 @@ func gitCommitted(e *ExecCtx, a *modelArgs) string {
 
 // gitCloned judges git clone's operands: the repository (not a command transport), and the directory it
 // makes.
-func gitCloned(e *ExecCtx, a *modelArgs) string {
+func gitCloned(e *shell.Exec, a *modelArgs) string {
 	if why := gitRemoteOperand(1)(e, a); why != "" {
 		return why
 	}
@@ -248,30 +249,30 @@ func gitCloned(e *ExecCtx, a *modelArgs) string {
 			return ""
 		}
 		name := strings.TrimSuffix(filepath.Base(strings.TrimSuffix(src.Value, "/")), ".git")
-		return takes(e, rInto, Word{Value: name, Raw: name, Static: true}, "`git clone`")
+		return takes(e, rInto, shell.Word{Value: name, Raw: name, Static: true}, "`git clone`")
 	}
 	return takes(e, rInto, a.operands[1], "`git clone`")
 }
 
 // gitInitialised judges git init's directory.
-func gitInitialised(e *ExecCtx, a *modelArgs) string {
+func gitInitialised(e *shell.Exec, a *modelArgs) string {
 	return each(e, rInto, a.operands, "`git init`")
 }
 
 // gitPatches judges git apply's and git am's operands: patches and mailboxes it reads.
-func gitPatches(e *ExecCtx, a *modelArgs) string {
+func gitPatches(e *shell.Exec, a *modelArgs) string {
 	return each(e, rRead, a.operands, fmt.Sprintf("`%s`", a.words[0].Value))
 }
 
 // gitPathspec applies r to a pathspec: a directory, a pattern git matches itself or magic stands for
 // anything below; a plain file for itself.
-func gitPathspec(e *ExecCtx, w Word, r role, what string) string {
+func gitPathspec(e *shell.Exec, w shell.Word, r role, what string) string {
 	if !w.Static {
-		e.P.Loose = append(e.P.Loose, e.LoosePath(w, Writing))
+		e.P.Loose = append(e.P.Loose, e.LoosePath(w, shell.Writing))
 		return ""
 	}
 	if !w.Glob && strings.ContainsAny(w.Value, "*?[:") {
-		return takes(e, rInto, Word{Value: ".", Raw: ".", Static: true}, what)
+		return takes(e, rInto, shell.Word{Value: ".", Raw: ".", Static: true}, what)
 	}
 	paths, why := expanded(e, w, what)
 	if why != "" {
@@ -282,7 +283,7 @@ func gitPathspec(e *ExecCtx, w Word, r role, what string) string {
 		if isDir(p) {
 			rr = rInto
 		}
-		if why := takes(e, rr, Word{Value: p, Raw: p, Static: true}, what); why != "" {
+		if why := takes(e, rr, shell.Word{Value: p, Raw: p, Static: true}, what); why != "" {
 			return why
 		}
 	}
@@ -290,7 +291,7 @@ func gitPathspec(e *ExecCtx, w Word, r role, what string) string {
 }
 
 // gitRemoved judges git rm's pathspecs: removed from the work tree and the index.
-func gitRemoved(e *ExecCtx, a *modelArgs) string {
+func gitRemoved(e *shell.Exec, a *modelArgs) string {
 	for _, w := range a.operands {
 		if why := gitPathspec(e, w, rWrite, "`git rm`"); why != "" {
 			return why
@@ -300,7 +301,7 @@ func gitRemoved(e *ExecCtx, a *modelArgs) string {
 }
 
 // gitMoved judges git mv: the sources are moved, the last operand is written or written into.
-func gitMoved(e *ExecCtx, a *modelArgs) string {
+func gitMoved(e *shell.Exec, a *modelArgs) string {
 	if len(a.operands) < 2 {
 		return ""
 	}
@@ -314,7 +315,7 @@ func gitMoved(e *ExecCtx, a *modelArgs) string {
 }
 
 // gitCleaned judges git clean's pathspecs: what is untracked below them is removed.
-func gitCleaned(e *ExecCtx, a *modelArgs) string {
+func gitCleaned(e *shell.Exec, a *modelArgs) string {
 	for _, w := range a.operands {
 		if why := gitPathspec(e, w, rInto, "`git clean`"); why != "" {
 			return why
@@ -324,7 +325,7 @@ func gitCleaned(e *ExecCtx, a *modelArgs) string {
 }
 
 // gitWorktreePath judges the path of a work tree git worktree adds, removes or moves.
-func gitWorktreePath(e *ExecCtx, a *modelArgs) string {
+func gitWorktreePath(e *shell.Exec, a *modelArgs) string {
 	for i, w := range a.operands {
 		if i > 1 {
 			break
@@ -358,7 +359,7 @@ var gitSubmoduleOpts = map[string]string{
 
 // gitSubmodule judges git submodule: foreach runs a command in every submodule (read as bash for deny
 // and ask rules); the others clone, check out and configure.
-func gitSubmodule(e *ExecCtx, words []Word) string {
+func gitSubmodule(e *shell.Exec, words []shell.Word) string {
 	rest := words[1:]
 	for len(rest) > 0 && rest[0].Static && (rest[0].Value == "--quiet" || rest[0].Value == "--cached" || rest[0].Value == "-q") {
 		rest = rest[1:]
@@ -377,30 +378,30 @@ func gitSubmodule(e *ExecCtx, words []Word) string {
 		}
 		for _, w := range body {
 			if !w.Static {
-				e.P.Unsee(UnseenGitProgram, "`git submodule foreach` runs a command only known at run time")
+				e.P.Unsee(shell.UnseenGitProgram, "`git submodule foreach` runs a command only known at run time")
 				return ""
 			}
 		}
-		gitRuns(e, "`git submodule foreach` runs a command in every submodule", strings.Join(Values(body), " "), true)
+		gitRuns(e, "`git submodule foreach` runs a command in every submodule", strings.Join(shell.Values(body), " "), true)
 		return ""
 	}
 	spec, ok := gitSubmoduleOpts[sub]
 	if !ok {
 		return fmt.Sprintf("`git submodule %s` is not modelled", sub)
 	}
-	named := Word{Value: "git submodule " + sub, Static: true}
+	named := shell.Word{Value: "git submodule " + sub, Static: true}
 	var g *grammar
 	if sub == "add" {
 		g = gram(spec, nil).judging(gitRemoteOperand(1))
 	} else {
 		g = gram(spec, nil)
 	}
-	return model(e, g, append([]Word{named}, rest[1:]...))
+	return model(e, g, append([]shell.Word{named}, rest[1:]...))
 }
 
 // gitBisect judges git bisect: run runs a command at every step (gitSubUnseen reads it); the others move
 // HEAD and the work tree, which gitTreeUnseen records.
-func gitBisect(e *ExecCtx, words []Word) string {
+func gitBisect(e *shell.Exec, words []shell.Word) string {
 	if len(words) < 2 {
 		return ""
 	}
@@ -417,7 +418,7 @@ func gitBisect(e *ExecCtx, words []Word) string {
 }
 
 // gitTop returns the top of the work tree git runs in, or "" when Warden lost track of where that is.
-func gitTop(e *ExecCtx) string {
+func gitTop(e *shell.Exec) string {
 	dir := e.Scope().Cwd
 	if dir == "" {
 		return ""
@@ -429,7 +430,7 @@ func gitTop(e *ExecCtx) string {
 }
 
 // gitWholeTree records that a git command may write anything in the work tree.
-func gitWholeTree(e *ExecCtx, what string) string {
+func gitWholeTree(e *shell.Exec, what string) string {
 	top := gitTop(e)
 	if top == "" {
 		return fmt.Sprintf("%s writes a work tree Warden lost track of", what)
@@ -440,7 +441,7 @@ func gitWholeTree(e *ExecCtx, what string) string {
 
 // gitCheckedOut judges git checkout: a new branch from HEAD writes nothing, pathspecs after `--` only
 // themselves; a branch switched to may change any file.
-func gitCheckedOut(e *ExecCtx, a *modelArgs) string {
+func gitCheckedOut(e *shell.Exec, a *modelArgs) string {
 	if a.has("-b", "-B", "--orphan") && len(a.operands) == 0 {
 		return "" // a new branch where HEAD is: the files stay as they are
 	}
@@ -457,7 +458,7 @@ func gitCheckedOut(e *ExecCtx, a *modelArgs) string {
 
 // gitSwitched judges git switch: a new branch from HEAD writes nothing; any other switch may change any
 // file.
-func gitSwitched(e *ExecCtx, a *modelArgs) string {
+func gitSwitched(e *shell.Exec, a *modelArgs) string {
 	if a.has("-c", "-C", "--create", "--force-create", "--orphan") && len(a.operands) == 0 {
 		return ""
 	}
@@ -466,7 +467,7 @@ func gitSwitched(e *ExecCtx, a *modelArgs) string {
 
 // gitRestored judges git restore: the index alone (--staged) writes no file; otherwise it writes the
 // paths it is given.
-func gitRestored(e *ExecCtx, a *modelArgs) string {
+func gitRestored(e *shell.Exec, a *modelArgs) string {
 	if a.has("-S", "--staged") && !a.has("-W", "--worktree") {
 		return ""
 	}
@@ -483,7 +484,7 @@ func gitRestored(e *ExecCtx, a *modelArgs) string {
 
 // gitReset judges git reset: only --hard, --merge and --keep write the work tree; the others move HEAD
 // and the index.
-func gitReset(e *ExecCtx, a *modelArgs) string {
+func gitReset(e *shell.Exec, a *modelArgs) string {
 	if a.has("--hard", "--merge", "--keep") {
 		return gitWholeTree(e, "`git reset`")
 	}
@@ -493,7 +494,7 @@ func gitReset(e *ExecCtx, a *modelArgs) string {
 // gitInputs records what git reads as code for a command run where the part runs: its configuration
 // files (which may name a program, an alias, a hooks directory), there or not yet, and the hooks it runs.
 // A file the same command writes there is code written and run in one call.
-func gitInputs(e *ExecCtx) {
+func gitInputs(e *shell.Exec) {
 	dir := e.Scope().Cwd
 	if dir == "" {
 		return

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // The go command's and cargo's models for the promise. go's flags are Go's flag package's (`-name`,
@@ -60,20 +62,20 @@ func goModels() map[string]*grammar {
 			}
 		}
 	}
-	sub := func(spec string, judge func(*ExecCtx, *modelArgs) string) *grammar {
+	sub := func(spec string, judge func(*shell.Exec, *modelArgs) string) *grammar {
 		g := goGram(spec, goRoles)
 		g.judge = judge
 		return g
 	}
-	wrote := func(files ...string) func(*ExecCtx, *modelArgs) string {
-		return func(e *ExecCtx, a *modelArgs) string {
+	wrote := func(files ...string) func(*shell.Exec, *modelArgs) string {
+		return func(e *shell.Exec, a *modelArgs) string {
 			if why := goCommon(e, a); why != "" {
 				return why
 			}
 			return goModuleWrites(e, files...)
 		}
 	}
-	noWrites := func(e *ExecCtx, a *modelArgs) string { return goCommon(e, a) }
+	noWrites := func(e *shell.Exec, a *modelArgs) string { return goCommon(e, a) }
 	goG := goGram("-h -help", nil)
 	goG.needsSub = true
 	goG.subs = map[string]*grammar{
@@ -106,15 +108,15 @@ func goModels() map[string]*grammar {
 // goCommon judges what every go command shares: GOFLAGS given on the command line, read as more flags
 // (go leaves out those that do not apply, so every flag of the build and the tests counts), and
 // -ldflags or -compiler that run another program.
-func goCommon(e *ExecCtx, a *modelArgs) string {
+func goCommon(e *shell.Exec, a *modelArgs) string {
 	if i := slices.Index(e.P.EnvModel, "GOFLAGS"); i >= 0 {
 		e.P.EnvModel = slices.Delete(e.P.EnvModel, i, i+1)
-		words := []Word{{Value: "GOFLAGS", Static: true}}
+		words := []shell.Word{{Value: "GOFLAGS", Static: true}}
 		for _, f := range strings.Fields(e.Env["GOFLAGS"]) {
 			if !strings.HasPrefix(f, "-") {
 				return fmt.Sprintf("`GOFLAGS` holds `%s`, which is not a flag", f)
 			}
-			words = append(words, Word{Value: f, Raw: f, Static: true})
+			words = append(words, shell.Word{Value: f, Raw: f, Static: true})
 		}
 		g := goGram(goBuildFlags+" "+goTestFlags, goRoles)
 		flags, why := parseModel(e, g, words)
@@ -129,7 +131,7 @@ func goCommon(e *ExecCtx, a *modelArgs) string {
 }
 
 // goLinker returns why -ldflags or -compiler make go run a program Warden does not follow, or "".
-func goLinker(e *ExecCtx, a *modelArgs) string {
+func goLinker(e *shell.Exec, a *modelArgs) string {
 	for _, o := range a.opts {
 		v := o.value.Value
 		switch o.name {
@@ -151,7 +153,7 @@ func goLinker(e *ExecCtx, a *modelArgs) string {
 }
 
 // goModuleRoot returns the directory of the go.mod that governs where go runs, or where it runs.
-func goModuleRoot(e *ExecCtx) string {
+func goModuleRoot(e *shell.Exec) string {
 	dir := e.Scope().Cwd
 	for d := dir; d != "" && d != "/"; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
@@ -162,7 +164,7 @@ func goModuleRoot(e *ExecCtx) string {
 }
 
 // goModuleWrites records the files of the module's root a go command rewrites.
-func goModuleWrites(e *ExecCtx, files ...string) string {
+func goModuleWrites(e *shell.Exec, files ...string) string {
 	if why := needCwd(e, "`go`"); why != "" {
 		return why
 	}
@@ -175,7 +177,7 @@ func goModuleWrites(e *ExecCtx, files ...string) string {
 
 // goPackageDirs returns the directories below which go finds the code of the packages it is given
 // (./..., ./cmd/x, .); a package named by its import path may be anywhere in the module.
-func goPackageDirs(e *ExecCtx, ops []Word) ([]string, string) {
+func goPackageDirs(e *shell.Exec, ops []shell.Word) ([]string, string) {
 	if why := needCwd(e, "`go`"); why != "" {
 		return nil, why
 	}
@@ -206,7 +208,7 @@ func goPackageDirs(e *ExecCtx, ops []Word) ([]string, string) {
 }
 
 // goBuilt judges go build: -o writes a file, or into a directory.
-func goBuilt(e *ExecCtx, a *modelArgs) string {
+func goBuilt(e *shell.Exec, a *modelArgs) string {
 	if why := goCommon(e, a); why != "" {
 		return why
 	}
@@ -225,7 +227,7 @@ func goBuilt(e *ExecCtx, a *modelArgs) string {
 
 // goTested judges go test: it runs the packages' tests (and writes what -o, -c and the profiles name);
 // the words after -args go to the test binary.
-func goTested(e *ExecCtx, a *modelArgs) string {
+func goTested(e *shell.Exec, a *modelArgs) string {
 	if why := goCommon(e, a); why != "" {
 		return why
 	}
@@ -246,7 +248,7 @@ func goTested(e *ExecCtx, a *modelArgs) string {
 
 // goRuns records that a go command runs the code of the packages it is given, which import any package
 // of the module.
-func goRuns(e *ExecCtx, ops []Word) string {
+func goRuns(e *shell.Exec, ops []shell.Word) string {
 	dirs, why := goPackageDirs(e, ops)
 	e.P.RunsBelow = append(e.P.RunsBelow, dirs...)
 	if why == "" {
@@ -257,7 +259,7 @@ func goRuns(e *ExecCtx, ops []Word) string {
 
 // goRan judges go run: the files or the package it builds and runs, and the program's arguments, which
 // it may read or write.
-func goRan(e *ExecCtx, a *modelArgs) string {
+func goRan(e *shell.Exec, a *modelArgs) string {
 	if why := goCommon(e, a); why != "" {
 		return why
 	}
@@ -279,7 +281,7 @@ func goRan(e *ExecCtx, a *modelArgs) string {
 }
 
 // goGenerated judges go generate: it runs the //go:generate lines of the packages' files.
-func goGenerated(e *ExecCtx, a *modelArgs) string {
+func goGenerated(e *shell.Exec, a *modelArgs) string {
 	if why := goCommon(e, a); why != "" {
 		return why
 	}
@@ -287,7 +289,7 @@ func goGenerated(e *ExecCtx, a *modelArgs) string {
 }
 
 // goFormatted judges go fmt: gofmt -l -w on the packages' files.
-func goFormatted(e *ExecCtx, a *modelArgs) string {
+func goFormatted(e *shell.Exec, a *modelArgs) string {
 	dirs, why := goPackageDirs(e, a.operands)
 	for _, d := range dirs {
 		e.P.HandedReads = append(e.P.HandedReads, d)
@@ -314,7 +316,7 @@ var cargoRoles = map[string]role{"--config": rUnseen, "-Z": rUnseen, "-C": rDir,
 func cargoModel() *grammar {
 	sub := func(spec string, runs bool) *grammar {
 		g := gram(cargoCommon+" "+spec, cargoRoles).with(func(g *grammar) { g.abbrev = false })
-		g.judge = func(e *ExecCtx, a *modelArgs) string { return cargoRuns(e, a, runs) }
+		g.judge = func(e *shell.Exec, a *modelArgs) string { return cargoRuns(e, a, runs) }
 		return g
 	}
 	build := sub(cargoBuild, false)
@@ -335,10 +337,10 @@ func cargoModel() *grammar {
 		"update": update, "fetch": sub("--target= --manifest-path=", false),
 		"clean": sub("--release -r --profile= --target-dir= -p= --package= --doc --dry-run -n --manifest-path=", false),
 	}
-	return &grammar{custom: func(e *ExecCtx, words []Word) string {
+	return &grammar{custom: func(e *shell.Exec, words []shell.Word) string {
 		// `cargo +nightly build`: the first word may pick a toolchain of rustup's.
 		if len(words) > 1 && words[1].Static && strings.HasPrefix(words[1].Value, "+") {
-			words = append([]Word{words[0]}, words[2:]...)
+			words = append([]shell.Word{words[0]}, words[2:]...)
 		}
 		return model(e, g, words)
 	}}
@@ -346,7 +348,7 @@ func cargoModel() *grammar {
 
 // cargoRuns records what a cargo command runs of the package's and reads as configuration; code is the
 // package's below where cargo runs, and the arguments after `--` go to the program or the tests.
-func cargoRuns(e *ExecCtx, a *modelArgs, runs bool) string {
+func cargoRuns(e *shell.Exec, a *modelArgs, runs bool) string {
 	if why := needCwd(e, "`cargo`"); why != "" {
 		return why
 	}

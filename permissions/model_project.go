@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // The models of the programs that run the project's own code: make, npm (and yarn, pnpm, npx), node,
@@ -175,7 +177,7 @@ func init() {
 
 // needCwd returns why a program whose inputs are found from the directory it runs in cannot be judged,
 // or "".
-func needCwd(e *ExecCtx, what string) string {
+func needCwd(e *shell.Exec, what string) string {
 	if e.Scope().Cwd == "" {
 		return fmt.Sprintf("%s runs in a directory Warden lost track of", what)
 	}
@@ -183,7 +185,7 @@ func needCwd(e *ExecCtx, what string) string {
 }
 
 // input records a file the program reads as code by itself when it is there.
-func input(e *ExecCtx, path string) {
+func input(e *shell.Exec, path string) {
 	e.P.Inputs = append(e.P.Inputs, e.S.Abs(path, e.Scope()))
 }
 
@@ -194,7 +196,7 @@ var makeInclude = regexp.MustCompile(`^\s*(-include|sinclude|include)\s+(.*)$`)
 // its makefile (-f, or GNUmakefile, makefile and Makefile where it runs) and the makefiles those
 // include are inputs. The variables make takes options and makefiles from, given on the command line,
 // are unseen.
-func makes(e *ExecCtx, a *modelArgs) string {
+func makes(e *shell.Exec, a *modelArgs) string {
 	if why := needCwd(e, "`make`"); why != "" {
 		return why
 	}
@@ -211,7 +213,7 @@ func makes(e *ExecCtx, a *modelArgs) string {
 	}
 	// make takes its environment as variables too, which a recipe may run ($(CC), $(PYTEST)).
 	for name := range e.Env {
-		if !QuietVars[name] {
+		if !shell.QuietVars[name] {
 			return fmt.Sprintf("`make` is given `%s` in its environment, which it takes as a variable its recipes may run", name)
 		}
 	}
@@ -239,7 +241,7 @@ func makes(e *ExecCtx, a *modelArgs) string {
 		}
 	}
 	for _, f := range files {
-		if Exists(f) {
+		if shell.Exists(f) {
 			// make reads its makefiles: one below a denied directory is read like any file.
 			e.S.ReadOne(e.P, f, f, e.Scope(), false)
 		}
@@ -250,7 +252,7 @@ func makes(e *ExecCtx, a *modelArgs) string {
 }
 
 // makeIncludes records the makefiles a makefile includes by names known before it runs, as inputs.
-func makeIncludes(e *ExecCtx, file, dir string, depth int) {
+func makeIncludes(e *shell.Exec, file, dir string, depth int) {
 	if depth > 4 {
 		return
 	}
@@ -301,7 +303,7 @@ func init() {
 // npms judges npm: options anywhere (nopt reads them so), the subcommand first among the operands.
 // Installs and scripts read package.json and .npmrc where npm runs (--prefix), as inputs; `npm init -y`
 // writes package.json; the other subcommands are not modelled.
-func npms(e *ExecCtx, words []Word) string {
+func npms(e *shell.Exec, words []shell.Word) string {
 	a, why := parseModel(e, npmParse, words)
 	if why != "" {
 		return why
@@ -321,14 +323,14 @@ func npms(e *ExecCtx, words []Word) string {
 		packageInputs(e)
 		return ""
 	case sub.Value == "init" && len(a.operands) == 1 && a.has("-y", "--yes"):
-		return takes(e, rWrite, Word{Value: "package.json", Raw: "package.json", Static: true}, "`npm init`")
+		return takes(e, rWrite, shell.Word{Value: "package.json", Raw: "package.json", Static: true}, "`npm init`")
 	}
 	return fmt.Sprintf("`npm %s` is a subcommand Warden does not model", sub.Value)
 }
 
 // packageInputs records what a package manager reads as code where it runs: package.json's scripts,
 // the configuration that may name a shell or a node option, and the files yarn and pnpm run.
-func packageInputs(e *ExecCtx) {
+func packageInputs(e *shell.Exec) {
 	for _, n := range []string{"package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".pnp.cjs"} {
 		input(e, n)
 	}
@@ -341,7 +343,7 @@ func packageInputs(e *ExecCtx) {
 
 // projectCode records that the part runs code found below dir and in the node_modules of the
 // directories above it, up to the workspace's top.
-func runsProjectCode(e *ExecCtx, dir string) {
+func runsProjectCode(e *shell.Exec, dir string) {
 	if !filepath.IsAbs(dir) {
 		return
 	}
@@ -360,12 +362,12 @@ var packageScriptNames = map[string]bool{"install": true, "i": true, "add": true
 
 // packageScripts judges yarn and pnpm: bare (an install), an install or one of package.json's scripts,
 // with no option but --silent; anything else is not modelled.
-func packageScripts(e *ExecCtx, words []Word) string {
+func packageScripts(e *shell.Exec, words []shell.Word) string {
 	name := filepath.Base(words[0].Value)
 	if why := needCwd(e, fmt.Sprintf("`%s`", name)); why != "" {
 		return why
 	}
-	var first *Word
+	var first *shell.Word
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		if !w.Static {
@@ -426,7 +428,7 @@ func packageMain(dir string) string {
 
 // nodes judges node: the modules it preloads (a file on disk, or else unseen), the script (a directory
 // is its package.json's main or index.js) and the script's arguments, which it may read or write.
-func nodes(e *ExecCtx, a *modelArgs) string {
+func nodes(e *shell.Exec, a *modelArgs) string {
 	for _, o := range a.opts {
 		switch o.name {
 		case "--require", "-r", "--import", "--loader", "--experimental-loader":
@@ -462,7 +464,7 @@ func nodes(e *ExecCtx, a *modelArgs) string {
 
 // nodeModule judges a module node loads before the script: a path to a file on disk is the project's;
 // a package name, a URL or data is not followed.
-func nodeModule(e *ExecCtx, w Word, opt string) string {
+func nodeModule(e *shell.Exec, w shell.Word, opt string) string {
 	v := w.Value
 	if !w.Static || !(strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "/")) {
 		return fmt.Sprintf("`node %s %s` loads a module Warden does not follow", opt, w.Raw)
@@ -473,7 +475,7 @@ func nodeModule(e *ExecCtx, w Word, opt string) string {
 
 // nodeScript judges node's script: a file, or a directory, which runs its package.json's main or
 // index.js.
-func nodeScript(e *ExecCtx, w Word) string {
+func nodeScript(e *shell.Exec, w shell.Word) string {
 	if !w.Static || w.Glob {
 		runsFile(e, w)
 		return ""
@@ -483,7 +485,7 @@ func nodeScript(e *ExecCtx, w Word) string {
 		if _, err := os.Lstat(path); err != nil {
 			for _, ext := range []string{".js", ".mjs", ".cjs", ".ts", ".json", ".node"} {
 				if _, err := os.Lstat(path + ext); err == nil {
-					runsFile(e, Word{Value: path + ext, Raw: w.Raw, Static: true})
+					runsFile(e, shell.Word{Value: path + ext, Raw: w.Raw, Static: true})
 					return ""
 				}
 			}
@@ -509,7 +511,7 @@ const pythonFlags = "bBdEhIOPqRsSuvVx"
 // pythons judges python: its options, as CPython reads them (letters cluster; -c and -m end them),
 // code given with -c (unseen), a module run with -m (pyModule), or a script, whose arguments it may read
 // or write. -i reads more code from its input.
-func pythons(e *ExecCtx, words []Word) string {
+func pythons(e *shell.Exec, words []shell.Word) string {
 	name := filepath.Base(words[0].Value)
 	for i := 1; i < len(words); i++ {
 		w := words[i]
@@ -547,7 +549,7 @@ func pythons(e *ExecCtx, words []Word) string {
 				case strings.IndexByte(pythonFlags, ch) >= 0:
 					continue
 				case ch == 'c':
-					e.P.Unsee(UnseenInlineCode, fmt.Sprintf("`%s -c` runs code in a language Warden does not read", name))
+					e.P.Unsee(shell.UnseenInlineCode, fmt.Sprintf("`%s -c` runs code in a language Warden does not read", name))
 					return ""
 				case ch == 'm':
 					mod := v[j+1:]
@@ -585,7 +587,7 @@ func pythons(e *ExecCtx, words []Word) string {
 }
 
 // pythonUserSite records the person's site-packages, whose .pth files python runs as it starts.
-func pythonUserSite(e *ExecCtx) {
+func pythonUserSite(e *shell.Exec) {
 	if h := e.S.Ctx.Home; h != "" {
 		e.P.RunsBelow = append(e.P.RunsBelow, filepath.Join(h, ".local", "lib"))
 	}
@@ -596,7 +598,7 @@ func pythonUserSite(e *ExecCtx) {
 // may read or write. Of the installed modules only those Warden models are followed: pytest, pip,
 // venv and unittest; any other, the standard library's included (timeit, pdb, base64, zipfile...),
 // runs code or touches files in ways it does not follow.
-func pyModule(e *ExecCtx, python, mod string, args []Word) string {
+func pyModule(e *shell.Exec, python, mod string, args []shell.Word) string {
 	if why := needCwd(e, fmt.Sprintf("`%s -m`", python)); why != "" {
 		return why
 	}
@@ -608,13 +610,13 @@ func pyModule(e *ExecCtx, python, mod string, args []Word) string {
 	input(e, rel)
 	input(e, filepath.Join(filepath.Dir(rel), "__pycache__"))
 	for _, local := range []string{rel + ".py", filepath.Join(rel, "__main__.py")} {
-		if path := e.S.Abs(local, e.Scope()); Exists(path) {
-			runsFile(e, Word{Value: path, Raw: local, Static: true})
+		if path := e.S.Abs(local, e.Scope()); shell.Exists(path) {
+			runsFile(e, shell.Word{Value: path, Raw: local, Static: true})
 			return each(e, rHanded, args, fmt.Sprintf("`%s -m %s`", python, mod))
 		}
 	}
-	named := func(n string) []Word {
-		return append([]Word{{Value: n, Raw: n, Static: true}}, args...)
+	named := func(n string) []shell.Word {
+		return append([]shell.Word{{Value: n, Raw: n, Static: true}}, args...)
 	}
 	switch mod {
 	case "pytest":
@@ -634,7 +636,7 @@ func pyModule(e *ExecCtx, python, mod string, args []Word) string {
 
 // pipInstalls judges what pip installs or downloads: names of packages, and local projects (a path),
 // whose build code is the project's own and runs.
-func pipInstalls(e *ExecCtx, a *modelArgs) string {
+func pipInstalls(e *shell.Exec, a *modelArgs) string {
 	if why := needCwd(e, "`pip`"); why != "" {
 		return why
 	}
@@ -660,7 +662,7 @@ func pipInstalls(e *ExecCtx, a *modelArgs) string {
 
 // pytests judges pytest: it runs the tests and conftest.py files below where it runs and below the
 // paths it is given; a plugin named by -p may be a module of the directory it runs in.
-func pytests(e *ExecCtx, a *modelArgs) string {
+func pytests(e *shell.Exec, a *modelArgs) string {
 	if why := needCwd(e, "`pytest`"); why != "" {
 		return why
 	}
@@ -684,7 +686,7 @@ func pytests(e *ExecCtx, a *modelArgs) string {
 	for _, w := range a.operands {
 		if w.Static {
 			path, _, _ := strings.Cut(w.Value, "::")
-			w = Word{Value: path, Raw: w.Raw, Static: true, Glob: w.Glob}
+			w = shell.Word{Value: path, Raw: w.Raw, Static: true, Glob: w.Glob}
 		}
 		if why := takes(e, rRead, w, "`pytest`"); why != "" {
 			return why
@@ -698,7 +700,7 @@ func pytests(e *ExecCtx, a *modelArgs) string {
 
 // eslints judges eslint: its configuration and plugins are the project's code, found where it runs
 // and up the tree; a formatter named by a path is too.
-func eslints(e *ExecCtx, a *modelArgs) string {
+func eslints(e *shell.Exec, a *modelArgs) string {
 	if why := needCwd(e, "`eslint`"); why != "" {
 		return why
 	}
@@ -711,7 +713,7 @@ func eslints(e *ExecCtx, a *modelArgs) string {
 
 // prettiers judges prettier: its configuration and plugins are the project's code, found where it runs
 // and up the tree.
-func prettiers(e *ExecCtx, a *modelArgs) string {
+func prettiers(e *shell.Exec, a *modelArgs) string {
 	if why := needCwd(e, "`prettier`"); why != "" {
 		return why
 	}

@@ -10,6 +10,7 @@ package permissions
 
 import (
 	"fmt"
+	"github.com/warden-cli/warden/permissions/shell"
 	"sync"
 )
 
@@ -146,7 +147,7 @@ type Engine struct {
 	workspace, home  string
 	dirs             []string
 	// mem is what the engine remembers between decisions (directory listings).
-	mem *Memory
+	mem *shell.Memory
 }
 
 // NewEngine validates the policy's rules and returns an engine. A bad rule is an error that names it.
@@ -157,13 +158,13 @@ func NewEngine(p Policy) (*Engine, error) {
 	if _, err := ParseMode(string(p.Mode)); err != nil {
 		return nil, err
 	}
-	e := &Engine{policy: p, home: p.Home, mem: NewMemory()}
-	RefreshEnvPaths()
+	e := &Engine{policy: p, home: p.Home, mem: shell.NewMemory()}
+	shell.RefreshEnvPaths()
 	if p.Workspace != "" {
-		e.workspace = ResolvePath("/", p.Workspace, p.Home)
+		e.workspace = shell.ResolvePath("/", p.Workspace, p.Home)
 	}
 	for _, d := range p.AdditionalDirectories {
-		e.dirs = append(e.dirs, ResolvePath(e.workspace, d, p.Home))
+		e.dirs = append(e.dirs, shell.ResolvePath(e.workspace, d, p.Home))
 	}
 	var err error
 	if e.allow, err = e.compile("allow", p.Allow); err != nil {
@@ -223,14 +224,14 @@ func (e *Engine) AddAllow(rule string) error {
 }
 
 // Context returns the classification context for a command run in cwd.
-func (e *Engine) Context(cwd string) Context {
+func (e *Engine) Context(cwd string) shell.Context {
 	if cwd == "" {
 		cwd = e.workspace
 	}
 	e.mu.RLock()
 	jail := e.policy.ReadOnlyJail
 	e.mu.RUnlock()
-	return Context{Cwd: cwd, Workspace: e.workspace, AdditionalDirectories: e.dirs, Home: e.home, Env: e.policy.Env,
+	return shell.Context{Cwd: cwd, Workspace: e.workspace, AdditionalDirectories: e.dirs, Home: e.home, Env: e.policy.Env,
 		ReadOnlyJail: jail, RootsResolved: true, Memory: e.mem}
 }
 

@@ -9,12 +9,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/permissions/shell"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // pipeline classifies each stage of `a | b | c` in a subshell of its own, then judges what the stages
 // that read file names from their input (xargs cat) are fed.
-func (c *classifier) pipeline(lv *Level, n *syntax.BinaryCmd, sc *Scope) {
+func (c *classifier) pipeline(lv *shell.Level, n *syntax.BinaryCmd, sc *shell.Scope) {
 	stages := []*syntax.Stmt{n.Y}
 	ops := []syntax.BinCmdOperator{n.Op}
 	for x := n.X; ; {
@@ -53,7 +54,7 @@ func (c *classifier) pipeline(lv *Level, n *syntax.BinaryCmd, sc *Scope) {
 
 // pipedScript reads, for deny and ask rules, what a shell at the end of a pipe runs when the stage
 // before it is echo or printf printing words known before running (`echo 'rm -rf x' | sh`).
-func (c *classifier) pipedScript(lv *Level, sh *Part, stage *syntax.Stmt, from, to int) {
+func (c *classifier) pipedScript(lv *shell.Level, sh *shell.Part, stage *syntax.Stmt, from, to int) {
 	if _, ok := stage.Cmd.(*syntax.CallExpr); !ok || to-from == 0 || redirectsOutput(stage.Redirs) {
 		return
 	}
@@ -101,7 +102,7 @@ func redirectsOutput(rs []*syntax.Redirect) bool {
 // when it is find printing names, they are the files it finds, read like those of find -exec. Lines may
 // pass through sort, uniq, head and tail on the way. Any other producer leaves the names unknown, and
 // inputNames makes the part ask.
-func (c *classifier) pipedNames(lv *Level, p *Part, stages []*syntax.Stmt, bounds []int, ops []syntax.BinCmdOperator, from int) {
+func (c *classifier) pipedNames(lv *shell.Level, p *shell.Part, stages []*syntax.Stmt, bounds []int, ops []syntax.BinCmdOperator, from int) {
 	if p.ArgFile {
 		return
 	}
@@ -147,7 +148,7 @@ func (c *classifier) pipedNames(lv *Level, p *Part, stages []*syntax.Stmt, bound
 			if len(src.Lists) == 0 {
 				return
 			}
-			ex := &ExecCtx{S: &c.State, Lv: lv, Sc: &Scope{Cwd: p.InputDir}, P: p}
+			ex := &shell.Exec{S: &c.State, Lv: lv, Sc: &shell.Scope{Cwd: p.InputDir}, P: p}
 			for _, t := range src.Lists {
 				t.Split = !p.XargsRaw
 				if p.ReadsInput {
@@ -166,7 +167,7 @@ func (c *classifier) pipedNames(lv *Level, p *Part, stages []*syntax.Stmt, bound
 // expanded returns the part's words as bash passes them to the program: each glob replaced by the names
 // it matches, relative when the pattern is. ok is false when they cannot all be listed, or when a name
 // matched may be taken as an option (bash's order of the names is the locale's, not known here).
-func expandedArgs(p *Part, c *classifier) ([]string, bool) {
+func expandedArgs(p *shell.Part, c *classifier) ([]string, bool) {
 	var out []string
 	for i, a := range p.Args {
 		if i >= len(p.ArgGlob) || !p.ArgGlob[i] {
@@ -176,7 +177,7 @@ func expandedArgs(p *Part, c *classifier) ([]string, bool) {
 		if p.ArgDir == "" && !filepath.IsAbs(a) {
 			return nil, false
 		}
-		names, ok := c.ExpandGlob(a, &Scope{Cwd: p.ArgDir})
+		names, ok := c.ExpandGlob(a, &shell.Scope{Cwd: p.ArgDir})
 		if !ok {
 			return nil, false
 		}
@@ -207,7 +208,7 @@ func expandedArgs(p *Part, c *classifier) ([]string, bool) {
 
 // passesLines reports whether a pipeline stage only passes on whole lines of its input, so that the file
 // names after it are among those before it: sort, uniq and head or tail by lines, with no file operands.
-func passesLines(p *Part, s *syntax.Stmt) bool {
+func passesLines(p *shell.Part, s *syntax.Stmt) bool {
 	if len(s.Redirs) > 0 || !p.ReadOnly || p.Secret || len(p.Layers) != 1 || p.OpenTail {
 		return false
 	}
@@ -215,25 +216,25 @@ func passesLines(p *Part, s *syntax.Stmt) bool {
 	if name != "sort" && name != "uniq" && name != "head" && name != "tail" {
 		return false
 	}
-	words := make([]Word, len(p.Args))
+	words := make([]shell.Word, len(p.Args))
 	for i, a := range p.Args {
-		words[i] = Word{Value: a, Static: p.ArgStatic[i]}
+		words[i] = shell.Word{Value: a, Static: p.ArgStatic[i]}
 	}
 	a, _ := table[name].parse(words)
 	return len(a.Operands) == 0 && !a.HasOpt("-c", "--bytes", "--count", "--files0-from")
 }
 
 // withNames judges p's program again with the names xargs gives it appended to its arguments.
-func (c *classifier) withNames(lv *Level, p *Part, names []string) {
-	words := make([]Word, 0, len(p.Args)+len(names))
+func (c *classifier) withNames(lv *shell.Level, p *shell.Part, names []string) {
+	words := make([]shell.Word, 0, len(p.Args)+len(names))
 	for i, a := range p.Args {
-		words = append(words, Word{Value: a, Raw: a, Static: p.ArgStatic[i]})
+		words = append(words, shell.Word{Value: a, Raw: a, Static: p.ArgStatic[i]})
 	}
 	for _, n := range names {
-		words = append(words, Word{Value: n, Raw: n, Static: true})
+		words = append(words, shell.Word{Value: n, Raw: n, Static: true})
 	}
-	probe := &Part{Text: p.Text, ReadOnly: true, Static: true}
-	ex := &ExecCtx{S: &c.State, Lv: lv, Sc: &Scope{Cwd: p.InputDir}, P: probe}
+	probe := &shell.Part{Text: p.Text, ReadOnly: true, Static: true}
+	ex := &shell.Exec{S: &c.State, Lv: lv, Sc: &shell.Scope{Cwd: p.InputDir}, P: probe}
 	c.run(ex, words)
 	if !probe.ReadOnly {
 		p.NotRO(probe.Reason)

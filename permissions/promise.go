@@ -8,6 +8,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/warden-cli/warden/ignore"
+	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
@@ -52,7 +53,7 @@ func (e *Engine) unseenVerdict(s snapshot, cls Classification) (Verdict, bool) {
 }
 
 // unseenWhy says why a part is unseen under these rules, or "".
-func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
+func (e *Engine) unseenWhy(p *shell.Part, bash, paths []Rule) string {
 	if p.Unseen != 0 {
 		return p.UnseenWhy
 	}
@@ -100,7 +101,7 @@ func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
 
 // isLoose reports whether a path as the part recorded it is one of its loose paths, which looseWhy
 // judges.
-func isLoose(p *Part, path string) bool {
+func isLoose(p *shell.Part, path string) bool {
 	for _, lp := range p.Loose {
 		if lp.Shown == path {
 			return true
@@ -110,10 +111,10 @@ func isLoose(p *Part, path string) bool {
 }
 
 // looseWhy says why a path of the part only known at run time may be one a path rule governs, or "".
-func (e *Engine) looseWhy(p *Part, paths []Rule) string {
+func (e *Engine) looseWhy(p *shell.Part, paths []Rule) string {
 	for _, lp := range p.Loose {
 		k := Read
-		if lp.Access == Writing {
+		if lp.Access == shell.Writing {
 			k = Write
 		}
 		rules := pathRules(paths, k)
@@ -190,9 +191,9 @@ func gitMayTake(glob, tree string, takes func(path string, isDir bool) bool) boo
 	switch {
 	case lit == tree:
 		return !lastOnly || anyTaken(lit)
-	case Within(lit, tree):
+	case shell.Within(lit, tree):
 		return true // a wildcard above tree may match anything below it
-	case !Within(tree, lit):
+	case !shell.Within(tree, lit):
 		return false
 	}
 	fi, err := os.Lstat(lit)
@@ -256,7 +257,7 @@ func (e *Engine) handedMatch(rules []Rule, handed []string, k Kind) (Rule, strin
 // mayMatchOnceKnown reports whether one of the Bash rules may match the part once its words only known
 // at run time are known. Only a rule for the part's program (or one of its wrappers) may; for git, only
 // one for its subcommand when that is known, since git's grammar says where the subcommand is.
-func mayMatchOnceKnown(rules []Rule, p *Part) bool {
+func mayMatchOnceKnown(rules []Rule, p *shell.Part) bool {
 	for _, r := range rules {
 		if r.any || r.shape == nil || !r.shape.ok {
 			return true
@@ -316,13 +317,13 @@ func layerMayMatch(r Rule, layer []string, static []bool) bool {
 // it lies there.
 func (e *Engine) shown(path string) string {
 	switch {
-	case e.workspace != "" && Within(e.workspace, path):
+	case e.workspace != "" && shell.Within(e.workspace, path):
 		rel, _ := filepath.Rel(e.workspace, path)
 		if rel == "." {
 			return "."
 		}
 		return "./" + rel
-	case e.home != "" && Within(e.home, path):
+	case e.home != "" && shell.Within(e.home, path):
 		rel, _ := filepath.Rel(e.home, path)
 		return "~/" + rel
 	}

@@ -1,6 +1,7 @@
 package permissions
 
 import (
+	"github.com/warden-cli/warden/permissions/shell"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -209,18 +210,18 @@ func TestAskRulesHoldLikeDenyRules(t *testing.T) {
 // added without a case fails here.
 func TestEveryUnseenKindHasACase(t *testing.T) {
 	ws, home := fixture(t)
-	var seen UnseenKind
+	var seen shell.UnseenKind
 	for _, u := range unseenCases {
-		for _, p := range Classify(u.cmd, Context{Cwd: ws, Workspace: ws, Home: home}).Parts {
+		for _, p := range Classify(u.cmd, shell.Context{Cwd: ws, Workspace: ws, Home: home}).Parts {
 			seen |= p.Unseen
 		}
 	}
 	for _, cmd := range []string{"coproc rm x"} {
-		for _, p := range Classify(cmd, Context{Cwd: ws, Workspace: ws, Home: home}).Parts {
+		for _, p := range Classify(cmd, shell.Context{Cwd: ws, Workspace: ws, Home: home}).Parts {
 			seen |= p.Unseen
 		}
 	}
-	for k := UnseenKind(1); k <= LastUnseen; k <<= 1 {
+	for k := shell.UnseenKind(1); k <= shell.LastUnseen; k <<= 1 {
 		if seen&k == 0 {
 			t.Errorf("no case reaches unseen kind %d (bit %d)", k, bits.TrailingZeros32(uint32(k)))
 		}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // operandUse says what a command does with its operands.
@@ -40,9 +42,9 @@ type spec struct {
 	// rawArgs: do not parse options at all (echo prints "-n" style words as it likes).
 	rawArgs bool
 	// check does what a table row cannot: it returns why the command is not read-only, or "".
-	check func(e *ExecCtx, a *Args) string
+	check func(e *shell.Exec, a *shell.Args) string
 	// walk records the directories the command reads recursively (see trees.go and package treewalk).
-	walk func(e *ExecCtx, a *Args)
+	walk func(e *shell.Exec, a *shell.Args)
 	// writes: the command writes its operands (or the last one); editOnly says that is its only effect.
 	writes   writeUse
 	editOnly bool
@@ -84,7 +86,7 @@ func (s *spec) fileValue(name string) bool {
 }
 
 // patternGiven reports whether an option gave the pattern, so that no operand is one.
-func (s *spec) patternGiven(a *Args) bool {
+func (s *spec) patternGiven(a *shell.Args) bool {
 	if s.patternOpts != nil {
 		return a.HasOpt(s.patternOpts...)
 	}
@@ -100,8 +102,8 @@ const (
 )
 
 // parse splits words by the spec's option table. bad receives the first bad option found.
-func (s *spec) parse(words []Word) (a *Args, bad string) {
-	a = &Args{Name: words[0].Value, Words: words}
+func (s *spec) parse(words []shell.Word) (a *shell.Args, bad string) {
+	a = &shell.Args{Name: words[0].Value, Words: words}
 	rest := words[1:]
 	if s.rawArgs {
 		a.Operands = rest
@@ -120,14 +122,14 @@ func (s *spec) parse(words []Word) (a *Args, bad string) {
 			return a, bad
 		case strings.HasPrefix(v, "--"):
 			long, val, hasVal := strings.Cut(v[2:], "=")
-			if MatchesLong(long, s.longBad) && bad == "" {
+			if shell.MatchesLong(long, s.longBad) && bad == "" {
 				bad = "--" + long
 			}
 			if !hasVal && exactOrPrefix(long, s.longValues) && i+1 < len(rest) {
 				i++
 				val, hasVal = rest[i].Value, true
 			}
-			a.Flags = append(a.Flags, Flag{Name: "--" + long, Value: val, Has: hasVal})
+			a.Flags = append(a.Flags, shell.Flag{Name: "--" + long, Value: val, Has: hasVal})
 		case len(v) > 1 && v[0] == '-':
 			for j := 1; j < len(v); j++ {
 				ch := v[j]
@@ -140,10 +142,10 @@ func (s *spec) parse(words []Word) (a *Args, bad string) {
 						i++
 						val = rest[i].Value
 					}
-					a.Flags = append(a.Flags, Flag{Name: "-" + string(ch), Value: val, Has: true})
+					a.Flags = append(a.Flags, shell.Flag{Name: "-" + string(ch), Value: val, Has: true})
 					break
 				}
-				a.Flags = append(a.Flags, Flag{Name: "-" + string(ch)})
+				a.Flags = append(a.Flags, shell.Flag{Name: "-" + string(ch)})
 			}
 		default:
 			a.Operands = append(a.Operands, w)
@@ -158,11 +160,11 @@ func exactOrPrefix(typed string, names []string) bool {
 			return true
 		}
 	}
-	return MatchesLong(typed, names)
+	return shell.MatchesLong(typed, names)
 }
 
 // check judges a command against its table entry.
-func check(e *ExecCtx, name string, s *spec, words []Word) {
+func check(e *shell.Exec, name string, s *spec, words []shell.Word) {
 	if name == "cd" || name == "pushd" || name == "popd" {
 		if name == "popd" {
 			e.Sc.Cwd = ""
@@ -201,16 +203,16 @@ func check(e *ExecCtx, name string, s *spec, words []Word) {
 			return
 		}
 		if extra, _ := rgConfigArgs(e, words); len(extra) > 0 {
-			more := []Word{words[0]}
+			more := []shell.Word{words[0]}
 			for _, x := range extra {
-				more = append(more, Word{Value: x, Raw: x, Static: true})
+				more = append(more, shell.Word{Value: x, Raw: x, Static: true})
 			}
 			words = append(more, words[1:]...)
 		}
 	}
 	if s.writes != writesNone {
 		clean := e.P.ReadOnly || e.P.EditOnly
-		e.P.NotRO(fmt.Sprintf("`%s` is not read-only", Display(words)))
+		e.P.NotRO(fmt.Sprintf("`%s` is not read-only", shell.Display(words)))
 		marks := e.P.Marks
 		defer func() {
 			// A writer whose only effect is writing known files is an edit, for accept-edits and Edit rules.
@@ -275,7 +277,7 @@ func check(e *ExecCtx, name string, s *spec, words []Word) {
 
 // isFileOperand reports whether w is among the operands the command takes as files: not an option's
 // value, not a pattern.
-func isFileOperand(s *spec, a *Args, w Word) bool {
+func isFileOperand(s *spec, a *shell.Args, w shell.Word) bool {
 	ops := a.Operands
 	if s.patternFirst && len(ops) > 0 && !s.patternGiven(a) {
 		ops = ops[1:]
@@ -289,14 +291,14 @@ func isFileOperand(s *spec, a *Args, w Word) bool {
 }
 
 // operands records the files a command reads or writes, expanding globs the way bash will.
-func operands(e *ExecCtx, name string, s *spec, a *Args) {
+func operands(e *shell.Exec, name string, s *spec, a *shell.Args) {
 	sc := e.Scope()
 	ops := a.Operands
 	if s.patternFirst && len(ops) > 0 && !s.patternGiven(a) {
 		ops = ops[1:]
 	}
 	for _, f := range a.Flags {
-		if f.Has && f.Value != "" && !s.globValue(f.Name) && IsSecret(f.Value, e.S.Ctx.Home) {
+		if f.Has && f.Value != "" && !s.globValue(f.Name) && shell.IsSecret(f.Value, e.S.Ctx.Home) {
 			e.S.Read(e.P, f.Value, sc)
 		}
 	}
@@ -411,7 +413,7 @@ func init() {
 		"shred":    {writes: writesAll},
 		"truncate": {writes: writesAll, values: "sr"},
 		"ln":       {writes: writesLast, values: "St"},
-		"chmod":    {writes: writesAll, check: func(*ExecCtx, *Args) string { return "" }},
+		"chmod":    {writes: writesAll, check: func(*shell.Exec, *shell.Args) string { return "" }},
 		"chown":    {writes: writesAll},
 		"chgrp":    {writes: writesAll},
 	}
@@ -458,7 +460,7 @@ var rgSpec = &spec{
 }
 
 // checkPrintf: `printf -v NAME` (or `-vNAME`, as bash's option parser takes it) assigns NAME.
-func checkPrintf(e *ExecCtx, a *Args) string {
+func checkPrintf(e *shell.Exec, a *shell.Args) string {
 	if len(a.Operands) == 0 {
 		return ""
 	}
@@ -474,7 +476,7 @@ func checkPrintf(e *ExecCtx, a *Args) string {
 	if !strings.HasPrefix(first.Value, "-v") {
 		return ""
 	}
-	name := Word{Value: strings.TrimPrefix(first.Value, "-v"), Static: true}
+	name := shell.Word{Value: strings.TrimPrefix(first.Value, "-v"), Static: true}
 	if name.Value == "" {
 		if len(a.Operands) < 2 {
 			return "`printf -v` without a name"
@@ -482,10 +484,10 @@ func checkPrintf(e *ExecCtx, a *Args) string {
 		name = a.Operands[1]
 	}
 	e.S.Taint("`printf -v` assigns a value only known at run time")
-	if r := VarNameOperand(name); r != "" {
+	if r := shell.VarNameOperand(name); r != "" {
 		return r
 	}
-	return SensitiveVar(name.Value)
+	return shell.SensitiveVar(name.Value)
 }
 
 // setLetters are the `set` options that only make the shell stricter or louder. Others change what later
@@ -500,7 +502,7 @@ var setNames = map[string]bool{
 	"errtrace": true, "functrace": true, "onecmd": true, "pipefail": true, "ignoreeof": true,
 }
 
-func checkSet(e *ExecCtx, a *Args) string {
+func checkSet(e *shell.Exec, a *shell.Args) string {
 	ops := a.Operands
 	for i := 0; i < len(ops); i++ {
 		v := ops[i].Value
@@ -531,7 +533,7 @@ func checkSet(e *ExecCtx, a *Args) string {
 // checkShopt: listing and querying options reads; setting or unsetting any changes how bash expands
 // what follows (nullglob, nocaseglob, globstar, extglob, failglob...) in ways Warden does not model, so it
 // asks. Plain `shopt -s` with no name only lists.
-func checkShopt(e *ExecCtx, a *Args) string {
+func checkShopt(e *shell.Exec, a *shell.Args) string {
 	change := false
 	for _, w := range a.Operands {
 		v := w.Value
@@ -551,7 +553,7 @@ func checkShopt(e *ExecCtx, a *Args) string {
 
 // checkPs: ps prints other processes' environments, Warden's own with its API key among them, with the
 // BSD option e (ps e, ps axeww; -e with a dash only selects every process) or the environ format key.
-func checkPs(e *ExecCtx, a *Args) string {
+func checkPs(e *shell.Exec, a *shell.Args) string {
 	ws := a.Operands
 	format := func(v string) string {
 		if strings.Contains(strings.ToLower(v), "env") {
@@ -622,7 +624,7 @@ func checkPs(e *ExecCtx, a *Args) string {
 // checkRead: read assigns its names a line from stdin, a value only known at run time: words using them
 // are not static, and arithmetic on them asks (taint). -e runs readline and -u reads a descriptor Warden's
 // shell may hold.
-func checkRead(e *ExecCtx, a *Args) string {
+func checkRead(e *shell.Exec, a *shell.Args) string {
 	if a.Has("-e", "-u", "-i") {
 		return "`read -e` and `read -u` are not checked"
 	}
@@ -630,14 +632,14 @@ func checkRead(e *ExecCtx, a *Args) string {
 	names := a.Operands
 	for _, f := range a.Flags {
 		if f.Name == "-a" {
-			names = append(names, Word{Value: f.Value, Static: true})
+			names = append(names, shell.Word{Value: f.Value, Static: true})
 		}
 	}
 	for _, n := range names {
-		if r := VarNameOperand(n); r != "" {
+		if r := shell.VarNameOperand(n); r != "" {
 			return r
 		}
-		if r := SensitiveVar(n.Value); r != "" {
+		if r := shell.SensitiveVar(n.Value); r != "" {
 			return r
 		}
 	}
@@ -645,10 +647,10 @@ func checkRead(e *ExecCtx, a *Args) string {
 }
 
 // checkTest: `test -v NAME` evaluates a subscript in NAME.
-func checkTest(e *ExecCtx, a *Args) string {
+func checkTest(e *shell.Exec, a *shell.Args) string {
 	for i, w := range a.Operands {
 		if (w.Value == "-v" || w.Value == "-R") && i+1 < len(a.Operands) {
-			if r := VarNameOperand(a.Operands[i+1]); r != "" {
+			if r := shell.VarNameOperand(a.Operands[i+1]); r != "" {
 				return r
 			}
 		}
@@ -657,19 +659,19 @@ func checkTest(e *ExecCtx, a *Args) string {
 }
 
 // checkWait: `wait -p NAME` assigns NAME, evaluating a subscript in it.
-func checkWait(e *ExecCtx, a *Args) string {
+func checkWait(e *shell.Exec, a *shell.Args) string {
 	for _, f := range a.Flags {
 		if f.Name == "-p" {
-			if r := VarNameOperand(Word{Value: f.Value, Static: true}); r != "" {
+			if r := shell.VarNameOperand(shell.Word{Value: f.Value, Static: true}); r != "" {
 				return r
 			}
-			return SensitiveVar(f.Value)
+			return shell.SensitiveVar(f.Value)
 		}
 	}
 	return ""
 }
 
-func checkDate(e *ExecCtx, a *Args) string {
+func checkDate(e *shell.Exec, a *shell.Args) string {
 	for _, o := range a.Operands {
 		if !strings.HasPrefix(o.Value, "+") {
 			return fmt.Sprintf("`date %s` sets the clock", o.Value)
@@ -678,23 +680,23 @@ func checkDate(e *ExecCtx, a *Args) string {
 	return ""
 }
 
-func checkUnset(e *ExecCtx, a *Args) string {
+func checkUnset(e *shell.Exec, a *shell.Args) string {
 	for _, o := range a.Operands {
 		// Without -v, unset removes a function when no variable has the name: later calls run the program.
 		if a.Has("-f") || !a.Has("-v") && e.S.Defined[o.Value] {
 			return fmt.Sprintf("`unset %s` removes a function, so the program of that name runs instead", o.Value)
 		}
-		if r := SensitiveVar(o.Value); r != "" {
+		if r := shell.SensitiveVar(o.Value); r != "" {
 			return r
 		}
-		if r := VarNameOperand(o); r != "" {
+		if r := shell.VarNameOperand(o); r != "" {
 			return r
 		}
 	}
 	return ""
 }
 
-func checkAlias(e *ExecCtx, a *Args) string {
+func checkAlias(e *shell.Exec, a *shell.Args) string {
 	for _, o := range a.Operands {
 		if strings.Contains(o.Value, "=") {
 			return "`alias` defines a command"
@@ -703,7 +705,7 @@ func checkAlias(e *ExecCtx, a *Args) string {
 	return ""
 }
 
-func checkJq(e *ExecCtx, a *Args) string {
+func checkJq(e *shell.Exec, a *shell.Args) string {
 	// jq reads files but never writes; --rawfile and --slurpfile name files to read.
 	for i, w := range a.Words {
 		if (w.Value == "--rawfile" || w.Value == "--slurpfile") && i+2 < len(a.Words) {
@@ -720,7 +722,7 @@ func checkJq(e *ExecCtx, a *Args) string {
 }
 
 // checkYq: yq's load, load_str and friends read any file named in the expression.
-func checkYq(e *ExecCtx, a *Args) string {
+func checkYq(e *shell.Exec, a *shell.Args) string {
 	for _, w := range a.Words[1:] {
 		if strings.Contains(w.Value, "load") {
 			return "the `yq` expression loads files"
@@ -730,7 +732,7 @@ func checkYq(e *ExecCtx, a *Args) string {
 }
 
 // checkTree: with --fromfile or --fromtabfile, tree prints the lines of its operands, so they are read.
-func checkTree(e *ExecCtx, a *Args) string {
+func checkTree(e *shell.Exec, a *shell.Args) string {
 	if a.HasOpt("--fromfile", "--fromtabfile") {
 		for _, o := range a.Operands {
 			e.S.Read(e.P, o.Value, e.Scope())
@@ -740,7 +742,7 @@ func checkTree(e *ExecCtx, a *Args) string {
 }
 
 // checkStrings: like binutils, strings reads more arguments from the file named after an `@`.
-func checkStrings(e *ExecCtx, a *Args) string {
+func checkStrings(e *shell.Exec, a *shell.Args) string {
 	for _, w := range a.Words[1:] {
 		if name, ok := strings.CutPrefix(w.Value, "@"); ok && name != "" {
 			e.S.Read(e.P, name, e.Scope())
@@ -750,12 +752,12 @@ func checkStrings(e *ExecCtx, a *Args) string {
 }
 
 // checkVersionOnly allows `python3 --version` and the like, nothing else.
-func checkVersionOnly(e *ExecCtx, a *Args) string {
+func checkVersionOnly(e *shell.Exec, a *shell.Args) string {
 	if len(a.Words) == 2 {
 		switch a.Words[1].Value {
 		case "--version", "-V", "-v", "version", "--help", "-h":
 			return ""
 		}
 	}
-	return fmt.Sprintf("`%s` runs code", Display(a.Words))
+	return fmt.Sprintf("`%s` runs code", shell.Display(a.Words))
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
@@ -318,7 +319,7 @@ func TestNestedLoopsStayBounded(t *testing.T) {
 		cmd = "for " + v + " in 0 1 2 3 4 5 6 7 8 9; do " + cmd + "; done"
 	}
 	done := make(chan Classification, 1)
-	go func() { done <- Classify(cmd, Context{Cwd: ws, Workspace: ws, Home: home}) }()
+	go func() { done <- Classify(cmd, shell.Context{Cwd: ws, Workspace: ws, Home: home}) }()
 	select {
 	case cls := <-done:
 		if !cls.ReadOnly {
@@ -332,7 +333,7 @@ func TestNestedLoopsStayBounded(t *testing.T) {
 	for _, v := range []string{"g", "f", "e", "d", "c", "b", "a"} {
 		cmd = "for " + v + " in 0 1 2 3 4 5 6 7 8 9; do " + cmd + "; done"
 	}
-	if cls := Classify(cmd, Context{Cwd: ws, Workspace: ws, Home: home}); cls.ReadOnly && !cls.Secret {
+	if cls := Classify(cmd, shell.Context{Cwd: ws, Workspace: ws, Home: home}); cls.ReadOnly && !cls.Secret {
 		t.Errorf("%q is read-only without a secret", cmd)
 	}
 }

@@ -1,6 +1,7 @@
 package permissions
 
 import (
+	"github.com/warden-cli/warden/permissions/shell"
 	"path/filepath"
 	"strings"
 )
@@ -35,7 +36,7 @@ func linkForm(glob string) string {
 		lit[i] = unescapeGlob(c)
 	}
 	start := filepath.Clean("/" + strings.Join(lit, "/"))
-	resolved := ResolvePath("/", start, "")
+	resolved := shell.ResolvePath("/", start, "")
 	if resolved == start {
 		return ""
 	}

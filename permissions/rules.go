@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
@@ -117,7 +118,7 @@ func (r *Rule) compile(workspace, home string) {
 		r.pathGlob = ""
 		return
 	}
-	root = ResolvePath("/", root, home)
+	root = shell.ResolvePath("/", root, home)
 	r.pathGlob = escapeGlob(root)
 	if p != "" {
 		r.pathGlob = strings.TrimSuffix(r.pathGlob, "/") + "/" + p
@@ -251,7 +252,7 @@ func (r *Rule) mayMatchUnder(t treewalk.Tree) bool {
 	if t.Index {
 		// What git prints is known file by file.
 		for _, f := range t.Tracked {
-			if p := filepath.Join(t.Repo, f); Within(t.Dir, p) && r.matchPath(p) {
+			if p := filepath.Join(t.Repo, f); shell.Within(t.Dir, p) && r.matchPath(p) {
 				return true
 			}
 		}

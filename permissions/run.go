@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // systemBinDirs are the directories whose programs count as the system tool of the same name: on a
@@ -15,13 +17,13 @@ var systemBinDirs = map[string]bool{
 	"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true,
 }
 
-func (c *classifier) run(e *ExecCtx, words []Word) {
+func (c *classifier) run(e *shell.Exec, words []shell.Word) {
 	for layer := 0; ; layer++ {
 		if layer > 32 {
 			e.P.NotRO("too many nested wrappers")
 			return
 		}
-		e.P.Layers = append(e.P.Layers, Values(words))
+		e.P.Layers = append(e.P.Layers, shell.Values(words))
 		e.P.Args = e.P.Layers[len(e.P.Layers)-1]
 		e.P.ArgStatic = make([]bool, len(words))
 		e.P.ArgGlob = make([]bool, len(words))
@@ -39,11 +41,11 @@ func (c *classifier) run(e *ExecCtx, words []Word) {
 		}
 		name := words[0]
 		if name.Found {
-			e.P.Unsee(UnseenProgram, "find runs each file it finds as the program")
+			e.P.Unsee(shell.UnseenProgram, "find runs each file it finds as the program")
 			return
 		}
 		if !name.Static {
-			e.P.Unsee(UnseenProgram, fmt.Sprintf("the program `%s` is only known at run time", name.Value))
+			e.P.Unsee(shell.UnseenProgram, fmt.Sprintf("the program `%s` is only known at run time", name.Value))
 			return
 		}
 		if name.Glob {
@@ -60,11 +62,11 @@ func (c *classifier) run(e *ExecCtx, words []Word) {
 			return
 		}
 		if strings.ContainsRune(n, '/') {
-			if SelfExe(n) {
+			if shell.SelfExe(n) {
 				// The binary of the process that runs it: the shell running the command.
 				n = "bash"
 			} else {
-				dir, base := filepath.Split(ProcRoot(n))
+				dir, base := filepath.Split(shell.ProcRoot(n))
 				if !systemBinDirs[filepath.Clean(dir)] || base == "" {
 					if n = c.pathRun(e, words); n == "" {
 						return
@@ -107,9 +109,9 @@ func (c *classifier) run(e *ExecCtx, words []Word) {
 					// Under xargs, a wrapper left without a command gets it from stdin.
 					e.P.NotRO(fmt.Sprintf("`xargs %s` runs a command read from its input", n))
 				}
-				if inner == nil && !e.P.ReadOnly && slices.ContainsFunc(words, func(w Word) bool { return !w.Static }) {
+				if inner == nil && !e.P.ReadOnly && slices.ContainsFunc(words, func(w shell.Word) bool { return !w.Static }) {
 					// It stopped at a word only known at run time: what it runs is unknown.
-					e.P.Unsee(UnseenProgram, fmt.Sprintf("`%s` is given words only known at run time, so what it runs is unknown", n))
+					e.P.Unsee(shell.UnseenProgram, fmt.Sprintf("`%s` is given words only known at run time, so what it runs is unknown", n))
 				}
 				return
 			}
@@ -132,7 +134,7 @@ func (c *classifier) run(e *ExecCtx, words []Word) {
 		s, ok := table[n]
 		marks, before, dir := e.P.Marks, e.P.Unmodelled, e.Dir
 		if !ok {
-			e.P.NotRO(fmt.Sprintf("`%s` is not known to be read-only", Display(words)))
+			e.P.NotRO(fmt.Sprintf("`%s` is not known to be read-only", shell.Display(words)))
 		} else {
 			check(e, n, s, words)
 		}
@@ -150,7 +152,7 @@ func (c *classifier) run(e *ExecCtx, words []Word) {
 // before the command runs is the project's own, judged by the model of its name where Warden has one
 // (.venv/bin/python) and otherwise given its arguments as paths it may read or write; anything else is
 // not modelled. It returns "" when the part is judged.
-func (c *classifier) pathRun(e *ExecCtx, words []Word) string {
+func (c *classifier) pathRun(e *shell.Exec, words []shell.Word) string {
 	name := words[0]
 	reason := fmt.Sprintf("`%s` runs a program by its path, not a known system tool", name.Value)
 	e.P.Effect(reason)
@@ -161,7 +163,7 @@ func (c *classifier) pathRun(e *ExecCtx, words []Word) string {
 		e.P.Unmodel(reason)
 		return ""
 	}
-	real := ProcRoot(e.S.Resolved(path))
+	real := shell.ProcRoot(e.S.Resolved(path))
 	if dir, base := filepath.Split(real); systemBinDirs[filepath.Clean(dir)] && base != "" {
 		return base
 	}
@@ -186,7 +188,7 @@ func (c *classifier) pathRun(e *ExecCtx, words []Word) string {
 
 // besideRun records that a script or program run by its path may run what lies beside it (a script
 // sourcing lib.sh): what the same command writes there is code written and run in one call.
-func besideRun(e *ExecCtx, w Word) {
+func besideRun(e *shell.Exec, w shell.Word) {
 	if !w.Static || w.Glob {
 		return
 	}
@@ -212,7 +214,7 @@ var shells = map[string]bool{"bash": true, "rbash": true, "sh": true, "dash": tr
 
 // shell handles `bash -c BODY`, `bash <<EOF` and `bash script`: a body given inline is parsed and
 // classified like the rest; a script file or stdin Warden cannot see is not read-only.
-func (c *classifier) shell(e *ExecCtx, name string, words []Word) []Word {
+func (c *classifier) shell(e *shell.Exec, name string, words []shell.Word) []shell.Word {
 	if name == "rbash" {
 		name = "bash" // restricted bash reads commands as bash does
 	}
@@ -220,7 +222,7 @@ func (c *classifier) shell(e *ExecCtx, name string, words []Word) []Word {
 		// Their syntax is not bash's: zsh's glob qualifiers *(e:cmd:) run code in what bash reads as a glob.
 		// The body is read as bash all the same, for deny and ask rules only.
 		reason := fmt.Sprintf("`%s` reads its commands differently from bash", name)
-		e.P.Unsee(UnseenForeignBody, reason)
+		e.P.Unsee(shell.UnseenForeignBody, reason)
 		for i := 1; i+1 < len(words); i++ {
 			if v := words[i].Value; strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "c") || v == "--command" {
 				if words[i+1].Static {
@@ -231,13 +233,13 @@ func (c *classifier) shell(e *ExecCtx, name string, words []Word) []Word {
 		}
 		return nil
 	}
-	var body *Word
+	var body *shell.Word
 	sawC, sawS, login := false, false, false
 	i := 1
 	for ; i < len(words); i++ {
 		w := words[i]
 		if !w.Static {
-			e.P.Unsee(UnseenProgram, fmt.Sprintf("`%s` with an option only known at run time", name))
+			e.P.Unsee(shell.UnseenProgram, fmt.Sprintf("`%s` with an option only known at run time", name))
 			return nil
 		}
 		v := w.Value
@@ -254,7 +256,7 @@ func (c *classifier) shell(e *ExecCtx, name string, words []Word) []Word {
 				continue
 			}
 			// --posix finds special builtins before functions; --rcfile and --init-file run files.
-			e.P.Unsee(UnseenUnread, fmt.Sprintf("`%s %s` is not checked", name, v))
+			e.P.Unsee(shell.UnseenUnread, fmt.Sprintf("`%s %s` is not checked", name, v))
 			return nil
 		}
 		if len(v) < 2 || v[0] != '-' && v[0] != '+' {
@@ -271,20 +273,20 @@ func (c *classifier) shell(e *ExecCtx, name string, words []Word) []Word {
 				login = true
 			case ch == 'r':
 			case ch == 'i':
-				e.P.Unsee(UnseenUnread, fmt.Sprintf("`%s -i` runs an interactive shell", name))
+				e.P.Unsee(shell.UnseenUnread, fmt.Sprintf("`%s -i` runs an interactive shell", name))
 				return nil
 			case ch == 'o':
 				i++
 				if i >= len(words) || !words[i].Static || !setNames[words[i].Value] {
-					e.P.Unsee(UnseenShellRules, fmt.Sprintf("`%s %co` sets an option that changes how the shell reads commands", name, v[0]))
+					e.P.Unsee(shell.UnseenShellRules, fmt.Sprintf("`%s %co` sets an option that changes how the shell reads commands", name, v[0]))
 					return nil
 				}
 			case ch == 'O':
-				e.P.Unsee(UnseenShellRules, fmt.Sprintf("`%s %cO` changes how the shell expands words", name, v[0]))
+				e.P.Unsee(shell.UnseenShellRules, fmt.Sprintf("`%s %cO` changes how the shell expands words", name, v[0]))
 				return nil
 			case !strings.ContainsRune(setLetters, ch):
 				// -k takes NAME=VALUE anywhere as environment; -H expands history.
-				e.P.Unsee(UnseenShellRules, fmt.Sprintf("`%s %c%c` changes how the shell reads commands", name, v[0], ch))
+				e.P.Unsee(shell.UnseenShellRules, fmt.Sprintf("`%s %c%c` changes how the shell reads commands", name, v[0], ch))
 				return nil
 			}
 		}
@@ -295,7 +297,7 @@ func (c *classifier) shell(e *ExecCtx, name string, words []Word) []Word {
 	if sawC {
 		if i >= len(words) {
 			if e.UnknownTail {
-				e.P.Unsee(UnseenStreamCode, fmt.Sprintf("`xargs %s -c` runs the commands its input holds", name))
+				e.P.Unsee(shell.UnseenStreamCode, fmt.Sprintf("`xargs %s -c` runs the commands its input holds", name))
 				return nil
 			}
 			e.P.NotRO(fmt.Sprintf("`%s -c` without a command", name))
@@ -303,7 +305,7 @@ func (c *classifier) shell(e *ExecCtx, name string, words []Word) []Word {
 		}
 		body = &words[i]
 		if !body.Static {
-			e.P.Unsee(UnseenProgram, fmt.Sprintf("`%s -c` runs a command only known at run time", name))
+			e.P.Unsee(shell.UnseenProgram, fmt.Sprintf("`%s -c` runs a command only known at run time", name))
 			return nil
 		}
 		switch strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(body.Value), "exec ")) {
@@ -320,7 +322,7 @@ func (c *classifier) shell(e *ExecCtx, name string, words []Word) []Word {
 		e.Script(body.Value, name != "bash")
 		return nil
 	}
-	if i < len(words) && !sawS && (!words[i].Static || e.Stdin == nil || !IsStdin(words[i].Value) && !IsStdin(e.S.Abs(words[i].Value, e.Scope()))) {
+	if i < len(words) && !sawS && (!words[i].Static || e.Stdin == nil || !shell.IsStdin(words[i].Value) && !shell.IsStdin(e.S.Abs(words[i].Value, e.Scope()))) {
 		// A script on disk before the command runs is the project's own; its arguments are paths it
 		// may read or write.
 		e.P.Effect(fmt.Sprintf("`%s %s` runs a script Warden cannot see", name, words[i].Value))
@@ -330,14 +332,14 @@ func (c *classifier) shell(e *ExecCtx, name string, words []Word) []Word {
 		return nil
 	}
 	if e.Stdin == nil {
-		e.P.Unsee(UnseenStreamCode, fmt.Sprintf("`%s` runs commands from its input, which Warden cannot see", name))
+		e.P.Unsee(shell.UnseenStreamCode, fmt.Sprintf("`%s` runs commands from its input, which Warden cannot see", name))
 		// A pipeline may tell what that input is (`echo 'rm x' | sh`), for deny and ask rules.
 		e.P.ScriptFromInput = true
 		return nil
 	}
 	doc := *e.Stdin
 	if !doc.Static {
-		e.P.Unsee(UnseenStreamCode, fmt.Sprintf("`%s` runs a here-document only known at run time", name))
+		e.P.Unsee(shell.UnseenStreamCode, fmt.Sprintf("`%s` runs a here-document only known at run time", name))
 		return nil
 	}
 	e.Script(doc.Value, name != "bash")
@@ -346,49 +348,49 @@ func (c *classifier) shell(e *ExecCtx, name string, words []Word) []Word {
 
 // eval runs its words, joined with blanks, as a command of this shell. Words known before running are
 // read as that command for deny and ask rules; eval itself always asks.
-func (c *classifier) eval(e *ExecCtx, words []Word) {
+func (c *classifier) eval(e *shell.Exec, words []shell.Word) {
 	reason := "`eval` runs its words as a command"
-	e.P.Unsee(UnseenForeignBody, reason)
+	e.P.Unsee(shell.UnseenForeignBody, reason)
 	for _, w := range words[1:] {
 		if !w.Static {
-			e.P.Unsee(UnseenProgram, "`eval` runs words only known at run time")
+			e.P.Unsee(shell.UnseenProgram, "`eval` runs words only known at run time")
 			return
 		}
 	}
-	e.Untrusted(strings.Join(Values(words[1:]), " "), reason)
+	e.Untrusted(strings.Join(shell.Values(words[1:]), " "), reason)
 }
 
 // Untrusted is exec.untrustedBody: the walker reads the body.
-func (c *classifier) Untrusted(e *ExecCtx, body, reason string) {
+func (c *classifier) Untrusted(e *shell.Exec, body, reason string) {
 	c.untrustedScript(body, e.P.Text, e.Scope().Cwd, e.Lv.Depth+1, reason)
 }
 
 func (c *classifier) untrustedScript(body, anchor, cwd string, depth int, reason string) {
 	before := c.untrusted
 	c.untrusted = reason
-	c.script(body, anchor, &Scope{Cwd: cwd}, depth, false)
+	c.script(body, anchor, &shell.Scope{Cwd: cwd}, depth, false)
 	c.untrusted = before
 }
 
 // Script is exec.nested: the walker reads the body in a new shell, which knows neither this one's
 // functions nor its unexported variables.
-func (c *classifier) Script(e *ExecCtx, body string, posix bool) {
-	inner := Scope{Cwd: e.Scope().Cwd}
+func (c *classifier) Script(e *shell.Exec, body string, posix bool) {
+	inner := shell.Scope{Cwd: e.Scope().Cwd}
 	c.script(body, e.P.Text, &inner, e.Lv.Depth+1, posix)
 }
 
 // Run judges words as the command a program runs in the same part (find -exec's): wrappers peeled,
 // the program judged against the table and its model.
-func (c *classifier) Run(e *ExecCtx, words []Word) { c.run(e, words) }
+func (c *classifier) Run(e *shell.Exec, words []shell.Word) { c.run(e, words) }
 
 // foundAsRoots returns words with find's {} taken as the search root it stands for, which is what
 // decides whether removing it is catastrophic.
-func foundAsRoots(words []Word) []Word {
+func foundAsRoots(words []shell.Word) []shell.Word {
 	out := words
 	for i, w := range words {
 		if w.Found {
 			if &out[0] == &words[0] {
-				out = append([]Word(nil), words...)
+				out = append([]shell.Word(nil), words...)
 			}
 			out[i].Static = true
 		}
@@ -399,7 +401,7 @@ func foundAsRoots(words []Word) []Word {
 // loginReads records the start-up files a login shell reads before its command: what they export is in
 // the environment `bash -lc env` prints, a token line included. bash reads the first of .bash_profile,
 // .bash_login and .profile, which by custom sources .bashrc; sh, dash and ash read .profile.
-func loginReads(e *ExecCtx, shell string) {
+func loginReads(e *shell.Exec, sh string) {
 	home := e.S.Ctx.Home
 	if h, ok := e.Env["HOME"]; ok {
 		home = h // HOME=... in front of the shell
@@ -407,7 +409,7 @@ func loginReads(e *ExecCtx, shell string) {
 	files := []string{"/etc/profile"}
 	if filepath.IsAbs(home) {
 		names := []string{".profile"}
-		if shell == "bash" {
+		if sh == "bash" {
 			names = []string{".bash_profile", ".bash_login", ".profile", ".bashrc"}
 		}
 		for _, n := range names {

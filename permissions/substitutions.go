@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
@@ -19,7 +20,7 @@ import (
 // reads and reports true when the substitution's command is one whose output is known to be file names
 // that can be listed: git ls-files, git diff --name-only, find printing names, rg and grep listing
 // files. Anything else is false: the operand stays only known at run time.
-func substFiles(e *ExecCtx, w Word) bool {
+func substFiles(e *shell.Exec, w shell.Word) bool {
 	r, ok := e.S.SubstParts[w.Subst]
 	if !ok || r[1]-r[0] != 1 || len(w.Subst.Stmts) != 1 || len(w.Subst.Stmts[0].Redirs) > 0 {
 		return false
@@ -55,7 +56,7 @@ func substFiles(e *ExecCtx, w Word) bool {
 			e.TreeRead(t.Dir, t)
 		}
 		for _, p := range src.Reads {
-			if !SubstSafe(filepath.Base(p)) {
+			if !shell.SubstSafe(filepath.Base(p)) {
 				e.P.NotRO(fmt.Sprintf("`%s` has a blank, a wildcard or a leading dash in its name, which the shell splits or expands", p))
 			}
 			e.S.Read(e.P, p, e.Scope())
@@ -87,9 +88,9 @@ func listsFiles(args []string) (listed, files bool) {
 	if rg {
 		sp = rgSpec
 	}
-	words := make([]Word, len(args))
+	words := make([]shell.Word, len(args))
 	for i, a := range args {
-		words[i] = Word{Value: a, Static: true}
+		words[i] = shell.Word{Value: a, Static: true}
 	}
 	a, _ := sp.parse(words)
 	for _, f := range a.Flags {
@@ -109,7 +110,7 @@ func listsFiles(args []string) (listed, files bool) {
 // gitNames handles `git ls-files` (the tracked files below the directory, relative to it) and, at the
 // work tree's top, `git diff --name-only` (files of the index and the history): the program reads those
 // files, looked at in the repository's lists.
-func gitNames(e *ExecCtx, src *Part) bool {
+func gitNames(e *shell.Exec, src *shell.Part) bool {
 	args := src.Args[1:]
 	if len(args) == 0 {
 		return false
@@ -153,7 +154,7 @@ func gitNames(e *ExecCtx, src *Part) bool {
 		return false
 	}
 	r, ok := workTree(e.S, dir)
-	if !ok || sub == "diff" && ResolvePath("/", r.Top, "") != ResolvePath("/", dir, "") {
+	if !ok || sub == "diff" && shell.ResolvePath("/", r.Top, "") != shell.ResolvePath("/", dir, "") {
 		// git diff prints names relative to the top, read relative to the directory.
 		return false
 	}
@@ -190,7 +191,7 @@ func gitNames(e *ExecCtx, src *Part) bool {
 		if len(matchers) > 0 && !slices.ContainsFunc(matchers, func(m *regexp.Regexp) bool { return m.MatchString(f) }) {
 			continue
 		}
-		if !SubstSafe(filepath.Base(f)) || strings.ContainsAny(f, " \t\n*?[\"\\") {
+		if !shell.SubstSafe(filepath.Base(f)) || strings.ContainsAny(f, " \t\n*?[\"\\") {
 			e.P.NotRO(fmt.Sprintf("`%s` has a blank, a wildcard, a quote or a leading dash in its name, which the shell splits or expands", f))
 			return true
 		}

@@ -1,6 +1,7 @@
 package permissions
 
 import (
+	"github.com/warden-cli/warden/permissions/shell"
 	"path/filepath"
 	"strings"
 )
@@ -26,7 +27,7 @@ var exactOnly = map[string]bool{
 
 func init() {
 	for _, n := range interpreters {
-		if !HasSubcommands[n] {
+		if !shell.HasSubcommands[n] {
 			neverBare[n] = true
 		}
 	}
@@ -40,12 +41,12 @@ var runScripts = map[string]bool{"npm": true, "yarn": true, "pnpm": true, "bun":
 // or a Read/Write rule for a file. It returns "" when nothing needs approval, when the parts that do would
 // need different rules, or when no rule could safely express them (commands only known at run time,
 // sudo, dangerous commands).
-func SuggestRule(command string, ctx Context) string {
+func SuggestRule(command string, ctx shell.Context) string {
 	return suggestFor(Classify(command, ctx), ctx)
 }
 
 // suggestFor is SuggestRule for a command already classified.
-func suggestFor(cls Classification, ctx Context) string {
+func suggestFor(cls Classification, ctx shell.Context) string {
 	if cls.Dangerous {
 		return ""
 	}
@@ -69,10 +70,10 @@ func suggestFor(cls Classification, ctx Context) string {
 	return suggestion
 }
 
-func suggestForPart(p *Part, ctx Context) string {
+func suggestForPart(p *shell.Part, ctx shell.Context) string {
 	if p.ReadOnly && p.Secret {
 		for _, path := range p.Reads {
-			if IsSecret(path, ctx.Home) && filepath.IsAbs(path) {
+			if shell.IsSecret(path, ctx.Home) && filepath.IsAbs(path) {
 				return suggestPathRule(Read, path, ctx.Workspace, ctx.Home)
 			}
 		}
@@ -96,7 +97,7 @@ func suggestForPart(p *Part, ctx Context) string {
 	switch {
 	case runScripts[name] && len(args) >= 3 && args[1] == "run" && !strings.HasPrefix(args[2], "-"):
 		prefix = args[:3]
-	case HasSubcommands[name] || runScripts[name] || name == "make":
+	case shell.HasSubcommands[name] || runScripts[name] || name == "make":
 		if len(args) < 2 || strings.HasPrefix(args[1], "-") {
 			return exactRule(args)
 		}
@@ -137,13 +138,13 @@ func suggestPathRule(k Kind, abs, workspace, home string) string {
 	}
 	ws := ""
 	if workspace != "" {
-		ws = ResolvePath("/", workspace, home)
+		ws = shell.ResolvePath("/", workspace, home)
 	}
 	switch {
-	case ws != "" && Within(ws, abs) && abs != ws:
+	case ws != "" && shell.Within(ws, abs) && abs != ws:
 		rel, _ := filepath.Rel(ws, abs)
 		return tool + "(./" + filepath.ToSlash(rel) + ")"
-	case home != "" && Within(filepath.Clean(home), abs) && abs != filepath.Clean(home):
+	case home != "" && shell.Within(filepath.Clean(home), abs) && abs != filepath.Clean(home):
 		rel, _ := filepath.Rel(filepath.Clean(home), abs)
 		return tool + "(~/" + filepath.ToSlash(rel) + ")"
 	}

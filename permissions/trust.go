@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -25,7 +26,7 @@ type trusted struct {
 	loads string
 	// check returns why this call may run a program, write or reach the network because of those
 	// files, or "".
-	check func(e *ExecCtx, a *Args) string
+	check func(e *shell.Exec, a *shell.Args) string
 }
 
 const (
@@ -145,7 +146,7 @@ var interpreterTrust = map[string]trusted{
 	"mvn":    {loads: ".mvn/jvm.config, .mvn/maven.config and .mvn/extensions.xml up the tree (JVM options such as -javaagent and core extensions run code even for -v); ~/.mavenrc and /etc/mavenrc (the person's)", check: checkMavenDir},
 	"dotnet": {loads: "global.json up the tree: sdk.paths may point at an SDK inside the project, whose code runs", check: checkGlobalJSON},
 	"swift":  {loads: loadsNothing}, "kotlin": {loads: loadsNothing}, "scala": {loads: "scala-cli may fetch its launcher over the network (the jail cuts it off)"},
-	"elixir": {loads: loadsNothing}, "erl": {loads: "n/a: `erl -version` starts a shell that reads ~/.erlang, so it is not allowed", check: func(*ExecCtx, *Args) string { return "`erl` starts an Erlang shell, which runs ~/.erlang" }},
+	"elixir": {loads: loadsNothing}, "erl": {loads: "n/a: `erl -version` starts a shell that reads ~/.erlang, so it is not allowed", check: func(*shell.Exec, *shell.Args) string { return "`erl` starts an Erlang shell, which runs ~/.erlang" }},
 	"ghc": {loads: loadsNothing}, "zig": {loads: loadsNothing},
 	"terraform": {loads: "~/.terraformrc (the person's); `terraform version` checks for updates over the network (the jail cuts it off)"},
 	"kubectl":   {loads: "see kubectl"}, "helm": {loads: "helm's own configuration (the person's)"}, "gh": {loads: "see gh"},
@@ -157,7 +158,7 @@ var interpreterTrust = map[string]trusted{
 }
 
 // trusted judges a call of a table program with the files it loads (see trust).
-func checkTrusted(e *ExecCtx, name string, a *Args) {
+func checkTrusted(e *shell.Exec, name string, a *shell.Args) {
 	if t := trust[name]; t.check != nil {
 		if r := t.check(e, a); r != "" {
 			e.P.NotRO(r)
@@ -175,12 +176,12 @@ func checkTrusted(e *ExecCtx, name string, a *Args) {
 // workspace or in one of roots (a repository's directories), or unknown (file ""). The person's own
 // files and environment supply nothing: what they configured is what a rule of theirs allows. It
 // returns reason.
-func supplies(e *ExecCtx, reason, file string, roots ...string) string {
+func supplies(e *shell.Exec, reason, file string, roots ...string) string {
 	inside := file == ""
 	if !inside {
-		file = ResolvePath("/", file, e.S.Ctx.Home)
+		file = shell.ResolvePath("/", file, e.S.Ctx.Home)
 		for _, r := range append(slices.Clone(e.S.Roots()), roots...) {
-			inside = inside || r != "" && Within(ResolvePath("/", r, e.S.Ctx.Home), file)
+			inside = inside || r != "" && shell.Within(shell.ResolvePath("/", r, e.S.Ctx.Home), file)
 		}
 	}
 	if inside && e.P.Supplied == "" {
@@ -191,8 +192,8 @@ func supplies(e *ExecCtx, reason, file string, roots ...string) string {
 
 // projectCode judges a tool that runs project code (configuration written in the language, plugins):
 // such a call is never read-only.
-func projectCode(name, what string) func(*ExecCtx, *Args) string {
-	return func(e *ExecCtx, _ *Args) string {
+func projectCode(name, what string) func(*shell.Exec, *shell.Args) string {
+	return func(e *shell.Exec, _ *shell.Args) string {
 		if e.S.Ctx.ReadOnlyJail {
 			// The jail keeps that code from writing, connecting or reading secrets.
 			return ""
@@ -202,8 +203,8 @@ func projectCode(name, what string) func(*ExecCtx, *Args) string {
 }
 
 // projectFile judges a tool that runs project code when the named file is in the directory or above.
-func projectFile(name, file, what string) func(*ExecCtx, *Args) string {
-	return func(e *ExecCtx, a *Args) string {
+func projectFile(name, file, what string) func(*shell.Exec, *shell.Args) string {
+	return func(e *shell.Exec, a *shell.Args) string {
 		if p := findUp(e.Scope().Cwd, file); p != "" {
 			return fmt.Sprintf("`%s` %s (`%s`)", name, what, e.S.Shown(p))
 		}
@@ -212,8 +213,8 @@ func projectFile(name, file, what string) func(*ExecCtx, *Args) string {
 }
 
 // envRuns judges a program that runs what one of the variables holds.
-func envRuns(names ...string) func(*ExecCtx, *Args) string {
-	return func(e *ExecCtx, a *Args) string {
+func envRuns(names ...string) func(*shell.Exec, *shell.Args) string {
+	return func(e *shell.Exec, a *shell.Args) string {
 		for _, n := range names {
 			if v, ok := e.S.LookupEnv(n); ok && v != "" {
 				return fmt.Sprintf("%s in the environment makes `%s` run more code", n, a.Name)
@@ -291,7 +292,7 @@ type pathDir struct {
 // pathProgram returns why the program name, looked up on PATH, is not the system tool: it is found
 // first in a directory inside the workspace (a project virtualenv's bin, node_modules/.bin) or in a
 // relative PATH entry. "" when it is not, or when PATH has no such directory.
-func pathProgram(e *ExecCtx, name string) string {
+func pathProgram(e *shell.Exec, name string) string {
 	path, _ := e.S.LookupEnv("PATH")
 	key := path + "\x00" + strings.Join(e.S.Roots(), "\x00")
 	v, ok := pathCache.Load(key)
@@ -303,9 +304,9 @@ func pathProgram(e *ExecCtx, name string) string {
 			if d == "" || !filepath.IsAbs(d) {
 				pd.risky = true
 			} else {
-				d = ResolvePath("/", d, "")
+				d = shell.ResolvePath("/", d, "")
 				for _, r := range e.S.Roots() {
-					if Within(r, d) {
+					if shell.Within(r, d) {
 						pd.risky = true
 					}
 				}
@@ -343,7 +344,7 @@ func pathProgram(e *ExecCtx, name string) string {
 }
 
 // resolveProgram returns the file PATH finds for name, symlinks followed, or "".
-func resolveProgram(e *ExecCtx, name string) string {
+func resolveProgram(e *shell.Exec, name string) string {
 	path, _ := e.S.LookupEnv("PATH")
 	for _, d := range filepath.SplitList(path) {
 		if d == "" || !filepath.IsAbs(d) {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // The go command picks its toolchain before anything else: GOTOOLCHAIN (the environment, then GOENV's
@@ -22,7 +24,7 @@ type goSettings struct {
 	goroot                   string
 }
 
-func readGoSettings(e *ExecCtx) goSettings {
+func readGoSettings(e *shell.Exec) goSettings {
 	var s goSettings
 	set := func(key, value, from string) {
 		switch key {
@@ -76,7 +78,7 @@ func readGoSettings(e *ExecCtx) goSettings {
 var goRiskyFlags = []string{"-mod=mod", "-modfile", "-toolexec", "-overlay", "-exec", "-pgo", "-C"}
 
 // checkGoToolchain judges a go command with the toolchain it would switch to and the flags GOFLAGS adds.
-func checkGoToolchain(e *ExecCtx, a *Args) string {
+func checkGoToolchain(e *shell.Exec, a *shell.Args) string {
 	if len(a.Words) < 2 {
 		return ""
 	}

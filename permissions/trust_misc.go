@@ -5,13 +5,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // The checks of trust.go for programs with one configuration file or two.
 
 // rgConfigArgs returns the arguments of ripgrep's configuration file (RIPGREP_CONFIG_PATH: one argument
 // per line, `#` comments), which rg puts before its own unless --no-config is given.
-func rgConfigArgs(e *ExecCtx, words []Word) ([]string, string) {
+func rgConfigArgs(e *shell.Exec, words []shell.Word) ([]string, string) {
 	path, ok := e.S.LookupEnv("RIPGREP_CONFIG_PATH")
 	if !ok || path == "" {
 		return nil, ""
@@ -45,7 +47,7 @@ func rgConfigArgs(e *ExecCtx, words []Word) ([]string, string) {
 // checkRgConfig judges the arguments ripgrep's configuration file adds: --pre and --hostname-bin run
 // programs. The ones that widen what is read (--hidden, --no-ignore...) are joined to the command's
 // own words before they are read (exec.check).
-func checkRgConfig(e *ExecCtx, words []Word) string {
+func checkRgConfig(e *shell.Exec, words []shell.Word) string {
 	args, path := rgConfigArgs(e, words)
 	for _, arg := range args {
 		name, _, _ := strings.Cut(arg, "=")
@@ -60,7 +62,7 @@ func checkRgConfig(e *ExecCtx, words []Word) string {
 // .env beside the compose file may set DOCKER_HOST, DOCKER_CONTEXT or COMPOSE_* (another daemon, over
 // ssh with the person's keys; other compose files), and compose files may include remote ones, which
 // compose fetches with git.
-func checkCompose(e *ExecCtx, a *Args) string {
+func checkCompose(e *shell.Exec, a *shell.Args) string {
 	if len(a.Words) < 2 || a.Words[1].Value != "compose" {
 		return ""
 	}
@@ -100,7 +102,7 @@ var composeRemote = regexp.MustCompile(`(?m)(git@|https?://|oci://|ssh://)`)
 
 // checkPipConfig judges pip: one found on PATH inside the workspace is asked about by pathProgram; here
 // `pip config list` and `debug` print configuration, which may hold an index URL with credentials.
-func checkPipConfig(e *ExecCtx, a *Args) string {
+func checkPipConfig(e *shell.Exec, a *shell.Args) string {
 	if len(a.Operands) == 0 || a.Operands[0].Value != "config" && a.Operands[0].Value != "debug" {
 		return ""
 	}
@@ -119,7 +121,7 @@ func checkPipConfig(e *ExecCtx, a *Args) string {
 		if urlWithCredentials.MatchString(text) {
 			e.S.Read(e.P, f, e.Scope())
 			if e.P.Secret {
-				e.P.Reason = fmt.Sprintf("`%s` prints `%s`, which holds a URL with credentials", Display(a.Words), e.S.Shown(f))
+				e.P.Reason = fmt.Sprintf("`%s` prints `%s`, which holds a URL with credentials", shell.Display(a.Words), e.S.Shown(f))
 			}
 		}
 	}
@@ -130,7 +132,7 @@ var urlWithCredentials = regexp.MustCompile(`(?i)://[^/@\s:]*:[^/@\s]+@|https?:/
 
 // checkMavenDir judges mvn: the nearest .mvn directory above gives the JVM its options (jvm.config),
 // Maven its own (maven.config) and core extensions (extensions.xml), all applied before -v prints.
-func checkMavenDir(e *ExecCtx, a *Args) string {
+func checkMavenDir(e *shell.Exec, a *shell.Args) string {
 	dir := e.Scope().Cwd
 	if dir == "" {
 		return "`mvn` runs in a directory Warden lost track of"
@@ -149,7 +151,7 @@ func checkMavenDir(e *ExecCtx, a *Args) string {
 }
 
 // checkGlobalJSON judges dotnet: global.json's sdk.paths may point at an SDK inside the project.
-func checkGlobalJSON(e *ExecCtx, a *Args) string {
+func checkGlobalJSON(e *shell.Exec, a *shell.Args) string {
 	f := findUp(e.Scope().Cwd, "global.json")
 	if f == "" {
 		return ""
@@ -162,7 +164,7 @@ func checkGlobalJSON(e *ExecCtx, a *Args) string {
 }
 
 // checkBundler judges bundle: Gemfile.lock's BUNDLED WITH makes bundler install and run that version.
-func checkBundler(e *ExecCtx, a *Args) string {
+func checkBundler(e *shell.Exec, a *shell.Args) string {
 	f := findUp(e.Scope().Cwd, "Gemfile.lock")
 	if f == "" {
 		return ""

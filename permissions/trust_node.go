@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // npm reads its configuration from the project's .npmrc (and, here, every .npmrc above it), the user's
@@ -23,7 +25,7 @@ var npmRunKeys = map[string][]string{
 }
 
 // checkNpmrc judges an npm call with the configuration files npm reads where it runs.
-func checkNpmrc(e *ExecCtx, a *Args) string {
+func checkNpmrc(e *shell.Exec, a *shell.Args) string {
 	if len(a.Words) < 2 {
 		return ""
 	}
@@ -88,7 +90,7 @@ func checkNpmrc(e *ExecCtx, a *Args) string {
 				if !filepath.IsAbs(value) {
 					value = filepath.Join(filepath.Dir(f), value)
 				}
-				files = append(files, ResolvePath("/", value, e.S.Ctx.Home))
+				files = append(files, shell.ResolvePath("/", value, e.S.Ctx.Home))
 			}
 		}
 	}
@@ -117,8 +119,8 @@ func nearestPackageJSON(dir string) (string, packageJSON, bool) {
 // checkPackageManager judges `yarn --version` and `pnpm --version`: the global yarn runs the project's
 // own copy named by .yarnrc's yarn-path or .yarnrc.yml's yarnPath, and corepack (and pnpm itself)
 // download and run the version package.json's packageManager names.
-func checkPackageManager(name string) func(*ExecCtx, *Args) string {
-	return func(e *ExecCtx, a *Args) string {
+func checkPackageManager(name string) func(*shell.Exec, *shell.Args) string {
+	return func(e *shell.Exec, a *shell.Args) string {
 		dir := e.Scope().Cwd
 		if dir == "" {
 			return fmt.Sprintf("`%s` runs in a directory Warden lost track of", name)
@@ -144,7 +146,7 @@ func checkPackageManager(name string) func(*ExecCtx, *Args) string {
 
 // checkShim judges a program PATH resolves to a version manager's shim that installs what the project
 // names: volta (package.json's volta field) and mise or asdf (.tool-versions, .mise.toml, mise.toml).
-func checkShim(e *ExecCtx, a *Args) string {
+func checkShim(e *shell.Exec, a *shell.Args) string {
 	prog := resolveProgram(e, a.Name)
 	if prog == "" {
 		return ""
@@ -165,7 +167,7 @@ func checkShim(e *ExecCtx, a *Args) string {
 
 // checkGhRepo judges gh with the repository's git configuration: gh runs git there (rev-parse, remote,
 // config, status for some views).
-func checkGhRepo(e *ExecCtx, a *Args) string {
-	name := "gh " + strings.Join(Values(a.Operands[:min(2, len(a.Operands))]), " ")
+func checkGhRepo(e *shell.Exec, a *shell.Args) string {
+	name := "gh " + strings.Join(shell.Values(a.Operands[:min(2, len(a.Operands))]), " ")
 	return gitTrust(e, gitRun{name: name, sub: "rev-parse", index: true}, e.Scope().Cwd)
 }

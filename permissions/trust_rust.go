@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // rustup's proxies (rustc, cargo, rustup itself for --version and show) pick a toolchain: `+name` on the
@@ -14,7 +16,7 @@ import (
 // binaries of that directory; a channel, component or target not installed is downloaded and installed.
 
 // checkRustToolchain judges rustc, cargo and rustup with the toolchain file that applies where they run.
-func checkRustToolchain(e *ExecCtx, a *Args) string {
+func checkRustToolchain(e *shell.Exec, a *shell.Args) string {
 	dir := e.Scope().Cwd
 	if dir == "" {
 		return fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose rust-toolchain file it cannot read", a.Name)
@@ -64,7 +66,7 @@ func checkRustToolchain(e *ExecCtx, a *Args) string {
 	return ""
 }
 
-func rustupHome(e *ExecCtx) string {
+func rustupHome(e *shell.Exec) string {
 	if v, ok := e.S.LookupEnv("RUSTUP_HOME"); ok && v != "" {
 		return v
 	}
@@ -89,7 +91,7 @@ func rustupOverride(home, dir string) bool {
 		}
 		if m := rustupOverrideLine.FindStringSubmatch(t); m != nil {
 			p := strings.ReplaceAll(m[1], `\\`, `\`)
-			if Within(filepath.Clean(p), dir) {
+			if shell.Within(filepath.Clean(p), dir) {
 				return true
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // Where a simple command hands Warden something it cannot read: code in another language, code on a
@@ -13,7 +15,7 @@ import (
 
 // unseenIn marks what the program n, judged against its table entry s (nil when it has none) as doing
 // more than reading, does that Warden cannot see.
-func unseenIn(e *ExecCtx, n string, s *spec, words []Word) {
+func unseenIn(e *shell.Exec, n string, s *spec, words []shell.Word) {
 	switch n {
 	case "source", ".":
 		if len(words) > 1 {
@@ -26,23 +28,23 @@ func unseenIn(e *ExecCtx, n string, s *spec, words []Word) {
 		return
 	case "fc":
 		if !hasShortOpt(words[1:], 'l') {
-			e.P.Unsee(UnseenLaterCode, "`fc` runs commands from the shell's history")
+			e.P.Unsee(shell.UnseenLaterCode, "`fc` runs commands from the shell's history")
 		}
 		return
 	case "alias", "hash", "enable", "set", "shopt", "bind":
-		e.P.Unsee(UnseenShellRules, fmt.Sprintf("`%s` changes what later commands run or how bash reads them", Display(words)))
+		e.P.Unsee(shell.UnseenShellRules, fmt.Sprintf("`%s` changes what later commands run or how bash reads them", shell.Display(words)))
 		return
 	case "read", "printf", "unset", "wait", "mapfile", "readarray", "getopts":
 		// They assign the variables they are named: `read PATH` takes PATH from the input.
 		for _, w := range words[1:] {
 			name := strings.TrimPrefix(w.Value, "-v")
-			if r := SensitiveVar(name); r != "" {
+			if r := shell.SensitiveVar(name); r != "" {
 				e.P.UnseeVar(name, r)
 			}
 		}
 		return
 	case "awk", "gawk", "mawk", "nawk":
-		e.P.Unsee(UnseenInlineCode, fmt.Sprintf("the `%s` program may run commands or write files Warden cannot see", n))
+		e.P.Unsee(shell.UnseenInlineCode, fmt.Sprintf("the `%s` program may run commands or write files Warden cannot see", n))
 		return
 	case "sed":
 		sed(e, words)
@@ -62,7 +64,7 @@ func unseenIn(e *ExecCtx, n string, s *spec, words []Word) {
 		handReads(e, words[1:])
 	}
 	if why := fileList(n, words); why != "" {
-		e.P.Unsee(UnseenFileList, why)
+		e.P.Unsee(shell.UnseenFileList, why)
 	}
 	if dir, ok := unpacksInto(n, words); ok {
 		// The names it writes are in the archive or the patch, which Warden does not read.
@@ -92,7 +94,7 @@ var sourceTools = map[string]bool{
 }
 
 // sourceDirs moves the directories among what the part was handed to read to what it takes as git does.
-func sourceDirs(e *ExecCtx) {
+func sourceDirs(e *shell.Exec) {
 	kept := e.P.HandedReads[:0]
 	for _, path := range e.P.HandedReads {
 		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
@@ -106,7 +108,7 @@ func sourceDirs(e *ExecCtx) {
 
 // hand records the paths in words as given to a program that may read or write anything there: the
 // words themselves, the values of `--opt=value` and `key=value` words, and `@file`.
-func hand(e *ExecCtx, words []Word) {
+func hand(e *shell.Exec, words []shell.Word) {
 	for _, path := range handedPaths(e, words) {
 		e.P.HandedReads = append(e.P.HandedReads, path)
 		e.P.HandedWrites = append(e.P.HandedWrites, path)
@@ -114,12 +116,12 @@ func hand(e *ExecCtx, words []Word) {
 }
 
 // handReads records the paths in words as given to a program that may read anything there.
-func handReads(e *ExecCtx, words []Word) {
+func handReads(e *shell.Exec, words []shell.Word) {
 	e.P.HandedReads = append(e.P.HandedReads, handedPaths(e, words)...)
 }
 
 // handedPaths are the paths in words, as hand reads them.
-func handedPaths(e *ExecCtx, words []Word) []string {
+func handedPaths(e *shell.Exec, words []shell.Word) []string {
 	var out []string
 	sc := e.Scope()
 	for _, w := range words {
@@ -146,50 +148,50 @@ func handedPaths(e *ExecCtx, words []Word) []string {
 // script that arrives on a stream or is only known at run time is unseen; a file on disk is read (its
 // content reaches the interpreter, and errors print it) and checked once the whole command is known
 // (unseen_fresh.go): it must be there before the command runs, and no other part may write it.
-func runsFile(e *ExecCtx, w Word) { runsCode(e, w, false) }
+func runsFile(e *shell.Exec, w shell.Word) { runsCode(e, w, false) }
 
 // runsScript is runsFile for a file a shell runs: a here-document or here-string fed to it through
 // its standard input is read as bash for deny and ask rules.
-func runsScript(e *ExecCtx, w Word) { runsCode(e, w, true) }
+func runsScript(e *shell.Exec, w shell.Word) { runsCode(e, w, true) }
 
-func runsCode(e *ExecCtx, w Word, shell bool) {
+func runsCode(e *shell.Exec, w shell.Word, viaShell bool) {
 	sc := e.Scope()
 	switch {
 	case w.ProcIn:
-		e.P.Unsee(UnseenStreamCode, fmt.Sprintf("runs code from the process substitution `%s`", w.Raw))
+		e.P.Unsee(shell.UnseenStreamCode, fmt.Sprintf("runs code from the process substitution `%s`", w.Raw))
 	case !w.Static || w.Found:
-		e.P.Unsee(UnseenProgram, fmt.Sprintf("runs `%s`, only known at run time, as code", w.Value))
+		e.P.Unsee(shell.UnseenProgram, fmt.Sprintf("runs `%s`, only known at run time, as code", w.Value))
 	case w.Glob:
 		// bash expands the pattern when the part runs, after what the same command wrote before it.
 		e.P.RunGlobs = append(e.P.RunGlobs, e.S.Abs(w.Value, sc))
 		names, ok := e.S.ExpandGlob(w.Value, sc)
 		if !ok {
-			e.P.Unsee(UnseenProgram, fmt.Sprintf("runs `%s`, a pattern Warden could not expand", w.Value))
+			e.P.Unsee(shell.UnseenProgram, fmt.Sprintf("runs `%s`, a pattern Warden could not expand", w.Value))
 			return
 		}
 		for _, n := range names {
-			runsPath(e, n, shell)
+			runsPath(e, n, viaShell)
 		}
 	default:
-		runsPath(e, w.Value, shell)
+		runsPath(e, w.Value, viaShell)
 	}
 }
 
 // runsPath is runsCode for one path as typed.
-func runsPath(e *ExecCtx, v string, shell bool) {
+func runsPath(e *shell.Exec, v string, viaShell bool) {
 	sc := e.Scope()
 	path := e.S.Abs(v, sc)
 	switch {
-	case IsStdin(v) || filepath.IsAbs(path) && IsStdin(path):
+	case shell.IsStdin(v) || filepath.IsAbs(path) && shell.IsStdin(path):
 		why := fmt.Sprintf("runs code from `%s`, its input", v)
-		e.P.Unsee(UnseenStreamCode, why)
-		if shell && e.Stdin != nil && e.Stdin.Static {
+		e.P.Unsee(shell.UnseenStreamCode, why)
+		if viaShell && e.Stdin != nil && e.Stdin.Static {
 			e.Untrusted(e.Stdin.Value, why)
 		}
 	case v == "-" || filepath.IsAbs(path) && e.S.IsStream(path):
-		e.P.Unsee(UnseenStreamCode, fmt.Sprintf("runs code from `%s`, a stream Warden cannot see", v))
+		e.P.Unsee(shell.UnseenStreamCode, fmt.Sprintf("runs code from `%s`, a stream Warden cannot see", v))
 	case !filepath.IsAbs(path):
-		e.P.Unsee(UnseenProgram, fmt.Sprintf("runs `%s` in a directory Warden lost track of", v))
+		e.P.Unsee(shell.UnseenProgram, fmt.Sprintf("runs `%s` in a directory Warden lost track of", v))
 	default:
 		e.P.Runs = append(e.P.Runs, path)
 		e.S.ReadOne(e.P, v, path, sc, true)
@@ -198,9 +200,9 @@ func runsPath(e *ExecCtx, v string, shell bool) {
 
 // globProgram handles a program name bash replaces with the files it matches: deny and ask rules see each
 // match as the program, and the part is unseen, since the files may change before it runs.
-func globProgram(e *ExecCtx, words []Word) {
+func globProgram(e *shell.Exec, words []shell.Word) {
 	name := words[0]
-	e.P.Unsee(UnseenGlobProgram, fmt.Sprintf("the program `%s` is a pattern bash replaces with file names", name.Value))
+	e.P.Unsee(shell.UnseenGlobProgram, fmt.Sprintf("the program `%s` is a pattern bash replaces with file names", name.Value))
 	matches, ok := e.S.ExpandGlob(name.Value, e.Scope())
 	if !ok {
 		return
@@ -210,14 +212,14 @@ func globProgram(e *ExecCtx, words []Word) {
 		if m == name.Value {
 			continue
 		}
-		e.P.Layers = append(e.P.Layers, append([]string{m}, Values(words[1:])...))
+		e.P.Layers = append(e.P.Layers, append([]string{m}, shell.Values(words[1:])...))
 		e.P.LayerStatic = append(e.P.LayerStatic, static)
 	}
 }
 
 // trap reads a trap's body, kept to run at a signal or at exit, as bash for deny and ask rules; the part
 // is unseen, since the body runs later, where Warden cannot tell what the shell is.
-func trap(e *ExecCtx, words []Word) {
+func trap(e *shell.Exec, words []shell.Word) {
 	args := words[1:]
 	if len(args) > 0 && args[0].Static && args[0].Value == "--" {
 		args = args[1:]
@@ -231,16 +233,16 @@ func trap(e *ExecCtx, words []Word) {
 	}
 	body := args[0]
 	if !body.Static {
-		e.P.Unsee(UnseenProgram, "the trap's command is only known at run time")
+		e.P.Unsee(shell.UnseenProgram, "the trap's command is only known at run time")
 		return
 	}
 	reason := "`trap` keeps a command to run later"
-	e.P.Unsee(UnseenLaterCode, reason)
+	e.P.Unsee(shell.UnseenLaterCode, reason)
 	e.Untrusted(body.Value, reason)
 }
 
 // hasShortOpt reports whether a short option letter is given in one of words' clusters.
-func hasShortOpt(words []Word, letter byte) bool {
+func hasShortOpt(words []shell.Word, letter byte) bool {
 	for _, w := range words {
 		v := w.Value
 		if len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v[1:], letter) >= 0 {
@@ -335,9 +337,9 @@ func init() {
 
 // codeRunner marks what an interpreter is given to run: inline code and code on a stream are unseen; a
 // script is recorded for the check that the same command does not write it.
-func runsCodeOf(e *ExecCtx, n string, r codeRunner, words []Word) {
+func runsCodeOf(e *shell.Exec, n string, r codeRunner, words []shell.Word) {
 	inline := func(opt string) {
-		e.P.Unsee(UnseenInlineCode, fmt.Sprintf("`%s %s` runs code in a language Warden does not read", n, opt))
+		e.P.Unsee(shell.UnseenInlineCode, fmt.Sprintf("`%s %s` runs code in a language Warden does not read", n, opt))
 	}
 	if n == "pwsh" || n == "powershell" {
 		for i, w := range words[1:] {
@@ -350,18 +352,18 @@ func runsCodeOf(e *ExecCtx, n string, r codeRunner, words []Word) {
 			}
 		}
 	}
-	var operands []Word
+	var operands []shell.Word
 	stdin := r.stdin
 	for i := 1; i < len(words); i++ {
 		w := words[i]
 		v := w.Value
 		if !w.Static {
-			e.P.Unsee(UnseenProgram, fmt.Sprintf("`%s` is given `%s`, only known at run time", n, v))
+			e.P.Unsee(shell.UnseenProgram, fmt.Sprintf("`%s` is given `%s`, only known at run time", n, v))
 			return
 		}
 		switch {
 		case v == "-" && len(operands) == 0:
-			e.P.Unsee(UnseenStreamCode, fmt.Sprintf("`%s -` runs code from its input", n))
+			e.P.Unsee(shell.UnseenStreamCode, fmt.Sprintf("`%s -` runs code from its input", n))
 			return
 		case v == "--":
 			operands = append(operands, words[i+1:]...)
@@ -377,7 +379,7 @@ func runsCodeOf(e *ExecCtx, n string, r codeRunner, words []Word) {
 					i++
 					runsFile(e, words[i])
 				} else if has {
-					runsFile(e, Word{Value: value, Raw: value, Static: true})
+					runsFile(e, shell.Word{Value: value, Raw: value, Static: true})
 				}
 				stdin = stdin && hasLong(name, r.longPreload, nil)
 			case !has && hasLong(name, r.longValues, nil):
@@ -398,7 +400,7 @@ func runsCodeOf(e *ExecCtx, n string, r codeRunner, words []Word) {
 						i++
 						runsFile(e, words[i])
 					} else if rest != "" {
-						runsFile(e, Word{Value: rest, Raw: rest, Static: true})
+						runsFile(e, shell.Word{Value: rest, Raw: rest, Static: true})
 					}
 					stdin = stdin && strings.IndexByte(r.preload, ch) >= 0
 				case strings.IndexByte(r.values, ch) >= 0:
@@ -427,7 +429,7 @@ func runsCodeOf(e *ExecCtx, n string, r codeRunner, words []Word) {
 				hand(e, operands[2:])
 				return
 			}
-			e.P.Unsee(UnseenStreamCode, fmt.Sprintf("`%s %s` without a script runs code from its input", n, first.Value))
+			e.P.Unsee(shell.UnseenStreamCode, fmt.Sprintf("`%s %s` without a script runs code from its input", n, first.Value))
 			return
 		case r.operandCode && len(operands) > 1:
 			inline(operands[1].Value)
@@ -442,7 +444,7 @@ func runsCodeOf(e *ExecCtx, n string, r codeRunner, words []Word) {
 		}
 	}
 	if stdin || r.stdinAlways {
-		e.P.Unsee(UnseenStreamCode, fmt.Sprintf("`%s` runs code from its input, which Warden cannot see", n))
+		e.P.Unsee(shell.UnseenStreamCode, fmt.Sprintf("`%s` runs code from its input, which Warden cannot see", n))
 	}
 }
 
@@ -470,15 +472,15 @@ func containsStr(list []string, s string) bool {
 
 // sed: a script that only substitutes and prints edits the files it is given (-i), which are handed;
 // one that runs commands (e), writes other files (w) or comes from a file is unseen.
-func sed(e *ExecCtx, words []Word) {
+func sed(e *shell.Exec, words []shell.Word) {
 	var scripts []string
-	var files []Word
+	var files []shell.Word
 	explicit := false
 	for i := 1; i < len(words); i++ {
 		v := words[i].Value
 		switch {
 		case !words[i].Static:
-			e.P.Unsee(UnseenProgram, "`sed` is given a word only known at run time")
+			e.P.Unsee(shell.UnseenProgram, "`sed` is given a word only known at run time")
 			return
 		case v == "--":
 			files = append(files, words[i+1:]...)
@@ -491,7 +493,7 @@ func sed(e *ExecCtx, words []Word) {
 		case strings.HasPrefix(v, "--expression="):
 			scripts, explicit = append(scripts, strings.TrimPrefix(v, "--expression=")), true
 		case v == "-f" || strings.HasPrefix(v, "--file") || strings.HasPrefix(v, "-f"):
-			e.P.Unsee(UnseenInlineCode, "`sed -f` runs a script from a file")
+			e.P.Unsee(shell.UnseenInlineCode, "`sed -f` runs a script from a file")
 			return
 		case strings.HasPrefix(v, "--"):
 		case strings.HasPrefix(v, "-") && len(v) > 1:
@@ -515,7 +517,7 @@ func sed(e *ExecCtx, words []Word) {
 					break
 				}
 				if v[j] == 'f' {
-					e.P.Unsee(UnseenInlineCode, "`sed -f` runs a script from a file")
+					e.P.Unsee(shell.UnseenInlineCode, "`sed -f` runs a script from a file")
 					return
 				}
 			}
@@ -527,7 +529,7 @@ func sed(e *ExecCtx, words []Word) {
 		scripts, files = append(scripts, files[0].Value), files[1:]
 	}
 	if r := sedScriptReadOnly(strings.Join(scripts, "\n")); r != "" {
-		e.P.Unsee(UnseenInlineCode, r)
+		e.P.Unsee(shell.UnseenInlineCode, r)
 		return
 	}
 	hand(e, files)
@@ -535,7 +537,7 @@ func sed(e *ExecCtx, words []Word) {
 
 // fileList returns why program n reads the names of the files it reads from its input or a list file,
 // or "".
-func fileList(n string, words []Word) string {
+func fileList(n string, words []shell.Word) string {
 	has := func(opts ...string) bool {
 		for _, w := range words[1:] {
 			for _, o := range opts {
@@ -576,7 +578,7 @@ func fileList(n string, words []Word) string {
 // splitString handles `env -S STRING ARGS...` (words[i] is the option): env splits the string into a
 // command of its own, quoting and variables its own way. It is read as bash for deny and ask rules, and
 // the part is unseen.
-func splitString(e *ExecCtx, words []Word, i int) {
+func splitString(e *shell.Exec, words []shell.Word, i int) {
 	v := words[i].Value
 	var body string
 	switch {
@@ -593,18 +595,18 @@ func splitString(e *ExecCtx, words []Word, i int) {
 		body = v[2:]
 	}
 	why := "`env -S` splits a string into a command its own way"
-	e.P.Unsee(UnseenSplitWords, why)
+	e.P.Unsee(shell.UnseenSplitWords, why)
 	for _, w := range words[i+1:] {
 		if !w.Static {
 			return
 		}
 	}
-	e.Untrusted(strings.Join(append([]string{body}, Values(words[i+1:])...), " "), why)
+	e.Untrusted(strings.Join(append([]string{body}, shell.Values(words[i+1:])...), " "), why)
 }
 
 // unpacksInto returns the directory an unpacker writes the files its archive or patch names into (tar
 // -x, unzip, patch, cpio -i, 7z x, ar x), and whether n is one used so.
-func unpacksInto(n string, words []Word) (string, bool) {
+func unpacksInto(n string, words []shell.Word) (string, bool) {
 	dir := "."
 	valueOf := func(opts ...string) {
 		for i, w := range words[1:] {
@@ -659,13 +661,13 @@ func unpacksInto(n string, words []Word) (string, bool) {
 
 // linkedProgram adds, for a program run by its path through a link, the program the link leads to as
 // a layer: deny and ask rules see `./x` made by `ln -s /bin/rm x` in an earlier command as rm.
-func linkedProgram(e *ExecCtx, words []Word) {
+func linkedProgram(e *shell.Exec, words []shell.Word) {
 	path := e.S.Abs(words[0].Value, e.Scope())
 	if !filepath.IsAbs(path) {
 		return
 	}
 	if real := e.S.Resolved(path); real != path {
-		e.P.Layers = append(e.P.Layers, append([]string{real}, Values(words[1:])...))
+		e.P.Layers = append(e.P.Layers, append([]string{real}, shell.Values(words[1:])...))
 		e.P.LayerStatic = append(e.P.LayerStatic, e.P.ArgStatic)
 	}
 }

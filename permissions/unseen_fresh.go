@@ -2,6 +2,7 @@ package permissions
 
 import (
 	"fmt"
+	"github.com/warden-cli/warden/permissions/shell"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -39,7 +40,7 @@ type partWrites struct {
 	real []string
 }
 
-func (c *classifier) writesOf(p *Part) partWrites {
+func (c *classifier) writesOf(p *shell.Part) partWrites {
 	w := partWrites{known: true}
 	if p.ReadOnly {
 		return w
@@ -98,14 +99,14 @@ func (c *classifier) freshPaths() {
 	for i := range c.Parts {
 		p := &c.Parts[i]
 		for _, run := range p.Runs {
-			if !Exists(run) {
-				p.UnseenOnly(UnseenWrittenCode, fmt.Sprintf("runs `%s`, which is not there before the command runs", c.Shown(run)))
+			if !shell.Exists(run) {
+				p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("runs `%s`, which is not there before the command runs", c.Shown(run)))
 			}
 		}
 		for _, list := range [][]string{p.Inputs, p.RunsBelow} {
 			for _, path := range list {
 				if !filepath.IsAbs(path) {
-					p.UnseenOnly(UnseenWrittenCode, fmt.Sprintf("runs code from `%s`, in a directory Warden lost track of", path))
+					p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("runs code from `%s`, in a directory Warden lost track of", path))
 				}
 			}
 		}
@@ -134,17 +135,17 @@ func (c *classifier) freshPaths() {
 				if !sure {
 					verb = "may write"
 				}
-				p.UnseenOnly(UnseenWrittenCode, fmt.Sprintf("runs `%s`, which this same command %s first", c.Shown(run), verb))
+				p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("runs `%s`, which this same command %s first", c.Shown(run), verb))
 			}
 		}
 		for _, dir := range p.RunsBelow {
 			if j := c.writerBelow(writes, i, dir); j >= 0 {
-				p.UnseenOnly(UnseenWrittenCode, fmt.Sprintf("runs the code below `%s`, where this same command writes first", c.Shown(dir)))
+				p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("runs the code below `%s`, where this same command writes first", c.Shown(dir)))
 			}
 		}
 		for _, pattern := range p.RunGlobs {
 			if j := c.writerMatching(writes, i, pattern); j >= 0 {
-				p.UnseenOnly(UnseenWrittenCode, fmt.Sprintf("runs `%s`, which may match what this same command writes first", c.Shown(pattern)))
+				p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("runs `%s`, which may match what this same command writes first", c.Shown(pattern)))
 			}
 		}
 		for _, list := range [][]string{p.Reads, p.Writes, p.HandedReads, p.HandedWrites} {
@@ -153,7 +154,7 @@ func (c *classifier) freshPaths() {
 					continue
 				}
 				if j, _ := c.writer(writes, i, path, true); j >= 0 {
-					p.UnseenOnly(UnseenFreshLink, fmt.Sprintf("uses `%s`, which this same command may make a link first", c.Shown(path)))
+					p.UnseenOnly(shell.UnseenFreshLink, fmt.Sprintf("uses `%s`, which this same command may make a link first", c.Shown(path)))
 				}
 			}
 		}
@@ -180,7 +181,7 @@ func (c *classifier) writer(writes []partWrites, self int, path string, links bo
 			continue
 		}
 		for _, wp := range paths {
-			if Within(wp, path) {
+			if shell.Within(wp, path) {
 				return j, true
 			}
 		}
@@ -193,7 +194,7 @@ func (c *classifier) writer(writes []partWrites, self int, path string, links bo
 			}
 		}
 		for k, wp := range paths {
-			if Within(wp, path) || Within(wp, real) || Within(w.real[k], real) {
+			if shell.Within(wp, path) || shell.Within(wp, real) || shell.Within(w.real[k], real) {
 				return j, true
 			}
 		}
@@ -219,7 +220,7 @@ func (c *classifier) afterSource(writes []partWrites) {
 			continue
 		}
 		if name := p.Layers[0][0]; sourced != "" && !strings.Contains(name, "/") && !bashBuiltins[name] {
-			p.UnseenOnly(UnseenWrittenCode, fmt.Sprintf("runs `%s` after `%s`, which may change where programs are found, in a command that writes files", name, sourced))
+			p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("runs `%s` after `%s`, which may change where programs are found, in a command that writes files", name, sourced))
 		}
 		if name := p.Layers[0][0]; name == "source" || name == "." {
 			sourced = p.Text
@@ -240,13 +241,13 @@ func (c *classifier) writerBelow(writes []partWrites, self int, dir string) int 
 			return j
 		}
 		for _, wp := range w.paths[:w.code] {
-			if Within(dir, wp) {
+			if shell.Within(dir, wp) {
 				return j
 			}
 			if realDir == "" {
 				realDir = c.Resolved(dir)
 			}
-			if Within(realDir, c.Resolved(wp)) {
+			if shell.Within(realDir, c.Resolved(wp)) {
 				return j
 			}
 		}
@@ -281,13 +282,13 @@ func (c *classifier) writerMatching(writes []partWrites, self int, pattern strin
 
 // laterCode marks a write that leaves code for later commands to run: a program in a directory on PATH,
 // git's configuration and hooks.
-func (c *classifier) laterCode(p *Part, path string, pathDirs map[string]bool, sure bool) {
+func (c *classifier) laterCode(p *shell.Part, path string, pathDirs map[string]bool, sure bool) {
 	verb := "writes"
 	if !sure {
 		verb = "may write"
 	}
 	if pathDirs[filepath.Dir(path)] || pathDirs[path] {
-		p.UnseenOnly(UnseenWrittenCode, fmt.Sprintf("%s `%s`, in a directory where commands find their programs", verb, c.Shown(path)))
+		p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("%s `%s`, in a directory where commands find their programs", verb, c.Shown(path)))
 		return
 	}
 	slashed := filepath.ToSlash(path) + "/"
@@ -295,29 +296,29 @@ func (c *classifier) laterCode(p *Part, path string, pathDirs map[string]bool, s
 		rest := slashed[i+len("/.git/"):]
 		if rest == "" || strings.HasPrefix(rest, "config") || strings.HasPrefix(rest, "hooks/") || rest == "hooks/" ||
 			strings.HasPrefix(rest, "info/") {
-			p.UnseenOnly(UnseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.Shown(path)))
+			p.UnseenOnly(shell.UnseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.Shown(path)))
 		}
 		return
 	}
 	for _, v := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"} {
-		if f, ok := c.LookupEnv(v); ok && f != "" && Within(f, path) {
-			p.UnseenOnly(UnseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.Shown(path)))
+		if f, ok := c.LookupEnv(v); ok && f != "" && shell.Within(f, path) {
+			p.UnseenOnly(shell.UnseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.Shown(path)))
 			return
 		}
 	}
-	if x, ok := c.LookupEnv("XDG_CONFIG_HOME"); ok && filepath.IsAbs(x) && Within(filepath.Join(x, "git"), path) {
-		p.UnseenOnly(UnseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.Shown(path)))
+	if x, ok := c.LookupEnv("XDG_CONFIG_HOME"); ok && filepath.IsAbs(x) && shell.Within(filepath.Join(x, "git"), path) {
+		p.UnseenOnly(shell.UnseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.Shown(path)))
 		return
 	}
 	h := c.Ctx.Home
-	if h == "" || filepath.Dir(path) != h && !Within(filepath.Join(h, ".config", "git"), path) {
+	if h == "" || filepath.Dir(path) != h && !shell.Within(filepath.Join(h, ".config", "git"), path) {
 		return
 	}
 	switch name := filepath.Base(path); {
-	case name == ".gitconfig" || Within(filepath.Join(h, ".config", "git"), path):
-		p.UnseenOnly(UnseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.Shown(path)))
+	case name == ".gitconfig" || shell.Within(filepath.Join(h, ".config", "git"), path):
+		p.UnseenOnly(shell.UnseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.Shown(path)))
 	case shellStartup[name]:
-		p.UnseenOnly(UnseenLaterCode, fmt.Sprintf("%s `%s`, which shells run when they start", verb, c.Shown(path)))
+		p.UnseenOnly(shell.UnseenLaterCode, fmt.Sprintf("%s `%s`, which shells run when they start", verb, c.Shown(path)))
 	}
 }
 
@@ -337,7 +338,7 @@ func (c *classifier) pathDirs() map[string]bool {
 	for _, d := range filepath.SplitList(v) {
 		if filepath.IsAbs(d) {
 			dirs[filepath.Clean(d)] = true
-			dirs[ResolvePath("/", d, "")] = true
+			dirs[shell.ResolvePath("/", d, "")] = true
 		}
 	}
 	pathDirCache.Store(v, dirs)

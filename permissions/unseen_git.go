@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // git's own ways to run a command or to move files Warden does not see: a `-c` key that names a program,
@@ -90,7 +92,7 @@ var gitHistoryCopiers = map[string]bool{
 
 // gitUnseen marks what a git command does that Warden cannot see. words are the command's words,
 // git first. It reports whether it recorded what the command is given, leaving nothing to hand.
-func gitUnseen(e *ExecCtx, words []Word) bool {
+func gitUnseen(e *shell.Exec, words []shell.Word) bool {
 	i := 1
 	for ; i < len(words); i++ {
 		v := words[i].Value
@@ -109,16 +111,16 @@ func gitUnseen(e *ExecCtx, words []Word) bool {
 			key, _, _ = strings.Cut(strings.TrimPrefix(v, "--config-env="), "=")
 			value = "$" + key
 		case strings.HasPrefix(v, "--exec-path="):
-			e.P.Unsee(UnseenGitProgram, fmt.Sprintf("`git %s` runs git's commands from another directory", v))
+			e.P.Unsee(shell.UnseenGitProgram, fmt.Sprintf("`git %s` runs git's commands from another directory", v))
 		case v == "--git-dir" || v == "--work-tree" || strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree="):
-			e.P.Unsee(UnseenGitProgram, fmt.Sprintf("`git %s` runs git in a repository whose hooks and configuration Warden does not check", v))
+			e.P.Unsee(shell.UnseenGitProgram, fmt.Sprintf("`git %s` runs git in a repository whose hooks and configuration Warden does not check", v))
 			if !strings.Contains(v, "=") {
 				i++
 			}
 		case v == "-C":
 			i++
 			if dir := e.Scope().Cwd; dir != "" && !e.S.Inside(dir) {
-				e.P.Unsee(UnseenGitProgram, "`git -C` runs git outside the workspace, in a repository whose hooks and configuration Warden does not check")
+				e.P.Unsee(shell.UnseenGitProgram, "`git -C` runs git outside the workspace, in a repository whose hooks and configuration Warden does not check")
 			}
 		case v == "--namespace":
 			i++
@@ -135,17 +137,17 @@ func gitUnseen(e *ExecCtx, words []Word) bool {
 
 // gitRuns marks the part unseen for why; when body is a shell command git runs, it is read as bash for
 // deny and ask rules.
-func gitRuns(e *ExecCtx, why, body string, shell bool) {
-	e.P.Unsee(UnseenGitProgram, why)
-	if shell && body != "" {
+func gitRuns(e *shell.Exec, why, body string, viaShell bool) {
+	e.P.Unsee(shell.UnseenGitProgram, why)
+	if viaShell && body != "" {
 		e.Untrusted(strings.TrimPrefix(body, "!"), why)
 	}
 }
 
 // gitSubUnseen marks what the subcommand sub, given rest, runs or moves unseen, and reports whether it
 // recorded what the subcommand is given.
-func gitSubUnseen(e *ExecCtx, sub string, rest []Word) bool {
-	joined := strings.Join(Values(rest), " ")
+func gitSubUnseen(e *shell.Exec, sub string, rest []shell.Word) bool {
+	joined := strings.Join(shell.Values(rest), " ")
 	for j := 0; j < len(rest); j++ {
 		v := rest[j].Value
 		for _, o := range gitCommandOptions[sub] {
@@ -164,29 +166,29 @@ func gitSubUnseen(e *ExecCtx, sub string, rest []Word) bool {
 	}
 	switch {
 	case sub == "bisect" && len(rest) > 0 && rest[0].Value == "run":
-		gitRuns(e, "`git bisect run` runs a command at every step", strings.Join(Values(rest[1:]), " "), true)
+		gitRuns(e, "`git bisect run` runs a command at every step", strings.Join(shell.Values(rest[1:]), " "), true)
 	case sub == "submodule" && strings.HasPrefix(joined, "foreach"):
 		body := rest[1:]
 		for len(body) > 0 && strings.HasPrefix(body[0].Value, "-") {
 			body = body[1:]
 		}
-		gitRuns(e, "`git submodule foreach` runs a command in every submodule", strings.Join(Values(body), " "), true)
+		gitRuns(e, "`git submodule foreach` runs a command in every submodule", strings.Join(shell.Values(body), " "), true)
 	case sub == "for-each-repo":
 		body := rest
 		for len(body) > 0 && strings.HasPrefix(body[0].Value, "--") {
 			body = body[1:]
 		}
-		gitRuns(e, "`git for-each-repo` runs a git command in other repositories", "git "+strings.Join(Values(body), " "), true)
+		gitRuns(e, "`git for-each-repo` runs a git command in other repositories", "git "+strings.Join(shell.Values(body), " "), true)
 	case strings.HasPrefix(sub, "remote-"):
-		e.P.Unsee(UnseenGitProgram, fmt.Sprintf("`git %s` is a remote helper, which does what its input says", sub))
+		e.P.Unsee(shell.UnseenGitProgram, fmt.Sprintf("`git %s` is a remote helper, which does what its input says", sub))
 	case (sub == "subtree" || sub == "lfs") && len(rest) > 0 && rest[0].Value == "push":
-		e.P.Unsee(UnseenGitProgram, fmt.Sprintf("`git %s push` pushes through a program of its own", sub))
+		e.P.Unsee(shell.UnseenGitProgram, fmt.Sprintf("`git %s push` pushes through a program of its own", sub))
 	case sub == "svn" || sub == "p4":
-		e.P.Unsee(UnseenGitProgram, fmt.Sprintf("`git %s` talks to another version control system", sub))
+		e.P.Unsee(shell.UnseenGitProgram, fmt.Sprintf("`git %s` talks to another version control system", sub))
 	case sub == "clone" || sub == "init":
 		for _, w := range rest {
 			if strings.HasPrefix(w.Value, "--template") {
-				e.P.Unsee(UnseenLaterCode, fmt.Sprintf("`git %s --template` takes hooks from a directory", sub))
+				e.P.Unsee(shell.UnseenLaterCode, fmt.Sprintf("`git %s --template` takes hooks from a directory", sub))
 			}
 		}
 	case sub == "config":
@@ -197,11 +199,11 @@ func gitSubUnseen(e *ExecCtx, sub string, rest []Word) bool {
 
 // gitConfigUnseen: `git config` that writes a key which may name a program keeps code for later git
 // commands; `git config --edit` runs an editor.
-func gitConfigUnseen(e *ExecCtx, rest []Word) {
+func gitConfigUnseen(e *shell.Exec, rest []shell.Word) {
 	for j, w := range rest {
 		v := w.Value
 		if v == "-e" || v == "--edit" || v == "edit" {
-			e.P.Unsee(UnseenLaterCode, "`git config --edit` runs an editor")
+			e.P.Unsee(shell.UnseenLaterCode, "`git config --edit` runs an editor")
 			return
 		}
 		if strings.HasPrefix(v, "-") || !strings.Contains(v, ".") {
@@ -212,7 +214,7 @@ func gitConfigUnseen(e *ExecCtx, rest []Word) {
 			value = rest[j+1].Value
 		}
 		if !gitQuietKey(v, value) {
-			e.P.Unsee(UnseenLaterCode, fmt.Sprintf("`git config %s` sets what later git commands may run", v))
+			e.P.Unsee(shell.UnseenLaterCode, fmt.Sprintf("`git config %s` sets what later git commands may run", v))
 			if gitProgramKey(v) && value != "" {
 				e.Untrusted(strings.TrimPrefix(value, "!"), "`git config` keeps a command for later git commands")
 			}
@@ -225,7 +227,7 @@ func gitConfigUnseen(e *ExecCtx, rest []Word) {
 // (archive, bundle, fast-export), and hands the work tree to those that write it (checkout, merge,
 // apply). It reports whether it recorded what the subcommand is given. commit -a takes only what git
 // already tracks, whose paths the history reads already know.
-func gitTreeUnseen(e *ExecCtx, sub string, rest []Word) bool {
+func gitTreeUnseen(e *shell.Exec, sub string, rest []shell.Word) bool {
 	sc := e.Scope()
 	if sc.Cwd == "" {
 		return false
@@ -283,8 +285,8 @@ func gitTreeUnseen(e *ExecCtx, sub string, rest []Word) bool {
 }
 
 // gitOperands are the words of a subcommand that are not options: all of them after `--`.
-func gitOperands(rest []Word) []Word {
-	var out []Word
+func gitOperands(rest []shell.Word) []shell.Word {
+	var out []shell.Word
 	for i, w := range rest {
 		if w.Value == "--" {
 			return append(out, rest[i+1:]...)
@@ -299,11 +301,11 @@ func gitOperands(rest []Word) []Word {
 // hasWord reports whether one of words is one of names, or starts with one of the long ones and `=`, or
 // abbreviates a long one, as GNU getopt and git's parse-options accept: seeing an option here only ever
 // makes the answer stricter.
-func hasWord(words []Word, names ...string) bool {
+func hasWord(words []shell.Word, names ...string) bool {
 	for _, w := range words {
 		typed, _, _ := strings.Cut(w.Value, "=")
 		for _, n := range names {
-			if w.Value == n || strings.HasPrefix(n, "--") && (typed == n || Abbreviates(typed, n)) {
+			if w.Value == n || strings.HasPrefix(n, "--") && (typed == n || shell.Abbreviates(typed, n)) {
 				return true
 			}
 		}

@@ -3,6 +3,8 @@ package permissions
 import (
 	"fmt"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // Programs told to run a command: in an option (tar --to-command, ssh -o ProxyCommand, rsync -e, less
@@ -68,14 +70,14 @@ var sshCommandSettings = []string{"proxycommand", "localcommand", "knownhostscom
 	"securitykeyprovider"}
 
 // givenCommandIn marks what program n, given words, is told to run. It reports whether it found one.
-func givenCommandIn(e *ExecCtx, n string, words []Word) bool {
+func givenCommandIn(e *shell.Exec, n string, words []shell.Word) bool {
 	g, ok := givenCommands[n]
 	if !ok {
 		return false
 	}
 	found := func(what, body string) bool {
 		why := fmt.Sprintf("`%s` is told to run %s", n, what)
-		e.P.Unsee(UnseenGivenCommand, why)
+		e.P.Unsee(shell.UnseenGivenCommand, why)
 		if body != "" {
 			e.Untrusted(body, why)
 		}
@@ -130,7 +132,7 @@ func givenCommandIn(e *ExecCtx, n string, words []Word) bool {
 			}
 		}
 	}
-	var operands []Word
+	var operands []shell.Word
 	for i, w := range args {
 		if w.Value == "--" {
 			operands = append(operands, args[i+1:]...)
@@ -142,7 +144,7 @@ func givenCommandIn(e *ExecCtx, n string, words []Word) bool {
 	}
 	switch {
 	case g.rest && len(operands) > g.skip:
-		cmd := Values(operands[g.skip:])
+		cmd := shell.Values(operands[g.skip:])
 		if g.until != "" {
 			if i := slicesIndex(cmd, g.until); i >= 0 {
 				cmd = cmd[:i]
@@ -151,7 +153,7 @@ func givenCommandIn(e *ExecCtx, n string, words []Word) bool {
 		return found("a command", strings.Join(cmd, " "))
 	case g.each && len(operands) > 1:
 		why := fmt.Sprintf("`%s` may be told to run one of its words as a command", n)
-		e.P.Unsee(UnseenGivenCommand, why)
+		e.P.Unsee(shell.UnseenGivenCommand, why)
 		for _, w := range operands[1:] {
 			e.Untrusted(w.Value, why)
 		}

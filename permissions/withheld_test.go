@@ -1,6 +1,7 @@
 package permissions
 
 import (
+	"github.com/warden-cli/warden/permissions/shell"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -36,7 +37,7 @@ func TestReadRuleRoots(t *testing.T) {
 		if got := rule != ""; got != w {
 			t.Errorf("SearchRule(%s) = %q, want a rule: %v", p, rule, w)
 		}
-		under := slices.ContainsFunc(roots, func(r string) bool { return Within(r, p) })
+		under := slices.ContainsFunc(roots, func(r string) bool { return shell.Within(r, p) })
 		if w && !under {
 			t.Errorf("%s is covered but below no root", p)
 		}

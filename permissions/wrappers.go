@@ -3,12 +3,14 @@ package permissions
 import (
 	"fmt"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // A wrapper runs another program given in its arguments. It returns the inner command's words, or nil
 // when there is none (the wrapper alone, like `env` or `nice`, is then judged on its own). A wrapper that
 // cannot be seen through marks the part not read-only and returns nil.
-type wrapper func(e *ExecCtx, words []Word) []Word
+type wrapper func(e *shell.Exec, words []shell.Word) []shell.Word
 
 var wrappers map[string]wrapper
 
@@ -64,7 +66,7 @@ func init() {
 // peelNpx: `npx [options] CMD ARGS` runs the project's node_modules/.bin/CMD, or a package of that name it
 // downloads first, with ARGS: the command is judged as CMD, and rules for CMD alone do not allow it.
 // -c runs a shell command.
-func peelNpx(e *ExecCtx, words []Word) []Word {
+func peelNpx(e *shell.Exec, words []shell.Word) []shell.Word {
 	i := 1
 	for ; i < len(words); i++ {
 		w := words[i]
@@ -89,7 +91,7 @@ func peelNpx(e *ExecCtx, words []Word) []Word {
 		case v == "-c" || v == "--call" || strings.HasPrefix(v, "--call="):
 			why := "`npx -c` runs a shell command"
 			e.P.NotRO(why)
-			e.P.Unsee(UnseenGivenCommand, why)
+			e.P.Unsee(shell.UnseenGivenCommand, why)
 			body, has := strings.CutPrefix(v, "--call=")
 			if !has && i+1 < len(words) && words[i+1].Static {
 				body = words[i+1].Value
@@ -116,7 +118,7 @@ func peelNpx(e *ExecCtx, words []Word) []Word {
 // word), bad options make the part not read-only, and the first operand starts the inner command.
 // notRO marks wrappers that always change something themselves.
 func peelOpts(valueShort string, valueLong []string, badShort string, badLong []string, notRO bool) wrapper {
-	return func(e *ExecCtx, words []Word) []Word {
+	return func(e *shell.Exec, words []shell.Word) []shell.Word {
 		name := words[0].Value
 		if notRO {
 			e.P.NotRO(fmt.Sprintf("`%s` runs a program under its control", name))
@@ -139,10 +141,10 @@ func peelOpts(valueShort string, valueLong []string, badShort string, badLong []
 			}
 			if strings.HasPrefix(v, "--") {
 				long, _, hasValue := strings.Cut(v[2:], "=")
-				if MatchesLong(long, badLong) {
+				if shell.MatchesLong(long, badLong) {
 					e.P.NotRO(fmt.Sprintf("`%s %s` is not read-only", name, v))
 				}
-				if !hasValue && MatchesLong(long, valueLong) {
+				if !hasValue && shell.MatchesLong(long, valueLong) {
 					i++
 				}
 				continue
@@ -174,7 +176,7 @@ func peelOpts(valueShort string, valueLong []string, badShort string, badLong []
 }
 
 // peelEnv handles env's options and NAME=VALUE assignments. `env` alone prints the environment.
-func peelEnv(e *ExecCtx, words []Word) []Word {
+func peelEnv(e *shell.Exec, words []shell.Word) []shell.Word {
 	i := 1
 	for ; i < len(words); i++ {
 		w := words[i]
@@ -205,7 +207,7 @@ func peelEnv(e *ExecCtx, words []Word) []Word {
 			return nil
 		case strings.HasPrefix(v, "-"):
 			// -P searches another PATH, and new options may do anything.
-			e.P.Unsee(UnseenUnread, fmt.Sprintf("`env %s` is not checked", v))
+			e.P.Unsee(shell.UnseenUnread, fmt.Sprintf("`env %s` is not checked", v))
 			return nil
 		default:
 			return envAssigns(e, words, i)
@@ -214,13 +216,13 @@ func peelEnv(e *ExecCtx, words []Word) []Word {
 	return nil
 }
 
-func envAssigns(e *ExecCtx, words []Word, i int) []Word {
+func envAssigns(e *shell.Exec, words []shell.Word, i int) []shell.Word {
 	for ; i < len(words); i++ {
 		name, _, ok := strings.Cut(words[i].Value, "=")
 		if !ok || name == "" || strings.ContainsAny(name, "/ ") {
 			break
 		}
-		if reason := SensitiveVar(name); reason != "" {
+		if reason := shell.SensitiveVar(name); reason != "" {
 			e.P.ActsItself = true
 			e.P.SensitiveAssign(name, reason)
 		}
@@ -245,7 +247,7 @@ var peelTimeout = peelGram("--preserve-status --foreground -k= --kill-after= -s=
 	nil, 1, "")
 
 // peelCommand: `command -v x` only looks a name up; `command x` runs x bypassing functions.
-func peelCommand(e *ExecCtx, words []Word) []Word {
+func peelCommand(e *shell.Exec, words []shell.Word) []shell.Word {
 	i := 1
 	for ; i < len(words); i++ {
 		v := words[i].Value
@@ -264,7 +266,7 @@ func peelCommand(e *ExecCtx, words []Word) []Word {
 }
 
 // peelFlock: `flock FILE CMD` creates FILE if missing, so it is a write; `flock -c STRING` runs a shell.
-func peelFlock(e *ExecCtx, words []Word) []Word {
+func peelFlock(e *shell.Exec, words []shell.Word) []shell.Word {
 	i := 1
 	for ; i < len(words); i++ {
 		v := words[i].Value
@@ -311,7 +313,7 @@ var watchLong = map[string]bool{
 // peelWatch: watch joins its arguments and runs them with `sh -c`, unless -x is given. Its options follow
 // the getopt string "+bcCd::eghn:pq:rs:tvwx": -d takes an optional value glued to it, so -dx is -d with
 // "x", not -x.
-func peelWatch(e *ExecCtx, words []Word) []Word {
+func peelWatch(e *shell.Exec, words []shell.Word) []shell.Word {
 	i := 1
 	direct := false
 loop:
@@ -370,7 +372,7 @@ loop:
 			return nil
 		}
 	}
-	e.Script(strings.Join(Values(words[i:]), " "), true)
+	e.Script(strings.Join(shell.Values(words[i:]), " "), true)
 	return nil
 }
 
@@ -384,7 +386,7 @@ var xargsLong = map[string]string{
 // peelXargs: the inner command gets more arguments from stdin, which Warden cannot see; with -I they
 // may land anywhere in its arguments. Options follow GNU xargs's getopt string "+0a:E:e::i::I:l::L:n:prs:txP:d:":
 // letters cluster, and one that takes a value takes the rest of the word (or, if required, the next).
-func peelXargs(e *ExecCtx, words []Word) []Word {
+func peelXargs(e *shell.Exec, words []shell.Word) []shell.Word {
 	i := 1
 	replace := ""
 	// opt applies one option; it returns false when the part cannot be read-only.
@@ -436,7 +438,7 @@ func peelXargs(e *ExecCtx, words []Word) []Word {
 			}
 			if name == "process-slot-var" {
 				// The variable is set to a number in each command's environment: LD_PRELOAD=0 loads ./0.
-				if r := SensitiveVar(value); r != "" {
+				if r := shell.SensitiveVar(value); r != "" {
 					e.P.NotRO(r)
 				}
 				continue
@@ -484,7 +486,7 @@ func peelXargs(e *ExecCtx, words []Word) []Word {
 	if i >= len(words) {
 		return nil // xargs alone runs echo.
 	}
-	inner := append([]Word(nil), words[i:]...)
+	inner := append([]shell.Word(nil), words[i:]...)
 	e.UnknownTail = true
 	if replace != "" {
 		for j := range inner {
@@ -516,7 +518,7 @@ func longOption[V any](typed string, names map[string]V) (string, bool) {
 
 // peelSudo: the inner command runs as another user. It is never read-only and never allowed by a rule
 // for the inner command, but deny rules and the dangerous check see the inner command.
-func peelSudo(e *ExecCtx, words []Word) []Word {
+func peelSudo(e *shell.Exec, words []shell.Word) []shell.Word {
 	name := words[0].Value
 	e.P.Privileged = true
 	e.P.ActsItself = true
@@ -529,7 +531,7 @@ func peelSudo(e *ExecCtx, words []Word) []Word {
 			break
 		}
 		if strings.HasPrefix(v, "--") {
-			if !strings.Contains(v, "=") && MatchesLong(strings.TrimPrefix(v, "--"), []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "other-user", "command-timeout", "chroot", "login-class"}) {
+			if !strings.Contains(v, "=") && shell.MatchesLong(strings.TrimPrefix(v, "--"), []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "other-user", "command-timeout", "chroot", "login-class"}) {
 				i++
 			}
 			continue
@@ -558,7 +560,7 @@ var peelTaskset = peelGram("-a --all-tasks -p --pid -c --cpu-list -h --help -V -
 
 // peelScript: `script -c CMD [FILE]` runs CMD with the shell and records the session in FILE
 // (typescript by default). It always writes; the command is read for deny and ask rules.
-func peelScript(e *ExecCtx, words []Word) []Word {
+func peelScript(e *shell.Exec, words []shell.Word) []shell.Word {
 	e.P.NotRO("`script` records the session to a file")
 	e.P.ActsItself = true
 	g := gram(`-a --append -c= --command= -E= --echo= -e --return -f --flush -B= --log-io= -I= --log-in= -O= --log-out=
@@ -573,7 +575,7 @@ func peelScript(e *ExecCtx, words []Word) []Word {
 	if !a.has("-c", "--command") {
 		// The shell it starts reads its commands from the input.
 		why := "`script` starts a shell that runs the commands of its input"
-		e.P.Unsee(UnseenStreamCode, why)
+		e.P.Unsee(shell.UnseenStreamCode, why)
 		if e.Stdin != nil && e.Stdin.Static {
 			e.Untrusted(e.Stdin.Value, why)
 		}

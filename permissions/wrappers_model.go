@@ -3,6 +3,8 @@ package permissions
 import (
 	"fmt"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // Wrappers read by their whole option grammar (model.go): an option a wrapper does not have, or one
@@ -16,7 +18,7 @@ import (
 // than a command (ionice -p), which leaves no command to peel.
 func peelGram(spec string, roles map[string]role, skip int, acts string, others ...string) wrapper {
 	g := gram(spec, roles).with(func(g *grammar) { g.permute = false })
-	return func(e *ExecCtx, words []Word) []Word {
+	return func(e *shell.Exec, words []shell.Word) []shell.Word {
 		name := words[0].Value
 		if acts != "" {
 			e.P.NotRO(fmt.Sprintf("`%s` %s", name, acts))
@@ -40,7 +42,7 @@ func peelGram(spec string, roles map[string]role, skip int, acts string, others 
 
 // peelChrt: `chrt [options] [PRIORITY] COMMAND`: the priority, a number, may be left out for the
 // policies that have none; -p changes another process, -m only prints.
-func peelChrt(e *ExecCtx, words []Word) []Word {
+func peelChrt(e *shell.Exec, words []shell.Word) []shell.Word {
 	g := gram(`-b --batch -d --deadline -f --fifo -i --idle -o --other -r --rr -R --reset-on-fork -T= --sched-runtime=
 		-P= --sched-period= -D= --sched-deadline= -a --all-tasks -m --max -p --pid -v --verbose -h --help -V --version`, nil).
 		with(func(g *grammar) { g.permute = false })
@@ -58,7 +60,7 @@ func peelChrt(e *ExecCtx, words []Word) []Word {
 	if w := a.operands[0]; w.Static && strings.Trim(w.Value, "0123456789") == "" {
 		i = 1
 	} else if !w.Static {
-		e.P.Unsee(UnseenProgram, "`chrt` is given a word only known at run time, so what it runs is unknown")
+		e.P.Unsee(shell.UnseenProgram, "`chrt` is given a word only known at run time, so what it runs is unknown")
 		return nil
 	}
 	if i >= len(a.operands) {
@@ -69,7 +71,7 @@ func peelChrt(e *ExecCtx, words []Word) []Word {
 
 // peelStrace: strace runs its command under trace and writes the trace where -o says, which may be a
 // command it pipes to (`-o '|cmd'`); -p attaches to other processes; -E sets the command's environment.
-func peelStrace(e *ExecCtx, words []Word) []Word {
+func peelStrace(e *shell.Exec, words []shell.Word) []shell.Word {
 	inner := peelGram(`-A -C -c -d -D -f -F -h -i -k -n -q -r -t -T -v -V -w -x -y -Y -z -Z -a= -b= -e= -E= -I= -o= -O=
 		-p= -P= -s= -S= -U= -u= -X= --output= --output-append-mode --output-separately --summary-only --summary
 		--summary-wall-clock --summary-columns= --summary-sort-by= --follow-forks --absolute-timestamps?
@@ -94,7 +96,7 @@ func peelStrace(e *ExecCtx, words []Word) []Word {
 		}
 		if strings.HasPrefix(out, "|") || strings.HasPrefix(out, "!") {
 			why := "`strace -o` pipes the trace to a command"
-			e.P.Unsee(UnseenGivenCommand, why)
+			e.P.Unsee(shell.UnseenGivenCommand, why)
 			e.Untrusted(out[1:], why)
 		}
 		if len(inner) > 0 && &words[i+1] == &inner[0] {

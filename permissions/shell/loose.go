@@ -1,4 +1,4 @@
-package permissions
+package shell
 
 import (
 	"path/filepath"
@@ -43,7 +43,7 @@ type LooseSeg struct {
 const UnknownPart = "\x00"
 
 // loosePath describes the path a word only known at run time names.
-func (e *ExecCtx) LoosePath(w Word, a Access) LoosePath {
+func (e *Exec) LoosePath(w Word, a Access) LoosePath {
 	lp := LoosePath{Access: a, Shown: w.Raw}
 	template, component := WordShape(w, e.S.Defined)
 	if !component {

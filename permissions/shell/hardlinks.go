@@ -1,4 +1,4 @@
-package permissions
+package shell
 
 // The other names of a file. A hard link is the very file it links to under another name, so a read or
 // a change of it is judged under each of its names: the shell's reads (hardLinks), the file tools' paths

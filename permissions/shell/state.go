@@ -1,4 +1,4 @@
-package permissions
+package shell
 
 import (
 	"os"
@@ -45,12 +45,12 @@ type State struct {
 // than up into the engine.
 type Judge interface {
 	// Run judges words as the command e's program runs, in e's part.
-	Run(e *ExecCtx, words []Word)
+	Run(e *Exec, words []Word)
 	// Script judges body as a script a new shell runs (posix: /bin/sh reads it), in parts of its own.
-	Script(e *ExecCtx, body string, posix bool)
+	Script(e *Exec, body string, posix bool)
 	// Untrusted reads body as bash for deny and ask rules only: every part found is not read-only, and
 	// unseen.
-	Untrusted(e *ExecCtx, body, reason string)
+	Untrusted(e *Exec, body, reason string)
 }
 
 // abs makes a path operand absolute against the scope's directory. A relative path in an unknown

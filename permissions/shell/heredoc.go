@@ -1,4 +1,4 @@
-package permissions
+package shell
 
 // Where a here-document ends. The parser and bash must agree on the line that closes a body: a line
 // bash takes as the end while the parser reads on would hide the commands after it inside the body,

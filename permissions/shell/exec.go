@@ -1,4 +1,4 @@
-package permissions
+package shell
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 
 // exec evaluates one simple command: it peels wrappers layer by layer and checks the program that is
 // finally run against its table entry.
-type ExecCtx struct {
+type Exec struct {
 	S  *State
 	Lv *Level
 	Sc *Scope
@@ -35,7 +35,7 @@ type ExecCtx struct {
 }
 
 // setEnv records a variable the command line gives the program.
-func (e *ExecCtx) SetEnv(name, value string) {
+func (e *Exec) SetEnv(name, value string) {
 	if e.Env == nil {
 		e.Env = map[string]string{}
 	}
@@ -43,7 +43,7 @@ func (e *ExecCtx) SetEnv(name, value string) {
 }
 
 // lookupEnv looks a variable up in the environment the program runs with.
-func (e *ExecCtx) LookupEnv(name string) (string, bool) {
+func (e *Exec) LookupEnv(name string) (string, bool) {
 	if v, ok := e.Env[name]; ok {
 		return v, true
 	}
@@ -59,7 +59,7 @@ func Values(ws []Word) []string {
 }
 
 // scope returns the scope programs of this command run in.
-func (e *ExecCtx) Scope() *Scope {
+func (e *Exec) Scope() *Scope {
 	if e.Dir != "" {
 		return &Scope{Cwd: e.Dir}
 	}
@@ -96,19 +96,19 @@ var HasSubcommands = map[string]bool{
 // untrustedBody reads a body Warden does not judge (another shell's, eval's, one a shell reads from a
 // pipe) as bash, so that deny and ask rules see the commands in it. Every part found is not read-only
 // and only known at run time.
-func (e *ExecCtx) Untrusted(body, reason string) {
+func (e *Exec) Untrusted(body, reason string) {
 	e.S.Judge.Untrusted(e, body, reason)
 }
 
 // nested classifies a script body found inside this part. Its parts are added on their own; this part
 // itself (the shell) changes nothing. posix is set when /bin/sh (or another POSIX shell) runs the body.
-func (e *ExecCtx) Script(body string, posix bool) {
+func (e *Exec) Script(body string, posix bool) {
 	e.S.Judge.Script(e, body, posix)
 }
 
 // cd follows a change of directory. Inside the workspace it is read-only and later relative paths
 // resolve against the new directory; anywhere else it asks, since the session's directory persists.
-func (e *ExecCtx) CD(words []Word) {
+func (e *Exec) CD(words []Word) {
 	args := words[1:]
 	physical := false
 	for len(args) > 0 && (args[0].Value == "-L" || args[0].Value == "-P" || args[0].Value == "-e" || args[0].Value == "-@") {
@@ -158,7 +158,7 @@ func (e *ExecCtx) CD(words []Word) {
 }
 
 // chdir records a directory change made by a wrapper (env -C, git -C) for the paths of the inner command.
-func (e *ExecCtx) Chdir(dir string) {
+func (e *Exec) Chdir(dir string) {
 	base := e.Scope().Cwd
 	if base == "" && !strings.HasPrefix(dir, "/") {
 		e.Dir = ""

@@ -1,4 +1,4 @@
-package permissions
+package shell
 
 import (
 	"fmt"
@@ -173,7 +173,7 @@ func envPaths() []string {
 // gitConfigWalked judges the configuration in a .git directory a walk meets, whose history is judged
 // elsewhere: grep -r (any walker that takes hidden entries in, but not rg, which never enters .git) prints
 // it with the rest, an extraHeader included. It reports whether the walk found it secret and stops.
-func (e *ExecCtx) gitConfigWalked(gitDir string, t *treewalk.Tree, sc *Scope) bool {
+func (e *Exec) gitConfigWalked(gitDir string, t *treewalk.Tree, sc *Scope) bool {
 	cfg := gitDir + "/config"
 	if t.Rg != nil || !t.Hidden || treewalk.Excludes(t.ExcludeDir, ".git") || !t.Takes("config") || !IsSecret(cfg, e.S.Ctx.Home) {
 		return false

@@ -1,4 +1,4 @@
-package permissions
+package shell
 
 // Walking a tree the way the program that reads it does (package treewalk says which entries it takes
 // in) and judging what the walk meets: a secret, a link the program follows, git's object store, a file
@@ -19,7 +19,7 @@ import (
 // walkTree looks below path (a directory or a file) for the files t reads, the way the program walks
 // it: it stops at the first secret, which it records as read, and asks past treewalk.MaxEntries
 // entries. root is path as the command gave it, for reasons.
-func (e *ExecCtx) walkTree(path, root string, t *treewalk.Tree, sc *Scope) {
+func (e *Exec) walkTree(path, root string, t *treewalk.Tree, sc *Scope) {
 	home := e.S.Ctx.Home
 	fi, err := os.Lstat(path)
 	if err != nil {
@@ -45,7 +45,7 @@ func (e *ExecCtx) walkTree(path, root string, t *treewalk.Tree, sc *Scope) {
 
 // walkDir walks one directory; rs is what rg's rules say inside it (nil for other programs). Files with
 // other names are added to linked. It returns false to stop the walk.
-func (e *ExecCtx) walkDir(dir, root string, t *treewalk.Tree, sc *Scope, rs *treewalk.RgState, linked *[]string) bool {
+func (e *Exec) walkDir(dir, root string, t *treewalk.Tree, sc *Scope, rs *treewalk.RgState, linked *[]string) bool {
 	l := e.S.Ctx.Memory.Lister.List(dir, e.S.Ctx.Home)
 	if l == nil {
 		return true
@@ -119,7 +119,7 @@ func (e *ExecCtx) walkDir(dir, root string, t *treewalk.Tree, sc *Scope, rs *tre
 
 // followLink judges a symbolic link met in a walk whose program follows it: a file it points to is read
 // under the name it resolves to; a directory is walked as if it were there, once per classification.
-func (e *ExecCtx) followLink(p, root string, t *treewalk.Tree, sc *Scope, rs *treewalk.RgState, linked *[]string) bool {
+func (e *Exec) followLink(p, root string, t *treewalk.Tree, sc *Scope, rs *treewalk.RgState, linked *[]string) bool {
 	target := e.S.Resolved(p)
 	fi, err := os.Stat(target)
 	if err != nil {
@@ -158,7 +158,7 @@ func (e *ExecCtx) followLink(p, root string, t *treewalk.Tree, sc *Scope, rs *tr
 }
 
 // treeRead records a recursive read of root and looks below it for files that hold secrets.
-func (e *ExecCtx) TreeRead(root string, t treewalk.Tree) {
+func (e *Exec) TreeRead(root string, t treewalk.Tree) {
 	sc := e.Scope()
 	path := e.S.Abs(root, sc)
 	if !filepath.IsAbs(path) {
@@ -200,7 +200,7 @@ func (e *ExecCtx) TreeRead(root string, t treewalk.Tree) {
 // onDisk judges a name git lists that is handed to a program which opens it: what the work tree holds
 // there may be a link, a directory (which a recursive program reads) or a file with other names. It
 // returns false to stop.
-func (e *ExecCtx) onDisk(p, root string, t *treewalk.Tree, sc *Scope, linked *[]string) bool {
+func (e *Exec) onDisk(p, root string, t *treewalk.Tree, sc *Scope, linked *[]string) bool {
 	dir, name := filepath.Dir(p), filepath.Base(p)
 	if e.S.dirs == nil {
 		e.S.dirs = map[string]string{}

@@ -1,4 +1,4 @@
-package permissions
+package shell
 
 import (
 	"fmt"
@@ -84,7 +84,7 @@ func (c *State) ExpandGlob(pattern string, sc *Scope) (names []string, ok bool) 
 
 // globValues returns the words bash passes for w: the names a glob matches (the pattern itself when
 // none does, or when Warden could not list them all), or the word's value.
-func (e *ExecCtx) GlobValues(w Word) []string {
+func (e *Exec) GlobValues(w Word) []string {
 	if !w.Static || !w.Glob {
 		return []string{w.Value}
 	}

@@ -1,4 +1,4 @@
-package permissions
+package shell
 
 // A deny rule is a promise in every mode. Deny and ask rules are checked against what Warden reads in
 // the command: the programs it names, the code it hands to a shell, the files it names. What Warden does
