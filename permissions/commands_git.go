@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/gitargs"
 	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
@@ -61,8 +62,8 @@ var gitWriteOptions = []string{"--output", "--ext-diff", "--open-files-in-pager"
 // gitOpts vets a read subcommand's options against gitWriteOptions and its own bad ones.
 func gitOpts(values, optional, shortBad string, longBad []string) func(e *shell.Exec, args []shell.Word) string {
 	return func(e *shell.Exec, args []shell.Word) string {
-		g := parseGit(args, values, optional, nil)
-		if b := g.bad(shortBad, append(longBad, gitWriteOptions...)); b != "" {
+		g := gitargs.Parse(args, values, optional, nil)
+		if b := g.Bad(shortBad, append(longBad, gitWriteOptions...)); b != "" {
 			return fmt.Sprintf("`%s` is not read-only", b)
 		}
 		return ""
@@ -72,14 +73,14 @@ func gitOpts(values, optional, shortBad string, longBad []string) func(e *shell.
 // gitGrep: -O runs a pager on the files found. By default git grep reads tracked files only; with
 // --no-index or --untracked it reads every file below the pathspecs, like grep -r.
 func gitGrep(e *shell.Exec, args []shell.Word) string {
-	g := parseGit(args, "efABCm", "O", []string{"--max-depth", "--threads", "--context", "--after-context",
+	g := gitargs.Parse(args, "efABCm", "O", []string{"--max-depth", "--threads", "--context", "--after-context",
 		"--before-context", "--max-count", "--open-files-in-pager"})
-	if b := g.bad("O", gitWriteOptions); b != "" {
+	if b := g.Bad("O", gitWriteOptions); b != "" {
 		return fmt.Sprintf("`%s` is not read-only", b)
 	}
-	if g.has("--no-index", "--untracked", "--no-exclude-standard") {
-		paths := g.operands
-		if len(paths) > 0 && !g.has("-e", "-f") {
+	if g.Has("--no-index", "--untracked", "--no-exclude-standard") {
+		paths := g.Operands
+		if len(paths) > 0 && !g.Has("-e", "-f") {
 			paths = paths[1:]
 		}
 		pathspecTrees(e, paths)
@@ -90,18 +91,18 @@ func gitGrep(e *shell.Exec, args []shell.Word) string {
 // gitDiff: with --no-index, or with a path outside the repository (which implies it), git diff compares
 // files on disk, and a directory operand is read recursively.
 func gitDiff(e *shell.Exec, args []shell.Word) string {
-	g := parseGit(args, "", "", nil)
-	if b := g.bad("", gitWriteOptions); b != "" {
+	g := gitargs.Parse(args, "", "", nil)
+	if b := g.Bad("", gitWriteOptions); b != "" {
 		return fmt.Sprintf("`%s` is not read-only", b)
 	}
-	noIndex := g.has("--no-index")
-	for _, o := range g.operands {
+	noIndex := g.Has("--no-index")
+	for _, o := range g.Operands {
 		if p := e.S.Abs(o.Value, e.Scope()); o.Static && filepath.IsAbs(p) && !e.S.Inside(p) && shell.Exists(p) {
 			noIndex = true
 		}
 	}
 	if noIndex {
-		for _, o := range g.operands {
+		for _, o := range g.Operands {
 			if fi, err := os.Stat(e.S.Abs(o.Value, e.Scope())); o.Static && err == nil && fi.IsDir() {
 				e.TreeRead(o.Value, treewalk.Tree{Hidden: true})
 			} else if !o.Static {
@@ -133,12 +134,12 @@ func pathspecTrees(e *shell.Exec, paths []shell.Word) {
 // gitListOnly: branch and tag list with no operands or with listing options; otherwise they create.
 func gitListOnly(shortBad, values, optional string, longBad, listing []string) func(e *shell.Exec, args []shell.Word) string {
 	return func(e *shell.Exec, args []shell.Word) string {
-		g := parseGit(args, values, optional, []string{"--sort", "--format", "--contains", "--no-contains",
+		g := gitargs.Parse(args, values, optional, []string{"--sort", "--format", "--contains", "--no-contains",
 			"--merged", "--no-merged", "--points-at", "--abbrev", "--column", "--color"})
-		if b := g.bad(shortBad, longBad); b != "" {
+		if b := g.Bad(shortBad, longBad); b != "" {
 			return fmt.Sprintf("`%s` changes refs", b)
 		}
-		if len(g.operands) > 0 && !g.hasExact(listing...) {
+		if len(g.Operands) > 0 && !g.HasExact(listing...) {
 			return "creates a ref"
 		}
 		return ""
@@ -180,8 +181,8 @@ func gitRemote(e *shell.Exec, args []shell.Word) string {
 		gitRemotePrints(e)
 		return ""
 	case "show":
-		g := parseGit(args[i+1:], "", "", nil)
-		if len(g.operands) > 0 && !g.hasExact("-n") {
+		g := gitargs.Parse(args[i+1:], "", "", nil)
+		if len(g.Operands) > 0 && !g.HasExact("-n") {
 			return "`git remote show` contacts the remote over the network"
 		}
 		gitRemotePrints(e)
@@ -216,7 +217,7 @@ func gitAlias(e *shell.Exec, words []shell.Word) {
 	return
 sub:
 	name := words[i].Value
-	if !words[i].Static || gitBuiltins[name] || strings.HasPrefix(name, "-") {
+	if !words[i].Static || gitargs.Builtins[name] || strings.HasPrefix(name, "-") {
 		return
 	}
 	key := "alias." + strings.ToLower(name)
@@ -302,7 +303,7 @@ sub:
 	}
 	sc := e.Scope()
 	isPath := func(p string) bool { return shell.Exists(e.S.Abs(p, sc)) }
-	if r := gitTrust(e, gitFacets(shell.Display(a.Words), sub, rest, noLocks, isPath), sc.Cwd); r != "" {
+	if r := gitTrust(e, gitargs.FacetsOf(shell.Display(a.Words), sub, rest, noLocks, isPath), sc.Cwd); r != "" {
 		e.ConfigRuns = r
 		return r
 	}
@@ -324,7 +325,7 @@ sub:
 			}
 		}
 	}
-	if csub, crest := gitContentSub(sub, rest); gitShowsContent[csub] {
+	if csub, crest := gitargs.ContentSub(sub, rest); gitShowsContent[csub] {
 		gitContentReads(e, csub, crest)
 	}
 	return ""

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/gitargs"
 	"github.com/warden-cli/warden/permissions/shell"
 )
 
@@ -35,8 +36,8 @@ var gitConfigReadOpts = map[string]bool{
 // or, with no action, a single name. Every option must be one that only reads; anything else (a second
 // operand sets a value, --add, --unset, -e...) asks. The files whose values it prints are reads.
 func gitConfig(e *shell.Exec, args []shell.Word) string {
-	g := parseGit(args, "f", "", []string{"--file", "--blob", "--type", "--default", "--value", "--url"})
-	for _, f := range g.flags {
+	g := gitargs.Parse(args, "f", "", []string{"--file", "--blob", "--type", "--default", "--value", "--url"})
+	for _, f := range g.Flags {
 		if !gitConfigReadOpts[f.Name] {
 			return fmt.Sprintf("`%s` may change settings", f.Name)
 		}
@@ -60,20 +61,20 @@ func gitConfig(e *shell.Exec, args []shell.Word) string {
 }
 
 // gitConfigReads reports whether a git config invocation is one of the read forms.
-func gitConfigReads(args []shell.Word, g gitArgs) bool {
+func gitConfigReads(args []shell.Word, g gitargs.Args) bool {
 	if len(args) > 0 && (args[0].Value == "list" || args[0].Value == "get") {
 		return true
 	}
-	if g.hasExact("--list", "-l") && len(g.operands) == 0 ||
-		g.hasExact("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool") && len(g.operands) <= 2 {
+	if g.HasExact("--list", "-l") && len(g.Operands) == 0 ||
+		g.HasExact("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool") && len(g.Operands) <= 2 {
 		return true
 	}
-	return len(g.operands) == 1 && g.operands[0].Value != "list" && g.operands[0].Value != "get"
+	return len(g.Operands) == 1 && g.Operands[0].Value != "list" && g.Operands[0].Value != "get"
 }
 
 // gitConfigPrints records as reads the files whose values a reading git config prints, and returns why
 // it is not read-only when those files cannot be known.
-func gitConfigPrints(e *shell.Exec, args []shell.Word, g gitArgs) string {
+func gitConfigPrints(e *shell.Exec, args []shell.Word, g gitargs.Args) string {
 	sc := e.Scope()
 	if sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
 		return "`git config` runs in a directory Warden lost track of, whose configuration it cannot read"
@@ -82,7 +83,7 @@ func gitConfigPrints(e *shell.Exec, args []shell.Word, g gitArgs) string {
 	// git follows includes when it reads the whole chain or a blob, and in a file only under --includes;
 	// the last of --includes and --no-includes wins.
 	includes, asked := true, false
-	for _, f := range g.flags {
+	for _, f := range g.Flags {
 		switch f.Name {
 		case "--includes":
 			includes, asked = true, true
@@ -92,7 +93,7 @@ func gitConfigPrints(e *shell.Exec, args []shell.Word, g gitArgs) string {
 	}
 	r, _ := gitrepo.Find(sc.Cwd, e.LookupEnv)
 	var files []string
-	for _, f := range g.flags {
+	for _, f := range g.Flags {
 		switch {
 		case (f.Name == "-f" || f.Name == "--file") && f.Has:
 			files = append(files, e.S.Abs(f.Value, sc))
@@ -125,14 +126,14 @@ func gitConfigPrints(e *shell.Exec, args []shell.Word, g gitArgs) string {
 	}
 	source := ""
 	var cfg gitrepo.Config
-	if len(files) == 0 && !g.has("--blob") {
+	if len(files) == 0 && !g.Has("--blob") {
 		// GIT_CONFIG stands for --file when no file is named.
 		if v, ok := e.LookupEnv("GIT_CONFIG"); ok && v != "" {
 			files = append(files, e.S.Abs(v, sc))
 		}
 	}
 	switch {
-	case g.has("--blob"):
+	case g.Has("--blob"):
 		// Read with --no-includes: the blob's own values, already a read of its path.
 		return ""
 	case len(files) > 0:
@@ -191,19 +192,19 @@ func withoutIncludes(cfg gitrepo.Config) gitrepo.Config {
 
 // gitConfigPrinted returns which variables a reading git config prints: those of the name it gets, or
 // every one for a list, a regular expression or a URL match (whose sections are matched loosely).
-func gitConfigPrinted(args []shell.Word, g gitArgs) func(gitrepo.Entry) bool {
+func gitConfigPrinted(args []shell.Word, g gitargs.Args) func(gitrepo.Entry) bool {
 	all := func(gitrepo.Entry) bool { return true }
-	ops := g.operands
+	ops := g.Operands
 	newForm := len(args) > 0 && (args[0].Value == "list" || args[0].Value == "get")
 	if newForm {
 		ops = ops[1:]
 	}
 	switch {
-	case g.hasExact("--list", "-l", "--get-regexp") || newForm && (args[0].Value == "list" || g.has("--regexp")):
+	case g.HasExact("--list", "-l", "--get-regexp") || newForm && (args[0].Value == "list" || g.Has("--regexp")):
 		return all
 	case len(ops) == 0:
 		return all
-	case g.hasExact("--get-urlmatch") || newForm && g.has("--url"):
+	case g.HasExact("--get-urlmatch") || newForm && g.Has("--url"):
 		section, name, _ := strings.Cut(strings.ToLower(ops[0].Value), ".")
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
 			name = name[i+1:]

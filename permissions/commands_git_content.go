@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/gitargs"
 	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/treewalk"
 	"github.com/warden-cli/warden/safefile"
@@ -46,12 +47,12 @@ func gitContentReads(e *shell.Exec, sub string, rest []shell.Word) {
 	repo, _ := workTree(e.S, sc.Cwd)
 	root := repo.Top
 	dash := slices.IndexFunc(rest, func(w shell.Word) bool { return w.Value == "--" })
-	g := parseGit(rest, gitShortValues[sub], "", gitLongValues)
+	g := gitargs.Parse(rest, gitargs.ShortValues[sub], "", gitargs.LongValues)
 	pathspecs := 0
 	if dash >= 0 {
 		pathspecs = len(rest) - dash - 1
 	}
-	for _, f := range g.flags {
+	for _, f := range g.Flags {
 		switch {
 		case !f.Has || f.Value == "" || f.Value == "-" || slices.Contains(gitGlobOptions, f.Name):
 		case f.Name == "-L":
@@ -63,8 +64,8 @@ func gitContentReads(e *shell.Exec, sub string, rest []shell.Word) {
 			e.S.Read(e.P, f.Value, sc)
 		}
 	}
-	ops := g.operands
-	if sub == "grep" && len(ops) > pathspecs && !slices.ContainsFunc(g.flags, func(f shell.Flag) bool {
+	ops := g.Operands
+	if sub == "grep" && len(ops) > pathspecs && !slices.ContainsFunc(g.Flags, func(f shell.Flag) bool {
 		return !strings.HasPrefix(f.Name, "--") && (f.Name == "-e" || f.Name == "-f") ||
 			shell.Abbreviates(f.Name, "--regexp") || shell.Abbreviates(f.Name, "--file")
 	}) {
@@ -116,11 +117,11 @@ func gitContentReads(e *shell.Exec, sub string, rest []shell.Word) {
 	// With no path, what is shown may be any file the repository holds: the tracked files (from the
 	// directory, for grep) and, unless only the index and the work tree are compared, every file its
 	// history ever held, read from the repository itself.
-	prints := gitPrintsContent(sub, g, revs) || sub == "stash show" && !g.hasExact(gitStatOnly...) && stashShowsPatch(e, root)
+	prints := gitPrintsContent(sub, g, revs) || sub == "stash show" && !g.HasExact(gitargs.StatOnly...) && stashShowsPatch(e, root)
 	if paths > 0 || !prints || root == "" {
 		return
 	}
-	history := revs > 0 || !(sub == "diff-files" || (sub == "diff" || sub == "grep") && !g.has("--cached", "--staged"))
+	history := revs > 0 || !(sub == "diff-files" || (sub == "diff" || sub == "grep") && !g.Has("--cached", "--staged"))
 	files, reason := gitRepoFiles(e, repo, history)
 	if reason != "" {
 		e.P.NotRO(reason)
@@ -223,21 +224,21 @@ func stashShowsPatch(e *shell.Exec, root string) bool {
 // gitPrintsContent reports whether a content subcommand with no path prints what files hold: show, diff,
 // grep, range-diff and cat-file do unless told to print only names or statistics; log, whatchanged and
 // diff-tree only with a patch option.
-func gitPrintsContent(sub string, g gitArgs, revs int) bool {
-	for _, f := range g.flags {
+func gitPrintsContent(sub string, g gitargs.Args, revs int) bool {
+	for _, f := range g.Flags {
 		switch {
 		case f.Name == "-p" && sub != "cat-file", f.Name == "-u", f.Name == "-U", f.Name == "-W", f.Name == "-c", f.Name == "-L":
 			return true
 		case len(f.Name) > 2 && strings.HasPrefix(f.Name, "--") &&
-			slices.ContainsFunc(gitPatchOptions, func(o string) bool { return strings.HasPrefix(o, f.Name) }):
+			slices.ContainsFunc(gitargs.PatchOptions, func(o string) bool { return strings.HasPrefix(o, f.Name) }):
 			return true
 		}
 	}
 	switch sub {
 	case "cat-file":
-		return revs > 0 && !g.hasExact("-t", "-s", "-e")
+		return revs > 0 && !g.HasExact("-t", "-s", "-e")
 	case "show", "diff", "grep", "range-diff":
-		return !g.hasExact(gitStatOnly...)
+		return !g.HasExact(gitargs.StatOnly...)
 	}
 	return false
 }

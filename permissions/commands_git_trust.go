@@ -46,6 +46,7 @@ import (
 	"strings"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/gitargs"
 	"github.com/warden-cli/warden/permissions/shell"
 )
 
@@ -67,9 +68,9 @@ const maxSubmoduleChecks = 64
 
 // gitTrust returns why the configuration of the repository git uses for run in dir makes it run a
 // program (or read a secret, or leave the work tree), or "".
-func gitTrust(e *shell.Exec, run gitRun, dir string) string {
+func gitTrust(e *shell.Exec, run gitargs.Facets, dir string) string {
 	if dir == "" || !filepath.IsAbs(dir) {
-		return supplies(e, fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose repository's configuration it cannot read", run.name), "")
+		return supplies(e, fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose repository's configuration it cannot read", run.Name), "")
 	}
 	env := e.LookupEnv
 	r, ok := e.S.FindRepo(dir)
@@ -85,7 +86,7 @@ func gitTrust(e *shell.Exec, run gitRun, dir string) string {
 	return gitTrustRepo(e, run, r, env, &budget, 0)
 }
 
-func gitTrustRepo(e *shell.Exec, run gitRun, r gitrepo.Repo, env gitrepo.Env, budget *int, depth int) string {
+func gitTrustRepo(e *shell.Exec, run gitargs.Facets, r gitrepo.Repo, env gitrepo.Env, budget *int, depth int) string {
 	cfg := gitrepo.LoadConfig(r, env, e.S.Ctx.Home)
 	// What the repository's own files (its git directory, its work tree) set is what it supplies.
 	supplied := func(reason, file string) string {
@@ -95,10 +96,10 @@ func gitTrustRepo(e *shell.Exec, run gitRun, r gitrepo.Repo, env gitrepo.Env, bu
 		return supplies(e, reason, file, r.GitDir, r.CommonDir, r.Top)
 	}
 	if cfg.Problem != "" {
-		return supplies(e, fmt.Sprintf("git's configuration cannot be read as git reads it (%s), so what `%s` runs is unknown", e.S.Shown(cfg.Problem), run.name), "")
+		return supplies(e, fmt.Sprintf("git's configuration cannot be read as git reads it (%s), so what `%s` runs is unknown", e.S.Shown(cfg.Problem), run.Name), "")
 	}
-	if ext, ok := env("GIT_EXTERNAL_DIFF"); ok && ext != "" && run.external {
-		return fmt.Sprintf("GIT_EXTERNAL_DIFF in the environment runs a program on `%s`", run.name)
+	if ext, ok := env("GIT_EXTERNAL_DIFF"); ok && ext != "" && run.External {
+		return fmt.Sprintf("GIT_EXTERNAL_DIFF in the environment runs a program on `%s`", run.Name)
 	}
 	showSignature := false
 	for _, en := range cfg.Entries {
@@ -106,11 +107,11 @@ func gitTrustRepo(e *shell.Exec, run gitRun, r gitrepo.Repo, env gitrepo.Env, bu
 			showSignature, _ = en.Bool()
 		}
 	}
-	if showSignature && (run.sub == "log" || run.sub == "show" || run.sub == "whatchanged" || run.sub == "reflog") {
-		run.signatures = true
+	if showSignature && (run.Sub == "log" || run.Sub == "show" || run.Sub == "whatchanged" || run.Sub == "reflog") {
+		run.Signatures = true
 	}
-	if gitPrintsCommits[run.sub] && configFormatChecksSignatures(cfg) {
-		run.signatures = true
+	if gitargs.PrintsCommits[run.Sub] && configFormatChecksSignatures(cfg) {
+		run.Signatures = true
 	}
 	var partial gitrepo.Entry
 	for _, en := range cfg.Entries {
@@ -121,17 +122,17 @@ func gitTrustRepo(e *shell.Exec, run gitRun, r gitrepo.Repo, env gitrepo.Env, bu
 			partial = en
 		}
 	}
-	if partial.Key != "" && run.objects {
-		return supplied(fmt.Sprintf("the repository is a partial clone (`%s`): `%s` may fetch objects it lacks over the network, running the remote's transport", partial.Key, run.name), partial.File)
+	if partial.Key != "" && run.Objects {
+		return supplied(fmt.Sprintf("the repository is a partial clone (`%s`): `%s` may fetch objects it lacks over the network, running the remote's transport", partial.Key, run.Name), partial.File)
 	}
-	if r.GitDir != "" && run.writesIndex {
+	if r.GitDir != "" && run.WritesIndex {
 		if v, ok := env("GIT_OPTIONAL_LOCKS"); !ok || v != "0" {
 			if hook := gitHook(r, cfg, "post-index-change"); hook != "" {
-				return supplied(fmt.Sprintf("`%s` is a hook git runs when `%s` refreshes the index", e.S.Shown(hook), run.name), hook)
+				return supplied(fmt.Sprintf("`%s` is a hook git runs when `%s` refreshes the index", e.S.Shown(hook), run.Name), hook)
 			}
 		}
 	}
-	if r.Top != "" && run.submodules && depth < 3 {
+	if r.Top != "" && run.Submodules && depth < 3 {
 		if idx, ok := gitrepo.ReadIndex(r); ok {
 			for _, sm := range idx.Gitlinks {
 				sr, ok := gitrepo.AtTop(filepath.Join(r.Top, sm), env)
@@ -139,11 +140,11 @@ func gitTrustRepo(e *shell.Exec, run gitRun, r gitrepo.Repo, env gitrepo.Env, bu
 					continue // not populated: git does not go in
 				}
 				if *budget--; *budget < 0 {
-					return supplies(e, fmt.Sprintf("`%s` goes into more submodules than Warden checks", run.name), "")
+					return supplies(e, fmt.Sprintf("`%s` goes into more submodules than Warden checks", run.Name), "")
 				}
-				inner := gitFacets(run.name, "status", nil, false, nil)
-				if run.inSubmodule != "" {
-					inner = gitRun{name: run.name, sub: run.inSubmodule}
+				inner := gitargs.FacetsOf(run.Name, "status", nil, false, nil)
+				if run.InSubmodule != "" {
+					inner = gitargs.Facets{Name: run.Name, Sub: run.InSubmodule}
 				}
 				if reason := gitTrustRepo(e, inner, sr, env, budget, depth+1); reason != "" {
 					wrapped := fmt.Sprintf("in the submodule `%s`: %s", sm, reason)
@@ -160,39 +161,39 @@ func gitTrustRepo(e *shell.Exec, run gitRun, r gitrepo.Repo, env gitrepo.Env, bu
 
 // gitEntry returns why one configuration variable makes run run a program, read a secret or leave the
 // work tree, or "".
-func gitEntry(e *shell.Exec, run gitRun, r gitrepo.Repo, en gitrepo.Entry) string {
+func gitEntry(e *shell.Exec, run gitargs.Facets, r gitrepo.Repo, en gitrepo.Entry) string {
 	where := func() string { return entryOrigin(e.S, en) }
 	runs := func(when string) string {
 		return fmt.Sprintf("%s sets `%s`, which runs a program %s", where(), en.Key, when)
 	}
-	on := "on `" + run.name + "`"
+	on := "on `" + run.Name + "`"
 	section, name := en.Section(), en.Name()
 	switch {
-	case en.Key == "core.fsmonitor" && run.index:
+	case en.Key == "core.fsmonitor" && run.Index:
 		if b, ok := en.Bool(); ok {
 			if b {
-				return fmt.Sprintf("%s sets `core.fsmonitor`, which starts git's file-system monitor daemon on `%s`, and it keeps running", where(), run.name)
+				return fmt.Sprintf("%s sets `core.fsmonitor`, which starts git's file-system monitor daemon on `%s`, and it keeps running", where(), run.Name)
 			}
 			return ""
 		}
 		if en.Value != "" {
 			return runs(on)
 		}
-	case en.Key == "diff.external" && en.Value != "" && run.external:
+	case en.Key == "diff.external" && en.Value != "" && run.External:
 		return runs(on)
-	case section == "diff" && en.Subsection() != "" && name == "command" && en.Value != "" && run.external:
+	case section == "diff" && en.Subsection() != "" && name == "command" && en.Value != "" && run.External:
 		return runs(on)
-	case section == "diff" && en.Subsection() != "" && name == "textconv" && en.Value != "" && run.textconv:
+	case section == "diff" && en.Subsection() != "" && name == "textconv" && en.Value != "" && run.Textconv:
 		return runs(on)
 	case section == "filter" && en.Subsection() != "" && en.Value != "" &&
-		((name == "clean" || name == "process") && run.worktree || (name == "smudge" || name == "process") && run.smudge):
+		((name == "clean" || name == "process") && run.Worktree || (name == "smudge" || name == "process") && run.Smudge):
 		return runs(on)
 	case en.Key == "gpg.program" || section == "gpg" && en.Subsection() != "" && name == "program":
-		if run.signatures && en.Value != "" {
-			return runs(fmt.Sprintf("when `%s` checks signatures", run.name))
+		if run.Signatures && en.Value != "" {
+			return runs(fmt.Sprintf("when `%s` checks signatures", run.Name))
 		}
-	case section == "hook" && en.Subsection() != "" && name == "command" && run.writesIndex:
-		return fmt.Sprintf("%s sets `%s`, a hook git may run when `%s` refreshes the index", where(), en.Key, run.name)
+	case section == "hook" && en.Subsection() != "" && name == "command" && run.WritesIndex:
+		return fmt.Sprintf("%s sets `%s`, a hook git may run when `%s` refreshes the index", where(), en.Key, run.Name)
 	case en.Key == "core.worktree" && r.Top != "" && en.Value != "":
 		// A relative value is relative to the git directory.
 		wt := en.Value
@@ -200,12 +201,12 @@ func gitEntry(e *shell.Exec, run gitRun, r gitrepo.Repo, en gitrepo.Entry) strin
 			wt = filepath.Join(r.GitDir, wt)
 		}
 		if shell.ResolvePath("/", wt, e.S.Ctx.Home) != shell.ResolvePath("/", r.Top, e.S.Ctx.Home) {
-			return fmt.Sprintf("%s sets `core.worktree` to `%s`, so `%s` takes another directory for the work tree", where(), en.Value, run.name)
+			return fmt.Sprintf("%s sets `core.worktree` to `%s`, so `%s` takes another directory for the work tree", where(), en.Value, run.Name)
 		}
 	case en.Key == "blame.ignorerevsfile" || en.Key == "diff.orderfile" || en.Key == "mailmap.file" ||
 		en.Key == "core.excludesfile" || en.Key == "core.attributesfile" || en.Key == "gpg.ssh.allowedsignersfile":
 		if p := configPath(e, en); shell.IsSecret(p, e.S.Ctx.Home) {
-			return fmt.Sprintf("%s sets `%s` to `%s`, which may hold secrets and `%s` reads", where(), en.Key, en.Value, run.name)
+			return fmt.Sprintf("%s sets `%s` to `%s`, which may hold secrets and `%s` reads", where(), en.Key, en.Value, run.Name)
 		}
 	}
 	return ""

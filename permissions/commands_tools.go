@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/permissions/gitargs"
 	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
@@ -323,7 +324,7 @@ func checkDelta(e *shell.Exec, a *shell.Args) string {
 		}
 	}
 	if len(a.Operands) == 2 {
-		return gitTrust(e, gitRun{name: "delta", sub: "diff", external: true, textconv: true}, e.Scope().Cwd)
+		return gitTrust(e, gitargs.Facets{Name: "delta", Sub: "diff", External: true, Textconv: true}, e.Scope().Cwd)
 	}
 	return ""
 }

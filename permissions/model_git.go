@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/warden-cli/warden/gitrepo"
+	"github.com/warden-cli/warden/permissions/gitargs"
 	"github.com/warden-cli/warden/permissions/shell"
 )
 
@@ -40,7 +41,7 @@ func init() {
 	}
 	pathspecFile := read("--pathspec-from-file")
 	sub := func(name string, roles map[string]role, judge func(*shell.Exec, *modelArgs) string) *grammar {
-		g := gram(gitOptions[name]+" -h --help", roles)
+		g := gram(gitargs.Options[name]+" -h --help", roles)
 		g.judge = judge
 		return g
 	}

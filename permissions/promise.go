@@ -8,6 +8,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/warden-cli/warden/ignore"
+	"github.com/warden-cli/warden/permissions/gitargs"
 	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
@@ -310,7 +311,7 @@ func layerMayMatch(r Rule, layer []string, static []bool) bool {
 	}
 	sub := gitPushSpelling(rest[i])
 	// A name that is not git's own may be an alias of anything.
-	return wildcard(r.shape.words[0], sub) || !gitBuiltins[sub]
+	return wildcard(r.shape.words[0], sub) || !gitargs.Builtins[sub]
 }
 
 // shown is how a reason names an absolute path: relative to the workspace or the home directory where

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/warden-cli/warden/permissions/gitargs"
 	"github.com/warden-cli/warden/permissions/shell"
 )
 
@@ -169,5 +170,5 @@ func checkShim(e *shell.Exec, a *shell.Args) string {
 // config, status for some views).
 func checkGhRepo(e *shell.Exec, a *shell.Args) string {
 	name := "gh " + strings.Join(shell.Values(a.Operands[:min(2, len(a.Operands))]), " ")
-	return gitTrust(e, gitRun{name: name, sub: "rev-parse", index: true}, e.Scope().Cwd)
+	return gitTrust(e, gitargs.Facets{Name: name, Sub: "rev-parse", Index: true}, e.Scope().Cwd)
 }

@@ -2,7 +2,7 @@ package shell
 
 import "strings"
 
-// parsedArgs is a command line split into options and operands following GNU conventions.
+// Args is a command line split into options and operands following GNU conventions.
 type Args struct {
 	Name     string
 	Words    []Word
@@ -11,7 +11,7 @@ type Args struct {
 }
 
 type Flag struct {
-	// name is "-x" or "--long" (without any =value).
+	// Name is "-x" or "--long" (without any =value).
 	Name  string
 	Value string
 	Has   bool
@@ -28,7 +28,7 @@ func (a *Args) Has(names ...string) bool {
 	return false
 }
 
-// hasOpt is has, with a long option also found when it was typed abbreviated (`--reg` for `--regexp`),
+// HasOpt is has, with a long option also found when it was typed abbreviated (`--reg` for `--regexp`),
 // as GNU getopt accepts. Use it where seeing an option makes Warden stricter, never where it relaxes.
 func (a *Args) HasOpt(names ...string) bool {
 	for _, f := range a.Flags {
@@ -41,13 +41,13 @@ func (a *Args) HasOpt(names ...string) bool {
 	return false
 }
 
-// abbreviates reports whether typed, a long option as written, may stand for option: GNU getopt and git
+// Abbreviates reports whether typed, a long option as written, may stand for option: GNU getopt and git
 // take any prefix of a long option that is not ambiguous, and Warden, to be safe, any prefix at all.
 func Abbreviates(typed, option string) bool {
 	return len(typed) > 2 && strings.HasPrefix(typed, "--") && strings.HasPrefix(option, typed)
 }
 
-// matchesLong reports whether a long option, as typed, is one of names: GNU getopt accepts any
+// MatchesLong reports whether a long option, as typed, is one of names: GNU getopt accepts any
 // unambiguous prefix, so `--out` is `--output`.
 func MatchesLong(typed string, names []string) bool {
 	if typed == "" {

@@ -19,7 +19,7 @@ import (
 // is itself only known at run time (a command substitution, a positional parameter, $_, BASH_REMATCH) are
 // not read-only at once.
 
-// unsafeArithNames are variables that bash fills with text the command chose: the last argument of the
+// UnsafeArithNames are variables that bash fills with text the command chose: the last argument of the
 // previous command, regex matches, the arguments of the script, input lines.
 var UnsafeArithNames = map[string]bool{
 	"_": true, "REPLY": true, "OPTARG": true, "BASH_REMATCH": true, "BASH_ARGV": true, "BASH_COMMAND": true,
@@ -27,7 +27,7 @@ var UnsafeArithNames = map[string]bool{
 	"READLINE_LINE": true, "@": true, "*": true, "0": true,
 }
 
-// numericParams are special parameters that always hold a number.
+// NumericParams are special parameters that always hold a number.
 var NumericParams = map[string]bool{"#": true, "?": true, "$": true, "!": true}
 
 const ArithRisk = "is evaluated as arithmetic, where an array subscript in its value runs commands"
@@ -56,14 +56,14 @@ func IsPositional(name string) bool {
 	return true
 }
 
-// taint records that the command gives a variable a value that may hold an array subscript.
+// Taint records that the command gives a variable a value that may hold an array subscript.
 func (c *State) Taint(why string) {
 	if c.Tainted == "" {
 		c.Tainted = why
 	}
 }
 
-// varNameOperand judges a variable name given to a builtin as a word (printf -v, test -v, unset, wait -p,
+// VarNameOperand judges a variable name given to a builtin as a word (printf -v, test -v, unset, wait -p,
 // declare 'a[i]=x'): a subscript in it is evaluated, so only a number or @/* may be there.
 func VarNameOperand(w Word) string {
 	if !w.Static {
@@ -81,7 +81,7 @@ func VarNameOperand(w Word) string {
 	return fmt.Sprintf("the subscript of `%s` %s", name, ArithRisk)
 }
 
-// safeValue reports whether a value assigned to a variable is plain text that cannot hold an array
+// SafeValue reports whether a value assigned to a variable is plain text that cannot hold an array
 // subscript: literal words and quotes without `[`, numbers from arithmetic, and plain copies of other
 // variables (which are tainted themselves if they matter).
 func SafeValue(w *syntax.Word) bool {
@@ -124,7 +124,7 @@ func safeValuePart(part syntax.WordPart) bool {
 	return false
 }
 
-// isAllIndex reports whether a subscript is @ or *, which lists keys or elements without evaluating.
+// IsAllIndex reports whether a subscript is @ or *, which lists keys or elements without evaluating.
 func IsAllIndex(x syntax.ArithmExpr) bool {
 	w, ok := x.(*syntax.Word)
 	if !ok || w == nil {

@@ -26,14 +26,14 @@ type Context struct {
 	// outside a private directory, no network, no secrets): a program whose only risk is running
 	// project code (eslint's configuration, pytest's conftest.py) is then read-only too.
 	ReadOnlyJail bool
-	// rootsResolved says that Workspace and AdditionalDirectories are already resolved (ResolvePath),
+	// RootsResolved says that Workspace and AdditionalDirectories are already resolved (ResolvePath),
 	// as an Engine's are.
 	RootsResolved bool
-	// mem is what the engine remembers between classifications; nil gives Classify a memory of its own.
+	// Memory is what the engine remembers between classifications; nil gives Classify a memory of its own.
 	Memory *Memory
 }
 
-// memory is what an engine remembers between the commands it classifies, each part bounded: the
+// Memory is what an engine remembers between the commands it classifies, each part bounded: the
 // directory listings of walks.
 type Memory struct {
 	Lister *treewalk.Lister
@@ -43,30 +43,30 @@ func NewMemory() *Memory {
 	return &Memory{Lister: treewalk.NewLister(IsSecret)}
 }
 
-// scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.
+// Scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.
 type Scope struct {
 	Cwd string
-	// vars are variables whose value is known for certain where they are used: a loop's variable over
+	// Vars are variables whose value is known for certain where they are used: a loop's variable over
 	// plain words or files (see loopValues).
 	Vars map[string]string
-	// funcs are the functions bash is certain to have defined at this point, with read-only bodies. Calling
+	// Funcs are the functions bash is certain to have defined at this point, with read-only bodies. Calling
 	// one in the directory its body was judged in is as read-only as its body; a function only perhaps
 	// defined (in a subshell, a branch, after `&&`) leaves the name to the program.
 	Funcs map[string]FuncDef
 }
 
-// funcDef is a function with a read-only body: dir is where the body was judged, after where a call
+// FuncDef is a function with a read-only body: dir is where the body was judged, after where a call
 // there leaves the shell. A function runs in the calling shell, so a cd in its body outlives the call;
 // after is empty when that directory is unknown.
 type FuncDef struct {
 	Dir, After string
-	// body is the function's body and lv the source it was defined in: a call in another directory runs
+	// Body is the function's body and lv the source it was defined in: a call in another directory runs
 	// it there (functions.go).
 	Body  *syntax.Stmt
 	Level *Level
 }
 
-// fork returns a copy of the scope whose changes do not reach sc.
+// Fork returns a copy of the scope whose changes do not reach sc.
 func (sc *Scope) Fork() *Scope {
 	inner := *sc
 	inner.Vars = maps.Clone(sc.Vars)
@@ -74,15 +74,15 @@ func (sc *Scope) Fork() *Scope {
 	return &inner
 }
 
-// level is one parsed source: the original command or a nested `bash -c` body.
+// Level is one parsed source: the original command or a nested `bash -c` body.
 type Level struct {
 	Src string
-	// anchor is the text in the original command that parts of this level report, when nested.
+	// Anchor is the text in the original command that parts of this level report, when nested.
 	Anchor string
 	Depth  int
 }
 
-// text is the source a part reports for node n. A statement's text stops before its `;` or `&`.
+// Text is the source a part reports for node n. A statement's text stops before its `;` or `&`.
 func (lv *Level) Text(n syntax.Node) string {
 	if lv.Anchor != "" {
 		return lv.Anchor

@@ -8,33 +8,33 @@ import (
 	"strings"
 )
 
-// exec evaluates one simple command: it peels wrappers layer by layer and checks the program that is
+// Exec evaluates one simple command: it peels wrappers layer by layer and checks the program that is
 // finally run against its table entry.
 type Exec struct {
 	S  *State
 	Lv *Level
 	Sc *Scope
 	P  *Part
-	// stdin is the here-document or here-string fed to the command, if any.
+	// Stdin is the here-document or here-string fed to the command, if any.
 	Stdin *Word
-	// dir is the directory the program runs in when a wrapper changed it (env -C, git -C); empty means
+	// Dir is the directory the program runs in when a wrapper changed it (env -C, git -C); empty means
 	// the scope's directory.
 	Dir string
-	// unknownTail is set under xargs: more arguments, unseen, are appended at run time.
+	// UnknownTail is set under xargs: more arguments, unseen, are appended at run time.
 	UnknownTail bool
-	// foundRead is set when the program reads the files find -exec gives it as {}.
+	// FoundRead is set when the program reads the files find -exec gives it as {}.
 	FoundRead bool
-	// xargsFile is set when xargs reads its arguments from a file (-a), which no pipe models.
+	// XargsFile is set when xargs reads its arguments from a file (-a), which no pipe models.
 	XargsFile bool
-	// env are the variables the command line gives the program over those commands inherit: the
+	// Env are the variables the command line gives the program over those commands inherit: the
 	// assignments in front of it, `env NAME=value`, and what git's -c puts in GIT_CONFIG_PARAMETERS.
 	Env map[string]string
-	// configRuns is why a reading git command is not read-only when the only reason is a program its
+	// ConfigRuns is why a reading git command is not read-only when the only reason is a program its
 	// configuration names: the configuration on disk is the project's or the person's own.
 	ConfigRuns string
 }
 
-// setEnv records a variable the command line gives the program.
+// SetEnv records a variable the command line gives the program.
 func (e *Exec) SetEnv(name, value string) {
 	if e.Env == nil {
 		e.Env = map[string]string{}
@@ -42,7 +42,7 @@ func (e *Exec) SetEnv(name, value string) {
 	e.Env[name] = value
 }
 
-// lookupEnv looks a variable up in the environment the program runs with.
+// LookupEnv looks a variable up in the environment the program runs with.
 func (e *Exec) LookupEnv(name string) (string, bool) {
 	if v, ok := e.Env[name]; ok {
 		return v, true
@@ -58,7 +58,7 @@ func Values(ws []Word) []string {
 	return out
 }
 
-// scope returns the scope programs of this command run in.
+// Scope returns the scope programs of this command run in.
 func (e *Exec) Scope() *Scope {
 	if e.Dir != "" {
 		return &Scope{Cwd: e.Dir}
@@ -66,7 +66,7 @@ func (e *Exec) Scope() *Scope {
 	return e.Sc
 }
 
-// display names a command for a reason: the program and, for programs with subcommands, the subcommand.
+// Display names a command for a reason: the program and, for programs with subcommands, the subcommand.
 func Display(words []Word) string {
 	if len(words) == 0 {
 		return ""
@@ -93,20 +93,20 @@ var HasSubcommands = map[string]bool{
 	"gh": true, "make": false, "terraform": true, "helm": true, "bun": true, "uv": true, "poetry": true,
 }
 
-// untrustedBody reads a body Warden does not judge (another shell's, eval's, one a shell reads from a
+// Untrusted reads a body Warden does not judge (another shell's, eval's, one a shell reads from a
 // pipe) as bash, so that deny and ask rules see the commands in it. Every part found is not read-only
 // and only known at run time.
 func (e *Exec) Untrusted(body, reason string) {
 	e.S.Judge.Untrusted(e, body, reason)
 }
 
-// nested classifies a script body found inside this part. Its parts are added on their own; this part
+// Script classifies a script body found inside this part. Its parts are added on their own; this part
 // itself (the shell) changes nothing. posix is set when /bin/sh (or another POSIX shell) runs the body.
 func (e *Exec) Script(body string, posix bool) {
 	e.S.Judge.Script(e, body, posix)
 }
 
-// cd follows a change of directory. Inside the workspace it is read-only and later relative paths
+// CD follows a change of directory. Inside the workspace it is read-only and later relative paths
 // resolve against the new directory; anywhere else it asks, since the session's directory persists.
 func (e *Exec) CD(words []Word) {
 	args := words[1:]
@@ -157,7 +157,7 @@ func (e *Exec) CD(words []Word) {
 	}
 }
 
-// chdir records a directory change made by a wrapper (env -C, git -C) for the paths of the inner command.
+// Chdir records a directory change made by a wrapper (env -C, git -C) for the paths of the inner command.
 func (e *Exec) Chdir(dir string) {
 	base := e.Scope().Cwd
 	if base == "" && !strings.HasPrefix(dir, "/") {

@@ -15,7 +15,7 @@ const maxGlobMatches = 2000
 // /*/*/*/* would otherwise walk the whole machine before every command.
 const maxGlobReads = 64
 
-// expandGlob returns what bash would put in place of a glob operand, or the pattern itself when nothing
+// ExpandGlob returns what bash would put in place of a glob operand, or the pattern itself when nothing
 // matches (bash's default). ok is false when the matches could not all be listed within the bounds.
 // Unlike bash's default, names starting with a dot match too: `shopt -s dotglob` may be in effect.
 func (c *State) ExpandGlob(pattern string, sc *Scope) (names []string, ok bool) {
@@ -82,7 +82,7 @@ func (c *State) ExpandGlob(pattern string, sc *Scope) (names []string, ok bool) 
 	return matches, true
 }
 
-// globValues returns the words bash passes for w: the names a glob matches (the pattern itself when
+// GlobValues returns the words bash passes for w: the names a glob matches (the pattern itself when
 // none does, or when Warden could not list them all), or the word's value.
 func (e *Exec) GlobValues(w Word) []string {
 	if !w.Static || !w.Glob {

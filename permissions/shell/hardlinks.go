@@ -16,7 +16,7 @@ import (
 
 type Inode struct{ dev, ino uint64 }
 
-// maxLinkSearch bounds the entries one search for other names looks at; past it the read asks. A
+// MaxLinkSearch bounds the entries one search for other names looks at; past it the read asks. A
 // variable so that tests can reach the bound without 200,000 files.
 var MaxLinkSearch = 200000
 
@@ -40,7 +40,7 @@ var homeSecretPlaces = []string{".ssh", ".aws", ".gnupg", ".kube", ".azure", ".d
 	".netrc", ".git-credentials", ".npmrc", ".pypirc", ".pgpass", ".my.cnf", ".vault-token", ".cargo/credentials.toml",
 	".cargo/credentials", ".m2/settings.xml", ".gradle/gradle.properties", ".bash_history", ".zsh_history", ".password-store"}
 
-// linkTarget returns the inode of the regular file at path (links followed) when it has more than one
+// LinkTarget returns the inode of the regular file at path (links followed) when it has more than one
 // name.
 func LinkTarget(path string) (Inode, bool) {
 	var st syscall.Stat_t
@@ -50,7 +50,7 @@ func LinkTarget(path string) (Inode, bool) {
 	return Inode{uint64(st.Dev), st.Ino}, true
 }
 
-// otherNames returns, for each of targets, the names found below roots and in home's secret places
+// OtherNames returns, for each of targets, the names found below roots and in home's secret places
 // (the names asked about among them). complete is false when the search stopped at maxLinkSearch
 // entries, so that names may be missing.
 func OtherNames(targets map[Inode]bool, roots []string, home string) (found map[Inode][]string, complete bool) {

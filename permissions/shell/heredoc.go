@@ -16,7 +16,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// hdocEndsEarly reports whether bash may end the here-document of r before the parser did, given src,
+// HdocEndsEarly reports whether bash may end the here-document of r before the parser did, given src,
 // the source r was parsed from; inSubst says r is inside a command or process substitution.
 func HdocEndsEarly(r *syntax.Redirect, src string, inSubst bool) bool {
 	if r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc || r.Word == nil {
@@ -115,7 +115,7 @@ func hdocDelimiter(w string) (string, bool) {
 	return b.String(), true
 }
 
-// inside reports whether offset lies within one of the ranges.
+// InRanges reports whether offset lies within one of the ranges.
 func InRanges(ranges [][2]uint, offset uint) bool {
 	for _, r := range ranges {
 		if offset >= r[0] && offset < r[1] {
@@ -125,7 +125,7 @@ func InRanges(ranges [][2]uint, offset uint) bool {
 	return false
 }
 
-// hdocQuoted reports whether a here-document's delimiter is quoted in any part (`'EOF'`, `\EOF`,
+// HdocQuoted reports whether a here-document's delimiter is quoted in any part (`'EOF'`, `\EOF`,
 // `E'O'F`): bash then feeds the body as it is written, expanding nothing.
 func HdocQuoted(r *syntax.Redirect) bool {
 	if r.Word == nil {
@@ -144,7 +144,7 @@ func HdocQuoted(r *syntax.Redirect) bool {
 	return false
 }
 
-// heredocBody is the text bash feeds from a here-document. With a quoted delimiter the body is literal
+// HeredocBody is the text bash feeds from a here-document. With a quoted delimiter the body is literal
 // (taken from the source, since the parser may have read expansions into it); otherwise a backslash only
 // escapes $, `, \ and a newline, and any expansion makes the body unknown.
 func HeredocBody(r *syntax.Redirect, src string) Word {

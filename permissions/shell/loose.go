@@ -13,7 +13,7 @@ import (
 // `mkdir -p out/$(date +%F)` writes below out/, which Edit(./.github/**) cannot govern. Any other
 // unknown path may be anything.
 
-// loosePath is a path the part reads or writes that is only known at run time: the directory its known
+// LoosePath is a path the part reads or writes that is only known at run time: the directory its known
 // start names and the components after it, each known or a pattern (segs), and whether it is read or
 // written. dir is "" when the path may be anything.
 type LoosePath struct {
@@ -32,17 +32,17 @@ const (
 	Writing Access = true
 )
 
-// looseSeg is one component of a loose path after its known directory: known text, or text only known at
+// LooseSeg is one component of a loose path after its known directory: known text, or text only known at
 // run time between a known start and end.
 type LooseSeg struct {
 	Text, Pre, Suf string
 	Dynamic        bool
 }
 
-// unknownPart stands, in a word's template, for an expansion that is one safe file name component.
+// UnknownPart stands, in a word's template, for an expansion that is one safe file name component.
 const UnknownPart = "\x00"
 
-// loosePath describes the path a word only known at run time names.
+// LoosePath describes the path a word only known at run time names.
 func (e *Exec) LoosePath(w Word, a Access) LoosePath {
 	lp := LoosePath{Access: a, Shown: w.Raw}
 	template, component := WordShape(w, e.S.Defined)
@@ -81,7 +81,7 @@ func (e *Exec) LoosePath(w Word, a Access) LoosePath {
 	return lp
 }
 
-// wordShape returns, for a word only known at run time, its template: the text bash surely gives it,
+// WordShape returns, for a word only known at run time, its template: the text bash surely gives it,
 // with unknownPart for each expansion; and whether every expansion in it is one file name component
 // (componentSafe) with no `..` or wildcard after the first. A known word is its own template. defined
 // are the functions the command defines, which may stand for a command a substitution runs.

@@ -23,7 +23,7 @@ func ResolvePath(cwd, path, home string) string {
 // maxLinkHops is how many symlinks a walk follows before giving up, as the kernel's ELOOP does.
 const maxLinkHops = 40
 
-// resolvePath is ResolvePath; sure is false when the walk went through a link whose target depends on
+// Resolve is ResolvePath; sure is false when the walk went through a link whose target depends on
 // the process that opens it (/proc/self, /proc/N/cwd, /proc/N/root, /proc/N/fd/*, /dev/fd), which Warden
 // resolves for its own process, not the command's.
 func Resolve(cwd, path, home string) (resolved string, sure bool) {
@@ -42,7 +42,7 @@ func Resolve(cwd, path, home string) (resolved string, sure bool) {
 	return walkPath("/", strings.Split(path, "/"))
 }
 
-// resolveBelow is ResolvePath for an absolute path, walked from root when it lies below it: root must
+// ResolveBelow is ResolvePath for an absolute path, walked from root when it lies below it: root must
 // already be resolved (an engine's workspace is), which saves a system call per component above it.
 func ResolveBelow(root, path string) string {
 	if path == root {
@@ -107,7 +107,7 @@ func processLink(path string) bool {
 	return Within("/proc", path) && path != "/proc/mounts" && path != "/proc/net"
 }
 
-// within reports whether path is dir or lies below it. Both must be clean absolute paths.
+// Within reports whether path is dir or lies below it. Both must be clean absolute paths.
 func Within(dir, path string) bool {
 	if dir == "" || path == "" {
 		return false
@@ -123,7 +123,7 @@ func Exists(path string) bool {
 	return err == nil
 }
 
-// isBlockDevice reports whether path names a disk: writing it destroys file systems.
+// IsBlockDevice reports whether path names a disk: writing it destroys file systems.
 func IsBlockDevice(path string) bool {
 	if !strings.HasPrefix(path, "/dev/") {
 		return false

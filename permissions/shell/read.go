@@ -8,7 +8,7 @@ import (
 	"github.com/warden-cli/warden/gitrepo"
 )
 
-// read records a file the part reads and whether it is a secret. A file in a git object store is a read
+// Read records a file the part reads and whether it is a secret. A file in a git object store is a read
 // of the repository's history, and a file with other names (hard links) is read under each of them.
 func (c *State) Read(p *Part, operand string, sc *Scope) {
 	c.ReadOne(p, operand, c.Abs(operand, sc), sc, true)
@@ -18,7 +18,7 @@ func (c *State) ReadOne(p *Part, operand, path string, sc *Scope, links bool) {
 	c.ReadJudged(p, operand, path, sc, links, IsSecret)
 }
 
-// readJudged is readOne judging secrets with secret: a program that prints only some of a file (git
+// ReadJudged is readOne judging secrets with secret: a program that prints only some of a file (git
 // config of one name) judges the file by its name and what it prints by itself.
 func (c *State) ReadJudged(p *Part, operand, path string, sc *Scope, links bool, secret func(path, home string) bool) {
 	if !filepath.IsAbs(path) && operand != "-" && operand != "" {

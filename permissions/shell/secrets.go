@@ -50,7 +50,7 @@ var sensitivePrefixes = []string{
 	"PYTEST_",
 }
 
-// sensitiveVar returns why assigning name is not read-only, or "".
+// SensitiveVar returns why assigning name is not read-only, or "".
 func SensitiveVar(name string) string {
 	if name == "" {
 		return ""
@@ -72,14 +72,14 @@ var stdStreams = map[string]bool{
 	"/dev/stdin": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/fd/0": true, "/dev/fd/1": true, "/dev/fd/2": true,
 }
 
-// isSecretPath reports whether path (absolute or as typed) names credentials: keys, .env files,
+// IsSecret reports whether path (absolute or as typed) names credentials: keys, .env files,
 // credential stores (the catalogue in package secrets), another process's environment, Warden's own
 // state, and the files that hold a credential by what they hold (secretByContent).
 func IsSecret(path, home string) bool {
 	return SecretByName(path, home) || secretByContent(path, true)
 }
 
-// secretByName is isSecretPath without reading the file.
+// SecretByName is isSecretPath without reading the file.
 func SecretByName(path, home string) bool {
 	if path == "" {
 		return false

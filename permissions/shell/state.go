@@ -15,14 +15,14 @@ import (
 // have walked. Programs' judgements read and extend it through the Exec they are given.
 type State struct {
 	Ctx Context
-	// judge is the walker, which judges the commands programs run (Judge).
+	// Judge is the walker, which judges the commands programs run (Judge).
 	Judge Judge
 	Parts []Part
-	// defined names every function declared anywhere in the command, whether or not it ran.
+	// Defined names every function declared anywhere in the command, whether or not it ran.
 	Defined map[string]bool
 	// roots are the resolved workspace and additional directories, computed on first use.
 	roots []string
-	// tainted says why some variable may hold an array subscript, which arithmetic runs (arith.go).
+	// Tainted says why some variable may hold an array subscript, which arithmetic runs (arith.go).
 	Tainted string
 	// walked counts the entries looked at below recursively read directories.
 	walked int
@@ -30,11 +30,11 @@ type State struct {
 	// names git lists.
 	followed map[string]bool
 	dirs     map[string]string
-	// substParts are, per command substitution, the parts its commands were judged as.
+	// SubstParts are, per command substitution, the parts its commands were judged as.
 	SubstParts map[*syntax.CmdSubst][2]int
 	// repos remembers the repositories found for directories during this classification.
 	repos map[string]foundRepo
-	// exports is set once the command exports a variable (export, declare -x): programs after it get
+	// Exports is set once the command exports a variable (export, declare -x): programs after it get
 	// it in their environment.
 	Exports bool
 }
@@ -53,7 +53,7 @@ type Judge interface {
 	Untrusted(e *Exec, body, reason string)
 }
 
-// abs makes a path operand absolute against the scope's directory. A relative path in an unknown
+// Abs makes a path operand absolute against the scope's directory. A relative path in an unknown
 // directory stays relative, which no workspace check and no absolute rule will match.
 //
 // A `..` is applied the way the kernel does, after the symlinks before it: `lnk/../x` with `lnk -> deep/a`
@@ -74,7 +74,7 @@ func (c *State) Abs(p string, sc *Scope) string {
 	return filepath.Join(sc.Cwd, p)
 }
 
-// shownPath shortens the absolute paths in s for a person: the workspace's prefix goes, home is `~`.
+// Shown shortens the absolute paths in s for a person: the workspace's prefix goes, home is `~`.
 func (c *State) Shown(s string) string {
 	if ws := c.Ctx.Workspace; ws != "" {
 		if !c.Ctx.RootsResolved {
@@ -88,7 +88,7 @@ func (c *State) Shown(s string) string {
 	return s
 }
 
-// findRepo is gitrepo.Find, remembered for the rest of the classification.
+// FindRepo is gitrepo.Find, remembered for the rest of the classification.
 func (c *State) FindRepo(dir string) (gitrepo.Repo, bool) {
 	if r, ok := c.repos[dir]; ok {
 		return r.repo, r.ok
@@ -106,7 +106,7 @@ type foundRepo struct {
 	ok   bool
 }
 
-// lookupEnv looks a variable up in the environment commands inherit.
+// LookupEnv looks a variable up in the environment commands inherit.
 func (c *State) LookupEnv(name string) (string, bool) {
 	if c.Ctx.Env != nil {
 		return c.Ctx.Env(name)
@@ -114,7 +114,7 @@ func (c *State) LookupEnv(name string) (string, bool) {
 	return os.LookupEnv(name)
 }
 
-// resolved resolves an absolute path the way the kernel walks it, from the workspace when it lies below
+// Resolved resolves an absolute path the way the kernel walks it, from the workspace when it lies below
 // it and the workspace is known resolved.
 func (c *State) Resolved(path string) string {
 	if c.Ctx.RootsResolved && c.Ctx.Workspace != "" && filepath.IsAbs(path) {
@@ -134,7 +134,7 @@ func (c *State) resolvedFrom(cwd, path string) string {
 	return c.Resolved(path)
 }
 
-// inside reports whether an absolute path lies in the workspace or an additional directory.
+// Inside reports whether an absolute path lies in the workspace or an additional directory.
 func (c *State) Inside(path string) bool {
 	if c.roots == nil {
 		c.roots = []string{}
@@ -158,7 +158,7 @@ func (c *State) Inside(path string) bool {
 	return false
 }
 
-// rootsList returns the resolved workspace and additional directories.
+// Roots returns the resolved workspace and additional directories.
 func (c *State) Roots() []string {
 	c.Inside("/")
 	return c.roots

@@ -15,7 +15,7 @@ import (
 // selfRoot matches the prefixes that stand for the root directory of the process that opens the path.
 var selfRoot = regexp.MustCompile(`^/proc/(self|thread-self)/root(/|$)`)
 
-// procRoot returns path with its `..` applied and the prefixes that lead back to the root removed:
+// ProcRoot returns path with its `..` applied and the prefixes that lead back to the root removed:
 // /proc/self/root/usr/bin/rm is /usr/bin/rm.
 func ProcRoot(path string) string {
 	if !strings.HasPrefix(path, "/") {
@@ -31,14 +31,14 @@ func ProcRoot(path string) string {
 	}
 }
 
-// selfExe reports whether a program path is the binary of the process that runs it: the shell that
+// SelfExe reports whether a program path is the binary of the process that runs it: the shell that
 // runs the command (bash, as Warden runs commands with it).
 func SelfExe(path string) bool {
 	p := ProcRoot(path)
 	return p == "/proc/self/exe" || p == "/proc/thread-self/exe"
 }
 
-// isStream reports whether a path a program takes its code from is a stream, or anything else that is
+// IsStream reports whether a path a program takes its code from is a stream, or anything else that is
 // no file on disk Warden can read first: `-`, anything below /dev (but /dev/null) or /proc, however
 // spelled, and a path that leads there through links.
 func (c *State) IsStream(path string) bool {
@@ -56,7 +56,7 @@ func (c *State) IsStream(path string) bool {
 	return false
 }
 
-// isStdin reports whether a path, however spelled, is the command's standard input: then a here-document
+// IsStdin reports whether a path, however spelled, is the command's standard input: then a here-document
 // or here-string fed to it is what a program reads from it.
 func IsStdin(path string) bool {
 	p := ProcRoot(path)

@@ -14,58 +14,58 @@ package shell
 // make, npm test or a script already on disk do inside; a deny rule names commands and files, and a
 // program that is not one of them is not checked against it from within.
 
-// unseenKind is a set of kinds of construct Warden cannot see into.
+// UnseenKind is a set of kinds of construct Warden cannot see into.
 type UnseenKind uint32
 
 // The kinds, one per construct. Each mark also makes the part not read-only.
 const (
-	// unseenProgram: the program's name is only known at run time ($CMD, $(...), the {} of find -exec).
+	// UnseenProgram: the program's name is only known at run time ($CMD, $(...), the {} of find -exec).
 	UnseenProgram UnseenKind = 1 << iota
-	// unseenGlobProgram: the program's name is a pattern bash replaces with file names (/usr/bin/r?).
+	// UnseenGlobProgram: the program's name is a pattern bash replaces with file names (/usr/bin/r?).
 	UnseenGlobProgram
-	// unseenWrittenCode: the part runs, as a program, a script or a sourced file, a path the same
+	// UnseenWrittenCode: the part runs, as a program, a script or a sourced file, a path the same
 	// command writes or links first (printf ... > s.sh; bash s.sh, ln -s /bin/rm x; ./x).
 	UnseenWrittenCode
-	// unseenStreamCode: code that arrives on a stream: a process substitution (source <(...)),
+	// UnseenStreamCode: code that arrives on a stream: a process substitution (source <(...)),
 	// /dev/stdin or /dev/fd/N as a script, a pipe or a here-document into an interpreter.
 	UnseenStreamCode
-	// unseenInlineCode: code in a language Warden does not read, given in the command (python3 -c,
+	// UnseenInlineCode: code in a language Warden does not read, given in the command (python3 -c,
 	// node -e, perl -e, an awk program that runs commands, sed's e command).
 	UnseenInlineCode
-	// unseenLaterCode: code kept to run later: a trap's body, PROMPT_COMMAND, fc, and writes to git's
+	// UnseenLaterCode: code kept to run later: a trap's body, PROMPT_COMMAND, fc, and writes to git's
 	// configuration and hooks, which later git commands run.
 	UnseenLaterCode
-	// unseenProgramEnv: a variable that changes which programs run or what they load (PATH,
+	// UnseenProgramEnv: a variable that changes which programs run or what they load (PATH,
 	// LD_PRELOAD, BASH_ENV, ENV, GIT_*...).
 	UnseenProgramEnv
-	// unseenShellRules: a change to how bash reads what follows (alias, hash -p, enable, shopt, set -k).
+	// UnseenShellRules: a change to how bash reads what follows (alias, hash -p, enable, shopt, set -k).
 	UnseenShellRules
-	// unseenSplitWords: env -S, which splits a string into a command.
+	// UnseenSplitWords: env -S, which splits a string into a command.
 	UnseenSplitWords
-	// unseenGitProgram: git told to run a command: a -c key that names a program, rebase --exec,
+	// UnseenGitProgram: git told to run a command: a -c key that names a program, rebase --exec,
 	// bisect run, submodule foreach, filter-branch's filters, --upload-pack, a remote helper.
 	UnseenGitProgram
-	// unseenForeignBody: a body read as bash only for deny and ask rules (another shell's, eval's, a
+	// UnseenForeignBody: a body read as bash only for deny and ask rules (another shell's, eval's, a
 	// script piped into a shell): what really runs may differ.
 	UnseenForeignBody
-	// unseenUnread: a construct Warden does not read at all (a coprocess, a syntax error, a command too
+	// UnseenUnread: a construct Warden does not read at all (a coprocess, a syntax error, a command too
 	// long or too deeply nested).
 	UnseenUnread
-	// unseenFreshLink: a path the part reads or writes that the same command may turn into a link
+	// UnseenFreshLink: a path the part reads or writes that the same command may turn into a link
 	// first (ln -s secrets/k x; cat x).
 	UnseenFreshLink
-	// unseenFileList: a program that takes the names of the files it reads from its input or a list
+	// UnseenFileList: a program that takes the names of the files it reads from its input or a list
 	// file (cpio -o, tar -T -, zip -@, rsync --files-from).
 	UnseenFileList
-	// unseenGivenCommand: a program told to run a command in an option or its arguments (tar
+	// UnseenGivenCommand: a program told to run a command in an option or its arguments (tar
 	// --to-command, ssh -o ProxyCommand, rsync -e, less +!, su -c, parallel, tmux, at, crontab).
 	UnseenGivenCommand
 )
 
-// lastUnseen is the last kind, for tests that walk them all.
+// LastUnseen is the last kind, for tests that walk them all.
 const LastUnseen = UnseenGivenCommand
 
-// unsee marks the part as doing something of kind k that Warden cannot see; why says what, for the
+// Unsee marks the part as doing something of kind k that Warden cannot see; why says what, for the
 // person. The part is not read-only.
 func (p *Part) Unsee(k UnseenKind, why string) {
 	if p.Unseen == 0 {
@@ -75,7 +75,7 @@ func (p *Part) Unsee(k UnseenKind, why string) {
 	p.NotRO(why)
 }
 
-// unseeVar marks the assignment of a variable sensitiveVar named (why is its reason), unless it is one
+// UnseeVar marks the assignment of a variable sensitiveVar named (why is its reason), unless it is one
 // of quietVars.
 func (p *Part) UnseeVar(name, why string) {
 	if !QuietVars[name] {
@@ -83,7 +83,7 @@ func (p *Part) UnseeVar(name, why string) {
 	}
 }
 
-// sensitiveAssign records that the part gives a variable sensitiveVar named (why is its reason) to its
+// SensitiveAssign records that the part gives a variable sensitiveVar named (why is its reason) to its
 // program: not read-only, and unseen unless it is one of quietVars, or one a program's model reads
 // (modelledVars), which that model must account for (envModel).
 func (p *Part) SensitiveAssign(name, why string) {
@@ -102,7 +102,7 @@ func (p *Part) SensitiveAssign(name, why string) {
 // other, they are unseen.
 var modelledVars = map[string]bool{"GOFLAGS": true}
 
-// quietVars are variables of sensitiveVar's families that change neither which programs run nor what
+// QuietVars are variables of sensitiveVar's families that change neither which programs run nor what
 // they load: build switches and commit identities set every day. Setting one is still not read-only.
 var QuietVars = map[string]bool{
 	"CGO_ENABLED": true, "GOOS": true, "GOARCH": true, "GOARM": true, "GOAMD64": true, "GOMAXPROCS": true,

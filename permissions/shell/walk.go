@@ -157,7 +157,7 @@ func (e *Exec) followLink(p, root string, t *treewalk.Tree, sc *Scope, rs *treew
 	return e.walkDir(target, root, t, sc, sub, linked)
 }
 
-// treeRead records a recursive read of root and looks below it for files that hold secrets.
+// TreeRead records a recursive read of root and looks below it for files that hold secrets.
 func (e *Exec) TreeRead(root string, t treewalk.Tree) {
 	sc := e.Scope()
 	path := e.S.Abs(root, sc)

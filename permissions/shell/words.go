@@ -8,7 +8,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// word is one shell word after the quote removal bash would do. A word whose value depends on the run time
+// Word is one shell word after the quote removal bash would do. A word whose value depends on the run time
 // (parameter expansion, command substitution, brace expansion) is not static: its Value is only a best effort
 // for display and must never be trusted for a decision.
 type Word struct {
@@ -38,13 +38,13 @@ type Word struct {
 	Syn *syntax.Word
 }
 
-// resolveWord computes the value of w the way bash would, as far as that can be known without running
+// ResolveWord computes the value of w the way bash would, as far as that can be known without running
 // anything. home and pwd resolve `~` and `$HOME`/`$PWD`; an empty home leaves them unresolved.
 func ResolveWord(w *syntax.Word, home, pwd string) Word {
 	return ResolveWordVars(w, home, pwd, nil)
 }
 
-// resolveWordVars is resolveWord with variables whose values are known for certain (a loop's variable over
+// ResolveWordVars is resolveWord with variables whose values are known for certain (a loop's variable over
 // literal words, see loopValues).
 func ResolveWordVars(w *syntax.Word, home, pwd string, vars map[string]string) Word {
 	var b strings.Builder
@@ -145,7 +145,7 @@ func ResolveWordVars(w *syntax.Word, home, pwd string, vars map[string]string) W
 	return out
 }
 
-// knownParam resolves the few variables whose value Warden knows for certain: $HOME, $PWD and the bound
+// KnownParam resolves the few variables whose value Warden knows for certain: $HOME, $PWD and the bound
 // vars, in their plain forms only.
 func KnownParam(p *syntax.ParamExp, home, pwd string, vars map[string]string) (string, bool) {
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil ||
@@ -318,7 +318,7 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// substSafe reports whether a name comes out of a command substitution as itself: no blank (split), no
+// SubstSafe reports whether a name comes out of a command substitution as itself: no blank (split), no
 // wildcard (expanded) and no leading dash (an option).
 func SubstSafe(name string) bool {
 	return !strings.ContainsAny(name, " \t\n*?[") && !strings.HasPrefix(name, "-")

@@ -1,11 +1,10 @@
-package permissions
+package gitargs
 
-// gitOptions are the options of the git subcommands Warden models (model_git.go), as git version 2.39.5 lists them
-// (`git SUB -h` for the short ones and whether a value is required or optional, `git SUB
+// Options are the options of the git subcommands Warden models (package models), as git version 2.39.5
+// lists them (`git SUB -h` for the short ones and whether a value is required or optional, `git SUB
 // --git-completion-helper-all` for every long one, hidden and negated forms included): `-x` is a flag,
-// `-x=` takes a value, `-x?` takes one attached. TestGitOptionTablesKnowEveryOptionOfTheInstalledGit
-// compares them with the git that is installed.
-var gitOptions = map[string]string{
+// `-x=` takes a value, `-x?` takes one attached.
+var Options = map[string]string{
 	"add": `-A -N -e -f -i -n -p -u -v --all --chmod= --dry-run --edit --force --ignore-errors --ignore-missing
 		--ignore-removal --intent-to-add --interactive --no-all --no-chmod --no-dry-run --no-edit --no-force
 		--no-ignore-errors --no-ignore-missing --no-ignore-removal --no-intent-to-add --no-interactive
