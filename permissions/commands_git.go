@@ -10,6 +10,7 @@ import (
 	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/permissions/gitargs"
 	"github.com/warden-cli/warden/permissions/shell"
+	"github.com/warden-cli/warden/permissions/supplied"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
@@ -303,7 +304,7 @@ sub:
 	}
 	sc := e.Scope()
 	isPath := func(p string) bool { return shell.Exists(e.S.Abs(p, sc)) }
-	if r := gitTrust(e, gitargs.FacetsOf(shell.Display(a.Words), sub, rest, noLocks, isPath), sc.Cwd); r != "" {
+	if r := supplied.GitRuns(e, gitargs.FacetsOf(shell.Display(a.Words), sub, rest, noLocks, isPath), sc.Cwd); r != "" {
 		e.ConfigRuns = r
 		return r
 	}
@@ -453,7 +454,7 @@ func checkGoVet(e *shell.Exec, rest []shell.Word) string {
 			return fmt.Sprintf("`go vet -mod=%s` may change go.mod", value)
 		}
 	}
-	return projectCode("go vet", "the compiler (and cgo's C compiler) on the project's code")(e, nil)
+	return supplied.ProjectCode("go vet", "the compiler (and cgo's C compiler) on the project's code")(e, nil)
 }
 
 // checkNpm: only queries that do not run package scripts.

@@ -18,6 +18,7 @@ import (
 	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/permissions/gitargs"
 	"github.com/warden-cli/warden/permissions/shell"
+	"github.com/warden-cli/warden/permissions/supplied"
 )
 
 // gitConfigReadOpts are the options that only choose where to read and how to print.
@@ -100,7 +101,7 @@ func gitConfigPrints(e *shell.Exec, args []shell.Word, g gitargs.Args) string {
 		case f.Name == "--blob" && f.Has:
 			if !asked || includes {
 				// The blob is the repository's: a rule allowing git does not cover what it may include.
-				return supplies(e, "--blob follows the includes the blob holds, which Warden does not read (with --no-includes git does not follow them)", "")
+				return supplied.Supplies(e, "--blob follows the includes the blob holds, which Warden does not read (with --no-includes git does not follow them)", "")
 			}
 		case f.Name == "--global":
 			if v, ok := e.LookupEnv("GIT_CONFIG_GLOBAL"); ok {
@@ -280,7 +281,7 @@ func gitRemotePrints(e *shell.Exec) {
 func readPrinted(e *shell.Exec, name, file string, cfg gitrepo.Config, source string) {
 	reason := fmt.Sprintf("%s prints `%s`, which may hold secrets", name, e.S.Shown(file))
 	if by, ok := cfg.IncludedBy(file); ok {
-		reason += fmt.Sprintf(": %s includes it", entryOrigin(e.S, by))
+		reason += fmt.Sprintf(": %s includes it", supplied.EntryOrigin(e.S, by))
 		if source != "" {
 			reason += ", and " + source + " follows includes"
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/permissions/gitargs"
 	"github.com/warden-cli/warden/permissions/shell"
+	"github.com/warden-cli/warden/permissions/supplied"
 	"github.com/warden-cli/warden/permissions/treewalk"
 	"github.com/warden-cli/warden/safefile"
 )
@@ -171,7 +172,7 @@ func gitRefNamed(r gitrepo.Repo, name string) bool {
 			return true
 		}
 	}
-	packed, _, _ := readSmall(filepath.Join(r.CommonDir, "packed-refs"))
+	packed, _, _ := supplied.ReadSmall(filepath.Join(r.CommonDir, "packed-refs"))
 	return strings.Contains(packed, "/"+name+"\n")
 }
 

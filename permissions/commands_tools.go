@@ -3,7 +3,7 @@ package permissions
 // Developer tools that only read in the forms listed here: formatters and linters in check mode,
 // decompressors to standard output, archive listings, system listings, pagers whose output is not a
 // terminal (Warden's commands never have one), and the read-only corners of go, cargo, rustup and pip.
-// Each entry's trust row (trust.go) says what it loads; a tool that runs project code (eslint, prettier,
+// Each entry's row in package supplied's survey says what it loads; a tool that runs project code (eslint, prettier,
 // mypy, go vet) is read-only only inside the read-only jail.
 
 import (
@@ -16,6 +16,7 @@ import (
 
 	"github.com/warden-cli/warden/permissions/gitargs"
 	"github.com/warden-cli/warden/permissions/shell"
+	"github.com/warden-cli/warden/permissions/supplied"
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
@@ -284,7 +285,7 @@ func checkLessOpen(e *shell.Exec, a *shell.Args) string {
 	}
 	files = append(files, "/etc/syslesskey", "/etc/sysless")
 	for _, f := range files {
-		if text, _, _ := readSmall(f); strings.Contains(text, "LESSOPEN") || strings.Contains(text, "LESSCLOSE") {
+		if text, _, _ := supplied.ReadSmall(f); strings.Contains(text, "LESSOPEN") || strings.Contains(text, "LESSCLOSE") {
 			return fmt.Sprintf("`%s` sets LESSOPEN, a program `less` runs on what it opens", e.S.Shown(f))
 		}
 	}
@@ -309,7 +310,7 @@ func checkBat(e *shell.Exec, a *shell.Args) string {
 	if !ok || path == "" {
 		path = filepath.Join(e.S.Ctx.Home, ".config", "bat", "config")
 	}
-	if text, _, _ := readSmall(path); strings.Contains(text, "always") {
+	if text, _, _ := supplied.ReadSmall(path); strings.Contains(text, "always") {
 		return fmt.Sprintf("`%s` may set --paging=always, which starts a pager", e.S.Shown(path))
 	}
 	return ""
@@ -324,7 +325,7 @@ func checkDelta(e *shell.Exec, a *shell.Args) string {
 		}
 	}
 	if len(a.Operands) == 2 {
-		return gitTrust(e, gitargs.Facets{Name: "delta", Sub: "diff", External: true, Textconv: true}, e.Scope().Cwd)
+		return supplied.GitRuns(e, gitargs.Facets{Name: "delta", Sub: "diff", External: true, Textconv: true}, e.Scope().Cwd)
 	}
 	return ""
 }
@@ -335,7 +336,7 @@ func checkRustup(e *shell.Exec, a *shell.Args) string {
 	switch {
 	case len(ws) == 1 && (ws[0] == "--version" || ws[0] == "-V" || ws[0] == "--help" || ws[0] == "-h"),
 		len(ws) >= 1 && ws[0] == "show" && (len(ws) == 1 || slices.Contains([]string{"active-toolchain", "home", "profile", "-v", "--verbose"}, ws[1])):
-		return checkRustToolchain(e, a)
+		return supplied.CheckRustToolchain(e, a)
 	case len(ws) == 2 && ws[0] == "toolchain" && ws[1] == "list",
 		len(ws) == 3 && (ws[0] == "target" || ws[0] == "component") && ws[1] == "list" && ws[2] == "--installed",
 		len(ws) == 2 && ws[0] == "which":
@@ -368,7 +369,7 @@ func checkCargo(e *shell.Exec, a *shell.Args) string {
 	var allowed []string
 	switch sub {
 	case "tree":
-		if findUp(e.Scope().Cwd, "Cargo.lock") == "" {
+		if supplied.FindUp(e.Scope().Cwd, "Cargo.lock") == "" {
 			return "`cargo tree` writes Cargo.lock where there is none"
 		}
 		allowed = []string{"-e", "--edges", "-i", "--invert", "-p", "--package", "--depth", "--prefix", "--charset", "-f",
@@ -468,27 +469,27 @@ var cargoRunKeys = regexp.MustCompile(`(?m)(^|[\s.{,"])(rustc|rustc-wrapper|rust
 // dependencies run to learn the host: metadata, tree, fetch, update, info) and, for a command that is
 // not cargo's own, the alias that says what it runs.
 func checkCargoConfig(e *shell.Exec, sub string) string {
-	files := allUp(e.Scope().Cwd, filepath.Join(".cargo", "config.toml"), filepath.Join(".cargo", "config"))
+	files := supplied.AllUp(e.Scope().Cwd, filepath.Join(".cargo", "config.toml"), filepath.Join(".cargo", "config"))
 	home, ok := e.S.LookupEnv("CARGO_HOME")
 	if !ok || home == "" {
 		home = filepath.Join(e.S.Ctx.Home, ".cargo")
 	}
 	files = append(files, filepath.Join(home, "config.toml"), filepath.Join(home, "config"))
 	for _, f := range files {
-		text, found, err := readSmall(f)
+		text, found, err := supplied.ReadSmall(f)
 		if !found {
 			continue
 		}
 		// A file of the working tree names a program no rule for cargo was meant to allow; the person's
 		// own (CARGO_HOME's, a directory above the workspace) is theirs (supplies tells them apart).
 		if err != nil {
-			return supplies(e, fmt.Sprintf("`%s` cannot be read, so what `cargo %s` runs is unknown", e.S.Shown(f), sub), f)
+			return supplied.Supplies(e, fmt.Sprintf("`%s` cannot be read, so what `cargo %s` runs is unknown", e.S.Shown(f), sub), f)
 		}
 		if m := cargoRunKeys.FindStringSubmatch(text); m != nil {
-			return supplies(e, fmt.Sprintf("`%s` sets `%s`, which `cargo %s` may run", e.S.Shown(f), m[2], sub), f)
+			return supplied.Supplies(e, fmt.Sprintf("`%s` sets `%s`, which `cargo %s` may run", e.S.Shown(f), m[2], sub), f)
 		}
 		if sub != "" && !cargoBuiltins[sub] && cargoAlias(text, sub) {
-			return supplies(e, fmt.Sprintf("`%s` defines the alias `%s`, which says what `cargo %s` runs", e.S.Shown(f), sub, sub), f)
+			return supplied.Supplies(e, fmt.Sprintf("`%s` defines the alias `%s`, which says what `cargo %s` runs", e.S.Shown(f), sub, sub), f)
 		}
 	}
 	for _, v := range []string{"RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTC_WRAPPER"} {
@@ -652,7 +653,7 @@ func checkESLint(e *shell.Exec, a *shell.Args) string {
 	if b, ops := lintFlags(ws, []string{"--fix", "--fix-type", "-o", "--output-file", "--cache", "--cache-location",
 		"--cache-file", "--init", "--inspect-config", "--mcp"}, values); b != "" {
 		return fmt.Sprintf("`eslint %s` writes or serves", b)
-	} else if r := projectCode("eslint", "the project's eslint.config.js and plugins")(e, a); r != "" {
+	} else if r := supplied.ProjectCode("eslint", "the project's eslint.config.js and plugins")(e, a); r != "" {
 		return r
 	} else {
 		return lintReads(e, ops, "*.js", "*.mjs", "*.cjs", "*.jsx", "*.ts", "*.mts", "*.cts", "*.tsx", "*.vue", "*.json")
@@ -672,7 +673,7 @@ func checkPrettier(e *shell.Exec, a *shell.Args) string {
 		"--range-start", "--range-end", "--config-precedence", "--experimental-operator-position", "--object-wrap"}
 	if b, ops := lintFlags(ws, []string{"--write", "-w", "--cache", "--cache-location", "--cache-strategy"}, values); b != "" {
 		return fmt.Sprintf("`prettier %s` writes", b)
-	} else if r := projectCode("prettier", "the project's prettier configuration and plugins")(e, a); r != "" {
+	} else if r := supplied.ProjectCode("prettier", "the project's prettier configuration and plugins")(e, a); r != "" {
 		return r
 	} else {
 		return lintReads(e, ops, "*.js", "*.mjs", "*.cjs", "*.jsx", "*.ts", "*.tsx", "*.json", "*.md", "*.css", "*.scss",
@@ -694,7 +695,7 @@ func checkMypy(e *shell.Exec, a *shell.Args) string {
 		"--linecount-report", "--linecoverage-report", "--memory-xml-report", "--cobertura-xml-report",
 		"--lineprecision-report", "--any-exprs-report", "--junit-xml", "--shadow-file", "--python-executable"}, values); b != "" {
 		return fmt.Sprintf("`mypy %s` writes or installs", b)
-	} else if r := projectCode("mypy", "the plugins its configuration imports")(e, a); r != "" {
+	} else if r := supplied.ProjectCode("mypy", "the plugins its configuration imports")(e, a); r != "" {
 		return r
 	} else {
 		return lintReads(e, ops, "*.py", "*.pyi", "mypy.ini", "setup.cfg", "pyproject.toml", ".mypy.ini")

@@ -174,13 +174,13 @@ package permissions
 //   - A function calls itself only when its body runs its name through the shell: `command f` runs the program.
 //   - Loops over known values are judged per value within a budget of maxLoopRounds bodies per command;
 //     past it a body is judged once with its variable unknown.
-//   - A program of the read-only table is judged with the files it trusts (trust.go): what it loads
+//   - A program of the read-only table is judged with the files it trusts (package supplied): what it loads
 //     from the working tree, the directories above it and the environment that could make it run a
 //     program, write or reach the network is recorded beside every entry, and checked per call. git
 //     reads the configuration chain of the repository it really uses (after -C, cd, GIT_DIR, .git files
 //     of linked work trees and submodules, every include whatever its condition, config.worktree,
 //     GIT_CONFIG_*), parsed in Go by gitrepo, never by running git; each key that runs something asks
-//     only for the subcommands that run it (commands_git_trust.go has the survey). A configuration
+//     only for the subcommands that run it (supplied/git.go has the survey). A configuration
 //     file Warden cannot parse asks, even though git would refuse it too.
 //   - A program found on PATH inside the workspace or through a relative PATH entry is not the system
 //     tool of its name (a project venv's bin, node_modules/.bin).

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/warden-cli/warden/permissions/shell"
+	"github.com/warden-cli/warden/permissions/supplied"
 )
 
 // operandUse says what a command does with its operands.
@@ -198,11 +199,11 @@ func check(e *shell.Exec, name string, s *spec, words []shell.Word) {
 	}
 	if name == "rg" {
 		// rg reads more arguments from its configuration file, before its own.
-		if r := checkRgConfig(e, words); r != "" {
+		if r := supplied.CheckRgConfig(e, words); r != "" {
 			e.P.NotRO(r)
 			return
 		}
-		if extra, _ := rgConfigArgs(e, words); len(extra) > 0 {
+		if extra, _ := supplied.RgConfigArgs(e, words); len(extra) > 0 {
 			more := []shell.Word{words[0]}
 			for _, x := range extra {
 				more = append(more, shell.Word{Value: x, Raw: x, Static: true})
@@ -267,7 +268,7 @@ func check(e *shell.Exec, name string, s *spec, words []shell.Word) {
 		}
 	}
 	if e.P.ReadOnly {
-		checkTrusted(e, name, a)
+		supplied.Check(e, name, a)
 	}
 	if s.walk != nil {
 		s.walk(e, a)
@@ -417,7 +418,7 @@ func init() {
 		"chown":    {writes: writesAll},
 		"chgrp":    {writes: writesAll},
 	}
-	for _, n := range interpreters {
+	for _, n := range supplied.Interpreters {
 		table[n] = &spec{check: checkVersionOnly}
 	}
 	for n, s := range statusSpecs {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/warden-cli/warden/permissions/shell"
+	"github.com/warden-cli/warden/permissions/supplied"
 )
 
 // systemBinDirs are the directories whose programs count as the system tool of the same name: on a
@@ -97,7 +98,7 @@ func (c *classifier) run(e *shell.Exec, words []shell.Word) {
 			}
 		}
 		if !strings.ContainsRune(name.Value, '/') && !bashBuiltins[n] {
-			if r := pathProgram(e, n); r != "" {
+			if r := supplied.PathProgram(e, n); r != "" {
 				e.P.NotRO(r)
 				return
 			}

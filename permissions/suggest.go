@@ -1,9 +1,11 @@
 package permissions
 
 import (
-	"github.com/warden-cli/warden/permissions/shell"
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
+	"github.com/warden-cli/warden/permissions/supplied"
 )
 
 // neverBare are programs for which a word-prefix rule on the program alone would allow anything: shells,
@@ -26,7 +28,7 @@ var exactOnly = map[string]bool{
 }
 
 func init() {
-	for _, n := range interpreters {
+	for _, n := range supplied.Interpreters {
 		if !shell.HasSubcommands[n] {
 			neverBare[n] = true
 		}

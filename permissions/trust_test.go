@@ -3,6 +3,7 @@ package permissions
 import (
 	"context"
 	"fmt"
+	"github.com/warden-cli/warden/permissions/supplied"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -17,11 +18,11 @@ import (
 // does not have.
 func TestEveryProgramSaysWhatItLoads(t *testing.T) {
 	for name := range table {
-		if tr, ok := trust[name]; !ok || tr.loads == "" {
+		if loads, ok := supplied.Loads(name); !ok || loads == "" {
 			t.Errorf("%s is in the read-only table without a trust entry", name)
 		}
 	}
-	for name := range trust {
+	for _, name := range supplied.Surveyed() {
 		if _, ok := table[name]; !ok {
 			t.Errorf("%s has a trust entry but is not in the read-only table", name)
 		}

@@ -15,7 +15,7 @@ import (
 
 // gitQuietKeys are `git -c` and `git config` keys that neither run a program nor change where git reads,
 // writes or connects: identities, output, line endings and merge presentation. Any other key may name a
-// program (the survey in commands_git_trust.go), so it is unseen. help.autocorrect is not quiet: it runs
+// program (the survey in supplied/git.go), so it is unseen. help.autocorrect is not quiet: it runs
 // a mistyped subcommand as the one it resembles (`git psuh` as git push).
 var gitQuietKeys = []string{
 	"user.", "author.", "committer.", "color.", "column.", "advice.", "i18n.", "log.", "status.", "format.pretty",

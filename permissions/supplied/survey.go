@@ -1,11 +1,4 @@
-package permissions
-
-// Programs judged with the files they trust. A program of the read-only table is only read-only while
-// nothing it loads on its own (from the working tree, the directories above it, or the environment)
-// makes it run a program, write or reach the network. trust records, for every program of the table,
-// what that is, and how a call is judged with it; TestEveryProgramSaysWhatItLoads keeps the two tables
-// in step. A program found on PATH inside the workspace is never the system tool of that name
-// (pathProgram).
+package supplied
 
 import (
 	"fmt"
@@ -81,7 +74,7 @@ func init() {
 		"fd":   {loads: ".fdignore, .ignore, .gitignore and ~/.config/fd/ignore, which only hide names"}, "fdfind": {loads: "as fd"},
 		"rg":     {loads: "RIPGREP_CONFIG_PATH's file of extra arguments (--pre runs a program; --hidden and --no-ignore widen what is read); .gitignore, .ignore and .rgignore only hide names"},
 		"ag":     {loads: ".gitignore, .ignore, .agignore and ~/.agignore, which only hide names"},
-		"git":    {loads: "the configuration chain of the repository it really uses (commands_git_trust.go), hooks, submodules' configuration; checked in checkGit"},
+		"git":    {loads: "the configuration chain of the repository it really uses (git.go), hooks, submodules' configuration; checked in checkGit"},
 		"go":     {loads: "go.work and go.mod (toolchain and go lines switch toolchains under GOTOOLCHAIN=auto, which downloads and runs another Go), GOENV's file and GOFLAGS (-mod=mod rewrites go.mod, -toolexec runs a program), $GOROOT/go.env; go list and go mod graph may download modules into the module cache; every go command writes telemetry counters to ~/.config/go/telemetry unless GOTELEMETRY=off", check: checkGoToolchain},
 		"npm":    {loads: "the .npmrc chain (the project's up to its root, NPM_CONFIG_USERCONFIG or ~/.npmrc, the global and built-in npmrc) and npm_config_* variables: `git` runs for git dependencies, `viewer`/`browser` run on npm help; writes logs to ~/.npm/_logs", check: checkNpmrc},
 		"docker": {loads: "~/.docker/config.json and DOCKER_* (the person's: credential helpers, contexts over ssh); docker compose reads the project's compose files and .env, where COMPOSE_*/DOCKER_* settings and remote includes point it at other hosts and fetch code", check: checkCompose},
@@ -114,9 +107,24 @@ func init() {
 		"pip":       {loads: "pip.conf (/etc, ~/.config/pip, ~/.pip, $VIRTUAL_ENV, PIP_CONFIG_FILE) and the Python it runs in, whose site-packages .pth files run at start-up: a pip on PATH inside the workspace (a project venv) asks", check: checkPipConfig},
 		"pip3":      {loads: "as pip", check: checkPipConfig},
 	}
-	for _, n := range interpreters {
+	for _, n := range Interpreters {
 		trust[n] = interpreterTrust[n]
 	}
+}
+
+// Loads says what the program name loads (see trust), and whether the survey has it.
+func Loads(name string) (string, bool) {
+	t, ok := trust[name]
+	return t.loads, ok
+}
+
+// Surveyed returns the programs the survey has, in no order.
+func Surveyed() []string {
+	names := make([]string, 0, len(trust))
+	for n := range trust {
+		names = append(names, n)
+	}
+	return names
 }
 
 // interpreterTrust is what the interpreters, compilers and build tools load before their version is
@@ -131,8 +139,8 @@ var interpreterTrust = map[string]trusted{
 	"lua":   {loads: "LUA_INIT, Lua code run even for -v, from the environment", check: envRuns("LUA_INIT", "LUA_INIT_5_4", "LUA_INIT_5_3")},
 	"java":  {loads: "JDK_JAVA_OPTIONS and JAVA_TOOL_OPTIONS (-javaagent runs code), from the environment", check: envRuns("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS")},
 	"javac": {loads: "as java", check: envRuns("JDK_JAVA_OPTIONS", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS")},
-	"rustc": {loads: "rustup's toolchain files (see rustup)", check: checkRustToolchain},
-	"cargo": {loads: "rustup's toolchain files (see rustup); .cargo/config.toml up the tree and in CARGO_HOME for tree and metadata, which run rustc (build.rustc and its wrappers) and may fetch (git-fetch-with-cli, credential providers); judged in checkCargo", check: checkRustToolchain},
+	"rustc": {loads: "rustup's toolchain files (see rustup)", check: CheckRustToolchain},
+	"cargo": {loads: "rustup's toolchain files (see rustup); .cargo/config.toml up the tree and in CARGO_HOME for tree and metadata, which run rustc (build.rustc and its wrappers) and may fetch (git-fetch-with-cli, credential providers); judged in checkCargo", check: CheckRustToolchain},
 	"gcc":   {loads: loadsNothing}, "g++": {loads: loadsNothing}, "clang": {loads: "clang's configuration files next to it or in ~/.config/clang: options only"},
 	"clang++": {loads: "as clang"}, "make": {loads: "MAKEFLAGS; --version reads no makefile"}, "cmake": {loads: loadsNothing},
 	"tsc": {loads: "nothing for --version (tsconfig.json is not read)"},
@@ -153,12 +161,12 @@ var interpreterTrust = map[string]trusted{
 	"rake":     {loads: "nothing for --version (the Rakefile is not loaded)"},
 	"bundle":   {loads: "Gemfile.lock's BUNDLED WITH, which makes bundler install and run that version", check: checkBundler},
 	"composer": {loads: "composer.json and the project's Composer plugins, which load on start-up", check: projectFile("composer", "composer.json", "loads the project's Composer plugins")},
-	"pytest":   {loads: "conftest.py and plugins, loaded before --version prints: project code", check: projectCode("pytest", "the project's conftest.py and plugins")},
-	"tox":      {loads: "tox.ini, tox.toml and toxfile.py (an in-project plugin), loaded before --version prints", check: projectCode("tox", "the project's toxfile.py and plugins")},
+	"pytest":   {loads: "conftest.py and plugins, loaded before --version prints: project code", check: ProjectCode("pytest", "the project's conftest.py and plugins")},
+	"tox":      {loads: "tox.ini, tox.toml and toxfile.py (an in-project plugin), loaded before --version prints", check: ProjectCode("tox", "the project's toxfile.py and plugins")},
 }
 
-// trusted judges a call of a table program with the files it loads (see trust).
-func checkTrusted(e *shell.Exec, name string, a *shell.Args) {
+// Check judges a call of a table program with the files it loads (see trust).
+func Check(e *shell.Exec, name string, a *shell.Args) {
 	if t := trust[name]; t.check != nil {
 		if r := t.check(e, a); r != "" {
 			e.P.NotRO(r)
@@ -172,11 +180,11 @@ func checkTrusted(e *shell.Exec, name string, a *shell.Args) {
 	}
 }
 
-// supplies records a finding of a program the working tree supplies: its origin is a file in the
+// Supplies records a finding of a program the working tree supplies: its origin is a file in the
 // workspace or in one of roots (a repository's directories), or unknown (file ""). The person's own
 // files and environment supply nothing: what they configured is what a rule of theirs allows. It
 // returns reason.
-func supplies(e *shell.Exec, reason, file string, roots ...string) string {
+func Supplies(e *shell.Exec, reason, file string, roots ...string) string {
 	inside := file == ""
 	if !inside {
 		file = shell.ResolvePath("/", file, e.S.Ctx.Home)
@@ -190,9 +198,9 @@ func supplies(e *shell.Exec, reason, file string, roots ...string) string {
 	return reason
 }
 
-// projectCode judges a tool that runs project code (configuration written in the language, plugins):
+// ProjectCode judges a tool that runs project code (configuration written in the language, plugins):
 // such a call is never read-only.
-func projectCode(name, what string) func(*shell.Exec, *shell.Args) string {
+func ProjectCode(name, what string) func(*shell.Exec, *shell.Args) string {
 	return func(e *shell.Exec, _ *shell.Args) string {
 		if e.S.Ctx.ReadOnlyJail {
 			// The jail keeps that code from writing, connecting or reading secrets.
@@ -205,7 +213,7 @@ func projectCode(name, what string) func(*shell.Exec, *shell.Args) string {
 // projectFile judges a tool that runs project code when the named file is in the directory or above.
 func projectFile(name, file, what string) func(*shell.Exec, *shell.Args) string {
 	return func(e *shell.Exec, a *shell.Args) string {
-		if p := findUp(e.Scope().Cwd, file); p != "" {
+		if p := FindUp(e.Scope().Cwd, file); p != "" {
 			return fmt.Sprintf("`%s` %s (`%s`)", name, what, e.S.Shown(p))
 		}
 		return ""
@@ -224,9 +232,9 @@ func envRuns(names ...string) func(*shell.Exec, *shell.Args) string {
 	}
 }
 
-// findUp returns the first of names found in dir or a directory above it (the nearest wins; in one
+// FindUp returns the first of names found in dir or a directory above it (the nearest wins; in one
 // directory the first name listed), or "".
-func findUp(dir string, names ...string) string {
+func FindUp(dir string, names ...string) string {
 	if dir == "" || !filepath.IsAbs(dir) {
 		return ""
 	}
@@ -243,8 +251,8 @@ func findUp(dir string, names ...string) string {
 	}
 }
 
-// allUp returns every one of names found in dir and the directories above it, nearest first.
-func allUp(dir string, names ...string) []string {
+// AllUp returns every one of names found in dir and the directories above it, nearest first.
+func AllUp(dir string, names ...string) []string {
 	if dir == "" || !filepath.IsAbs(dir) {
 		return nil
 	}
@@ -262,9 +270,9 @@ func allUp(dir string, names ...string) []string {
 	}
 }
 
-// readSmall reads a configuration file of at most 1 MB; ok is false when it does not exist or is
+// ReadSmall reads a configuration file of at most 1 MB; ok is false when it does not exist or is
 // bigger. A file that exists but cannot be read is returned as an error.
-func readSmall(path string) (string, bool, error) {
+func ReadSmall(path string) (string, bool, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return "", false, nil
@@ -289,10 +297,10 @@ type pathDir struct {
 	risky bool
 }
 
-// pathProgram returns why the program name, looked up on PATH, is not the system tool: it is found
+// PathProgram returns why the program name, looked up on PATH, is not the system tool: it is found
 // first in a directory inside the workspace (a project virtualenv's bin, node_modules/.bin) or in a
 // relative PATH entry. "" when it is not, or when PATH has no such directory.
-func pathProgram(e *shell.Exec, name string) string {
+func PathProgram(e *shell.Exec, name string) string {
 	path, _ := e.S.LookupEnv("PATH")
 	key := path + "\x00" + strings.Join(e.S.Roots(), "\x00")
 	v, ok := pathCache.Load(key)
@@ -361,8 +369,8 @@ func resolveProgram(e *shell.Exec, name string) string {
 	return ""
 }
 
-// interpreters run arbitrary code; only asking them for their version is read-only.
-var interpreters = []string{
+// Interpreters run arbitrary code; only asking them for their version is read-only.
+var Interpreters = []string{
 	"python", "python2", "python3", "node", "deno", "bun", "ruby", "perl", "php", "lua", "java", "javac",
 	"rustc", "cargo", "gcc", "g++", "clang", "clang++", "make", "cmake", "tsc", "pip", "pip3", "yarn",
 	"pnpm", "npx", "uv", "poetry", "gradle", "mvn", "dotnet", "swift", "kotlin", "scala", "elixir", "erl",

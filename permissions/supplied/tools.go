@@ -1,4 +1,4 @@
-package permissions
+package supplied
 
 import (
 	"fmt"
@@ -9,11 +9,11 @@ import (
 	"github.com/warden-cli/warden/permissions/shell"
 )
 
-// The checks of trust.go for programs with one configuration file or two.
+// The checks of the survey (survey.go) for programs with one configuration file or two.
 
-// rgConfigArgs returns the arguments of ripgrep's configuration file (RIPGREP_CONFIG_PATH: one argument
+// RgConfigArgs returns the arguments of ripgrep's configuration file (RIPGREP_CONFIG_PATH: one argument
 // per line, `#` comments), which rg puts before its own unless --no-config is given.
-func rgConfigArgs(e *shell.Exec, words []shell.Word) ([]string, string) {
+func RgConfigArgs(e *shell.Exec, words []shell.Word) ([]string, string) {
 	path, ok := e.S.LookupEnv("RIPGREP_CONFIG_PATH")
 	if !ok || path == "" {
 		return nil, ""
@@ -26,7 +26,7 @@ func rgConfigArgs(e *shell.Exec, words []shell.Word) ([]string, string) {
 			break
 		}
 	}
-	text, found, err := readSmall(path)
+	text, found, err := ReadSmall(path)
 	if !found {
 		return nil, ""
 	}
@@ -44,11 +44,11 @@ func rgConfigArgs(e *shell.Exec, words []shell.Word) ([]string, string) {
 	return args, path
 }
 
-// checkRgConfig judges the arguments ripgrep's configuration file adds: --pre and --hostname-bin run
+// CheckRgConfig judges the arguments ripgrep's configuration file adds: --pre and --hostname-bin run
 // programs. The ones that widen what is read (--hidden, --no-ignore...) are joined to the command's
 // own words before they are read (exec.check).
-func checkRgConfig(e *shell.Exec, words []shell.Word) string {
-	args, path := rgConfigArgs(e, words)
+func CheckRgConfig(e *shell.Exec, words []shell.Word) string {
+	args, path := RgConfigArgs(e, words)
 	for _, arg := range args {
 		name, _, _ := strings.Cut(arg, "=")
 		if name == "--pre" || name == "--hostname-bin" {
@@ -70,8 +70,8 @@ func checkCompose(e *shell.Exec, a *shell.Args) string {
 	if dir == "" {
 		return "`docker compose` runs in a directory Warden lost track of"
 	}
-	if env := findUp(dir, ".env"); env != "" && filepath.Dir(env) == dir {
-		text, _, err := readSmall(env)
+	if env := FindUp(dir, ".env"); env != "" && filepath.Dir(env) == dir {
+		text, _, err := ReadSmall(env)
 		if err != nil {
 			return fmt.Sprintf("`%s` cannot be read, and `docker compose` takes settings from it", e.S.Shown(env))
 		}
@@ -84,7 +84,7 @@ func checkCompose(e *shell.Exec, a *shell.Args) string {
 	}
 	for _, name := range []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"} {
 		f := filepath.Join(dir, name)
-		text, found, err := readSmall(f)
+		text, found, err := ReadSmall(f)
 		if !found {
 			continue
 		}
@@ -100,7 +100,7 @@ func checkCompose(e *shell.Exec, a *shell.Args) string {
 
 var composeRemote = regexp.MustCompile(`(?m)(git@|https?://|oci://|ssh://)`)
 
-// checkPipConfig judges pip: one found on PATH inside the workspace is asked about by pathProgram; here
+// checkPipConfig judges pip: one found on PATH inside the workspace is asked about by PathProgram; here
 // `pip config list` and `debug` print configuration, which may hold an index URL with credentials.
 func checkPipConfig(e *shell.Exec, a *shell.Args) string {
 	if len(a.Operands) == 0 || a.Operands[0].Value != "config" && a.Operands[0].Value != "debug" {
@@ -117,7 +117,7 @@ func checkPipConfig(e *shell.Exec, a *shell.Args) string {
 		}
 	}
 	for _, f := range files {
-		text, _, _ := readSmall(f)
+		text, _, _ := ReadSmall(f)
 		if urlWithCredentials.MatchString(text) {
 			e.S.Read(e.P, f, e.Scope())
 			if e.P.Secret {
@@ -137,14 +137,14 @@ func checkMavenDir(e *shell.Exec, a *shell.Args) string {
 	if dir == "" {
 		return "`mvn` runs in a directory Warden lost track of"
 	}
-	mvn := findUp(dir, ".mvn")
+	mvn := FindUp(dir, ".mvn")
 	if mvn == "" {
 		return ""
 	}
 	for _, f := range []string{"jvm.config", "maven.config", "extensions.xml"} {
 		p := filepath.Join(mvn, f)
-		if text, found, _ := readSmall(p); found && strings.TrimSpace(text) != "" {
-			return supplies(e, fmt.Sprintf("`%s` configures the Maven that `mvn` starts, which may load code from the project", e.S.Shown(p)), p)
+		if text, found, _ := ReadSmall(p); found && strings.TrimSpace(text) != "" {
+			return Supplies(e, fmt.Sprintf("`%s` configures the Maven that `mvn` starts, which may load code from the project", e.S.Shown(p)), p)
 		}
 	}
 	return ""
@@ -152,24 +152,24 @@ func checkMavenDir(e *shell.Exec, a *shell.Args) string {
 
 // checkGlobalJSON judges dotnet: global.json's sdk.paths may point at an SDK inside the project.
 func checkGlobalJSON(e *shell.Exec, a *shell.Args) string {
-	f := findUp(e.Scope().Cwd, "global.json")
+	f := FindUp(e.Scope().Cwd, "global.json")
 	if f == "" {
 		return ""
 	}
-	text, _, err := readSmall(f)
+	text, _, err := ReadSmall(f)
 	if err != nil || strings.Contains(text, `"paths"`) {
-		return supplies(e, fmt.Sprintf("`%s` may point `dotnet` at an SDK inside the project (sdk.paths)", e.S.Shown(f)), f)
+		return Supplies(e, fmt.Sprintf("`%s` may point `dotnet` at an SDK inside the project (sdk.paths)", e.S.Shown(f)), f)
 	}
 	return ""
 }
 
 // checkBundler judges bundle: Gemfile.lock's BUNDLED WITH makes bundler install and run that version.
 func checkBundler(e *shell.Exec, a *shell.Args) string {
-	f := findUp(e.Scope().Cwd, "Gemfile.lock")
+	f := FindUp(e.Scope().Cwd, "Gemfile.lock")
 	if f == "" {
 		return ""
 	}
-	if text, _, err := readSmall(f); err != nil || strings.Contains(text, "BUNDLED WITH") {
+	if text, _, err := ReadSmall(f); err != nil || strings.Contains(text, "BUNDLED WITH") {
 		return fmt.Sprintf("`%s` names a Bundler version, which `bundle` may install and run", e.S.Shown(f))
 	}
 	return ""

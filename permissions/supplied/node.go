@@ -1,4 +1,4 @@
-package permissions
+package supplied
 
 import (
 	"encoding/json"
@@ -54,7 +54,7 @@ func checkNpmrc(e *shell.Exec, a *shell.Args) string {
 			}
 		}
 	}
-	files := allUp(dir, ".npmrc")
+	files := AllUp(dir, ".npmrc")
 	user := filepath.Join(e.S.Ctx.Home, ".npmrc")
 	if v, ok := e.S.LookupEnv("NPM_CONFIG_USERCONFIG"); ok && v != "" {
 		user = v
@@ -70,12 +70,12 @@ func checkNpmrc(e *shell.Exec, a *shell.Args) string {
 			continue
 		}
 		seen[f] = true
-		text, ok, err := readSmall(f)
+		text, ok, err := ReadSmall(f)
 		if !ok {
 			continue
 		}
 		if err != nil {
-			return supplies(e, fmt.Sprintf("`%s` cannot be read, so what `npm %s` runs is unknown", e.S.Shown(f), sub), f)
+			return Supplies(e, fmt.Sprintf("`%s` cannot be read, so what `npm %s` runs is unknown", e.S.Shown(f), sub), f)
 		}
 		for _, line := range strings.Split(text, "\n") {
 			key, value, ok := strings.Cut(strings.TrimSpace(line), "=")
@@ -86,7 +86,7 @@ func checkNpmrc(e *shell.Exec, a *shell.Args) string {
 			value = strings.TrimSpace(strings.Trim(strings.TrimSpace(value), `"'`))
 			switch {
 			case runs(key) && value != "":
-				return supplies(e, fmt.Sprintf("`%s` sets npm's `%s`, which runs a program on `npm %s`", e.S.Shown(f), key, sub), f)
+				return Supplies(e, fmt.Sprintf("`%s` sets npm's `%s`, which runs a program on `npm %s`", e.S.Shown(f), key, sub), f)
 			case (key == "userconfig" || key == "globalconfig") && value != "":
 				if !filepath.IsAbs(value) {
 					value = filepath.Join(filepath.Dir(f), value)
@@ -106,11 +106,11 @@ type packageJSON struct {
 
 func nearestPackageJSON(dir string) (string, packageJSON, bool) {
 	var pj packageJSON
-	p := findUp(dir, "package.json")
+	p := FindUp(dir, "package.json")
 	if p == "" {
 		return "", pj, false
 	}
-	text, _, err := readSmall(p)
+	text, _, err := ReadSmall(p)
 	if err != nil || json.Unmarshal([]byte(text), &pj) != nil {
 		return p, pj, false
 	}
@@ -127,10 +127,10 @@ func checkPackageManager(name string) func(*shell.Exec, *shell.Args) string {
 			return fmt.Sprintf("`%s` runs in a directory Warden lost track of", name)
 		}
 		if name == "yarn" {
-			for _, f := range allUp(dir, ".yarnrc", ".yarnrc.yml") {
-				text, _, err := readSmall(f)
+			for _, f := range AllUp(dir, ".yarnrc", ".yarnrc.yml") {
+				text, _, err := ReadSmall(f)
 				if err != nil || strings.Contains(text, "yarn-path") || strings.Contains(text, "yarnPath") {
-					return supplies(e, fmt.Sprintf("`%s` names the project's own yarn (yarnPath), which `yarn` would run", e.S.Shown(f)), f)
+					return Supplies(e, fmt.Sprintf("`%s` names the project's own yarn (yarnPath), which `yarn` would run", e.S.Shown(f)), f)
 				}
 			}
 		}
@@ -159,7 +159,7 @@ func checkShim(e *shell.Exec, a *shell.Args) string {
 			return fmt.Sprintf("`%s` is volta's shim, which downloads the version `%s` names", a.Name, e.S.Shown(p))
 		}
 	case strings.Contains(prog, "/mise/") || strings.Contains(prog, "/.asdf/") || strings.Contains(prog, "/asdf/"):
-		if f := findUp(dir, ".tool-versions", ".mise.toml", "mise.toml", ".mise/config.toml"); f != "" {
+		if f := FindUp(dir, ".tool-versions", ".mise.toml", "mise.toml", ".mise/config.toml"); f != "" {
 			return fmt.Sprintf("`%s` is a version manager's shim, which may install what `%s` names", a.Name, e.S.Shown(f))
 		}
 	}
@@ -170,5 +170,5 @@ func checkShim(e *shell.Exec, a *shell.Args) string {
 // config, status for some views).
 func checkGhRepo(e *shell.Exec, a *shell.Args) string {
 	name := "gh " + strings.Join(shell.Values(a.Operands[:min(2, len(a.Operands))]), " ")
-	return gitTrust(e, gitargs.Facets{Name: name, Sub: "rev-parse", Index: true}, e.Scope().Cwd)
+	return GitRuns(e, gitargs.Facets{Name: name, Sub: "rev-parse", Index: true}, e.Scope().Cwd)
 }

@@ -1,4 +1,4 @@
-package permissions
+package supplied
 
 import (
 	"fmt"
@@ -64,7 +64,7 @@ func readGoSettings(e *shell.Exec) goSettings {
 		if f == "" || goroot == "" && f == "go.env" {
 			continue
 		}
-		text, _, _ := readSmall(f)
+		text, _, _ := ReadSmall(f)
 		for _, line := range strings.Split(text, "\n") {
 			if k, v, ok := strings.Cut(strings.TrimSpace(line), "="); ok {
 				set(k, strings.Trim(v, `"'`), "`"+e.S.Shown(f)+"`")
@@ -112,20 +112,20 @@ func checkGoToolchain(e *shell.Exec, a *shell.Args) string {
 			file = v
 		}
 	} else {
-		file = findUp(dir, "go.work")
+		file = FindUp(dir, "go.work")
 	}
 	if file == "" {
-		file = findUp(dir, "go.mod")
+		file = FindUp(dir, "go.mod")
 	}
 	if file == "" {
 		return ""
 	}
-	text, _, err := readSmall(file)
+	text, _, err := ReadSmall(file)
 	if err != nil {
 		return fmt.Sprintf("`%s` cannot be read, so which Go toolchain `go %s` runs is unknown", e.S.Shown(file), sub)
 	}
 	local := ""
-	if v, _, _ := readSmall(filepath.Join(s.goroot, "VERSION")); v != "" {
+	if v, _, _ := ReadSmall(filepath.Join(s.goroot, "VERSION")); v != "" {
 		local = strings.TrimPrefix(strings.TrimSpace(strings.SplitN(v, "\n", 2)[0]), "go")
 	}
 	for _, line := range strings.Split(text, "\n") {

@@ -1,4 +1,4 @@
-package permissions
+package supplied
 
 // What git's configuration makes git run. A read-only subcommand is only read-only when no file git
 // reads for the repository it really uses names a program that subcommand runs: `git status` in a
@@ -7,7 +7,7 @@ package permissions
 //
 // The survey, key by key (git's Documentation/config and the source, at v2.53):
 //   - core.fsmonitor: a hook path is run, and `true` starts git's own daemon (which keeps running), by
-//     anything that loads the index: every subcommand but those of gitNoIndex (log, show, branch...).
+//     anything that loads the index: every subcommand but those that never load the index (gitargs.FacetsOf: log, show, branch...).
 //   - diff.external, GIT_EXTERNAL_DIFF and diff.<driver>.command: run by porcelain `git diff` when it
 //     prints a patch (allow_external is set only there; elsewhere --ext-diff, which asks anyway).
 //   - diff.<driver>.textconv: run wherever patches are made or searched with textconv allowed: diff,
@@ -66,11 +66,11 @@ func configFormatChecksSignatures(cfg gitrepo.Config) bool {
 // maxSubmoduleChecks bounds how many submodules (at every depth) one git command's check looks into.
 const maxSubmoduleChecks = 64
 
-// gitTrust returns why the configuration of the repository git uses for run in dir makes it run a
+// GitRuns returns why the configuration of the repository git uses for run in dir makes it run a
 // program (or read a secret, or leave the work tree), or "".
-func gitTrust(e *shell.Exec, run gitargs.Facets, dir string) string {
+func GitRuns(e *shell.Exec, run gitargs.Facets, dir string) string {
 	if dir == "" || !filepath.IsAbs(dir) {
-		return supplies(e, fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose repository's configuration it cannot read", run.Name), "")
+		return Supplies(e, fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose repository's configuration it cannot read", run.Name), "")
 	}
 	env := e.LookupEnv
 	r, ok := e.S.FindRepo(dir)
@@ -93,10 +93,10 @@ func gitTrustRepo(e *shell.Exec, run gitargs.Facets, r gitrepo.Repo, env gitrepo
 		if file == "" && reason != "" {
 			return reason // the environment, which is the person's
 		}
-		return supplies(e, reason, file, r.GitDir, r.CommonDir, r.Top)
+		return Supplies(e, reason, file, r.GitDir, r.CommonDir, r.Top)
 	}
 	if cfg.Problem != "" {
-		return supplies(e, fmt.Sprintf("git's configuration cannot be read as git reads it (%s), so what `%s` runs is unknown", e.S.Shown(cfg.Problem), run.Name), "")
+		return Supplies(e, fmt.Sprintf("git's configuration cannot be read as git reads it (%s), so what `%s` runs is unknown", e.S.Shown(cfg.Problem), run.Name), "")
 	}
 	if ext, ok := env("GIT_EXTERNAL_DIFF"); ok && ext != "" && run.External {
 		return fmt.Sprintf("GIT_EXTERNAL_DIFF in the environment runs a program on `%s`", run.Name)
@@ -140,7 +140,7 @@ func gitTrustRepo(e *shell.Exec, run gitargs.Facets, r gitrepo.Repo, env gitrepo
 					continue // not populated: git does not go in
 				}
 				if *budget--; *budget < 0 {
-					return supplies(e, fmt.Sprintf("`%s` goes into more submodules than Warden checks", run.Name), "")
+					return Supplies(e, fmt.Sprintf("`%s` goes into more submodules than Warden checks", run.Name), "")
 				}
 				inner := gitargs.FacetsOf(run.Name, "status", nil, false, nil)
 				if run.InSubmodule != "" {
@@ -162,7 +162,7 @@ func gitTrustRepo(e *shell.Exec, run gitargs.Facets, r gitrepo.Repo, env gitrepo
 // gitEntry returns why one configuration variable makes run run a program, read a secret or leave the
 // work tree, or "".
 func gitEntry(e *shell.Exec, run gitargs.Facets, r gitrepo.Repo, en gitrepo.Entry) string {
-	where := func() string { return entryOrigin(e.S, en) }
+	where := func() string { return EntryOrigin(e.S, en) }
 	runs := func(when string) string {
 		return fmt.Sprintf("%s sets `%s`, which runs a program %s", where(), en.Key, when)
 	}
@@ -251,9 +251,9 @@ func gitHook(r gitrepo.Repo, cfg gitrepo.Config, name string) string {
 	return ""
 }
 
-// entryOrigin names where a variable was set, for a reason: the file as the person would find it, or
+// EntryOrigin names where a variable was set, for a reason: the file as the person would find it, or
 // the environment.
-func entryOrigin(c *shell.State, en gitrepo.Entry) string {
+func EntryOrigin(c *shell.State, en gitrepo.Entry) string {
 	if en.File == "" && en.Env == "GIT_CONFIG_PARAMETERS" {
 		return "`git -c` (GIT_CONFIG_PARAMETERS)"
 	}

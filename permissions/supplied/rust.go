@@ -1,4 +1,4 @@
-package permissions
+package supplied
 
 import (
 	"fmt"
@@ -15,8 +15,8 @@ import (
 // rust-toolchain or rust-toolchain.toml up the tree, then the default. A toolchain file's `path` runs the
 // binaries of that directory; a channel, component or target not installed is downloaded and installed.
 
-// checkRustToolchain judges rustc, cargo and rustup with the toolchain file that applies where they run.
-func checkRustToolchain(e *shell.Exec, a *shell.Args) string {
+// CheckRustToolchain judges rustc, cargo and rustup with the toolchain file that applies where they run.
+func CheckRustToolchain(e *shell.Exec, a *shell.Args) string {
 	dir := e.Scope().Cwd
 	if dir == "" {
 		return fmt.Sprintf("`%s` runs in a directory Warden lost track of, whose rust-toolchain file it cannot read", a.Name)
@@ -31,21 +31,21 @@ func checkRustToolchain(e *shell.Exec, a *shell.Args) string {
 	if rustupOverride(home, dir) {
 		return ""
 	}
-	file := findUp(dir, "rust-toolchain", "rust-toolchain.toml")
+	file := FindUp(dir, "rust-toolchain", "rust-toolchain.toml")
 	if file == "" {
 		return ""
 	}
-	text, _, err := readSmall(file)
+	text, _, err := ReadSmall(file)
 	if err != nil {
-		return supplies(e, fmt.Sprintf("`%s` cannot be read, so what toolchain `%s` runs is unknown", e.S.Shown(file), a.Name), file)
+		return Supplies(e, fmt.Sprintf("`%s` cannot be read, so what toolchain `%s` runs is unknown", e.S.Shown(file), a.Name), file)
 	}
 	shown := e.S.Shown(file)
 	tc := parseToolchainFile(text)
 	switch {
 	case tc.unreadable:
-		return supplies(e, fmt.Sprintf("`%s` is not a toolchain file Warden can read, so what `%s` runs is unknown", shown, a.Name), file)
+		return Supplies(e, fmt.Sprintf("`%s` is not a toolchain file Warden can read, so what `%s` runs is unknown", shown, a.Name), file)
 	case tc.path != "":
-		return supplies(e, fmt.Sprintf("`%s` names a toolchain `path` (`%s`), whose binaries `%s` would run", shown, tc.path, a.Name), file)
+		return Supplies(e, fmt.Sprintf("`%s` names a toolchain `path` (`%s`), whose binaries `%s` would run", shown, tc.path, a.Name), file)
 	case tc.channel == "":
 		return ""
 	}
@@ -78,7 +78,7 @@ var rustupOverrideLine = regexp.MustCompile(`^\s*"((?:[^"\\]|\\.)*)"\s*=`)
 // rustupOverride reports whether settings.toml has a directory override for dir or a directory above
 // it, which wins over toolchain files.
 func rustupOverride(home, dir string) bool {
-	text, _, _ := readSmall(filepath.Join(home, "settings.toml"))
+	text, _, _ := ReadSmall(filepath.Join(home, "settings.toml"))
 	in := false
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
@@ -196,7 +196,7 @@ func rustupInstalled(home, channel string) string {
 // rustupHasComponent reports whether the toolchain lists the component as installed
 // (lib/rustlib/components holds "NAME-TRIPLE" or "NAME-preview-TRIPLE" lines, or the bare name).
 func rustupHasComponent(toolchain, component string) bool {
-	text, _, _ := readSmall(filepath.Join(toolchain, "lib", "rustlib", "components"))
+	text, _, _ := ReadSmall(filepath.Join(toolchain, "lib", "rustlib", "components"))
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == component || strings.HasPrefix(line, component+"-") {
