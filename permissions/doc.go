@@ -2,8 +2,8 @@ package permissions
 
 // Decisions worth knowing, kept here so they are read before the code is changed:
 //
-//   - Read-only is decided per simple command against the table in readonly_table.go (and
-//     commands_git.go, commands_text.go). A command or option that is not in the table asks.
+//   - Read-only is decided per simple command against the read-only table (package programs:
+//     table.go, git.go, text.go). A command or option that is not in the table asks.
 //   - /bin, /usr/bin, /usr/local/bin, /sbin and /usr/sbin are trusted: /usr/bin/cat is cat. Any other
 //     path-qualified program (./cat, bin/cat, /tmp/x/cat) asks.
 //   - A bash command may read files outside the workspace without asking (`cat /etc/os-release`, the Go

@@ -23,7 +23,7 @@ func (e *Engine) historyDenied(rules []Rule, p *shell.Part) (Rule, string, bool)
 			continue
 		}
 		var paths []string
-		if h, err := gitrepo.ReadHistoryWithin(r, e.policy.Env, historyBudget); err == nil {
+		if h, err := gitrepo.ReadHistoryWithin(r, e.policy.Env, shell.HistoryBudget); err == nil {
 			paths = h.Paths
 		}
 		if idx, ok := gitrepo.ReadIndex(r); ok {

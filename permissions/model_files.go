@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/warden-cli/warden/permissions/programs"
 	"github.com/warden-cli/warden/permissions/shell"
 )
 
@@ -286,7 +287,7 @@ func seds(e *shell.Exec, a *modelArgs) string {
 		scripts, ops = append(scripts, ops[0].Value), ops[1:]
 	}
 	// The script, with its options read as sed reads them (--expr is --expression).
-	if why := sedScriptReadOnly(strings.Join(scripts, "\n")); why != "" {
+	if why := programs.SedScriptReadOnly(strings.Join(scripts, "\n")); why != "" {
 		e.P.Unsee(shell.UnseenInlineCode, why)
 	}
 	r := rRead

@@ -7,6 +7,7 @@ import (
 
 	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/permissions/gitargs"
+	"github.com/warden-cli/warden/permissions/programs"
 	"github.com/warden-cli/warden/permissions/shell"
 )
 
@@ -142,7 +143,7 @@ func gitModel(e *shell.Exec, words []shell.Word) string {
 			gitInputs(e)
 			sub := v
 			g, ok := gitModels[sub]
-			if !ok && gitReadSub[sub] != nil {
+			if !ok && programs.GitReadsOnly(sub) {
 				if e.ConfigRuns != "" && e.P.Unmodelled == e.ConfigRuns {
 					// It runs what the configuration on disk names: the project's or the person's own,
 					// unless the same command writes it first (gitInputs).

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/permissions/programs"
 	"github.com/warden-cli/warden/permissions/shell"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -220,7 +221,7 @@ func passesLines(p *shell.Part, s *syntax.Stmt) bool {
 	for i, a := range p.Args {
 		words[i] = shell.Word{Value: a, Static: p.ArgStatic[i]}
 	}
-	a, _ := table[name].parse(words)
+	a, _ := programs.Lookup(name).Parse(words)
 	return len(a.Operands) == 0 && !a.HasOpt("-c", "--bytes", "--count", "--files0-from")
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/permissions/programs"
 	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/supplied"
 )
@@ -77,7 +78,7 @@ func (c *classifier) run(e *shell.Exec, words []shell.Word) {
 				}
 			}
 		}
-		dangerous(e, n, foundAsRoots(words))
+		programs.Dangerous(e, n, foundAsRoots(words))
 		if layer == 0 && !e.P.FromFind && !strings.ContainsRune(name.Value, '/') {
 			// Only the shell itself calls functions: wrappers, xargs and find run the program.
 			if fn, ok := e.Sc.Funcs[n]; ok {
@@ -132,12 +133,12 @@ func (c *classifier) run(e *shell.Exec, words []shell.Word) {
 			c.eval(e, words)
 			return
 		}
-		s, ok := table[n]
+		s := programs.Lookup(n)
 		marks, before, dir := e.P.Marks, e.P.Unmodelled, e.Dir
-		if !ok {
+		if s == nil {
 			e.P.NotRO(fmt.Sprintf("`%s` is not known to be read-only", shell.Display(words)))
 		} else {
-			check(e, n, s, words)
+			programs.Check(e, n, s, words)
 		}
 		if e.P.Marks > marks {
 			// The program itself, not a redirection, does more than read.
@@ -278,14 +279,14 @@ func (c *classifier) shell(e *shell.Exec, name string, words []shell.Word) []she
 				return nil
 			case ch == 'o':
 				i++
-				if i >= len(words) || !words[i].Static || !setNames[words[i].Value] {
+				if i >= len(words) || !words[i].Static || !shell.SetNames[words[i].Value] {
 					e.P.Unsee(shell.UnseenShellRules, fmt.Sprintf("`%s %co` sets an option that changes how the shell reads commands", name, v[0]))
 					return nil
 				}
 			case ch == 'O':
 				e.P.Unsee(shell.UnseenShellRules, fmt.Sprintf("`%s %cO` changes how the shell expands words", name, v[0]))
 				return nil
-			case !strings.ContainsRune(setLetters, ch):
+			case !strings.ContainsRune(shell.SetLetters, ch):
 				// -k takes NAME=VALUE anywhere as environment; -H expands history.
 				e.P.Unsee(shell.UnseenShellRules, fmt.Sprintf("`%s %c%c` changes how the shell reads commands", name, v[0], ch))
 				return nil

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/warden-cli/warden/permissions/programs"
 	"github.com/warden-cli/warden/permissions/shell"
 )
 
@@ -15,7 +16,7 @@ import (
 
 // unseenIn marks what the program n, judged against its table entry s (nil when it has none) as doing
 // more than reading, does that Warden cannot see.
-func unseenIn(e *shell.Exec, n string, s *spec, words []shell.Word) {
+func unseenIn(e *shell.Exec, n string, s *programs.Spec, words []shell.Word) {
 	switch n {
 	case "source", ".":
 		if len(words) > 1 {
@@ -72,7 +73,7 @@ func unseenIn(e *shell.Exec, n string, s *spec, words []shell.Word) {
 			e.P.HandedWrites = append(e.P.HandedWrites, path)
 		}
 	}
-	if (s == nil || s.writes == writesNone) && (models[n] == nil || sourceTools[n]) {
+	if (s == nil || !s.WritesFiles()) && (models[n] == nil || sourceTools[n]) {
 		// Its reads and writes are not modelled: every path it is given may be read or written. A
 		// program with a model has what it does with its words recorded there (model.go); the source
 		// tools still take in what git does not ignore below a directory they are given.
@@ -528,7 +529,7 @@ func sed(e *shell.Exec, words []shell.Word) {
 	if !explicit && len(files) > 0 {
 		scripts, files = append(scripts, files[0].Value), files[1:]
 	}
-	if r := sedScriptReadOnly(strings.Join(scripts, "\n")); r != "" {
+	if r := programs.SedScriptReadOnly(strings.Join(scripts, "\n")); r != "" {
 		e.P.Unsee(shell.UnseenInlineCode, r)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/warden-cli/warden/gitrepo"
 )
@@ -148,3 +149,7 @@ func (c *State) hardLinksOf(p *Part, paths []string, sc *Scope) {
 		}
 	}
 }
+
+// HistoryBudget is how long one decision may spend reading a repository's history; a longer walk goes
+// on in the background and the decision asks meanwhile.
+const HistoryBudget = 250 * time.Millisecond

@@ -1,10 +1,10 @@
-package permissions
+package programs
 
 // Developer tools that only read in the forms listed here: formatters and linters in check mode,
 // decompressors to standard output, archive listings, system listings, pagers whose output is not a
 // terminal (Warden's commands never have one), and the read-only corners of go, cargo, rustup and pip.
-// Each entry's row in package supplied's survey says what it loads; a tool that runs project code (eslint, prettier,
-// mypy, go vet) is read-only only inside the read-only jail.
+// Each entry's row in package supplied's survey says what it loads; a tool that runs project code
+// (eslint, prettier, mypy, go vet) is read-only only inside the read-only jail.
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ import (
 )
 
 // toolSpecs are the table entries of this file; the table's init adds them.
-var toolSpecs = map[string]*spec{
+var toolSpecs = map[string]*Spec{
 	"gofmt": {ops: opRead, values: "r", bad: "w", longBad: []string{"cpuprofile"}, walk: walkOnly("*.go")},
 	"zcat":  {ops: opRead}, "xzcat": {ops: opRead}, "bzcat": {ops: opRead}, "zstdcat": {ops: opRead},
 	"gzip": {ops: opRead, values: "S", check: checkToStdout}, "gunzip": {ops: opRead, values: "S", check: checkToStdout},

@@ -1,4 +1,4 @@
-package permissions
+package programs
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 
 // statusSpecs are their table entries; the table's init adds them, replacing the version-only entries of
 // the interpreters list.
-var statusSpecs = map[string]*spec{
+var statusSpecs = map[string]*Spec{
 	// ss -K kills sockets, -D dumps to a file.
 	// ss -F reads its filter from a file.
 	"ss":      {values: "fAFD", bad: "KD", longBad: []string{"kill", "diag", "filter"}, fileValues: []string{"-F"}},

@@ -1,4 +1,4 @@
-package permissions
+package programs
 
 import (
 	"fmt"
@@ -56,6 +56,9 @@ func init() {
 		"help":      func(*shell.Exec, []shell.Word) string { return "`git help` opens a viewer" },
 	}
 }
+
+// GitReadsOnly reports whether the table judges git's subcommand sub as one that may only read.
+func GitReadsOnly(sub string) bool { return gitReadSub[sub] != nil }
 
 // gitWriteOptions are options that make any read subcommand write or run something.
 var gitWriteOptions = []string{"--output", "--ext-diff", "--open-files-in-pager"}

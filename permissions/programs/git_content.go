@@ -1,4 +1,4 @@
-package permissions
+package programs
 
 // What git prints of files' contents: `git show HEAD:path`, `git log -p -- dir`, `git grep x` read the files
 // they name, or the whole tracked tree when they name none, and are judged as reads of those files.
@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/permissions/gitargs"
@@ -151,7 +150,7 @@ func hexRev(v string) string {
 // gitUnplaced returns why object ids named on the command line cannot be placed in what the repository
 // r holds, or "": an id that is a ref's name, or that the history or the index reaches, is placed.
 func gitUnplaced(e *shell.Exec, r gitrepo.Repo, ids []string) string {
-	h, err := gitrepo.ReadHistoryWithin(r, e.S.LookupEnv, historyBudget)
+	h, err := gitrepo.ReadHistoryWithin(r, e.S.LookupEnv, shell.HistoryBudget)
 	if err != nil {
 		return fmt.Sprintf("names objects of a history Warden cannot read (%v)", err)
 	}
@@ -176,10 +175,6 @@ func gitRefNamed(r gitrepo.Repo, name string) bool {
 	return strings.Contains(packed, "/"+name+"\n")
 }
 
-// historyBudget is how long one decision may spend reading a repository's history; a longer walk goes
-// on in the background and the decision asks meanwhile.
-const historyBudget = 250 * time.Millisecond
-
 // gitRepoFiles lists the files a content read of the repository r may print: those the index tracks
 // and, with history, every file any commit reachable from its refs and reflogs held. reason says why
 // they cannot be listed in full.
@@ -194,7 +189,7 @@ func gitRepoFiles(e *shell.Exec, r gitrepo.Repo, history bool) ([]string, string
 	if !history {
 		return idx.Paths, ""
 	}
-	h, err := gitrepo.ReadHistoryWithin(r, e.S.LookupEnv, historyBudget)
+	h, err := gitrepo.ReadHistoryWithin(r, e.S.LookupEnv, shell.HistoryBudget)
 	if errors.Is(err, gitrepo.ErrHistoryNotYet) {
 		return nil, "prints files from a history Warden is still reading (it goes on in the background)"
 	}

@@ -1,4 +1,4 @@
-package permissions
+package programs
 
 import (
 	"fmt"
@@ -80,7 +80,7 @@ func checkSed(e *shell.Exec, a *shell.Args) string {
 		files = files[1:]
 	}
 	// GNU sed joins the -e pieces with newlines before reading them: `-e 'a\' -e 'w x'` appends text.
-	if reason := sedScriptReadOnly(strings.Join(scripts, "\n")); reason != "" {
+	if reason := SedScriptReadOnly(strings.Join(scripts, "\n")); reason != "" {
 		return reason
 	}
 	a.Operands = files
@@ -92,9 +92,9 @@ func checkSed(e *shell.Exec, a *shell.Args) string {
 	return ""
 }
 
-// sedScriptReadOnly parses a sed script the way GNU sed does, just enough to find the commands that write
+// SedScriptReadOnly parses a sed script the way GNU sed does, just enough to find the commands that write
 // files, read files or run programs. Anything it does not understand is not read-only.
-func sedScriptReadOnly(s string) string {
+func SedScriptReadOnly(s string) string {
 	p := &sedParser{s: s}
 	if reason := p.script(); reason != "" {
 		return reason

@@ -1,4 +1,4 @@
-package permissions
+package programs
 
 import (
 	"fmt"
@@ -22,8 +22,8 @@ const (
 	opList
 )
 
-// spec is the read-only table entry for one command. A command not in the table is not read-only.
-type spec struct {
+// Spec is the read-only table entry for one command. A command not in the table is not read-only.
+type Spec struct {
 	// values are short options that take a value ("k" for sort -k 2); longValues the long ones.
 	values     string
 	longValues []string
@@ -62,7 +62,7 @@ type spec struct {
 }
 
 // globValue reports whether the option, as typed, gives a pattern of names rather than a file.
-func (s *spec) globValue(name string) bool {
+func (s *Spec) globValue(name string) bool {
 	for _, g := range s.globOpts {
 		if name == g || strings.HasPrefix(name, "--") && len(name) > 2 && strings.HasPrefix(g, name) {
 			return true
@@ -73,7 +73,7 @@ func (s *spec) globValue(name string) bool {
 
 // fileValue reports whether the option, as typed, is one of the spec's fileValues; a long one counts
 // abbreviated too, since reading is the stricter answer.
-func (s *spec) fileValue(name string) bool {
+func (s *Spec) fileValue(name string) bool {
 	if slices.Contains(s.globOpts, name) {
 		// An option spelled out in full is that option, not an abbreviation of a longer one.
 		return false
@@ -87,7 +87,7 @@ func (s *spec) fileValue(name string) bool {
 }
 
 // patternGiven reports whether an option gave the pattern, so that no operand is one.
-func (s *spec) patternGiven(a *shell.Args) bool {
+func (s *Spec) patternGiven(a *shell.Args) bool {
 	if s.patternOpts != nil {
 		return a.HasOpt(s.patternOpts...)
 	}
@@ -102,8 +102,8 @@ const (
 	writesLast
 )
 
-// parse splits words by the spec's option table. bad receives the first bad option found.
-func (s *spec) parse(words []shell.Word) (a *shell.Args, bad string) {
+// Parse splits words by the spec's option table. bad receives the first bad option found.
+func (s *Spec) Parse(words []shell.Word) (a *shell.Args, bad string) {
 	a = &shell.Args{Name: words[0].Value, Words: words}
 	rest := words[1:]
 	if s.rawArgs {
@@ -164,8 +164,8 @@ func exactOrPrefix(typed string, names []string) bool {
 	return shell.MatchesLong(typed, names)
 }
 
-// check judges a command against its table entry.
-func check(e *shell.Exec, name string, s *spec, words []shell.Word) {
+// Check judges a command against its table entry.
+func Check(e *shell.Exec, name string, s *Spec, words []shell.Word) {
 	if name == "cd" || name == "pushd" || name == "popd" {
 		if name == "popd" {
 			e.Sc.Cwd = ""
@@ -220,7 +220,7 @@ func check(e *shell.Exec, name string, s *spec, words []shell.Word) {
 			e.P.EditOnly = clean && s.editOnly && e.P.Marks == marks && len(e.P.Writes) > 0
 		}()
 	}
-	a, bad := s.parse(words)
+	a, bad := s.Parse(words)
 	if bad != "" {
 		e.P.NotRO(fmt.Sprintf("`%s %s` is not read-only", name, bad))
 	}
@@ -278,7 +278,7 @@ func check(e *shell.Exec, name string, s *spec, words []shell.Word) {
 
 // isFileOperand reports whether w is among the operands the command takes as files: not an option's
 // value, not a pattern.
-func isFileOperand(s *spec, a *shell.Args, w shell.Word) bool {
+func isFileOperand(s *Spec, a *shell.Args, w shell.Word) bool {
 	ops := a.Operands
 	if s.patternFirst && len(ops) > 0 && !s.patternGiven(a) {
 		ops = ops[1:]
@@ -292,7 +292,7 @@ func isFileOperand(s *spec, a *shell.Args, w shell.Word) bool {
 }
 
 // operands records the files a command reads or writes, expanding globs the way bash will.
-func operands(e *shell.Exec, name string, s *spec, a *shell.Args) {
+func operands(e *shell.Exec, name string, s *Spec, a *shell.Args) {
 	sc := e.Scope()
 	ops := a.Operands
 	if s.patternFirst && len(ops) > 0 && !s.patternGiven(a) {
@@ -327,18 +327,35 @@ func operands(e *shell.Exec, name string, s *spec, a *shell.Args) {
 	}
 }
 
+// Lookup returns the table's entry for the program name, or nil when it has none (and is not read-only).
+func Lookup(name string) *Spec { return table[name] }
+
+// Plain reports whether the program's options are read by its row alone, as GNU's getopt reads them: no
+// check of its own, and options parsed.
+func (s *Spec) Plain() bool { return !s.rawArgs && s.check == nil }
+
+// ShortTakesValue reports whether the short option ch takes a value (the rest of its word, or the next).
+func (s *Spec) ShortTakesValue(ch rune) bool { return strings.ContainsRune(s.values, ch) }
+
+// LongTakesValue reports whether the long option name, as typed (a prefix counts), takes the next word
+// as its value.
+func (s *Spec) LongTakesValue(name string) bool { return exactOrPrefix(name, s.longValues) }
+
+// WritesFiles reports whether the program writes its operands.
+func (s *Spec) WritesFiles() bool { return s.writes != writesNone }
+
 // table is the read-only table. Commands with more involved rules (git, find, sed, awk, rg...) have
 // entries whose check function lives in their own file.
-var table map[string]*spec
+var table map[string]*Spec
 
 func init() {
-	printing := &spec{dynamic: true, rawArgs: true}
-	info := &spec{noOps: true}
-	reader := &spec{ops: opRead}
+	printing := &Spec{dynamic: true, rawArgs: true}
+	info := &Spec{noOps: true}
+	reader := &Spec{ops: opRead}
 	// --files0-from reads the names of the files to read from a file or stdin, which Warden cannot see.
-	filesFrom := &spec{ops: opRead, longBad: []string{"files0-from"}}
-	lister := &spec{ops: opList}
-	table = map[string]*spec{
+	filesFrom := &Spec{ops: opRead, longBad: []string{"files0-from"}}
+	lister := &Spec{ops: opList}
+	table = map[string]*Spec{
 		// Builtins and programs that only print.
 		"echo": printing, ":": printing, "true": printing, "false": printing,
 		"printf": {dynamic: true, rawArgs: true, check: checkPrintf},
@@ -419,7 +436,7 @@ func init() {
 		"chgrp":    {writes: writesAll},
 	}
 	for _, n := range supplied.Interpreters {
-		table[n] = &spec{check: checkVersionOnly}
+		table[n] = &Spec{check: checkVersionOnly}
 	}
 	for n, s := range statusSpecs {
 		table[n] = s
@@ -427,7 +444,7 @@ func init() {
 	for n, s := range toolSpecs {
 		table[n] = s
 	}
-	table["cargo"] = &spec{check: checkCargo}
+	table["cargo"] = &Spec{check: checkCargo}
 	for _, s := range table {
 		for _, f := range s.fileValues {
 			if long, ok := strings.CutPrefix(f, "--"); ok {
@@ -441,7 +458,7 @@ func init() {
 	}
 }
 
-var grepSpec = &spec{
+var grepSpec = &Spec{
 	ops: opRead, patternFirst: true, values: "eABCDdmX", walk: walkGrep,
 	globOpts:   []string{"--include", "--exclude", "--exclude-dir"},
 	fileValues: []string{"-f", "--file", "--exclude-from"},
@@ -449,7 +466,7 @@ var grepSpec = &spec{
 		"max-count", "include", "exclude", "exclude-dir", "label", "binary-files", "color", "colour"},
 }
 
-var rgSpec = &spec{
+var rgSpec = &Spec{
 	ops: opRead, patternFirst: true, values: "eABCgtTmMjEr", walk: walkRg,
 	globOpts:   []string{"-g", "--glob", "--iglob", "-t", "--type", "-T", "--type-not", "--type-add"},
 	fileValues: []string{"-f", "--file", "--ignore-file"},
@@ -491,18 +508,6 @@ func checkPrintf(e *shell.Exec, a *shell.Args) string {
 	return shell.SensitiveVar(name.Value)
 }
 
-// setLetters are the `set` options that only make the shell stricter or louder. Others change what later
-// words mean: -k takes NAME=VALUE words anywhere as environment (`set -k; git diff GIT_EXTERNAL_DIFF=x`),
-// -P makes `cd link/..` go to the link target's parent, not where Warden follows it.
-const setLetters = "abeufhmnvxBCETt"
-
-// setNames are the `set -o` names allowed, the long forms of setLetters and pipefail.
-var setNames = map[string]bool{
-	"allexport": true, "notify": true, "errexit": true, "nounset": true, "noglob": true, "hashall": true,
-	"monitor": true, "noexec": true, "verbose": true, "xtrace": true, "braceexpand": true, "noclobber": true,
-	"errtrace": true, "functrace": true, "onecmd": true, "pipefail": true, "ignoreeof": true,
-}
-
 func checkSet(e *shell.Exec, a *shell.Args) string {
 	ops := a.Operands
 	for i := 0; i < len(ops); i++ {
@@ -517,13 +522,13 @@ func checkSet(e *shell.Exec, a *shell.Args) string {
 			if ch == 'o' {
 				if i+1 < len(ops) && !strings.HasPrefix(ops[i+1].Value, "-") && !strings.HasPrefix(ops[i+1].Value, "+") {
 					i++
-					if !setNames[ops[i].Value] {
+					if !shell.SetNames[ops[i].Value] {
 						return fmt.Sprintf("`set -o %s` changes how the shell reads what follows", ops[i].Value)
 					}
 				}
 				continue
 			}
-			if !strings.ContainsRune(setLetters, ch) {
+			if !strings.ContainsRune(shell.SetLetters, ch) {
 				return fmt.Sprintf("`set -%c` changes how the shell reads what follows", ch)
 			}
 		}

@@ -1,4 +1,4 @@
-package permissions
+package programs
 
 // File names given by a command substitution: `wc -l $(git ls-files)` reads the files git tracks,
 // `grep -n x $(find src -name '*.go')` the files find prints. The substitution's output is split at
@@ -92,7 +92,7 @@ func listsFiles(args []string) (listed, files bool) {
 	for i, a := range args {
 		words[i] = shell.Word{Value: a, Static: true}
 	}
-	a, _ := sp.parse(words)
+	a, _ := sp.Parse(words)
 	for _, f := range a.Flags {
 		switch {
 		case f.Name == "-L" && !rg, f.Name == "-l", f.Name == "--files-with-matches", f.Name == "--files-without-match":

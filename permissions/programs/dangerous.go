@@ -1,4 +1,4 @@
-package permissions
+package programs
 
 import (
 	"fmt"
@@ -58,8 +58,8 @@ func catastrophicTarget(e *shell.Exec, w shell.Word) bool {
 	return false
 }
 
-// dangerous flags the catastrophic commands. It looks at every wrapper layer, so `sudo rm -rf /` counts.
-func dangerous(e *shell.Exec, name string, words []shell.Word) {
+// Dangerous flags the catastrophic commands. It looks at every wrapper layer, so `sudo rm -rf /` counts.
+func Dangerous(e *shell.Exec, name string, words []shell.Word) {
 	flag := func(what string) {
 		e.P.Dangerous = true
 		if e.P.ReadOnly || !strings.Contains(e.P.Reason, "catastroph") {

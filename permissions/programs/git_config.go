@@ -1,4 +1,4 @@
-package permissions
+package programs
 
 // What git prints of its configuration. `git config -l`, `git config --get KEY` and `git var -l` print
 // the values of every file the configuration chain reads, the included ones too: a repository's own
