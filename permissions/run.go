@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/permissions/models"
 	"github.com/warden-cli/warden/permissions/programs"
 	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/supplied"
@@ -51,7 +52,7 @@ func (c *classifier) run(e *shell.Exec, words []shell.Word) {
 			return
 		}
 		if name.Glob {
-			globProgram(e, words)
+			models.GlobProgram(e, words)
 			return
 		}
 		n := name.Value
@@ -104,8 +105,7 @@ func (c *classifier) run(e *shell.Exec, words []shell.Word) {
 				return
 			}
 		}
-		if w, ok := wrappers[n]; ok {
-			inner := w(e, words)
+		if inner, ok := models.Peel(e, n, words); ok {
 			if len(inner) == 0 {
 				if e.UnknownTail && e.P.ReadOnly {
 					// Under xargs, a wrapper left without a command gets it from stdin.
@@ -142,8 +142,8 @@ func (c *classifier) run(e *shell.Exec, words []shell.Word) {
 		}
 		if e.P.Marks > marks {
 			// The program itself, not a redirection, does more than read.
-			unseenIn(e, n, s, words)
-			modelProgram(e, n, words, before, dir)
+			models.UnseenIn(e, n, s, words)
+			models.ModelProgram(e, n, words, before, dir)
 		}
 		return
 	}
@@ -158,8 +158,8 @@ func (c *classifier) pathRun(e *shell.Exec, words []shell.Word) string {
 	name := words[0]
 	reason := fmt.Sprintf("`%s` runs a program by its path, not a known system tool", name.Value)
 	e.P.Effect(reason)
-	runsFile(e, name)
-	linkedProgram(e, words)
+	models.RunsFile(e, name)
+	models.LinkedProgram(e, words)
 	path := e.S.Abs(name.Value, e.Scope())
 	if !filepath.IsAbs(path) {
 		e.P.Unmodel(reason)
@@ -169,7 +169,7 @@ func (c *classifier) pathRun(e *shell.Exec, words []shell.Word) string {
 	if dir, base := filepath.Split(real); systemBinDirs[filepath.Clean(dir)] && base != "" {
 		return base
 	}
-	if base := filepath.Base(real); isLoader(base) && !e.S.Inside(real) {
+	if base := filepath.Base(real); models.IsLoader(base) && !e.S.Inside(real) {
 		return "ld.so"
 	}
 	fi, err := os.Stat(path)
@@ -177,14 +177,14 @@ func (c *classifier) pathRun(e *shell.Exec, words []shell.Word) string {
 		e.P.Unmodel(reason)
 		return ""
 	}
-	if g, ok := models[filepath.Base(real)]; ok {
-		if why := model(e, g, words); why != "" {
+	if why, ok := models.ModelOf(e, filepath.Base(real), words); ok {
+		if why != "" {
 			e.P.Unmodel(why)
 		}
 		return ""
 	}
 	besideRun(e, name)
-	hand(e, words[1:])
+	models.Hand(e, words[1:])
 	return ""
 }
 
@@ -328,9 +328,9 @@ func (c *classifier) shell(e *shell.Exec, name string, words []shell.Word) []she
 		// A script on disk before the command runs is the project's own; its arguments are paths it
 		// may read or write.
 		e.P.Effect(fmt.Sprintf("`%s %s` runs a script Warden cannot see", name, words[i].Value))
-		runsScript(e, words[i])
+		models.RunsScript(e, words[i])
 		besideRun(e, words[i])
-		hand(e, words[i+1:])
+		models.Hand(e, words[i+1:])
 		return nil
 	}
 	if e.Stdin == nil {

@@ -1,4 +1,4 @@
-package permissions
+package models
 
 import (
 	"fmt"
@@ -14,14 +14,14 @@ import (
 // stream, a script file, a body kept for later, a change to how bash reads what follows, and paths given
 // to a program whose reads and writes Warden does not model. Each is marked on the part (unseen.go).
 
-// unseenIn marks what the program n, judged against its table entry s (nil when it has none) as doing
+// UnseenIn marks what the program n, judged against its table entry s (nil when it has none) as doing
 // more than reading, does that Warden cannot see.
-func unseenIn(e *shell.Exec, n string, s *programs.Spec, words []shell.Word) {
+func UnseenIn(e *shell.Exec, n string, s *programs.Spec, words []shell.Word) {
 	switch n {
 	case "source", ".":
 		if len(words) > 1 {
-			runsScript(e, words[1])
-			hand(e, words[2:])
+			RunsScript(e, words[1])
+			Hand(e, words[2:])
 		}
 		return
 	case "trap":
@@ -77,7 +77,7 @@ func unseenIn(e *shell.Exec, n string, s *programs.Spec, words []shell.Word) {
 		// Its reads and writes are not modelled: every path it is given may be read or written. A
 		// program with a model has what it does with its words recorded there (model.go); the source
 		// tools still take in what git does not ignore below a directory they are given.
-		hand(e, words[1:])
+		Hand(e, words[1:])
 		if sourceTools[n] {
 			sourceDirs(e)
 		}
@@ -107,9 +107,9 @@ func sourceDirs(e *shell.Exec) {
 	e.P.HandedReads = kept
 }
 
-// hand records the paths in words as given to a program that may read or write anything there: the
+// Hand records the paths in words as given to a program that may read or write anything there: the
 // words themselves, the values of `--opt=value` and `key=value` words, and `@file`.
-func hand(e *shell.Exec, words []shell.Word) {
+func Hand(e *shell.Exec, words []shell.Word) {
 	for _, path := range handedPaths(e, words) {
 		e.P.HandedReads = append(e.P.HandedReads, path)
 		e.P.HandedWrites = append(e.P.HandedWrites, path)
@@ -145,15 +145,15 @@ func handedPaths(e *shell.Exec, words []shell.Word) []string {
 	return out
 }
 
-// runsFile records that the part runs w as code: a program by its path, a script, a sourced file. A
+// RunsFile records that the part runs w as code: a program by its path, a script, a sourced file. A
 // script that arrives on a stream or is only known at run time is unseen; a file on disk is read (its
 // content reaches the interpreter, and errors print it) and checked once the whole command is known
 // (unseen_fresh.go): it must be there before the command runs, and no other part may write it.
-func runsFile(e *shell.Exec, w shell.Word) { runsCode(e, w, false) }
+func RunsFile(e *shell.Exec, w shell.Word) { runsCode(e, w, false) }
 
-// runsScript is runsFile for a file a shell runs: a here-document or here-string fed to it through
+// RunsScript is runsFile for a file a shell runs: a here-document or here-string fed to it through
 // its standard input is read as bash for deny and ask rules.
-func runsScript(e *shell.Exec, w shell.Word) { runsCode(e, w, true) }
+func RunsScript(e *shell.Exec, w shell.Word) { runsCode(e, w, true) }
 
 func runsCode(e *shell.Exec, w shell.Word, viaShell bool) {
 	sc := e.Scope()
@@ -199,9 +199,9 @@ func runsPath(e *shell.Exec, v string, viaShell bool) {
 	}
 }
 
-// globProgram handles a program name bash replaces with the files it matches: deny and ask rules see each
+// GlobProgram handles a program name bash replaces with the files it matches: deny and ask rules see each
 // match as the program, and the part is unseen, since the files may change before it runs.
-func globProgram(e *shell.Exec, words []shell.Word) {
+func GlobProgram(e *shell.Exec, words []shell.Word) {
 	name := words[0]
 	e.P.Unsee(shell.UnseenGlobProgram, fmt.Sprintf("the program `%s` is a pattern bash replaces with file names", name.Value))
 	matches, ok := e.S.ExpandGlob(name.Value, e.Scope())
@@ -348,7 +348,7 @@ func runsCodeOf(e *shell.Exec, n string, r codeRunner, words []shell.Word) {
 				inline(w.Value)
 				return
 			} else if strings.HasPrefix(v, "-f") && i+2 < len(words) {
-				runsFile(e, words[i+2])
+				RunsFile(e, words[i+2])
 				return
 			}
 		}
@@ -378,9 +378,9 @@ func runsCodeOf(e *shell.Exec, n string, r codeRunner, words []shell.Word) {
 			case hasLong(name, r.longScript, r.longPreload):
 				if !has && i+1 < len(words) {
 					i++
-					runsFile(e, words[i])
+					RunsFile(e, words[i])
 				} else if has {
-					runsFile(e, shell.Word{Value: value, Raw: value, Static: true})
+					RunsFile(e, shell.Word{Value: value, Raw: value, Static: true})
 				}
 				stdin = stdin && hasLong(name, r.longPreload, nil)
 			case !has && hasLong(name, r.longValues, nil):
@@ -399,9 +399,9 @@ func runsCodeOf(e *shell.Exec, n string, r codeRunner, words []shell.Word) {
 				case strings.IndexByte(r.script+r.preload, ch) >= 0:
 					if rest == "" && i+1 < len(words) {
 						i++
-						runsFile(e, words[i])
+						RunsFile(e, words[i])
 					} else if rest != "" {
-						runsFile(e, shell.Word{Value: rest, Raw: rest, Static: true})
+						RunsFile(e, shell.Word{Value: rest, Raw: rest, Static: true})
 					}
 					stdin = stdin && strings.IndexByte(r.preload, ch) >= 0
 				case strings.IndexByte(r.values, ch) >= 0:
@@ -426,8 +426,8 @@ func runsCodeOf(e *shell.Exec, n string, r codeRunner, words []shell.Word) {
 			return
 		case containsStr(r.subScript, first.Value):
 			if len(operands) > 1 {
-				runsFile(e, operands[1])
-				hand(e, operands[2:])
+				RunsFile(e, operands[1])
+				Hand(e, operands[2:])
 				return
 			}
 			e.P.Unsee(shell.UnseenStreamCode, fmt.Sprintf("`%s %s` without a script runs code from its input", n, first.Value))
@@ -436,11 +436,11 @@ func runsCodeOf(e *shell.Exec, n string, r codeRunner, words []shell.Word) {
 			inline(operands[1].Value)
 			return
 		case r.operandScript:
-			runsFile(e, first)
-			hand(e, operands[1:])
+			RunsFile(e, first)
+			Hand(e, operands[1:])
 			stdin = false
 		default:
-			hand(e, operands)
+			Hand(e, operands)
 			stdin = false
 		}
 	}
@@ -533,7 +533,7 @@ func sed(e *shell.Exec, words []shell.Word) {
 		e.P.Unsee(shell.UnseenInlineCode, r)
 		return
 	}
-	hand(e, files)
+	Hand(e, files)
 }
 
 // fileList returns why program n reads the names of the files it reads from its input or a list file,
@@ -660,9 +660,9 @@ func unpacksInto(n string, words []shell.Word) (string, bool) {
 	return dir, true
 }
 
-// linkedProgram adds, for a program run by its path through a link, the program the link leads to as
+// LinkedProgram adds, for a program run by its path through a link, the program the link leads to as
 // a layer: deny and ask rules see `./x` made by `ln -s /bin/rm x` in an earlier command as rm.
-func linkedProgram(e *shell.Exec, words []shell.Word) {
+func LinkedProgram(e *shell.Exec, words []shell.Word) {
 	path := e.S.Abs(words[0].Value, e.Scope())
 	if !filepath.IsAbs(path) {
 		return

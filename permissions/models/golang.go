@@ -1,4 +1,4 @@
-package permissions
+package models
 
 import (
 	"fmt"
@@ -266,7 +266,7 @@ func goRan(e *shell.Exec, a *modelArgs) string {
 	ops := a.operands
 	n := 0
 	for n < len(ops) && ops[n].Static && strings.HasSuffix(ops[n].Value, ".go") {
-		runsFile(e, ops[n])
+		RunsFile(e, ops[n])
 		n++
 	}
 	if n == 0 && len(ops) > 0 {

@@ -1,4 +1,4 @@
-package permissions
+package models
 
 import (
 	"fmt"
@@ -61,6 +61,16 @@ func init() {
 		"npx":     peelNpx,
 		"ld.so":   peelLoader,
 	}
+}
+
+// Peel peels the wrapper name off words, when name is one: it returns the inner command's words, or none
+// (see wrapper), and whether name is a wrapper.
+func Peel(e *shell.Exec, name string, words []shell.Word) ([]shell.Word, bool) {
+	w, ok := wrappers[name]
+	if !ok {
+		return nil, false
+	}
+	return w(e, words), true
 }
 
 // peelNpx: `npx [options] CMD ARGS` runs the project's node_modules/.bin/CMD, or a package of that name it

@@ -1,4 +1,4 @@
-package permissions
+package models
 
 import (
 	"fmt"
@@ -72,11 +72,11 @@ func (g *grammar) judging(f func(e *shell.Exec, a *modelArgs) string) *grammar {
 	return g.with(func(g *grammar) { g.judge = f })
 }
 
-// modelProgram judges, for the promise, a program that does more than read. With a model of its
+// ModelProgram judges, for the promise, a program that does more than read. With a model of its
 // command line that accounts for every word, what the read-only judgement found (a writer is not
 // read-only, an option it does not list) is modelled: the part's model is back to what it was before the
 // program was judged. Without one, or where the model ends, the part stays unmodelled.
-func modelProgram(e *shell.Exec, n string, words []shell.Word, before, dir string) {
+func ModelProgram(e *shell.Exec, n string, words []shell.Word, before, dir string) {
 	g, ok := models[n]
 	if !ok {
 		return

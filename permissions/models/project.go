@@ -1,4 +1,4 @@
-package permissions
+package models
 
 import (
 	"bufio"
@@ -469,7 +469,7 @@ func nodeModule(e *shell.Exec, w shell.Word, opt string) string {
 	if !w.Static || !(strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "/")) {
 		return fmt.Sprintf("`node %s %s` loads a module Warden does not follow", opt, w.Raw)
 	}
-	runsFile(e, w)
+	RunsFile(e, w)
 	return ""
 }
 
@@ -477,7 +477,7 @@ func nodeModule(e *shell.Exec, w shell.Word, opt string) string {
 // index.js.
 func nodeScript(e *shell.Exec, w shell.Word) string {
 	if !w.Static || w.Glob {
-		runsFile(e, w)
+		RunsFile(e, w)
 		return ""
 	}
 	path := e.S.Abs(w.Value, e.Scope())
@@ -485,12 +485,12 @@ func nodeScript(e *shell.Exec, w shell.Word) string {
 		if _, err := os.Lstat(path); err != nil {
 			for _, ext := range []string{".js", ".mjs", ".cjs", ".ts", ".json", ".node"} {
 				if _, err := os.Lstat(path + ext); err == nil {
-					runsFile(e, shell.Word{Value: path + ext, Raw: w.Raw, Static: true})
+					RunsFile(e, shell.Word{Value: path + ext, Raw: w.Raw, Static: true})
 					return ""
 				}
 			}
 		}
-		runsFile(e, w)
+		RunsFile(e, w)
 		return ""
 	}
 	e.P.Inputs = append(e.P.Inputs, filepath.Join(path, "package.json"))
@@ -519,19 +519,19 @@ func pythons(e *shell.Exec, words []shell.Word) string {
 			if mayBeOption(w) {
 				return fmt.Sprintf("`%s` is given `%s`, only known at run time, which may be an option", name, w.Raw)
 			}
-			runsFile(e, w)
+			RunsFile(e, w)
 			return each(e, rHanded, words[i+1:], fmt.Sprintf("`%s`", name))
 		}
 		v := w.Value
 		switch {
 		case v == "--":
 			if i+1 < len(words) {
-				runsFile(e, words[i+1])
+				RunsFile(e, words[i+1])
 				return each(e, rHanded, words[i+2:], fmt.Sprintf("`%s`", name))
 			}
 			return ""
 		case v == "-":
-			runsFile(e, w)
+			RunsFile(e, w)
 			return ""
 		case v == "--version" || v == "--help" || v == "--help-env" || v == "--help-xoptions" || v == "--help-all":
 		case strings.HasPrefix(v, "--check-hash-based-pycs"):
@@ -575,7 +575,7 @@ func pythons(e *shell.Exec, words []shell.Word) string {
 			}
 		default:
 			// What it imports is found beside it first.
-			runsFile(e, w)
+			RunsFile(e, w)
 			if p := e.S.Abs(w.Value, e.Scope()); filepath.IsAbs(p) && !w.Glob {
 				e.P.RunsBelow = append(e.P.RunsBelow, filepath.Dir(p))
 			}
@@ -611,7 +611,7 @@ func pyModule(e *shell.Exec, python, mod string, args []shell.Word) string {
 	input(e, filepath.Join(filepath.Dir(rel), "__pycache__"))
 	for _, local := range []string{rel + ".py", filepath.Join(rel, "__main__.py")} {
 		if path := e.S.Abs(local, e.Scope()); shell.Exists(path) {
-			runsFile(e, shell.Word{Value: path, Raw: local, Static: true})
+			RunsFile(e, shell.Word{Value: path, Raw: local, Static: true})
 			return each(e, rHanded, args, fmt.Sprintf("`%s -m %s`", python, mod))
 		}
 	}
@@ -706,7 +706,7 @@ func eslints(e *shell.Exec, a *modelArgs) string {
 	}
 	runsProjectCode(e, e.Scope().Cwd)
 	if v, ok := a.value("-f", "--format"); ok && strings.ContainsRune(v.Value, '/') {
-		runsFile(e, v)
+		RunsFile(e, v)
 	}
 	return each(e, rHanded, a.operands, "`eslint`")
 }

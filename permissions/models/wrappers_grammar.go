@@ -1,4 +1,4 @@
-package permissions
+package models
 
 import (
 	"fmt"
@@ -113,7 +113,7 @@ var peelLoader = peelGram(`--list --verify --inhibit-cache --library-path= --gli
 	map[string]role{"--audit": rUnseen, "--preload": rUnseen, "--library-path": rUnseen}, 0,
 	"loads and runs a program itself", "--list-tunables", "--list-diagnostics", "--help", "--version")
 
-// isLoader reports whether a program's name is the dynamic loader's.
-func isLoader(name string) bool {
+// IsLoader reports whether a program's name is the dynamic loader's.
+func IsLoader(name string) bool {
 	return name == "ld.so" || strings.HasPrefix(name, "ld-linux") && strings.Contains(name, ".so")
 }

@@ -1,4 +1,4 @@
-package permissions
+package models
 
 import (
 	"fmt"
@@ -328,6 +328,16 @@ func model(e *shell.Exec, g *grammar, words []shell.Word) string {
 	return each(e, g.operand, a.operands, "`"+name+"`")
 }
 
+// ModelOf judges words (the program first) by the model of the program name, when Warden has one: it
+// returns why they are not all understood, or "".
+func ModelOf(e *shell.Exec, name string, words []shell.Word) (string, bool) {
+	g, ok := models[name]
+	if !ok {
+		return "", false
+	}
+	return model(e, g, words), true
+}
+
 // takes applies what role says a word is to the part, and returns why Warden cannot follow it, or "".
 // what names the word's place for reasons (`make -f`).
 func takes(e *shell.Exec, r role, w shell.Word, what string) string {
@@ -379,7 +389,7 @@ func takes(e *shell.Exec, r role, w shell.Word, what string) string {
 		}
 		return ""
 	case rScript:
-		runsFile(e, w)
+		RunsFile(e, w)
 		return ""
 	case rCode:
 		e.P.Unsee(shell.UnseenInlineCode, fmt.Sprintf("%s runs code Warden does not read", what))
