@@ -88,7 +88,7 @@ func (e *Engine) decidePath(s snapshot, req Request) Verdict {
 		cwd = e.workspace
 	}
 	abs := shell.ResolvePath(cwd, req.Path, e.home)
-	secret := shell.IsSecret(abs, e.home) || shell.IsSecret(req.Path, e.home)
+	secret := e.mem.IsSecret(abs, e.home) || e.mem.IsSecret(req.Path, e.home)
 	v := e.decideName(s, req.Kind, abs, req.Path, "`"+req.Path+"`", secret)
 	if v.Decision == Deny {
 		return v
@@ -463,7 +463,7 @@ func (e *Engine) coveredByRules(allow []Rule, p *shell.Part) (string, bool) {
 		// A secret read no rule can name (through /proc/self or /dev/fd) is never covered.
 		used = "-"
 		for _, path := range p.Reads {
-			if !shell.IsSecret(path, e.home) {
+			if !e.mem.IsSecret(path, e.home) {
 				continue
 			}
 			r, ok := firstPathMatch(pathRules(allow, Read), e.absFor(path))

@@ -24,7 +24,7 @@ func (e *Engine) throughLinks(s snapshot, req Request, abs string, v Verdict) Ve
 	shown := e.shownName(abs)
 	for _, o := range others {
 		what := fmt.Sprintf("`%s` (a hard link to `%s`)", shown, e.shownName(o))
-		secret := shell.IsSecret(o, e.home)
+		secret := e.mem.IsSecret(o, e.home)
 		ov := e.decideName(s, req.Kind, o, req.Path, what, secret)
 		if req.Kind != Read && secret && ov.Decision == Allow && ov.By == "mode" && s.mode == ModeAcceptEdits {
 			ov.Decision, ov.By = Ask, "policy"
@@ -53,7 +53,7 @@ func (e *Engine) linkedNames(abs string) (others []string, complete bool) {
 	if !ok {
 		return nil, true
 	}
-	found, complete := shell.OtherNames(map[shell.Inode]bool{target: true}, e.roots(), e.home)
+	found, complete := e.mem.OtherNames(map[shell.Inode]bool{target: true}, e.roots(), e.home)
 	for _, n := range found[target] {
 		if n != abs {
 			others = append(others, n)
@@ -76,7 +76,7 @@ func (e *Engine) HardLinks(paths []string) (others map[string][]string, complete
 	if len(targets) == 0 {
 		return nil, true
 	}
-	found, complete := shell.OtherNames(targets, e.roots(), e.home)
+	found, complete := e.mem.OtherNames(targets, e.roots(), e.home)
 	others = make(map[string][]string, len(of))
 	for p, k := range of {
 		names := []string{}

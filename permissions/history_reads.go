@@ -7,7 +7,6 @@ package permissions
 import (
 	"path/filepath"
 
-	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/permissions/shell"
 )
 
@@ -23,10 +22,10 @@ func (e *Engine) historyDenied(rules []Rule, p *shell.Part) (Rule, string, bool)
 			continue
 		}
 		var paths []string
-		if h, err := gitrepo.ReadHistoryWithin(r, e.policy.Env, shell.HistoryBudget); err == nil {
+		if h, err := e.mem.Git.ReadHistory(r, e.policy.Env, shell.HistoryBudget); err == nil {
 			paths = h.Paths
 		}
-		if idx, ok := gitrepo.ReadIndex(r); ok {
+		if idx, ok := e.mem.Git.ReadIndex(r, nil); ok {
 			paths = append(paths, idx.Paths...)
 		}
 		for _, path := range paths {

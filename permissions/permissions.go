@@ -146,7 +146,8 @@ type Engine struct {
 	allow, deny, ask []Rule
 	workspace, home  string
 	dirs             []string
-	// mem is what the engine remembers between decisions (directory listings).
+	// mem is what the engine remembers between decisions: repositories read, files judged by content,
+	// directory listings (shell.Memory).
 	mem *shell.Memory
 }
 

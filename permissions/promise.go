@@ -151,7 +151,7 @@ func (e *Engine) gitTakesMatch(rules []Rule, trees []string) (Rule, string, bool
 		takes := func(path string, isDir bool) bool {
 			if m == nil {
 				var err error
-				if m, err = ignore.ForDir(tree); err != nil {
+				if m, err = ignore.ForDirWith(tree, nil, e.mem.Git); err != nil {
 					return true
 				}
 			}

@@ -44,6 +44,9 @@ var runScripts = map[string]bool{"npm": true, "yarn": true, "pnpm": true, "bun":
 // need different rules, or when no rule could safely express them (commands only known at run time,
 // sudo, dangerous commands).
 func SuggestRule(command string, ctx shell.Context) string {
+	if ctx.Memory == nil {
+		ctx.Memory = shell.NewMemory()
+	}
 	return suggestFor(Classify(command, ctx), ctx)
 }
 
@@ -75,7 +78,7 @@ func suggestFor(cls Classification, ctx shell.Context) string {
 func suggestForPart(p *shell.Part, ctx shell.Context) string {
 	if p.ReadOnly && p.Secret {
 		for _, path := range p.Reads {
-			if shell.IsSecret(path, ctx.Home) && filepath.IsAbs(path) {
+			if ctx.Memory.IsSecret(path, ctx.Home) && filepath.IsAbs(path) {
 				return suggestPathRule(Read, path, ctx.Workspace, ctx.Home)
 			}
 		}

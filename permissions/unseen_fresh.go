@@ -2,10 +2,10 @@ package permissions
 
 import (
 	"fmt"
-	"github.com/warden-cli/warden/permissions/shell"
 	"path/filepath"
 	"strings"
-	"sync"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // What one part of a command writes, another may run or open: `printf 'rm -rf x' > s.sh; bash s.sh`
@@ -125,7 +125,7 @@ func (c *classifier) freshPaths() {
 				break
 			}
 			if pathDirs == nil {
-				pathDirs = c.pathDirs()
+				pathDirs = c.PathDirs()
 			}
 			c.laterCode(p, path, pathDirs, k < writes[i].sure)
 		}
@@ -327,24 +327,3 @@ var shellStartup = map[string]bool{
 	".bashrc": true, ".bash_profile": true, ".bash_login": true, ".profile": true, ".bash_logout": true,
 	".zshrc": true, ".zshenv": true, ".zprofile": true, ".zlogin": true, ".inputrc": true,
 }
-
-// pathDirs are the directories of the PATH commands inherit, as written and resolved.
-func (c *classifier) pathDirs() map[string]bool {
-	v, _ := c.LookupEnv("PATH")
-	if dirs, ok := pathDirCache.Load(v); ok {
-		return dirs.(map[string]bool)
-	}
-	dirs := map[string]bool{}
-	for _, d := range filepath.SplitList(v) {
-		if filepath.IsAbs(d) {
-			dirs[filepath.Clean(d)] = true
-			dirs[shell.ResolvePath("/", d, "")] = true
-		}
-	}
-	pathDirCache.Store(v, dirs)
-	return dirs
-}
-
-// pathDirCache keeps pathDirs by the value of PATH, which a session seldom changes: resolving its
-// directories costs more than judging a command.
-var pathDirCache sync.Map

@@ -506,7 +506,7 @@ func gitInputs(e *shell.Exec) {
 		return
 	}
 	home := e.S.Ctx.Home
-	cfg := gitrepo.LoadConfig(r, e.LookupEnv, home)
+	cfg := e.S.Git().Load(r, gitrepo.LoadOptions{Env: e.LookupEnv, Home: home})
 	files := append(cfg.Files(), filepath.Join(r.CommonDir, "config"), filepath.Join(r.GitDir, "config.worktree"))
 	if g, ok := e.LookupEnv("GIT_CONFIG_GLOBAL"); ok && g != "" {
 		files = append(files, gitrepo.ExpandPath(g, home))

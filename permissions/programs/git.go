@@ -227,8 +227,8 @@ sub:
 	key := "alias." + strings.ToLower(name)
 	value, ok := settings[key]
 	if !ok {
-		if r, found := gitrepo.Find(e.Scope().Cwd, e.LookupEnv); found {
-			if en, ok2 := gitrepo.LoadConfig(r, e.LookupEnv, e.S.Ctx.Home).Last(key); ok2 {
+		if r, found := e.S.Git().Find(e.Scope().Cwd, e.LookupEnv, nil); found {
+			if en, ok2 := e.S.Git().Load(r, gitrepo.LoadOptions{Env: e.LookupEnv, Home: e.S.Ctx.Home}).Last(key); ok2 {
 				value, ok = en.Value, true
 			}
 		}
@@ -316,15 +316,15 @@ sub:
 		v := w.Value
 		if strings.HasPrefix(v, "-") {
 			// An option's value may name a file: -f~/.aws/credentials, --contents=.env.
-			if name, val, ok := strings.Cut(v, "="); ok && !gitGlobOption(name) && shell.IsSecret(val, e.S.Ctx.Home) {
+			if name, val, ok := strings.Cut(v, "="); ok && !gitGlobOption(name) && e.S.IsSecret(val) {
 				e.S.Read(e.P, val, e.Scope())
-			} else if !strings.HasPrefix(v, "--") && !strings.HasPrefix(v, "-x") && len(v) > 2 && shell.IsSecret(v[2:], e.S.Ctx.Home) {
+			} else if !strings.HasPrefix(v, "--") && !strings.HasPrefix(v, "-x") && len(v) > 2 && e.S.IsSecret(v[2:]) {
 				e.S.Read(e.P, v[2:], e.Scope())
 			}
 			continue
 		}
 		for _, path := range revPaths(v) {
-			if shell.IsSecret(path, e.S.Ctx.Home) {
+			if e.S.IsSecret(path) {
 				e.S.Read(e.P, path, e.Scope())
 			}
 		}

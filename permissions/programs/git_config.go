@@ -92,7 +92,7 @@ func gitConfigPrints(e *shell.Exec, args []shell.Word, g gitargs.Args) string {
 			includes, asked = false, true
 		}
 	}
-	r, _ := gitrepo.Find(sc.Cwd, e.LookupEnv)
+	r, _ := e.S.Git().Find(sc.Cwd, e.LookupEnv, nil)
 	var files []string
 	for _, f := range g.Flags {
 		switch {
@@ -139,7 +139,7 @@ func gitConfigPrints(e *shell.Exec, args []shell.Word, g gitargs.Args) string {
 		return ""
 	case len(files) > 0:
 		for _, f := range files {
-			one := gitrepo.LoadFile(f, includes && asked, home)
+			one := e.S.Git().LoadFile(f, includes && asked, home)
 			cfg.Entries = append(cfg.Entries, one.Entries...)
 			cfg.Includes = append(cfg.Includes, one.Includes...)
 		}
@@ -147,7 +147,7 @@ func gitConfigPrints(e *shell.Exec, args []shell.Word, g gitargs.Args) string {
 			source = "--includes"
 		}
 	default:
-		cfg = gitrepo.LoadConfig(r, e.LookupEnv, home)
+		cfg = e.S.Git().Load(r, gitrepo.LoadOptions{Env: e.LookupEnv, Home: home})
 		if !includes {
 			cfg = withoutIncludes(cfg)
 		}
@@ -238,8 +238,8 @@ func gitVar(e *shell.Exec, args []shell.Word) string {
 	if sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
 		return "`git var` runs in a directory Warden lost track of, whose configuration it cannot read"
 	}
-	r, _ := gitrepo.Find(sc.Cwd, e.LookupEnv)
-	cfg := gitrepo.LoadConfig(r, e.LookupEnv, e.S.Ctx.Home)
+	r, _ := e.S.Git().Find(sc.Cwd, e.LookupEnv, nil)
+	cfg := e.S.Git().Load(r, gitrepo.LoadOptions{Env: e.LookupEnv, Home: e.S.Ctx.Home})
 	for _, file := range cfg.Files() {
 		readPrinted(e, "`git var`", file, cfg, "")
 	}
@@ -257,8 +257,8 @@ func gitRemotePrints(e *shell.Exec) {
 	if sc.Cwd == "" || !filepath.IsAbs(sc.Cwd) {
 		return
 	}
-	r, _ := gitrepo.Find(sc.Cwd, e.LookupEnv)
-	cfg := gitrepo.LoadConfig(r, e.LookupEnv, e.S.Ctx.Home)
+	r, _ := e.S.Git().Find(sc.Cwd, e.LookupEnv, nil)
+	cfg := e.S.Git().Load(r, gitrepo.LoadOptions{Env: e.LookupEnv, Home: e.S.Ctx.Home})
 	urls := func(en gitrepo.Entry) bool {
 		switch name := en.Name(); en.Section() {
 		case "remote":
@@ -364,12 +364,12 @@ func gitCommandLineReads(e *shell.Exec) {
 	}
 	baseRepo, _ := e.S.FindRepo(sc.Cwd)
 	known := map[string]bool{}
-	base := gitrepo.LoadConfig(baseRepo, e.S.LookupEnv, e.S.Ctx.Home)
+	base := e.S.Git().Load(baseRepo, gitrepo.LoadOptions{Env: e.S.LookupEnv, Home: e.S.Ctx.Home})
 	for _, f := range configFiles(base) {
 		known[f] = true
 	}
-	r, _ := gitrepo.Find(sc.Cwd, e.LookupEnv)
-	for _, f := range configFiles(gitrepo.LoadConfig(r, e.LookupEnv, home)) {
+	r, _ := e.S.Git().Find(sc.Cwd, e.LookupEnv, nil)
+	for _, f := range configFiles(e.S.Git().Load(r, gitrepo.LoadOptions{Env: e.LookupEnv, Home: home})) {
 		if !known[f] {
 			readConfigFile(e, f, fmt.Sprintf("the command line makes git read `%s`, which may hold secrets", e.S.Shown(f)))
 		}

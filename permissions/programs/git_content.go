@@ -150,11 +150,11 @@ func hexRev(v string) string {
 // gitUnplaced returns why object ids named on the command line cannot be placed in what the repository
 // r holds, or "": an id that is a ref's name, or that the history or the index reaches, is placed.
 func gitUnplaced(e *shell.Exec, r gitrepo.Repo, ids []string) string {
-	h, err := gitrepo.ReadHistoryWithin(r, e.S.LookupEnv, shell.HistoryBudget)
+	h, err := e.S.Git().ReadHistory(r, e.S.LookupEnv, shell.HistoryBudget)
 	if err != nil {
 		return fmt.Sprintf("names objects of a history Warden cannot read (%v)", err)
 	}
-	idx, _ := gitrepo.ReadIndex(r)
+	idx, _ := e.S.Git().ReadIndex(r, nil)
 	for _, id := range ids {
 		if h.HasObject(id) || idx.HasObject(id) || gitRefNamed(r, id) {
 			continue
@@ -179,7 +179,7 @@ func gitRefNamed(r gitrepo.Repo, name string) bool {
 // and, with history, every file any commit reachable from its refs and reflogs held. reason says why
 // they cannot be listed in full.
 func gitRepoFiles(e *shell.Exec, r gitrepo.Repo, history bool) ([]string, string) {
-	idx, ok := gitrepo.ReadIndex(r)
+	idx, ok := e.S.Git().ReadIndex(r, nil)
 	if !ok {
 		return nil, "prints files of a repository whose index Warden cannot list in full"
 	}
@@ -189,7 +189,7 @@ func gitRepoFiles(e *shell.Exec, r gitrepo.Repo, history bool) ([]string, string
 	if !history {
 		return idx.Paths, ""
 	}
-	h, err := gitrepo.ReadHistoryWithin(r, e.S.LookupEnv, shell.HistoryBudget)
+	h, err := e.S.Git().ReadHistory(r, e.S.LookupEnv, shell.HistoryBudget)
 	if errors.Is(err, gitrepo.ErrHistoryNotYet) {
 		return nil, "prints files from a history Warden is still reading (it goes on in the background)"
 	}

@@ -105,7 +105,7 @@ func walkRg(e *shell.Exec, a *shell.Args) {
 		}
 	}
 	if r.Ignores {
-		r.Global = globalExcludes(e.S.LookupEnv, e.S.Ctx.Home)
+		r.Global = globalExcludes(e.S.Git(), e.S.LookupEnv, e.S.Ctx.Home)
 	}
 	if a.Has("--type-list") {
 		return
@@ -170,8 +170,8 @@ func walkDiff(e *shell.Exec, a *shell.Args) {
 
 // globalExcludes reads the person's core.excludesFile (or git's default, $XDG_CONFIG_HOME/git/ignore),
 // which rg honours inside a repository.
-func globalExcludes(env gitrepo.Env, home string) []treewalk.Pattern {
-	cfg := gitrepo.LoadConfig(gitrepo.Repo{}, env, home)
+func globalExcludes(git *gitrepo.Reader, env gitrepo.Env, home string) []treewalk.Pattern {
+	cfg := git.Load(gitrepo.Repo{}, gitrepo.LoadOptions{Env: env, Home: home})
 	path := ""
 	for _, en := range cfg.Entries {
 		if en.Key == "core.excludesfile" {

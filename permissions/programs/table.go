@@ -299,7 +299,7 @@ func operands(e *shell.Exec, name string, s *Spec, a *shell.Args) {
 		ops = ops[1:]
 	}
 	for _, f := range a.Flags {
-		if f.Has && f.Value != "" && !s.globValue(f.Name) && shell.IsSecret(f.Value, e.S.Ctx.Home) {
+		if f.Has && f.Value != "" && !s.globValue(f.Name) && e.S.IsSecret(f.Value) {
 			e.S.Read(e.P, f.Value, sc)
 		}
 	}

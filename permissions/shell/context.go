@@ -4,7 +4,6 @@ import (
 	"maps"
 	"strings"
 
-	"github.com/warden-cli/warden/permissions/treewalk"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -29,18 +28,9 @@ type Context struct {
 	// RootsResolved says that Workspace and AdditionalDirectories are already resolved (ResolvePath),
 	// as an Engine's are.
 	RootsResolved bool
-	// Memory is what the engine remembers between classifications; nil gives Classify a memory of its own.
+	// Memory is what the engine remembers between classifications; nil gives a classification a
+	// memory of its own, which it forgets.
 	Memory *Memory
-}
-
-// Memory is what an engine remembers between the commands it classifies, each part bounded: the
-// directory listings of walks.
-type Memory struct {
-	Lister *treewalk.Lister
-}
-
-func NewMemory() *Memory {
-	return &Memory{Lister: treewalk.NewLister(IsSecret)}
 }
 
 // Scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.

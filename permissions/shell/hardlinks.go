@@ -10,7 +10,6 @@ package shell
 import (
 	"os"
 	"path/filepath"
-	"sync"
 	"syscall"
 )
 
@@ -30,11 +29,6 @@ type linkedDir struct {
 	entries      int
 }
 
-var (
-	linkMu   sync.Mutex
-	linkDirs = map[string]*linkedDir{}
-)
-
 // homeSecretPlaces are where a home directory keeps credentials, below it.
 var homeSecretPlaces = []string{".ssh", ".aws", ".gnupg", ".kube", ".azure", ".docker", ".config/gh", ".config/gcloud",
 	".netrc", ".git-credentials", ".npmrc", ".pypirc", ".pgpass", ".my.cnf", ".vault-token", ".cargo/credentials.toml",
@@ -53,12 +47,12 @@ func LinkTarget(path string) (Inode, bool) {
 // OtherNames returns, for each of targets, the names found below roots and in home's secret places
 // (the names asked about among them). complete is false when the search stopped at maxLinkSearch
 // entries, so that names may be missing.
-func OtherNames(targets map[Inode]bool, roots []string, home string) (found map[Inode][]string, complete bool) {
+func (m *Memory) OtherNames(targets map[Inode]bool, roots []string, home string) (found map[Inode][]string, complete bool) {
 	found = map[Inode][]string{}
 	budget := MaxLinkSearch
 	complete = true
 	for _, r := range roots {
-		complete = searchLinksOf(r, targets, found, &budget) && complete
+		complete = m.searchLinksOf(r, targets, found, &budget) && complete
 	}
 	if home == "" {
 		return found, complete
@@ -69,7 +63,7 @@ func OtherNames(targets map[Inode]bool, roots []string, home string) (found map[
 		switch {
 		case err != nil:
 		case fi.IsDir():
-			complete = searchLinksOf(p, targets, found, &budget) && complete
+			complete = m.searchLinksOf(p, targets, found, &budget) && complete
 		case fi.Mode().IsRegular():
 			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 				if k := (Inode{uint64(st.Dev), st.Ino}); targets[k] {
@@ -83,12 +77,12 @@ func OtherNames(targets map[Inode]bool, roots []string, home string) (found map[
 
 // searchLinksOf adds to found the names below root of the files targets holds. It reports false when
 // the search stopped at the budget.
-func searchLinksOf(root string, targets map[Inode]bool, found map[Inode][]string, budget *int) bool {
+func (m *Memory) searchLinksOf(root string, targets map[Inode]bool, found map[Inode][]string, budget *int) bool {
 	stack := []string{root}
 	for len(stack) > 0 {
 		dir := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		ld := listLinked(dir)
+		ld := m.listLinked(dir)
 		if ld == nil {
 			continue
 		}
@@ -109,8 +103,8 @@ func searchLinksOf(root string, targets map[Inode]bool, found map[Inode][]string
 	return true
 }
 
-// listLinked returns dir's listing, from the cache while dir has not changed.
-func listLinked(dir string) *linkedDir {
+// listLinked returns dir's listing, from what m remembers while dir has not changed.
+func (m *Memory) listLinked(dir string) *linkedDir {
 	fi, err := os.Lstat(dir)
 	if err != nil || !fi.IsDir() {
 		return nil
@@ -120,17 +114,14 @@ func listLinked(dir string) *linkedDir {
 		return nil
 	}
 	mtime, ctime := fi.ModTime().UnixNano(), st.Ctim.Sec*1e9+st.Ctim.Nsec
-	linkMu.Lock()
-	ld := linkDirs[dir]
-	linkMu.Unlock()
-	if ld != nil && ld.mtime == mtime && ld.ctime == ctime && ld.ino == st.Ino {
+	if ld, ok := m.links.Get(dir); ok && ld.mtime == mtime && ld.ctime == ctime && ld.ino == st.Ino {
 		return ld
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
-	ld = &linkedDir{mtime: mtime, ctime: ctime, ino: st.Ino, links: map[Inode][]string{}, entries: len(entries)}
+	ld := &linkedDir{mtime: mtime, ctime: ctime, ino: st.Ino, links: map[Inode][]string{}, entries: len(entries)}
 	for _, en := range entries {
 		switch {
 		case en.IsDir():
@@ -146,11 +137,6 @@ func listLinked(dir string) *linkedDir {
 			}
 		}
 	}
-	linkMu.Lock()
-	if len(linkDirs) > 100000 {
-		clear(linkDirs)
-	}
-	linkDirs[dir] = ld
-	linkMu.Unlock()
+	m.links.Put(dir, ld)
 	return ld
 }

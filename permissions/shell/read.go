@@ -16,7 +16,7 @@ func (c *State) Read(p *Part, operand string, sc *Scope) {
 }
 
 func (c *State) ReadOne(p *Part, operand, path string, sc *Scope, links bool) {
-	c.ReadJudged(p, operand, path, sc, links, IsSecret)
+	c.ReadJudged(p, operand, path, sc, links, c.Ctx.Memory.IsSecret)
 }
 
 // ReadJudged is readOne judging secrets with secret: a program that prints only some of a file (git
@@ -51,7 +51,7 @@ func (c *State) ReadJudged(p *Part, operand, path string, sc *Scope, links bool,
 		return
 	}
 	if strings.Contains(path, "/objects") || strings.Contains(path, "/.git") {
-		if r, ok := objectStore(ResolvePath("/", path, "")); ok {
+		if r, ok := c.objectStore(ResolvePath("/", path, "")); ok {
 			c.objectRead(p, r, operand)
 		}
 	}
@@ -62,7 +62,7 @@ func (c *State) ReadJudged(p *Part, operand, path string, sc *Scope, links bool,
 
 // objectStore returns the repository whose object store holds path (resolved): a path below a
 // directory named objects whose parent is a git directory.
-func objectStore(path string) (gitrepo.Repo, bool) {
+func (c *State) objectStore(path string) (gitrepo.Repo, bool) {
 	if !strings.Contains(path, "/objects") {
 		return gitrepo.Repo{}, false
 	}
@@ -71,7 +71,7 @@ func objectStore(path string) (gitrepo.Repo, bool) {
 			continue
 		}
 		gitDir := filepath.Dir(d)
-		if !gitrepo.IsGitDir(gitDir, nil) {
+		if !c.Git().IsGitDir(gitDir, nil) {
 			continue
 		}
 		r := gitrepo.Repo{GitDir: gitDir, CommonDir: gitDir}
@@ -81,7 +81,7 @@ func objectStore(path string) (gitrepo.Repo, bool) {
 		return r, true
 	}
 	// The objects directory itself.
-	if filepath.Base(path) == "objects" && gitrepo.IsGitDir(filepath.Dir(path), nil) {
+	if filepath.Base(path) == "objects" && c.Git().IsGitDir(filepath.Dir(path), nil) {
 		r := gitrepo.Repo{GitDir: filepath.Dir(path), CommonDir: filepath.Dir(path)}
 		if filepath.Base(r.GitDir) == ".git" {
 			r.Top = filepath.Dir(r.GitDir)
@@ -111,7 +111,7 @@ func (c *State) hardLinks(p *Part, path string, sc *Scope) {
 		return
 	}
 	path = ResolvePath("/", path, "")
-	found, complete := OtherNames(map[Inode]bool{target: true}, c.Roots(), c.Ctx.Home)
+	found, complete := c.Ctx.Memory.OtherNames(map[Inode]bool{target: true}, c.Roots(), c.Ctx.Home)
 	if !complete {
 		p.NotRO(fmt.Sprintf("`%s` has other names (hard links) that Warden could not all look for", c.Shown(path)))
 	}
@@ -136,7 +136,7 @@ func (c *State) hardLinksOf(p *Part, paths []string, sc *Scope) {
 	if len(targets) == 0 {
 		return
 	}
-	found, complete := OtherNames(targets, c.Roots(), c.Ctx.Home)
+	found, complete := c.Ctx.Memory.OtherNames(targets, c.Roots(), c.Ctx.Home)
 	if !complete {
 		p.NotRO("files read have other names (hard links) that Warden could not all look for")
 	}

@@ -72,14 +72,15 @@ var stdStreams = map[string]bool{
 	"/dev/stdin": true, "/dev/stdout": true, "/dev/stderr": true, "/dev/fd/0": true, "/dev/fd/1": true, "/dev/fd/2": true,
 }
 
-// IsSecret reports whether path (absolute or as typed) names credentials: keys, .env files,
-// credential stores (the catalogue in package secrets), another process's environment, Warden's own
-// state, and the files that hold a credential by what they hold (secretByContent).
-func IsSecret(path, home string) bool {
-	return SecretByName(path, home) || secretByContent(path, true)
+// IsSecret reports whether path (absolute or as typed) names credentials a command reads: keys, .env
+// files, credential stores (the catalogue in package secrets), another process's environment, Warden's
+// own state, and the files that hold a credential by what they hold (secretByContent), judged with what
+// m remembers.
+func (m *Memory) IsSecret(path, home string) bool {
+	return SecretByName(path, home) || secretByContent(m.Secrets, m.Git, path, true)
 }
 
-// SecretByName is isSecretPath without reading the file.
+// SecretByName is IsSecret without reading the file.
 func SecretByName(path, home string) bool {
 	if path == "" {
 		return false
@@ -120,20 +121,21 @@ func SecretByName(path, home string) bool {
 // of a program that must read it to run (one of git's files setting http.<url>.extraHeader or a URL with
 // a password, yarn's with a registry token written in). Only files of those names are read, each once
 // per version.
-func secretByContent(path string, configs bool) bool {
+// The judge j reads start-up files and yarn's configuration, git reads git's.
+func secretByContent(j *secrets.Judge, git *gitrepo.Reader, path string, configs bool) bool {
 	if !filepath.IsAbs(path) {
 		return false
 	}
 	clean := filepath.Clean(path)
 	switch {
 	case secrets.StartupFile(clean):
-		return secrets.HoldsSecret(clean)
+		return j.HoldsSecret(clean)
 	case !configs:
 		return false
 	case secrets.ByContent(clean):
-		return secrets.HoldsSecret(clean)
+		return j.HoldsSecret(clean)
 	case secrets.GitConfigFile(clean):
-		return gitrepo.FileHoldsCredential(clean)
+		return git.FileHoldsCredential(clean)
 	}
 	return false
 }
@@ -175,7 +177,7 @@ func envPaths() []string {
 // it with the rest, an extraHeader included. It reports whether the walk found it secret and stops.
 func (e *Exec) gitConfigWalked(gitDir string, t *treewalk.Tree, sc *Scope) bool {
 	cfg := gitDir + "/config"
-	if t.Rg != nil || !t.Hidden || treewalk.Excludes(t.ExcludeDir, ".git") || !t.Takes("config") || !IsSecret(cfg, e.S.Ctx.Home) {
+	if t.Rg != nil || !t.Hidden || treewalk.Excludes(t.ExcludeDir, ".git") || !t.Takes("config") || !e.S.IsSecret(cfg) {
 		return false
 	}
 	e.S.Read(e.P, cfg, sc)
@@ -276,7 +278,8 @@ func wardenDirs(home string) *ownDirs {
 // .yarnrc.yml with a token) is not reported, although reading it asks: git and yarn must read their
 // configuration to run at all, in the jail too.
 func IsSecretPath(path, home string) bool {
-	return SecretByName(path, home) || secretByContent(path, false)
+	// A judge of its own, since the caller holds no Memory: what it reads it forgets.
+	return SecretByName(path, home) || secretByContent(secrets.NewJudge(), nil, path, false)
 }
 
 // procView reports whether a path goes through a process's view of the file system, whose meaning

@@ -93,7 +93,7 @@ func (c *State) FindRepo(dir string) (gitrepo.Repo, bool) {
 	if r, ok := c.repos[dir]; ok {
 		return r.repo, r.ok
 	}
-	r, ok := gitrepo.Find(dir, c.LookupEnv)
+	r, ok := c.Git().Find(dir, c.LookupEnv, nil)
 	if c.repos == nil {
 		c.repos = map[string]foundRepo{}
 	}
@@ -163,3 +163,10 @@ func (c *State) Roots() []string {
 	c.Inside("/")
 	return c.roots
 }
+
+// Git is the reader of repositories the classification's memory holds.
+func (c *State) Git() *gitrepo.Reader { return c.Ctx.Memory.Git }
+
+// IsSecret reports whether path names credentials the command reads (Memory.IsSecret), from the home
+// directory of the context.
+func (c *State) IsSecret(path string) bool { return c.Ctx.Memory.IsSecret(path, c.Ctx.Home) }

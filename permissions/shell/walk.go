@@ -26,7 +26,7 @@ func (e *Exec) walkTree(path, root string, t *treewalk.Tree, sc *Scope) {
 		return
 	}
 	if !fi.IsDir() {
-		if IsSecret(path, home) {
+		if e.S.IsSecret(path) {
 			e.S.Read(e.P, path, sc)
 		}
 		return
@@ -70,7 +70,7 @@ func (e *Exec) walkDir(dir, root string, t *treewalk.Tree, sc *Scope, rs *treewa
 			continue
 		}
 		if isDir && name == "objects" {
-			if r, ok := objectStore(p); ok {
+			if r, ok := e.S.objectStore(p); ok {
 				e.S.objectRead(e.P, r, p)
 				continue
 			}
@@ -170,7 +170,7 @@ func (e *Exec) TreeRead(root string, t treewalk.Tree) {
 	t.Home = e.S.Ctx.Home
 	t.Lister = e.S.Ctx.Memory.Lister
 	e.P.Trees = append(e.P.Trees, t)
-	if r, ok := objectStore(path); ok {
+	if r, ok := e.S.objectStore(path); ok {
 		e.S.objectRead(e.P, r, root)
 	}
 	if e.P.Secret {
@@ -183,7 +183,7 @@ func (e *Exec) TreeRead(root string, t treewalk.Tree) {
 			if !Within(path, p) {
 				continue
 			}
-			if IsSecret(p, e.S.Ctx.Home) {
+			if e.S.IsSecret(p) {
 				e.S.Read(e.P, p, sc)
 				return
 			}

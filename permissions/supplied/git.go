@@ -76,7 +76,7 @@ func GitRuns(e *shell.Exec, run gitargs.Facets, dir string) string {
 	r, ok := e.S.FindRepo(dir)
 	if len(e.Env) > 0 {
 		// GIT_DIR or GIT_WORK_TREE in front of the command may name another repository.
-		r, ok = gitrepo.Find(dir, env)
+		r, ok = e.S.Git().Find(dir, env, nil)
 	}
 	if !ok {
 		// Outside any repository git reads the system and global files only.
@@ -87,7 +87,7 @@ func GitRuns(e *shell.Exec, run gitargs.Facets, dir string) string {
 }
 
 func gitTrustRepo(e *shell.Exec, run gitargs.Facets, r gitrepo.Repo, env gitrepo.Env, budget *int, depth int) string {
-	cfg := gitrepo.LoadConfig(r, env, e.S.Ctx.Home)
+	cfg := e.S.Git().Load(r, gitrepo.LoadOptions{Env: env, Home: e.S.Ctx.Home})
 	// What the repository's own files (its git directory, its work tree) set is what it supplies.
 	supplied := func(reason, file string) string {
 		if file == "" && reason != "" {
@@ -133,9 +133,9 @@ func gitTrustRepo(e *shell.Exec, run gitargs.Facets, r gitrepo.Repo, env gitrepo
 		}
 	}
 	if r.Top != "" && run.Submodules && depth < 3 {
-		if idx, ok := gitrepo.ReadIndex(r); ok {
+		if idx, ok := e.S.Git().ReadIndex(r, nil); ok {
 			for _, sm := range idx.Gitlinks {
-				sr, ok := gitrepo.AtTop(filepath.Join(r.Top, sm), env)
+				sr, ok := e.S.Git().AtTop(filepath.Join(r.Top, sm), env, nil)
 				if !ok {
 					continue // not populated: git does not go in
 				}
@@ -205,7 +205,7 @@ func gitEntry(e *shell.Exec, run gitargs.Facets, r gitrepo.Repo, en gitrepo.Entr
 		}
 	case en.Key == "blame.ignorerevsfile" || en.Key == "diff.orderfile" || en.Key == "mailmap.file" ||
 		en.Key == "core.excludesfile" || en.Key == "core.attributesfile" || en.Key == "gpg.ssh.allowedsignersfile":
-		if p := configPath(e, en); shell.IsSecret(p, e.S.Ctx.Home) {
+		if p := configPath(e, en); e.S.IsSecret(p) {
 			return fmt.Sprintf("%s sets `%s` to `%s`, which may hold secrets and `%s` reads", where(), en.Key, en.Value, run.Name)
 		}
 	}

@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
-	"sync"
 
 	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/safefile"
@@ -287,50 +285,13 @@ func ReadSmall(path string) (string, bool, error) {
 	return string(b), true, nil
 }
 
-// pathCache remembers, per PATH and workspace, the PATH directories a program found there could not be
-// trusted from: relative ones (resolved against wherever the command runs) and those inside the
-// workspace or an additional directory.
-var pathCache sync.Map // key string -> []pathDir
-
-type pathDir struct {
-	dir   string
-	risky bool
-}
-
 // PathProgram returns why the program name, looked up on PATH, is not the system tool: it is found
 // first in a directory inside the workspace (a project virtualenv's bin, node_modules/.bin) or in a
 // relative PATH entry. "" when it is not, or when PATH has no such directory.
 func PathProgram(e *shell.Exec, name string) string {
-	path, _ := e.S.LookupEnv("PATH")
-	key := path + "\x00" + strings.Join(e.S.Roots(), "\x00")
-	v, ok := pathCache.Load(key)
-	if !ok {
-		var dirs []pathDir
-		anyRisky := false
-		for _, d := range filepath.SplitList(path) {
-			pd := pathDir{dir: d}
-			if d == "" || !filepath.IsAbs(d) {
-				pd.risky = true
-			} else {
-				d = shell.ResolvePath("/", d, "")
-				for _, r := range e.S.Roots() {
-					if shell.Within(r, d) {
-						pd.risky = true
-					}
-				}
-			}
-			anyRisky = anyRisky || pd.risky
-			dirs = append(dirs, pd)
-		}
-		if !anyRisky {
-			dirs = nil
-		}
-		pathCache.Store(key, dirs)
-		v = dirs
-	}
-	dirs := v.([]pathDir)
+	dirs := e.S.PathEntries()
 	for _, pd := range dirs {
-		dir := pd.dir
+		dir := pd.Dir
 		if dir == "" {
 			dir = "."
 		}
@@ -342,7 +303,7 @@ func PathProgram(e *shell.Exec, name string) string {
 		}
 		p := filepath.Join(dir, name)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-			if pd.risky {
+			if pd.Risky {
 				return fmt.Sprintf("`%s` on PATH is `%s`, in the workspace, not the system's tool", name, e.S.Shown(p))
 			}
 			return ""
