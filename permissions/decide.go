@@ -2,10 +2,11 @@ package permissions
 
 import (
 	"fmt"
-	"github.com/warden-cli/warden/permissions/shell"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // The decision for one request, in the order of DESIGN.md §5, for commands (decideExec) and for the file

@@ -7,8 +7,9 @@ package permissions
 
 import (
 	"fmt"
-	"github.com/warden-cli/warden/permissions/shell"
 	"path/filepath"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // throughLinks decides the request again under each other name of the file at abs and returns the

@@ -1,12 +1,13 @@
 package permissions
 
 import (
-	"github.com/warden-cli/warden/permissions/shell"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // linkPathLab is a workspace whose .env, ~/.ssh/id_rsa and .git/config have other names that look

@@ -1,9 +1,10 @@
 package permissions
 
 import (
-	"github.com/warden-cli/warden/permissions/shell"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // A hook's "allow" (a PreToolUse hook of the person's, in Claude Code's protocol) is an allow rule that

@@ -11,3 +11,7 @@ func ResolvePath(cwd, path, home string) string { return shell.ResolvePath(cwd, 
 // files, a start-up file exporting a token), as the file tools and the read-only jail judge it:
 // shell.IsSecretPath says what it leaves to commands' own judgement.
 func IsSecretPath(path, home string) bool { return shell.IsSecretPath(path, home) }
+
+// IsSecretPath is the package's IsSecretPath judged from the engine's home with what the engine
+// remembers: a start-up file is read again only when it changed.
+func (e *Engine) IsSecretPath(path string) bool { return e.mem.IsSecretPath(path, e.home) }

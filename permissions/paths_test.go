@@ -1,10 +1,11 @@
 package permissions
 
 import (
-	"github.com/warden-cli/warden/permissions/shell"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 func TestResolvePath(t *testing.T) {

@@ -10,8 +10,9 @@ package permissions
 
 import (
 	"fmt"
-	"github.com/warden-cli/warden/permissions/shell"
 	"sync"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // Mode is the person's standing choice of how much runs without asking.
@@ -160,7 +161,6 @@ func NewEngine(p Policy) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{policy: p, home: p.Home, mem: shell.NewMemory()}
-	shell.RefreshEnvPaths()
 	if p.Workspace != "" {
 		e.workspace = shell.ResolvePath("/", p.Workspace, p.Home)
 	}

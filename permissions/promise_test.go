@@ -1,12 +1,13 @@
 package permissions
 
 import (
-	"github.com/warden-cli/warden/permissions/shell"
 	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // unseenCase is a command doing, in one class of ways, what Warden cannot see, with the deny rule it

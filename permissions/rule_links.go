@@ -1,9 +1,10 @@
 package permissions
 
 import (
-	"github.com/warden-cli/warden/permissions/shell"
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // A path is judged after its symbolic links are resolved, the way the kernel opens it; a rule naming a

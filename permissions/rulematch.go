@@ -9,9 +9,10 @@ package permissions
 // used only to deny or ask, never to allow: an allow rule still needs the words as written.
 
 import (
-	"github.com/warden-cli/warden/permissions/programs"
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/programs"
 )
 
 // shape is a command or a rule read for matching.

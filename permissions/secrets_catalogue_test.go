@@ -1,11 +1,12 @@
 package permissions
 
 import (
-	"github.com/warden-cli/warden/permissions/shell"
 	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // The credential stores today's tools write are secret places: reading one asks, jailed or not, by bash

@@ -1,11 +1,12 @@
 package permissions
 
 import (
-	"github.com/warden-cli/warden/permissions/shell"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // Warden's own state (sessions, checkpoints, logs, the trust list) and its settings are secret places:

@@ -1,8 +1,9 @@
 package permissions
 
 import (
-	"github.com/warden-cli/warden/permissions/shell"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 func TestSuggestRule(t *testing.T) {

@@ -1,10 +1,11 @@
 package permissions
 
 import (
-	"github.com/warden-cli/warden/permissions/shell"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // The Read deny and ask rules say where their paths begin, for the read-only jail; other rules say

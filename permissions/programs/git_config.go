@@ -293,12 +293,12 @@ func readPrinted(e *shell.Exec, name, file string, cfg gitrepo.Config, source st
 // by its name. What the file holds is judged by what git prints of it (printsCredentials): `git config
 // user.name` prints no extraHeader, though `cat .git/config` would.
 func readConfigFile(e *shell.Exec, file, reason string) {
-	if !e.P.Secret && e.P.ReadOnly && shell.SecretByName(file, e.S.Ctx.Home) {
+	if !e.P.Secret && e.P.ReadOnly && e.S.Ctx.Memory.SecretByName(file, e.S.Ctx.Home) {
 		e.P.Secret = true
 		e.P.Reason = reason
 	}
 	sc := e.Scope()
-	e.S.ReadJudged(e.P, file, e.S.Abs(file, sc), sc, true, shell.SecretByName)
+	e.S.ReadJudged(e.P, file, e.S.Abs(file, sc), sc, true, e.S.Ctx.Memory.SecretByName)
 }
 
 // gitSettings puts the settings of git's -c and --config-env options into GIT_CONFIG_PARAMETERS, as git

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/permissions/treewalk"
@@ -77,11 +76,11 @@ var stdStreams = map[string]bool{
 // own state, and the files that hold a credential by what they hold (secretByContent), judged with what
 // m remembers.
 func (m *Memory) IsSecret(path, home string) bool {
-	return SecretByName(path, home) || secretByContent(m.Secrets, m.Git, path, true)
+	return m.SecretByName(path, home) || secretByContent(m.Secrets, m.Git, path, true)
 }
 
 // SecretByName is IsSecret without reading the file.
-func SecretByName(path, home string) bool {
+func (m *Memory) SecretByName(path, home string) bool {
 	if path == "" {
 		return false
 	}
@@ -113,7 +112,7 @@ func SecretByName(path, home string) bool {
 	if IsBlockDevice(clean) {
 		return true
 	}
-	return envNamed(clean) || wardenOwn(clean, home)
+	return m.envNamed(clean) || m.wardenOwn(clean, home)
 }
 
 // secretByContent reports whether the file at path (absolute) holds a credential by what it holds: a
@@ -142,34 +141,16 @@ func secretByContent(j *secrets.Judge, git *gitrepo.Reader, path string, configs
 
 // envNamed reports whether clean is, or is below, a credential file or directory the environment names
 // (SOPS_AGE_KEY_FILE, KUBECONFIG, GNUPGHOME...).
-func envNamed(clean string) bool {
+func (m *Memory) envNamed(clean string) bool {
 	if !filepath.IsAbs(clean) {
 		return false
 	}
-	for _, p := range envPaths() {
+	for _, p := range m.envPaths {
 		if Within(p, clean) {
 			return true
 		}
 	}
 	return false
-}
-
-// envNamedPaths are the credential paths Warden's environment names, as of the last engine built
-// (NewEngine refreshes them) or the first judgement before one: the environment does not change while
-// Warden runs, and every file a walk meets is judged, which seventeen look-ups each would slow by half.
-var envNamedPaths atomic.Pointer[[]string]
-
-func RefreshEnvPaths() {
-	p := secrets.EnvPaths(os.Getenv)
-	envNamedPaths.Store(&p)
-}
-
-func envPaths() []string {
-	if p := envNamedPaths.Load(); p != nil {
-		return *p
-	}
-	RefreshEnvPaths()
-	return *envNamedPaths.Load()
 }
 
 // gitConfigWalked judges the configuration in a .git directory a walk meets, whose history is judged
@@ -188,7 +169,7 @@ func (e *Exec) gitConfigWalked(gitDir string, t *treewalk.Tree, sc *Scope) bool 
 // session's transcript and full outputs, the checkpoints (a copy of every workspace's files, .env and
 // files under Read deny rules included), logs and the list of trusted workspaces; the settings may hold
 // MCP servers' tokens. The custom commands and the skills beside them are prompts, not secrets.
-func wardenOwn(clean, home string) bool {
+func (m *Memory) wardenOwn(clean, home string) bool {
 	s := "/" + strings.TrimPrefix(clean, "/")
 	if strings.Contains(s+"/", "/.local/state/warden/") {
 		return true
@@ -207,7 +188,7 @@ func wardenOwn(clean, home string) bool {
 	if !filepath.IsAbs(clean) {
 		return false
 	}
-	own := wardenDirs(home)
+	own := m.wardenDirs(home)
 	for _, d := range own.state {
 		if Within(d, clean) {
 			return true
@@ -240,13 +221,11 @@ type ownDirs struct {
 	state, settings []string
 }
 
-// ownCache keeps the last directories resolved: the environment rarely changes, and every file a walk
-// meets is judged, which a resolution per file (system calls) would slow.
-var ownCache atomic.Pointer[ownDirs]
-
-func wardenDirs(home string) *ownDirs {
+// wardenDirs returns the directories for home, remembered by m: the environment rarely changes, and
+// every file a walk meets is judged, which a resolution per file (system calls) would slow.
+func (m *Memory) wardenDirs(home string) *ownDirs {
 	key := [3]string{os.Getenv("XDG_STATE_HOME"), os.Getenv("XDG_CONFIG_HOME"), home}
-	if d := ownCache.Load(); d != nil && d.key == key {
+	if d, ok := m.own.Get(key); ok {
 		return d
 	}
 	d := &ownDirs{key: key}
@@ -267,7 +246,7 @@ func wardenDirs(home string) *ownDirs {
 		add(&d.state, filepath.Join(home, ".local", "state", "warden"))
 		add(&d.settings, filepath.Join(home, ".config", "warden"))
 	}
-	ownCache.Store(d)
+	m.own.Put(key, d)
 	return d
 }
 
@@ -277,9 +256,14 @@ func wardenDirs(home string) *ownDirs {
 // reports. A program's configuration holding a credential (a .git/config with an extraHeader, a
 // .yarnrc.yml with a token) is not reported, although reading it asks: git and yarn must read their
 // configuration to run at all, in the jail too.
+func (m *Memory) IsSecretPath(path, home string) bool {
+	return m.SecretByName(path, home) || secretByContent(m.Secrets, m.Git, path, false)
+}
+
+// IsSecretPath is Memory.IsSecretPath for a caller that holds no Memory: it judges with one of its own,
+// which it forgets, so it reads the environment and the start-up file again on every call.
 func IsSecretPath(path, home string) bool {
-	// A judge of its own, since the caller holds no Memory: what it reads it forgets.
-	return SecretByName(path, home) || secretByContent(secrets.NewJudge(), nil, path, false)
+	return newJudgeMemory().IsSecretPath(path, home)
 }
 
 // procView reports whether a path goes through a process's view of the file system, whose meaning
