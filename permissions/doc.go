@@ -1,3 +1,31 @@
+// Package permissions decides whether a tool call may run. It owns the rules (their syntax, compiling
+// and matching), the permission modes, the decision for a command or a file path in the order DESIGN.md §5
+// gives, the promise deny and ask rules make (promise.go), the path policy with its one path-resolution
+// function (ResolvePath), rule suggestions for "always allow", and the data behind `warden check`. The
+// walker (classify.go, run.go) reads a command as bash will run it and asks the packages below what each
+// simple command does.
+//
+// The engine's knowledge is layered, each package importing only those below it, never one above:
+//
+//	permissions           the engine: rules, modes, decisions, the walker, the promise
+//	permissions/models    the promise's models of programs, the wrappers, what programs hand Warden unseen
+//	permissions/programs  the read-only table and the checks of programs a row cannot describe
+//	permissions/supplied  what the working tree supplies to a program of the table (the survey)
+//	permissions/gitargs   git's command line as git reads it
+//	permissions/shell     the vocabulary: words, paths, reads, secrets, Part, Context, State, Exec, Memory
+//	permissions/treewalk  which files a recursive read takes in, the way its program walks
+//
+// and below them the leaves gitrepo, secrets, ignore, safefile, cache and printable. A package that finds
+// a command inside another (find -exec's, a shell body) calls back up through shell.Judge, which the
+// walker implements, never by importing the engine.
+//
+// What an engine remembers between decisions (the repositories it read, the files it judged by content,
+// directory listings, the other names of files, PATH's directories) is one shell.Memory, bounded, that
+// the engine owns and hands each classification: no two engines share what one learnt.
+//
+// It must never import other Warden packages above the leaves (tools, agent, config, ui): the agent
+// translates tool calls into Requests, and the file tools receive ResolvePath and IsSecretPath by
+// injection.
 package permissions
 
 // Decisions worth knowing, kept here so they are read before the code is changed:
@@ -9,7 +37,7 @@ package permissions
 //   - A bash command may read files outside the workspace without asking (`cat /etc/os-release`, the Go
 //     module cache); only secrets ask. `cd` outside the workspace asks, because the session's directory
 //     persists. The file tools are stricter: reading outside the workspace asks (issue 6).
-//   - Globs are expanded against the file system, bounded (maxGlobReads), to catch file names that
+//   - Globs are expanded against the file system, bounded (shell/glob.go), to catch file names that
 //     would be taken as options and secrets hidden behind patterns; dot files count as matches.
 //   - Brace expansion, loop variables and variables assigned earlier in the same command are not
 //     tracked: words using them are only known at run time and ask unless the program only prints.
@@ -17,12 +45,12 @@ package permissions
 //   - A deny or ask rule is a promise in every mode (promise.go decides, in one place). While any is
 //     in force, a part that does more than read is allowed by yolo, an allow rule (a bare `Bash` and a
 //     program's own `Bash(tar:*)` included), accept-edits or the sandbox's auto-allow only when Warden
-//     models it word by word (model.go); anything else asks. "Not modelled" is the default, not a list:
-//     Part.notRO marks a part unmodelled, and only an effect Warden follows in full says otherwise
-//     (Part.effect: a write of a known file, a cd, a quiet variable such as CGO_ENABLED) or a program's
+//     models it word by word (package models, grammar.go); anything else asks. "Not modelled" is the default, not a list:
+//     Part.NotRO marks a part unmodelled, and only an effect Warden follows in full says otherwise
+//     (Part.Effect: a write of a known file, a cd, a quiet variable such as CGO_ENABLED) or a program's
 //     model accounts for every word of it. A model knows the program's every option in every spelling
 //     it accepts (GNU and git abbreviations resolved against the whole list, so an unknown or ambiguous
-//     one is unseen; git's tables come from git's own lists, model_git_options.go), gives each value and
+//     one is unseen; git's tables come from git's own lists, gitargs/options.go), gives each value and
 //     operand a role (data, a path read or written, a directory written into, a directory worked in, a
 //     script run, code, a shell command), expands globs, and checks every path against the path rules.
 //     Modelled: the coreutils writers, sed, gofmt, source, git's writing subcommands and grep, make,
@@ -34,7 +62,7 @@ package permissions
 //     force: what they do with their words Warden does not follow; so does a program xargs gives more
 //     words at run time. Without such rules nothing changes.
 //   - Besides, the walker marks, on the part where it arises, each construct whose effect Warden cannot
-//     see, one named kind per construct (unseenKind): a program named at run time or by a glob; code
+//     see, one named kind per construct (shell.UnseenKind): a program named at run time or by a glob; code
 //     written (or linked) and run in one call; code on a stream (process substitution, pipe, /dev/stdin
 //     however spelled, a here-document to an interpreter); inline code of a language Warden does not
 //     read; bodies kept for later (trap, PROMPT_COMMAND, fc, writes to git's configuration and hooks or
@@ -50,7 +78,7 @@ package permissions
 //     and http-push are git push for rules.
 //   - Code on disk before the command runs is the project's own: make with its Makefile, npm test, go
 //     test, pytest, a project binary, a script. What such a program reads as code by itself is an input
-//     of the part (Part.inputs, Part.runsBelow), and what the same command writes there is code written
+//     of the part (Part.Inputs, Part.RunsBelow), and what the same command writes there is code written
 //     and run in one call: a Makefile, the makefiles it includes and make's -I directories;
 //     package.json and .npmrc; a module or __pycache__ where python -m runs, python's user site, what a
 //     script finds beside it, node_modules up the tree; the module go test, run and generate build; the
@@ -112,7 +140,7 @@ package permissions
 //     (relative to the repository's top, or with ./ to the directory), their paths and pathspecs.
 //   - Long options count in any abbreviation their program accepts (GNU getopt, git) wherever that makes
 //     the answer stricter; an abbreviated option that would narrow what is read is ignored. The promise's
-//     models resolve abbreviations against a program's whole list of options instead (model.go).
+//     models resolve abbreviations against a program's whole list of options instead (package models).
 //   - Globs are expanded wherever a path is judged: operands, option values, redirection targets (where
 //     bash uses the one file a pattern matches, and refuses more), scripts run and find's roots.
 //   - Paths are resolved the way the kernel walks them: a `..` applies after the symlinks before it.
@@ -135,7 +163,7 @@ package permissions
 //     ignored .env) is never printed by them, and does not count. An index Warden cannot list in full
 //     (split, sparse, unreadable), a history it cannot read (SHA-256, reftable, missing trees of a
 //     partial clone, more than 2,000,000 objects), one still being read (a decision spends at most
-//     historyBudget on it; the walk goes on in the background, so git.git's 203,000 commits take
+//     shell.HistoryBudget on it; the walk goes on in the background, so git.git's 203,000 commits take
 //     half a minute once) or a repository with submodules (.gitmodules,
 //     gitlinks) makes such a read ask, as do --recurse-submodules and --submodule=diff anywhere. An
 //     object named by its id that no ref, reflog or index entry reaches (a blob once added and reset)
@@ -193,7 +221,7 @@ package permissions
 //     commit reachable from refs, HEADs, reflogs and the stash, cached and extended as refs move.
 //   - A regular file with more than one link is read under every other name found in the workspace,
 //     the additional directories and the home directory's secret places (the listing is cached per
-//     directory by its times); a search past maxLinkSearch entries asks. The file tools' paths are
+//     directory by its times); a search past shell.MaxLinkSearch entries asks. The file tools' paths are
 //     decided under each such name too (hardlink_paths.go), with the same search.
 //   - What is secret is the catalogue of package secrets (keys, tools' and AI assistants' tokens,
 //     histories, files the environment names such as SOPS_AGE_KEY_FILE) plus Warden's own state and

@@ -1,11 +1,3 @@
-// Package permissions decides whether a tool call may run. It owns the shell-command classifier (bash
-// parsed with mvdan.cc/sh/v3/syntax, every simple command checked against a read-only table), the rule
-// syntax and matcher, the permission modes, the path policy with its one path-resolution function
-// (ResolvePath), rule suggestions for "always allow", and the data behind `warden check`.
-//
-// It must never import other Warden packages (tools, agent, config, ui): the agent translates tool calls
-// into Requests, and file tools receive ResolvePath by injection. Its own leaf package gitrepo reads git
-// repositories without running git.
 package permissions
 
 import (

@@ -16,7 +16,7 @@ import (
 // The one place where the engine keeps the promise of deny and ask rules (unseen.go): while any is in
 // force, a command with a part Warden cannot see asks, whatever the mode and the allow rules. A part is
 // unseen when the walker marked it; when it does more than read and Warden's model of it ends somewhere
-// (model.go: a program, an option, a place that takes code or a path Warden does not follow); when
+// (package models: a program, an option, a place that takes code or a path Warden does not follow); when
 // words only known at run time may decide whether a rule matches (a program or subcommand a Bash rule
 // names, a path a path rule could govern); or when it gives a program whose reads and writes Warden does
 // not model a path a path rule governs.

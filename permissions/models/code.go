@@ -75,7 +75,7 @@ func UnseenIn(e *shell.Exec, n string, s *programs.Spec, words []shell.Word) {
 	}
 	if (s == nil || !s.WritesFiles()) && (models[n] == nil || sourceTools[n]) {
 		// Its reads and writes are not modelled: every path it is given may be read or written. A
-		// program with a model has what it does with its words recorded there (model.go); the source
+		// program with a model has what it does with its words recorded there (grammar.go); the source
 		// tools still take in what git does not ignore below a directory they are given.
 		Hand(e, words[1:])
 		if sourceTools[n] {

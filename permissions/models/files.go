@@ -14,7 +14,7 @@ import (
 // own `source`: every option of GNU coreutils 9 in every spelling getopt_long accepts, and what each
 // operand is to the program.
 
-// models are the programs the promise models word by word (model.go), by name.
+// models are the programs the promise models word by word (grammar.go), by name.
 var models = map[string]*grammar{}
 
 func init() {

@@ -237,7 +237,7 @@ func gitTreeUnseen(e *shell.Exec, sub string, rest []shell.Word) bool {
 		top = r.Top
 	}
 	// checkout, switch, restore and reset write the work tree only in some forms, which their models
-	// (model_git.go) tell apart with their options resolved.
+	// (git.go) tell apart with their options resolved.
 	if gitTreeWriters[sub] && !gitPathWriters[sub] {
 		e.P.HandedWrites = append(e.P.HandedWrites, top)
 	}

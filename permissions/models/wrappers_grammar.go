@@ -7,7 +7,7 @@ import (
 	"github.com/warden-cli/warden/permissions/shell"
 )
 
-// Wrappers read by their whole option grammar (model.go): an option a wrapper does not have, or one
+// Wrappers read by their whole option grammar (grammar.go): an option a wrapper does not have, or one
 // Warden does not know, leaves what it runs unknown, so the part is not modelled and asks while deny
 // or ask rules are in force. A wrapper that acts on its own (strace, chrt, unshare) is never read-only,
 // and never modelled, but what it runs is what deny rules see.

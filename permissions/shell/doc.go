@@ -15,6 +15,10 @@
 //     carries along a list: the directory, known variables, defined functions), Level (one parsed
 //     source), State (what one classification knows beyond a part), Exec (one simple command being
 //     judged), Args (its words split into options and operands by GNU's conventions).
+//   - What an engine remembers between the commands it classifies, Memory (memory.go): the repositories
+//     it read, the files it judged by content, directory listings, the other names of files, PATH's
+//     directories (path.go), each bounded and kept only while what it came from is unchanged. An
+//     engine owns one; a classification without one makes its own and forgets it.
 //
 // A program's judgement that finds a command inside another (find -exec's, a shell body, a body read
 // only for deny and ask rules) calls back through Judge, which the engine's walker implements.

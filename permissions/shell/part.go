@@ -9,7 +9,7 @@ import (
 
 // NotRO marks the part as not read-only, keeping the first reason found. What is not read-only is not
 // modelled either, unless the caller knows it is (effect) or the program's model accounts for it
-// (model.go): "not modelled" is the default, so that nothing Warden does not follow is allowed by yolo
+// (package models): "not modelled" is the default, so that nothing Warden does not follow is allowed by yolo
 // or an allow rule while deny or ask rules are in force.
 func (p *Part) NotRO(reason string) {
 	p.Effect(reason)
@@ -89,7 +89,7 @@ type Part struct {
 	// for the first one marked, what it is.
 	Unseen    UnseenKind
 	UnseenWhy string
-	// Unmodelled says why Warden's model of the part ends (model.go), or is empty when the part is
+	// Unmodelled says why Warden's model of the part ends (package models), or is empty when the part is
 	// read-only or every word of it is modelled: while deny or ask rules are in force, such a part asks.
 	Unmodelled string
 	// Loose are the paths the part reads or writes that are only known at run time (loose.go).

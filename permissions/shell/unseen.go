@@ -2,7 +2,7 @@ package shell
 
 // A deny rule is a promise in every mode. Deny and ask rules are checked against what Warden reads in
 // the command: the programs it names, the code it hands to a shell, the files it names. What Warden does
-// not model word by word is unseen by default (Part.notRO marks the part unmodelled; model.go); besides,
+// not model word by word is unseen by default (Part.NotRO marks the part unmodelled; package models); besides,
 // some of what a command does Warden knows it cannot read: code written and run in the same call, code
 // arriving on a stream, a trap's body, a program reached through a glob or a link made a moment before,
 // git told to run a command. The walker marks each such construct on the part where it arises, with the
