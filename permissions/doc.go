@@ -231,7 +231,8 @@ package permissions
 //     a URL with a password). A login shell (`bash -lc`) reads the start-up files. git config, git var
 //     -l and git remote -v, get-url and show are judged by the variables they print, not the files they
 //     read: `git config user.name` beside an extraHeader runs unasked, `git config -l` asks. A walk
-//     that takes hidden files in (grep -r) reads .git/config. The read-only jail keeps git's and yarn's
+//     that takes hidden files in (grep -r, rg --hidden, -uu) reads .git's config, config.worktree and
+//     the submodules' configurations under .git/modules, each judged so. The read-only jail keeps git's and yarn's
 //     configuration readable (IsSecretPath leaves them out): the programs must read it to run.
 //   - A command holding a character that shows differently from what bash reads (printable.Hidden: a
 //     control character other than tab and newline, a bidi override, a zero-width or other format

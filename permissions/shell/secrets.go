@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -153,16 +154,71 @@ func (m *Memory) envNamed(clean string) bool {
 	return false
 }
 
-// gitConfigWalked judges the configuration in a .git directory a walk meets, whose history is judged
-// elsewhere: grep -r (any walker that takes hidden entries in, but not rg, which never enters .git) prints
-// it with the rest, an extraHeader included. It reports whether the walk found it secret and stops.
-func (e *Exec) gitConfigWalked(gitDir string, t *treewalk.Tree, sc *Scope) bool {
-	cfg := gitDir + "/config"
-	if t.Rg != nil || !t.Hidden || treewalk.Excludes(t.ExcludeDir, ".git") || !t.Takes("config") || !e.S.IsSecret(cfg) {
+// gitConfigWalked judges the configuration files in a .git directory a walk meets, whose history is
+// judged elsewhere: grep -r (any walker that takes hidden entries in) and rg --hidden (-uu, -uuu) enter
+// .git and print its config, config.worktree and the submodules' configurations under modules/ with the
+// rest, an extraHeader or a URL with a password included. Each is judged as every file a walk takes in,
+// by its name and by what it holds. rs is what rg's rules say in the directory holding .git (nil for
+// other programs). It reports whether the walk found one secret and stops.
+func (e *Exec) gitConfigWalked(gitDir string, t *treewalk.Tree, sc *Scope, rs *treewalk.RgState) bool {
+	if !t.Enters(rs, gitDir, ".git", true, false) {
 		return false
 	}
-	e.S.Read(e.P, cfg, sc)
-	return true
+	if rs != nil {
+		if rs = rs.Child(gitDir, e.S.Ctx.Home); rs == nil {
+			return false
+		}
+	}
+	return e.gitConfigsIn(gitDir, t, sc, rs, 0)
+}
+
+// gitDirContents are the entries of a git directory that hold no configuration: gitConfigsIn does not
+// look into them when it looks for submodules' git directories below modules/, whose names may hold
+// slashes.
+var gitDirContents = map[string]bool{"objects": true, "refs": true, "logs": true, "hooks": true, "info": true,
+	"lfs": true, "worktrees": true, "rr-cache": true, "branches": true}
+
+// maxModuleDepth bounds how deep below a git directory gitConfigsIn looks for submodules' configurations
+// (modules/NAME/modules/NAME... and names with slashes).
+const maxModuleDepth = 8
+
+// gitConfigsIn judges the configuration files in dir, a git directory or a directory below its modules/,
+// that the walk t takes in, and looks further down modules/. It reports whether one is secret.
+func (e *Exec) gitConfigsIn(dir string, t *treewalk.Tree, sc *Scope, rs *treewalk.RgState, depth int) bool {
+	l := e.S.Ctx.Memory.Lister.List(dir, e.S.Ctx.Home)
+	if l == nil {
+		return false
+	}
+	for _, en := range l.Entries {
+		name := en.Name()
+		p := dir + "/" + name
+		isLink := en.Type()&fs.ModeSymlink != 0
+		switch {
+		case en.IsDir():
+			if depth >= maxModuleDepth || depth == 0 && name != "modules" || gitDirContents[name] && depth > 0 {
+				continue
+			}
+			if !t.Enters(rs, p, name, true, false) {
+				continue
+			}
+			sub := rs
+			if rs != nil {
+				if sub = rs.Child(p, e.S.Ctx.Home); sub == nil {
+					continue
+				}
+			}
+			if e.gitConfigsIn(p, t, sc, sub, depth+1) {
+				return true
+			}
+		case name == "config" || name == "config.worktree":
+			if isLink && !t.Follow || !t.Enters(rs, p, name, false, false) || !t.Takes(name) || !e.S.IsSecret(p) {
+				continue
+			}
+			e.S.Read(e.P, p, sc)
+			return true
+		}
+	}
+	return false
 }
 
 // wardenOwn reports whether a path is Warden's own state or settings. The state directory holds every

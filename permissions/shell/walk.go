@@ -61,7 +61,7 @@ func (e *Exec) walkDir(dir, root string, t *treewalk.Tree, sc *Scope, rs *treewa
 		isLink := en.Type()&fs.ModeSymlink != 0
 		p := dir + "/" + name
 		if name == ".git" {
-			if isDir && e.gitConfigWalked(p, t, sc) {
+			if isDir && e.gitConfigWalked(p, t, sc, rs) {
 				return false
 			}
 			continue
