@@ -211,7 +211,10 @@ package permissions
 //     only for the subcommands that run it (supplied/git.go has the survey). A configuration
 //     file Warden cannot parse asks, even though git would refuse it too.
 //   - A program found on PATH inside the workspace or through a relative PATH entry is not the system
-//     tool of its name (a project venv's bin, node_modules/.bin).
+//     tool of its name (a project venv's bin, node_modules/.bin). Nor is one found outside the system's
+//     program directories as a link to a program of another name (~/.local/bin/ls -> /bin/rm): it asks,
+//     unless the target is the same program under a longer name (python3 -> python3.11) or a multi-call
+//     binary that runs the tool it is called as (busybox, rustup's proxies).
 //   - Tools whose only risk is running project code (eslint's, prettier's and mypy's configuration and
 //     plugins, pytest's conftest.py) are read-only only when read-only commands run in the read-only jail
 //     (Policy.ReadOnlyJail); otherwise they ask.

@@ -13,13 +13,6 @@ import (
 	"github.com/warden-cli/warden/permissions/supplied"
 )
 
-// systemBinDirs are the directories whose programs count as the system tool of the same name: on a
-// normal system only root can write them, so /usr/bin/cat is cat. Anything else with a slash (./cat,
-// bin/cat, /tmp/x/cat) may be any program.
-var systemBinDirs = map[string]bool{
-	"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true,
-}
-
 func (c *classifier) run(e *shell.Exec, words []shell.Word) {
 	for layer := 0; ; layer++ {
 		if layer > 32 {
@@ -70,7 +63,7 @@ func (c *classifier) run(e *shell.Exec, words []shell.Word) {
 				n = "bash"
 			} else {
 				dir, base := filepath.Split(shell.ProcRoot(n))
-				if !systemBinDirs[filepath.Clean(dir)] || base == "" {
+				if !shell.SystemBinDir(filepath.Clean(dir)) || base == "" {
 					if n = c.pathRun(e, words); n == "" {
 						return
 					}
@@ -166,7 +159,7 @@ func (c *classifier) pathRun(e *shell.Exec, words []shell.Word) string {
 		return ""
 	}
 	real := shell.ProcRoot(e.S.Resolved(path))
-	if dir, base := filepath.Split(real); systemBinDirs[filepath.Clean(dir)] && base != "" {
+	if dir, base := filepath.Split(real); shell.SystemBinDir(filepath.Clean(dir)) && base != "" {
 		return base
 	}
 	if base := filepath.Base(real); models.IsLoader(base) && !e.S.Inside(real) {

@@ -17,7 +17,7 @@ type PathEntry struct {
 	Risky bool
 }
 
-// PathEntries are the directories of the PATH commands inherit, in order, or nil when none is risky.
+// PathEntries are the directories of the PATH commands inherit, in order.
 func (c *State) PathEntries() []PathEntry {
 	path, _ := c.LookupEnv("PATH")
 	key := path + "\x00" + strings.Join(c.Roots(), "\x00")
@@ -25,7 +25,6 @@ func (c *State) PathEntries() []PathEntry {
 		return dirs
 	}
 	var dirs []PathEntry
-	anyRisky := false
 	for _, d := range filepath.SplitList(path) {
 		pd := PathEntry{Dir: d}
 		if d == "" || !filepath.IsAbs(d) {
@@ -38,11 +37,7 @@ func (c *State) PathEntries() []PathEntry {
 				}
 			}
 		}
-		anyRisky = anyRisky || pd.Risky
 		dirs = append(dirs, pd)
-	}
-	if !anyRisky {
-		dirs = nil
 	}
 	c.Ctx.Memory.pathEntries.Put(key, dirs)
 	return dirs
@@ -64,3 +59,14 @@ func (c *State) PathDirs() map[string]bool {
 	c.Ctx.Memory.pathDirs.Put(v, dirs)
 	return dirs
 }
+
+// systemBinDirs are the directories whose programs count as the system tool of the same name: on a
+// normal system only root can write them, so /usr/bin/cat is cat.
+var systemBinDirs = map[string]bool{
+	"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true,
+}
+
+// SystemBinDir reports whether dir (clean, absolute) is one of the system's program directories, whose
+// programs are the system tools of their names. Anything else (./cat, bin/cat, /tmp/x/cat) may be any
+// program.
+func SystemBinDir(dir string) bool { return systemBinDirs[dir] }

@@ -6,7 +6,8 @@
 // judgements read what the program reads, in Go, never by running it: the configuration chain of the
 // repository git really uses (git.go), go's, node's and rust's toolchain files (golang.go, node.go,
 // rust.go), the configuration of rg, docker compose, pip, maven, dotnet and bundler (tools.go). A
-// program found on PATH inside the workspace is not the system's tool of its name (PathProgram).
+// program found on PATH inside the workspace, or outside the system's program directories as a link
+// to another program, is not the system's tool of its name (PathProgram).
 //
 // A finding whose file lies in the workspace or one of a repository's directories is what the working
 // tree supplies (Supplies): it is recorded on the part, and no allow rule covers it. What the person's
