@@ -172,7 +172,10 @@ var corpus = func() []corpusCase {
 		ask("git remote show origin"), ask("git -c safe.directory=* -C /tmp/r status"), ask("git config -f{home}/.aws/credentials --list"),
 		ask("git blame --contents=.env README.md"), allow("git remote show"), allow("git remote show -n origin"),
 		allow("git branch --list --format='%(refname)'"), allow("git tag -l --sort=-v:refname"), allow("git tag -n5"), ask("git apply x.patch"), ask("git am x"), ask("git format-patch -1"),
-		ask("git worktree add x"), ask("git submodule update"), ask("git reflog expire --all"), ask("git gc"),
+		ask("git worktree add x"), ask("git submodule update"),
+		// A bare git submodule (after --quiet too) is git submodule status; summary only prints.
+		allow("git submodule"), allow("git submodule --quiet"), allow("git submodule -q status"), allow("git submodule summary"),
+		ask("git submodule --quiet update"), ask("git submodule -q foreach ls"), ask("git submodule --cached update"), ask("git reflog expire --all"), ask("git gc"),
 		ask("git update-ref -d HEAD"), ask("git notes add -m x"), ask("git help log"), ask("git -C /tmp status; git push"),
 		ask("git archive -o x.tar HEAD"), ask("git filter-branch x"), ask("git replace a b"), ask("git restore x"),
 		ask("git switch -c x"), ask("git cherry-pick x"), ask("git revert HEAD"), ask("git init"), ask("git clone x"),

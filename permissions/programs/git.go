@@ -51,7 +51,7 @@ func init() {
 		"stash":     gitFirstWord(map[string]bool{"list": true, "show": true}, false),
 		"worktree":  gitFirstWord(map[string]bool{"list": true}, false),
 		"reflog":    gitFirstWord(map[string]bool{"show": true, "list": true, "exists": true}, true),
-		"submodule": gitFirstWord(map[string]bool{"status": true, "summary": true}, false),
+		"submodule": gitSubmodule,
 		"config":    gitConfig,
 		"help":      func(*shell.Exec, []shell.Word) string { return "`git help` opens a viewer" },
 	}
@@ -166,6 +166,19 @@ func gitFirstWord(ok map[string]bool, noneOK bool) func(e *shell.Exec, args []sh
 		}
 		return gitOpts("", "", "", nil)(e, args[1:])
 	}
+}
+
+// gitSubmodule: status and summary only read, and git submodule without a subcommand, after --quiet
+// too, is status.
+func gitSubmodule(e *shell.Exec, args []shell.Word) string {
+	i := 0
+	for i < len(args) && (args[i].Value == "--quiet" || args[i].Value == "-q") {
+		i++
+	}
+	if i == len(args) {
+		return ""
+	}
+	return gitFirstWord(map[string]bool{"status": true, "summary": true}, false)(e, args[i:])
 }
 
 // gitRemote lists remotes; `git remote show NAME` asks the remote over the network unless -n is given.
