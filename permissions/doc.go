@@ -233,7 +233,9 @@ package permissions
 //     and one of git's configuration files setting a credential-bearing variable (http.*.extraHeader,
 //     a URL with a password). A login shell (`bash -lc`) reads the start-up files. git config, git var
 //     -l and git remote -v, get-url and show are judged by the variables they print, not the files they
-//     read: `git config user.name` beside an extraHeader runs unasked, `git config -l` asks. A walk
+//     read: `git config user.name` beside an extraHeader runs unasked, `git config -l` asks; so do
+//     `git config --name-only -l` (names hold a credential only as a URL with one) and a --get-regexp
+//     whose pattern matches no variable carrying one. A walk
 //     that takes hidden files in (grep -r, rg --hidden, -uu) reads .git's config, config.worktree and
 //     the submodules' configurations under .git/modules, each judged so. The read-only jail keeps git's and yarn's
 //     configuration readable (IsSecretPath leaves them out): the programs must read it to run.

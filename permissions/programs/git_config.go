@@ -12,6 +12,7 @@ package programs
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/warden-cli/warden/permissions/gitargs"
 	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/permissions/supplied"
+	"github.com/warden-cli/warden/secrets"
 )
 
 // gitConfigReadOpts are the options that only choose where to read and how to print.
@@ -159,20 +161,25 @@ func gitConfigPrints(e *shell.Exec, args []shell.Word, g gitargs.Args) string {
 			readPrinted(e, name, file, cfg, source)
 		}
 	}
-	printsCredentials(e, name, cfg, match)
+	printsCredentials(e, name, cfg, match, g.HasExact("--name-only"))
 	return ""
 }
 
 // printsCredentials makes the part a secret read when a variable it prints, among those of cfg that
 // match, carries a credential (http.<url>.extraHeader, a URL with a password): the file holding it is
 // read for its name's sake (readConfigFile), and the variable decides. Settings the command line gave
-// are the model's own and tell it nothing new.
-func printsCredentials(e *shell.Exec, name string, cfg gitrepo.Config, match func(gitrepo.Entry) bool) {
+// are the model's own and tell it nothing new. With namesOnly (--name-only) only the names are printed,
+// which carry a credential only in a subsection that is a URL with one.
+func printsCredentials(e *shell.Exec, name string, cfg gitrepo.Config, match func(gitrepo.Entry) bool, namesOnly bool) {
 	if e.P.Secret || !e.P.ReadOnly {
 		return
 	}
 	for _, en := range cfg.Entries {
-		if en.File != "" && match(en) && en.Credential() {
+		carries := en.Credential()
+		if namesOnly {
+			carries = secrets.Value(en.Key)
+		}
+		if en.File != "" && match(en) && carries {
 			e.P.Secret = true
 			e.P.Reason = fmt.Sprintf("%s prints `%s` from `%s`, which carries a credential", name, en.Key, e.S.Shown(en.File))
 			return
@@ -191,8 +198,9 @@ func withoutIncludes(cfg gitrepo.Config) gitrepo.Config {
 	return out
 }
 
-// gitConfigPrinted returns which variables a reading git config prints: those of the name it gets, or
-// every one for a list, a regular expression or a URL match (whose sections are matched loosely).
+// gitConfigPrinted returns which variables a reading git config prints: those of the name it gets, those
+// whose names a regular expression matches, or every one for a list or a URL match (whose sections are
+// matched loosely).
 func gitConfigPrinted(args []shell.Word, g gitargs.Args) func(gitrepo.Entry) bool {
 	all := func(gitrepo.Entry) bool { return true }
 	ops := g.Operands
@@ -201,10 +209,17 @@ func gitConfigPrinted(args []shell.Word, g gitargs.Args) func(gitrepo.Entry) boo
 		ops = ops[1:]
 	}
 	switch {
-	case g.HasExact("--list", "-l", "--get-regexp") || newForm && (args[0].Value == "list" || g.Has("--regexp")):
+	case g.HasExact("--list", "-l") || newForm && args[0].Value == "list":
 		return all
 	case len(ops) == 0:
 		return all
+	case g.HasExact("--get-regexp") || newForm && g.Has("--regexp"):
+		// The value pattern after the name's only narrows what is printed: every value is taken to match.
+		re := gitNameRegexp(ops[0].Value)
+		if re == nil {
+			return all
+		}
+		return func(en gitrepo.Entry) bool { return re.MatchString(en.Key) }
 	case g.HasExact("--get-urlmatch") || newForm && g.Has("--url"):
 		section, name, _ := strings.Cut(strings.ToLower(ops[0].Value), ".")
 		if i := strings.LastIndexByte(name, '.'); i >= 0 {
@@ -216,6 +231,30 @@ func gitConfigPrinted(args []shell.Word, g gitargs.Args) func(gitrepo.Entry) boo
 	}
 	key := canonicalGitKey(ops[0].Value)
 	return func(en gitrepo.Entry) bool { return en.Key == key }
+}
+
+// gitNameRegexp compiles the extended regular expression git config matches names with, or returns nil
+// when Go's syntax may read it otherwise than the C library git uses: a backslash before anything but
+// punctuation (\< \w \1 and the like), a bound with no lower end ({,3}). Matching is made
+// case-insensitive, so that the answer errs towards printing.
+func gitNameRegexp(pattern string) *regexp.Regexp {
+	if strings.Contains(pattern, "{,") {
+		return nil
+	}
+	for i := 0; i < len(pattern); i++ {
+		if pattern[i] != '\\' {
+			continue
+		}
+		if i+1 == len(pattern) || !strings.ContainsRune(`.[]{}()\*+?|^$-/`, rune(pattern[i+1])) {
+			return nil
+		}
+		i++
+	}
+	re, err := regexp.Compile("(?i)" + pattern)
+	if err != nil {
+		return nil
+	}
+	return re
 }
 
 // canonicalGitKey lower-cases a key's section and name, keeping its subsection as written, as git
@@ -244,7 +283,7 @@ func gitVar(e *shell.Exec, args []shell.Word) string {
 		readPrinted(e, "`git var`", file, cfg, "")
 	}
 	if slices.ContainsFunc(args, func(w shell.Word) bool { return w.Value == "-l" }) {
-		printsCredentials(e, "`git var -l`", cfg, func(gitrepo.Entry) bool { return true })
+		printsCredentials(e, "`git var -l`", cfg, func(gitrepo.Entry) bool { return true }, false)
 	}
 	return ""
 }
@@ -273,7 +312,7 @@ func gitRemotePrints(e *shell.Exec) {
 			readPrinted(e, "`git remote`", file, cfg, "")
 		}
 	}
-	printsCredentials(e, "`git remote`", cfg, urls)
+	printsCredentials(e, "`git remote`", cfg, urls, false)
 }
 
 // readPrinted records that the command name prints the values of file, from the chain cfg; source
