@@ -215,6 +215,13 @@ package permissions
 //     program directories as a link to a program of another name (~/.local/bin/ls -> /bin/rm): it asks,
 //     unless the target is the same program under a longer name (python3 -> python3.11) or a multi-call
 //     binary that runs the tool it is called as (busybox, rustup's proxies).
+//   - ssh, scp and sftp are never read-only, and git's network subcommands (fetch, pull, push,
+//     ls-remote, remote show) ask, so nothing that reads the person's ~/.ssh/config (whose ProxyCommand,
+//     LocalCommand and Match exec run programs) runs unasked. That file is the person's own, decided as
+//     their ~/.gitconfig is: an allow rule of theirs for ssh or git fetch covers what it runs; what the
+//     repository's own configuration names for reaching a remote (core.sshCommand, core.gitProxy, a
+//     remote's uploadpack, a credential helper, an ext:: URL) is what it supplies, which no rule covers
+//     (supplied/git_transport.go).
 //   - Tools whose only risk is running project code (eslint's, prettier's and mypy's configuration and
 //     plugins, pytest's conftest.py) are read-only only when read-only commands run in the read-only jail
 //     (Policy.ReadOnlyJail); otherwise they ask.

@@ -306,6 +306,9 @@ sub:
 	sub := words[i].Value
 	check, ok := gitReadSub[sub]
 	if !ok {
+		if r := supplied.GitTransport(e, sub, e.Scope().Cwd); r != "" {
+			return r
+		}
 		return fmt.Sprintf("`git %s` is not read-only", sub)
 	}
 	rest := words[i+1:]

@@ -4,8 +4,10 @@
 // program, write or reach the network. The survey (survey.go) says, for every program of the table, what
 // it loads and how a call is judged with it (Check); a test keeps the survey and the table in step. The
 // judgements read what the program reads, in Go, never by running it: the configuration chain of the
-// repository git really uses (git.go), go's, node's and rust's toolchain files (golang.go, node.go,
-// rust.go), the configuration of rg, docker compose, pip, maven, dotnet and bundler (tools.go). A
+// repository git really uses (git.go), and what it names for reaching a remote, which git's network
+// subcommands run though they are not in the table (git_transport.go), go's, node's and rust's
+// toolchain files (golang.go, node.go, rust.go), the configuration of rg, docker compose, pip, maven,
+// dotnet and bundler (tools.go). A
 // program found on PATH inside the workspace, or outside the system's program directories as a link
 // to another program, is not the system's tool of its name (PathProgram).
 //
