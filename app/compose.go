@@ -92,7 +92,7 @@ func newSession(version string, cfg *config.Config, c *commonFlags, tasks *bash.
 	home, _ := os.UserHomeDir()
 	// One path-resolution function for the whole program: the engine decides on the path the tools use.
 	s.env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, home) }
-	s.env.Secret = func(p string) bool { return permissions.IsSecretPath(p, home) }
+	s.env.Secret = s.engine.IsSecretPath
 	s.env.SearchRule = s.engine.SearchRule
 	s.env.RuleRoots = s.engine.ReadRuleRoots()
 	s.env.AdditionalDirs = additionalDirs(cfg)

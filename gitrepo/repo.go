@@ -12,8 +12,8 @@
 // What takes more than a few system calls to learn is remembered by a Reader (reader.go), which whoever
 // reads repositories for a session holds, with the identity of the files it came from (device, inode,
 // size, change and modification times): asking the same Reader again about an unchanged repository
-// costs a handful of system calls, and nothing one Reader learnt is seen by another. The package-level
-// functions (shared.go) read through one Reader the process shares, for callers that hold none yet.
+// costs a handful of system calls, and nothing one Reader learnt is seen by another. There are no
+// package-level readers: a caller that holds no Reader makes one (NewReader).
 //
 // It imports nothing of Warden's but the leaves safefile, secrets (which configuration entries carry a
 // credential, credentials.go) and cache, and must import nothing above them.

@@ -172,7 +172,10 @@ var corpus = func() []corpusCase {
 		ask("git remote show origin"), ask("git -c safe.directory=* -C /tmp/r status"), ask("git config -f{home}/.aws/credentials --list"),
 		ask("git blame --contents=.env README.md"), allow("git remote show"), allow("git remote show -n origin"),
 		allow("git branch --list --format='%(refname)'"), allow("git tag -l --sort=-v:refname"), allow("git tag -n5"), ask("git apply x.patch"), ask("git am x"), ask("git format-patch -1"),
-		ask("git worktree add x"), ask("git submodule update"), ask("git reflog expire --all"), ask("git gc"),
+		ask("git worktree add x"), ask("git submodule update"),
+		// A bare git submodule (after --quiet too) is git submodule status; summary only prints.
+		allow("git submodule"), allow("git submodule --quiet"), allow("git submodule -q status"), allow("git submodule summary"),
+		ask("git submodule --quiet update"), ask("git submodule -q foreach ls"), ask("git submodule --cached update"), ask("git reflog expire --all"), ask("git gc"),
 		ask("git update-ref -d HEAD"), ask("git notes add -m x"), ask("git help log"), ask("git -C /tmp status; git push"),
 		ask("git archive -o x.tar HEAD"), ask("git filter-branch x"), ask("git replace a b"), ask("git restore x"),
 		ask("git switch -c x"), ask("git cherry-pick x"), ask("git revert HEAD"), ask("git init"), ask("git clone x"),
@@ -226,6 +229,9 @@ var corpus = func() []corpusCase {
 		// Odd input.
 		ask(""), ask("   "), ask("ls '"), ask("ls )"), ask("echo $("), ask("ls\rrm x"), ask("ls\x1b[2Krm x"), ask("ls\x00rm"),
 		ask("ls\u202erm"), ask("ls # \\\nrm x"), ask("# \\\nrm x"), allow("ls # ok\nls"), ask("jobs -x rm x"), allow("jobs -l"), ask(strings.Repeat("ls ", 6000)), ask("ls;;"), ask("if"), ask("ls |"), ask("&& ls"),
+		// Characters that render as nothing (zero-width, soft hyphen, word joiner, tags, fillers, marks).
+		ask("echo a\u200bb"), ask("echo a\u200db"), ask("echo \u00adx"), ask("ls src\u2060"), ask("echo \U000E0041"),
+		ask("echo \u3164"), ask("cat README\u200e.md"), ask("git log --grep=\u2063x"),
 	)
 	// Arithmetic evaluates variables' values again, and an array subscript in them runs commands:
 	// x='a[$(rm y)]'; echo $((x)) runs rm. So do names given to builtins, ${!x} and ${x@P}.
@@ -507,6 +513,9 @@ func TestControlCharactersByCodePoint(t *testing.T) {
 	for cmd, want := range map[string]string{
 		"ls\u202erm": "U+202E", "ls\x1b[2K": "U+001B", "ls\rrm x": "U+000D", "ls\u2066x": "U+2066", "echo \x7f": "U+007F",
 		"ls\u0085": "U+0085", "ls\ufeff": "U+FEFF",
+		// Zero-width and other format characters read as nothing on screen.
+		"echo a\u200bb": "U+200B", "echo \u00adx": "U+00AD", "ls src\u2060": "U+2060", "echo \U000E0041": "U+E0041",
+		"echo \u3164": "U+3164", "cat README\u200e.md": "U+200E",
 	} {
 		v := e.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws})
 		if v.Decision != Ask || !strings.Contains(v.Reason, want) || strings.Contains(v.Reason, "'") {

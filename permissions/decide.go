@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // The decision for one request, in the order of DESIGN.md §5, for commands (decideExec) and for the file
@@ -43,16 +45,16 @@ func (e *Engine) decide(s snapshot, req Request) Verdict {
 func (e *Engine) protected(abs string) bool {
 	s := "/" + filepath.ToSlash(abs) + "/"
 	return strings.Contains(s, "/.git/") || strings.Contains(s, "/.warden/") ||
-		e.home != "" && within(filepath.Join(e.home, ".config", "warden"), abs)
+		e.home != "" && shell.Within(filepath.Join(e.home, ".config", "warden"), abs)
 }
 
 // inside reports whether abs is in the workspace or an additional directory.
 func (e *Engine) inside(abs string) bool {
-	if within(e.workspace, abs) {
+	if shell.Within(e.workspace, abs) {
 		return true
 	}
 	for _, d := range e.dirs {
-		if within(d, abs) {
+		if shell.Within(d, abs) {
 			return true
 		}
 	}
@@ -86,8 +88,8 @@ func (e *Engine) decidePath(s snapshot, req Request) Verdict {
 	if cwd == "" {
 		cwd = e.workspace
 	}
-	abs := ResolvePath(cwd, req.Path, e.home)
-	secret := isSecretPath(abs, e.home) || isSecretPath(req.Path, e.home)
+	abs := shell.ResolvePath(cwd, req.Path, e.home)
+	secret := e.mem.IsSecret(abs, e.home) || e.mem.IsSecret(req.Path, e.home)
 	v := e.decideName(s, req.Kind, abs, req.Path, "`"+req.Path+"`", secret)
 	if v.Decision == Deny {
 		return v
@@ -172,7 +174,7 @@ func (e *Engine) decideName(s snapshot, k Kind, abs, part, what string, secret b
 // the program's directory dropped too (`/bin/rm` is `rm`); for allow only the innermost command (unless a
 // wrapper acts itself) or the whole command as written may match, and the words the rule names must be
 // known before running.
-func bashMatch(rules []Rule, p *Part, allow bool) (Rule, bool) {
+func bashMatch(rules []Rule, p *shell.Part, allow bool) (Rule, bool) {
 	for _, r := range rules {
 		if r.Tool != "Bash" {
 			continue
@@ -197,20 +199,20 @@ func bashMatch(rules []Rule, p *Part, allow bool) (Rule, bool) {
 		if len(p.Args) == 0 {
 			continue
 		}
-		need := len(p.static)
+		need := len(p.ArgStatic)
 		if r.prefix {
 			need = min(r.literalWords(), need)
-		} else if p.openTail {
+		} else if p.OpenTail {
 			continue
 		}
 		known := true
-		for _, st := range p.static[:need] {
+		for _, st := range p.ArgStatic[:need] {
 			known = known && st
 		}
 		if !known && !r.any {
 			continue
 		}
-		if !p.actsItself && r.matchArgs(p.Args) {
+		if !p.ActsItself && r.matchArgs(p.Args) {
 			return r, true
 		}
 		if len(p.Layers) > 1 && p.Static && r.matchArgs(p.Layers[0]) {
@@ -221,7 +223,7 @@ func bashMatch(rules []Rule, p *Part, allow bool) (Rule, bool) {
 }
 
 // partPaths returns the rule matching any of the part's reads (for Read rules) or writes (Edit/Write).
-func (e *Engine) partPaths(rules []Rule, p *Part) (Rule, string, bool) {
+func (e *Engine) partPaths(rules []Rule, p *shell.Part) (Rule, string, bool) {
 	if r, path, ok := e.namedPaths(rules, p); ok {
 		return r, path, true
 	}
@@ -229,7 +231,7 @@ func (e *Engine) partPaths(rules []Rule, p *Part) (Rule, string, bool) {
 }
 
 // namedPaths returns the rule matching a file the part names: a read or a write of that very path.
-func (e *Engine) namedPaths(rules []Rule, p *Part) (Rule, string, bool) {
+func (e *Engine) namedPaths(rules []Rule, p *shell.Part) (Rule, string, bool) {
 	for _, path := range p.Reads {
 		abs := e.absFor(path)
 		if r, ok := firstPathMatch(pathRules(rules, Read), abs); ok {
@@ -247,11 +249,11 @@ func (e *Engine) namedPaths(rules []Rule, p *Part) (Rule, string, bool) {
 
 // rootedIn returns the Read rule that denies the directory a recursive read starts from, or a file
 // right below it.
-func rootedIn(rules []Rule, p *Part) (Rule, string, bool) {
-	for _, t := range p.trees {
+func rootedIn(rules []Rule, p *shell.Part) (Rule, string, bool) {
+	for _, t := range p.Trees {
 		for _, r := range pathRules(rules, Read) {
-			if r.matchPath(t.dir) || r.matchPath(filepath.Join(t.dir, "x")) {
-				return r, t.dir, true
+			if r.matchPath(t.Dir) || r.matchPath(filepath.Join(t.Dir, "x")) {
+				return r, t.Dir, true
 			}
 		}
 	}
@@ -260,11 +262,11 @@ func rootedIn(rules []Rule, p *Part) (Rule, string, bool) {
 
 // treePaths returns the Read rule naming something below a directory the part reads recursively (grep -r,
 // rg, git log -p with no pathspec).
-func treePaths(rules []Rule, p *Part) (Rule, string, bool) {
-	for _, t := range p.trees {
+func treePaths(rules []Rule, p *shell.Part) (Rule, string, bool) {
+	for _, t := range p.Trees {
 		for _, r := range pathRules(rules, Read) {
 			if r.mayMatchUnder(t) {
-				return r, t.dir, true
+				return r, t.Dir, true
 			}
 		}
 	}
@@ -275,7 +277,7 @@ func (e *Engine) absFor(path string) string {
 	if !filepath.IsAbs(path) {
 		return path
 	}
-	return resolveBelow(e.workspace, path)
+	return shell.ResolveBelow(e.workspace, path)
 }
 
 func (e *Engine) decideExec(s snapshot, req Request) Verdict {
@@ -367,7 +369,7 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 	// Coverage: every part read-only (and not a secret) or allowed by rules. A rule allows a program as
 	// the person knows it, not a program the working tree makes it run (git diff running the
 	// repository's diff.external): such a part stays uncovered, and passed names the rule it got past.
-	var uncovered []*Part
+	var uncovered []*shell.Part
 	var used, passed string
 	allReadOnly := true
 	for i := range cls.Parts {
@@ -377,7 +379,7 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 		}
 		allReadOnly = false
 		if r, ok := e.coveredByRules(s.allow, p); ok {
-			if p.supplied == "" {
+			if p.Supplied == "" {
 				if used == "" {
 					used = r
 				}
@@ -414,7 +416,7 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 		return v
 	}
 	// The sandbox bounds writes and the network, not reading: a secret read still goes to the model.
-	if s.sandboxAuto && !slices.ContainsFunc(uncovered, func(p *Part) bool { return p.Secret }) {
+	if s.sandboxAuto && !slices.ContainsFunc(uncovered, func(p *shell.Part) bool { return p.Secret }) {
 		v.Decision, v.By = Allow, "sandbox"
 		v.Reason = fmt.Sprintf("%s, but the sandbox bounds it (writes only in the workspace, no network)", first.Reason)
 		return v
@@ -441,11 +443,11 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 	}
 	v.Decision, v.By = Ask, "policy"
 	v.SuggestedRule = suggestFor(cls, e.Context(cwd))
-	if i := slices.IndexFunc(uncovered, func(p *Part) bool { return p.supplied != "" }); i >= 0 {
+	if i := slices.IndexFunc(uncovered, func(p *shell.Part) bool { return p.Supplied != "" }); i >= 0 {
 		// No rule would cover it, so none is offered: the person approves it once, each time.
 		v.SuggestedRule, v.RuleCannotAllow = "", true
 		if i == 0 {
-			v.Reason = first.supplied
+			v.Reason = first.Supplied
 			if passed != "" {
 				v.Reason += fmt.Sprintf("; `%s` allows `%s`, not what the repository makes it run", passed, partName(first))
 			}
@@ -455,14 +457,14 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 }
 
 // coveredByRules reports whether allow rules cover everything a part does that is not read-only.
-func (e *Engine) coveredByRules(allow []Rule, p *Part) (string, bool) {
+func (e *Engine) coveredByRules(allow []Rule, p *shell.Part) (string, bool) {
 	used := ""
 	// Secrets need a Read rule naming them.
 	if p.Secret {
 		// A secret read no rule can name (through /proc/self or /dev/fd) is never covered.
 		used = "-"
 		for _, path := range p.Reads {
-			if !isSecretPath(path, e.home) {
+			if !e.mem.IsSecret(path, e.home) {
 				continue
 			}
 			r, ok := firstPathMatch(pathRules(allow, Read), e.absFor(path))
@@ -480,7 +482,7 @@ func (e *Engine) coveredByRules(allow []Rule, p *Part) (string, bool) {
 	}
 	if r, ok := bashMatch(allow, p, true); ok {
 		// The program is allowed; files its redirections write still need their own rule.
-		for _, w := range p.redirWrites {
+		for _, w := range p.RedirWrites {
 			if _, ok := firstPathMatch(pathRules(allow, Write), e.absFor(w)); !ok {
 				return "", false
 			}
@@ -501,13 +503,13 @@ func (e *Engine) coveredByRules(allow []Rule, p *Part) (string, bool) {
 }
 
 // partName is how reasons name a part: its program and subcommand, or its text.
-func partName(p *Part) string {
+func partName(p *shell.Part) string {
 	if len(p.Args) > 0 {
-		ws := make([]word, len(p.Args))
+		ws := make([]shell.Word, len(p.Args))
 		for i, a := range p.Args {
-			ws[i] = word{Value: a}
+			ws[i] = shell.Word{Value: a}
 		}
-		return display(ws)
+		return shell.Display(ws)
 	}
 	return p.Text
 }

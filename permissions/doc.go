@@ -1,15 +1,43 @@
+// Package permissions decides whether a tool call may run. It owns the rules (their syntax, compiling
+// and matching), the permission modes, the decision for a command or a file path in the order DESIGN.md §5
+// gives, the promise deny and ask rules make (promise.go), the path policy with its one path-resolution
+// function (ResolvePath), rule suggestions for "always allow", and the data behind `warden check`. The
+// walker (classify.go, run.go) reads a command as bash will run it and asks the packages below what each
+// simple command does.
+//
+// The engine's knowledge is layered, each package importing only those below it, never one above:
+//
+//	permissions           the engine: rules, modes, decisions, the walker, the promise
+//	permissions/models    the promise's models of programs, the wrappers, what programs hand Warden unseen
+//	permissions/programs  the read-only table and the checks of programs a row cannot describe
+//	permissions/supplied  what the working tree supplies to a program of the table (the survey)
+//	permissions/gitargs   git's command line as git reads it
+//	permissions/shell     the vocabulary: words, paths, reads, secrets, Part, Context, State, Exec, Memory
+//	permissions/treewalk  which files a recursive read takes in, the way its program walks
+//
+// and below them the leaves gitrepo, secrets, ignore, safefile, cache and printable. A package that finds
+// a command inside another (find -exec's, a shell body) calls back up through shell.Judge, which the
+// walker implements, never by importing the engine.
+//
+// What an engine remembers between decisions (the repositories it read, the files it judged by content,
+// directory listings, the other names of files, PATH's directories) is one shell.Memory, bounded, that
+// the engine owns and hands each classification: no two engines share what one learnt.
+//
+// It must never import other Warden packages above the leaves (tools, agent, config, ui): the agent
+// translates tool calls into Requests, and the file tools receive ResolvePath and IsSecretPath by
+// injection.
 package permissions
 
 // Decisions worth knowing, kept here so they are read before the code is changed:
 //
-//   - Read-only is decided per simple command against the table in readonly_table.go (and
-//     commands_git.go, commands_text.go). A command or option that is not in the table asks.
+//   - Read-only is decided per simple command against the read-only table (package programs:
+//     table.go, git.go, text.go). A command or option that is not in the table asks.
 //   - /bin, /usr/bin, /usr/local/bin, /sbin and /usr/sbin are trusted: /usr/bin/cat is cat. Any other
 //     path-qualified program (./cat, bin/cat, /tmp/x/cat) asks.
 //   - A bash command may read files outside the workspace without asking (`cat /etc/os-release`, the Go
 //     module cache); only secrets ask. `cd` outside the workspace asks, because the session's directory
 //     persists. The file tools are stricter: reading outside the workspace asks (issue 6).
-//   - Globs are expanded against the file system, bounded (maxGlobReads), to catch file names that
+//   - Globs are expanded against the file system, bounded (shell/glob.go), to catch file names that
 //     would be taken as options and secrets hidden behind patterns; dot files count as matches.
 //   - Brace expansion, loop variables and variables assigned earlier in the same command are not
 //     tracked: words using them are only known at run time and ask unless the program only prints.
@@ -17,12 +45,12 @@ package permissions
 //   - A deny or ask rule is a promise in every mode (promise.go decides, in one place). While any is
 //     in force, a part that does more than read is allowed by yolo, an allow rule (a bare `Bash` and a
 //     program's own `Bash(tar:*)` included), accept-edits or the sandbox's auto-allow only when Warden
-//     models it word by word (model.go); anything else asks. "Not modelled" is the default, not a list:
-//     Part.notRO marks a part unmodelled, and only an effect Warden follows in full says otherwise
-//     (Part.effect: a write of a known file, a cd, a quiet variable such as CGO_ENABLED) or a program's
+//     models it word by word (package models, grammar.go); anything else asks. "Not modelled" is the default, not a list:
+//     Part.NotRO marks a part unmodelled, and only an effect Warden follows in full says otherwise
+//     (Part.Effect: a write of a known file, a cd, a quiet variable such as CGO_ENABLED) or a program's
 //     model accounts for every word of it. A model knows the program's every option in every spelling
 //     it accepts (GNU and git abbreviations resolved against the whole list, so an unknown or ambiguous
-//     one is unseen; git's tables come from git's own lists, model_git_options.go), gives each value and
+//     one is unseen; git's tables come from git's own lists, gitargs/options.go), gives each value and
 //     operand a role (data, a path read or written, a directory written into, a directory worked in, a
 //     script run, code, a shell command), expands globs, and checks every path against the path rules.
 //     Modelled: the coreutils writers, sed, gofmt, source, git's writing subcommands and grep, make,
@@ -34,7 +62,7 @@ package permissions
 //     force: what they do with their words Warden does not follow; so does a program xargs gives more
 //     words at run time. Without such rules nothing changes.
 //   - Besides, the walker marks, on the part where it arises, each construct whose effect Warden cannot
-//     see, one named kind per construct (unseenKind): a program named at run time or by a glob; code
+//     see, one named kind per construct (shell.UnseenKind): a program named at run time or by a glob; code
 //     written (or linked) and run in one call; code on a stream (process substitution, pipe, /dev/stdin
 //     however spelled, a here-document to an interpreter); inline code of a language Warden does not
 //     read; bodies kept for later (trap, PROMPT_COMMAND, fc, writes to git's configuration and hooks or
@@ -50,7 +78,7 @@ package permissions
 //     and http-push are git push for rules.
 //   - Code on disk before the command runs is the project's own: make with its Makefile, npm test, go
 //     test, pytest, a project binary, a script. What such a program reads as code by itself is an input
-//     of the part (Part.inputs, Part.runsBelow), and what the same command writes there is code written
+//     of the part (Part.Inputs, Part.RunsBelow), and what the same command writes there is code written
 //     and run in one call: a Makefile, the makefiles it includes and make's -I directories;
 //     package.json and .npmrc; a module or __pycache__ where python -m runs, python's user site, what a
 //     script finds beside it, node_modules up the tree; the module go test, run and generate build; the
@@ -112,7 +140,7 @@ package permissions
 //     (relative to the repository's top, or with ./ to the directory), their paths and pathspecs.
 //   - Long options count in any abbreviation their program accepts (GNU getopt, git) wherever that makes
 //     the answer stricter; an abbreviated option that would narrow what is read is ignored. The promise's
-//     models resolve abbreviations against a program's whole list of options instead (model.go).
+//     models resolve abbreviations against a program's whole list of options instead (package models).
 //   - Globs are expanded wherever a path is judged: operands, option values, redirection targets (where
 //     bash uses the one file a pattern matches, and refuses more), scripts run and find's roots.
 //   - Paths are resolved the way the kernel walks them: a `..` applies after the symlinks before it.
@@ -135,7 +163,7 @@ package permissions
 //     ignored .env) is never printed by them, and does not count. An index Warden cannot list in full
 //     (split, sparse, unreadable), a history it cannot read (SHA-256, reftable, missing trees of a
 //     partial clone, more than 2,000,000 objects), one still being read (a decision spends at most
-//     historyBudget on it; the walk goes on in the background, so git.git's 203,000 commits take
+//     shell.HistoryBudget on it; the walk goes on in the background, so git.git's 203,000 commits take
 //     half a minute once) or a repository with submodules (.gitmodules,
 //     gitlinks) makes such a read ask, as do --recurse-submodules and --submodule=diff anywhere. An
 //     object named by its id that no ref, reflog or index entry reaches (a blob once added and reset)
@@ -143,18 +171,18 @@ package permissions
 //   - A recursive read that covers a denied path asks with the rule as the reason; only a read that
 //     names the denied path, or starts inside it, denies. A -name filter that matches no denied file
 //     leaves the read allowed.
-//   - A recursive read whose walk passes maxTreeWalk entries asks: a secret past the bound is not seen.
-//     Walks go the way the program walks (walk.go): grep -r reads every file, its last matching
+//   - A recursive read whose walk passes treewalk.MaxEntries entries asks: a secret past the bound is
+//     not seen. Walks go the way the program walks (package treewalk): grep -r reads every file, its last matching
 //     --include or --exclude deciding; ag is read as reading everything; rg decides as its ignore crate
-//     does (rgwalk.go): -g globs first (braces expanded, --iglob folded, the last match winning, a
+//     does (treewalk/rg.go): -g globs first (braces expanded, --iglob folded, the last match winning, a
 //     plain one taking in even hidden and ignored files), then .rgignore, .ignore, .gitignore and
 //     info/exclude up to the nearest .git (a nested repository starts afresh; directories above the
 //     searched one count), then --type, then hidden names. A `!` pattern takes a hidden file in. The
 //     repository's core.ignoreCase and core.excludesFile are git's, not rg's. Patterns rg reads
 //     differently from git (POSIX classes, [^..], braces, backslashes, ** inside a name) never leave
 //     anything out. --type-add makes types unknown. A file a walk leaves out keeps a deny rule naming
-//     it out of the read, unless links are followed. Directory listings are cached by the directory's
-//     times and inode.
+//     it out of the read, unless links are followed. Directory listings are remembered, while the
+//     directory's times and inode stay the same, by the engine's treewalk.Lister, which is bounded.
 //   - A link is read where it leads (`cat notes.txt` with notes.txt -> ~/.ssh/id_rsa reads the key).
 //     A walk that follows links (grep -R, rg -L) or hands its names to a program that opens them (find
 //     -exec, xargs, a command substitution) follows them: a file they lead to is read, a directory is
@@ -174,16 +202,26 @@ package permissions
 //   - A function calls itself only when its body runs its name through the shell: `command f` runs the program.
 //   - Loops over known values are judged per value within a budget of maxLoopRounds bodies per command;
 //     past it a body is judged once with its variable unknown.
-//   - A program of the read-only table is judged with the files it trusts (trust.go): what it loads
+//   - A program of the read-only table is judged with the files it trusts (package supplied): what it loads
 //     from the working tree, the directories above it and the environment that could make it run a
 //     program, write or reach the network is recorded beside every entry, and checked per call. git
 //     reads the configuration chain of the repository it really uses (after -C, cd, GIT_DIR, .git files
 //     of linked work trees and submodules, every include whatever its condition, config.worktree,
 //     GIT_CONFIG_*), parsed in Go by gitrepo, never by running git; each key that runs something asks
-//     only for the subcommands that run it (commands_git_trust.go has the survey). A configuration
+//     only for the subcommands that run it (supplied/git.go has the survey). A configuration
 //     file Warden cannot parse asks, even though git would refuse it too.
 //   - A program found on PATH inside the workspace or through a relative PATH entry is not the system
-//     tool of its name (a project venv's bin, node_modules/.bin).
+//     tool of its name (a project venv's bin, node_modules/.bin). Nor is one found outside the system's
+//     program directories as a link to a program of another name (~/.local/bin/ls -> /bin/rm): it asks,
+//     unless the target is the same program under a longer name (python3 -> python3.11) or a multi-call
+//     binary that runs the tool it is called as (busybox, rustup's proxies).
+//   - ssh, scp and sftp are never read-only, and git's network subcommands (fetch, pull, push,
+//     ls-remote, remote show) ask, so nothing that reads the person's ~/.ssh/config (whose ProxyCommand,
+//     LocalCommand and Match exec run programs) runs unasked. That file is the person's own, decided as
+//     their ~/.gitconfig is: an allow rule of theirs for ssh or git fetch covers what it runs; what the
+//     repository's own configuration names for reaching a remote (core.sshCommand, core.gitProxy, a
+//     remote's uploadpack, a credential helper, an ext:: URL) is what it supplies, which no rule covers
+//     (supplied/git_transport.go).
 //   - Tools whose only risk is running project code (eslint's, prettier's and mypy's configuration and
 //     plugins, pytest's conftest.py) are read-only only when read-only commands run in the read-only jail
 //     (Policy.ReadOnlyJail); otherwise they ask.
@@ -193,7 +231,7 @@ package permissions
 //     commit reachable from refs, HEADs, reflogs and the stash, cached and extended as refs move.
 //   - A regular file with more than one link is read under every other name found in the workspace,
 //     the additional directories and the home directory's secret places (the listing is cached per
-//     directory by its times); a search past maxLinkSearch entries asks. The file tools' paths are
+//     directory by its times); a search past shell.MaxLinkSearch entries asks. The file tools' paths are
 //     decided under each such name too (hardlink_paths.go), with the same search.
 //   - What is secret is the catalogue of package secrets (keys, tools' and AI assistants' tokens,
 //     histories, files the environment names such as SOPS_AGE_KEY_FILE) plus Warden's own state and
@@ -202,10 +240,15 @@ package permissions
 //     and one of git's configuration files setting a credential-bearing variable (http.*.extraHeader,
 //     a URL with a password). A login shell (`bash -lc`) reads the start-up files. git config, git var
 //     -l and git remote -v, get-url and show are judged by the variables they print, not the files they
-//     read: `git config user.name` beside an extraHeader runs unasked, `git config -l` asks. A walk
-//     that takes hidden files in (grep -r) reads .git/config. The read-only jail keeps git's and yarn's
+//     read: `git config user.name` beside an extraHeader runs unasked, `git config -l` asks; so do
+//     `git config --name-only -l` (names hold a credential only as a URL with one) and a --get-regexp
+//     whose pattern matches no variable carrying one. A walk
+//     that takes hidden files in (grep -r, rg --hidden, -uu) reads .git's config, config.worktree and
+//     the submodules' configurations under .git/modules, each judged so. The read-only jail keeps git's and yarn's
 //     configuration readable (IsSecretPath leaves them out): the programs must read it to run.
-//   - A control character in a command is named by its code point (U+202E).
+//   - A command holding a character that shows differently from what bash reads (printable.Hidden: a
+//     control character other than tab and newline, a bidi override, a zero-width or other format
+//     character) asks, and the reason names it by its code point (U+202E, U+200B).
 //   - A file operand made of an unquoted command substitution alone (`wc -l $(git ls-files)`) is judged
 //     by what its command lists when that is known: git ls-files (the index below the directory), git
 //     diff --name-only at the work tree's top (the index and the history), find printing names, rg and

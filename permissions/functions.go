@@ -3,6 +3,7 @@ package permissions
 import (
 	"fmt"
 
+	"github.com/warden-cli/warden/permissions/shell"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -17,17 +18,17 @@ const maxFunctionCalls = 64
 
 // callFunction judges the body of the function name where it is called, in sc. untrusted, when set,
 // says why its parts are read for deny and ask rules only.
-func (c *classifier) callFunction(name string, fn funcDef, sc *scope, untrusted string) {
-	if fn.body == nil || fn.lv == nil {
+func (c *classifier) callFunction(name string, fn shell.FuncDef, sc *shell.Scope, untrusted string) {
+	if fn.Body == nil || fn.Level == nil {
 		return
 	}
 	if c.calling[name] {
-		c.fail(fn.lv.text(fn.body), fmt.Sprintf("the function `%s` calls itself", name))
+		c.fail(fn.Level.Text(fn.Body), fmt.Sprintf("the function `%s` calls itself", name))
 		return
 	}
 	c.calls++
 	if c.calls > maxFunctionCalls {
-		c.fail(fn.lv.text(fn.body), "the command calls functions too often to follow each call")
+		c.fail(fn.Level.Text(fn.Body), "the command calls functions too often to follow each call")
 		return
 	}
 	if c.calling == nil {
@@ -40,5 +41,5 @@ func (c *classifier) callFunction(name string, fn funcDef, sc *scope, untrusted 
 		c.untrusted = untrusted
 		defer func() { c.untrusted = before }()
 	}
-	c.stmts(fn.lv, []*syntax.Stmt{fn.body}, sc)
+	c.stmts(fn.Level, []*syntax.Stmt{fn.Body}, sc)
 }

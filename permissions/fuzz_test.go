@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/warden-cli/warden/permissions/shell"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -18,7 +19,7 @@ func FuzzClassify(f *testing.F) {
 		f.Add(c.cmd)
 	}
 	ws, home := fixture(f)
-	ctx := Context{Cwd: ws, Workspace: ws, Home: home}
+	ctx := shell.Context{Cwd: ws, Workspace: ws, Home: home}
 	f.Fuzz(func(t *testing.T, cmd string) {
 		// Classifying runs before every command: it must never take long, whatever the input.
 		tm := time.AfterFunc(3*time.Second, func() { panic(fmt.Sprintf("classifying %q took more than 3s", cmd)) })
@@ -88,7 +89,7 @@ func FuzzRuleMatch(f *testing.F) {
 		}
 		r.compile(ws, home)
 		_ = r.matchArgs(strings.Fields(cmd))
-		_ = r.matchPath(ResolvePath(ws, cmd, home))
+		_ = r.matchPath(shell.ResolvePath(ws, cmd, home))
 		e, err := NewEngine(Policy{Deny: []string{rule}, Allow: []string{"Bash"}, Mode: ModeYolo, Workspace: ws, Home: home})
 		if err != nil {
 			t.Fatalf("rule %q parsed but the engine refused it: %v", rule, err)

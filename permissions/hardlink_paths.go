@@ -8,6 +8,8 @@ package permissions
 import (
 	"fmt"
 	"path/filepath"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // throughLinks decides the request again under each other name of the file at abs and returns the
@@ -23,7 +25,7 @@ func (e *Engine) throughLinks(s snapshot, req Request, abs string, v Verdict) Ve
 	shown := e.shownName(abs)
 	for _, o := range others {
 		what := fmt.Sprintf("`%s` (a hard link to `%s`)", shown, e.shownName(o))
-		secret := isSecretPath(o, e.home)
+		secret := e.mem.IsSecret(o, e.home)
 		ov := e.decideName(s, req.Kind, o, req.Path, what, secret)
 		if req.Kind != Read && secret && ov.Decision == Allow && ov.By == "mode" && s.mode == ModeAcceptEdits {
 			ov.Decision, ov.By = Ask, "policy"
@@ -48,11 +50,11 @@ func (e *Engine) throughLinks(s snapshot, req Request, abs string, v Verdict) Ve
 // linkedNames returns the other names of the file at abs (resolved) when it has more than one.
 // complete is false when they could not all be looked for.
 func (e *Engine) linkedNames(abs string) (others []string, complete bool) {
-	target, ok := linkTarget(abs)
+	target, ok := shell.LinkTarget(abs)
 	if !ok {
 		return nil, true
 	}
-	found, complete := otherNames(map[inode]bool{target: true}, e.roots(), e.home)
+	found, complete := e.mem.OtherNames(map[shell.Inode]bool{target: true}, e.roots(), e.home)
 	for _, n := range found[target] {
 		if n != abs {
 			others = append(others, n)
@@ -65,17 +67,17 @@ func (e *Engine) linkedNames(abs string) (others []string, complete bool) {
 // one search: every such path has an entry, empty when no other name was found where Warden looks.
 // complete is false when the names could not all be looked for; a search then leaves those files out.
 func (e *Engine) HardLinks(paths []string) (others map[string][]string, complete bool) {
-	of := map[string]inode{}
-	targets := map[inode]bool{}
+	of := map[string]shell.Inode{}
+	targets := map[shell.Inode]bool{}
 	for _, p := range paths {
-		if k, ok := linkTarget(p); ok {
+		if k, ok := shell.LinkTarget(p); ok {
 			of[p], targets[k] = k, true
 		}
 	}
 	if len(targets) == 0 {
 		return nil, true
 	}
-	found, complete := otherNames(targets, e.roots(), e.home)
+	found, complete := e.mem.OtherNames(targets, e.roots(), e.home)
 	others = make(map[string][]string, len(of))
 	for p, k := range of {
 		names := []string{}
@@ -100,12 +102,12 @@ func (e *Engine) roots() []string {
 // shownName is how a reason names a file: relative to the workspace inside it, from ~ in the home
 // directory.
 func (e *Engine) shownName(abs string) string {
-	if e.workspace != "" && within(e.workspace, abs) {
+	if e.workspace != "" && shell.Within(e.workspace, abs) {
 		if rel, err := filepath.Rel(e.workspace, abs); err == nil {
 			return rel
 		}
 	}
-	if e.home != "" && within(e.home, abs) {
+	if e.home != "" && shell.Within(e.home, abs) {
 		if rel, err := filepath.Rel(e.home, abs); err == nil {
 			return "~/" + rel
 		}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // linkPathLab is a workspace whose .env, ~/.ssh/id_rsa and .git/config have other names that look
@@ -104,8 +106,8 @@ func TestFileToolPathsSeeThroughHardLinks(t *testing.T) {
 // shell does, and leave files with one name alone; yolo and a rule naming the file still allow it.
 func TestHardLinkSearchBound(t *testing.T) {
 	l := linkPathLab(t)
-	defer func(n int) { maxLinkSearch = n }(maxLinkSearch)
-	maxLinkSearch = 2
+	defer func(n int) { shell.MaxLinkSearch = n }(shell.MaxLinkSearch)
+	shell.MaxLinkSearch = 2
 	plain := l.engine()
 	for path, want := range map[string]Decision{"b.txt": Ask, "plain.txt": Allow} {
 		v := plain.Decide(Request{Kind: Read, Path: path, Cwd: l.ws})

@@ -3,6 +3,7 @@ package permissions
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -70,6 +71,58 @@ func TestAHooksAllowIsAnAllowRuleAndNoMore(t *testing.T) {
 				}
 			} else if without.Decision != v.Decision || without.By != v.By {
 				t.Errorf("the hook's allow changed %s by %s into %s by %s", without.Decision, without.By, v.Decision, v.By)
+			}
+		})
+	}
+}
+
+// A hook's allow is an allow rule naming the call, and a rule naming a file tool's call does not cover
+// what the engine guards for itself: a file that may hold secrets read, or a place later programs obey
+// (git's hooks and configuration, shell start-up files, Warden's settings, a directory on PATH) written.
+// Without the hook each of these asks; with it, each still asks, and says the hook did not cover it.
+func TestAHooksAllowCoversNoSecretReadNorAGuardedWrite(t *testing.T) {
+	ws, home := fixture(t)
+	bin := filepath.Join(home, "bin")
+	for _, tc := range []struct {
+		name string
+		req  Request
+	}{
+		{"the workspace's .env read", Request{Kind: Read, Path: ".env"}},
+		{"an ssh key read", Request{Kind: Read, Path: filepath.Join(home, ".ssh", "id_rsa")}},
+		{"aws credentials read through ~", Request{Kind: Read, Path: "~/.aws/credentials"}},
+		{"a git hook written", Request{Kind: Write, Path: ".git/hooks/pre-commit"}},
+		{"git's configuration edited", Request{Kind: Edit, Path: ".git/config"}},
+		{"~/.bashrc edited", Request{Kind: Edit, Path: filepath.Join(home, ".bashrc")}},
+		{"~/.zshenv written", Request{Kind: Write, Path: "~/.zshenv"}},
+		{"~/.gitconfig written", Request{Kind: Write, Path: filepath.Join(home, ".gitconfig")}},
+		{"~/.config/git/config written", Request{Kind: Write, Path: filepath.Join(home, ".config", "git", "config")}},
+		{"an ssh key written", Request{Kind: Write, Path: filepath.Join(home, ".ssh", "authorized_keys")}},
+		{"Warden's settings written", Request{Kind: Write, Path: filepath.Join(home, ".config", "warden", "settings.json")}},
+		{"a program on PATH written", Request{Kind: Write, Path: filepath.Join(bin, "ls")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env := func(name string) (string, bool) {
+				if name == "PATH" {
+					return bin + ":/usr/bin:/bin", true
+				}
+				return "", false
+			}
+			e, err := NewEngine(Policy{Workspace: ws, Home: home, Env: env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := tc.req
+			req.Cwd = ws
+			if without := e.Decide(req); without.Decision != Ask {
+				t.Fatalf("without the hook: %s by %s (%s), want it to ask", without.Decision, without.By, without.Reason)
+			}
+			req.HookAllowed = true
+			v := e.Decide(req)
+			if v.Decision != Ask || v.By == "hook" {
+				t.Fatalf("with the hook's allow: %s by %s (%s), want it to ask", v.Decision, v.By, v.Reason)
+			}
+			if !strings.Contains(v.Reason, "PreToolUse hook") {
+				t.Errorf("the reason %q does not say the hook's allow did not cover it", v.Reason)
 			}
 		})
 	}

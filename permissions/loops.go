@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/warden-cli/warden/permissions/shell"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -29,15 +30,15 @@ const maxLoopValues = 32
 const maxLoopRounds = 1000
 
 // loopValues returns the values a for loop's variable takes, and whether they are all known for certain.
-func (c *classifier) loopValues(l *syntax.WordIter, body []*syntax.Stmt, sc *scope) ([]string, bool) {
+func (c *classifier) loopValues(l *syntax.WordIter, body []*syntax.Stmt, sc *shell.Scope) ([]string, bool) {
 	name := l.Name.Value
-	if sensitiveVar(name) != "" || !readsOnly(body, name) {
+	if shell.SensitiveVar(name) != "" || !readsOnly(body, name) {
 		return nil, false
 	}
 	var values []string
 	globbed := false
 	for _, item := range l.Items {
-		w := resolveWordVars(item, c.ctx.Home, sc.cwd, sc.vars)
+		w := shell.ResolveWordVars(item, c.Ctx.Home, sc.Cwd, sc.Vars)
 		if !w.Static || w.ProcIn {
 			return nil, false
 		}
@@ -45,11 +46,11 @@ func (c *classifier) loopValues(l *syntax.WordIter, body []*syntax.Stmt, sc *sco
 			values = append(values, w.Value)
 			continue
 		}
-		if sc.cwd == "" {
+		if sc.Cwd == "" {
 			return nil, false
 		}
 		globbed = true
-		matches, ok := c.expandGlob(w.Value, sc)
+		matches, ok := c.ExpandGlob(w.Value, sc)
 		if !ok || len(matches) == 1 && matches[0] == w.Value {
 			// bash would pass the pattern itself on; that is not a value to trust.
 			return nil, false
@@ -57,7 +58,7 @@ func (c *classifier) loopValues(l *syntax.WordIter, body []*syntax.Stmt, sc *sco
 		slices.Sort(matches)
 		for _, m := range matches {
 			if !filepath.IsAbs(w.Value) {
-				if rel, err := filepath.Rel(sc.cwd, m); err == nil {
+				if rel, err := filepath.Rel(sc.Cwd, m); err == nil {
 					m = rel
 				}
 			}
@@ -118,7 +119,7 @@ func readsOnly(stmts []*syntax.Stmt, name string) bool {
 				}
 				if n.Param != nil && n.Param.Value == name {
 					// A plain $name has nothing more to look at; any operator on it disqualifies.
-					if _, plain := knownParam(n, "", "", map[string]string{name: ""}); !plain {
+					if _, plain := shell.KnownParam(n, "", "", map[string]string{name: ""}); !plain {
 						ok = false
 					}
 					return false

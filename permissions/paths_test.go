@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 func TestResolvePath(t *testing.T) {
@@ -35,7 +37,7 @@ func TestResolvePath(t *testing.T) {
 		{ws, "missing/../README.md", filepath.Join(ws, "README.md")},
 		{"rel", "a/../b", "rel/b"},
 	} {
-		if got := ResolvePath(c.cwd, c.path, home); got != c.want {
+		if got := shell.ResolvePath(c.cwd, c.path, home); got != c.want {
 			t.Errorf("ResolvePath(%q, %q) = %q, want %q", c.cwd, c.path, got, c.want)
 		}
 	}
@@ -48,7 +50,7 @@ func TestResolvePathThroughProcess(t *testing.T) {
 		"/dev/fd/../cwd/x": false, "/proc/self/cwd/../x": false, "/proc/self/status": false, "/dev/stdin": false,
 		"/proc/1/root/etc/hostname": false, "/proc/cpuinfo": true, "/etc/hostname": true, "/dev/null": true,
 	} {
-		if _, got := resolvePath("/", path, ""); got != sure {
+		if _, got := shell.Resolve("/", path, ""); got != sure {
 			t.Errorf("resolvePath(%q): sure = %v, want %v", path, got, sure)
 		}
 	}
@@ -62,7 +64,7 @@ func TestWithin(t *testing.T) {
 		{"/a/b", "/a/b", true}, {"/a/b", "/a/b/c", true}, {"/a/b", "/a/bc", false}, {"/a/b", "/a", false},
 		{"/", "/x", true}, {"", "/x", false},
 	} {
-		if got := within(c.dir, c.path); got != c.want {
+		if got := shell.Within(c.dir, c.path); got != c.want {
 			t.Errorf("within(%q, %q) = %v", c.dir, c.path, got)
 		}
 	}

@@ -1,16 +1,10 @@
-// Package permissions decides whether a tool call may run. It owns the shell-command classifier (bash
-// parsed with mvdan.cc/sh/v3/syntax, every simple command checked against a read-only table), the rule
-// syntax and matcher, the permission modes, the path policy with its one path-resolution function
-// (ResolvePath), rule suggestions for "always allow", and the data behind `warden check`.
-//
-// It must never import other Warden packages (tools, agent, config, ui): the agent translates tool calls
-// into Requests, and file tools receive ResolvePath by injection. Its own leaf package gitrepo reads git
-// repositories without running git.
 package permissions
 
 import (
 	"fmt"
 	"sync"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // Mode is the person's standing choice of how much runs without asking.
@@ -152,6 +146,9 @@ type Engine struct {
 	allow, deny, ask []Rule
 	workspace, home  string
 	dirs             []string
+	// mem is what the engine remembers between decisions: repositories read, files judged by content,
+	// directory listings (shell.Memory).
+	mem *shell.Memory
 }
 
 // NewEngine validates the policy's rules and returns an engine. A bad rule is an error that names it.
@@ -162,13 +159,12 @@ func NewEngine(p Policy) (*Engine, error) {
 	if _, err := ParseMode(string(p.Mode)); err != nil {
 		return nil, err
 	}
-	e := &Engine{policy: p, home: p.Home}
-	refreshEnvPaths()
+	e := &Engine{policy: p, home: p.Home, mem: shell.NewMemory()}
 	if p.Workspace != "" {
-		e.workspace = ResolvePath("/", p.Workspace, p.Home)
+		e.workspace = shell.ResolvePath("/", p.Workspace, p.Home)
 	}
 	for _, d := range p.AdditionalDirectories {
-		e.dirs = append(e.dirs, ResolvePath(e.workspace, d, p.Home))
+		e.dirs = append(e.dirs, shell.ResolvePath(e.workspace, d, p.Home))
 	}
 	var err error
 	if e.allow, err = e.compile("allow", p.Allow); err != nil {
@@ -228,15 +224,15 @@ func (e *Engine) AddAllow(rule string) error {
 }
 
 // Context returns the classification context for a command run in cwd.
-func (e *Engine) Context(cwd string) Context {
+func (e *Engine) Context(cwd string) shell.Context {
 	if cwd == "" {
 		cwd = e.workspace
 	}
 	e.mu.RLock()
 	jail := e.policy.ReadOnlyJail
 	e.mu.RUnlock()
-	return Context{Cwd: cwd, Workspace: e.workspace, AdditionalDirectories: e.dirs, Home: e.home, Env: e.policy.Env,
-		ReadOnlyJail: jail, rootsResolved: true}
+	return shell.Context{Cwd: cwd, Workspace: e.workspace, AdditionalDirectories: e.dirs, Home: e.home, Env: e.policy.Env,
+		ReadOnlyJail: jail, RootsResolved: true, Memory: e.mem}
 }
 
 // SetReadOnlyJail says whether commands judged read-only run in the read-only jail from now on (see

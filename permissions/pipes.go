@@ -9,12 +9,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/warden-cli/warden/permissions/programs"
+	"github.com/warden-cli/warden/permissions/shell"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // pipeline classifies each stage of `a | b | c` in a subshell of its own, then judges what the stages
 // that read file names from their input (xargs cat) are fed.
-func (c *classifier) pipeline(lv *level, n *syntax.BinaryCmd, sc *scope) {
+func (c *classifier) pipeline(lv *shell.Level, n *syntax.BinaryCmd, sc *shell.Scope) {
 	stages := []*syntax.Stmt{n.Y}
 	ops := []syntax.BinCmdOperator{n.Op}
 	for x := n.X; ; {
@@ -31,10 +33,10 @@ func (c *classifier) pipeline(lv *level, n *syntax.BinaryCmd, sc *scope) {
 	slices.Reverse(ops)
 	bounds := make([]int, len(stages)+1)
 	for i, s := range stages {
-		bounds[i] = len(c.parts)
+		bounds[i] = len(c.Parts)
 		c.sub(lv, []*syntax.Stmt{s}, sc)
 	}
-	bounds[len(stages)] = len(c.parts)
+	bounds[len(stages)] = len(c.Parts)
 	for i := 1; i < len(stages); i++ {
 		// Only the stage's own command reads the pipe, and only when no redirection gives it another
 		// input: `echo README.md | xargs cat <<< .env` reads .env, and in `echo x | { ls -A | xargs cat; }`
@@ -42,10 +44,10 @@ func (c *classifier) pipeline(lv *level, n *syntax.BinaryCmd, sc *scope) {
 		if _, ok := stages[i].Cmd.(*syntax.CallExpr); !ok || bounds[i] == bounds[i+1] || redirectsInput(stages[i].Redirs) {
 			continue
 		}
-		if p := &c.parts[bounds[i+1]-1]; p.readsInput || p.inputOpts {
+		if p := &c.Parts[bounds[i+1]-1]; p.ReadsInput || p.InputOpts {
 			c.pipedNames(lv, p, stages, bounds, ops, i-1)
 		}
-		if p := &c.parts[bounds[i+1]-1]; p.scriptFromInput {
+		if p := &c.Parts[bounds[i+1]-1]; p.ScriptFromInput {
 			c.pipedScript(lv, p, stages[i-1], bounds[i-1], bounds[i])
 		}
 	}
@@ -53,19 +55,19 @@ func (c *classifier) pipeline(lv *level, n *syntax.BinaryCmd, sc *scope) {
 
 // pipedScript reads, for deny and ask rules, what a shell at the end of a pipe runs when the stage
 // before it is echo or printf printing words known before running (`echo 'rm -rf x' | sh`).
-func (c *classifier) pipedScript(lv *level, sh *Part, stage *syntax.Stmt, from, to int) {
+func (c *classifier) pipedScript(lv *shell.Level, sh *shell.Part, stage *syntax.Stmt, from, to int) {
 	if _, ok := stage.Cmd.(*syntax.CallExpr); !ok || to-from == 0 || redirectsOutput(stage.Redirs) {
 		return
 	}
-	src := &c.parts[to-1]
+	src := &c.Parts[to-1]
 	if len(src.Args) == 0 || len(src.Layers) != 1 || !src.Static || src.Args[0] != "echo" && src.Args[0] != "printf" {
 		return
 	}
-	body, ok := printedText(src.Args, src.static)
+	body, ok := printedText(src.Args, src.ArgStatic)
 	if !ok {
 		return
 	}
-	c.untrustedScript(body, sh.Text, sh.dir, lv.depth+1, fmt.Sprintf("`%s` runs the commands its input holds", sh.Args[0]))
+	c.untrustedScript(body, sh.Text, sh.ArgDir, lv.Depth+1, fmt.Sprintf("`%s` runs the commands its input holds", sh.Args[0]))
 }
 
 // redirectsInput reports whether redirections may give a command's standard input something other than
@@ -101,8 +103,8 @@ func redirectsOutput(rs []*syntax.Redirect) bool {
 // when it is find printing names, they are the files it finds, read like those of find -exec. Lines may
 // pass through sort, uniq, head and tail on the way. Any other producer leaves the names unknown, and
 // inputNames makes the part ask.
-func (c *classifier) pipedNames(lv *level, p *Part, stages []*syntax.Stmt, bounds []int, ops []syntax.BinCmdOperator, from int) {
-	if p.argFile {
+func (c *classifier) pipedNames(lv *shell.Level, p *shell.Part, stages []*syntax.Stmt, bounds []int, ops []syntax.BinCmdOperator, from int) {
+	if p.ArgFile {
 		return
 	}
 	for j := from; j >= 0; j-- {
@@ -112,23 +114,23 @@ func (c *classifier) pipedNames(lv *level, p *Part, stages []*syntax.Stmt, bound
 		if _, ok := stages[j].Cmd.(*syntax.CallExpr); !ok || bounds[j] == bounds[j+1] || redirectsOutput(stages[j].Redirs) {
 			return
 		}
-		src := &c.parts[bounds[j+1]-1]
+		src := &c.Parts[bounds[j+1]-1]
 		// The producer must be the program itself, run directly: not under a wrapper (`xargs echo x` adds
 		// its input to what it prints) and not a function of that name, which inputNames checks once every
 		// function of the command is known (a loop's next round may call one defined after the pipeline).
-		if len(src.Args) == 0 || len(src.static) != len(src.Args) || len(src.Layers) != 1 || src.openTail {
+		if len(src.Args) == 0 || len(src.ArgStatic) != len(src.Args) || len(src.Layers) != 1 || src.OpenTail {
 			return
 		}
-		p.producers = append(p.producers, src.Args[0])
+		p.Producers = append(p.Producers, src.Args[0])
 		switch src.Args[0] {
 		case "echo", "printf":
-			if p.xargsRaw {
+			if p.XargsRaw {
 				return
 			}
-			if slices.Contains(src.static, false) {
+			if slices.Contains(src.ArgStatic, false) {
 				return
 			}
-			args, ok := src.expanded(c)
+			args, ok := expandedArgs(src, c)
 			if !ok {
 				return
 			}
@@ -141,20 +143,20 @@ func (c *classifier) pipedNames(lv *level, p *Part, stages []*syntax.Stmt, bound
 				return
 			}
 			c.withNames(lv, p, names)
-			p.namesKnown = true
+			p.NamesKnown = true
 			return
 		case "find":
-			if len(src.lists) == 0 {
+			if len(src.Lists) == 0 {
 				return
 			}
-			ex := &exec{c: c, lv: lv, sc: &scope{cwd: p.inputDir}, p: p}
-			for _, t := range src.lists {
-				t.split = !p.xargsRaw
-				if p.readsInput {
-					ex.treeRead(t.dir, t)
+			ex := &shell.Exec{S: &c.State, Lv: lv, Sc: &shell.Scope{Cwd: p.InputDir}, P: p}
+			for _, t := range src.Lists {
+				t.Split = !p.XargsRaw
+				if p.ReadsInput {
+					ex.TreeRead(t.Dir, t)
 				}
 			}
-			p.namesKnown = true
+			p.NamesKnown = true
 			return
 		}
 		if !passesLines(src, stages[j]) {
@@ -166,17 +168,17 @@ func (c *classifier) pipedNames(lv *level, p *Part, stages []*syntax.Stmt, bound
 // expanded returns the part's words as bash passes them to the program: each glob replaced by the names
 // it matches, relative when the pattern is. ok is false when they cannot all be listed, or when a name
 // matched may be taken as an option (bash's order of the names is the locale's, not known here).
-func (p *Part) expanded(c *classifier) ([]string, bool) {
+func expandedArgs(p *shell.Part, c *classifier) ([]string, bool) {
 	var out []string
 	for i, a := range p.Args {
-		if i >= len(p.glob) || !p.glob[i] {
+		if i >= len(p.ArgGlob) || !p.ArgGlob[i] {
 			out = append(out, a)
 			continue
 		}
-		if p.dir == "" && !filepath.IsAbs(a) {
+		if p.ArgDir == "" && !filepath.IsAbs(a) {
 			return nil, false
 		}
-		names, ok := c.expandGlob(a, &scope{cwd: p.dir})
+		names, ok := c.ExpandGlob(a, &shell.Scope{Cwd: p.ArgDir})
 		if !ok {
 			return nil, false
 		}
@@ -186,7 +188,7 @@ func (p *Part) expanded(c *classifier) ([]string, bool) {
 		}
 		for _, n := range names {
 			if !filepath.IsAbs(a) {
-				rel, cut := strings.CutPrefix(n, strings.TrimSuffix(p.dir, "/")+"/")
+				rel, cut := strings.CutPrefix(n, strings.TrimSuffix(p.ArgDir, "/")+"/")
 				if !cut || strings.HasPrefix(a, "./") || strings.Contains(a, "..") || strings.Contains(a, "//") {
 					return nil, false
 				}
@@ -207,39 +209,39 @@ func (p *Part) expanded(c *classifier) ([]string, bool) {
 
 // passesLines reports whether a pipeline stage only passes on whole lines of its input, so that the file
 // names after it are among those before it: sort, uniq and head or tail by lines, with no file operands.
-func passesLines(p *Part, s *syntax.Stmt) bool {
-	if len(s.Redirs) > 0 || !p.ReadOnly || p.Secret || len(p.Layers) != 1 || p.openTail {
+func passesLines(p *shell.Part, s *syntax.Stmt) bool {
+	if len(s.Redirs) > 0 || !p.ReadOnly || p.Secret || len(p.Layers) != 1 || p.OpenTail {
 		return false
 	}
 	name := p.Args[0]
 	if name != "sort" && name != "uniq" && name != "head" && name != "tail" {
 		return false
 	}
-	words := make([]word, len(p.Args))
+	words := make([]shell.Word, len(p.Args))
 	for i, a := range p.Args {
-		words[i] = word{Value: a, Static: p.static[i]}
+		words[i] = shell.Word{Value: a, Static: p.ArgStatic[i]}
 	}
-	a, _ := table[name].parse(words)
-	return len(a.operands) == 0 && !a.hasOpt("-c", "--bytes", "--count", "--files0-from")
+	a, _ := programs.Lookup(name).Parse(words)
+	return len(a.Operands) == 0 && !a.HasOpt("-c", "--bytes", "--count", "--files0-from")
 }
 
 // withNames judges p's program again with the names xargs gives it appended to its arguments.
-func (c *classifier) withNames(lv *level, p *Part, names []string) {
-	words := make([]word, 0, len(p.Args)+len(names))
+func (c *classifier) withNames(lv *shell.Level, p *shell.Part, names []string) {
+	words := make([]shell.Word, 0, len(p.Args)+len(names))
 	for i, a := range p.Args {
-		words = append(words, word{Value: a, Raw: a, Static: p.static[i]})
+		words = append(words, shell.Word{Value: a, Raw: a, Static: p.ArgStatic[i]})
 	}
 	for _, n := range names {
-		words = append(words, word{Value: n, Raw: n, Static: true})
+		words = append(words, shell.Word{Value: n, Raw: n, Static: true})
 	}
-	probe := &Part{Text: p.Text, ReadOnly: true, Static: true}
-	ex := &exec{c: c, lv: lv, sc: &scope{cwd: p.inputDir}, p: probe}
-	ex.run(words)
+	probe := &shell.Part{Text: p.Text, ReadOnly: true, Static: true}
+	ex := &shell.Exec{S: &c.State, Lv: lv, Sc: &shell.Scope{Cwd: p.InputDir}, P: probe}
+	c.run(ex, words)
 	if !probe.ReadOnly {
-		p.notRO(probe.Reason)
+		p.NotRO(probe.Reason)
 	}
 	p.Reads = append(p.Reads, probe.Reads...)
-	p.trees = append(p.trees, probe.trees...)
+	p.Trees = append(p.Trees, probe.Trees...)
 	if probe.Secret && !p.Secret {
 		p.Secret = true
 		if p.ReadOnly {
@@ -251,18 +253,18 @@ func (c *classifier) withNames(lv *level, p *Part, names []string) {
 // inputNames makes ask every part that reads files named by its input, or whose input may give it
 // options that read files, when pipedNames could not tell what those names are.
 func (c *classifier) inputNames() {
-	for i := range c.parts {
-		p := &c.parts[i]
-		if !p.readsInput && !p.inputOpts {
+	for i := range c.Parts {
+		p := &c.Parts[i]
+		if !p.ReadsInput && !p.InputOpts {
 			continue
 		}
-		for _, name := range p.producers {
-			if c.defined[name] {
-				p.notRO(fmt.Sprintf("`%s` feeds `xargs %s` its names, and the command defines a function of that name", name, partName(p)))
+		for _, name := range p.Producers {
+			if c.Defined[name] {
+				p.NotRO(fmt.Sprintf("`%s` feeds `xargs %s` its names, and the command defines a function of that name", name, partName(p)))
 			}
 		}
-		if !p.namesKnown {
-			p.notRO(fmt.Sprintf("`xargs %s` gets file names from its input, which Warden cannot see", partName(p)))
+		if !p.NamesKnown {
+			p.NotRO(fmt.Sprintf("`xargs %s` gets file names from its input, which Warden cannot see", partName(p)))
 		}
 	}
 }

@@ -8,12 +8,15 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/warden-cli/warden/ignore"
+	"github.com/warden-cli/warden/permissions/gitargs"
+	"github.com/warden-cli/warden/permissions/shell"
+	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
 // The one place where the engine keeps the promise of deny and ask rules (unseen.go): while any is in
 // force, a command with a part Warden cannot see asks, whatever the mode and the allow rules. A part is
 // unseen when the walker marked it; when it does more than read and Warden's model of it ends somewhere
-// (model.go: a program, an option, a place that takes code or a path Warden does not follow); when
+// (package models: a program, an option, a place that takes code or a path Warden does not follow); when
 // words only known at run time may decide whether a rule matches (a program or subcommand a Bash rule
 // names, a path a path rule could govern); or when it gives a program whose reads and writes Warden does
 // not model a path a path rule governs.
@@ -51,16 +54,16 @@ func (e *Engine) unseenVerdict(s snapshot, cls Classification) (Verdict, bool) {
 }
 
 // unseenWhy says why a part is unseen under these rules, or "".
-func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
-	if p.unseen != 0 {
-		return p.unseenWhy
+func (e *Engine) unseenWhy(p *shell.Part, bash, paths []Rule) string {
+	if p.Unseen != 0 {
+		return p.UnseenWhy
 	}
 	if p.ReadOnly {
 		// A read-only part's words only known at run time are only printed (echo $X).
 		return ""
 	}
-	if p.unmodelled != "" {
-		return p.unmodelled
+	if p.Unmodelled != "" {
+		return p.Unmodelled
 	}
 	if !p.Static && mayMatchOnceKnown(bash, p) {
 		return fmt.Sprintf("`%s` has words only known at run time", partName(p))
@@ -73,25 +76,25 @@ func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
 	}
 	for _, list := range [][]string{p.Reads, p.Writes} {
 		for _, path := range list {
-			if !filepath.IsAbs(path) && path != "-" && path != "" && !p.isLoose(path) {
+			if !filepath.IsAbs(path) && path != "-" && path != "" && !isLoose(p, path) {
 				return fmt.Sprintf("`%s` uses `%s`, only known at run time", partName(p), path)
 			}
 		}
 	}
-	for _, list := range [][]string{p.handedReads, p.handedWrites} {
+	for _, list := range [][]string{p.HandedReads, p.HandedWrites} {
 		for _, path := range list {
 			if !filepath.IsAbs(path) {
 				return fmt.Sprintf("`%s` is given `%s` in a directory Warden lost track of", partName(p), path)
 			}
 		}
 	}
-	if r, path, ok := e.handedMatch(paths, p.handedReads, Read); ok {
+	if r, path, ok := e.handedMatch(paths, p.HandedReads, Read); ok {
 		return fmt.Sprintf("`%s` is given `%s` and may read anything there, including what `%s` governs", partName(p), e.shown(path), r.Raw)
 	}
-	if r, path, ok := e.handedMatch(paths, p.handedWrites, Write); ok {
+	if r, path, ok := e.handedMatch(paths, p.HandedWrites, Write); ok {
 		return fmt.Sprintf("`%s` is given `%s` and may write anything there, including what `%s` governs", partName(p), e.shown(path), r.Raw)
 	}
-	if r, path, ok := e.gitTakesMatch(paths, p.gitTakes); ok {
+	if r, path, ok := e.gitTakesMatch(paths, p.GitTakes); ok {
 		return fmt.Sprintf("`%s` takes `%s` into the repository, including what `%s` governs", partName(p), e.shown(path), r.Raw)
 	}
 	return ""
@@ -99,9 +102,9 @@ func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
 
 // isLoose reports whether a path as the part recorded it is one of its loose paths, which looseWhy
 // judges.
-func (p *Part) isLoose(path string) bool {
-	for _, lp := range p.loose {
-		if lp.shown == path {
+func isLoose(p *shell.Part, path string) bool {
+	for _, lp := range p.Loose {
+		if lp.Shown == path {
 			return true
 		}
 	}
@@ -109,22 +112,25 @@ func (p *Part) isLoose(path string) bool {
 }
 
 // looseWhy says why a path of the part only known at run time may be one a path rule governs, or "".
-func (e *Engine) looseWhy(p *Part, paths []Rule) string {
-	for _, lp := range p.loose {
-		k := lp.kind
+func (e *Engine) looseWhy(p *shell.Part, paths []Rule) string {
+	for _, lp := range p.Loose {
+		k := Read
+		if lp.Access == shell.Writing {
+			k = Write
+		}
 		rules := pathRules(paths, k)
 		if len(rules) == 0 {
 			continue
 		}
-		if lp.dir == "" {
-			return fmt.Sprintf("`%s` uses `%s`, a path only known at run time, which `%s` may govern", partName(p), lp.shown, rules[0].Raw)
+		if lp.Dir == "" {
+			return fmt.Sprintf("`%s` uses `%s`, a path only known at run time, which `%s` may govern", partName(p), lp.Shown, rules[0].Raw)
 		}
-		real := e.absFor(lp.dir)
+		real := e.absFor(lp.Dir)
 		for _, r := range rules {
-			for _, d := range []string{lp.dir, real} {
-				if lp.mayMatch(r, d) {
+			for _, d := range []string{lp.Dir, real} {
+				if mayMatch(lp, r, d) {
 					return fmt.Sprintf("`%s` uses `%s`, a path below `%s` only known at run time, which `%s` may govern",
-						partName(p), lp.shown, e.shown(lp.dir), r.Raw)
+						partName(p), lp.Shown, e.shown(lp.Dir), r.Raw)
 				}
 			}
 		}
@@ -145,7 +151,7 @@ func (e *Engine) gitTakesMatch(rules []Rule, trees []string) (Rule, string, bool
 		takes := func(path string, isDir bool) bool {
 			if m == nil {
 				var err error
-				if m, err = ignore.ForDir(tree); err != nil {
+				if m, err = ignore.ForDirWith(tree, nil, e.mem.Git); err != nil {
 					return true
 				}
 			}
@@ -186,9 +192,9 @@ func gitMayTake(glob, tree string, takes func(path string, isDir bool) bool) boo
 	switch {
 	case lit == tree:
 		return !lastOnly || anyTaken(lit)
-	case within(lit, tree):
+	case shell.Within(lit, tree):
 		return true // a wildcard above tree may match anything below it
-	case !within(tree, lit):
+	case !shell.Within(tree, lit):
 		return false
 	}
 	fi, err := os.Lstat(lit)
@@ -240,8 +246,8 @@ func (e *Engine) handedMatch(rules []Rule, handed []string, k Kind) (Rule, strin
 			if r.matchPath(path) || r.matchPath(real) {
 				return r, path, true
 			}
-			if dir && (r.mayMatchUnder(treeRead{dir: real, hidden: true, follow: true, home: e.home}) ||
-				real != path && r.mayMatchUnder(treeRead{dir: path, hidden: true, follow: true, home: e.home})) {
+			if dir && (r.mayMatchUnder(treewalk.Tree{Dir: real, Hidden: true, Follow: true, Home: e.home, Lister: e.mem.Lister}) ||
+				real != path && r.mayMatchUnder(treewalk.Tree{Dir: path, Hidden: true, Follow: true, Home: e.home, Lister: e.mem.Lister})) {
 				return r, path, true
 			}
 		}
@@ -252,16 +258,16 @@ func (e *Engine) handedMatch(rules []Rule, handed []string, k Kind) (Rule, strin
 // mayMatchOnceKnown reports whether one of the Bash rules may match the part once its words only known
 // at run time are known. Only a rule for the part's program (or one of its wrappers) may; for git, only
 // one for its subcommand when that is known, since git's grammar says where the subcommand is.
-func mayMatchOnceKnown(rules []Rule, p *Part) bool {
+func mayMatchOnceKnown(rules []Rule, p *shell.Part) bool {
 	for _, r := range rules {
 		if r.any || r.shape == nil || !r.shape.ok {
 			return true
 		}
 		for li, layer := range p.Layers {
-			if li >= len(p.layerStatic) || len(layer) == 0 || len(p.layerStatic[li]) != len(layer) {
+			if li >= len(p.LayerStatic) || len(layer) == 0 || len(p.LayerStatic[li]) != len(layer) {
 				return true
 			}
-			if layerMayMatch(r, layer, p.layerStatic[li]) {
+			if layerMayMatch(r, layer, p.LayerStatic[li]) {
 				return true
 			}
 		}
@@ -305,20 +311,20 @@ func layerMayMatch(r Rule, layer []string, static []bool) bool {
 	}
 	sub := gitPushSpelling(rest[i])
 	// A name that is not git's own may be an alias of anything.
-	return wildcard(r.shape.words[0], sub) || !gitBuiltins[sub]
+	return wildcard(r.shape.words[0], sub) || !gitargs.Builtins[sub]
 }
 
 // shown is how a reason names an absolute path: relative to the workspace or the home directory where
 // it lies there.
 func (e *Engine) shown(path string) string {
 	switch {
-	case e.workspace != "" && within(e.workspace, path):
+	case e.workspace != "" && shell.Within(e.workspace, path):
 		rel, _ := filepath.Rel(e.workspace, path)
 		if rel == "." {
 			return "."
 		}
 		return "./" + rel
-	case e.home != "" && within(e.home, path):
+	case e.home != "" && shell.Within(e.home, path):
 		rel, _ := filepath.Rel(e.home, path)
 		return "~/" + rel
 	}

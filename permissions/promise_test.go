@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // unseenCase is a command doing, in one class of ways, what Warden cannot see, with the deny rule it
@@ -209,18 +211,18 @@ func TestAskRulesHoldLikeDenyRules(t *testing.T) {
 // added without a case fails here.
 func TestEveryUnseenKindHasACase(t *testing.T) {
 	ws, home := fixture(t)
-	var seen unseenKind
+	var seen shell.UnseenKind
 	for _, u := range unseenCases {
-		for _, p := range Classify(u.cmd, Context{Cwd: ws, Workspace: ws, Home: home}).Parts {
-			seen |= p.unseen
+		for _, p := range Classify(u.cmd, shell.Context{Cwd: ws, Workspace: ws, Home: home}).Parts {
+			seen |= p.Unseen
 		}
 	}
 	for _, cmd := range []string{"coproc rm x"} {
-		for _, p := range Classify(cmd, Context{Cwd: ws, Workspace: ws, Home: home}).Parts {
-			seen |= p.unseen
+		for _, p := range Classify(cmd, shell.Context{Cwd: ws, Workspace: ws, Home: home}).Parts {
+			seen |= p.Unseen
 		}
 	}
-	for k := unseenKind(1); k <= lastUnseen; k <<= 1 {
+	for k := shell.UnseenKind(1); k <= shell.LastUnseen; k <<= 1 {
 		if seen&k == 0 {
 			t.Errorf("no case reaches unseen kind %d (bit %d)", k, bits.TrailingZeros32(uint32(k)))
 		}

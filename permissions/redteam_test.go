@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/warden-cli/warden/permissions/shell"
+	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
 // redTeamCases come from a red-team review of the classifier: each was once allowed as read-only. They
@@ -316,7 +319,7 @@ func TestNestedLoopsStayBounded(t *testing.T) {
 		cmd = "for " + v + " in 0 1 2 3 4 5 6 7 8 9; do " + cmd + "; done"
 	}
 	done := make(chan Classification, 1)
-	go func() { done <- Classify(cmd, Context{Cwd: ws, Workspace: ws, Home: home}) }()
+	go func() { done <- Classify(cmd, shell.Context{Cwd: ws, Workspace: ws, Home: home}) }()
 	select {
 	case cls := <-done:
 		if !cls.ReadOnly {
@@ -330,7 +333,7 @@ func TestNestedLoopsStayBounded(t *testing.T) {
 	for _, v := range []string{"g", "f", "e", "d", "c", "b", "a"} {
 		cmd = "for " + v + " in 0 1 2 3 4 5 6 7 8 9; do " + cmd + "; done"
 	}
-	if cls := Classify(cmd, Context{Cwd: ws, Workspace: ws, Home: home}); cls.ReadOnly && !cls.Secret {
+	if cls := Classify(cmd, shell.Context{Cwd: ws, Workspace: ws, Home: home}); cls.ReadOnly && !cls.Secret {
 		t.Errorf("%q is read-only without a secret", cmd)
 	}
 }
@@ -461,18 +464,18 @@ func TestGitWholeRepoReads(t *testing.T) {
 	}
 }
 
-// TestTreeWalkBound: a recursive read of a tree bigger than maxTreeWalk asks, since a secret past the
+// TestTreeWalkBound: a recursive read of a tree bigger than treewalk.MaxEntries asks, since a secret past the
 // bound would not be seen; whole-repository git reads that look at the work tree too.
 func TestTreeWalkBound(t *testing.T) {
-	defer func(n int) { maxTreeWalk = n }(maxTreeWalk)
-	maxTreeWalk = 3000
+	defer func(n int) { treewalk.MaxEntries = n }(treewalk.MaxEntries)
+	treewalk.MaxEntries = 3000
 	ws, _ := filepath.EvalSymlinks(t.TempDir())
 	for _, d := range []string{"big", "small"} {
 		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for i := 0; i <= maxTreeWalk; i++ {
+	for i := 0; i <= treewalk.MaxEntries; i++ {
 		if err := os.WriteFile(filepath.Join(ws, "big", fmt.Sprintf("f%d.txt", i)), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,8 @@ package permissions
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // A path is judged after its symbolic links are resolved, the way the kernel opens it; a rule naming a
@@ -35,7 +37,7 @@ func linkForm(glob string) string {
 		lit[i] = unescapeGlob(c)
 	}
 	start := filepath.Clean("/" + strings.Join(lit, "/"))
-	resolved := ResolvePath("/", start, "")
+	resolved := shell.ResolvePath("/", start, "")
 	if resolved == start {
 		return ""
 	}

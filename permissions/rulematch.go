@@ -11,6 +11,8 @@ package permissions
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/programs"
 )
 
 // shape is a command or a rule read for matching.
@@ -129,8 +131,8 @@ func readShape(args []string) shape {
 	cluster := clusteringPrograms[prog]
 	// A program of the read-only table is read as Warden reads it to judge it: short options cluster,
 	// and one that takes a value takes the rest of its word or the next word (`head -c5`, `-c 5`).
-	var sp *spec
-	if t := table[prog]; t != nil && !t.rawArgs && t.check == nil {
+	var sp *programs.Spec
+	if t := programs.Lookup(prog); t != nil && t.Plain() {
 		sp, cluster = t, true
 	}
 	for i := 0; i < len(rest); i++ {
@@ -167,7 +169,7 @@ func readShape(args []string) shape {
 					f = t
 				}
 				s.flags[f] = true
-				if sp != nil && strings.ContainsRune(sp.values, ch) {
+				if sp != nil && sp.ShortTakesValue(ch) {
 					value := a[2+j:]
 					if value == "" && i+1 < len(rest) {
 						i++
@@ -188,12 +190,12 @@ func readShape(args []string) shape {
 
 // longTakesValue reports whether a long option, as typed, takes the next word as its value: the table
 // says so, or its short twin takes one.
-func longTakesValue(sp *spec, twins map[string]string, name string) bool {
-	if exactOrPrefix(name, sp.longValues) {
+func longTakesValue(sp *programs.Spec, twins map[string]string, name string) bool {
+	if sp.LongTakesValue(name) {
 		return true
 	}
 	for _, n := range longNames(twins, name) {
-		if len(n) == 1 && strings.Contains(sp.values, n) {
+		if len(n) == 1 && sp.ShortTakesValue(rune(n[0])) {
 			return true
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/warden-cli/warden/permissions/shell"
+	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
 // Rule is one parsed permission rule: `Bash`, `Bash(git status)`, `Bash(npm run test:*)`,
@@ -116,7 +118,7 @@ func (r *Rule) compile(workspace, home string) {
 		r.pathGlob = ""
 		return
 	}
-	root = ResolvePath("/", root, home)
+	root = shell.ResolvePath("/", root, home)
 	r.pathGlob = escapeGlob(root)
 	if p != "" {
 		r.pathGlob = strings.TrimSuffix(r.pathGlob, "/") + "/" + p
@@ -240,4 +242,29 @@ func (r *Rule) literalWords() int {
 		n++
 	}
 	return n
+}
+
+// mayMatchUnder reports whether a path rule may name a file that a recursive read of t reads.
+func (r *Rule) mayMatchUnder(t treewalk.Tree) bool {
+	if r.pathGlob == "" {
+		return false
+	}
+	if t.Index {
+		// What git prints is known file by file.
+		for _, f := range t.Tracked {
+			if p := filepath.Join(t.Repo, f); shell.Within(t.Dir, p) && r.matchPath(p) {
+				return true
+			}
+		}
+		return false
+	}
+	if r.matchPath(t.Dir) {
+		return true
+	}
+	for _, glob := range r.globs() {
+		if t.MayName(glob, r.matchPath) {
+			return true
+		}
+	}
+	return false
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // The credential stores today's tools write are secret places: reading one asks, jailed or not, by bash
@@ -86,7 +88,7 @@ func TestFilesTheEnvironmentNamesAsCredentialsAreSecret(t *testing.T) {
 		if v := e.Decide(Request{Kind: Exec, Command: "cat " + p, Cwd: l.ws}); v.Decision != Ask {
 			t.Errorf("cat %s named by the environment: %s (%s), want ask", p, v.Decision, v.Reason)
 		}
-		if !IsSecretPath(p, l.home) {
+		if !shell.IsSecretPath(p, l.home) {
 			t.Errorf("%s is not secret for the jail", p)
 		}
 	}
@@ -115,7 +117,7 @@ func TestStartupFileTokenLineMakesReadingItAsk(t *testing.T) {
 			}
 		}
 	}
-	if IsSecretPath(bashrc, l.home) {
+	if shell.IsSecretPath(bashrc, l.home) {
 		t.Error("a clean .bashrc is hidden from the jail")
 	}
 
@@ -138,7 +140,7 @@ func TestStartupFileTokenLineMakesReadingItAsk(t *testing.T) {
 			t.Errorf("read_file ~/.bashrc with a token line: %s (%s)", v.Decision, v.Reason)
 		}
 	}
-	if !IsSecretPath(bashrc, l.home) {
+	if !shell.IsSecretPath(bashrc, l.home) {
 		t.Error("a .bashrc with a token line is not hidden from the jail")
 	}
 }
@@ -155,7 +157,7 @@ func TestYarnrcAsksOnlyWithAWrittenToken(t *testing.T) {
 	if v := e.Decide(Request{Kind: Exec, Command: "cat .yarnrc.yml", Cwd: l.ws}); v.Decision != Ask {
 		t.Errorf("a .yarnrc.yml with a token: %s (%s)", v.Decision, v.Reason)
 	}
-	if IsSecretPath(filepath.Join(l.ws, ".yarnrc.yml"), l.home) {
+	if shell.IsSecretPath(filepath.Join(l.ws, ".yarnrc.yml"), l.home) {
 		t.Error("the jail would hide the configuration yarn must read")
 	}
 }
@@ -204,7 +206,7 @@ func TestGitCredentialKeysMakeTheirPrintingSecret(t *testing.T) {
 	if v := e.Decide(Request{Kind: Read, Path: filepath.Join(l.ws, ".git", "config"), Cwd: l.ws}); v.Decision != Ask {
 		t.Errorf("read_file .git/config with an extraheader: %s (%s)", v.Decision, v.Reason)
 	}
-	if IsSecretPath(filepath.Join(l.ws, ".git", "config"), l.home) {
+	if shell.IsSecretPath(filepath.Join(l.ws, ".git", "config"), l.home) {
 		t.Error("the jail would hide the configuration git must read")
 	}
 

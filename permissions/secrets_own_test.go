@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // Warden's own state (sessions, checkpoints, logs, the trust list) and its settings are secret places:
@@ -72,7 +74,7 @@ func TestWardenOwnFilesAreSecret(t *testing.T) {
 		filepath.Join(ws, "warden", "settings.json"):                    false,
 		filepath.Join(ws, "main.go"):                                    false,
 	} {
-		if got := IsSecretPath(p, home); got != want {
+		if got := shell.IsSecretPath(p, home); got != want {
 			t.Errorf("IsSecretPath(%s) = %v, want %v", p, got, want)
 		}
 	}
@@ -82,7 +84,7 @@ func TestWardenOwnFilesAreSecret(t *testing.T) {
 func TestBrowserProfilesAreSecret(t *testing.T) {
 	for _, p := range []string{"/home/u/.mozilla/firefox/x.default/logins.json", "/home/u/.mozilla",
 		"/home/u/.config/google-chrome/Default/Login Data", "/home/u/.thunderbird/p/key4.db"} {
-		if !IsSecretPath(p, "/home/u") {
+		if !shell.IsSecretPath(p, "/home/u") {
 			t.Errorf("%s is not secret", p)
 		}
 	}
@@ -145,16 +147,16 @@ func TestWardenOwnFilesAreSecretThroughLinks(t *testing.T) {
 		filepath.Join(realConfig, "warden", "commands", "review.md"): false,
 		filepath.Join(realState, "other"):                            false,
 	} {
-		if got := IsSecretPath(p, home); got != want {
+		if got := shell.IsSecretPath(p, home); got != want {
 			t.Errorf("IsSecretPath(%s) = %v, want %v", p, got, want)
 		}
 	}
 	// The directories are judged as they resolve when the environment says so, not as they once did.
 	t.Setenv("XDG_STATE_HOME", filepath.Join(root, "elsewhere"))
-	if IsSecretPath(filepath.Join(realState, "warden", "marker"), home) {
+	if shell.IsSecretPath(filepath.Join(realState, "warden", "marker"), home) {
 		t.Error("the old state directory is still secret after XDG_STATE_HOME moved")
 	}
-	if !IsSecretPath(filepath.Join(root, "elsewhere", "warden", "marker"), home) {
+	if !shell.IsSecretPath(filepath.Join(root, "elsewhere", "warden", "marker"), home) {
 		t.Error("the new state directory is not secret")
 	}
 }

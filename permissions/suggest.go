@@ -3,6 +3,9 @@ package permissions
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/warden-cli/warden/permissions/shell"
+	"github.com/warden-cli/warden/permissions/supplied"
 )
 
 // neverBare are programs for which a word-prefix rule on the program alone would allow anything: shells,
@@ -25,8 +28,8 @@ var exactOnly = map[string]bool{
 }
 
 func init() {
-	for _, n := range interpreters {
-		if !hasSubcommands[n] {
+	for _, n := range supplied.Interpreters {
+		if !shell.HasSubcommands[n] {
 			neverBare[n] = true
 		}
 	}
@@ -40,12 +43,15 @@ var runScripts = map[string]bool{"npm": true, "yarn": true, "pnpm": true, "bun":
 // or a Read/Write rule for a file. It returns "" when nothing needs approval, when the parts that do would
 // need different rules, or when no rule could safely express them (commands only known at run time,
 // sudo, dangerous commands).
-func SuggestRule(command string, ctx Context) string {
+func SuggestRule(command string, ctx shell.Context) string {
+	if ctx.Memory == nil {
+		ctx.Memory = shell.NewMemory()
+	}
 	return suggestFor(Classify(command, ctx), ctx)
 }
 
 // suggestFor is SuggestRule for a command already classified.
-func suggestFor(cls Classification, ctx Context) string {
+func suggestFor(cls Classification, ctx shell.Context) string {
 	if cls.Dangerous {
 		return ""
 	}
@@ -56,7 +62,7 @@ func suggestFor(cls Classification, ctx Context) string {
 			continue
 		}
 		r := suggestForPart(p, ctx)
-		if p.openTail && !strings.HasSuffix(r, ":*)") {
+		if p.OpenTail && !strings.HasSuffix(r, ":*)") {
 			// Under xargs more arguments come at run time: an exact rule would never match again, and
 			// would read as allowing far less than the command does.
 			r = ""
@@ -69,20 +75,20 @@ func suggestFor(cls Classification, ctx Context) string {
 	return suggestion
 }
 
-func suggestForPart(p *Part, ctx Context) string {
+func suggestForPart(p *shell.Part, ctx shell.Context) string {
 	if p.ReadOnly && p.Secret {
 		for _, path := range p.Reads {
-			if isSecretPath(path, ctx.Home) && filepath.IsAbs(path) {
+			if ctx.Memory.IsSecret(path, ctx.Home) && filepath.IsAbs(path) {
 				return suggestPathRule(Read, path, ctx.Workspace, ctx.Home)
 			}
 		}
 		return ""
 	}
-	if p.EditOnly && len(p.redirWrites) == len(p.Writes) && len(p.Writes) == 1 && filepath.IsAbs(p.Writes[0]) {
+	if p.EditOnly && len(p.RedirWrites) == len(p.Writes) && len(p.Writes) == 1 && filepath.IsAbs(p.Writes[0]) {
 		// A read-only program writing one file through a redirection: allow that file.
 		return suggestPathRule(Write, p.Writes[0], ctx.Workspace, ctx.Home)
 	}
-	if !p.Static || p.actsItself || p.fromFind || p.Privileged || p.Secret || len(p.Args) == 0 || len(p.redirWrites) > 0 {
+	if !p.Static || p.ActsItself || p.FromFind || p.Privileged || p.Secret || len(p.Args) == 0 || len(p.RedirWrites) > 0 {
 		return ""
 	}
 	args := p.Args
@@ -96,7 +102,7 @@ func suggestForPart(p *Part, ctx Context) string {
 	switch {
 	case runScripts[name] && len(args) >= 3 && args[1] == "run" && !strings.HasPrefix(args[2], "-"):
 		prefix = args[:3]
-	case hasSubcommands[name] || runScripts[name] || name == "make":
+	case shell.HasSubcommands[name] || runScripts[name] || name == "make":
 		if len(args) < 2 || strings.HasPrefix(args[1], "-") {
 			return exactRule(args)
 		}
@@ -137,13 +143,13 @@ func suggestPathRule(k Kind, abs, workspace, home string) string {
 	}
 	ws := ""
 	if workspace != "" {
-		ws = ResolvePath("/", workspace, home)
+		ws = shell.ResolvePath("/", workspace, home)
 	}
 	switch {
-	case ws != "" && within(ws, abs) && abs != ws:
+	case ws != "" && shell.Within(ws, abs) && abs != ws:
 		rel, _ := filepath.Rel(ws, abs)
 		return tool + "(./" + filepath.ToSlash(rel) + ")"
-	case home != "" && within(filepath.Clean(home), abs) && abs != filepath.Clean(home):
+	case home != "" && shell.Within(filepath.Clean(home), abs) && abs != filepath.Clean(home):
 		rel, _ := filepath.Rel(filepath.Clean(home), abs)
 		return tool + "(~/" + filepath.ToSlash(rel) + ")"
 	}

@@ -1,10 +1,14 @@
 package permissions
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
+)
 
 func TestSuggestRule(t *testing.T) {
 	ws, home := fixture(t)
-	ctx := Context{Cwd: ws, Workspace: ws, Home: home}
+	ctx := shell.Context{Cwd: ws, Workspace: ws, Home: home}
 	for _, c := range []struct{ cmd, want string }{
 		{"git push origin main", "Bash(git push:*)"},
 		{"npm run test -- x", "Bash(npm run test:*)"},

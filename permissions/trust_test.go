@@ -12,22 +12,6 @@ import (
 	"time"
 )
 
-// TestEveryProgramSaysWhatItLoads: every program of the read-only table has a trust entry saying what it
-// loads from the working tree, its parents and the environment, and no entry names a program the table
-// does not have.
-func TestEveryProgramSaysWhatItLoads(t *testing.T) {
-	for name := range table {
-		if tr, ok := trust[name]; !ok || tr.loads == "" {
-			t.Errorf("%s is in the read-only table without a trust entry", name)
-		}
-	}
-	for name := range trust {
-		if _, ok := table[name]; !ok {
-			t.Errorf("%s has a trust entry but is not in the read-only table", name)
-		}
-	}
-}
-
 // trustLab is a workspace and home for live tests: commands are decided by an engine and run with bash
 // in an environment like the one Warden gives commands, and programs the vectors plant write a marker.
 type trustLab struct {

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // What one part of a command writes, another may run or open: `printf 'rm -rf x' > s.sh; bash s.sh`
@@ -39,7 +40,7 @@ type partWrites struct {
 	real []string
 }
 
-func (c *classifier) writesOf(p *Part) partWrites {
+func (c *classifier) writesOf(p *shell.Part) partWrites {
 	w := partWrites{known: true}
 	if p.ReadOnly {
 		return w
@@ -52,16 +53,16 @@ func (c *classifier) writesOf(p *Part) partWrites {
 		w.paths = append(w.paths, path)
 	}
 	w.sure = len(w.paths)
-	w.paths = append(w.paths, p.writesInto...)
+	w.paths = append(w.paths, p.WritesInto...)
 	w.code = len(w.paths)
-	w.paths = append(w.paths, p.handedWrites...)
+	w.paths = append(w.paths, p.HandedWrites...)
 	prog := ""
 	if len(p.Args) > 0 {
 		prog = filepath.Base(p.Args[0])
 	}
-	redirOnly := len(p.Writes) == len(p.redirWrites) && len(p.handedWrites) == 0
+	redirOnly := len(p.Writes) == len(p.RedirWrites) && len(p.HandedWrites) == 0
 	w.links = len(w.paths) > 0 && !redirOnly && !neverLinks[prog] && (prog != "cp" || cpKeepsLinks(p.Args))
-	w.meta = noCodeWriters[prog] && len(p.redirWrites) == 0
+	w.meta = noCodeWriters[prog] && len(p.RedirWrites) == 0
 	return w
 }
 
@@ -90,22 +91,22 @@ func cpKeepsLinks(args []string) bool {
 func (c *classifier) freshPaths() {
 	var writes []partWrites
 	any := false
-	for i := range c.parts {
-		w := c.writesOf(&c.parts[i])
+	for i := range c.Parts {
+		w := c.writesOf(&c.Parts[i])
 		writes = append(writes, w)
 		any = any || len(w.paths) > 0 || !w.known
 	}
-	for i := range c.parts {
-		p := &c.parts[i]
-		for _, run := range p.runs {
-			if !exists(run) {
-				p.unseenOnly(unseenWrittenCode, fmt.Sprintf("runs `%s`, which is not there before the command runs", c.shownPath(run)))
+	for i := range c.Parts {
+		p := &c.Parts[i]
+		for _, run := range p.Runs {
+			if !shell.Exists(run) {
+				p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("runs `%s`, which is not there before the command runs", c.Shown(run)))
 			}
 		}
-		for _, list := range [][]string{p.inputs, p.runsBelow} {
+		for _, list := range [][]string{p.Inputs, p.RunsBelow} {
 			for _, path := range list {
 				if !filepath.IsAbs(path) {
-					p.unseenOnly(unseenWrittenCode, fmt.Sprintf("runs code from `%s`, in a directory Warden lost track of", path))
+					p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("runs code from `%s`, in a directory Warden lost track of", path))
 				}
 			}
 		}
@@ -115,45 +116,45 @@ func (c *classifier) freshPaths() {
 	}
 	c.afterSource(writes)
 	var pathDirs map[string]bool
-	for i := range c.parts {
-		p := &c.parts[i]
+	for i := range c.Parts {
+		p := &c.Parts[i]
 		for k, path := range writes[i].paths {
-			if k >= writes[i].code && p.unmodelled != "" {
+			if k >= writes[i].code && p.Unmodelled != "" {
 				// A program Warden does not model may do anything with what it is given; that it is
 				// not modelled is the reason it asks.
 				break
 			}
 			if pathDirs == nil {
-				pathDirs = c.pathDirs()
+				pathDirs = c.PathDirs()
 			}
 			c.laterCode(p, path, pathDirs, k < writes[i].sure)
 		}
-		for _, run := range append(p.runs, p.inputs...) {
+		for _, run := range append(p.Runs, p.Inputs...) {
 			if j, sure := c.writer(writes, i, run, false); j >= 0 {
 				verb := "writes"
 				if !sure {
 					verb = "may write"
 				}
-				p.unseenOnly(unseenWrittenCode, fmt.Sprintf("runs `%s`, which this same command %s first", c.shownPath(run), verb))
+				p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("runs `%s`, which this same command %s first", c.Shown(run), verb))
 			}
 		}
-		for _, dir := range p.runsBelow {
+		for _, dir := range p.RunsBelow {
 			if j := c.writerBelow(writes, i, dir); j >= 0 {
-				p.unseenOnly(unseenWrittenCode, fmt.Sprintf("runs the code below `%s`, where this same command writes first", c.shownPath(dir)))
+				p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("runs the code below `%s`, where this same command writes first", c.Shown(dir)))
 			}
 		}
-		for _, pattern := range p.runGlobs {
+		for _, pattern := range p.RunGlobs {
 			if j := c.writerMatching(writes, i, pattern); j >= 0 {
-				p.unseenOnly(unseenWrittenCode, fmt.Sprintf("runs `%s`, which may match what this same command writes first", c.shownPath(pattern)))
+				p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("runs `%s`, which may match what this same command writes first", c.Shown(pattern)))
 			}
 		}
-		for _, list := range [][]string{p.Reads, p.Writes, p.handedReads, p.handedWrites} {
+		for _, list := range [][]string{p.Reads, p.Writes, p.HandedReads, p.HandedWrites} {
 			for _, path := range list {
 				if !filepath.IsAbs(path) {
 					continue
 				}
 				if j, _ := c.writer(writes, i, path, true); j >= 0 {
-					p.unseenOnly(unseenFreshLink, fmt.Sprintf("uses `%s`, which this same command may make a link first", c.shownPath(path)))
+					p.UnseenOnly(shell.UnseenFreshLink, fmt.Sprintf("uses `%s`, which this same command may make a link first", c.Shown(path)))
 				}
 			}
 		}
@@ -180,20 +181,20 @@ func (c *classifier) writer(writes []partWrites, self int, path string, links bo
 			continue
 		}
 		for _, wp := range paths {
-			if within(wp, path) {
+			if shell.Within(wp, path) {
 				return j, true
 			}
 		}
 		if real == "" {
-			real = c.resolved(path)
+			real = c.Resolved(path)
 		}
 		if w.real == nil {
 			for _, wp := range w.paths {
-				w.real = append(w.real, c.resolved(wp))
+				w.real = append(w.real, c.Resolved(wp))
 			}
 		}
 		for k, wp := range paths {
-			if within(wp, path) || within(wp, real) || within(w.real[k], real) {
+			if shell.Within(wp, path) || shell.Within(wp, real) || shell.Within(w.real[k], real) {
 				return j, true
 			}
 		}
@@ -213,13 +214,13 @@ func (c *classifier) afterSource(writes []partWrites) {
 		return
 	}
 	sourced := ""
-	for i := range c.parts {
-		p := &c.parts[i]
+	for i := range c.Parts {
+		p := &c.Parts[i]
 		if len(p.Layers) == 0 || len(p.Layers[0]) == 0 {
 			continue
 		}
 		if name := p.Layers[0][0]; sourced != "" && !strings.Contains(name, "/") && !bashBuiltins[name] {
-			p.unseenOnly(unseenWrittenCode, fmt.Sprintf("runs `%s` after `%s`, which may change where programs are found, in a command that writes files", name, sourced))
+			p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("runs `%s` after `%s`, which may change where programs are found, in a command that writes files", name, sourced))
 		}
 		if name := p.Layers[0][0]; name == "source" || name == "." {
 			sourced = p.Text
@@ -240,13 +241,13 @@ func (c *classifier) writerBelow(writes []partWrites, self int, dir string) int 
 			return j
 		}
 		for _, wp := range w.paths[:w.code] {
-			if within(dir, wp) {
+			if shell.Within(dir, wp) {
 				return j
 			}
 			if realDir == "" {
-				realDir = c.resolved(dir)
+				realDir = c.Resolved(dir)
 			}
-			if within(realDir, c.resolved(wp)) {
+			if shell.Within(realDir, c.Resolved(wp)) {
 				return j
 			}
 		}
@@ -281,13 +282,13 @@ func (c *classifier) writerMatching(writes []partWrites, self int, pattern strin
 
 // laterCode marks a write that leaves code for later commands to run: a program in a directory on PATH,
 // git's configuration and hooks.
-func (c *classifier) laterCode(p *Part, path string, pathDirs map[string]bool, sure bool) {
+func (c *classifier) laterCode(p *shell.Part, path string, pathDirs map[string]bool, sure bool) {
 	verb := "writes"
 	if !sure {
 		verb = "may write"
 	}
 	if pathDirs[filepath.Dir(path)] || pathDirs[path] {
-		p.unseenOnly(unseenWrittenCode, fmt.Sprintf("%s `%s`, in a directory where commands find their programs", verb, c.shownPath(path)))
+		p.UnseenOnly(shell.UnseenWrittenCode, fmt.Sprintf("%s `%s`, in a directory where commands find their programs", verb, c.Shown(path)))
 		return
 	}
 	slashed := filepath.ToSlash(path) + "/"
@@ -295,29 +296,29 @@ func (c *classifier) laterCode(p *Part, path string, pathDirs map[string]bool, s
 		rest := slashed[i+len("/.git/"):]
 		if rest == "" || strings.HasPrefix(rest, "config") || strings.HasPrefix(rest, "hooks/") || rest == "hooks/" ||
 			strings.HasPrefix(rest, "info/") {
-			p.unseenOnly(unseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.shownPath(path)))
+			p.UnseenOnly(shell.UnseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.Shown(path)))
 		}
 		return
 	}
 	for _, v := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"} {
-		if f, ok := c.lookupEnv(v); ok && f != "" && within(f, path) {
-			p.unseenOnly(unseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.shownPath(path)))
+		if f, ok := c.LookupEnv(v); ok && f != "" && shell.Within(f, path) {
+			p.UnseenOnly(shell.UnseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.Shown(path)))
 			return
 		}
 	}
-	if x, ok := c.lookupEnv("XDG_CONFIG_HOME"); ok && filepath.IsAbs(x) && within(filepath.Join(x, "git"), path) {
-		p.unseenOnly(unseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.shownPath(path)))
+	if x, ok := c.LookupEnv("XDG_CONFIG_HOME"); ok && filepath.IsAbs(x) && shell.Within(filepath.Join(x, "git"), path) {
+		p.UnseenOnly(shell.UnseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.Shown(path)))
 		return
 	}
-	h := c.ctx.Home
-	if h == "" || filepath.Dir(path) != h && !within(filepath.Join(h, ".config", "git"), path) {
+	h := c.Ctx.Home
+	if h == "" || filepath.Dir(path) != h && !shell.Within(filepath.Join(h, ".config", "git"), path) {
 		return
 	}
 	switch name := filepath.Base(path); {
-	case name == ".gitconfig" || within(filepath.Join(h, ".config", "git"), path):
-		p.unseenOnly(unseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.shownPath(path)))
+	case name == ".gitconfig" || shell.Within(filepath.Join(h, ".config", "git"), path):
+		p.UnseenOnly(shell.UnseenLaterCode, fmt.Sprintf("%s `%s`, which later git commands obey", verb, c.Shown(path)))
 	case shellStartup[name]:
-		p.unseenOnly(unseenLaterCode, fmt.Sprintf("%s `%s`, which shells run when they start", verb, c.shownPath(path)))
+		p.UnseenOnly(shell.UnseenLaterCode, fmt.Sprintf("%s `%s`, which shells run when they start", verb, c.Shown(path)))
 	}
 }
 
@@ -325,34 +326,4 @@ func (c *classifier) laterCode(p *Part, path string, pathDirs map[string]bool, s
 var shellStartup = map[string]bool{
 	".bashrc": true, ".bash_profile": true, ".bash_login": true, ".profile": true, ".bash_logout": true,
 	".zshrc": true, ".zshenv": true, ".zprofile": true, ".zlogin": true, ".inputrc": true,
-}
-
-// pathDirs are the directories of the PATH commands inherit, as written and resolved.
-func (c *classifier) pathDirs() map[string]bool {
-	v, _ := c.lookupEnv("PATH")
-	if dirs, ok := pathDirCache.Load(v); ok {
-		return dirs.(map[string]bool)
-	}
-	dirs := map[string]bool{}
-	for _, d := range filepath.SplitList(v) {
-		if filepath.IsAbs(d) {
-			dirs[filepath.Clean(d)] = true
-			dirs[ResolvePath("/", d, "")] = true
-		}
-	}
-	pathDirCache.Store(v, dirs)
-	return dirs
-}
-
-// pathDirCache keeps pathDirs by the value of PATH, which a session seldom changes: resolving its
-// directories costs more than judging a command.
-var pathDirCache sync.Map
-
-// unseenOnly marks the part as doing something of kind k that Warden cannot see, leaving its read-only
-// judgement as it is: the engine looks at such marks only while deny or ask rules are in force.
-func (p *Part) unseenOnly(k unseenKind, why string) {
-	if p.unseen == 0 {
-		p.unseenWhy = why
-	}
-	p.unseen |= k
 }

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // The Read deny and ask rules say where their paths begin, for the read-only jail; other rules say
@@ -36,7 +38,7 @@ func TestReadRuleRoots(t *testing.T) {
 		if got := rule != ""; got != w {
 			t.Errorf("SearchRule(%s) = %q, want a rule: %v", p, rule, w)
 		}
-		under := slices.ContainsFunc(roots, func(r string) bool { return within(r, p) })
+		under := slices.ContainsFunc(roots, func(r string) bool { return shell.Within(r, p) })
 		if w && !under {
 			t.Errorf("%s is covered but below no root", p)
 		}

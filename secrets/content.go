@@ -145,16 +145,6 @@ func (j *Judge) Holds(path string, gitConfig func(path string) bool) bool {
 	return false
 }
 
-// Holds is Judge.Holds with the Judge the whole process shares.
-func Holds(path string, gitConfig func(path string) bool) bool { return shared.Holds(path, gitConfig) }
-
-// shared backs HoldsSecret, for callers that hold no Judge yet (the permission engine): what it learns,
-// every caller in the process sees. Once none calls HoldsSecret, both go.
-var shared = NewJudge()
-
-// HoldsSecret is Judge.HoldsSecret with a Judge the whole process shares.
-func HoldsSecret(path string) bool { return shared.HoldsSecret(path) }
-
 func anyLine(r io.Reader, judge func(string) bool) bool {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxContentRead)
