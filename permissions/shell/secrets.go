@@ -121,23 +121,13 @@ func (m *Memory) SecretByName(path, home string) bool {
 // of a program that must read it to run (one of git's files setting http.<url>.extraHeader or a URL with
 // a password, yarn's with a registry token written in). Only files of those names are read, each once
 // per version.
-// The judge j reads start-up files and yarn's configuration, git reads git's.
+// The judgement is secrets' own (Judge.Holds), with git's files parsed by the engine's reader; without
+// configs only start-up files are read.
 func secretByContent(j *secrets.Judge, git *gitrepo.Reader, path string, configs bool) bool {
-	if !filepath.IsAbs(path) {
-		return false
+	if !configs {
+		return filepath.IsAbs(path) && secrets.StartupFile(filepath.Clean(path)) && j.HoldsSecret(filepath.Clean(path))
 	}
-	clean := filepath.Clean(path)
-	switch {
-	case secrets.StartupFile(clean):
-		return j.HoldsSecret(clean)
-	case !configs:
-		return false
-	case secrets.ByContent(clean):
-		return j.HoldsSecret(clean)
-	case secrets.GitConfigFile(clean):
-		return git.FileHoldsCredential(clean)
-	}
-	return false
+	return j.Holds(path, git.FileHoldsCredential)
 }
 
 // envNamed reports whether clean is, or is below, a credential file or directory the environment names
