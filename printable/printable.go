@@ -31,18 +31,24 @@ func Control(r rune) bool {
 //   - the other code points Unicode says render as nothing (Other_Default_Ignorable_Code_Point): the Hangul
 //     fillers, the combining grapheme joiner, U+2065 and the reserved ranges beside the tags;
 //   - every space but U+0020 (Space): a run of no-break spaces reads as blank screen, and pushes the tail
-//     of a command line (; touch M) out of sight while the person approves its harmless start.
-//
-// Variation selectors are not hidden: they choose how an emoji or an ideograph is drawn, and do not make
-// one text read as another.
+//     of a command line (; touch M) out of sight while the person approves its harmless start;
+//   - the letters and symbols drawn as nothing at all: the braille pattern blank (U+2800), the Hangul
+//     fillers, the object replacement character (U+FFFC). A run of braille blanks pushes a tail out of
+//     sight as no-break spaces do;
+//   - the variation selectors but the two that choose an emoji's look (U+FE0E text, U+FE0F emoji), which
+//     are everywhere in ordinary text: the others draw nothing, and a run of them makes two texts that
+//     read alike differ.
 func Hidden(r rune) bool {
 	switch {
 	case r < 0xa0:
 		return Control(r)
-	case r == 0x2028, r == 0x2029:
+	case r == 0x2028, r == 0x2029, r == 0x2800, r == 0xfffc:
 		return true
+	case r == 0xfe0e, r == 0xfe0f:
+		return false
 	}
-	return Space(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
+	return Space(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
+		unicode.Is(unicode.Variation_Selector, r)
 }
 
 // Space reports a space character other than U+0020 (Unicode's Zs): the no-break spaces (U+00A0, U+202F),

@@ -56,6 +56,13 @@ func TestHiddenNamesWhatRendersAsNothingAndNothingElse(t *testing.T) {
 		{'é', false, "a letter with an accent"},
 		{'日', false, "an ideograph"},
 		{0xfe0f, false, "variation selector: chooses an emoji's look"},
+		{0xfe0e, false, "variation selector: chooses an emoji's text look"},
+		{0xfe00, true, "variation selector 1: draws nothing"},
+		{0x180b, true, "Mongolian free variation selector"},
+		{0xe0100, true, "ideographic variation selector 17"},
+		{0x2800, true, "braille pattern blank: a run of them hides a command's tail"},
+		{0xfffc, true, "object replacement character: drawn as nothing by most terminals"},
+		{0x2801, false, "a braille pattern with a dot shows"},
 		{'😀', false, "an emoji"},
 		{0xfffd, false, "the replacement character shows"},
 	} {
