@@ -55,3 +55,8 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
 )
+
+// Bubble Tea v2.0.10 with one change to its renderer: the frame clock runs only while there is a frame
+// to draw (third_party/bubbletea/tea.go, startRenderer). Upstream's ticker wakes the program 60 times a
+// second for its whole life.
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea
