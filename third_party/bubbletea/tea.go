@@ -539,8 +539,13 @@ type Program struct {
 	// modes keeps track of terminal modes that have been enabled or disabled.
 	ignoreSignals uint32
 
-	// ticker is the ticker that will be used to write to the renderer.
+	// ticker is the ticker that will be used to write to the renderer. It
+	// runs only while there are frames to draw (see startRenderer).
 	ticker *time.Ticker
+
+	// frameDue tells the renderer's loop that a new view or output is
+	// waiting to be written.
+	frameDue chan struct{}
 
 	// once is used to stop the renderer.
 	once sync.Once
@@ -606,6 +611,7 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 		msgs:         make(chan Msg),
 		errs:         make(chan error, 1),
 		rendererDone: make(chan struct{}),
+		frameDue:     make(chan struct{}, 1),
 	}
 
 	// Apply all options to the program.
@@ -894,6 +900,16 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 func (p *Program) render(model Model) {
 	if p.renderer != nil {
 		p.renderer.render(model.View()) // send view to renderer
+		p.wakeRenderer()
+	}
+}
+
+// wakeRenderer tells the renderer's loop that there is something to write.
+// It never blocks: one pending wake stands for any number.
+func (p *Program) wakeRenderer() {
+	select {
+	case p.frameDue <- struct{}{}:
+	default:
 	}
 }
 
@@ -1224,6 +1240,7 @@ func (p *Program) execute(seq string) {
 	p.mu.Lock()
 	_, _ = p.outputBuf.WriteString(seq)
 	p.mu.Unlock()
+	p.wakeRenderer()
 }
 
 // executeQuery writes a terminal query to the program output. Queries expect a
@@ -1432,13 +1449,35 @@ func (p *Program) startRenderer() {
 	// Start the renderer.
 	p.renderer.start()
 	go func() {
+		// The clock runs only while there are frames to draw: a view or
+		// output that arrives while it is stopped is written at once and
+		// starts it, so that what follows within a frame is written together
+		// at the next tick; a tick that finds nothing new stops it. An idle
+		// program is never woken by its renderer.
+		ticking, pending := true, true
 		for {
 			select {
 			case <-p.rendererDone:
 				p.ticker.Stop()
 				return
 
+			case <-p.frameDue:
+				if ticking {
+					pending = true
+					continue
+				}
+				_ = p.flush()
+				_ = p.renderer.flush(false)
+				p.ticker.Reset(framerate)
+				ticking = true
+
 			case <-p.ticker.C:
+				if !pending {
+					p.ticker.Stop()
+					ticking = false
+					continue
+				}
+				pending = false
 				_ = p.flush()
 				_ = p.renderer.flush(false)
 			}
