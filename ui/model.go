@@ -225,6 +225,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.paste(msg)
 	case eventMsg:
 		return m, m.event(msg.Event)
+	case eventsMsg:
+		for _, e := range msg {
+			m.apply(nil, e)
+		}
+		return m, m.tick()
 	case approvalMsg:
 		return m, m.ask(msg)
 	case runEndedMsg:

@@ -197,9 +197,15 @@ type sender struct {
 	once  sync.Once
 	ready chan struct{}
 	send  func(tea.Msg)
+	// events gathers the agent's streamed pieces between frames (coalesce.go).
+	events *coalescer
 }
 
-func newSender() *sender { return &sender{ready: make(chan struct{})} }
+func newSender() *sender {
+	s := &sender{ready: make(chan struct{})}
+	s.events = &coalescer{send: s.Send, every: coalesceEvery}
+	return s
+}
 
 func (s *sender) set(send func(tea.Msg)) {
 	s.once.Do(func() {
@@ -215,7 +221,7 @@ func (s *sender) Send(msg tea.Msg) {
 }
 
 // event is the agent's Sink.
-func (s *sender) event(e agent.Event) { s.Send(eventMsg{e}) }
+func (s *sender) event(e agent.Event) { s.events.event(e) }
 
 // eventMsg carries an agent event into Update.
 type eventMsg struct{ agent.Event }
