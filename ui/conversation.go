@@ -137,7 +137,7 @@ func (c *conversation) view(rc *renderCtx, width, height int, running bool) []st
 	key := convKey{version: c.version, width: width, height: height, scroll: c.scroll, theme: rc.theme,
 		showReasoning: rc.showReasoning, focused: rc.focused}
 	if running {
-		key.frame = rc.now.UnixMilli() / 100
+		key.frame = rc.now.UnixMilli() / clockStep.Milliseconds()
 	}
 	if key == c.cacheKey && c.cacheLines != nil {
 		return c.cacheLines

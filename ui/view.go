@@ -158,7 +158,7 @@ func (m *Model) ruleLine() string {
 	case m.run != nil && m.retry != "":
 		left = m.st.warn.Render("⟳ "+m.retry) + m.st.dim.Render(" · "+hintKeys(m.keys.Interrupt)+" to interrupt")
 	case m.run != nil:
-		left = m.st.accent.Render(spinnerFrame(now)) + m.st.dim.Render(" working "+shortDuration(now.Sub(m.run.started))+" · "+hintKeys(m.keys.Interrupt)+" to interrupt")
+		left = m.st.accent.Render(spinnerFrame(now)) + m.st.dim.Render(" working "+liveDuration(now, m.run.started)+" · "+hintKeys(m.keys.Interrupt)+" to interrupt")
 	}
 	if left == "" && len(m.overlays) == 0 && strings.HasPrefix(m.input.Value(), "!") {
 		left = m.st.accent.Render("! shell mode") + m.st.dim.Render(": runs without asking; the model sees its output next turn")
