@@ -3,6 +3,8 @@ package ui
 import (
 	"testing"
 	"time"
+
+	"github.com/warden-cli/warden/agent"
 )
 
 func TestTheRunningClockChangesTheScreenOnlyWithTheSpinner(t *testing.T) {
@@ -18,5 +20,25 @@ func TestTheRunningClockChangesTheScreenOnlyWithTheSpinner(t *testing.T) {
 	}
 	if got := liveDuration(start.Add(1500*time.Millisecond), start); got != "1.5s" {
 		t.Fatalf("1.5 s after the start the clock reads %q", got)
+	}
+}
+
+func TestAStreamingAnswerAndTheSpinnerChangeTheScreenInTheSameFrames(t *testing.T) {
+	m, clock := newTestModel(t, 100, 30)
+	clock.t = clock.t.Add(37 * time.Millisecond) // off the clock's grid
+	m.run = &run{cancel: func() {}, done: make(chan struct{}), started: clock.t}
+	screens := map[string]bool{}
+	for i := range 60 { // a second of frames, a word each
+		clock.t = clock.t.Add(time.Second / 60)
+		text := "word "
+		if i%8 == 7 {
+			text = "word\n\n"
+		}
+		send(m, agent.TextDelta{Text: text})
+		screens[m.View().Content] = true
+	}
+	// Ten steps of the clock in a second, eleven screens at most when it starts off the grid.
+	if len(screens) > 11 {
+		t.Fatalf("a second of streaming drew %d different screens", len(screens))
 	}
 }
