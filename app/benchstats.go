@@ -1,0 +1,59 @@
+//go:build benchstats
+
+package app
+
+import (
+	"encoding/json"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/pprof"
+	"syscall"
+)
+
+// A binary built with -tags benchstats is for bench/ alone: the soak asks it for its goroutines and heap,
+// which nothing outside the process can count, and a profile of the real binary shows where the CPU of a
+// figure goes. Builds without the tag have none of this.
+//
+//	WARDEN_BENCH_STATS=FILE       on SIGUSR1, a JSON line {"goroutines", "heap_alloc", "heap_objects", "num_gc"}
+//	                              is appended to FILE
+//	WARDEN_BENCH_CPUPROFILE=FILE  a CPU profile from the start, which appears as FILE (whole) on SIGUSR2
+func init() {
+	stats, profile := os.Getenv("WARDEN_BENCH_STATS"), os.Getenv("WARDEN_BENCH_CPUPROFILE")
+	if stats == "" && profile == "" {
+		return
+	}
+	var prof *os.File
+	if profile != "" {
+		if f, err := os.Create(profile + ".part"); err == nil {
+			if err := pprof.StartCPUProfile(f); err != nil {
+				f.Close()
+			} else {
+				prof = f
+			}
+		}
+	}
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGUSR1, syscall.SIGUSR2)
+	go func() {
+		for sig := range sigs {
+			if sig == syscall.SIGUSR2 {
+				if prof != nil {
+					pprof.StopCPUProfile()
+					prof.Close()
+					os.Rename(prof.Name(), profile)
+					prof = nil
+				}
+				continue
+			}
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			line, _ := json.Marshal(map[string]uint64{"goroutines": uint64(runtime.NumGoroutine()),
+				"heap_alloc": ms.HeapAlloc, "heap_objects": ms.HeapObjects, "num_gc": uint64(ms.NumGC)})
+			if f, err := os.OpenFile(stats, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+				f.Write(append(line, '\n'))
+				f.Close()
+			}
+		}
+	}()
+}
