@@ -92,6 +92,12 @@ type SandboxSettings struct {
 // UISettings is the "ui" object.
 type UISettings struct {
 	Theme *string `json:"theme,omitempty"`
+	// TranscriptOnExit prints the conversation to the terminal's normal screen as the full-screen program
+	// ends, so that scrolling up shows it. On unless set to false.
+	TranscriptOnExit *bool `json:"transcript_on_exit,omitempty"`
+	// Mouse has the full-screen program take the mouse: the wheel scrolls, a drag selects and copies. On
+	// unless set to false, which leaves the mouse to the terminal.
+	Mouse *bool `json:"mouse,omitempty"`
 }
 
 // Config is the merged result that the rest of Warden reads.
@@ -124,6 +130,10 @@ type Config struct {
 	SandboxJailReadable []string
 
 	Theme string
+	// TranscriptOnExit is ui.transcript_on_exit (true unless a settings file says false).
+	TranscriptOnExit bool
+	// Mouse is ui.mouse (true unless a settings file says false).
+	Mouse bool
 
 	// Workspace is the absolute directory Warden works in.
 	Workspace string
@@ -215,7 +225,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 	}
 
 	o := src.Opener
-	cfg := &Config{Workspace: ws, SandboxJail: true}
+	cfg := &Config{Workspace: ws, SandboxJail: true, TranscriptOnExit: true, Mouse: true}
 	trusted := ov.Trust
 	if !trusted {
 		trusted, err = IsTrusted(o, getenv, ws)
@@ -424,6 +434,12 @@ func (c *Config) apply(s *Settings) {
 	}
 	c.SandboxJailReadable = append(c.SandboxJailReadable, s.Sandbox.JailReadable...)
 	setStr(&c.Theme, s.UI.Theme)
+	if s.UI.TranscriptOnExit != nil {
+		c.TranscriptOnExit = *s.UI.TranscriptOnExit
+	}
+	if s.UI.Mouse != nil {
+		c.Mouse = *s.UI.Mouse
+	}
 }
 
 func (c *Config) fillDefaults() {
