@@ -93,6 +93,9 @@ type Model struct {
 	// screen until the retry brings new text, which replaces it; if every retry fails, it stays.
 	cutOff []*item
 
+	// sel is text of the conversation being selected with the mouse (mouse.go).
+	sel *selection
+
 	lastKey    time.Time
 	quitArmed  time.Time
 	flash      string
@@ -214,7 +217,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setDark(msg.IsDark())
 		return m, nil
 	case tea.KeyPressMsg:
+		m.sel = nil
 		return m, m.key(msg)
+	case tea.MouseMsg:
+		return m, m.mouse(msg)
 	case tea.PasteMsg:
 		if m.tooSmall() {
 			return m, nil // nothing on screen shows where it would go

@@ -15,6 +15,9 @@ func (m *Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
 	v.WindowTitle = "warden"
+	if !m.opts.MouseOff {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	if m.tooSmall() {
 		v.SetContent(m.tooSmallView())
 		return v
@@ -45,7 +48,7 @@ func (m *Model) View() tea.View {
 		lines = m.conv.view(m.renderCtx(), m.width, convH-len(modalLines), m.busy())
 		lines = append(append([]string(nil), lines...), modalLines...)
 	} else {
-		lines = m.conv.view(m.renderCtx(), m.width, convH, m.busy())
+		lines = m.showSelection(m.conv.view(m.renderCtx(), m.width, convH, m.busy()))
 	}
 	var sb strings.Builder
 	for _, l := range lines {
