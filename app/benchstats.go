@@ -18,6 +18,7 @@ import (
 //	WARDEN_BENCH_STATS=FILE       on SIGUSR1, a JSON line {"goroutines", "heap_alloc", "heap_objects", "num_gc"}
 //	                              is appended to FILE
 //	WARDEN_BENCH_CPUPROFILE=FILE  a CPU profile from the start, which appears as FILE (whole) on SIGUSR2
+//	WARDEN_BENCH_HEAPPROFILE=FILE a heap profile written to FILE with every SIGUSR1
 func init() {
 	stats, profile := os.Getenv("WARDEN_BENCH_STATS"), os.Getenv("WARDEN_BENCH_CPUPROFILE")
 	if stats == "" && profile == "" {
@@ -50,6 +51,12 @@ func init() {
 			runtime.ReadMemStats(&ms)
 			line, _ := json.Marshal(map[string]uint64{"goroutines": uint64(runtime.NumGoroutine()),
 				"heap_alloc": ms.HeapAlloc, "heap_objects": ms.HeapObjects, "num_gc": uint64(ms.NumGC)})
+			if heap := os.Getenv("WARDEN_BENCH_HEAPPROFILE"); heap != "" {
+				if f, err := os.Create(heap); err == nil {
+					pprof.Lookup("heap").WriteTo(f, 0)
+					f.Close()
+				}
+			}
 			if f, err := os.OpenFile(stats, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
 				f.Write(append(line, '\n'))
 				f.Close()
