@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 )
 
 // dataLineReader passes on only the data lines of a server-sent event stream. go-openai counts every other
@@ -24,7 +25,7 @@ type dataLineReader struct {
 }
 
 func newDataLineReader(src io.ReadCloser) *dataLineReader {
-	return &dataLineReader{src: src, br: bufio.NewReaderSize(src, 64<<10)}
+	return &dataLineReader{src: src, br: bufio.NewReaderSize(&pacedReader{src: src, sleep: time.Sleep}, 64<<10)}
 }
 
 func (r *dataLineReader) Read(p []byte) (int, error) {
