@@ -4,10 +4,13 @@
 # the same on a fast and a slow machine. The go test benchmarks behind each line live in the package they
 # measure; their raw output is kept in bench/out/ for benchstat:
 #
-#   bench/run.sh            # prints the table (a few minutes on 2 cores)
+#   bench/run.sh            # prints the table (about 20 minutes on 2 cores, ten of them the soak)
 #   benchstat bench/out/old.txt bench/out/latest.txt
 #
-# COUNT sets the iterations of the process-level benchmarks (default 20).
+# COUNT sets the iterations of the process-level benchmarks (default 20). The terminal program's figures
+# (streaming, idle, package initialisation, resuming a long session) run the real binary in a
+# pseudo-terminal; the soak (bench/soak.sh, SOAK_TURNS turns, 5,000 by default) runs a compressed working
+# day on it. The load average before and after is the last row: every figure is slower on a busy machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count="${COUNT:-20}"
@@ -20,7 +23,10 @@ bench() { # bench PKG PATTERN BENCHTIME
 }
 
 echo "running benchmarks (raw output in $raw) ..." >&2
-main=$(bench ./e2e/ 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS' "${count}x")
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+main=$(bench ./e2e/ 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS|PackageInit|ResumeLongSession' "${count}x")
+term=$(bench ./e2e/ 'StreamingInTerminal' 5x; bench ./e2e/ 'IdleInTerminal' 3x)
+soak=$(go test -run '^$' -bench '^BenchmarkSoak$' -benchtime 1x -timeout 60m -v ./e2e/ | tee bench/out/soak.txt | tee -a "$raw" | grep '^BenchmarkSoak-' || true)
 bash=$(bench ./tools/ 'BashCallOverhead|JailCallOverhead|BashThroughput|SandboxOverhead' "${count}x")
 jail=$(bench ./tools/ 'JailStart' 10x)
 search=$(bench ./tools/ 'Search10k' 10x)
@@ -29,7 +35,9 @@ ui=$(bench ./ui/ 'Keystroke|OutputChunk|TokenStream|StreamLongAnswer' 1s)
 cp=$(bench ./checkpoint/ 'SnapshotUnchanged' 10x)
 cpcall=$(bench ./agent/ 'CheckpointedCall' "${count}x")
 
-printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' "$main" "$bash" "$jail" "$search" "$perm" "$ui" "$cp" "$cpcall" | awk '
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+
+printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\nLOAD %s / %s\n' "$main" "$term" "$soak" "$bash" "$jail" "$search" "$perm" "$ui" "$cp" "$cpcall" "$load0" "$load1" | awk '
 function metric(name,   i) { for (i = 1; i <= NF; i++) if ($(i+1) == name) return $i; return "" }
 function nsop(   i) { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") return $i; return "" }
 function row(what, value, target, ok) { printf "%-44s %-44s %-16s %s\n", what, value, target, ok ? "ok" : "MISSED" }
@@ -48,6 +56,29 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 }
 /^BenchmarkPeakRSS/ {
 	row("peak RSS, TUI with a 1,000-message session", sprintf("%.1f MB", metric("peak-rss-MB")), "< 100 MB", metric("peak-rss-MB") < 100)
+}
+/^BenchmarkPackageInit/ {
+	row("package initialisation (GODEBUG=inittrace=1)", sprintf("%.1f ms fastest, %.1f ms median (%.0f%% of --version)", metric("fastest-init-ms"), metric("init-ms"), 100 * metric("share-of-version")), "<= 10 ms", metric("fastest-init-ms") <= 10)
+}
+/^BenchmarkResumeLongSession/ {
+	row("first frame, --continue on 5,000 turns", sprintf("%.0f ms (%.1fx a new session)", metric("warden-ms"), metric("ratio")), "< 1 s", metric("warden-ms") < 1000)
+}
+/^BenchmarkStreamingInTerminal/ {
+	row("streaming 2,000 words/s, real binary in a pty", sprintf("%.1f%% of one core, %.0f frames/s (%.0f words/s)", metric("cpu-%"), metric("frames/s"), metric("words/s")), "<= 10% core", metric("cpu-%") <= 10)
+}
+/^BenchmarkIdleInTerminal/ {
+	row("idle, real binary in a pty", sprintf("%.2f%% of one core", metric("cpu-%")), "<= 0.5% core", metric("cpu-%") <= 0.5)
+}
+/^BenchmarkSoak/ {
+	t = metric("turns")
+	row(sprintf("soak, %d turns: resident memory", t), sprintf("%.1f MB after a fifth, %.1f MB at the end (%.2fx)", metric("rss-early-MB"), metric("rss-last-MB"), metric("rss-last-MB") / metric("rss-early-MB")), "flat, <= 1.25x", metric("rss-last-MB") <= 1.25 * metric("rss-early-MB"))
+	row(sprintf("soak, %d turns: goroutines", t), sprintf("%d after a fifth, %d at the end", metric("goroutines-early"), metric("goroutines-last")), "flat, +5 at most", metric("goroutines-last") <= metric("goroutines-early") + 5)
+	row(sprintf("soak, %d turns: CPU a turn", t), sprintf("%.1f ms in the first fifth, %.1f ms in the last (%.2fx)", metric("cpu-early-ms/turn"), metric("cpu-last-ms/turn"), metric("cpu-last-ms/turn") / metric("cpu-early-ms/turn")), "flat, <= 1.25x", metric("cpu-last-ms/turn") <= 1.25 * metric("cpu-early-ms/turn"))
+	row(sprintf("soak, %d turns: idle stretches", t), sprintf("%.2f%% of one core", metric("idle-cpu-%")), "<= 0.5% core", metric("idle-cpu-%") <= 0.5)
+}
+/^LOAD / {
+	sub(/^LOAD /, "")
+	row("load average (1, 5, 15 min), start / end", $0, "-", 1)
 }
 /^BenchmarkBashCallOverhead/ {
 	row("bash per-call overhead", sprintf("%.2fx bare bash -c true", metric("ratio")), "<= 1.2x", metric("ratio") <= 1.2)
