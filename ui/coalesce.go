@@ -10,10 +10,12 @@ import (
 	"github.com/warden-cli/warden/agent"
 )
 
-// coalesceEvery is how long streamed pieces gather before they reach the program: one frame. A model
-// streaming 2,000 words a second sends as many events; each one reaching Update would also cost a View
-// of the whole screen, while the renderer draws at most one frame in this time anyway.
-const coalesceEvery = time.Second / 60
+// coalesceEvery is how long streamed pieces gather before they reach the program. A model streaming 2,000
+// words a second sends as many events; each one reaching Update would also cost a View of the whole screen
+// (a quarter of a millisecond with a long conversation on it). An answer's text is drawn again on the
+// clock's 100 ms steps anyway (streamThrottle), so twice in a step is enough for it, and a running
+// command's output moves 20 times a second.
+const coalesceEvery = 50 * time.Millisecond
 
 // coalescer is the agent's sink in the TUI. Streamed pieces (text, reasoning, a call's output) gather for
 // at most coalesceEvery and reach the program as one eventsMsg, pieces that follow each other merged into
