@@ -4,8 +4,12 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/warden-cli/warden/printable"
 )
 
 // The conversation outlives the full-screen program. Warden draws on the terminal's alternate screen,
@@ -69,9 +73,36 @@ func (m *Model) printTranscript(w io.Writer, limit int) {
 		out.WriteString(m.st.dim.Render(note) + "\n\n")
 	}
 	for _, l := range lines {
-		out.WriteString(expandStyledTabs(l))
+		out.WriteString(stylesOnly(expandStyledTabs(l)))
 		out.WriteString("\x1b[m\n")
 	}
 	out.WriteString("\n")
 	out.Flush()
+}
+
+// stylesOnly keeps of a drawn line its text, its styles (SGR) and its hyperlinks (OSC 8), and drops any
+// other escape sequence or control character. On screen Bubble Tea's renderer draws cells and nothing
+// else reaches the terminal; printed as it is, a line reaches it whole, so what the renderers make
+// visible (package printable) is not trusted alone here.
+func stylesOnly(line string) string {
+	if !strings.ContainsFunc(line, printable.Control) {
+		return line
+	}
+	var sb strings.Builder
+	var state byte
+	for rest := line; rest != ""; {
+		seq, width, n, next := ansi.DecodeSequence(rest, state, nil)
+		state = next
+		switch {
+		case width > 0:
+			sb.WriteString(seq)
+		case ansi.HasCsiPrefix(seq) && strings.HasSuffix(seq, "m"),
+			ansi.HasOscPrefix(seq) && strings.HasPrefix(seq[2:], "8;"):
+			sb.WriteString(seq)
+		case len(seq) > 0 && !strings.ContainsFunc(seq, printable.Control):
+			sb.WriteString(seq) // text of no width: a combining mark
+		}
+		rest = rest[n:]
+	}
+	return sb.String()
 }

@@ -50,3 +50,12 @@ func TestALongTranscriptKeepsItsNewestLines(t *testing.T) {
 		t.Fatalf("styles were printed to something that is not a terminal: %q", out.String())
 	}
 }
+
+func TestThePrintedTranscriptKeepsStylesAndLinksAndNothingElse(t *testing.T) {
+	line := "\x1b[1mbold\x1b[m \x1b]8;;https://e.com\x1b\\link\x1b]8;;\x1b\\ \x1b]2;PWNED\x07title \x1b]52;c;aGk=\x07clip \x1b[2Jclear\rcr é"
+	got := stylesOnly(line)
+	want := "\x1b[1mbold\x1b[m \x1b]8;;https://e.com\x1b\\link\x1b]8;;\x1b\\ title clip clearcr é"
+	if got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}

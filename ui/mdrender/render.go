@@ -11,6 +11,8 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/warden-cli/warden/printable"
 )
 
 // margin is the document's margin on the left and on the right, as Glamour's styles have it; a code
@@ -87,10 +89,10 @@ func (r *renderer) block(n ast.Node, width int) []string {
 		var lines []string
 		for i := 0; i < n.Lines().Len(); i++ {
 			seg := n.Lines().At(i)
-			lines = append(lines, wrapRuns([]run{{text: strings.TrimRight(string(seg.Value(r.src)), "\n"), style: t.text}}, width)...)
+			lines = append(lines, wrapRuns([]run{{text: visible(strings.TrimRight(string(seg.Value(r.src)), "\n")), style: t.text}}, width)...)
 		}
 		if n.HasClosure() {
-			lines = append(lines, wrapRuns([]run{{text: strings.TrimRight(string(n.ClosureLine.Value(r.src)), "\n"), style: t.text}}, width)...)
+			lines = append(lines, wrapRuns([]run{{text: visible(strings.TrimRight(string(n.ClosureLine.Value(r.src)), "\n")), style: t.text}}, width)...)
 		}
 		return lines
 	case *east.Table:
@@ -131,7 +133,7 @@ func (r *renderer) code(n ast.Node, width int) []string {
 	}
 	pad := strings.Repeat(" ", margin)
 	var out []string
-	for _, l := range highlight(sb.String(), language, r.t) {
+	for _, l := range highlight(visible(sb.String()), visible(language), r.t) {
 		// A line wider than the block is cut into pieces rather than wrapped by the terminal.
 		for ansi.StringWidth(l) > width-margin && width-margin > 0 {
 			out = append(out, pad+ansi.Truncate(l, width-margin, ""))
@@ -215,7 +217,7 @@ func (r *renderer) inline(parent ast.Node, s style, link string, runs *[]run) {
 	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
 		switch n := n.(type) {
 		case *ast.Text:
-			*runs = append(*runs, run{text: string(n.Segment.Value(r.src)), style: s, link: link})
+			*runs = append(*runs, run{text: visible(string(n.Segment.Value(r.src))), style: s, link: link})
 			switch {
 			case n.HardLineBreak():
 				*runs = append(*runs, run{hard: true})
@@ -223,9 +225,9 @@ func (r *renderer) inline(parent ast.Node, s style, link string, runs *[]run) {
 				*runs = append(*runs, run{text: " ", style: s, link: link})
 			}
 		case *ast.String:
-			*runs = append(*runs, run{text: string(n.Value), style: s, link: link})
+			*runs = append(*runs, run{text: visible(string(n.Value)), style: s, link: link})
 		case *ast.CodeSpan:
-			code := string(n.Text(r.src))
+			code := visible(string(n.Text(r.src)))
 			if t.marks {
 				*runs = append(*runs, run{text: "`" + code + "`", style: s, link: link})
 				continue
@@ -253,7 +255,7 @@ func (r *renderer) inline(parent ast.Node, s style, link string, runs *[]run) {
 			}
 		case *ast.AutoLink:
 			dest := cleanURL(string(n.URL(r.src)))
-			*runs = append(*runs, run{text: string(n.Label(r.src)), style: t.link.over(s), link: dest})
+			*runs = append(*runs, run{text: visible(string(n.Label(r.src))), style: t.link.over(s), link: dest})
 		case *ast.Image:
 			dest := cleanURL(string(n.Destination))
 			*runs = append(*runs, run{text: "Image:", style: t.imageText.over(s)}, run{text: " ", style: s})
@@ -263,7 +265,7 @@ func (r *renderer) inline(parent ast.Node, s style, link string, runs *[]run) {
 		case *ast.RawHTML:
 			for i := 0; i < n.Segments.Len(); i++ {
 				seg := n.Segments.At(i)
-				*runs = append(*runs, run{text: string(seg.Value(r.src)), style: s, link: link})
+				*runs = append(*runs, run{text: visible(string(seg.Value(r.src))), style: s, link: link})
 			}
 		case *east.TaskCheckBox:
 			// Drawn as the item's marker (list).
@@ -287,9 +289,27 @@ func (r *renderer) marked(n ast.Node, s style, link, mark string, runs *[]run) {
 // cleanURL drops what must never reach the terminal inside a hyperlink's escape sequence.
 func cleanURL(u string) string {
 	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+		if printable.Hidden(r) {
 			return -1
 		}
 		return r
 	}, u)
+}
+
+// visible writes the characters of the model's text that would act on the terminal instead of showing
+// (an escape that sets the title or the clipboard, a carriage return, a direction override) as a screen
+// shows them among ordinary text (^[, <U+202E>); line breaks and tabs are the text's own.
+func visible(s string) string {
+	if printable.Index(s) < 0 {
+		return s
+	}
+	var sb strings.Builder
+	for _, r := range s {
+		if r != '\n' && r != '\t' && printable.Hidden(r) {
+			sb.WriteString(printable.Caret(r))
+			continue
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
 }

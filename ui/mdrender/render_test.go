@@ -13,8 +13,8 @@ const sample = "# Title\n\nPara with `code`, **bold**, *em*, ~~gone~~ and a [lin
 	"| Name | Size | Notes |\n|------|-----:|-------|\n| main.go | 2048 | the entry |\n| README.md | 512 | docs |\n\n" +
 	"```go\nfunc main() {\n    fmt.Println(\"hi\") // greet\n}\n```\n\n---\n\n![alt text](img.png)\n\n    indented code\n"
 
-// visible is what the lines show: no styles, no hyperlinks, no trailing blanks.
-func visible(lines []string) string {
+// shown is what the lines show: no styles, no hyperlinks, no trailing blanks.
+func shown(lines []string) string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		out[i] = strings.TrimRight(ansi.Strip(l), " ")
@@ -23,7 +23,7 @@ func visible(lines []string) string {
 }
 
 func TestEveryKindOfBlockIsDrawnAsGlamourDrewIt(t *testing.T) {
-	got := visible(Render(sample, 80, Dark))
+	got := shown(Render(sample, 80, Dark))
 	for _, want := range []string{
 		"  \u00a0Title\u00a0",
 		"  Para with \u00a0code\u00a0, bold, em, gone and a link https://example.com/a. A second\n",
@@ -48,7 +48,7 @@ func TestEveryKindOfBlockIsDrawnAsGlamourDrewIt(t *testing.T) {
 
 func TestWithoutColourEmphasisShowsItsMarks(t *testing.T) {
 	lines := Render(sample, 80, Plain)
-	got := visible(lines)
+	got := shown(lines)
 	for _, want := range []string{"  # Title", "`code`, **bold**, *em*, ~~gone~~", "  | quoted", "  [x] done", " Name      | Size | Notes"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the render lacks %q:\n%s", want, got)
@@ -91,13 +91,13 @@ func TestCodeIsColouredBySyntax(t *testing.T) {
 		}
 	}
 	plain := Render("```nosuchlanguage\nfunc x\n```\n", 60, Dark)
-	if got := visible(plain); got != "    func x" {
+	if got := shown(plain); got != "    func x" {
 		t.Fatalf("a block of an unknown language shows %q", got)
 	}
 }
 
 func TestSpacesInTextKeepTheirColumns(t *testing.T) {
-	got := visible(Render("col1    col2    col3\n", 60, Dark))
+	got := shown(Render("col1    col2    col3\n", 60, Dark))
 	if got != "  col1    col2    col3" {
 		t.Fatalf("got %q", got)
 	}
@@ -108,7 +108,7 @@ func TestALinkIsAHyperlinkFollowedByItsAddress(t *testing.T) {
 	if !strings.Contains(line, ansi.SetHyperlink("https://example.com/d")) {
 		t.Fatalf("no hyperlink: %q", line)
 	}
-	if got := visible([]string{line}); got != "  see the docs https://example.com/d now" {
+	if got := shown([]string{line}); got != "  see the docs https://example.com/d now" {
 		t.Fatalf("got %q", got)
 	}
 	evil := Render("[x](https://e.com/\x1b]2;pwned\x07)\n", 80, Dark)[0]
@@ -130,4 +130,22 @@ func BenchmarkRenderBlock(b *testing.B) {
 			Render(code, 120, Dark)
 		}
 	})
+}
+
+func TestTheModelsControlCharactersShowInsteadOfActing(t *testing.T) {
+	src := "Title \x1b]2;PWNED\x07 and \x1b]52;c;aGk=\x07 `code\x1b[2J` \u202eevil\n\n```sh\necho \x1b[31mred\n```\n"
+	lines := Render(src, 80, Dark)
+	for _, l := range lines {
+		for _, bad := range []string{"\x1b]2;", "\x1b]52;", "\x1b[2J", "\x1b[31m", "\x07", "\u202e"} {
+			if strings.Contains(l, bad) {
+				t.Fatalf("%q reached the terminal: %q", bad, l)
+			}
+		}
+	}
+	got := shown(lines)
+	for _, want := range []string{"^[]2;PWNED^G", "^[]52;c;aGk=^G", "code^[[2J", "<U+202E>evil", "echo ^[[31mred"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q is not shown:\n%s", want, got)
+		}
+	}
 }
