@@ -9,6 +9,9 @@
 // options over them. session.go holds its life: its file opened (store.go finds and names session files),
 // settled, trusted, switched for another, closed.
 //
+// benchstats.go is built only with -tags benchstats, for bench/: the soak asks such a binary for its
+// goroutines and heap, and a profile of the real binary shows where a figure's CPU goes.
+//
 // Package main hands Run the command line and the build's version, and nothing imports app. It may import
 // any of Warden's other packages (ui, agent, tools, permissions, config, mcp, checkpoint and the leaves);
 // none of them may import it. It keeps no state in package variables: what a run shares is its session.
