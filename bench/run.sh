@@ -72,6 +72,7 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 /^BenchmarkSoak/ {
 	t = metric("turns")
 	row(sprintf("soak, %d turns: resident memory", t), sprintf("%.1f MB after a fifth, %.1f MB at the end (%.2fx)", metric("rss-early-MB"), metric("rss-last-MB"), metric("rss-last-MB") / metric("rss-early-MB")), "flat, <= 1.25x", metric("rss-last-MB") <= 1.25 * metric("rss-early-MB"))
+	row(sprintf("soak, %d turns: live Go heap", t), sprintf("%.1f MB after a fifth, %.1f MB at the end (%.2fx)", metric("live-early-MB"), metric("live-last-MB"), metric("live-last-MB") / metric("live-early-MB")), "reported", 1)
 	row(sprintf("soak, %d turns: goroutines", t), sprintf("%d after a fifth, %d at the end", metric("goroutines-early"), metric("goroutines-last")), "flat, +5 at most", metric("goroutines-last") <= metric("goroutines-early") + 5)
 	row(sprintf("soak, %d turns: CPU a turn", t), sprintf("%.1f ms in the first fifth, %.1f ms in the last (%.2fx)", metric("cpu-early-ms/turn"), metric("cpu-last-ms/turn"), metric("cpu-last-ms/turn") / metric("cpu-early-ms/turn")), "flat, <= 1.25x", metric("cpu-last-ms/turn") <= 1.25 * metric("cpu-early-ms/turn"))
 	row(sprintf("soak, %d turns: idle stretches", t), sprintf("%.2f%% of one core", metric("idle-cpu-%")), "<= 0.5% core", metric("idle-cpu-%") <= 0.5)

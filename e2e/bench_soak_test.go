@@ -54,7 +54,8 @@ type soakSample struct {
 	turns      int
 	rssMB      float64
 	goroutines int
-	heapMB     float64
+	heapMB     float64       // the Go heap now
+	liveMB     float64       // what the last collection found alive
 	cpuPerTurn time.Duration // since the sample before
 	wall       time.Duration // since the sample before, per turn
 }
@@ -92,11 +93,11 @@ func BenchmarkSoak(b *testing.B) {
 				cpu, now := cpuOf(b, pid), time.Now()
 				s := soakSample{turns: i + 1, rssMB: rssMB(b, pid),
 					cpuPerTurn: (cpu - lastCPU) / time.Duration(i+1-lastTurns), wall: now.Sub(lastTime) / time.Duration(i+1-lastTurns)}
-				s.goroutines, s.heapMB = goStats(b, bt, stats)
+				s.goroutines, s.heapMB, s.liveMB = goStats(b, bt, stats)
 				samples = append(samples, s)
 				lastCPU, lastTime, lastTurns = cpuOf(b, pid), time.Now(), i+1
-				b.Logf("%5d turns  rss %6.1f MB  heap %6.1f MB  goroutines %4d  cpu %6.2f ms/turn  wall %6.1f ms/turn",
-					s.turns, s.rssMB, s.heapMB, s.goroutines, s.cpuPerTurn.Seconds()*1000, s.wall.Seconds()*1000)
+				b.Logf("%5d turns  rss %6.1f MB  heap %6.1f MB  live %6.1f MB  goroutines %4d  cpu %6.2f ms/turn  wall %6.1f ms/turn",
+					s.turns, s.rssMB, s.heapMB, s.liveMB, s.goroutines, s.cpuPerTurn.Seconds()*1000, s.wall.Seconds()*1000)
 			}
 			if (i+1)%1000 == 0 && i+1 < turns {
 				before, start := cpuOf(b, pid), time.Now()
@@ -130,6 +131,8 @@ func reportSoak(b *testing.B, samples []soakSample, idleCPU, idleWall time.Durat
 	b.ReportMetric(float64(last.turns), "turns")
 	b.ReportMetric(early.rssMB, "rss-early-MB")
 	b.ReportMetric(last.rssMB, "rss-last-MB")
+	b.ReportMetric(early.liveMB, "live-early-MB")
+	b.ReportMetric(last.liveMB, "live-last-MB")
 	b.ReportMetric(float64(early.goroutines), "goroutines-early")
 	b.ReportMetric(float64(last.goroutines), "goroutines-last")
 	b.ReportMetric(mean(samples[:fifth]), "cpu-early-ms/turn")
@@ -156,7 +159,7 @@ func rssMB(b *testing.B, pid int) float64 {
 
 // goStats asks the program for its goroutines and heap (SIGUSR1, app/benchstats.go) and waits for the
 // line it appends to file.
-func goStats(b *testing.B, bt *benchTerminal, file string) (goroutines int, heapMB float64) {
+func goStats(b *testing.B, bt *benchTerminal, file string) (goroutines int, heapMB, liveMB float64) {
 	b.Helper()
 	before := countLines(file)
 	bt.cmd.Process.Signal(syscall.SIGUSR1)
@@ -179,11 +182,12 @@ func goStats(b *testing.B, bt *benchTerminal, file string) (goroutines int, heap
 	var st struct {
 		Goroutines int    `json:"goroutines"`
 		HeapAlloc  uint64 `json:"heap_alloc"`
+		LiveHeap   uint64 `json:"live_heap"`
 	}
 	if err := json.Unmarshal([]byte(last), &st); err != nil {
 		b.Fatal(err)
 	}
-	return st.Goroutines, float64(st.HeapAlloc) / (1 << 20)
+	return st.Goroutines, float64(st.HeapAlloc) / (1 << 20), float64(st.LiveHeap) / (1 << 20)
 }
 
 func countLines(file string) int {

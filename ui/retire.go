@@ -6,14 +6,16 @@ package ui
 // Kept for every item of a 5,000-turn day, that grew by some 65 KB a turn. Items far above the end are
 // retired instead: their renders are dropped (drawn again, once, if the person scrolls back to them or the
 // transcript is printed at exit) and a finished command whose whole output is in a file keeps only the
-// last retiredKeptLines of it, which its expanded panel shows with a line saying where the rest is. What
+// last retiredKeptLines of it, which its expanded panel shows with a line saying where the rest is (the
+// history's pager reads the whole from the file). What
 // the person said and the model answered stays.
 
 const (
 	// retireAfter is how many of the newest items keep everything.
 	retireAfter = 200
-	// retiredKeptLines is what a retired command's panel keeps of an output that is whole in a file.
-	retiredKeptLines = 200
+	// retiredKeptLines is what a retired command's panel keeps of an output that is whole in a file: its
+	// collapsed view needs four lines; expanded, it says where the rest is.
+	retiredKeptLines = 40
 )
 
 // retire drops what items older than the newest retireAfter keep only for speed.

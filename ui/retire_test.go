@@ -43,7 +43,7 @@ func TestItemsFarAboveTheEndGiveUpWhatTheyDrewButNotWhatWasSaid(t *testing.T) {
 	m.conv.version++
 	lines := m.conv.itemLines(m.renderCtx(), old, 100)
 	text := stripANSI(strings.Join(lines, "\n"))
-	if !strings.Contains(text, "line 4999") || !strings.Contains(text, "4,800 earlier lines not shown here") {
+	if !strings.Contains(text, "line 4999") || !strings.Contains(text, "4,960 earlier lines not shown here") {
 		t.Fatalf("the retired panel, expanded:\n%s", text)
 	}
 	if n := m.conv.items[len(m.conv.items)-1]; n.lines == nil {
