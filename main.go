@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/warden-cli/warden/app"
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/sandbox"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -15,8 +15,8 @@ var version = "0.1.0-dev"
 
 func main() {
 	// Warden re-executes itself as the Landlock sandbox helper; that must happen before anything else.
-	if tools.IsSandboxHelper(os.Args) {
-		os.Exit(tools.SandboxHelperMain(os.Args))
+	if sandbox.IsHelper(os.Args) {
+		os.Exit(sandbox.HelperMain(os.Args))
 	}
 	os.Exit(app.Run(version, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

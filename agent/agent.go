@@ -4,8 +4,8 @@
 //
 // It knows nothing of Bubble Tea and must never import ui (nor the application that composes both). The
 // UI and the headless runner are two implementations of the same seams: a Sink for events and an Approver
-// for questions. Below it are the packages it drives: tools, permissions and checkpoint, and the leaf
-// safefile.
+// for questions. Below it are the packages it drives: tools, permissions, checkpoint and hooks (the
+// person's hook programs, whose answers it applies), and the leaves safefile and printable.
 package agent
 
 import (
@@ -20,7 +20,9 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/warden-cli/warden/checkpoint"
+	"github.com/warden-cli/warden/hooks"
 	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/printable"
 	"github.com/warden-cli/warden/tools"
 )
 
@@ -66,8 +68,15 @@ type Options struct {
 	// Notes are told to the model at its next turn, as Note tells them (a resumed session's PendingNotes).
 	Notes []string
 	// More offers tools that come and go while the session runs (MCP servers starting, dying, coming
-	// back), asked again before every model turn; nil offers none. Sub-agents do not get them.
+	// back, tools loaded by a search), asked again before every model turn; nil offers none. A sub-agent
+	// gets those its parent names, when More can give them (task.go).
 	More ToolSource
+	// Hooks runs the person's hooks at the session's events (hooks.go); nil runs none. SessionStart is
+	// why the session starts, as SessionStart hooks are told (startup, resume, clear); "" runs none.
+	Hooks        *hooks.Runner
+	SessionStart string
+	// session is a sub-agent's parent's session, which its hooks are told of.
+	session hookSession
 }
 
 // ToolSource offers tools beyond the fixed ones.
@@ -95,6 +104,18 @@ type Agent struct {
 	notes   []string
 	// synthetic numbers the calls made on the person's behalf (shell mode, mentions), for their ids.
 	synthetic int
+	// started is closed once the SessionStart hooks have run; nil when there are none (hooks.go).
+	started chan struct{}
+	// halt holds why a hook said to stop the request.
+	halt halted
+	// noImagesModel is the model that refused pictures in this session, if one did (images.go).
+	noImagesModel string
+	// planCall is exit_plan_mode, for the main agent (plan.go); plan is what it knows of plan mode.
+	planCall tools.Tool
+	plan     planState
+	// steers are messages the person typed for the turn under way (steer.go).
+	steerMu sync.Mutex
+	steers  []string
 }
 
 // New returns an agent with the system prompt as its first message.
@@ -110,11 +131,21 @@ func New(opts Options) (*Agent, error) {
 	if opts.SubAgents {
 		a.tools = tools.NewRegistry(append(opts.Tools.Tools(), a.taskTool())...)
 	}
+	planMode := opts.Engine.Mode() == permissions.ModePlan
+	if opts.Depth == 0 {
+		a.planCall = a.planTool()
+		// A resumed conversation that was last told plan mode is on hears that it is over, unless it is not.
+		a.plan.told = planToldIn(opts.History)
+	}
 	if opts.System == "" && opts.Prompt != nil {
 		info := *opts.Prompt
 		info.Tools = a.tools
+		info.PlanMode = planMode && a.planCall != nil
 		opts.System = SystemPrompt(info)
 		a.opts.System = opts.System
+		if info.PlanMode {
+			a.plan.told = true
+		}
 	}
 	if opts.System != "" {
 		// The system prompt is rebuilt at every start, so it is not recorded.
@@ -124,6 +155,7 @@ func New(opts Options) (*Agent, error) {
 		a.Note(n)
 	}
 	a.messages = append(a.messages, opts.History...)
+	a.startSession()
 	return a, nil
 }
 
@@ -149,6 +181,13 @@ func (a *Agent) run(ctx context.Context, prompt string, attach []string) TurnDon
 	a.running.Lock()
 	defer a.running.Unlock()
 	a.settleCheckpoints()
+	a.waitSessionStart(ctx)
+	if done, blocked := a.promptHooks(ctx, prompt); blocked {
+		done.Usage = a.usage
+		a.emit(done)
+		return done
+	}
+	a.noteMode()
 	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: withNotes(a.takeNotes(), prompt)})
 	done := a.safeLoop(ctx, attach)
 	done.Usage = a.usage
@@ -174,17 +213,15 @@ func (a *Agent) safeLoop(ctx context.Context, attach []string) (done TurnDone) {
 }
 
 func (a *Agent) loop(ctx context.Context) TurnDone {
-	a.offered = a.tools
-	schemas := toolSchemas(a.tools)
 	var last string
+	stopHookActive := false
 	for step := 1; step <= a.opts.MaxSteps; step++ {
-		if a.opts.More != nil {
-			a.offered = a.withMore(ctx)
-			schemas = toolSchemas(a.offered)
-		}
+		var schemas []openai.Tool
+		a.offered, schemas = a.turnTools(ctx)
 		if ctx.Err() != nil {
 			return TurnDone{Text: last, Interrupted: true, Turns: step - 1}
 		}
+		a.noteMode()
 		a.deliverNotes()
 		comp, err := a.request(ctx, schemas)
 		if err != nil {
@@ -213,11 +250,24 @@ func (a *Agent) loop(ctx context.Context) TurnDone {
 			a.emit(Notice{Message: "the model's answer reached its output limit and was cut off (finish_reason \"length\")"})
 		}
 		if len(comp.ToolCalls) == 0 {
+			if step < a.opts.MaxSteps && a.stopHooks(ctx, stopHookActive) {
+				stopHookActive = true
+				continue
+			}
 			return TurnDone{Text: comp.Text, Turns: step}
 		}
 		a.runCalls(ctx, comp.ToolCalls, cut)
 		if ctx.Err() != nil {
 			return TurnDone{Text: last, Interrupted: true, Turns: step}
+		}
+		if why := a.halt.take(); why != "" {
+			// A hook answered "continue": false: the request ends here, and the person is told why.
+			msg := printable.EscapeText("A hook stopped the request: " + why)
+			a.emit(Notice{Message: msg})
+			return TurnDone{Text: msg, Turns: step}
+		}
+		if plan, ok := a.takePlanEnd(); ok {
+			return TurnDone{Text: plan, Plan: plan, Turns: step}
 		}
 	}
 	msg := fmt.Sprintf("Stopped after %d steps without a final answer (the per-request cap, setting max_steps). Send another message to let it continue.", a.opts.MaxSteps)
@@ -272,6 +322,13 @@ func (a *Agent) request(ctx context.Context, schemas []openai.Tool) (*Completion
 	}
 	sent := len(a.messages)
 	comp, err := a.streamWithRetry(ctx, schemas, onDelta)
+	if why := a.imageRefusal(err); why != "" {
+		a.dropImages()
+		a.emit(Notice{Message: fmt.Sprintf("the model %s does not take pictures: %s. It was asked again without them, and reads a "+
+			"note in their place; no more pictures go to it in this session", a.opts.Provider.Model(), why)})
+		sent = len(a.messages)
+		comp, err = a.streamWithRetry(ctx, schemas, onDelta)
+	}
 	var pe *ProviderError
 	if errors.As(err, &pe) && pe.Kind == ErrContextLength {
 		if ferr := a.fitContext(ctx, true); ferr != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/warden-cli/warden/agent/fakeapi"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/files"
 )
 
 // recorder is a Sink that keeps every event.
@@ -68,7 +69,7 @@ type harness struct {
 	ran    []string
 }
 
-func newHarness(t *testing.T, mode permissions.Mode, approver Approver) *harness {
+func newHarness(t *testing.T, mode permissions.Mode, approver Approver, configure ...func(o *Options, ws string)) *harness {
 	t.Helper()
 	h := &harness{t: t, server: fakeapi.New(), rec: &recorder{}}
 	t.Cleanup(h.server.Close)
@@ -93,7 +94,7 @@ func newHarness(t *testing.T, mode permissions.Mode, approver Approver) *harness
 	if approver == nil {
 		approver = HeadlessApprover{}
 	}
-	a, err := New(Options{
+	opts := Options{
 		Provider: NewProvider(h.server.URL(), "sk-test", "fake-model"),
 		Tools:    tools.NewRegistry(echoTool(), touch),
 		Env:      tools.NewEnv(ws, t.TempDir()),
@@ -103,7 +104,11 @@ func newHarness(t *testing.T, mode permissions.Mode, approver Approver) *harness
 		System:   "system prompt",
 		MaxSteps: 5,
 		Retry:    RetryPolicy{Attempts: 3, Base: 10 * time.Millisecond, Max: 50 * time.Millisecond, MaxRetryAfter: 5 * time.Second},
-	})
+	}
+	for _, c := range configure {
+		c(&opts, ws)
+	}
+	a, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -479,7 +484,10 @@ func TestStreamJSONEventShapes(t *testing.T) {
 		{PermissionDecided{ID: "c", Decision: permissions.Allow, By: "readonly", Reason: "r"}, `{"by":"readonly","decision":"allow","id":"c","reason":"r","type":"permission"}`},
 		{ToolFinished{ID: "c", Result: tools.Result{Output: "o", ExitCode: &exit}, Duration: 5 * time.Millisecond}, `{"duration_ms":5,"exit_code":0,"id":"c","is_error":false,"output":"o","type":"tool_result"}`},
 		{Notice{Message: "m", Retrying: true}, `{"message":"m","retrying":true,"type":"error"}`},
-		{TurnDone{Text: "t", Turns: 2, Usage: Usage{1, 2}}, `{"is_error":false,"text":"t","turns":2,"type":"result","usage":{"prompt_tokens":1,"completion_tokens":2}}`},
+		// Warden's own fields, and Claude Code's names beside them.
+		{TurnDone{Text: "t", Turns: 2, Usage: Usage{1, 2}}, `{"is_error":false,"num_turns":2,"result":"t","text":"t","turns":2,"type":"result","usage":{"completion_tokens":2,"input_tokens":1,"output_tokens":2,"prompt_tokens":1}}`},
+		{TurnDone{Text: "p", Plan: "p", Turns: 1}, `{"is_error":false,"num_turns":1,"plan":"p","result":"p","text":"p","turns":1,"type":"result","usage":{"completion_tokens":0,"input_tokens":0,"output_tokens":0,"prompt_tokens":0}}`},
+		{PlanPresented{CallID: "c", Plan: "p"}, `{"id":"c","plan":"p","type":"plan"}`},
 	}
 	for _, tc := range cases {
 		b, err := json.Marshal(StreamJSON(tc.ev))
@@ -708,7 +716,7 @@ func TestAWriteRunsOnlyAsApproved(t *testing.T) {
 	}))
 	ws = h.agent.opts.Env.Workspace
 	opts := h.agent.opts
-	opts.Tools = tools.NewRegistry(tools.NewFileTools()...)
+	opts.Tools = tools.NewRegistry(files.NewTools()...)
 	opts.Env = tools.NewEnv(ws, t.TempDir())
 	opts.Env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, t.TempDir()) }
 	a, err := New(opts)

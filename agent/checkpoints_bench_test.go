@@ -14,6 +14,7 @@ import (
 	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // BenchmarkCheckpointedCall is what checkpoints add to a bash call that changes a file, in a workspace
@@ -41,9 +42,9 @@ func BenchmarkCheckpointedCall(b *testing.B) {
 	if err := cp.Off(); err != nil {
 		b.Fatal(err)
 	}
-	tasks := tools.NewTasks()
+	tasks := bash.NewTasks()
 	defer tasks.KillAll()
-	bash := tools.NewBash(tasks)[0]
+	bash := bash.NewTools(tasks)[0]
 	env := tools.NewEnv(ws, b.TempDir())
 	engine, _ := permissions.NewEngine(permissions.Policy{Mode: permissions.ModeYolo, Workspace: ws})
 	a, err := New(Options{Provider: nilStreamer{}, Tools: tools.NewRegistry(bash), Env: env, Engine: engine,

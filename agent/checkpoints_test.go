@@ -16,6 +16,8 @@ import (
 	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
+	"github.com/warden-cli/warden/tools/files"
 )
 
 // cpHarness is an agent with the real bash and file tools, a session file and checkpoints, in yolo mode
@@ -64,9 +66,9 @@ func (h *cpHarness) start(st *Store, history []openai.ChatCompletionMessage) {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	tasks := tools.NewTasks()
+	tasks := bash.NewTasks()
 	h.t.Cleanup(tasks.KillAll)
-	tasks.OnEnd(func(e tools.TaskEnd) { cp.EndTask(e.ID) })
+	tasks.OnEnd(func(e bash.TaskEnd) { cp.EndTask(e.ID) })
 	env := tools.NewEnv(h.ws, h.t.TempDir())
 	env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, h.t.TempDir()) }
 	h.rec = &recorder{}
@@ -77,7 +79,7 @@ func (h *cpHarness) start(st *Store, history []openai.ChatCompletionMessage) {
 	}
 	a, err := New(Options{
 		Provider: NewProvider(h.server.URL(), "sk-test", "fake-model"),
-		Tools:    tools.NewRegistry(append(tools.NewBash(tasks), tools.NewFileTools()...)...),
+		Tools:    tools.NewRegistry(append(bash.NewTools(tasks), files.NewTools()...)...),
 		Env:      env, Engine: engine, Approver: HeadlessApprover{}, Sink: sink, System: "system prompt",
 		MaxSteps: 8, Store: st, Checkpoints: cp, SubAgents: true, History: history,
 		Retry: RetryPolicy{Attempts: 2, Base: 10 * time.Millisecond, Max: 50 * time.Millisecond},

@@ -19,6 +19,7 @@ func (a *Agent) Compact(ctx context.Context, focus string) (ContextCompacted, er
 	if w := a.opts.ContextWindow; w > 0 {
 		limit = int(float64(w) * compactAt)
 	}
+	a.compactHooks(ctx, "manual", focus)
 	ev := ContextCompacted{Before: a.promptEstimate()}
 	ev.Elided = a.elideToolOutputs()
 	n, err := a.summarizeBefore(ctx, len(a.messages), limit, focus)

@@ -41,7 +41,8 @@ func (ContextCompacted) isEvent() {}
 func estimateTokens(msgs []openai.ChatCompletionMessage) int {
 	n := 0
 	for _, m := range msgs {
-		n += 4 + (len(m.Content)+len(m.ReasoningContent))/4
+		parts, pictures := partsText(m)
+		n += 4 + (len(m.Content)+len(parts)+len(m.ReasoningContent))/4 + pictures*imageTokens
 		for _, tc := range m.ToolCalls {
 			n += 4 + (len(tc.Function.Name)+len(tc.Function.Arguments))/4
 		}
@@ -72,6 +73,7 @@ func (a *Agent) fitContext(ctx context.Context, force bool) error {
 	if force {
 		limit = min(limit, estimateTokens(a.messages)*2/3)
 	}
+	a.compactHooks(ctx, "auto", "")
 	ev := ContextCompacted{Before: before}
 	ev.Elided = a.elideToolOutputs()
 	if estimateTokens(a.messages) > limit {
@@ -123,9 +125,10 @@ func (a *Agent) lastStepStart() int {
 	return 0
 }
 
-// elideToolOutputs replaces large tool outputs of earlier steps with a note and returns how many.
+// elideToolOutputs replaces large tool outputs and the pictures of earlier steps with a note and returns
+// how many.
 func (a *Agent) elideToolOutputs() int {
-	n := 0
+	n := a.elideImages(a.lastStepStart())
 	for i := range a.messages[:a.lastStepStart()] {
 		m := &a.messages[i]
 		if m.Role != openai.ChatMessageRoleTool || len(m.Content) < elidedMinChars || strings.HasPrefix(m.Content, elidedPrefix) {
@@ -160,7 +163,8 @@ func (a *Agent) summarizeBefore(ctx context.Context, end, limit int, focus strin
 	}
 	var transcript strings.Builder
 	for _, m := range a.messages[start:end] {
-		fmt.Fprintf(&transcript, "[%s] %s\n", m.Role, clip(m.Content, 2000))
+		content, _ := partsText(m)
+		fmt.Fprintf(&transcript, "[%s] %s\n", m.Role, clip(m.Content+content, 2000))
 		for _, tc := range m.ToolCalls {
 			fmt.Fprintf(&transcript, "[tool call %s] %s\n", tc.Function.Name, clip(tc.Function.Arguments, 2000))
 		}

@@ -11,6 +11,8 @@ import (
 	"github.com/warden-cli/warden/agent/fakeapi"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
+	"github.com/warden-cli/warden/tools/files"
 )
 
 // realAgent is an agent with the real bash and file tools in a workspace, against the fake server.
@@ -45,7 +47,7 @@ func newRealAgent(t *testing.T, approver Approver) *realAgent {
 	env := tools.NewEnv(r.ws, t.TempDir())
 	env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, home) }
 	env.Secret = func(p string) bool { return permissions.IsSecretPath(p, home) }
-	tasks := tools.NewTasks()
+	tasks := bash.NewTasks()
 	t.Cleanup(tasks.KillAll)
 	dir := t.TempDir()
 	st, err := CreateStore(dir, "s1", r.ws, "fake-model")
@@ -59,7 +61,7 @@ func newRealAgent(t *testing.T, approver Approver) *realAgent {
 	}
 	a, err := New(Options{
 		Provider: NewProvider(r.server.URL(), "", "fake-model"),
-		Tools:    tools.NewRegistry(append(tools.NewBash(tasks), tools.NewFileTools()...)...),
+		Tools:    tools.NewRegistry(append(bash.NewTools(tasks), files.NewTools()...)...),
 		Env:      env, Engine: engine, Approver: approver, Sink: r.rec.sink, System: "system prompt",
 		MaxSteps: 5, Store: st,
 		Retry: RetryPolicy{Attempts: 2, Base: 10 * time.Millisecond, Max: 20 * time.Millisecond, MaxRetryAfter: time.Second},
@@ -293,9 +295,9 @@ func TestCompactSummarisesWithTheFocus(t *testing.T) {
 func TestNoteTaskEnd(t *testing.T) {
 	r := newRealAgent(t, nil)
 	code := 2
-	r.agent.NoteTaskEnd(tools.TaskEnd{ID: "b1", Command: "make   test", How: "exited with status 2", ExitCode: &code,
+	r.agent.NoteTaskEnd(bash.TaskEnd{ID: "b1", Command: "make   test", How: "exited with status 2", ExitCode: &code,
 		Took: 1500 * time.Millisecond, Output: "ok 1\nFAIL 2\n"})
-	r.agent.NoteTaskEnd(tools.TaskEnd{ID: "b2", Command: "sleep 100", How: "was stopped by kill_bash", ByModel: true})
+	r.agent.NoteTaskEnd(bash.TaskEnd{ID: "b2", Command: "sleep 100", How: "was stopped by kill_bash", ByModel: true})
 	r.server.Reply(fakeapi.Text("Seen."))
 	r.agent.Run(ctx10(t), "status?")
 	msgs := r.server.Requests()[0].Messages

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -44,7 +43,8 @@ func Discover(ctx context.Context, host string, servers []LocalServer) string {
 	return ""
 }
 
-// ListModels returns the model ids the server offers, sorted.
+// ListModels returns the model ids the server offers, in the server's order: the first chat model it
+// lists is the one used when none is named.
 func ListModels(ctx context.Context, baseURL, apiKey string) ([]string, error) {
 	cfg := openai.DefaultConfig(apiKey)
 	cfg.BaseURL = baseURL
@@ -58,7 +58,6 @@ func ListModels(ctx context.Context, baseURL, apiKey string) ([]string, error) {
 	for _, m := range list.Models {
 		ids = append(ids, m.ID)
 	}
-	sort.Strings(ids)
 	return ids, nil
 }
 

@@ -39,12 +39,13 @@ func TestDiscoverPicksTheFirstServerThatAnswersInOrder(t *testing.T) {
 	}
 }
 
-func TestListModels(t *testing.T) {
+// The models come in the server's order, which puts first the model it means as its default.
+func TestListModelsKeepsTheServersOrder(t *testing.T) {
 	s := fakeapi.New()
 	defer s.Close()
 	s.SetModels("zeta", "alpha")
 	got, err := ListModels(context.Background(), s.URL(), "")
-	if err != nil || len(got) != 2 || got[0] != "alpha" {
+	if err != nil || len(got) != 2 || got[0] != "zeta" || got[1] != "alpha" {
 		t.Fatalf("ListModels = %v, %v", got, err)
 	}
 }

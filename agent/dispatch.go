@@ -47,6 +47,8 @@ func (a *Agent) runCalls(ctx context.Context, calls []openai.ToolCall, cut bool)
 	for i, tc := range calls {
 		pending[i] = a.prepare(tc, cut)
 	}
+	var shown []shownImage
+	defer func() { a.addImages(shown) }()
 	for i := 0; i < len(pending); {
 		j := i + 1
 		if pending[i].concurrent() {
@@ -69,8 +71,11 @@ func (a *Agent) runCalls(ctx context.Context, calls []openai.ToolCall, cut bool)
 		for k, res := range results {
 			p := pending[i+k]
 			a.addMessage(openai.ChatCompletionMessage{
-				Role: openai.ChatMessageRoleTool, ToolCallID: p.tc.ID, Name: p.tc.Function.Name, Content: res.Output,
+				Role: openai.ChatMessageRoleTool, ToolCallID: p.tc.ID, Name: p.tc.Function.Name, Content: a.toolContent(res),
 			})
+			for _, img := range res.Images {
+				shown = append(shown, shownImage{call: p.tc.ID, img: img})
+			}
 		}
 		i = j
 	}
@@ -130,11 +135,15 @@ func (a *Agent) execute(ctx context.Context, p *pendingCall) tools.Result {
 		return finish(tools.Errorf("%s was not run: %v.", p.tc.Function.Name, err))
 	}
 	p.access, p.verdict = access, a.opts.Engine.Decide(permissionRequest(access))
+	if blocked := a.preToolHooks(ctx, p); blocked != nil {
+		return finish(*blocked)
+	}
 	if allowed, denial := a.authorize(ctx, p); !allowed {
 		return finish(tools.Result{Output: denial, IsError: true})
 	}
 	p.start = time.Now()
-	return finish(a.checkpointed(p, &changes, func() tools.Result { return a.runTool(ctx, p) }))
+	res := a.checkpointed(p, &changes, func() tools.Result { return a.runTool(ctx, p) })
+	return finish(a.postToolHooks(ctx, p, res))
 }
 
 // toolAccess asks a call's tool what the call touches; it may run in a goroutine of a concurrent group,
@@ -227,6 +236,8 @@ func permissionRequest(ac tools.Access) permissions.Request {
 		req.Kind = permissions.Edit
 	case tools.AccessWrite:
 		req.Kind = permissions.Write
+	case tools.AccessFetch:
+		req.Kind, req.Host = permissions.Fetch, ac.Host
 	case tools.AccessMCP:
 		req.Kind = permissions.MCP
 		if t := ac.MCP; t != nil {

@@ -99,6 +99,9 @@ type TurnDone struct {
 	Usage   Usage
 	// Interrupted is set when the person stopped the request.
 	Interrupted bool
+	// Plan is the plan a run with no one to approve it ended at (exit_plan_mode, headless); Text holds
+	// it too.
+	Plan string
 }
 
 func (SessionStarted) isEvent()    {}

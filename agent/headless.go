@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/permissions"
@@ -53,6 +54,8 @@ func (e ErrHeadless) advice() string {
 	case v.Unseen:
 		return "Warden cannot check the deny and ask rules against it, which asks in every mode and under every allow rule: " +
 			interactive
+	case v.By == "hook":
+		return "a PreToolUse hook asks about it, whatever the rules and mode say: " + interactive
 	case v.By == "rule" && v.Rule != "":
 		return fmt.Sprintf("the ask rule `%s` asks whatever the allow rules and mode say: %s, or remove the rule", v.Rule, interactive)
 	case v.RuleCannotAllow:
@@ -80,11 +83,15 @@ type Printer struct {
 	errW   io.Writer
 	format string
 	err    error
+	// started is when the run began and session the id SessionStarted gave, for the result's
+	// duration_ms and session_id.
+	started time.Time
+	session string
 }
 
-// NewPrinter prints to w; notices in text format go to errW.
+// NewPrinter prints to w; notices in text format go to errW. The run's duration is counted from now.
 func NewPrinter(w, errW io.Writer, format string) *Printer {
-	return &Printer{w: w, errW: errW, format: format}
+	return &Printer{w: w, errW: errW, format: format, started: time.Now()}
 }
 
 // Err returns the first write error, if any.
@@ -98,14 +105,19 @@ func (p *Printer) Err() error {
 func (p *Printer) Sink(ev Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if s, ok := ev.(SessionStarted); ok {
+		p.session = s.ID
+	}
 	switch p.format {
 	case FormatStreamJSON:
-		if obj := StreamJSON(ev); obj != nil {
+		if d, ok := ev.(TurnDone); ok {
+			p.writeJSON(p.result(d))
+		} else if obj := StreamJSON(ev); obj != nil {
 			p.writeJSON(obj)
 		}
 	case FormatJSON:
 		if d, ok := ev.(TurnDone); ok {
-			p.writeJSON(StreamJSON(d))
+			p.writeJSON(p.result(d))
 		}
 	default:
 		switch e := ev.(type) {
@@ -120,6 +132,15 @@ func (p *Printer) Sink(ev Event) {
 			}
 		}
 	}
+}
+
+// result is the result object with what only the printer knows: the session's id and how long the run
+// took, under Claude Code's names.
+func (p *Printer) result(d TurnDone) map[string]any {
+	m := StreamJSON(d).(map[string]any)
+	m["session_id"] = p.session
+	m["duration_ms"] = time.Since(p.started).Milliseconds()
+	return m
 }
 
 func (p *Printer) writeJSON(obj any) {
@@ -189,11 +210,20 @@ func StreamJSON(ev Event) any {
 			}
 		}
 		return m
+	case PlanPresented:
+		return map[string]any{"type": "plan", "id": e.CallID, "plan": e.Plan}
 	case TurnDone:
+		// Warden's own fields, and beside them Claude Code's names for the same (result, num_turns, and
+		// usage's input_tokens and output_tokens), so that scripts written for either read it.
 		m := map[string]any{"type": "result", "text": e.Text, "is_error": e.IsError || e.Interrupted, "turns": e.Turns,
-			"usage": e.Usage}
+			"result": e.Text, "num_turns": e.Turns,
+			"usage": map[string]any{"prompt_tokens": e.Usage.PromptTokens, "completion_tokens": e.Usage.CompletionTokens,
+				"input_tokens": e.Usage.PromptTokens, "output_tokens": e.Usage.CompletionTokens}}
 		if e.Interrupted {
 			m["interrupted"] = true // the run did not finish, and exits with status 1
+		}
+		if e.Plan != "" {
+			m["plan"] = e.Plan
 		}
 		return m
 	}

@@ -6,8 +6,7 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
-
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // Notes are what Warden tells the model that the person did not type: a background task that ended, a
@@ -64,14 +63,20 @@ func SplitNotes(content string) (notes, prompt string) {
 	return content[len(notesOpen):end], strings.TrimPrefix(content[end+len(notesClose):], "\n\n")
 }
 
-// deliverNotes adds the waiting notes as their own message after tool results, mid-request.
+// deliverNotes adds the waiting notes, and the person's steering messages (steer.go), as one message
+// after tool results, mid-request.
 func (a *Agent) deliverNotes() {
 	n := len(a.messages)
-	if n == 0 || a.messages[n-1].Role != openai.ChatMessageRoleTool {
+	if n == 0 || a.messages[n-1].Role != openai.ChatMessageRoleTool && !isImagesMessage(a.messages[n-1]) {
 		return
 	}
-	if notes := a.takeNotes(); len(notes) > 0 {
-		a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: withNotes(notes, "")})
+	notes, steers := a.takeNotes(), a.TakeSteers()
+	if len(notes) == 0 && len(steers) == 0 {
+		return
+	}
+	a.addMessage(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: withNotes(notes, strings.Join(steers, "\n\n"))})
+	for _, s := range steers {
+		a.emit(SteerDelivered{Text: s})
 	}
 }
 
@@ -80,7 +85,7 @@ const taskEndLines = 8
 
 // NoteTaskEnd tells the model, at its next turn, that a background task ended, unless it stopped the task
 // itself.
-func (a *Agent) NoteTaskEnd(e tools.TaskEnd) {
+func (a *Agent) NoteTaskEnd(e bash.TaskEnd) {
 	if e.ByModel {
 		return
 	}

@@ -23,6 +23,8 @@ type PromptInfo struct {
 	Instructions string
 	// SubAgent is set for a child agent started by the task tool.
 	SubAgent bool
+	// PlanMode is set when the session starts in plan mode: the prompt says what that means.
+	PlanMode bool
 }
 
 // SystemPrompt builds the system prompt: who the model is working for, its tools, the working directory,
@@ -51,6 +53,9 @@ func SystemPrompt(info PromptInfo) string {
 		"Permissions: read-only commands run at once. Anything else is shown to the person, who may allow or deny it, " +
 		"and some calls are denied by policy. When a call is denied, do not retry it and do not try to reach the same " +
 		"effect another way: continue with what you can do, or say what you need and why, and let the person decide.\n")
+	if info.PlanMode {
+		b.WriteString("\n" + planModeText + "\n")
+	}
 	if info.Instructions != "" {
 		b.WriteString("\nProject instructions (from the repository):\n")
 		b.WriteString(info.Instructions)

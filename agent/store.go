@@ -55,6 +55,8 @@ type Record struct {
 	ID    string `json:"id,omitempty"`
 	Cwd   string `json:"cwd,omitempty"`
 	Model string `json:"model,omitempty"`
+	// BaseURL is the server the session talks to, so that resuming it reaches the same one.
+	BaseURL string `json:"base_url,omitempty"`
 
 	// message
 	Message *openai.ChatCompletionMessage `json:"message,omitempty"`
@@ -119,6 +121,12 @@ func SessionPath(dir, id string) string { return filepath.Join(dir, id+".jsonl")
 
 // CreateStore starts a new session file and writes its session record.
 func CreateStore(dir, id, cwd, model string) (*Store, error) {
+	return CreateStoreOn(dir, id, cwd, model, "")
+}
+
+// CreateStoreOn is CreateStore for a session that talks to the server at baseURL, which its session
+// record keeps.
+func CreateStoreOn(dir, id, cwd, model, baseURL string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating the sessions directory: %w", err)
 	}
@@ -128,7 +136,7 @@ func CreateStore(dir, id, cwd, model string) (*Store, error) {
 		return nil, fmt.Errorf("creating the session file: %w", err)
 	}
 	s := &Store{f: f, path: path}
-	s.Append(Record{Type: RecSession, ID: id, Cwd: cwd, Model: model}, true)
+	s.Append(Record{Type: RecSession, ID: id, Cwd: cwd, Model: model, BaseURL: baseURL}, true)
 	return s, s.Err()
 }
 
@@ -233,6 +241,7 @@ type Loaded struct {
 	ID      string
 	Cwd     string
 	Model   string
+	BaseURL string
 	Started time.Time
 	Records []Record
 	// Warnings describe lines that could not be read (a line cut by a crash, say); they were skipped.
@@ -256,7 +265,7 @@ func ReadSession(path string) (*Loaded, error) {
 				l.Warnings = append(l.Warnings, fmt.Sprintf("%s: line %d is damaged and was skipped (%v)", path, n, jerr))
 			} else {
 				if r.Type == RecSession && l.ID == "" {
-					l.ID, l.Cwd, l.Model, l.Started = r.ID, r.Cwd, r.Model, r.Time
+					l.ID, l.Cwd, l.Model, l.BaseURL, l.Started = r.ID, r.Cwd, r.Model, r.BaseURL, r.Time
 				}
 				if r.Type == RecModel && r.Model != "" {
 					l.Model = r.Model
@@ -336,10 +345,13 @@ const InterruptedResult = "Interrupted: Warden stopped before this call finished
 
 // SessionInfo describes a saved session for listings.
 type SessionInfo struct {
-	ID      string    `json:"id"`
-	Path    string    `json:"path"`
-	Cwd     string    `json:"cwd"`
-	Model   string    `json:"model"`
+	ID    string `json:"id"`
+	Path  string `json:"path"`
+	Cwd   string `json:"cwd"`
+	Model string `json:"model"`
+	// BaseURL is the server the session talked to ("" in sessions from before it was kept). It is not
+	// listed: a URL may carry a credential.
+	BaseURL string    `json:"-"`
 	Started time.Time `json:"started"`
 	Updated time.Time `json:"updated"`
 	// Prompt is the first request of the session, shortened.
@@ -374,6 +386,15 @@ func ListSessions(dir, cwd string) ([]SessionInfo, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
 	return out, nil
+}
+
+// PeekSession reads what ListSessions tells of one session file, without loading the whole file.
+func PeekSession(path string) (SessionInfo, error) {
+	info, ok := peekSession(path)
+	if !ok {
+		return info, fmt.Errorf("%s is not a Warden session (no session record)", path)
+	}
+	return info, nil
 }
 
 // peekSession reads the session record and the first prompt without loading the whole file.
@@ -411,7 +432,7 @@ func peekSession(path string) (SessionInfo, bool) {
 		}
 		switch {
 		case r.Type == RecSession && info.ID == "":
-			info.ID, info.Cwd, info.Model, info.Started = r.ID, r.Cwd, r.Model, r.Time
+			info.ID, info.Cwd, info.Model, info.BaseURL, info.Started = r.ID, r.Cwd, r.Model, r.BaseURL, r.Time
 		case r.Type == RecModel && r.Model != "":
 			info.Model = r.Model
 		case r.Type == RecMessage && r.Message != nil && r.Message.Role == openai.ChatMessageRoleUser && info.Prompt == "":

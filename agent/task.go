@@ -14,7 +14,9 @@ import (
 // so that its tool calls do not fill the parent's context: the parent receives only the child's final
 // answer and a one-line record of each tool the child ran. A child shares the parent's provider, permission
 // engine (so grants are shared) and approver (so its calls that need approval open the same modal,
-// labelled with the child's description), but has its own conversation and its own working directory.
+// labelled with the child's description), but has its own conversation and its own working directory. The
+// tools it gets are those the parent names, among its own and the MCP tools (Options.More), which the
+// child's calls reach under the same engine, approver and trust as the parent's.
 
 // MaxDepth is how deep sub-agents may nest: the main agent is depth 0, its children depth 1, and so on.
 const MaxDepth = 5
@@ -38,14 +40,14 @@ func (ChildEvent) isEvent() {}
 type taskParams struct {
 	Description string   `json:"description" desc:"A short (3-7 word) label for the task, shown to the user."`
 	Prompt      string   `json:"prompt" desc:"The task for the sub-agent, with everything it needs to know: it does not see this conversation."`
-	Tools       []string `json:"tools,omitempty" desc:"Tools the sub-agent may use (default: read_file, glob, grep, task). Only tools you have yourself."`
+	Tools       []string `json:"tools,omitempty" desc:"Tools the sub-agent may use (default: read_file, glob, grep, task). Only tools you have yourself; MCP tools by name (mcp__SERVER__TOOL), all of a server's (mcp__SERVER), or all of them (mcp_search)."`
 }
 
 const taskDescription = `Starts a sub-agent for a self-contained side task, such as a broad search across the code or an investigation, and returns its final report.
 
 - The sub-agent does not see this conversation: put everything it needs in the prompt, and say what to report back.
 - Its tool calls do not fill your context: you receive only its answer and a one-line record of each tool it ran.
-- By default it may only read (read_file, glob, grep); name tools to narrow or extend that within your own tools. Its calls that need approval are asked of the user like yours.
+- By default it may only read (read_file, glob, grep); name tools to narrow or extend that within your own tools, MCP tools included. Its calls that need approval are asked of the user like yours.
 - Several task calls in one turn run at the same time when they only read.`
 
 // taskTool returns the task tool that starts a's children. At MaxDepth it is still offered, and refuses
@@ -77,15 +79,16 @@ func (a *Agent) runTask(ctx context.Context, env *tools.Env, call tools.Call, p 
 			}
 		}
 	}
-	var unknown []string
+	var more []string
 	for _, n := range names {
 		if _, ok := a.tools.Get(n); !ok {
-			unknown = append(unknown, n)
+			more = append(more, n)
 		}
 	}
+	childMore, unknown := a.childTools(ctx, more)
 	if len(unknown) > 0 {
-		return tools.Errorf("A sub-agent can only have tools you have yourself; not available: %s. Your tools: %s.",
-			strings.Join(unknown, ", "), strings.Join(a.tools.Names(), ", "))
+		return tools.Errorf("A sub-agent can only have tools you have yourself; not available: %s. Your tools: %s%s.",
+			strings.Join(unknown, ", "), strings.Join(a.tools.Names(), ", "), a.mcpNote())
 	}
 	label := strings.TrimSpace(p.Description)
 	if label == "" {
@@ -115,7 +118,10 @@ func (a *Agent) runTask(ctx context.Context, env *tools.Env, call tools.Call, p 
 		SaveProjectRule: a.opts.SaveProjectRule,
 		Checkpoints:     a.opts.Checkpoints,
 		Depth:           a.opts.Depth + 1,
+		Hooks:           a.opts.Hooks,
+		session:         a.hookSession(),
 		SubAgents:       slices.Contains(names, "task"),
+		More:            childMore,
 		Prompt:          &PromptInfo{Cwd: childEnv.Cwd(), Now: time.Now(), SubAgent: true},
 	})
 	if err != nil {
@@ -138,6 +144,39 @@ func (a *Agent) runTask(ctx context.Context, env *tools.Env, call tools.Call, p 
 		}
 	}
 	return tools.Result{Output: strings.TrimRight(b.String(), "\n"), IsError: done.IsError || done.Interrupted, Interrupted: done.Interrupted}
+}
+
+// childSource is a ToolSource that can give a sub-agent the tools the parent names (an mcp.Offer): it
+// returns the child's source and the names that name none of its tools.
+type childSource interface {
+	ForChild(ctx context.Context, names []string) (interface {
+		Tools(ctx context.Context) []tools.Tool
+	}, []string)
+}
+
+// childTools is the source of the tools named that are not the agent's own, and the names that name
+// nothing it has.
+func (a *Agent) childTools(ctx context.Context, names []string) (ToolSource, []string) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	cs, ok := a.opts.More.(childSource)
+	if !ok {
+		return nil, names
+	}
+	src, unknown := cs.ForChild(ctx, names)
+	if len(unknown) > 0 {
+		return nil, unknown
+	}
+	return src, nil
+}
+
+// mcpNote says how to name MCP tools when the agent has some to give.
+func (a *Agent) mcpNote() string {
+	if _, ok := a.opts.More.(childSource); !ok {
+		return ""
+	}
+	return "; and the MCP tools, by name (mcp__SERVER__TOOL), by server (mcp__SERVER) or all (mcp_search)"
 }
 
 // toolLine is a one-line record of a finished call for the parent.

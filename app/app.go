@@ -15,17 +15,7 @@ func Run(version string, args []string, stdin io.Reader, stdout, stderr io.Write
 			code = exitError
 		}
 	}()
-	commands := map[string]subcommand{
-		"check":    {run: runCheck},
-		"sessions": {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runSessions(a, out, errw) }},
-		"history":  {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runHistory(a, out, errw) }},
-		"undo":     {run: runUndo},
-		"mcp":      {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runMCP(version, a, out, errw) }, words: 1},
-		"help": {run: func(_ []string, _ io.Reader, out, _ io.Writer) error {
-			printUsage(out)
-			return nil
-		}},
-	}
+	commands := subcommands(version)
 	args = resumeArgs(args)
 	cmd, args := splitCommand(args, commands)
 	if c, ok := commands[cmd]; ok {
@@ -35,4 +25,22 @@ func Run(version string, args []string, stdin io.Reader, stdout, stderr io.Write
 		return report(err, stderr)
 	}
 	return report(runMain(version, args, stdin, stdout, stderr), stderr)
+}
+
+// subcommands are warden's commands by name. Each takes the global flags (commonFlags) wherever they are
+// given, even where it uses none of them: a person who put --trust before every command must not be
+// refused by one.
+func subcommands(version string) map[string]subcommand {
+	return map[string]subcommand{
+		"check":    {run: runCheck},
+		"sessions": {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runSessions(a, out, errw) }},
+		"history":  {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runHistory(a, out, errw) }},
+		"undo":     {run: runUndo},
+		"trust":    {run: runTrust},
+		"mcp":      {run: func(a []string, _ io.Reader, out, errw io.Writer) error { return runMCP(version, a, out, errw) }, words: 1},
+		"help": {run: func(_ []string, _ io.Reader, out, _ io.Writer) error {
+			printUsage(out)
+			return nil
+		}},
+	}
 }

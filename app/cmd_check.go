@@ -7,7 +7,8 @@ import (
 
 	"github.com/warden-cli/warden/hostexec"
 	"github.com/warden-cli/warden/permissions"
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
+	"github.com/warden-cli/warden/tools/sandbox"
 )
 
 // runCheck prints how the current settings would treat each command, one JSON object per line
@@ -43,7 +44,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	// when a sandbox can really be had.
 	sandboxed := false
 	if cfg.SandboxEnabled {
-		_, perr := tools.ProbeSandbox(sandboxConfig(cfg), ownPrograms(cfg))
+		_, perr := sandbox.Probe(sandboxConfig(cfg), ownPrograms(cfg))
 		sandboxed = perr == nil
 	}
 	engine, err := newEngine(cfg, sandboxed)
@@ -55,7 +56,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	wall := false
 	if cfg.SandboxJail {
 		helper, _ := hostexec.Self()
-		_, werr := tools.ProbeWall(helper, ownPrograms(cfg))
+		_, werr := bash.ProbeWall(helper, ownPrograms(cfg))
 		wall = werr == nil
 	}
 	// Programs whose only risk is running project code are read-only inside the jail.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/warden-cli/warden/config"
 	"github.com/warden-cli/warden/mcp"
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // runMCP is `warden mcp list`: it starts the configured MCP servers as a session would, waits for them,
@@ -35,7 +35,7 @@ func runMCP(version string, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sayConfigWarnings(stderr, cfg)
-	tasks := tools.NewTasks()
+	tasks := bash.NewTasks()
 	defer tasks.KillAll()
 	settings := envSettings(cfg)
 	m := mcp.New(mcp.Options{

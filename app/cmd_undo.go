@@ -18,6 +18,8 @@ import (
 // separately, and --yes leaves them as they are.
 func runUndo(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("undo")
+	var common commonFlags // accepted wherever they are given, though undo uses none of them
+	common.register(fs)
 	id := fs.String("session", "", "session id (default: the latest in this directory)")
 	to := fs.String("to", "", "restore to just before this call (an id from warden history), or turn:N")
 	yes := fs.Bool("yes", false, "restore without asking (files changed outside Warden are left as they are)")

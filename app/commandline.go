@@ -23,8 +23,9 @@ var valueFlags = map[string]bool{"model": true, "base-url": true, "permission-mo
 	"deny": true, "output-format": true}
 
 // splitCommand finds the subcommand among args, if any: the first word that is not a flag or a flag's
-// value. The global flags given before it are moved after it (and after the words it takes), so that
-// `warden --permission-mode plan check -- ls` reads as `warden check --permission-mode plan -- ls`. A
+// value. The global flags given before it are moved after it (and after the words it takes, wherever they
+// stand), so that `warden --permission-mode plan check -- ls` reads as `warden check --permission-mode plan
+// -- ls`. A
 // first word that names no subcommand is a prompt, and args are the main command's.
 func splitCommand(args []string, commands map[string]subcommand) (string, []string) {
 	for i := 0; i < len(args); i++ {
@@ -43,15 +44,31 @@ func splitCommand(args []string, commands map[string]subcommand) (string, []stri
 		if !ok {
 			return "", args
 		}
-		before, after := args[:i], args[i+1:]
-		n := 0
-		for n < c.words && n < len(after) && !strings.HasPrefix(after[n], "-") {
-			n++
-		}
-		rest := append(append(append([]string{}, after[:n]...), before...), after[n:]...)
-		return a, rest
+		words, flags := commandWords(args[i+1:], c.words)
+		return a, append(append(words, args[:i]...), flags...)
 	}
 	return "", args
+}
+
+// commandWords takes the first n words of a command (mcp list) from after its name, wherever flags stand
+// among them (warden mcp --trust list), and returns them and the rest in order. "--" ends the search.
+func commandWords(after []string, n int) (words, rest []string) {
+	for i := 0; i < len(after); i++ {
+		a := after[i]
+		switch {
+		case len(words) == n || a == "--":
+			return words, append(rest, after[i:]...)
+		case strings.HasPrefix(a, "-") && a != "-":
+			rest = append(rest, a)
+			if name := strings.TrimLeft(a, "-"); !strings.Contains(name, "=") && valueFlags[name] && i+1 < len(after) {
+				i++
+				rest = append(rest, after[i])
+			}
+		default:
+			words = append(words, a)
+		}
+	}
+	return words, rest
 }
 
 // parseInterspersed parses flags wherever they are among the words of the main command's prompt, and
@@ -121,7 +138,7 @@ func resumeArgs(args []string) []string {
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if (a == "--resume" || a == "-resume") && i+1 < len(args) && isSessionID(args[i+1]) {
+		if (a == "--resume" || a == "-resume" || a == "-r" || a == "--r") && i+1 < len(args) && isSessionID(args[i+1]) {
 			out = append(out, a+"="+args[i+1])
 			i++
 			continue
@@ -197,12 +214,15 @@ type commonFlags struct {
 func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.model, "model", "", "model name")
 	fs.StringVar(&c.baseURL, "base-url", "", "OpenAI-compatible base URL, e.g. http://localhost:11434/v1")
-	fs.StringVar(&c.mode, "permission-mode", "", "default, accept-edits, plan or yolo")
+	fs.StringVar(&c.mode, "permission-mode", "", "default, accept-edits, plan or yolo (or acceptEdits, bypassPermissions)")
 	fs.Var(&c.allow, "allow", "allow rule, e.g. 'Bash(npm test:*)' (repeatable)")
 	fs.Var(&c.deny, "deny", "deny rule (repeatable)")
+	// -c and -r are Claude Code's short names for the same flags.
 	fs.BoolVar(&c.cont, "continue", false, "continue the latest session in this directory")
+	fs.BoolVar(&c.cont, "c", false, "same as --continue")
 	fs.Var(resumeFlag{c}, "resume", "resume the session with this id; without one, pick a session")
-	fs.BoolVar(&c.trust, "trust", false, "trust this workspace's project settings for this run")
+	fs.Var(resumeFlag{c}, "r", "same as --resume")
+	fs.BoolVar(&c.trust, "trust", false, "approve everything this workspace's files loosen, for this run alone")
 	fs.Var(&c.sandbox, "sandbox", "run commands in the sandbox (on|off)")
 	fs.BoolVar(&c.version, "version", false, "print the version")
 }
@@ -271,7 +291,9 @@ func printUsage(w io.Writer) {
 Usage:
   warden                          full-screen TUI in the current directory
   warden "PROMPT"                 the TUI, with PROMPT sent as the first message
-  warden -p "PROMPT"              one request, headless (the prompt may also come on stdin: warden -p < file)
+  warden -p "PROMPT"              one request, headless (also --print; the prompt may also come on stdin:
+                                  warden -p < file)
+  git diff | warden [-p] "PROMPT" the prompt and the piped text in one message (headless, or the TUI)
       --output-format text|json|stream-json   (default text)
   warden check [--stdin] [-- COMMAND...]      how the current settings would treat each command
   warden history [--session ID] [--json]     tool calls of a session (default: the latest here)
@@ -280,11 +302,13 @@ Usage:
                                              put the files back as they were before the last request
                                              (or before a call); shows what will change and asks
   warden mcp list [--json]                   configured MCP servers, their state and tools
+  warden trust [--yes] | --list | --revoke   approve what this workspace's files loosen (asks unless --yes),
+                                             list each item and your answer, or forget your answers
 
 Flags for all:
-  --model M  --base-url URL  --permission-mode default|accept-edits|plan|yolo
-  --allow RULE (repeatable)  --deny RULE (repeatable)  --continue  --resume [ID]  --trust
-  --sandbox[=on|off]  --version
+  --model M  --base-url URL  --permission-mode default|accept-edits|plan|yolo (also acceptEdits,
+  bypassPermissions)  --allow RULE (repeatable)  --deny RULE (repeatable)  -c/--continue
+  -r/--resume [ID]  --trust  --sandbox[=on|off]  --version
   Global flags go before or after a subcommand: warden --permission-mode plan check -- CMD
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, WARDEN_MODEL (flags win over env, env over settings files).

@@ -13,6 +13,8 @@ func TestSplitCommandMovesGlobalFlagsAfterIt(t *testing.T) {
 		{"--permission-mode plan check -- touch x", "check", "--permission-mode plan -- touch x"},
 		{"check --permission-mode plan -- touch x", "check", "--permission-mode plan -- touch x"},
 		{"--trust mcp list --json", "mcp", "list --trust --json"},
+		{"mcp --model m list --json", "mcp", "list --model m --json"},
+		{"mcp --json", "mcp", "--json"},
 		{"--model m --allow Bash(ls) sessions", "sessions", "--model m --allow Bash(ls)"},
 		{"fix the bug", "", "fix the bug"},
 		{"--model check fix", "", "--model check fix"},

@@ -13,6 +13,10 @@ import (
 	"github.com/warden-cli/warden/hostexec"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
+	"github.com/warden-cli/warden/tools/files"
+	"github.com/warden-cli/warden/tools/sandbox"
+	"github.com/warden-cli/warden/tools/web"
 )
 
 // Composition: a session built from the settings, its permission engine, bash engine and tasks, file tools,
@@ -21,16 +25,22 @@ import (
 // newSession builds the session the settings describe, with a new session file or the one --continue or
 // --resume names. The supervisor, the jail, the MCP servers and the first snapshot are not started here:
 // the run that uses the session starts them when it can afford to (settle, Prewarm, Release, Start).
-func newSession(version string, cfg *config.Config, c *commonFlags) (*session, error) {
+// newTasks makes a session's bash engine. Warden's own executable serves as its supervisor, which starts
+// every command and stops them all if Warden is killed, and as the read-only jail's; started again by the
+// kernel's link to the running file, so that nothing written at its path since can take its place. It is
+// made before the session opens (newSession takes it) because it keeps what probing the sandbox and the
+// jail finds, and a run may start that probing at once.
+func newTasks() *bash.Tasks {
+	tasks := bash.NewTasks()
+	tasks.Helper, _ = hostexec.Self()
+	return tasks
+}
+
+func newSession(version string, cfg *config.Config, c *commonFlags, tasks *bash.Tasks) (*session, error) {
 	sandbox := sandboxConfig(cfg)
-	s := &session{cfg: cfg, programs: ownPrograms(cfg)}
-	// Warden's own executable serves as the session's supervisor, which starts every command and stops
-	// them all if Warden is killed, and as the read-only jail's; started again by the kernel's link to
-	// the running file, so that nothing written at its path since can take its place.
-	helper, _ := hostexec.Self()
-	s.helper = helper
+	s := &session{cfg: cfg, programs: ownPrograms(cfg), tasks: tasks, helper: tasks.Helper}
 	if sandbox.Enabled {
-		info, err := tools.ProbeSandbox(sandbox, s.programs)
+		info, err := s.tasks.ProbeSandbox(sandbox, s.programs)
 		if err != nil {
 			s.sandboxProblem = err.Error()
 		} else {
@@ -69,7 +79,7 @@ func newSession(version string, cfg *config.Config, c *commonFlags) (*session, e
 		Env: childEnv.Env, Secrets: childEnv.Secrets, AutoBackgroundAfterMS: cfg.BashAutoBackgroundAfterMS,
 		Sandbox: sandbox, Limits: tools.Limits(cfg.Limits), Jail: cfg.SandboxJail,
 	}
-	if st := tools.LimitStatus(s.env.Bash.Limits); strings.Contains(st, "NOT ENFORCED") {
+	if st := bash.LimitStatus(s.env.Bash.Limits); strings.Contains(st, "NOT ENFORCED") {
 		s.warnings = append(s.warnings, "resource limits: "+st)
 	}
 	s.opener = newOpener(cfg.Workspace, additionalDirs(cfg))
@@ -77,8 +87,6 @@ func newSession(version string, cfg *config.Config, c *commonFlags) (*session, e
 	s.instructions, s.instructionFiles = instructions, read
 	s.refusals = append(append(s.refusals, cfg.Warnings...), warnings...)
 	s.warnings = append(s.warnings, s.refusals...)
-	s.tasks = tools.NewTasks()
-	s.tasks.Helper = helper
 	s.checkpointCalls()
 	s.env.SecretWritten = s.tasks.SecretsChanged
 	home, _ := os.UserHomeDir()
@@ -93,9 +101,22 @@ func newSession(version string, cfg *config.Config, c *commonFlags) (*session, e
 	}
 	s.env.Private = wardenPrivate()
 	s.env.HardLinks = s.engine.HardLinks
-	s.reg = tools.NewRegistry(append(append(tools.NewBash(s.tasks), tools.NewFileTools()...), tools.NewTodo())...)
+	s.env.Hosts = hostJudge(s.engine)
+	own := append(append(bash.NewTools(s.tasks), files.NewTools()...), tools.NewTodo(),
+		web.NewTool("Warden/"+version+" (web_fetch)"))
+	offerSkills, skillWarnings := s.loadSkills()
+	s.warnings = append(s.warnings, skillWarnings...)
+	if offerSkills {
+		own = append(own, s.skills.Tool())
+	}
+	s.reg = tools.NewRegistry(own...)
 	s.mcp = newMCP(version, cfg, s.env, s.tasks, s.dir)
 	s.warnings = append(s.warnings, mcpRuleWarnings(cfg)...)
+	s.newHooks()
+	s.started = "startup"
+	if s.resumed != nil {
+		s.started = "resume"
+	}
 	return s, nil
 }
 
@@ -117,9 +138,11 @@ func (s *session) agentOptions(sink agent.Sink, approver agent.Approver) agent.O
 		Store:         s.store,
 		ContextWindow: s.cfg.ContextWindow,
 		History:       s.history,
-		More:          s.mcp,
+		More:          s.mcpOffer(),
 		Checkpoints:   s.checkpoints,
 		Notes:         agent.PendingNotes(s.resumed),
+		Hooks:         s.hooks,
+		SessionStart:  s.started,
 		SaveProjectRule: func(rule string) error {
 			return config.AddProjectAllow(s.opener, os.Getenv, s.cfg.Workspace, rule)
 		},
@@ -160,8 +183,8 @@ func envSettings(cfg *config.Config) tools.BashSettings {
 }
 
 // sandboxConfig is the bash engine's sandbox as the settings describe it.
-func sandboxConfig(cfg *config.Config) tools.SandboxConfig {
-	return tools.SandboxConfig{Enabled: cfg.SandboxEnabled, Network: cfg.SandboxNetwork, Writable: cfg.SandboxWritable}
+func sandboxConfig(cfg *config.Config) sandbox.Config {
+	return sandbox.Config{Enabled: cfg.SandboxEnabled, Network: cfg.SandboxNetwork, Writable: cfg.SandboxWritable}
 }
 
 // ownPrograms finds the programs Warden runs for itself: on PATH as Warden was started, but never inside
@@ -171,7 +194,8 @@ func ownPrograms(cfg *config.Config) *hostexec.Finder {
 }
 
 // wardenPrivate are Warden's own files, which the read-only jail hides (permissions.IsSecretPath judges
-// them secret): the whole state directory, and what the settings directory holds but the custom commands.
+// them secret): the whole state directory, and what the settings directory holds but the custom commands
+// and the skills.
 // They are named as their links resolve: a mask is made where a path leads, and bubblewrap cannot make
 // one through a link (XDG_STATE_HOME may be one).
 func wardenPrivate() []string {
@@ -179,7 +203,7 @@ func wardenPrivate() []string {
 	dir := permissions.ResolvePath("/", config.ConfigDir(os.Getenv), "")
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if e.Name() != "commands" {
+		if e.Name() != "commands" && e.Name() != "skills" {
 			out = append(out, filepath.Join(dir, e.Name()))
 		}
 	}

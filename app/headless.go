@@ -12,8 +12,6 @@ import (
 	"syscall"
 
 	"github.com/warden-cli/warden/agent"
-	"github.com/warden-cli/warden/hostexec"
-	"github.com/warden-cli/warden/tools"
 )
 
 // runHeadless runs one request without a person (-p): the answer, or the event stream, goes to standard
@@ -37,29 +35,43 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 		case <-ctx.Done():
 		}
 	}()
+	// The answer is escaped only on a terminal, where a person reads it: piped, it is data and keeps its
+	// bytes. Notices are Warden's own lines quoting a server or a model, for a person to read. The printer
+	// is made first: the result's duration_ms counts the whole run.
+	out := stdout
+	if format == agent.FormatText && isTerminalWriter(stdout) {
+		out = escapingWriter{stdout}
+	}
+	printer := agent.NewPrinter(out, escapingWriter{stderr}, format)
 	cfg, err := loadConfig(c)
 	if err != nil {
 		return err
 	}
-	for _, u := range cfg.Untrusted {
-		fmt.Fprintf(stderr, "warden: ignoring %s because this workspace is not trusted (pass --trust to use it)\n", u)
+	waiting := waitingWarning(cfg)
+	if waiting != "" {
+		fmt.Fprintf(stderr, "warden: %s\n", waiting)
 	}
+	tasks := newTasks()
 	if cfg.SandboxJail {
 		// Running bubblewrap once to see how the jail can be built takes longer than opening the session:
-		// it starts now, and settle waits for its answer.
-		if helper, err := hostexec.Self(); err == nil {
-			go tools.ProbeWall(helper, ownPrograms(cfg))
-		}
+		// it starts now, and settle (and the jail's start) take the answer the session's engine keeps.
+		go tasks.ProbeWall(ownPrograms(cfg))
+	}
+	if err := resumeWhereItWas(cfg, c); err != nil {
+		return err
 	}
 	if err := resolveServer(ctx, cfg); err != nil {
 		return err
 	}
-	s, err := newSession(version, cfg, c)
+	s, err := newSession(version, cfg, c, tasks)
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	killAll := s.tasks.KillAll
+	killAll := func() {
+		s.hooks.Close()
+		s.tasks.KillAll()
+	}
 	shutdown.Store(&killAll)
 	_, settled := s.settle()
 	s.warnings = append(s.warnings, settled...)
@@ -75,27 +87,25 @@ func runHeadless(version string, c *commonFlags, prompt, format string, stdout, 
 	if s.checkpoints != nil {
 		s.checkpoints.Start()
 	}
-	// The answer is escaped only on a terminal, where a person reads it: piped, it is data and keeps its
-	// bytes. Notices are Warden's own lines quoting a server or a model, for a person to read.
-	out := stdout
-	if format == agent.FormatText && isTerminalWriter(stdout) {
-		out = escapingWriter{stdout}
-	}
-	printer := agent.NewPrinter(out, escapingWriter{stderr}, format)
 	a, err := agent.New(s.agentOptions(printer.Sink, agent.HeadlessApprover{}))
 	if err != nil {
 		return err
 	}
 	printer.Sink(agent.SessionStarted{ID: s.id, Cwd: cfg.Workspace, Model: cfg.Model})
 	if format == agent.FormatStreamJSON {
-		// A file Warden would not read for itself is told on stderr with the other warnings, and to a
-		// script reading the events as the notice it is (an error event that is not retried).
+		// A file Warden would not read for itself, and what waits for the person's approval, are told on
+		// stderr with the other warnings, and to a script reading the events as the notices they are
+		// (error events that are not retried).
 		for _, w := range s.refusals {
 			printer.Sink(agent.Notice{Message: w})
+		}
+		if waiting != "" {
+			printer.Sink(agent.Notice{Message: waiting})
 		}
 	}
 	s.tasks.OnEnd(a.NoteTaskEnd) // a background task that ends is told to the model at its next turn
 	done := a.Run(ctx, prompt)
+	s.endHooks("other", stderr)
 	if err := printer.Err(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/warden-cli/warden/config"
 	"github.com/warden-cli/warden/mcp"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // Wiring of the MCP servers: their manager, the programs it starts through the session's supervisor, and
@@ -46,7 +47,7 @@ func mcpRuleWarnings(cfg *config.Config) []string {
 
 // newMCP starts the configured MCP servers in the background; it returns at once. Servers get the
 // environment commands get (the allow-list, without the API key) plus their own `env`.
-func newMCP(version string, cfg *config.Config, env *tools.Env, tasks *tools.Tasks, dir string) *mcp.Manager {
+func newMCP(version string, cfg *config.Config, env *tools.Env, tasks *bash.Tasks, dir string) *mcp.Manager {
 	settings := env.Bash
 	m := mcp.New(mcp.Options{
 		Workspace: cfg.Workspace,
@@ -61,9 +62,25 @@ func newMCP(version string, cfg *config.Config, env *tools.Env, tasks *tools.Tas
 	return m
 }
 
+// mcpOffer is what a new conversation is offered of the MCP tools: each loads deferred tools for itself,
+// and a resumed one goes on with those it called before.
+func (s *session) mcpOffer() *mcp.Offer {
+	o := s.mcp.Offer(s.cfg.ContextWindow, s.cfg.DeferPercent())
+	var called []string
+	for _, m := range s.history {
+		for _, c := range m.ToolCalls {
+			if strings.HasPrefix(c.Function.Name, "mcp__") {
+				called = append(called, c.Function.Name)
+			}
+		}
+	}
+	o.Load(called...)
+	return o
+}
+
 // startProgram starts MCP servers the way commands are started, through the session's supervisor, so that
 // they and what they start are stopped when Warden goes, even when it is killed.
-func startProgram(tasks *tools.Tasks) mcp.StartFunc {
+func startProgram(tasks *bash.Tasks) mcp.StartFunc {
 	return func(name string, args, env []string, dir string, files []*os.File) (mcp.Proc, error) {
 		p, err := tasks.StartProgram(name, args, env, dir, files)
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -12,16 +11,19 @@ import (
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/hooks"
 	"github.com/warden-cli/warden/hostexec"
 	"github.com/warden-cli/warden/mcp"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/safefile"
+	"github.com/warden-cli/warden/skills"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // A session and its life: its file opened (a new one, or the one resumed), settled once the first frame is
-// up (the jail probed, processes a killed Warden left stopped), trusted while it runs, switched for
-// another, and closed, leaving no file behind when nothing was answered.
+// up (the jail probed, processes a killed Warden left stopped), given what the person approves while it
+// runs (trust.go), switched for another, and closed, leaving no file behind when nothing was answered.
 
 // session is everything one run of Warden shares.
 type session struct {
@@ -55,11 +57,19 @@ type session struct {
 	env      *tools.Env
 	engine   *permissions.Engine
 	reg      *tools.Registry
-	tasks    *tools.Tasks
+	tasks    *bash.Tasks
 	// mcp runs the configured MCP servers; their tools reach the agent through Options.More.
 	mcp *mcp.Manager
+	// skills are the person's skills and, once trusted, the project's (skills.go).
+	skills *skills.Catalog
+	// notifier runs the Notification hooks for the TUI's notices; nil headless.
+	notifier *hookNotifier
 	// checkpoints snapshots the workspace around calls that may change files; nil when it cannot.
 	checkpoints *checkpoint.Checkpoints
+	// hooks runs the person's hooks (hooks.go); nil when none are configured. started is why the
+	// session started, as SessionStart hooks are told: startup, resume or clear.
+	hooks   *hooks.Runner
+	started string
 }
 
 // settle does the start-up work that the first frame need not wait for: it finds out how read-only
@@ -72,13 +82,13 @@ func (s *session) settle() (wall string, warnings []string) {
 	go func() {
 		if !s.cfg.SandboxJail {
 			// Nothing is jailed: bubblewrap need not be run to find out how it would be.
-			probed <- func() { wall, warnings = s.setWall(tools.WallInfo{}, nil) }
+			probed <- func() { wall, warnings = s.setWall(bash.WallInfo{}, nil) }
 			return
 		}
-		info, err := tools.ProbeWall(s.helper, s.programs)
+		info, err := s.tasks.ProbeWall(s.programs)
 		probed <- func() { wall, warnings = s.setWall(info, err) }
 	}()
-	if n := tools.SweepOrphans(); n > 0 {
+	if n := bash.SweepOrphans(); n > 0 {
 		defer func() {
 			warnings = append(warnings, fmt.Sprintf("stopped %d processes left running by a Warden that was killed", n))
 		}()
@@ -89,7 +99,7 @@ func (s *session) settle() (wall string, warnings []string) {
 
 // setWall says how read-only commands are jailed, for the status line, and what to tell the person once
 // at start when they cannot be.
-func (s *session) setWall(info tools.WallInfo, err error) (label string, warnings []string) {
+func (s *session) setWall(info bash.WallInfo, err error) (label string, warnings []string) {
 	switch {
 	case !s.cfg.SandboxJail:
 		return "wall: off (sandbox.jail is false)", nil
@@ -126,7 +136,7 @@ func (s *session) openStore(c *commonFlags) error {
 	}
 	if path == "" {
 		s.id = newSessionID(time.Now())
-		st, err := agent.CreateStore(dir, s.id, s.cfg.Workspace, s.cfg.Model)
+		st, err := agent.CreateStoreOn(dir, s.id, s.cfg.Workspace, s.cfg.Model, s.cfg.BaseURL)
 		s.store = st
 		return err
 	}
@@ -135,45 +145,6 @@ func (s *session) openStore(c *commonFlags) error {
 		return err
 	}
 	s.id, s.store, s.resumed, s.history = l.ID, st, l, msgs
-	return nil
-}
-
-// trustWorkspace records the workspace as trusted and applies what its project settings loosen that can change
-// while Warden runs: allow rules and the permission mode (unless a flag chose the mode).
-func (s *session) trustWorkspace(c *commonFlags) error {
-	if err := config.Trust(s.opener, os.Getenv, s.cfg.Workspace); err != nil {
-		return err
-	}
-	trusted, err := loadConfig(c)
-	if err != nil {
-		return err
-	}
-	// The MCP servers that waited for trust start now that the person has seen what each would run.
-	held := map[string]bool{}
-	for _, e := range s.cfg.UntrustedMCPServers {
-		held[e.Name] = true
-	}
-	var start []config.MCPServerEntry
-	for _, e := range trusted.MCPServers {
-		if held[e.Name] {
-			start = append(start, e)
-		}
-	}
-	s.mcp.Add(start)
-	for _, r := range trusted.Allow {
-		if !slices.Contains(s.cfg.Allow, r) {
-			if err := s.engine.AddAllow(r); err != nil {
-				return err
-			}
-		}
-	}
-	if c.mode == "" && trusted.Mode != s.cfg.Mode {
-		mode, err := permissions.ParseMode(trusted.Mode)
-		if err != nil {
-			return err
-		}
-		s.engine.SetMode(mode)
-	}
 	return nil
 }
 
@@ -192,6 +163,7 @@ func (s *session) close() {
 		return
 	}
 	s.closed = true
+	s.hooks.Close()
 	s.mcp.Close()
 	s.tasks.KillAll()
 	if s.checkpoints != nil {
@@ -225,7 +197,7 @@ func (s *session) switchTo(id string) (model string, err error) {
 	newID := id
 	if id == "" {
 		newID = newSessionID(time.Now())
-		st, err = agent.CreateStore(dir, newID, s.cfg.Workspace, s.cfg.Model)
+		st, err = agent.CreateStoreOn(dir, newID, s.cfg.Workspace, s.cfg.Model, s.cfg.BaseURL)
 	} else {
 		if err := checkSessionID(id); err != nil {
 			return "", err
@@ -273,5 +245,5 @@ func (s *session) checkpointCalls() {
 	}
 	s.checkpoints = cp
 	// What a background task changes after its call returned is given to that call when the task ends.
-	s.tasks.OnEnd(func(e tools.TaskEnd) { cp.EndTask(e.ID) })
+	s.tasks.OnEnd(func(e bash.TaskEnd) { cp.EndTask(e.ID) })
 }

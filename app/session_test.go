@@ -7,7 +7,7 @@ import (
 
 	"github.com/warden-cli/warden/config"
 	"github.com/warden-cli/warden/permissions"
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // TestSessionWithTheJailRunsProjectCodeTools: once the jail is known to work, a session's engine judges
@@ -24,7 +24,7 @@ func TestSessionWithTheJailRunsProjectCodeTools(t *testing.T) {
 		if !jail {
 			werr = errors.New("no backend")
 		}
-		s.setWall(tools.WallInfo{Backend: "bubblewrap"}, werr)
+		s.setWall(bash.WallInfo{Backend: "bubblewrap"}, werr)
 		want := permissions.Ask
 		if jail {
 			want = permissions.Allow
@@ -39,7 +39,7 @@ func TestSessionWithTheJailRunsProjectCodeTools(t *testing.T) {
 // start, and why.
 func TestWallLabelAndStartNote(t *testing.T) {
 	s := &session{cfg: &config.Config{SandboxJail: true}}
-	label, warnings := s.setWall(tools.WallInfo{}, errors.New("no backend for the read-only jail: bubblewrap is not installed"))
+	label, warnings := s.setWall(bash.WallInfo{}, errors.New("no backend for the read-only jail: bubblewrap is not installed"))
 	if label != "wall: off — no backend (install bubblewrap)" {
 		t.Errorf("label = %q", label)
 	}
@@ -47,12 +47,12 @@ func TestWallLabelAndStartNote(t *testing.T) {
 		t.Errorf("warnings = %q", warnings)
 	}
 	s = &session{cfg: &config.Config{SandboxJail: true}}
-	label, warnings = s.setWall(tools.WallInfo{Backend: "bubblewrap"}, nil)
+	label, warnings = s.setWall(bash.WallInfo{Backend: "bubblewrap"}, nil)
 	if label != "wall: bubblewrap" || len(warnings) != 0 {
 		t.Errorf("label %q, warnings %q", label, warnings)
 	}
 	s = &session{cfg: &config.Config{SandboxJail: false}}
-	label, warnings = s.setWall(tools.WallInfo{}, errors.New("whatever"))
+	label, warnings = s.setWall(bash.WallInfo{}, errors.New("whatever"))
 	if label != "wall: off (sandbox.jail is false)" || len(warnings) != 0 {
 		t.Errorf("jail off: label %q, warnings %q", label, warnings)
 	}

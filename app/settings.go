@@ -11,8 +11,10 @@ import (
 
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/gitrepo"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/safefile"
+	"github.com/warden-cli/warden/secrets"
 )
 
 // The settings a run starts from: read with the opener of Warden's own reads, their rules checked where
@@ -24,19 +26,26 @@ func loadConfig(c *commonFlags) (*config.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the current directory: %w", err)
 	}
+	// A mode flag may use Claude Code's names (acceptEdits); the settings hold Warden's.
+	mode := c.mode
+	if m, err := permissions.ParseMode(mode); err == nil && mode != "" {
+		mode = string(m)
+	}
 	cfg, err := config.Load(config.Sources{Workspace: wd, Opener: newOpener(wd, nil)}, config.Overrides{
-		Model: c.model, BaseURL: c.baseURL, Mode: c.mode, Allow: c.allow, Deny: c.deny,
+		Model: c.model, BaseURL: c.baseURL, Mode: mode, Allow: c.allow, Deny: c.deny,
 		Sandbox: c.sandbox.value(), Trust: c.trust,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return cfg, checkRules(cfg.RuleOrigins, c)
+	return cfg, checkRules(cfg, c)
 }
 
 // checkRules parses every permission rule where it was written, so that a bad one is reported with the
 // settings file or flag it came from (config cannot parse rules itself: it imports nothing of Warden's).
-func checkRules(origins []config.RuleOrigin, c *commonFlags) error {
+// A rule of the project's own file that does not parse is left out with a warning, as a project file
+// that does not parse is: a repository must not be able to stop Warden; the person's own stop it.
+func checkRules(cfg *config.Config, c *commonFlags) error {
 	check := func(where func(i int) string, list string, rules []string) error {
 		for i, r := range rules {
 			if _, err := permissions.ParseRule(r); err != nil {
@@ -45,13 +54,20 @@ func checkRules(origins []config.RuleOrigin, c *commonFlags) error {
 		}
 		return nil
 	}
-	for _, o := range origins {
+	for _, o := range cfg.RuleOrigins {
 		for _, l := range []struct {
 			name  string
 			rules []string
 		}{{"allow", o.Allow}, {"deny", o.Deny}, {"ask", o.Ask}} {
-			if err := check(func(i int) string { return o.Where(l.name, i) }, l.name, l.rules); err != nil {
-				return err
+			for i, r := range l.rules {
+				err := check(func(int) string { return o.Where(l.name, i) }, l.name, []string{r})
+				switch {
+				case err != nil && o.Project:
+					cfg.DropRule(l.name, r)
+					cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%v; Warden goes on without this rule of the project's until it is fixed", err))
+				case err != nil:
+					return err
+				}
 			}
 		}
 	}
@@ -75,10 +91,13 @@ func sayConfigWarnings(stderr io.Writer, cfg *config.Config) {
 
 // newOpener is the opener of Warden's own reads (package safefile) for workspace ws and the additional
 // directories: a file of theirs that leads out of them through a link is refused, and so is one that is
-// or leads to what the permission engine judges secret, except Warden's own settings and records, which
-// the engine keeps from commands, not from Warden. The settings are read before the additional
-// directories are known (they are among the settings), with an opener of the workspace alone: the files
-// it reads lie in the workspace or are the person's own.
+// or leads to what may hold secrets, except Warden's own settings and records, which the engine keeps from
+// commands, not from Warden. Secret is judged whole here, by name and by content: a link to .git/config
+// or .yarnrc.yml is refused when the file holds a token, although git and yarn may read their own (the
+// engine's IsSecretPath, which the jail shares, leaves those to the programs), since nothing Warden reads
+// as its own input is git's or yarn's to read. The settings are read before the additional directories
+// are known (they are among the settings), with an opener of the workspace alone: the files it reads lie
+// in the workspace or are the person's own.
 func newOpener(ws string, additional []string) *safefile.Opener {
 	home, _ := os.UserHomeDir()
 	own := map[string]bool{}
@@ -88,7 +107,12 @@ func newOpener(ws string, additional []string) *safefile.Opener {
 			own[r] = true
 		}
 	}
-	secret := func(p string) bool { return !own[p] && permissions.IsSecretPath(p, home) }
+	// The content judgements read through safefile's lower step and gitrepo's default Opener, which
+	// judges no secrets: never through this one.
+	judge, git := secrets.NewJudge(), gitrepo.NewReader()
+	secret := func(p string) bool {
+		return !own[p] && (permissions.IsSecretPath(p, home) || judge.Holds(p, git.FileHoldsCredential))
+	}
 	return safefile.NewOpener(append([]string{ws}, additional...), secret, 0)
 }
 
@@ -100,6 +124,37 @@ func additionalDirs(cfg *config.Config) []string {
 		dirs = append(dirs, permissions.ResolvePath(cfg.Workspace, d, home))
 	}
 	return dirs
+}
+
+// resumeWhereItWas gives a session that --resume or --continue names the server and model it last used,
+// over the settings and the environment, unless --base-url or --model says otherwise: the hint printed
+// as the TUI ends (warden --resume ID) then reaches the server the session was talking to, wherever that
+// came from. A session from before the server was kept goes on with the settings' server.
+func resumeWhereItWas(cfg *config.Config, c *commonFlags) error {
+	var path string
+	var err error
+	switch {
+	case c.resume != "":
+		path, err = savedSession(c.resume)
+	case c.cont:
+		path, err = latestAnswered(sessionsDir(), cfg.Workspace)
+	default:
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	info, err := agent.PeekSession(path)
+	if err != nil {
+		return err
+	}
+	if c.baseURL == "" && info.BaseURL != "" {
+		cfg.BaseURL = info.BaseURL
+	}
+	if c.model == "" && info.Model != "" {
+		cfg.Model = info.Model
+	}
+	return nil
 }
 
 // resolveServer fills in the base URL and model: a local server is looked for when neither a key nor a

@@ -12,6 +12,7 @@ import (
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/commands"
 	"github.com/warden-cli/warden/config"
+	"github.com/warden-cli/warden/piped"
 	"github.com/warden-cli/warden/ui"
 )
 
@@ -21,12 +22,15 @@ import (
 
 // runTUI runs the session full-screen. When no server or model can be settled on, the TUI still starts
 // and shows why (ui.Options.SetupError), rather than the reason being printed before it.
-func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) error {
+func runTUI(version string, c *commonFlags, prompt string, in *piped.Input, stdout io.Writer) error {
 	cfg, err := loadConfig(c)
 	if err != nil {
 		return err
 	}
-	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Untrusted: cfg.Untrusted, Prompt: prompt}
+	if err := resumeWhereItWas(cfg, c); err != nil {
+		return err
+	}
+	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Prompt: prompt, Piped: in}
 	if cfg.TranscriptOnExit {
 		// Scrolling up after quitting shows the conversation (ui.transcript_on_exit, DESIGN.md §6).
 		opts.Transcript = stdout
@@ -39,27 +43,32 @@ func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) err
 		opts.SetupError = err.Error()
 		return ui.Run(opts)
 	}
-	s, err := newSession(version, cfg, c)
+	s, err := newSession(version, cfg, c, newTasks())
 	if err != nil {
 		return err
 	}
 	defer s.close()
+	s.notifier = &hookNotifier{s: s}
 	s.tuiOptions(&opts, c)
 	opts.Resumed = s.resumed
 	opts.SessionID, opts.Model, opts.Engine, opts.Tasks = s.id, cfg.Model, s.engine, s.tasks
 	opts.Sandbox, opts.SandboxProblem, opts.Warnings = s.sandboxLabel, s.sandboxProblem, s.warnings
 	opts.Settle = s.settle
-	opts.Trust = func() error { return s.trustWorkspace(c) }
+	opts.Trust = sessionTrust{s, c}
 	if len(cfg.MCPServers)+len(cfg.UntrustedMCPServers) > 0 {
 		opts.MCP = s.mcp
+	}
+	if s.hooks != nil {
+		opts.Hooks = s.hooks
 	}
 	opts.RunUnsandboxed = func() {
 		// Called before anything runs, from the UI's loop.
 		s.env.Bash.Sandbox.Enabled = false
 		s.engine.SetSandboxAutoAllow(false)
 	}
+	opts.Notifier = s.notifier
 	opts.NewAgent = func(sink agent.Sink, approver agent.Approver) (*agent.Agent, error) {
-		return agent.New(s.agentOptions(sink, approver))
+		return agent.New(s.agentOptions(s.notifier.to(sink), approver))
 	}
 	// The supervisor (and the jail) cost a start of Warden's executable each; they start once the first
 	// frame is surely on the screen (about 80 ms in), and sooner only if a command needs them.
@@ -73,6 +82,7 @@ func runTUI(version string, c *commonFlags, prompt string, stdout io.Writer) err
 		defer startCheckpoints.Stop()
 	}
 	err = ui.Run(opts)
+	s.endHooks("prompt_input_exit", os.Stderr)
 	s.close()
 	s.sayHowToResume(stdout)
 	return err
@@ -84,7 +94,7 @@ const prewarmAfter = 300 * time.Millisecond
 // tuiOptions fills in what the TUI shows of the session and the commands it offers.
 func (s *session) tuiOptions(opts *ui.Options, c *commonFlags) {
 	cfg := s.cfg
-	opts.BaseURL, opts.Trusted, opts.Instructions, opts.SettingsFiles = cfg.BaseURL, cfg.Trusted, s.instructionFiles, cfg.Files
+	opts.BaseURL, opts.Instructions, opts.SettingsFiles = cfg.BaseURL, s.instructionFiles, cfg.Files
 	opts.ListModels = func(ctx context.Context) ([]string, error) { return agent.ListModels(ctx, cfg.BaseURL, cfg.APIKey) }
 	opts.Sessions = func() ([]agent.SessionInfo, error) { return agent.ListSessions(sessionsDir(), cfg.Workspace) }
 	opts.OpenSession = s.openSession
@@ -92,6 +102,8 @@ func (s *session) tuiOptions(opts *ui.Options, c *commonFlags) {
 	opts.RuleOrigin = func(list, rule string) string { return ruleOrigin(cfg, c, list, rule) }
 	opts.ProjectCommandDirs, opts.CommandDirs = commandDirs(cfg)
 	opts.Opener = s.opener
+	opts.Skills = s.skills
+	opts.Notifications = cfg.Notifications
 }
 
 // ruleOrigin is where a rule in force was written: the settings file, or the flag.
@@ -111,8 +123,9 @@ func ruleOrigin(cfg *config.Config, c *commonFlags, list, rule string) string {
 	return ""
 }
 
-// commandDirs are the folders custom commands come from: the project's, which the TUI reads only in a
-// trusted workspace since a repository's commands put words in the person's mouth, and the person's.
+// commandDirs are the folders custom commands come from: the project's, which the TUI reads only once the
+// person approved them as they are, since a repository's commands put words in the person's mouth, and
+// the person's.
 func commandDirs(cfg *config.Config) (project, user []commands.Dir) {
 	project = []commands.Dir{
 		{Path: filepath.Join(cfg.Workspace, ".warden", "commands"), Source: "project"},
@@ -136,11 +149,18 @@ func (s *session) sayHowToResume(w io.Writer) {
 // openSession is what the TUI's /clear, /new and /resume open in place of the session that runs: the
 // session switched, and an agent for it.
 func (s *session) openSession(id string, sink agent.Sink, ap agent.Approver) (*ui.Session, error) {
+	ending, started := "clear", "clear"
+	if id != "" {
+		ending, started = "other", "resume"
+	}
+	end := s.endHooksBeside(ending, sink)
 	model, err := s.switchTo(id)
 	if err != nil {
 		return nil, err
 	}
-	opts := s.agentOptions(sink, ap)
+	end()
+	s.started = started
+	opts := s.agentOptions(s.notifier.to(sink), ap)
 	opts.Provider = agent.NewProvider(s.cfg.BaseURL, s.cfg.APIKey, model)
 	a, err := agent.New(opts)
 	if err != nil {

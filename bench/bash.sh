@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count="${1:-20}"
-out="$(go test -run '^$' -bench 'BashCallOverhead|BashThroughput' -benchtime "${count}x" ./tools/)"
+out="$(go test -run '^$' -bench 'BashCallOverhead|BashThroughput' -benchtime "${count}x" ./tools/bash/)"
 echo "$out" | grep '^Benchmark'
 echo
 echo "$out" | awk '

@@ -27,17 +27,21 @@ load0=$(cut -d' ' -f1-3 /proc/loadavg)
 main=$(bench ./e2e/ 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS|PackageInit|ResumeLongSession' "${count}x")
 term=$(bench ./e2e/ 'StreamingInTerminal' 5x; bench ./e2e/ 'IdleInTerminal' 3x)
 soak=$(go test -run '^$' -bench '^BenchmarkSoak$' -benchtime 1x -timeout 60m -v ./e2e/ | tee bench/out/soak.txt | tee -a "$raw" | grep '^BenchmarkSoak-' || true)
-bash=$(bench ./tools/ 'BashCallOverhead|JailCallOverhead|BashThroughput|SandboxOverhead' "${count}x")
-jail=$(bench ./tools/ 'JailStart' 10x)
-search=$(bench ./tools/ 'Search10k' 10x)
+bash=$(bench ./tools/bash/ 'BashCallOverhead|JailCallOverhead|BashThroughput|SandboxOverhead' "${count}x")
+jail=$(bench ./tools/bash/ 'JailStart' 10x)
+search=$(bench ./tools/files/ 'Search10k' 10x)
 perm=$(bench ./permissions/ 'Classify' 1s)
 ui=$(bench ./ui/ 'Keystroke|OutputChunk|TokenStream|StreamLongAnswer' 1s)
 cp=$(bench ./checkpoint/ 'SnapshotUnchanged' 10x)
 cpcall=$(bench ./agent/ 'CheckpointedCall' "${count}x")
+# Sizes, not times: three runs are plenty (each starts server-everything twice).
+mcpreq=$(bench ./e2e/ 'MCPFirstRequest' 3x)
+hooks=$(bench ./hooks/ 'PreToolUseHookPerCall' "${count}x")
+pic=$(bench ./tools/images/ 'ScaleA40MegapixelPicture' 3x)
 
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
-printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\nLOAD %s / %s\n' "$main" "$term" "$soak" "$bash" "$jail" "$search" "$perm" "$ui" "$cp" "$cpcall" "$load0" "$load1" | awk '
+printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\nLOAD %s / %s\n' "$main" "$term" "$soak" "$bash" "$jail" "$search" "$perm" "$ui" "$cp" "$cpcall" "$mcpreq" "$hooks" "$pic" "$load0" "$load1" | awk '
 function metric(name,   i) { for (i = 1; i <= NF; i++) if ($(i+1) == name) return $i; return "" }
 function nsop(   i) { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") return $i; return "" }
 function row(what, value, target, ok) { printf "%-44s %-44s %-16s %s\n", what, value, target, ok ? "ok" : "MISSED" }
@@ -81,6 +85,9 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 	sub(/^LOAD /, "")
 	row("load average (1, 5, 15 min), start / end", $0, "-", 1)
 }
+/^BenchmarkAPreToolUseHookPerCall/ {
+	row("a matched hook, per call", sprintf("%.1f ms (%.2fx the hook run bare)", metric("warden-µs/call")/1000, metric("ratio")), "-", 1)
+}
 /^BenchmarkBashCallOverhead/ {
 	row("bash per-call overhead", sprintf("%.2fx bare bash -c true", metric("ratio")), "<= 1.2x", metric("ratio") <= 1.2)
 }
@@ -100,6 +107,9 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 }
 /^BenchmarkCheckpointedCall/ {
 	row("bash call that writes, checkpoints on", sprintf("+%.1f ms (%.1f ms, off: %.1f ms), 10k files", metric("added-ms"), metric("checkpointed-ms"), metric("bare-ms")), "reported", 1)
+}
+/^BenchmarkMCPFirstRequest/ {
+	row("first request, 2x everything + 100 MCP tools", sprintf("%.1f KB deferred vs %.1f KB all sent (%.2fx)", metric("deferred-KB"), metric("full-KB"), metric("ratio")), "<= 0.25x", metric("ratio") <= 0.25)
 }
 /^BenchmarkJailStart/ {
 	row("jail start (once, after the first frame)", sprintf("%.0f ms with the test binary", metric("ms/start")), "reported", 1)
@@ -121,6 +131,9 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 }
 /^BenchmarkSearch10k\/grep/ {
 	row("grep, 10k-file work tree", sprintf("%.1f ms (%.2fx rg)", metric("grep-ms"), metric("ratio")), "<= 2.25x", metric("ratio") <= 2.25)
+}
+/^BenchmarkScaleA40MegapixelPicture/ {
+	row("40-megapixel PNG made ready for the model", sprintf("%.0f ms (%.2fx decoding it alone)", metric("prepare-ms"), metric("ratio")), "<= 5x", metric("ratio") <= 5)
 }
 /^BenchmarkClassify/ {
 	row("classifier per command", sprintf("%.1f µs", metric("ns/command") / 1000), "< 50 µs", metric("ns/command") < 50000)

@@ -1,17 +1,17 @@
 // Package config merges Warden's settings files, environment and flags into one typed Config, and keeps the
-// record of which workspaces the person trusts.
+// record of what the person approved in each workspace: what a workspace's files loosen is a list of items
+// (trust_items.go), each applied only once approved exactly as it is now (trust.go).
 //
 // Later sources win: user settings, then the project's shared file, then the personal project file, then the
 // environment, then flags. List settings (rules, directories, env names) add up instead of replacing.
 // Every file is read through the session's safefile.Opener (Sources.Opener), and Warden's own writes (a
 // saved rule, the records) go through safefile's link-safe writer; what it shows of a repository's files
-// (the trust prompt's items) is escaped by printable's one table. It must never import other Warden
-// packages than those two leaves.
+// (the trust prompt's items) is escaped by printable's one table, with the values the secrets catalogue
+// judges secret masked (masked.go). It must never import other Warden packages than those three leaves.
 package config
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,6 +39,9 @@ type Settings struct {
 	UI            UISettings          `json:"ui,omitzero"`
 	// MCPServers are Model Context Protocol servers whose tools the model may call (mcp.go).
 	MCPServers map[string]MCPServer `json:"mcpServers,omitempty"`
+	// MCPDeferPercent is the share of the context window the MCP tools may take before they are
+	// deferred behind a search (mcp.go).
+	MCPDeferPercent *int `json:"mcp_defer_percent,omitempty"`
 	// Hooks are programs run at points of a session, by event, in Claude Code's shape (hooks.go).
 	Hooks map[string][]HookMatcher `json:"hooks,omitempty"`
 
@@ -98,7 +101,13 @@ type UISettings struct {
 	// Mouse has the full-screen program take the mouse: the wheel scrolls, a drag selects and copies. On
 	// unless set to false, which leaves the mouse to the terminal.
 	Mouse *bool `json:"mouse,omitempty"`
+	// Notifications is how the terminal is told, while out of focus, that an approval waits or a long
+	// request ended: one of NotifyMethods.
+	Notifications *string `json:"notifications,omitempty"`
 }
+
+// NotifyMethods are the values of ui.notifications: auto picks from the terminal's name.
+var NotifyMethods = []string{"auto", "osc9", "osc777", "bell", "off"}
 
 // Config is the merged result that the rest of Warden reads.
 type Config struct {
@@ -134,6 +143,8 @@ type Config struct {
 	TranscriptOnExit bool
 	// Mouse is ui.mouse (true unless a settings file says false).
 	Mouse bool
+	// Notifications is ui.notifications, "auto" when no file sets it.
+	Notifications string
 
 	// Workspace is the absolute directory Warden works in.
 	Workspace string
@@ -142,32 +153,57 @@ type Config struct {
 	// RuleOrigins says which file each permission rule came from, so that a bad rule can be reported
 	// where it was written (config does not parse rules: it imports nothing of Warden's).
 	RuleOrigins []RuleOrigin
-	// Untrusted describes loosening project settings that were ignored because the workspace is not trusted.
-	Untrusted []string
+	// TrustItems are what the workspace's files loosen, each with what the person answered about it
+	// (trust_items.go); only the approved apply. Untrusted are those that wait, as listed (FILE: WHAT).
+	TrustItems []TrustItem
+	Untrusted  []string
 	// Warnings are what the person must be told about the settings once: a project file the opener
 	// refused (a link out of the workspace, say), which is not applied.
 	Warnings []string
-	// ProjectLoosens is true when the project's files would loosen permissions (whether or not trusted).
-	ProjectLoosens bool
-	// Trusted reports whether the workspace is trusted.
+	// Trusted reports that nothing the workspace loosens waits: every item is approved (or --trust).
 	Trusted bool
+	// ProjectCommands reports that the project's commands and skills may be used: the person approved
+	// them as they are now. False when the project has none.
+	ProjectCommands bool
 
 	// MCPServers are the servers to start, by name, in the order first configured.
 	MCPServers []MCPServerEntry
-	// UntrustedMCPServers are the servers that wait for the workspace to be trusted: the project's, and the
+	// UntrustedMCPServers are the servers that wait for the person's approval: the project's, and the
 	// person's own that Warden would start in the workspace.
 	UntrustedMCPServers []MCPServerEntry
+	// MCPDeferPercent is mcp_defer_percent as set; DeferPercent gives it with its default.
+	MCPDeferPercent *int
 
-	// Hooks are the hooks to run, the person's and, in a trusted workspace, the project's, in the order
-	// configured; UntrustedHooks are a project's that wait for trust.
+	// Hooks are the hooks to run, the person's and the project's they approved, in the order configured;
+	// UntrustedHooks are a project's that wait for approval.
 	Hooks, UntrustedHooks []Hook
+
+	// trust tells each item's state from the person's answers.
+	trust *trustJudge
 }
 
 // RuleOrigin is the permission rules one settings file contributed.
 type RuleOrigin struct {
-	File             string
+	File string
+	// Project is set for the repository's own file (.warden/settings.json), whose rule that does not
+	// parse is left out with a warning rather than stopping Warden; the person's own files' stop it.
+	Project          bool
 	Allow, Deny, Ask []string
 	at               *positions
+}
+
+// DropRule takes rule out of the rules in force (from list: allow, deny or ask), as when a project's
+// rule does not parse and is left out.
+func (c *Config) DropRule(list, rule string) {
+	drop := func(l []string) []string { return slices.DeleteFunc(l, func(r string) bool { return r == rule }) }
+	switch list {
+	case "allow":
+		c.Allow = drop(c.Allow)
+	case "deny":
+		c.Deny = drop(c.Deny)
+	case "ask":
+		c.Ask = drop(c.Ask)
+	}
 }
 
 // Where names the file, line and column of rule i of list (allow, deny or ask).
@@ -193,7 +229,7 @@ type Overrides struct {
 	Model, BaseURL, Mode string
 	Allow, Deny          []string
 	Sandbox              *bool
-	// Trust trusts the workspace for this run (headless --trust).
+	// Trust counts every item the workspace loosens as approved, for this run only (--trust).
 	Trust bool
 }
 
@@ -225,15 +261,12 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 	}
 
 	o := src.Opener
-	cfg := &Config{Workspace: ws, SandboxJail: true, TranscriptOnExit: true, Mouse: true}
-	trusted := ov.Trust
-	if !trusted {
-		trusted, err = IsTrusted(o, getenv, ws)
-		if err != nil {
+	cfg := &Config{Workspace: ws, SandboxJail: true, TranscriptOnExit: true, Mouse: true, trust: &trustJudge{all: ov.Trust}}
+	if !ov.Trust {
+		if cfg.trust.answers, err = answersFor(o, getenv, ws); err != nil {
 			return nil, err
 		}
 	}
-	cfg.Trusted = trusted
 
 	files := []struct {
 		path    string
@@ -249,7 +282,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		if i == 1 {
 			// .mcp.json sits between the person's own settings and Warden's project files, as Claude
 			// Code ranks it between user and local scope.
-			if err := cfg.readMCPJSON(o, trusted); err != nil {
+			if err := cfg.readMCPJSON(o); err != nil {
 				return nil, err
 			}
 		}
@@ -267,41 +300,53 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		case errors.As(err, &refused):
 			// The person's own rules may be in it: running without them could allow what they deny.
 			return nil, fmt.Errorf("%w; Warden does not start without the settings you keep there: make it a plain settings file, or remove it", err)
+		case err != nil && !f.mine:
+			// A repository's file that does not parse would otherwise stop Warden in every clone of it.
+			// What it meant cannot be told, so none of it applies: its deny rules included, which could
+			// loosen nothing the person set.
+			cfg.Warnings = append(cfg.Warnings, projectFileLeftOut(err))
+			continue
 		case err != nil:
 			return nil, err
 		}
 		cfg.Files = append(cfg.Files, f.path)
 		// The rules the person saved for this project themselves (ownRules) are theirs, not the
-		// repository's: they apply without trust, and the trust prompt does not list them.
+		// repository's: they apply without approval, and are no item to approve.
 		var own []string
-		if f.project && !trusted && i == len(files)-1 {
+		if f.project && f.mine {
 			if own, s.Permissions.Allow, err = ownRules(o, getenv, ws, s.Permissions.Allow); err != nil {
 				return nil, err
 			}
 		}
 		if f.project {
-			if loose := loosening(s, cfg); len(loose) > 0 {
-				cfg.ProjectLoosens = true
-				if !trusted {
-					for _, l := range loose {
-						cfg.Untrusted = append(cfg.Untrusted, fmt.Sprintf("%s: %s", f.path, l))
-					}
-					s.Permissions.Allow = nil
-					s.Permissions.Mode = nil
-					s.Permissions.AdditionalDirectories = nil
-					s.Sandbox.AutoAllow, s.Sandbox.Network, s.Sandbox.Writable = nil, nil, nil
-					s.Sandbox.Enabled, s.Sandbox.Jail, s.Sandbox.JailReadable = nil, nil, nil
-					s.BaseURL, s.APIKeyEnv = nil, nil
-					s.Bash.Env = slices.DeleteFunc(s.Bash.Env, passesVariable)
+			// Each item of what the file loosens applies once approved as it is; the rest of the file
+			// (what tightens, what changes nothing of the person's safety) applies at once.
+			for _, l := range loosening(s, cfg, cfg.relFile(f.path)) {
+				if !cfg.judge(l.TrustItem) {
+					l.drop(s)
 				}
 			}
 		}
 		s.Permissions.Allow = append(s.Permissions.Allow, own...)
 		cfg.apply(s)
-		cfg.addMCPServers(f.path, f.project, trusted, s.MCPServers)
-		cfg.addHooks(f.path, f.project, trusted, s.Hooks)
+		cfg.addMCPServers(f.path, f.project, s.MCPServers)
+		cfg.addHooks(f.path, f.project, s.Hooks)
 		if p := s.Permissions; len(p.Allow)+len(p.Deny)+len(p.Ask) > 0 {
-			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask, at: s.at})
+			cfg.RuleOrigins = append(cfg.RuleOrigins, RuleOrigin{File: f.path, Project: f.project && !f.mine, Allow: p.Allow, Deny: p.Deny, Ask: p.Ask, at: s.at})
+		}
+	}
+
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	cfg.readClaudeHooks(o, home)
+	cfg.addProjectCommands(o)
+	cfg.Trusted = true
+	for _, it := range cfg.TrustItems {
+		if it.Waits() {
+			cfg.Trusted = false
+			cfg.Untrusted = append(cfg.Untrusted, it.String())
 		}
 	}
 
@@ -331,58 +376,14 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 		cfg.SandboxEnabled = *ov.Sandbox
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	for i, u := range cfg.Untrusted {
-		// Each item is drawn in the trust prompt: what a repository wrote must not redraw it.
-		cfg.Untrusted[i] = printable.Escape(u)
-	}
 	cfg.fillDefaults()
 	return cfg, cfg.validate()
 }
 
-// loosening lists what a project file would loosen over the settings read before it (cur): allow rules, a
-// mode other than default, extra directories, a sandbox made more permissive or switched off, places of
-// the home shown in the read-only jail, variables passed to commands beyond the environment's allow-list,
-// and another server or key variable, which would send the
-// person's key (or whatever variable the file names) to a server the repository chose.
-func loosening(s *Settings, cur *Config) []string {
-	var out []string
-	if s.BaseURL != nil && strings.TrimRight(*s.BaseURL, "/") != strings.TrimRight(cur.BaseURL, "/") {
-		out = append(out, fmt.Sprintf("base_url %q", *s.BaseURL))
-	}
-	if s.APIKeyEnv != nil && *s.APIKeyEnv != cmp.Or(cur.APIKeyEnv, DefaultAPIKeyEnv) {
-		out = append(out, fmt.Sprintf("api_key_env %q", *s.APIKeyEnv))
-	}
-	if s.Sandbox.Enabled != nil && !*s.Sandbox.Enabled && cur.SandboxEnabled {
-		out = append(out, "sandbox.enabled false")
-	}
-	if s.Sandbox.Jail != nil && !*s.Sandbox.Jail && cur.SandboxJail {
-		out = append(out, "sandbox.jail false")
-	}
-	if pass := slices.DeleteFunc(slices.Clone(s.Bash.Env), func(n string) bool { return !passesVariable(n) }); len(pass) > 0 {
-		out = append(out, fmt.Sprintf("bash.env passing %s", strings.Join(pass, ", ")))
-	}
-	if len(s.Permissions.Allow) > 0 {
-		out = append(out, fmt.Sprintf("allow rules %s", strings.Join(s.Permissions.Allow, ", ")))
-	}
-	if s.Permissions.Mode != nil && *s.Permissions.Mode != "default" {
-		out = append(out, fmt.Sprintf("permission mode %q", *s.Permissions.Mode))
-	}
-	if len(s.Permissions.AdditionalDirectories) > 0 {
-		out = append(out, fmt.Sprintf("additional directories %s", strings.Join(s.Permissions.AdditionalDirectories, ", ")))
-	}
-	if s.Sandbox.AutoAllow != nil && *s.Sandbox.AutoAllow {
-		out = append(out, "sandbox.auto_allow")
-	}
-	if s.Sandbox.Network != nil && *s.Sandbox.Network {
-		out = append(out, "sandbox.network")
-	}
-	if len(s.Sandbox.Writable) > 0 {
-		out = append(out, fmt.Sprintf("sandbox.writable %s", strings.Join(s.Sandbox.Writable, ", ")))
-	}
-	if len(s.Sandbox.JailReadable) > 0 {
-		out = append(out, fmt.Sprintf("sandbox.jail_readable %s", strings.Join(s.Sandbox.JailReadable, ", ")))
-	}
-	return out
+// projectFileLeftOut is the warning about a project's settings file that does not parse or check, which
+// Warden goes on without.
+func projectFileLeftOut(err error) string {
+	return fmt.Sprintf("%v; Warden goes on without this file of the project's (none of its settings, rules, servers or hooks apply) until it is fixed", err)
 }
 
 // passesVariable reports whether a bash.env entry passes a variable to commands ("NAME") rather than
@@ -440,6 +441,10 @@ func (c *Config) apply(s *Settings) {
 	if s.UI.Mouse != nil {
 		c.Mouse = *s.UI.Mouse
 	}
+	if s.MCPDeferPercent != nil {
+		c.MCPDeferPercent = s.MCPDeferPercent
+	}
+	setStr(&c.Notifications, s.UI.Notifications)
 }
 
 func (c *Config) fillDefaults() {
@@ -450,6 +455,9 @@ func (c *Config) fillDefaults() {
 	defInt(&c.BashMaxOutputChars, DefaultMaxOutputChars)
 	if c.Mode == "" {
 		c.Mode = "default"
+	}
+	if c.Notifications == "" {
+		c.Notifications = "auto"
 	}
 }
 
@@ -544,6 +552,10 @@ func (s *Settings) check(at *positions) error {
 				at.of("permissions", "mode"), *m)
 		}
 	}
+	if n := s.UI.Notifications; n != nil && !slices.Contains(NotifyMethods, *n) {
+		return fmt.Errorf("%s: ui.notifications: unknown way to notify %q: use %s", at.of("ui", "notifications"),
+			printable.Escape(*n), strings.Join(NotifyMethods, ", "))
+	}
 	ints := []struct {
 		keys []string
 		v    *int
@@ -565,6 +577,9 @@ func (s *Settings) check(at *positions) error {
 		}
 	}
 	if err := checkHooks(s.Hooks, at); err != nil {
+		return err
+	}
+	if err := checkMCPDeferPercent(s.MCPDeferPercent, at); err != nil {
 		return err
 	}
 	return checkMCPServers(s.MCPServers, at)

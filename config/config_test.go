@@ -115,6 +115,7 @@ func TestBadSettingsNameFileLineAndColumn(t *testing.T) {
 		{"{\"bash\": {\"max_output_chars\": -5}}", "bash.max_output_chars must not be negative"},
 		{"{\"context_window\": -1}", "context_window must not be negative"},
 		{"{\n  \"bash\": {\n    \"timeout_ms\": -5}}", ":3:5: bash.timeout_ms must not be negative, not -5"},
+		{"{\"ui\": {\"notifications\": \"toast\"}}", ":1:9: ui.notifications: unknown way to notify \"toast\": use auto, osc9, osc777, bell, off"},
 		{"{\"max_steps\": 0}", ":1:2: max_steps must be at least 1, not 0; leave it out for the default"},
 		{"null", ":1:1: settings must be a JSON object, not null; write {} for none"},
 		{"{\"model\": \"a\", \"model\": \"b\"}", ":1:16: \"model\" is given twice, on line 1, columns 2 and 16"},
@@ -153,9 +154,10 @@ func TestUntrustedProjectCannotLoosen(t *testing.T) {
 	if !slices.Equal(cfg.Deny, []string{"Bash(rm:*)"}) {
 		t.Errorf("tightening rules must apply even untrusted: %v", cfg.Deny)
 	}
-	if len(cfg.Untrusted) != 2 || !cfg.ProjectLoosens {
+	if len(cfg.Untrusted) != 2 || cfg.Trusted {
 		t.Errorf("untrusted report %v", cfg.Untrusted)
 	}
+	waiting := cfg.Waiting()
 
 	cfg, err = f.load(t, Overrides{Trust: true})
 	if err != nil {
@@ -166,7 +168,7 @@ func TestUntrustedProjectCannotLoosen(t *testing.T) {
 	}
 
 	getenv := func(k string) string { return f.env[k] }
-	if err := Trust(f.o, getenv, f.ws); err != nil {
+	if err := ApproveItems(f.o, getenv, f.ws, waiting); err != nil {
 		t.Fatal(err)
 	}
 	cfg, err = f.load(t, Overrides{})

@@ -51,13 +51,34 @@ type Hook struct {
 	Project bool
 }
 
-// Matches reports whether the hook applies to a tool of the given name (Claude Code's name).
-func (h Hook) Matches(tool string) bool {
-	if h.Matcher == "" || h.Matcher == "*" {
+// Matches reports whether the hook applies to a subject of the given names (a tool's name as Claude Code
+// knows it, and Warden's own; or an event's source, reason or trigger), as Claude Code matches: "" or "*"
+// matches everything; a matcher of letters, digits, _ and | names whole names (Bash|Edit matches Bash and
+// Edit, not BashOutput); anything else is a regular expression found anywhere in the name (mcp__github__.*,
+// ^Notebook).
+func (h Hook) Matches(names ...string) bool {
+	m := h.Matcher
+	if m == "" || m == "*" {
 		return true
 	}
-	re, err := regexp.Compile("^(?:" + h.Matcher + ")$")
-	return err == nil && re.MatchString(tool)
+	if strings.IndexFunc(m, func(r rune) bool { return !isNameRune(r) && r != '|' }) < 0 {
+		alts := strings.Split(m, "|")
+		for _, n := range names {
+			if slices.Contains(alts, n) {
+				return true
+			}
+		}
+		return false
+	}
+	re, err := regexp.Compile(m)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(names, re.MatchString)
+}
+
+func isNameRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_'
 }
 
 // checkHooks reports a hook entry that cannot work, naming where it was written.
@@ -99,20 +120,16 @@ func checkHooks(hooks map[string][]HookMatcher, at *positions) error {
 	return nil
 }
 
-// addHooks appends one file's hooks, in the order written; a project's wait for trust like its other
-// loosening settings.
-func (c *Config) addHooks(file string, project, trusted bool, hooks map[string][]HookMatcher) {
+// addHooks appends one file's hooks, in the order written; each of a project's is an item the person
+// approves (its event, matcher and command), and waits until then.
+func (c *Config) addHooks(file string, project bool, hooks map[string][]HookMatcher) {
 	for _, ev := range HookEvents {
 		for _, m := range hooks[ev] {
 			for _, h := range m.Hooks {
 				hk := Hook{Event: ev, Matcher: m.Matcher, Command: h.Command, TimeoutSec: h.Timeout, File: file, Project: project}
-				if project {
-					c.ProjectLoosens = true
-					if !trusted {
-						c.Untrusted = append(c.Untrusted, fmt.Sprintf("%s: hook %s %s runs %s", file, ev, cmpMatcher(m.Matcher), printable.Escape(h.Command)))
-						c.UntrustedHooks = append(c.UntrustedHooks, hk)
-						continue
-					}
+				if project && !c.judge(hookItem(hk, c.relFile(file))) {
+					c.UntrustedHooks = append(c.UntrustedHooks, hk)
+					continue
 				}
 				c.Hooks = append(c.Hooks, hk)
 			}

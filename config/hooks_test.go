@@ -41,7 +41,7 @@ func TestAProjectsHooksWaitForTrust(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Hooks) != 0 || len(cfg.UntrustedHooks) != 1 || !cfg.ProjectLoosens {
+	if len(cfg.Hooks) != 0 || len(cfg.UntrustedHooks) != 1 || cfg.Trusted {
 		t.Fatalf("an untrusted project's hook was not held back: hooks %+v, waiting %+v", cfg.Hooks, cfg.UntrustedHooks)
 	}
 	if len(cfg.Untrusted) != 1 || !strings.Contains(cfg.Untrusted[0], "touch pwned") {

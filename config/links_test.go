@@ -150,17 +150,17 @@ func TestTheTrustRecordIsNotWrittenThroughALink(t *testing.T) {
 	dir, _ := f.outside(t)
 	getenv := func(k string) string { return f.env[k] }
 	target := filepath.Join(dir, "elsewhere.json")
-	f.write(t, target, "[]\n")
+	f.write(t, target, "{}\n")
 	if err := os.MkdirAll(StateDir(getenv), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	f.link(t, target, trustFile(getenv))
-	err := Trust(f.o, getenv, f.ws)
+	err := ApproveItems(f.o, getenv, f.ws, []TrustItem{newItem("allow:Bash", "", ".warden/settings.json", "allow rule Bash")})
 	var r *safefile.Refused
 	if !errors.As(err, &r) {
 		t.Fatalf("err = %v, want a refusal", err)
 	}
-	if b, _ := os.ReadFile(target); string(b) != "[]\n" {
+	if b, _ := os.ReadFile(target); string(b) != "{}\n" {
 		t.Errorf("the link's target became %q", b)
 	}
 }

@@ -37,6 +37,9 @@ type MCPServer struct {
 	TrustReadOnly *bool `json:"trust_read_only,omitempty"`
 	// TimeoutMS bounds each tool call; 0 means DefaultMCPTimeoutMS.
 	TimeoutMS *int `json:"timeout_ms,omitempty"`
+	// Defer sends the server's tools behind a search (true) or always in full (false); unset, they are
+	// deferred when all the MCP tools would take more than mcp_defer_percent of the context window.
+	Defer *bool `json:"defer,omitempty"`
 }
 
 // MCPFile is the shape of .mcp.json.
@@ -63,20 +66,22 @@ func (s MCPServer) Transport() string {
 	return s.Type
 }
 
-// Target is what the server runs or reaches, exactly as configured (variables unexpanded): the command
-// line for stdio, the URL otherwise. It is what the trust prompt and `warden mcp list` show.
+// Target is what the server runs or reaches, as configured (variables unexpanded) but with secret values
+// masked (masked.go): the command line for stdio, the URL otherwise. It is what the trust prompt and
+// `warden mcp list` show.
 func (s MCPServer) Target() string {
 	if s.Transport() != "stdio" {
-		return printable.Escape(s.URL)
+		return printable.Escape(maskURL(s.URL))
 	}
-	words := make([]string, 0, 1+len(s.Args))
-	for _, w := range append([]string{s.Command}, s.Args...) {
-		words = append(words, shellQuote(w))
+	words := maskWords(append([]string{s.Command}, s.Args...))
+	for i, w := range words {
+		words[i] = shownWord(w)
 	}
 	return strings.Join(words, " ")
 }
 
-// Describe says in one line what trusting the server lets it do, for the trust prompt.
+// Describe says in one line what trusting the server lets it do, for the trust prompt: what it runs with
+// which environment, or where it connects sending which headers, the values that are secret masked.
 func (e MCPServerEntry) Describe() string {
 	var b strings.Builder
 	switch {
@@ -91,7 +96,7 @@ func (e MCPServerEntry) Describe() string {
 			fmt.Fprintf(&b, " with %s", strings.Join(sortedAssignments(e.Env), " "))
 		}
 	default:
-		fmt.Fprintf(&b, "MCP server %s would connect to %s (%s)", e.label(), printable.Escape(e.URL), e.Transport())
+		fmt.Fprintf(&b, "MCP server %s would connect to %s (%s)", e.label(), e.Target(), e.Transport())
 		if len(e.Headers) > 0 {
 			fmt.Fprintf(&b, " sending %s", strings.Join(sortedAssignments(e.Headers), ", "))
 		}
@@ -110,13 +115,24 @@ func (e MCPServerEntry) label() string {
 	return fmt.Sprintf("%q", e.Name)
 }
 
+// sortedAssignments are m's names and values as shown, NAME=VALUE in order of name, each value as
+// maskValue shows it.
 func sortedAssignments(m map[string]string) []string {
 	out := make([]string, 0, len(m))
 	for k, v := range m {
-		out = append(out, printable.Escape(k)+"="+shellQuote(v))
+		out = append(out, printable.Escape(k)+"="+shownWord(maskValue(k, v)))
 	}
 	slices.Sort(out)
 	return out
+}
+
+// shownWord is a word as the prompt shows it: shell-quoted, but for a masked value, which is no word
+// anyone would type.
+func shownWord(w string) string {
+	if w == masked {
+		return w
+	}
+	return shellQuote(w)
 }
 
 // shellQuote quotes a word the way a person would type it to bash, so a command line shown for trust reads
@@ -136,6 +152,28 @@ func shellQuote(s string) string {
 
 // DefaultMCPTimeoutMS bounds one MCP tool call unless the server's timeout_ms says otherwise.
 const DefaultMCPTimeoutMS = 120_000
+
+// DefaultMCPDeferPercent is the share of the context window, in percent, that the MCP tools' definitions
+// may take in every request before the tools of servers without a "defer" key are deferred: sent as one
+// search tool, and each loaded when the model asks for it. A user report counted 67k tokens of tool
+// definitions, a third of the window, before the first message.
+const DefaultMCPDeferPercent = 10
+
+// DeferPercent is mcp_defer_percent, or its default.
+func (c *Config) DeferPercent() int {
+	if c.MCPDeferPercent == nil {
+		return DefaultMCPDeferPercent
+	}
+	return *c.MCPDeferPercent
+}
+
+// checkMCPDeferPercent reports a share that is not one.
+func checkMCPDeferPercent(p *int, at *positions) error {
+	if p != nil && (*p < 0 || *p > 100) {
+		return fmt.Errorf("%s: mcp_defer_percent is a share of the context window from 0 (always defer) to 100, not %d", at.of("mcp_defer_percent"), *p)
+	}
+	return nil
+}
 
 // MCPName is the name a server's tools and rules use, mcp__NAME__TOOL: the name it was given with every
 // character other than letters, digits, - and _ replaced by _, runs of _ made one and _ at the ends
@@ -223,10 +261,10 @@ func ReadMCPFile(o *safefile.Opener, path string) (map[string]MCPServer, error) 
 // mcpJSON is the path of the workspace's .mcp.json.
 func mcpJSON(ws string) string { return filepath.Join(ws, ".mcp.json") }
 
-// addMCPServers merges one file's servers into the config: entries replace earlier ones of the same name;
-// in a workspace not trusted, a project's servers and every server Warden would start there are listed in
-// Untrusted with what they would run, and wait.
-func (c *Config) addMCPServers(file string, project, trusted bool, servers map[string]MCPServer) {
+// addMCPServers merges one file's servers into the config: entries replace earlier ones of the same name.
+// A project's servers and every server Warden would start in the workspace are items the person approves
+// with what they would run, exactly; until then they wait.
+func (c *Config) addMCPServers(file string, project bool, servers map[string]MCPServer) {
 	names := make([]string, 0, len(servers))
 	for n := range servers {
 		names = append(names, n)
@@ -234,11 +272,7 @@ func (c *Config) addMCPServers(file string, project, trusted bool, servers map[s
 	slices.Sort(names)
 	for _, n := range names {
 		e := MCPServerEntry{Name: MCPName(n), Key: n, MCPServer: servers[n], File: file, Project: project}
-		if project {
-			c.ProjectLoosens = true
-		}
-		if !trusted && (project || e.Transport() == "stdio") {
-			c.Untrusted = append(c.Untrusted, fmt.Sprintf("%s: %s", file, e.Describe()))
+		if (project || e.Transport() == "stdio") && !c.judge(mcpItem(e, c.relFile(file))) {
 			c.UntrustedMCPServers = append(c.UntrustedMCPServers, e)
 			continue
 		}
@@ -248,8 +282,8 @@ func (c *Config) addMCPServers(file string, project, trusted bool, servers map[s
 }
 
 // readMCPJSON reads the workspace's .mcp.json if there is one. One the opener refuses (a link to a
-// secret, say) starts no server and is reported.
-func (c *Config) readMCPJSON(o *safefile.Opener, trusted bool) error {
+// secret, say) or that does not parse starts no server and is reported.
+func (c *Config) readMCPJSON(o *safefile.Opener) error {
 	path := mcpJSON(c.Workspace)
 	servers, err := ReadMCPFile(o, path)
 	var refused *safefile.Refused
@@ -260,9 +294,11 @@ func (c *Config) readMCPJSON(o *safefile.Opener, trusted bool) error {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%v; its servers are not started", err))
 		return nil
 	case err != nil:
-		return err
+		// The repository's file: one that does not parse must not stop Warden in every clone.
+		c.Warnings = append(c.Warnings, projectFileLeftOut(err))
+		return nil
 	}
 	c.Files = append(c.Files, path)
-	c.addMCPServers(path, true, trusted, servers)
+	c.addMCPServers(path, true, servers)
 	return nil
 }

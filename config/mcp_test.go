@@ -62,8 +62,8 @@ func TestProjectMCPServersNeedTrust(t *testing.T) {
 			t.Errorf("trust prompt items %q lack %q", cfg.Untrusted, want)
 		}
 	}
-	if !cfg.ProjectLoosens {
-		t.Error("project servers must count as loosening")
+	if cfg.Trusted {
+		t.Error("project servers must wait for approval")
 	}
 	cfg, err = f.load(t, Overrides{Trust: true})
 	if err != nil {
@@ -97,9 +97,13 @@ func TestMCPJSONIsHeldToTheSameStrictness(t *testing.T) {
 		f := newFixture(t)
 		path := filepath.Join(f.ws, ".mcp.json")
 		f.write(t, path, tc.content)
-		_, err := f.load(t, Overrides{Trust: true})
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), path+":") {
+		cfg, err := f.load(t, Overrides{Trust: true})
+		err = leftOut(t, cfg, err, path)
+		if !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), path+":") {
 			t.Errorf("%s: err = %v, want it to name the file and contain %q", tc.content, err, tc.want)
+		}
+		if len(cfg.MCPServers)+len(cfg.UntrustedMCPServers) != 0 {
+			t.Errorf("%s: servers of a file that does not check are configured", tc.content)
 		}
 	}
 	f := newFixture(t)
@@ -147,9 +151,6 @@ func TestTheUsersOwnStdioServersWaitForAnUntrustedWorkspace(t *testing.T) {
 	want := f.user + `: your MCP server "gh" would run in this workspace, where what starts it may read the workspace's files (npx its node_modules and .npmrc): npx -y @example/server-github with A=1`
 	if len(cfg.Untrusted) != 1 || cfg.Untrusted[0] != want {
 		t.Errorf("trust prompt items %q, want %q", cfg.Untrusted, want)
-	}
-	if cfg.ProjectLoosens {
-		t.Error("the person's own servers are not the project loosening anything")
 	}
 	cfg, err = f.load(t, Overrides{Trust: true})
 	if err != nil {

@@ -1,12 +1,16 @@
 package config
 
 import (
+	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // Each settings file the load reads is held to the same strict keys; a mistake names the file it is in.
+// In the person's own files it stops the load; in the project's shared file it is a warning, and the file
+// is left out.
 func TestStrictKeysInEverySettingsFile(t *testing.T) {
 	cases := []struct {
 		name, content string
@@ -32,7 +36,7 @@ func TestStrictKeysInEverySettingsFile(t *testing.T) {
 			[]string{"unknown setting \"timeout\" in bash; did you mean `timeout_ms`?"}},
 		{"nothing near lists the keys",
 			"{\"ui\": {\"colours\": \"dark\"}}",
-			[]string{"unknown setting \"colours\" in ui; the keys here are mouse, theme, transcript_on_exit"}},
+			[]string{"unknown setting \"colours\" in ui; the keys here are mouse, notifications, theme, transcript_on_exit"}},
 	}
 	places := map[string]func(f *fixture) string{
 		"user":    func(f *fixture) string { return f.user },
@@ -45,7 +49,11 @@ func TestStrictKeysInEverySettingsFile(t *testing.T) {
 				f := newFixture(t)
 				path := file(f)
 				f.write(t, path, tc.content)
-				_, err := f.load(t, Overrides{})
+				cfg, err := f.load(t, Overrides{})
+				if place == "project" {
+					// The repository's own file is left out with a warning: it must not stop Warden.
+					err = leftOut(t, cfg, err, path)
+				}
 				if err == nil {
 					t.Fatalf("no error for %q", tc.content)
 				}
@@ -96,7 +104,7 @@ func TestCorrectSettingsStillLoad(t *testing.T) {
 	f := newFixture(t)
 	f.write(t, f.user, `{"model":"m","permissions":{"mode":"plan","allow":["Bash(ls)"],"deny":["Bash(rm:*)"],"ask":[],"additional_directories":[]},
 "bash":{"timeout_ms":1000,"max_timeout_ms":2000,"max_output_chars":10,"env":[],"auto_background_after_ms":0,"limits":{"memory_mb":1,"processes":2,"cpu_seconds":3,"file_size_mb":4}},
-"sandbox":{"enabled":false,"network":false,"writable":[],"auto_allow":false},"ui":{"theme":"dark","transcript_on_exit":true,"mouse":true},"context_window":1,"max_steps":2,"base_url":"http://x","api_key_env":"K"}`)
+"sandbox":{"enabled":false,"network":false,"writable":[],"auto_allow":false},"ui":{"theme":"dark","transcript_on_exit":true,"mouse":true,"notifications":"bell"},"context_window":1,"max_steps":2,"base_url":"http://x","api_key_env":"K"}`)
 	if _, err := f.load(t, Overrides{}); err != nil {
 		t.Fatal(err)
 	}
@@ -111,4 +119,26 @@ func TestEditDistance(t *testing.T) {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.d)
 		}
 	}
+}
+
+// leftOut checks that a load went on without the project's file at path, warning once with what is wrong
+// with it, and returns the warning as an error to judge its words.
+func leftOut(t *testing.T, cfg *Config, err error, path string) error {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("the project's file stopped the load: %v", err)
+	}
+	var said []string
+	for _, w := range cfg.Warnings {
+		if strings.HasPrefix(w, path+":") {
+			said = append(said, w)
+		}
+	}
+	if len(said) != 1 || !strings.Contains(said[0], "Warden goes on without this file") {
+		t.Fatalf("warnings %q; want one naming %s and saying Warden goes on without it", cfg.Warnings, path)
+	}
+	if slices.Contains(cfg.Files, path) {
+		t.Errorf("%s was applied although it does not check", path)
+	}
+	return errors.New(said[0])
 }

@@ -17,12 +17,17 @@ import (
 // through.
 
 const (
-	trustName      = "trusted_workspaces.json"
+	trustName      = "trust.json"
 	savedRulesName = "saved_project_rules.json"
 )
 
-// The trust record is a JSON list of absolute workspace paths in the state directory. Trusting a workspace
-// lets its project settings loosen permissions (allow rules, a mode other than default).
+// The trust record is Warden's own file in the state directory: for each workspace (its absolute path),
+// the items the person approved and those they declined, each with its key, its digest and how it was
+// shown. An item applies while its digest is among the approved; an item whose key is there with another
+// digest changed since. Approving an item never takes back another: switching between two branches that
+// each hold an approved version of a server asks about neither again. The record of earlier versions of
+// Warden, trusted_workspaces.json (a list of paths), is not read: a workspace trusted that way is asked
+// again, its items listed, since what it held when it was trusted is not known.
 func trustFile(getenv func(string) string) string {
 	return filepath.Join(StateDir(getenv), trustName)
 }
@@ -35,43 +40,125 @@ func OwnFiles(getenv func(string) string) []string {
 	return []string{filepath.Join(ConfigDir(getenv), "settings.json"), trustFile(getenv), savedRulesFile(getenv)}
 }
 
-// IsTrusted reports whether the person has trusted workspace ws.
-func IsTrusted(o *safefile.Opener, getenv func(string) string, ws string) (bool, error) {
-	list, err := readTrust(o, getenv)
-	if err != nil {
-		return false, err
-	}
-	return slices.Contains(list, ws), nil
+// trustRecord is the shape of the trust record.
+type trustRecord struct {
+	Workspaces map[string]*workspaceAnswers `json:"workspaces"`
 }
 
-// Trust records workspace ws as trusted.
-func Trust(o *safefile.Opener, getenv func(string) string, ws string) error {
-	list, err := readTrust(o, getenv)
+// workspaceAnswers are the person's answers about one workspace's items.
+type workspaceAnswers struct {
+	Approved []answer `json:"approved,omitempty"`
+	Declined []answer `json:"declined,omitempty"`
+}
+
+// answer is one item answered about: what the setting is, the digest of exactly what was shown, and how it
+// was shown (for warden trust --list).
+type answer struct {
+	Key    string `json:"key"`
+	Digest string `json:"digest"`
+	Item   string `json:"item"`
+}
+
+func (w workspaceAnswers) has(list []answer, digest string) bool {
+	return slices.ContainsFunc(list, func(a answer) bool { return a.Digest == digest })
+}
+
+func (w workspaceAnswers) hasKey(key string) bool {
+	same := func(a answer) bool { return a.Key == key }
+	return slices.ContainsFunc(w.Approved, same) || slices.ContainsFunc(w.Declined, same)
+}
+
+func readTrust(o *safefile.Opener, getenv func(string) string) (*trustRecord, error) {
+	path := trustFile(getenv)
+	rec := &trustRecord{Workspaces: map[string]*workspaceAnswers{}}
+	data, err := o.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return rec, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading what you approved in workspaces: %w", err)
+	}
+	if err := json.Unmarshal(data, rec); err != nil {
+		return nil, fmt.Errorf("%s is not Warden's record of what you approved (%v); fix or delete it (every workspace then asks again)", path, err)
+	}
+	if rec.Workspaces == nil {
+		rec.Workspaces = map[string]*workspaceAnswers{}
+	}
+	return rec, nil
+}
+
+// answersFor reads the person's answers about workspace ws.
+func answersFor(o *safefile.Opener, getenv func(string) string, ws string) (workspaceAnswers, error) {
+	rec, err := readTrust(o, getenv)
+	if err != nil {
+		return workspaceAnswers{}, err
+	}
+	if w := rec.Workspaces[ws]; w != nil {
+		return *w, nil
+	}
+	return workspaceAnswers{}, nil
+}
+
+// ApproveItems records items, exactly as they are, as approved in workspace ws: they apply from the next
+// read of the settings on, until they change or the approval is revoked.
+func ApproveItems(o *safefile.Opener, getenv func(string) string, ws string, items []TrustItem) error {
+	return answerItems(o, getenv, ws, items, true)
+}
+
+// DeclineItems records items as declined in workspace ws: they stay off and are not asked about again
+// until they change.
+func DeclineItems(o *safefile.Opener, getenv func(string) string, ws string, items []TrustItem) error {
+	return answerItems(o, getenv, ws, items, false)
+}
+
+func answerItems(o *safefile.Opener, getenv func(string) string, ws string, items []TrustItem, approve bool) error {
+	if len(items) == 0 {
+		return nil
+	}
+	rec, err := readTrust(o, getenv)
 	if err != nil {
 		return err
 	}
-	if slices.Contains(list, ws) {
-		return nil
+	w := rec.Workspaces[ws]
+	if w == nil {
+		w = &workspaceAnswers{}
+		rec.Workspaces[ws] = w
 	}
-	list = append(list, ws)
-	data, _ := json.MarshalIndent(list, "", "  ")
-	return writeRecord(getenv, trustName, append(data, '\n'))
+	for _, it := range items {
+		drop := func(a answer) bool { return a.Digest == it.Digest }
+		w.Approved = slices.DeleteFunc(w.Approved, drop)
+		w.Declined = slices.DeleteFunc(w.Declined, drop)
+		a := answer{Key: it.Key, Digest: it.Digest, Item: it.String()}
+		if approve {
+			w.Approved = append(w.Approved, a)
+		} else {
+			w.Declined = append(w.Declined, a)
+		}
+	}
+	return writeTrust(getenv, rec)
 }
 
-func readTrust(o *safefile.Opener, getenv func(string) string) ([]string, error) {
-	path := trustFile(getenv)
-	data, err := o.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+// RevokeTrust forgets every answer about workspace ws: what it loosens waits again, and is asked about. It
+// returns how many items had been approved.
+func RevokeTrust(o *safefile.Opener, getenv func(string) string, ws string) (int, error) {
+	rec, err := readTrust(o, getenv)
 	if err != nil {
-		return nil, fmt.Errorf("reading trusted workspaces: %w", err)
+		return 0, err
 	}
-	var list []string
-	if err := json.Unmarshal(data, &list); err != nil {
-		return nil, fmt.Errorf("%s is not a JSON list of paths (%v); fix or delete it", path, err)
+	w := rec.Workspaces[ws]
+	if w == nil {
+		return 0, nil
 	}
-	return list, nil
+	delete(rec.Workspaces, ws)
+	return len(w.Approved), writeTrust(getenv, rec)
+}
+
+func writeTrust(getenv func(string) string, rec *trustRecord) error {
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding the trust record: %w", err)
+	}
+	return writeRecord(getenv, trustName, append(data, '\n'))
 }
 
 // AddProjectAllow saves an allow rule to the workspace's personal settings (.warden/settings.local.json),

@@ -20,9 +20,6 @@ func TestSavingAProjectRuleDoesNotTrustTheWorkspace(t *testing.T) {
 	if err := AddProjectAllow(f.o, getenv, f.ws, "Bash(npm test:*)"); err != nil {
 		t.Fatal(err)
 	}
-	if trusted, err := IsTrusted(f.o, getenv, f.ws); err != nil || trusted {
-		t.Fatalf("saving a rule trusted the workspace (trusted %v, err %v)", trusted, err)
-	}
 	cfg, err := f.load(t, Overrides{})
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +31,7 @@ func TestSavingAProjectRuleDoesNotTrustTheWorkspace(t *testing.T) {
 		t.Errorf("the project's MCP server would start: %+v", cfg.MCPServers)
 	}
 	joined := strings.Join(cfg.Untrusted, "\n")
-	if strings.Contains(joined, "npm test") || !strings.Contains(joined, "allow rules Bash") || !strings.Contains(joined, "sandbox.jail false") {
+	if strings.Contains(joined, "npm test") || !strings.Contains(joined, "allow rule Bash") || !strings.Contains(joined, "sandbox.jail false") {
 		t.Errorf("the trust prompt should list the repository's settings and not the person's own rule: %q", cfg.Untrusted)
 	}
 }
@@ -56,7 +53,7 @@ func TestOnlyTheRulesThePersonSavedApplyUntrusted(t *testing.T) {
 	if !slices.Equal(cfg.Allow, []string{"Bash(make test:*)"}) || !cfg.SandboxJail {
 		t.Errorf("allow %q, jail %v; want only the saved rule and the jail on", cfg.Allow, cfg.SandboxJail)
 	}
-	if joined := strings.Join(cfg.Untrusted, "\n"); !strings.Contains(joined, "allow rules Bash(curl:*)") || strings.Contains(joined, "make test") {
+	if joined := strings.Join(cfg.Untrusted, "\n"); !strings.Contains(joined, "allow rule Bash(curl:*)") || strings.Contains(joined, "make test") {
 		t.Errorf("untrusted report %q", cfg.Untrusted)
 	}
 

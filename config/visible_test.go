@@ -27,7 +27,7 @@ func TestTheTrustPromptShowsControlCharactersAsEscapes(t *testing.T) {
 	for _, want := range []string{
 		`would run: prettier --check $'.\r\e[2Knode -e \'steal()\'' $'\u202eevil' with X\e[2J=1`,
 		`would connect to https://ok.example/\e[8mhidden (http)`,
-		`allow rules Bash(ls)\r\e[2KBash(curl x | sh)`,
+		`allow rule Bash(ls)\r\e[2KBash(curl x | sh)`,
 	} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("trust prompt items lack %q:\n%s", want, joined)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/warden-cli/warden/agent/fakeapi"
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // A home too big to scan: 20,001 entries come before ~/.ssh, more than any scan of the home looked at.
@@ -18,7 +18,7 @@ import (
 // the fake program did run and the workspace is read as ever; with the jail off both reach it, which
 // shows the test would see them.
 func TestTheModelReadsNothingOfAHomeTooBigToScan(t *testing.T) {
-	if _, err := tools.ProbeWall(binary, hostPrograms); err != nil {
+	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
 		t.Skipf("no backend for the read-only jail here: %v", err)
 	}
 	// Outside /tmp, which bubblewrap's jail replaces: a key there would be out of reach for that reason

@@ -46,6 +46,8 @@ type invocation struct {
 	workspace string
 	env       []string
 	stdin     string
+	// program is the executable to run, when not the one TestMain built.
+	program string
 }
 
 func newRun(t *testing.T) *invocation {
@@ -69,7 +71,11 @@ func (r *invocation) exec(args ...string) (stdout, stderr string, code int) {
 	r.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
+	program := binary
+	if r.program != "" {
+		program = r.program
+	}
+	cmd := exec.CommandContext(ctx, program, args...)
 	cmd.Dir = r.workspace
 	cmd.Env = r.env
 	cmd.Stdin = strings.NewReader(r.stdin)
@@ -291,19 +297,31 @@ func replyTimes(s *fakeapi.Server, n int, mk func() *fakeapi.Response) {
 	}
 }
 
+// A settings file of the person's own that does not parse stops the start, naming file, line and column;
+// the project's shared one is left out with the same words, and the run goes on (a repository must not
+// be able to stop Warden).
 func TestSettingsErrorNamesFileLineAndColumn(t *testing.T) {
 	r := newRun(t)
 	dir := filepath.Join(r.workspace, ".warden")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "settings.json")
-	if err := os.WriteFile(path, []byte("{\n  \"model\": \"m\",,\n}\n"), 0o644); err != nil {
+	mine := filepath.Join(dir, "settings.local.json")
+	if err := os.WriteFile(mine, []byte("{\n  \"model\": \"m\",,\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, stderr, code := r.exec("-p", "x")
-	if code != 1 || !strings.Contains(stderr, path+":2:16: invalid JSON") {
+	if code != 1 || !strings.Contains(stderr, mine+":2:16: invalid JSON") {
 		t.Errorf("exit %d stderr %q", code, stderr)
+	}
+	must(t, os.Rename(mine, filepath.Join(dir, "settings.json")))
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(fakeapi.Text("went on"))
+	out, stderr, code := r.exec("-p", "x", "--base-url", server.URL(), "--model", "m")
+	if code != 0 || !strings.Contains(stderr, filepath.Join(dir, "settings.json")+":2:16: invalid JSON") ||
+		!strings.Contains(stderr, "Warden goes on without this file") || !strings.Contains(out, "went on") {
+		t.Errorf("the project's file: exit %d stdout %q stderr %q", code, out, stderr)
 	}
 }
 
@@ -758,13 +776,22 @@ func TestCheckJudgesAsASandboxedSessionWould(t *testing.T) {
 func TestBadRuleNamesWhereItWasWritten(t *testing.T) {
 	r := newRun(t)
 	os.MkdirAll(filepath.Join(r.workspace, ".warden"), 0o755)
-	path := filepath.Join(r.workspace, ".warden", "settings.json")
+	path := filepath.Join(r.workspace, ".warden", "settings.local.json")
 	os.WriteFile(path, []byte(`{"permissions":{"deny":["Bash(rm"]}}`), 0o644)
 	_, stderr, code := r.exec("check", "--", "ls")
 	if code != 1 || !strings.Contains(stderr, path+":1:25: permissions.deny:") {
 		t.Errorf("exit %d stderr %q", code, stderr)
 	}
-	os.Remove(path)
+	// The project's shared file: the rule is left out, said where it was written, and the rest applies.
+	project := filepath.Join(r.workspace, ".warden", "settings.json")
+	must(t, os.Rename(path, project))
+	os.WriteFile(project, []byte(`{"permissions":{"deny":["Bash(rm", "Bash(cat:*)"]}}`), 0o644)
+	out, stderr, code := r.exec("check", "--", "cat x")
+	if code != 0 || !strings.Contains(stderr, project+":1:25: permissions.deny:") || !strings.Contains(stderr, "goes on without this rule") ||
+		!strings.Contains(out, `"decision":"deny"`) {
+		t.Errorf("the project's rule: exit %d stdout %q stderr %q", code, out, stderr)
+	}
+	os.Remove(project)
 	_, stderr, code = r.exec("check", "--allow", "Bash(ls", "--", "ls")
 	if code != 2 || !strings.Contains(stderr, "--allow: permissions.allow:") {
 		t.Errorf("flag: exit %d stderr %q", code, stderr)

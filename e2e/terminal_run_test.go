@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"os/exec"
@@ -22,6 +23,8 @@ type terminalRun struct {
 	emu *vt.SafeEmulator
 	// mu orders the emulator's writes and the reads of its screen, which SafeEmulator does not lock.
 	mu sync.Mutex
+	// raw is every byte the program wrote, for what the screen does not show (a notification).
+	raw bytes.Buffer
 }
 
 // startTerminal starts the binary with args in r's workspace and environment, in a terminal of 120x40.
@@ -60,6 +63,7 @@ type lockedWriter struct{ tr *terminalRun }
 func (w lockedWriter) Write(p []byte) (int, error) {
 	w.tr.mu.Lock()
 	defer w.tr.mu.Unlock()
+	w.tr.raw.Write(p)
 	return w.tr.emu.Write(p)
 }
 
@@ -86,6 +90,13 @@ func (tr *terminalRun) waitFor(want ...string) string {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// written is every byte the program has written so far.
+func (tr *terminalRun) written() string {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.raw.String()
 }
 
 // typeText sends keys as a person types them ("\r" is Enter).

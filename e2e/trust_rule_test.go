@@ -62,7 +62,7 @@ func TestSavedProjectRuleDoesNotTrustTheWorkspace(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the untrusted project's MCP server was started")
 	}
-	for _, want := range []string{"allow rules Bash", "sandbox.jail false", `MCP server "builder"`} {
+	for _, want := range []string{"allow rule Bash", "sandbox.jail false", `MCP server "builder"`} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not say %q is ignored: %s", want, stderr)
 		}

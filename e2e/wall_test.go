@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/warden-cli/warden/agent/fakeapi"
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // The second wall on its own: a program the classifier rightly takes for read-only (`wc`) is not what its
@@ -18,7 +18,7 @@ import (
 // ~/.ssh/id_rsa). It runs unasked, and in the jail all three fail and the model is told why; with the
 // jail turned off, all three succeed, which shows the test would see them.
 func TestWallHoldsAFakeReadOnlyProgram(t *testing.T) {
-	if _, err := tools.ProbeWall(binary, hostPrograms); err != nil {
+	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
 		t.Skipf("no backend for the read-only jail here: %v", err)
 	}
 	// Outside /tmp, which bubblewrap's jail replaces: a key or a program there would be out of reach for
@@ -129,7 +129,7 @@ func TestWallHoldsAFakeReadOnlyProgram(t *testing.T) {
 
 // warden check says which commands would run in the jail: those that run unasked because they only read.
 func TestCheckSaysJailed(t *testing.T) {
-	_, werr := tools.ProbeWall(binary, hostPrograms)
+	_, werr := bash.ProbeWall(binary, hostPrograms)
 	r := newRun(t)
 	out, stderr, code := r.exec("check", "--", "ls -la", "rm -rf build", "cat .env")
 	if code != 0 {
@@ -161,7 +161,7 @@ func TestCheckSaysJailed(t *testing.T) {
 // A command that failed in the jail may be run outside it only with the person's approval, whatever the
 // mode: headless, where nobody can approve, it is refused even in yolo mode, and the model is told why.
 func TestLeavingTheJailAlwaysAsks(t *testing.T) {
-	if _, err := tools.ProbeWall(binary, hostPrograms); err != nil {
+	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
 		t.Skipf("no backend for the read-only jail here: %v", err)
 	}
 	r := newRun(t)
@@ -200,7 +200,7 @@ func TestLeavingTheJailAlwaysAsks(t *testing.T) {
 // checkpoint object, a file a Read deny rule names, an additional directory's .env and a gem host's key.
 // In the jail it reads none; with the jail off it reads all, which shows the test would see them.
 func TestWallHidesCheckpointsAndRuleCoveredFiles(t *testing.T) {
-	if _, err := tools.ProbeWall(binary, hostPrograms); err != nil {
+	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
 		t.Skipf("no backend for the read-only jail here: %v", err)
 	}
 	// Outside /tmp, which bubblewrap's jail replaces: what is there would be out of reach for that reason.
@@ -313,7 +313,7 @@ func TestWallHidesCheckpointsAndRuleCoveredFiles(t *testing.T) {
 // while the custom commands stay readable; with the jail off it reads them all, which shows the test
 // would see them.
 func TestWallHidesStateThroughLinkedXDGDirectories(t *testing.T) {
-	if _, err := tools.ProbeWall(binary, hostPrograms); err != nil {
+	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
 		t.Skipf("no backend for the read-only jail here: %v", err)
 	}
 	// Outside /tmp, which bubblewrap's jail replaces: what is there would be out of reach for that reason.

@@ -4,7 +4,8 @@
 // any of them, nor reach what Warden's own environment holds (the API key), so:
 //
 //   - a program is taken only from an absolute PATH entry outside the directories the model may change
-//     (the workspace, the additional directories, and the git work trees that hold them), and only when,
+//     (the workspace, the additional directories, and the git work trees their repositories control:
+//     those around them, a submodule's superproject, a linked work tree's main one; trees.go), and only when,
 //     every link resolved, it does not lie inside one of them; relative and empty entries are never
 //     searched (Finder);
 //   - it starts with exactly the environment it is given, never Warden's own (Command);
@@ -16,5 +17,6 @@
 // project's virtualenv is what the person wants. git is not among them: Warden reads repositories itself
 // (package gitrepo), since no configuration of git turns off every program a repository can name.
 //
-// It is a leaf: it imports nothing of Warden's.
+// It is a leaf: it imports nothing of Warden's but the leaf safefile, which reads the .git files a
+// repository planted without waiting on a FIFO.
 package hostexec

@@ -14,8 +14,8 @@ import (
 type Finder struct {
 	// dirs are PATH's entries, in order, as written.
 	dirs []string
-	// untrusted are clean absolute directories, each as given, with its links resolved, and the top of
-	// the git work tree that holds it.
+	// untrusted are clean absolute directories, each as given, with its links resolved, and the work
+	// trees its repositories control.
 	untrusted []string
 }
 
@@ -30,12 +30,14 @@ type Program struct {
 }
 
 // NewFinder returns a Finder that searches path (a PATH value) and passes over every program that lies,
-// as written or once its links are resolved, inside one of untrusted or inside the git work tree that
-// holds one of them: a repository controls its whole work tree, not only the directory Warden was started
-// in. Relative and empty entries of path are never searched, since they mean whatever directory the
-// search happens to run in.
+// as written or once its links are resolved, inside one of untrusted or inside a git work tree its
+// repository controls (trees.go: every work tree around it below the home, a submodule's superproject, a
+// linked work tree's main one): a repository controls its whole work tree and its other checkouts, not
+// only the directory Warden was started in. Relative and empty entries of path are never searched, since
+// they mean whatever directory the search happens to run in.
 func NewFinder(path string, untrusted []string) *Finder {
 	f := &Finder{dirs: filepath.SplitList(path)}
+	home, _ := os.UserHomeDir()
 	add := func(dir string) {
 		if !slices.Contains(f.untrusted, dir) {
 			f.untrusted = append(f.untrusted, dir)
@@ -54,30 +56,11 @@ func NewFinder(path string, untrusted []string) *Finder {
 			add(real)
 			d = real
 		}
-		if top := workTreeTop(d); top != "" {
+		for _, top := range repositoryTrees(d, home) {
 			add(top)
 		}
 	}
 	return f
-}
-
-// workTreeTop is the nearest directory at or above dir that holds a .git (a directory, or the file of a
-// linked work tree or submodule), or "". The root directory does not count: a repository made of the
-// whole machine would leave Warden nothing to run, and nothing about it is the project's.
-func workTreeTop(dir string) string {
-	for {
-		if dir == "/" || dir == "." {
-			return ""
-		}
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
 }
 
 // Find looks name up on the Finder's PATH. It returns the first executable regular file of that name in

@@ -3,7 +3,6 @@ package hostexec
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 )
 
 // SelfPath is the name Warden starts its own executable by again (the supervisor, the sandbox and jail
@@ -20,20 +19,4 @@ func Self() (string, error) {
 		return "", fmt.Errorf("finding Warden's own executable (is /proc mounted?): %w", err)
 	}
 	return SelfPath, nil
-}
-
-// Located is where the executable that path names lies, links resolved: for SelfPath, the file this
-// process runs from, which is what must be shown to a program that starts it by name from elsewhere (from
-// inside a mount namespace of its own, where SelfPath is that program's). A file deleted since it started
-// has no name left; then the path it was started by is the best there is.
-func Located(path string) string {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		return real
-	}
-	if path == SelfPath {
-		if exe, err := os.Executable(); err == nil {
-			return exe
-		}
-	}
-	return path
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/warden-cli/warden/config"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // These tests run the real agent loop against the fake model server, with the manager as its source of
@@ -44,7 +45,13 @@ type run struct {
 	events []agent.Event
 }
 
-func runAgent(t *testing.T, m *Manager, policy permissions.Policy, approver agent.Approver, replies ...*fakeapi.Response) *run {
+func runAgent(t *testing.T, m agent.ToolSource, policy permissions.Policy, approver agent.Approver, replies ...*fakeapi.Response) *run {
+	t.Helper()
+	return runAgentWith(t, m, policy, approver, nil, replies...)
+}
+
+// runAgentWith is runAgent with the agent's options changed by opts.
+func runAgentWith(t *testing.T, m agent.ToolSource, policy permissions.Policy, approver agent.Approver, opts func(*agent.Options), replies ...*fakeapi.Response) *run {
 	t.Helper()
 	r := &run{api: fakeapi.New()}
 	t.Cleanup(r.api.Close)
@@ -57,7 +64,7 @@ func runAgent(t *testing.T, m *Manager, policy permissions.Policy, approver agen
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	a, err := agent.New(agent.Options{
+	o := agent.Options{
 		Provider: agent.NewProvider(r.api.URL(), "sk-test", "fake-model"),
 		Tools:    tools.NewRegistry(),
 		Env:      tools.NewEnv(policy.Workspace, t.TempDir()),
@@ -67,7 +74,11 @@ func runAgent(t *testing.T, m *Manager, policy permissions.Policy, approver agen
 		System:   "system",
 		MaxSteps: 5,
 		More:     m,
-	})
+	}
+	if opts != nil {
+		opts(&o)
+	}
+	a, err := agent.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +205,7 @@ func npmServer(t *testing.T, bin string) string {
 func TestServerEverything(t *testing.T) {
 	bin := npmServer(t, "mcp-server-everything")
 	t.Setenv("MY_SECRET_TOKEN", "s3cret")
-	tasks := tools.NewTasks()
+	tasks := bash.NewTasks()
 	m := New(Options{Workspace: t.TempDir(), LogDir: t.TempDir(), StartTimeout: deadline,
 		ChildEnv: func(d string) []string { return tasks.ChildEnv(tools.BashSettings{}, d) }, Start: startWith(tasks)})
 	t.Cleanup(m.Close)

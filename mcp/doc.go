@@ -3,7 +3,8 @@
 // tools.AccessMCP). It owns the servers' lifecycle: they start concurrently in the background, a server that
 // fails or dies is reported with the tail of its stderr (kept in a log file) and started again on next use,
 // every call is bounded in time and stops when its context ends, and answers are bounded like command
-// output.
+// output. What one conversation is offered of the tools is an Offer (defer.go): all of them, or, past a
+// share of the context window, the search tool mcp_search and the tools it loaded.
 //
 // It is built on the official Go SDK (github.com/modelcontextprotocol/go-sdk) and imports only config (for
 // the server entries), tools (for the Tool interface and the shared output handling) and the leaf printable

@@ -22,7 +22,7 @@ type Options struct {
 	// ChildEnv returns the environment of a server started in dir, before its own `env` is added: the
 	// allow-listed environment bash commands get (tools.ChildEnv); nil gives that with no bash.env.
 	ChildEnv func(dir string) []string
-	// Start starts a stdio server (tools.Tasks.StartProgram, through the session's supervisor); nil starts
+	// Start starts a stdio server (bash.Tasks.StartProgram, through the session's supervisor); nil starts
 	// it as Warden's own child.
 	Start StartFunc
 	// Getenv expands ${VAR} in the configuration; nil means os.Getenv.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/warden-cli/warden/config"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // deadline bounds every wait in these tests: generous, since CI is a loaded 2-core machine.
@@ -268,7 +269,7 @@ func stdioEntry(name, mode string) config.MCPServerEntry {
 }
 
 // newStdio starts the servers as Warden's own children, or, given tasks, as a session does.
-func newStdio(t *testing.T, tasks *tools.Tasks, entries ...config.MCPServerEntry) *Manager {
+func newStdio(t *testing.T, tasks *bash.Tasks, entries ...config.MCPServerEntry) *Manager {
 	opts := Options{Workspace: t.TempDir(), LogDir: t.TempDir(), StartTimeout: deadline,
 		Getenv: func(k string) string { return map[string]string{"WARDEN_TEST_GREETING": "hello"}[k] }}
 	if tasks != nil {
@@ -285,7 +286,7 @@ func TestAStdioServerGetsAScrubbedEnvironmentAndItsOwn(t *testing.T) {
 	t.Setenv("MY_SECRET_TOKEN", "s3cret")
 	t.Setenv("PLAIN_VALUE", "plain")
 	t.Setenv("GOFLAGS", "-mod=mod")
-	tasks := tools.NewTasks()
+	tasks := bash.NewTasks()
 	m := newStdio(t, tasks, stdioEntry("child", "run"))
 	list := m.Tools(ctxT(t))
 	env := newEnv(t)
@@ -478,7 +479,7 @@ func TestAStderrFloodIsBounded(t *testing.T) {
 }
 
 // startWith starts servers as a session does, through the bash engine's task manager.
-func startWith(tasks *tools.Tasks) StartFunc {
+func startWith(tasks *bash.Tasks) StartFunc {
 	return func(name string, args, env []string, dir string, files []*os.File) (Proc, error) {
 		p, err := tasks.StartProgram(name, args, env, dir, files)
 		if err != nil {

@@ -10,7 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Proc is a started stdio server (a *tools.Program when the session starts it).
+// Proc is a started stdio server (a *bash.Program when the session starts it).
 type Proc interface {
 	// Pid is its process id and its process group's.
 	Pid() int

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // result turns a server's answer into the model's result: text as it is, images and audio noted (and kept
@@ -70,7 +71,7 @@ func (t *Tool) result(env *tools.Env, callID string, res *sdk.CallToolResult) to
 	if strings.TrimSpace(text) == "" {
 		text = "(no output)"
 	}
-	out := tools.TextResult(env, fmt.Sprintf("mcp-%s-%s", t.Server(), safeFile(t.remote)), text)
+	out := bash.TextResult(env, fmt.Sprintf("mcp-%s-%s", t.Server(), safeFile(t.remote)), text)
 	if res.IsError {
 		out.IsError = true
 		out.Output = "The tool reported an error:\n" + out.Output

@@ -47,9 +47,8 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 		if a.Name != nil {
 			if reason := sensitiveVar(a.Name.Value); reason != "" && !(readIFS && a.Name.Value == "IFS") {
 				// A rule for the program does not cover it running with another PATH or LD_PRELOAD.
-				p.notRO(reason)
 				p.actsItself = true
-				p.unseeVar(a.Name.Value, reason)
+				p.sensitiveAssign(a.Name.Value, reason)
 			}
 			if !safeValue(a.Value) {
 				c.taint(fmt.Sprintf("`%s` is assigned a value only known at run time", a.Name.Value))
@@ -106,6 +105,9 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 		}
 		e.run(words)
 	}
+	for _, name := range p.envModel {
+		p.unsee(unseenProgramEnv, fmt.Sprintf("sets `%s` for a program that is not the one reading it as its options", name))
+	}
 	if c.untrusted != "" {
 		p.unsee(unseenForeignBody, c.untrusted)
 		p.Static = false
@@ -116,14 +118,31 @@ func (c *classifier) call(lv *level, s *syntax.Stmt, call *syntax.CallExpr, sc *
 	c.parts = append(c.parts, p)
 }
 
-// notRO marks the part as not read-only, keeping the first reason found.
+// notRO marks the part as not read-only, keeping the first reason found. What is not read-only is not
+// modelled either, unless the caller knows it is (effect) or the program's model accounts for it
+// (model.go): "not modelled" is the default, so that nothing Warden does not follow is allowed by yolo
+// or an allow rule while deny or ask rules are in force.
 func (p *Part) notRO(reason string) {
+	p.effect(reason)
+	p.unmodel(reason)
+}
+
+// effect marks the part as not read-only for an effect Warden models in full: a write of a known file,
+// a change of directory it follows.
+func (p *Part) effect(reason string) {
 	if p.ReadOnly || p.Reason == "" {
 		p.Reason = reason
 	}
 	p.ReadOnly = false
 	p.EditOnly = false
 	p.marks++
+}
+
+// unmodel records that Warden's model of the part ends here, for why, keeping the first reason.
+func (p *Part) unmodel(why string) {
+	if p.unmodelled == "" {
+		p.unmodelled = why
+	}
 }
 
 // redirects applies a statement's redirections to its part: writes to anything but /dev/null and fd
@@ -162,15 +181,20 @@ func (c *classifier) redirects(lv *level, rs []*syntax.Redirect, sc *scope, p *P
 		w := c.resolve(lv, r.Word, sc)
 		switch r.Op {
 		case syntax.RdrIn:
-			if !w.Static || w.Glob {
-				p.notRO(fmt.Sprintf("reads `%s`, only known at run time", w.Value))
+			if !w.Static {
+				// Not read-only, but a path the promise can judge (loose.go).
+				p.effect(fmt.Sprintf("reads `%s`, only known at run time", w.Value))
+				e := &exec{c: c, sc: sc, p: p}
+				p.loose = append(p.loose, e.loosePath(w, Read))
 				continue
 			}
-			if isNetPath(c.abs(w.Value, sc)) {
-				p.notRO(fmt.Sprintf("`< %s` opens a network connection", w.Value))
-				continue
+			for _, name := range c.redirectNames(p, w, sc) {
+				if isNetPath(c.abs(name, sc)) {
+					p.notRO(fmt.Sprintf("`< %s` opens a network connection", w.Value))
+					continue
+				}
+				c.read(p, name, sc)
 			}
-			c.read(p, w.Value, sc)
 		case syntax.DplIn, syntax.DplOut:
 			if w.Static && w.Value == "-" {
 				continue
@@ -209,23 +233,46 @@ var harmlessSinks = map[string]bool{
 }
 
 func (c *classifier) write(p *Part, w word, sc *scope) {
-	if !w.Static || w.Glob {
-		p.notRO(fmt.Sprintf("writes to `%s`, only known at run time", w.Value))
+	if !w.Static {
+		// Not an edit of known files, but a path the promise can judge (loose.go).
+		p.effect(fmt.Sprintf("writes to `%s`, only known at run time", w.Value))
 		p.Writes = append(p.Writes, w.Value)
 		p.redirWrites = append(p.redirWrites, w.Value)
+		e := &exec{c: c, sc: sc, p: p}
+		p.loose = append(p.loose, e.loosePath(w, Write))
 		return
 	}
-	if harmlessSinks[w.Value] {
-		return
+	for _, name := range c.redirectNames(p, w, sc) {
+		if harmlessSinks[name] {
+			continue
+		}
+		path := c.abs(name, sc)
+		if isBlockDevice(path) {
+			p.Dangerous = true
+			p.notRO(fmt.Sprintf("writes to the disk device `%s`", name))
+			continue
+		}
+		if w.Glob {
+			p.effect(fmt.Sprintf("writes to `%s`, a pattern bash expands", w.Value))
+		}
+		p.writeFile(name, path)
+		p.redirWrites = append(p.redirWrites, path)
 	}
-	path := c.abs(w.Value, sc)
-	if isBlockDevice(path) {
-		p.Dangerous = true
-		p.notRO(fmt.Sprintf("writes to the disk device `%s`", w.Value))
-		return
+}
+
+// redirectNames returns what bash opens for a redirection's word: a pattern is expanded (one match is
+// the file; more make bash refuse the redirection, and each counts all the same), the word itself
+// otherwise.
+func (c *classifier) redirectNames(p *Part, w word, sc *scope) []string {
+	if !w.Glob {
+		return []string{w.Value}
 	}
-	p.writeFile(w.Value, path)
-	p.redirWrites = append(p.redirWrites, path)
+	names, ok := c.expandGlob(w.Value, sc)
+	if !ok {
+		p.notRO(fmt.Sprintf("`%s` could not be expanded to check it", w.Value))
+		return nil
+	}
+	return names
 }
 
 // read records a file the part reads and whether it is a secret. A file in a git object store is a read
@@ -372,7 +419,7 @@ func (c *classifier) expandGlob(pattern string, sc *scope) (names []string, ok b
 // EditOnly, so accept-edits mode and Edit/Write rules can allow it.
 func (p *Part) writeFile(shown, path string) {
 	editOnly := p.ReadOnly || p.EditOnly
-	p.notRO(fmt.Sprintf("writes to `%s`", shown))
+	p.effect(fmt.Sprintf("writes to `%s`", shown))
 	p.EditOnly = editOnly
 	p.Writes = append(p.Writes, path)
 }

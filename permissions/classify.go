@@ -88,12 +88,30 @@ type Part struct {
 	// for the first one marked, what it is.
 	unseen    unseenKind
 	unseenWhy string
+	// unmodelled says why Warden's model of the part ends (model.go), or is empty when the part is
+	// read-only or every word of it is modelled: while deny or ask rules are in force, such a part asks.
+	unmodelled string
+	// loose are the paths the part reads or writes that are only known at run time (loose.go).
+	loose []loosePath
+	// inputs are files the program reads as code by itself when they exist (a Makefile, package.json,
+	// .git/hooks), and runsBelow directories whose files it runs (go test, pytest): what the same
+	// command writes there is code written and run in one call (unseen_fresh.go).
+	inputs, runsBelow []string
+	// runGlobs are patterns naming what the part runs, to be matched against what the same command
+	// writes: bash expands them when the part runs, after the writes.
+	runGlobs []string
+	// envModel are variables the command line gives the program that its model must read as its own
+	// options (modelledVars); any left when the part is judged are unseen.
+	envModel []string
 	// runs are the files the part runs as code (a program by its path, a script given to a shell or an
 	// interpreter, a sourced file), for unseen.go's check that the same command does not write them.
 	runs []string
 	// handedReads and handedWrites are the paths the part gives a program whose reads and writes Warden
 	// does not model (tar, zip, git add -A, make -C): it may read or write anything there.
 	handedReads, handedWrites []string
+	// writesInto are the directories a modelled program writes files of names Warden does not know into
+	// (cp -t DIR): what it writes there counts as written in the command, code included.
+	writesInto []string
 	// gitTakes are the paths git takes into the repository as it finds them below (git add, stash -u):
 	// what git ignores there it leaves out.
 	gitTakes []string
@@ -211,6 +229,14 @@ type classifier struct {
 	repos map[string]foundRepo
 	// catHeredoc is set once a word was taken to be the here-document cat prints (heredocCat).
 	catHeredoc bool
+	// funcBodies are the functions the command defines, the last definition of each; calling and
+	// calls count the bodies judged again where they are called (functions.go).
+	funcBodies map[string]funcDef
+	calling    map[string]bool
+	calls      int
+	// exports is set once the command exports a variable (export, declare -x): programs after it get
+	// it in their environment.
+	exports bool
 }
 
 // scope is what changes as bash runs through a list: the working directory. An empty cwd is unknown.
@@ -230,6 +256,10 @@ type scope struct {
 // after is empty when that directory is unknown.
 type funcDef struct {
 	dir, after string
+	// body is the function's body and lv the source it was defined in: a call in another directory runs
+	// it there (functions.go).
+	body *syntax.Stmt
+	lv   *level
 }
 
 // fork returns a copy of the scope whose changes do not reach sc.
@@ -687,6 +717,7 @@ func (c *classifier) wordPart(lv *level, part syntax.WordPart, sc *scope) {
 // resolve resolves a word in the current scope.
 func (c *classifier) resolve(lv *level, w *syntax.Word, sc *scope) word {
 	v := resolveWordVars(w, c.ctx.Home, sc.cwd, sc.vars)
+	v.Syn = w
 	if start, end := w.Pos().Offset(), w.End().Offset(); start <= end && int(end) <= len(lv.src) {
 		v.Raw = lv.src[start:end]
 	}
@@ -756,6 +787,10 @@ func (c *classifier) funcDecl(lv *level, n *syntax.FuncDecl, sc *scope) {
 	before := len(c.parts)
 	inner := sc.fork()
 	c.stmts(lv, []*syntax.Stmt{n.Body}, inner)
+	if c.funcBodies == nil {
+		c.funcBodies = map[string]funcDef{}
+	}
+	c.funcBodies[name] = funcDef{dir: sc.cwd, after: inner.cwd, body: n.Body, lv: lv}
 	ok := true
 	for _, p := range c.parts[before:] {
 		// Only the shell calls functions: `command f`, wrappers, xargs and find -exec run the program.
@@ -775,7 +810,7 @@ func (c *classifier) funcDecl(lv *level, n *syntax.FuncDecl, sc *scope) {
 		if sc.funcs == nil {
 			sc.funcs = map[string]funcDef{}
 		}
-		sc.funcs[name] = funcDef{dir: sc.cwd, after: inner.cwd}
+		sc.funcs[name] = funcDef{dir: sc.cwd, after: inner.cwd, body: n.Body, lv: lv}
 	}
 }
 

@@ -427,6 +427,7 @@ sub:
 	sc := e.scope()
 	isPath := func(p string) bool { return exists(e.c.abs(p, sc)) }
 	if r := e.gitTrust(gitFacets(display(a.words), sub, rest, noLocks, isPath), sc.cwd); r != "" {
+		e.configRuns = r
 		return r
 	}
 	// Paths and rev:path operands may name secrets (git show HEAD:.env).

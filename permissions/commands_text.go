@@ -82,7 +82,9 @@ func checkSed(e *exec, a *parsedArgs) string {
 	}
 	a.operands = files
 	for _, f := range files {
-		e.c.read(e.p, f.Value, e.scope())
+		for _, v := range e.globValues(f) {
+			e.c.read(e.p, v, e.scope())
+		}
 	}
 	return ""
 }
@@ -358,7 +360,9 @@ func checkAwk(e *exec, a *parsedArgs) string {
 			}
 			continue
 		}
-		e.c.read(e.p, f.Value, e.scope())
+		for _, v := range e.globValues(f) {
+			e.c.read(e.p, v, e.scope())
+		}
 	}
 	a.operands = nil
 	return ""
@@ -420,7 +424,7 @@ func checkFind(e *exec, a *parsedArgs) string {
 		if strings.HasPrefix(v, "-") || v == "(" || v == "!" {
 			break
 		}
-		roots = append(roots, v)
+		roots = append(roots, e.globValues(words[i])...)
 	}
 	if len(roots) == 0 {
 		roots = []string{"."}

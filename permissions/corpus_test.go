@@ -322,7 +322,8 @@ var corpus = func() []corpusCase {
 		ask("bash -c 'cat .env'").denying("Read(./.env)"),
 		// Deny wins over allow; non-matching deny does not block.
 		ask("rm x").denying("Bash(rm:*)").allowing("Bash(rm:*)"), allow("git status").denying("Bash(git push:*)").expect(Allow),
-		allow("git pushx").denying("Bash(git push:*)").allowing("Bash(git pushx)").expect(Allow),
+		// A subcommand git does not have may be an alias, or run as the one it resembles (help.autocorrect).
+		ask("git pushx").denying("Bash(git push:*)").allowing("Bash(git pushx)").expect(Ask),
 		allow("cat README.md").denying("Read(./.env)").expect(Allow), allow("echo rm").denying("Bash(rm:*)").expect(Allow),
 		allow("git rm --help").denying("Bash(rm:*)").allowing("Bash(git rm:*)").expect(Allow),
 		// Allow rules: every part must be covered.
@@ -408,6 +409,7 @@ var corpus = func() []corpusCase {
 	cs = append(cs, redTeamCases...)
 	cs = append(cs, linkAndWalkCases...)
 	cs = append(cs, unseenCorpus()...)
+	cs = append(cs, rt1Corpus()...)
 	return cs
 }()
 
@@ -419,7 +421,7 @@ func fixture(t testing.TB) (ws, home string) {
 	ws, home = filepath.Join(root, "ws"), filepath.Join(root, "home")
 	for _, f := range []string{"ws/src/main.go", "ws/src/util.go", "ws/sub/a.txt", "ws/README.md", "ws/.env",
 		"ws/.env.example", "ws/package.json", "ws/.git/config", "ws/.git/HEAD", "ws/.git/refs/heads/main",
-		"ws/.git/objects/info/packs", "ws/secrets/a.txt",
+		"ws/.git/objects/info/packs", "ws/secrets/a.txt", "ws/secrets/key.txt", "ws/.github/ci.yml", "ws/run.sh",
 		"home/.ssh/id_rsa", "home/.ssh/id_rsa.pub", "home/.aws/credentials", "home/notes.txt"} {
 		p := filepath.Join(root, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

@@ -87,7 +87,8 @@ var dayRepos = []dayRepo{
 			"Makefile":                "test:\n\tpytest\n",
 			".venv/lib/python3.12/site-packages/requests/__init__.py": "x\n",
 			".venv/lib/python3.12/site-packages/certifi/cacert.pem":   "x\n",
-			".venv/bin/python": "#!/bin/sh\n",
+			".venv/bin/python":   "#!/bin/sh\n",
+			".venv/bin/activate": "VIRTUAL_ENV=.venv\nexport PATH=\"$VIRTUAL_ENV/bin:$PATH\"\n",
 		},
 		deps: ".venv/lib/python3.12/site-packages/pkgs", ndeps: 3000,
 		cmds: []string{

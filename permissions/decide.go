@@ -16,6 +16,13 @@ import (
 // the workspace; everything else asks.
 func (e *Engine) Decide(req Request) Verdict {
 	s := e.snapshot()
+	if req.HookAllowed {
+		return e.decideHookAllowed(s, req)
+	}
+	return e.decide(s, req)
+}
+
+func (e *Engine) decide(s snapshot, req Request) Verdict {
 	switch req.Kind {
 	case None:
 		return Verdict{Decision: Allow, By: "policy", Reason: "changes nothing", ReadOnly: true}
@@ -25,6 +32,8 @@ func (e *Engine) Decide(req Request) Verdict {
 		return e.decideExec(s, req)
 	case MCP:
 		return e.decideMCP(s, req)
+	case Fetch:
+		return e.decideFetch(s, req)
 	}
 	return Verdict{Decision: Ask, By: "policy", Reason: fmt.Sprintf("unknown kind of request %d", req.Kind)}
 }
@@ -350,7 +359,8 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 		}
 		return v
 	}
-	// A deny or ask rule is a promise in every mode: what it cannot be checked against asks.
+	// A deny or ask rule is a promise in every mode: what it cannot be checked against asks, and no mode
+	// or rule allows it, so none is offered.
 	if uv, ok := e.unseenVerdict(s, cls); ok {
 		return uv
 	}

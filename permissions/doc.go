@@ -14,41 +14,84 @@ package permissions
 //   - Brace expansion, loop variables and variables assigned earlier in the same command are not
 //     tracked: words using them are only known at run time and ask unless the program only prints.
 //   - Dangerous commands ask even in yolo and even when an allow rule matches; deny rules still deny.
-//   - A deny or ask rule is a promise in every mode (unseen.go, promise.go). The walker marks, on the
-//     part where it arises, each construct whose effect Warden cannot see, one named kind per
-//     construct (unseenKind): a program named at run time or by a glob; a program, script or sourced
-//     file the same command writes or links first; code on a stream (process substitution, pipe,
-//     /dev/stdin, a here-document to an interpreter); inline code of a language Warden does not read;
-//     bodies kept for later (trap, PROMPT_COMMAND, fc, writes to git's configuration and hooks or a
-//     directory on PATH); variables that change what runs; changes to how bash reads (alias, hash -p,
-//     shopt, set -k); env -S; git told to run a command; programs told to run one (tar --to-command,
-//     ssh -o ProxyCommand, su -c, at); bodies read only for rules; constructs not read at all; paths the
-//     same command may make links first; file lists read from input. While any deny or ask rule is in
-//     force, one decision (unseenVerdict) asks for a command with such a mark, whatever the mode, the
-//     allow rules, accept-edits and the sandbox's auto-allow; without one nothing changes. A mark made
-//     once the command is known (freshPaths) leaves the part's read-only judgement alone.
+//   - A deny or ask rule is a promise in every mode (promise.go decides, in one place). While any is
+//     in force, a part that does more than read is allowed by yolo, an allow rule (a bare `Bash` and a
+//     program's own `Bash(tar:*)` included), accept-edits or the sandbox's auto-allow only when Warden
+//     models it word by word (model.go); anything else asks. "Not modelled" is the default, not a list:
+//     Part.notRO marks a part unmodelled, and only an effect Warden follows in full says otherwise
+//     (Part.effect: a write of a known file, a cd, a quiet variable such as CGO_ENABLED) or a program's
+//     model accounts for every word of it. A model knows the program's every option in every spelling
+//     it accepts (GNU and git abbreviations resolved against the whole list, so an unknown or ambiguous
+//     one is unseen; git's tables come from git's own lists, model_git_options.go), gives each value and
+//     operand a role (data, a path read or written, a directory written into, a directory worked in, a
+//     script run, code, a shell command), expands globs, and checks every path against the path rules.
+//     Modelled: the coreutils writers, sed, gofmt, source, git's writing subcommands and grep, make,
+//     npm (installs and scripts), npx, yarn and pnpm (installs and package.json's scripts), node, python
+//     (and -m pytest, pip, venv, unittest, or a module of the project), pip, pytest, go, cargo, ruff,
+//     mypy, prettier, eslint, the plain wrappers (env, nice, timeout, stdbuf, time...), and a program or
+//     script in the workspace on disk before the command runs, whose arguments it may read or write.
+//     The rest (tar, zip, curl, docker, perl, gcc, strace, chrt...) asks whenever a deny or ask rule is in
+//     force: what they do with their words Warden does not follow; so does a program xargs gives more
+//     words at run time. Without such rules nothing changes.
+//   - Besides, the walker marks, on the part where it arises, each construct whose effect Warden cannot
+//     see, one named kind per construct (unseenKind): a program named at run time or by a glob; code
+//     written (or linked) and run in one call; code on a stream (process substitution, pipe, /dev/stdin
+//     however spelled, a here-document to an interpreter); inline code of a language Warden does not
+//     read; bodies kept for later (trap, PROMPT_COMMAND, fc, writes to git's configuration and hooks or
+//     a directory on PATH); variables that change what runs; changes to how bash reads (alias, hash -p,
+//     shopt, set -k); env -S; git told to run a command; programs told to run one; bodies read only for
+//     rules; constructs not read at all; paths the same command may make links first; file lists read
+//     from input. A mark made once the command is known (freshPaths) leaves the read-only judgement
+//     alone.
 //   - Where the walker can read what such a construct runs (a trap's body, env -S's string, a git -c
-//     program key's value, rebase --exec, bisect run, submodule foreach, a program glob's matches, a
-//     program path through a link), it is read as bash for deny and ask rules, so the rule denies.
-//     git send-pack and http-push are git push for rules.
-//   - Words only known at run time make a part unseen where they could decide a rule: with a path rule
-//     in force, or a Bash rule for the part's program (for git, only when the subcommand is not known,
-//     or is the rule's). A double-quoted substitution printing a quoted here-document with cat (a commit
-//     message) is the words of the here-document.
-//   - A program whose reads and writes are not modelled (not in the read-only table, or judged not
-//     read-only by its check) may read and write every path it is given (words, `--opt=value`,
-//     `key=value`, `@file`); with path rules in force, a given path a rule covers, or a directory holding
-//     what a rule covers, asks. cp and mv read what they copy or move elsewhere. git add, stash -u and
-//     the source tools (linters, formatters, compilers, test runners) leave out what git ignores:
-//     there only an existing file git does not ignore counts. git's work-tree writers (checkout, merge,
-//     pull, reset, stash, apply...) may write anything in the work tree; a new branch from HEAD does not.
-//   - Not covered, by design: a program runs as itself. make, npm test, a project binary or a script
-//     already on disk are not read; a deny rule names commands and paths, not what programs do inside.
+//     program key's value, rebase --exec, --upload-pack, bisect run, submodule foreach, grep -O, a
+//     program glob's matches, a program path through a link, a script bash reads from a here-string
+//     through /dev/stdin), it is read as bash for deny and ask rules, so the rule denies. git send-pack
+//     and http-push are git push for rules.
+//   - Code on disk before the command runs is the project's own: make with its Makefile, npm test, go
+//     test, pytest, a project binary, a script. What such a program reads as code by itself is an input
+//     of the part (Part.inputs, Part.runsBelow), and what the same command writes there is code written
+//     and run in one call: a Makefile, the makefiles it includes and make's -I directories;
+//     package.json and .npmrc; a module or __pycache__ where python -m runs, python's user site, what a
+//     script finds beside it, node_modules up the tree; the module go test, run and generate build; the
+//     directory make, pytest, cargo and npm's scripts run in; .cargo/config.toml up the tree; git's
+//     configuration files (the repository's, ~/.gitconfig, $XDG_CONFIG_HOME/git/config, there or not
+//     yet) and the hooks directory core.hooksPath names. A file run must be there before the command
+//     runs. Once a file is sourced, any program run by name in a command that writes files is unseen (an
+//     activate script moves PATH). chmod, touch, mkdir and rm make no code.
+//   - Words only known at run time decide a rule only where a rule could match what they become
+//     (loose.go): a program or subcommand a Bash rule names (for git, only when the subcommand is not
+//     known, or is the rule's), or a path. A path's unknown parts, when each is one safe file name
+//     component (a number such as $$, arithmetic, date with a numeric format, git rev-parse, id -u,
+//     nproc), leave it where its known parts say, and it asks only if a path rule may match there; any
+//     other unknown path asks under any path rule of its kind. A commit message, a printed word or an
+//     option's data value never asks; a word that may turn out to be an option does, unless nothing
+//     before its first expansion is a dash. A double-quoted substitution printing a quoted
+//     here-document with cat (a commit message) is the words of the here-document.
+//   - A program whose reads and writes are not modelled may read and write every path it is given
+//     (words, `--opt=value`, `key=value`, `@file`): the question says it is not modelled. cp and mv read
+//     what they copy or move elsewhere. git add, stash -u and the source tools (linters, formatters,
+//     compilers, test runners) leave out what git ignores: there only an existing file git does not
+//     ignore counts. git's work-tree writers (checkout of a branch, merge, pull, rebase, stash, apply,
+//     am, reset --hard) may write anything in the work tree; a new branch from HEAD, checkout -- PATHS
+//     and restore PATHS write only those paths, and reset without --hard, --merge or --keep nothing.
+//   - Not covered, by design (the README says so): a program runs as itself. What code on disk before
+//     the command runs does inside (make's recipes, the tests, a project binary, a script written by an
+//     earlier command) is not read, nor what it makes of its arguments and environment; what a package
+//     manager downloads and runs for the names the project or the command gives it (npm install's
+//     lifecycle scripts, npx of a package not installed, go run pkg@version, pip install of an sdist) is
+//     the registry's; which files a branch switch, a merge or a stash pop change depends on trees Warden
+//     does not compare, so they ask under an Edit or Write rule that governs the work tree; a variable
+//     assigned earlier in the same command is not followed. git subcommands' options are those of git
+//     2.39: one a later git added is unseen when spelled out, and an abbreviation is resolved against
+//     the options Warden knows.
 //   - Edit and Write rules are interchangeable: both govern any change to a file.
 //   - A path rule naming a directory covers everything below it.
 //   - A function replaces the program of its name only where bash is certain to have defined it: at the
-//     same level, unconditionally, earlier, in the same directory. One defined in a subshell, a branch,
-//     after && or in a background job leaves later calls to the program. Wrappers, xargs and find -exec
+//     same level, unconditionally, earlier. One defined in a subshell, a branch, after && or in a
+//     background job leaves later calls to the program, and its body is read where it is called, for
+//     deny and ask rules. A function's body runs where it is called (functions.go): a call in another
+//     directory than where it was defined judges the body again there. Wrappers, xargs and find -exec
 //     always run the program. `unset` of a function's name asks.
 //   - find -exec's {} may only be a plain file operand of a table command; a program that reads it reads
 //     every file found, judged like grep -r over the roots, narrowed only by a plain conjunction of -name
@@ -68,7 +111,10 @@ package permissions
 //   - git's content subcommands (show, log, diff, blame, grep, cat-file...) read their REV:path operands
 //     (relative to the repository's top, or with ./ to the directory), their paths and pathspecs.
 //   - Long options count in any abbreviation their program accepts (GNU getopt, git) wherever that makes
-//     the answer stricter; an abbreviated option that would narrow what is read is ignored.
+//     the answer stricter; an abbreviated option that would narrow what is read is ignored. The promise's
+//     models resolve abbreviations against a program's whole list of options instead (model.go).
+//   - Globs are expanded wherever a path is judged: operands, option values, redirection targets (where
+//     bash uses the one file a pattern matches, and refuses more), scripts run and find's roots.
 //   - Paths are resolved the way the kernel walks them: a `..` applies after the symlinks before it.
 //     A path through /proc/self, /proc/N/{cwd,root,fd,environ} or /dev/fd is the command's own view,
 //     which Warden cannot resolve from its process: reading it counts as reading a secret.
@@ -121,6 +167,10 @@ package permissions
 //     Go matches differently from fnmatch ([!...], [[:class:]]) never leave anything out.
 //   - /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/0-2 are the command's own streams (its input is
 //     empty; a redirection of them is judged as the read it is); other /dev/fd/N and /proc paths stay secret.
+//     A script taken from anything below /dev (but /dev/null) or /proc, however spelled (/dev/./stdin,
+//     //dev/stdin, /dev/pts/../stdin, /proc/self/root/dev/stdin) or reached through a link, is code on a
+//     stream (streams.go). /proc/self/exe run as a program is the shell running the command; rbash is
+//     bash; the dynamic loader (ld.so) is a wrapper.
 //   - A function calls itself only when its body runs its name through the shell: `command f` runs the program.
 //   - Loops over known values are judged per value within a budget of maxLoopRounds bodies per command;
 //     past it a body is judged once with its variable unknown.

@@ -72,7 +72,7 @@ func TestVerdictNamesThePart(t *testing.T) {
 		{"git status && git push origin main", "`git push` is not read-only", "git push origin main"},
 		{"ls -la > out.txt", "writes to `out.txt`", "ls -la > out.txt"},
 		{"cat README.md; curl http://x", "`curl` is denied by `Bash(curl:*)`", "curl http://x"},
-		{"sort -o out.txt README.md", "`sort -o` is not read-only", "sort -o out.txt README.md"},
+		{"sort -o out.txt README.md", "`sort -o` is not read-only; Warden cannot check your deny and ask rules against it", "sort -o out.txt README.md"},
 		{"cat .env", "reads `.env`, which may hold secrets", "cat .env"},
 		{"rm -rf ~", "`rm` removes `~` recursively (catastrophic)", "rm -rf ~"},
 	} {

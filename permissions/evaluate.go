@@ -64,7 +64,8 @@ func (c *classifier) arithmTarget(lv *level, at syntax.Node, x syntax.ArithmExpr
 func (c *classifier) assignName(lv *level, at syntax.Node, name string) {
 	if reason := sensitiveVar(name); reason != "" {
 		p := Part{Text: lv.text(at), Static: true}
-		p.notRO(reason)
+		// Exported or assigned for every program after it: no one program's model reads it.
+		p.effect(reason)
 		p.unseeVar(name, reason)
 		c.parts = append(c.parts, p)
 	}
@@ -107,6 +108,10 @@ func (c *classifier) decl(lv *level, n *syntax.DeclClause, sc *scope) {
 		c.fail(text, "`nameref` makes one variable stand for another")
 		return
 	}
+	if n.Variant.Value == "export" {
+		// What is exported reaches every program after it (make takes it as a variable).
+		c.exports = true
+	}
 	// Options come first: -i makes every value assigned to the names arithmetic, -a and -A re-read a
 	// quoted "(...)" value as an array assignment.
 	integer, array := false, false
@@ -115,6 +120,7 @@ func (c *classifier) decl(lv *level, n *syntax.DeclClause, sc *scope) {
 			if w := resolveWord(a.Value, "", ""); w.Static && (strings.HasPrefix(w.Value, "-") || strings.HasPrefix(w.Value, "+")) {
 				integer = integer || strings.ContainsRune(w.Value, 'i')
 				array = array || strings.ContainsAny(w.Value, "aA")
+				c.exports = c.exports || strings.HasPrefix(w.Value, "-") && strings.ContainsRune(w.Value, 'x')
 			}
 		}
 	}

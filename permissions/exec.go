@@ -29,6 +29,9 @@ type exec struct {
 	// env are the variables the command line gives the program over those commands inherit: the
 	// assignments in front of it, `env NAME=value`, and what git's -c puts in GIT_CONFIG_PARAMETERS.
 	env map[string]string
+	// configRuns is why a reading git command is not read-only when the only reason is a program its
+	// configuration names: the configuration on disk is the project's or the person's own.
+	configRuns string
 }
 
 // setEnv records a variable the command line gives the program.
@@ -115,26 +118,39 @@ func (e *exec) run(words []word) {
 			return
 		}
 		if strings.ContainsRune(n, '/') {
-			dir, base := filepath.Split(n)
-			if !systemBinDirs[filepath.Clean(dir)] || base == "" {
-				e.p.notRO(fmt.Sprintf("`%s` runs a program by its path, not a known system tool", n))
-				e.runsFile(name)
-				e.hand(words[1:])
-				e.linkedProgram(words)
-				return
+			if selfExe(n) {
+				// The binary of the process that runs it: the shell running the command.
+				n = "bash"
+			} else {
+				dir, base := filepath.Split(procRoot(n))
+				if !systemBinDirs[filepath.Clean(dir)] || base == "" {
+					if n = e.pathRun(words); n == "" {
+						return
+					}
+				} else {
+					n = base
+				}
 			}
-			n = base
 		}
 		e.dangerous(n, foundAsRoots(words))
 		if layer == 0 && !e.p.fromFind && !strings.ContainsRune(name.Value, '/') {
 			// Only the shell itself calls functions: wrappers, xargs and find run the program.
-			if fn, ok := e.sc.funcs[n]; ok && fn.dir == e.sc.cwd {
-				e.sc.cwd = fn.after
+			if fn, ok := e.sc.funcs[n]; ok {
+				if fn.dir == e.sc.cwd {
+					e.sc.cwd = fn.after
+					return
+				}
+				// A function runs where it is called: its body is judged again there.
+				e.c.callFunction(n, fn, e.sc, "")
 				return
 			}
 			// Judged as the program; Classify asks if the command defines a function of this name
-			// anywhere, which bash may call here instead (see asFunction).
+			// anywhere, which bash may call here instead (see asFunction). The body is read where it is
+			// called all the same, for deny and ask rules.
 			e.p.called = n
+			if fn, ok := e.c.funcBodies[n]; ok {
+				e.c.callFunction(n, fn, e.sc.fork(), fmt.Sprintf("bash may run the function `%s` here", n))
+			}
 		}
 		if !strings.ContainsRune(name.Value, '/') && !bashBuiltins[n] {
 			if r := e.pathProgram(n); r != "" {
@@ -172,7 +188,7 @@ func (e *exec) run(words []word) {
 			return
 		}
 		s, ok := table[n]
-		marks := e.p.marks
+		marks, before, dir := e.p.marks, e.p.unmodelled, e.dir
 		if !ok {
 			e.p.notRO(fmt.Sprintf("`%s` is not known to be read-only", display(words)))
 		} else {
@@ -181,8 +197,59 @@ func (e *exec) run(words []word) {
 		if e.p.marks > marks {
 			// The program itself, not a redirection, does more than read.
 			e.unseenIn(n, s, words)
+			e.modelProgram(n, words, before, dir)
 		}
 		return
+	}
+}
+
+// pathRun judges a program run by its path outside the system's directories. A link to a system
+// program is that program, whose name it returns; a program or script in the workspace that is on disk
+// before the command runs is the project's own, judged by the model of its name where Warden has one
+// (.venv/bin/python) and otherwise given its arguments as paths it may read or write; anything else is
+// not modelled. It returns "" when the part is judged.
+func (e *exec) pathRun(words []word) string {
+	name := words[0]
+	reason := fmt.Sprintf("`%s` runs a program by its path, not a known system tool", name.Value)
+	e.p.effect(reason)
+	e.runsFile(name)
+	e.linkedProgram(words)
+	path := e.c.abs(name.Value, e.scope())
+	if !filepath.IsAbs(path) {
+		e.p.unmodel(reason)
+		return ""
+	}
+	real := procRoot(e.c.resolved(path))
+	if dir, base := filepath.Split(real); systemBinDirs[filepath.Clean(dir)] && base != "" {
+		return base
+	}
+	if base := filepath.Base(real); isLoader(base) && !e.c.inside(real) {
+		return "ld.so"
+	}
+	fi, err := os.Stat(path)
+	if !e.c.inside(path) || err != nil || !fi.Mode().IsRegular() || e.unknownTail {
+		e.p.unmodel(reason)
+		return ""
+	}
+	if g, ok := models[filepath.Base(real)]; ok {
+		if why := e.model(g, words); why != "" {
+			e.p.unmodel(why)
+		}
+		return ""
+	}
+	e.besideRun(name)
+	e.hand(words[1:])
+	return ""
+}
+
+// besideRun records that a script or program run by its path may run what lies beside it (a script
+// sourcing lib.sh): what the same command writes there is code written and run in one call.
+func (e *exec) besideRun(w word) {
+	if !w.Static || w.Glob {
+		return
+	}
+	if p := e.c.abs(w.Value, e.scope()); filepath.IsAbs(p) {
+		e.p.runsBelow = append(e.p.runsBelow, filepath.Dir(p))
 	}
 }
 
@@ -225,11 +292,15 @@ var hasSubcommands = map[string]bool{
 }
 
 // shells are the programs that run a script: from -c, from a file, or from stdin.
-var shells = map[string]bool{"bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true, "mksh": true, "ash": true, "fish": true}
+var shells = map[string]bool{"bash": true, "rbash": true, "sh": true, "dash": true, "zsh": true, "ksh": true, "mksh": true,
+	"ash": true, "fish": true}
 
 // shell handles `bash -c BODY`, `bash <<EOF` and `bash script`: a body given inline is parsed and
 // classified like the rest; a script file or stdin Warden cannot see is not read-only.
 func (e *exec) shell(name string, words []word) []word {
+	if name == "rbash" {
+		name = "bash" // restricted bash reads commands as bash does
+	}
 	if name == "zsh" || name == "ksh" || name == "mksh" || name == "fish" {
 		// Their syntax is not bash's: zsh's glob qualifiers *(e:cmd:) run code in what bash reads as a glob.
 		// The body is read as bash all the same, for deny and ask rules only.
@@ -334,9 +405,12 @@ func (e *exec) shell(name string, words []word) []word {
 		e.nested(body.Value, name != "bash")
 		return nil
 	}
-	if i < len(words) && !sawS {
-		e.p.notRO(fmt.Sprintf("`%s %s` runs a script Warden cannot see", name, words[i].Value))
-		e.runsFile(words[i])
+	if i < len(words) && !sawS && (!words[i].Static || e.stdin == nil || !isStdin(words[i].Value) && !isStdin(e.c.abs(words[i].Value, e.scope()))) {
+		// A script on disk before the command runs is the project's own; its arguments are paths it
+		// may read or write.
+		e.p.effect(fmt.Sprintf("`%s %s` runs a script Warden cannot see", name, words[i].Value))
+		e.runsScript(words[i])
+		e.besideRun(words[i])
 		e.hand(words[i+1:])
 		return nil
 	}
@@ -402,7 +476,7 @@ func (e *exec) cd(words []word) {
 	}
 	if physical && len(args) > 0 && slices.Contains(strings.Split(args[0].Value, "/"), "..") {
 		// cd -P resolves a link before `..`; Warden follows `..` first, as plain cd does.
-		e.p.notRO(fmt.Sprintf("`cd -P %s` goes up from where a link points", args[0].Value))
+		e.p.effect(fmt.Sprintf("`cd -P %s` goes up from where a link points", args[0].Value))
 		e.sc.cwd = ""
 		return
 	}
@@ -414,31 +488,31 @@ func (e *exec) cd(words []word) {
 	case len(args) == 0:
 		target = e.c.ctx.Home
 	case len(args) > 1:
-		e.p.notRO("`cd` with more than one directory")
+		e.p.effect("`cd` with more than one directory")
 		e.sc.cwd = ""
 		return
 	case !args[0].Static || args[0].Glob || args[0].Value == "-":
-		e.p.notRO(fmt.Sprintf("`cd %s` goes to a directory only known at run time", args[0].Value))
+		e.p.effect(fmt.Sprintf("`cd %s` goes to a directory only known at run time", args[0].Value))
 		e.sc.cwd = ""
 		return
 	default:
 		target = args[0].Value
 	}
 	if target == "" || (!filepath.IsAbs(target) && e.sc.cwd == "") {
-		e.p.notRO("`cd` from a directory Warden lost track of")
+		e.p.effect("`cd` from a directory Warden lost track of")
 		e.sc.cwd = ""
 		return
 	}
 	dir := e.c.resolvedFrom(e.sc.cwd, target)
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		// The cd fails, and what follows it runs where the command began, not where it names.
-		e.p.notRO(fmt.Sprintf("`cd %s` names no directory that exists", target))
+		e.p.effect(fmt.Sprintf("`cd %s` names no directory that exists", target))
 		e.sc.cwd = ""
 		return
 	}
 	e.sc.cwd = dir
 	if !e.c.inside(dir) {
-		e.p.notRO(fmt.Sprintf("`cd %s` leaves the workspace", target))
+		e.p.effect(fmt.Sprintf("`cd %s` leaves the workspace", target))
 	}
 }
 

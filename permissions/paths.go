@@ -115,5 +115,5 @@ func within(dir, path string) bool {
 	if dir == "/" {
 		return strings.HasPrefix(path, "/")
 	}
-	return path == dir || strings.HasPrefix(path, dir+string(os.PathSeparator))
+	return path == dir || len(path) > len(dir) && path[len(dir)] == os.PathSeparator && strings.HasPrefix(path, dir)
 }

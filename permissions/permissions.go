@@ -32,7 +32,14 @@ func ParseMode(s string) (Mode, error) {
 	case "":
 		return ModeDefault, nil
 	}
-	return "", fmt.Errorf("unknown permission mode %q: use default, accept-edits, plan or yolo", s)
+	// Claude Code's names for the same modes, so that its flags and settings work as they are.
+	switch s {
+	case "acceptEdits":
+		return ModeAcceptEdits, nil
+	case "bypassPermissions":
+		return ModeYolo, nil
+	}
+	return "", fmt.Errorf("unknown permission mode %q: use default, accept-edits (acceptEdits), plan or yolo (bypassPermissions)", s)
 }
 
 // Next returns the mode Shift+Tab moves to.
@@ -60,7 +67,8 @@ const (
 type Kind int
 
 // The kinds of request: a shell command, a file read, an edit of an existing file, a file write, a
-// call with no effect outside Warden (None), and a call to an MCP server's tool (mcp.go).
+// call with no effect outside Warden (None), a call to an MCP server's tool (mcp.go), and a fetch of a web
+// page (webfetch.go).
 const (
 	Exec Kind = iota
 	Read
@@ -68,6 +76,7 @@ const (
 	Write
 	None
 	MCP
+	Fetch
 )
 
 // Request is one tool call in the terms the engine understands.
@@ -83,6 +92,11 @@ type Request struct {
 	Unsandboxed bool
 	// MCP is the tool an MCP request calls.
 	MCP MCPCall
+	// HookAllowed says a hook answered "allow": the request is decided as if an allow rule named it,
+	// no more (hook.go).
+	HookAllowed bool
+	// Host is the host a Fetch request reaches.
+	Host string
 }
 
 // Verdict is the engine's answer with everything the person and the transcript need to understand it.

@@ -12,9 +12,11 @@ import (
 
 // The one place where the engine keeps the promise of deny and ask rules (unseen.go): while any is in
 // force, a command with a part Warden cannot see asks, whatever the mode and the allow rules. A part is
-// unseen when the walker marked it, when words only known at run time may decide whether a rule
-// matches, or when it gives a program whose reads and writes Warden does not model a path a path rule
-// governs.
+// unseen when the walker marked it; when it does more than read and Warden's model of it ends somewhere
+// (model.go: a program, an option, a place that takes code or a path Warden does not follow); when
+// words only known at run time may decide whether a rule matches (a program or subcommand a Bash rule
+// names, a path a path rule could govern); or when it gives a program whose reads and writes Warden does
+// not model a path a path rule governs.
 
 // guardRules are the deny and ask rules a command is checked against: Bash rules and path rules.
 func guardRules(s snapshot) (bash, paths []Rule) {
@@ -57,15 +59,21 @@ func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
 		// A read-only part's words only known at run time are only printed (echo $X).
 		return ""
 	}
-	if !p.Static && (len(paths) > 0 || mayMatchOnceKnown(bash, p)) {
+	if p.unmodelled != "" {
+		return p.unmodelled
+	}
+	if !p.Static && mayMatchOnceKnown(bash, p) {
 		return fmt.Sprintf("`%s` has words only known at run time", partName(p))
 	}
 	if len(paths) == 0 {
 		return ""
 	}
+	if why := e.looseWhy(p, paths); why != "" {
+		return why
+	}
 	for _, list := range [][]string{p.Reads, p.Writes} {
 		for _, path := range list {
-			if !filepath.IsAbs(path) && path != "-" && path != "" {
+			if !filepath.IsAbs(path) && path != "-" && path != "" && !p.isLoose(path) {
 				return fmt.Sprintf("`%s` uses `%s`, only known at run time", partName(p), path)
 			}
 		}
@@ -85,6 +93,41 @@ func (e *Engine) unseenWhy(p *Part, bash, paths []Rule) string {
 	}
 	if r, path, ok := e.gitTakesMatch(paths, p.gitTakes); ok {
 		return fmt.Sprintf("`%s` takes `%s` into the repository, including what `%s` governs", partName(p), e.shown(path), r.Raw)
+	}
+	return ""
+}
+
+// isLoose reports whether a path as the part recorded it is one of its loose paths, which looseWhy
+// judges.
+func (p *Part) isLoose(path string) bool {
+	for _, lp := range p.loose {
+		if lp.shown == path {
+			return true
+		}
+	}
+	return false
+}
+
+// looseWhy says why a path of the part only known at run time may be one a path rule governs, or "".
+func (e *Engine) looseWhy(p *Part, paths []Rule) string {
+	for _, lp := range p.loose {
+		k := lp.kind
+		rules := pathRules(paths, k)
+		if len(rules) == 0 {
+			continue
+		}
+		if lp.dir == "" {
+			return fmt.Sprintf("`%s` uses `%s`, a path only known at run time, which `%s` may govern", partName(p), lp.shown, rules[0].Raw)
+		}
+		real := e.absFor(lp.dir)
+		for _, r := range rules {
+			for _, d := range []string{lp.dir, real} {
+				if lp.mayMatch(r, d) {
+					return fmt.Sprintf("`%s` uses `%s`, a path below `%s` only known at run time, which `%s` may govern",
+						partName(p), lp.shown, e.shown(lp.dir), r.Raw)
+				}
+			}
+		}
 	}
 	return ""
 }

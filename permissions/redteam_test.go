@@ -20,7 +20,7 @@ var redTeamCases = []corpusCase{
 	ask("rm() { :; }; command rm x"), ask("rm() { :; }; env rm x"), ask("rm() { :; }; timeout 5 rm x"), ask("rm() { :; }; unset -f rm; rm x"),
 	ask("rm() { :; }; unset rm; rm x"), ask("for i in 1; do rm() { :; }; done; rm x"), ask("case a in b) rm() { :; };; esac; rm x"),
 	ask("eval() { :; }; eval 'rm x'"), ask("sh -c 'eval() { :; }; eval \"rm x\"'"), ask("while false; do rm() { :; }; done; rm x"),
-	ask("f() { cat a.txt; }; cd secrets; f").denying("Read(./secrets/**)").expect(Ask),
+	ask("f() { cat a.txt; }; cd secrets; f").denying("Read(./secrets/**)"), // a function runs where it is called
 	allow("rm() { :; }; rm x"), allow("f() { ls; }; f"), allow("f() { ls; }; { f; }"), allow("(f() { ls; }; f)"),
 	allow("f() { git status; }; f && f"), allow("{ rm() { :; }; }; rm x"),
 	// A2: xargs gives a wrapper its command from stdin.
@@ -198,7 +198,7 @@ var redTeamCases = []corpusCase{
 	ask("echo() { printf .env; }; echo x | xargs cat"), ask("printf() { command printf .env; }; printf x | xargs cat"),
 	ask("for i in 1 2; do echo x | xargs cat; echo() { printf .env; }; done"), ask("sort() { printf .env; }; echo x | sort | xargs cat"),
 	ask("cd sub; cat() { head ../secrets/a.txt; }; cd ..; cat README.md").denying("Read(./secrets/**)"),
-	ask("cd sub; cat() { head secrets/a.txt; }; cd ..; cat README.md").denying("Read(./secrets/**)").expect(Ask),
+	ask("cd sub; cat() { head secrets/a.txt; }; cd ..; cat README.md").denying("Read(./secrets/**)"),
 	ask("(cat() { :; }); cat README.md"), ask("read() { ls $HOME; }; IFS=/ read x"), allow("f() { ls; }; f; ls"),
 	// C3: `..` after a symlink goes to the link target's parent; /proc/*/cwd and /dev/fd are the command's own.
 	ask("cat lnk/../../secrets/a.txt").denying("Read(./secrets/**)"), ask("cat lnk/../../.env"), ask("cat lnk/../../.e*"),

@@ -31,6 +31,8 @@ type Rule struct {
 	// shape is a Bash rule read the way deny and ask rules match commands (rulematch.go), built by
 	// compile.
 	shape *shape
+	// host is a WebFetch rule's host, canonical; prefix then says it names the host's subdomains (webfetch.go).
+	host string
 }
 
 // ParseRule parses the rule syntax of DESIGN.md §5. Path patterns are kept as written; they are made
@@ -53,6 +55,9 @@ func ParseRule(s string) (Rule, error) {
 	}
 	if isMCPRuleName(s) {
 		return parseMCPRule(raw, s)
+	}
+	if tool == webFetchTool {
+		return parseWebFetchRule(raw, pattern, !strings.Contains(s, "("))
 	}
 	r := Rule{Raw: raw, Tool: tool, Pattern: pattern}
 	switch tool {
@@ -84,7 +89,7 @@ func ParseRule(s string) (Rule, error) {
 		r.Pattern = p
 		return r, nil
 	}
-	return Rule{}, fmt.Errorf("rule %q: unknown tool %q (use Bash, Read, Edit, Write or mcp__SERVER__TOOL)", raw, tool)
+	return Rule{}, fmt.Errorf("rule %q: unknown tool %q (use Bash, Read, Edit, Write, WebFetch or mcp__SERVER__TOOL)", raw, tool)
 }
 
 // compile makes a path rule's pattern absolute: `//x` is absolute, `~/x` is in home, anything else is
@@ -94,7 +99,7 @@ func (r *Rule) compile(workspace, home string) {
 		r.compileBash(home)
 		return
 	}
-	if isMCPRuleName(r.Tool) {
+	if isMCPRuleName(r.Tool) || r.Tool == webFetchTool {
 		return
 	}
 	p := r.Pattern

@@ -22,7 +22,8 @@ var sensitiveVars = map[string]bool{
 	"NODE_OPTIONS": true, "RUBYOPT": true, "RUBYLIB": true, "PERL5OPT": true, "PERL5LIB": true, "PERLLIB": true,
 	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "CLASSPATH": true,
 	"SSH_ASKPASS": true, "SUDO_ASKPASS": true, "XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "ZDOTDIR": true,
-	"MAKEFLAGS": true, "RIPGREP_CONFIG_PATH": true, "GREP_OPTIONS": true, "TAR_OPTIONS": true,
+	"MAKEFLAGS": true, "GNUMAKEFLAGS": true, "MFLAGS": true, "MAKEFILES": true, "RUSTFLAGS": true, "RUSTDOCFLAGS": true,
+	"RIPGREP_CONFIG_PATH": true, "GREP_OPTIONS": true, "TAR_OPTIONS": true,
 	"FPATH": true, "MAILPATH": true, "TERMINFO": true, "LOCPATH": true, "GCONV_PATH": true, "HOSTALIASES": true,
 	"LOCALDOMAIN": true, "RES_OPTIONS": true, "NLSPATH": true, "SYSTEMD_PAGER": true, "SYSTEMD_EDITOR": true,
 	"PS_FORMAT": true,
@@ -44,6 +45,8 @@ var sensitivePrefixes = []string{
 	// docker and compose (DOCKER_CONFIG holds CLI plugins, DOCKER_HOST another daemon), pip, pagers,
 	// systemd's pager, groff under man, and the XDG directories programs find their configuration in.
 	"KUBE", "GH_", "DOCKER_", "COMPOSE_", "PIP_", "LESS", "SYSTEMD_", "GROFF_", "XDG_",
+	// pytest takes options and plugins from PYTEST_ADDOPTS and PYTEST_PLUGINS.
+	"PYTEST_",
 }
 
 // sensitiveVar returns why assigning name is not read-only, or "".
@@ -205,7 +208,7 @@ func (e *exec) loginReads(shell string) {
 // wardenOwn reports whether a path is Warden's own state or settings. The state directory holds every
 // session's transcript and full outputs, the checkpoints (a copy of every workspace's files, .env and
 // files under Read deny rules included), logs and the list of trusted workspaces; the settings may hold
-// MCP servers' tokens. The custom commands beside them are prompts, not secrets.
+// MCP servers' tokens. The custom commands and the skills beside them are prompts, not secrets.
 func wardenOwn(clean, home string) bool {
 	s := "/" + strings.TrimPrefix(clean, "/")
 	if strings.Contains(s+"/", "/.local/state/warden/") {
@@ -217,7 +220,7 @@ func wardenOwn(clean, home string) bool {
 			return false
 		}
 		rest := s[i+len(dir)+1:]
-		return rest != "" && rest != "commands" && !strings.HasPrefix(rest, "commands/")
+		return rest != "" && !promptsDir(rest)
 	}
 	if settings("/.config/warden") {
 		return true
@@ -232,7 +235,18 @@ func wardenOwn(clean, home string) bool {
 		}
 	}
 	for _, d := range own.settings {
-		if rest, ok := strings.CutPrefix(clean, d+"/"); ok && rest != "commands" && !strings.HasPrefix(rest, "commands/") {
+		if rest, ok := strings.CutPrefix(clean, d+"/"); ok && !promptsDir(rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// promptsDir reports whether rest, a path inside Warden's settings directory, is in one of its folders of
+// prompts (commands, skills), which hold the person's words, not their secrets.
+func promptsDir(rest string) bool {
+	for _, d := range []string{"commands", "skills"} {
+		if rest == d || strings.HasPrefix(rest, d+"/") {
 			return true
 		}
 	}

@@ -10,7 +10,7 @@ import (
 // Warden's own state (sessions, checkpoints, logs, the trust list) and its settings are secret places:
 // a checkpoint holds a copy of every workspace's .env. Reading them asks, by bash (jailed or not) and by
 // read_file, as ~/.ssh does, also where XDG_STATE_HOME and XDG_CONFIG_HOME put them; the custom commands
-// beside the settings are not secret.
+// and the skills beside the settings are not secret.
 func TestWardenOwnFilesAreSecret(t *testing.T) {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	home := filepath.Join(root, "home")
@@ -62,13 +62,15 @@ func TestWardenOwnFilesAreSecret(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", xdgState)
 	t.Setenv("XDG_CONFIG_HOME", xdgConfig)
 	for p, want := range map[string]bool{
-		filepath.Join(xdgState, "warden", "sessions", "s1.jsonl"):   true,
-		filepath.Join(xdgState, "warden"):                           true,
-		filepath.Join(xdgConfig, "warden", "settings.json"):         true,
-		filepath.Join(xdgConfig, "warden", "commands", "review.md"): false,
-		filepath.Join(xdgState, "other", "x"):                       false,
-		filepath.Join(ws, "warden", "settings.json"):                false,
-		filepath.Join(ws, "main.go"):                                false,
+		filepath.Join(xdgState, "warden", "sessions", "s1.jsonl"):       true,
+		filepath.Join(xdgState, "warden"):                               true,
+		filepath.Join(xdgConfig, "warden", "settings.json"):             true,
+		filepath.Join(xdgConfig, "warden", "commands", "review.md"):     false,
+		filepath.Join(xdgConfig, "warden", "skills", "pdf", "SKILL.md"): false,
+		filepath.Join(xdgConfig, "warden", "skillset.json"):             true,
+		filepath.Join(xdgState, "other", "x"):                           false,
+		filepath.Join(ws, "warden", "settings.json"):                    false,
+		filepath.Join(ws, "main.go"):                                    false,
 	} {
 		if got := IsSecretPath(p, home); got != want {
 			t.Errorf("IsSecretPath(%s) = %v, want %v", p, got, want)

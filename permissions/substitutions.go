@@ -145,15 +145,14 @@ func (e *exec) gitNames(src *Part) bool {
 			case a == "--cached" || a == "--staged" || a == "--" || strings.HasPrefix(a, "--diff-filter="):
 			case strings.HasPrefix(a, "-"):
 				return false
-			default:
-				specs = append(specs, a)
 			}
+			// Any other word is a revision or a path, and narrows nothing: the names may be any the
+			// repository holds.
 		}
 		if !names {
 			return false
 		}
 		history = true
-		specs = nil // revisions and paths alike: the names may be any the repository holds
 	default:
 		return false
 	}

@@ -1,12 +1,14 @@
 package permissions
 
 // A deny rule is a promise in every mode. Deny and ask rules are checked against what Warden reads in
-// the command: the programs it names, the code it hands to a shell, the files it names. Some of what a
-// command does Warden cannot read: code written and run in the same call, code arriving on a stream, a
-// trap's body, a program reached through a glob or a link made a moment before, git told to run a
-// command. The walker marks each such construct on the part where it arises, with the kind below, and
-// the engine decides on the marks in one place (promise.go): while deny or ask rules are in force, a
-// part with a mark asks, whatever the mode and the allow rules. Without such rules nothing changes.
+// the command: the programs it names, the code it hands to a shell, the files it names. What Warden does
+// not model word by word is unseen by default (Part.notRO marks the part unmodelled; model.go); besides,
+// some of what a command does Warden knows it cannot read: code written and run in the same call, code
+// arriving on a stream, a trap's body, a program reached through a glob or a link made a moment before,
+// git told to run a command. The walker marks each such construct on the part where it arises, with the
+// kind below, and the engine decides in one place (promise.go): while deny or ask rules are in force, a
+// part with a mark, or not modelled, asks, whatever the mode and the allow rules. Without such rules
+// nothing changes.
 //
 // What the marks do not cover, and the README says: a program runs as itself. Warden does not read what
 // make, npm test or a script already on disk do inside; a deny rule names commands and files, and a
@@ -80,6 +82,25 @@ func (p *Part) unseeVar(name, why string) {
 		p.unsee(unseenProgramEnv, why)
 	}
 }
+
+// sensitiveAssign records that the part gives a variable sensitiveVar named (why is its reason) to its
+// program: not read-only, and unseen unless it is one of quietVars, or one a program's model reads
+// (modelledVars), which that model must account for (envModel).
+func (p *Part) sensitiveAssign(name, why string) {
+	p.effect(why)
+	switch {
+	case quietVars[name]:
+	case modelledVars[name]:
+		p.envModel = append(p.envModel, name)
+	default:
+		p.unsee(unseenProgramEnv, why)
+	}
+}
+
+// modelledVars are variables of sensitiveVar's families that a program's model reads as its own
+// options (GOFLAGS for go): set for that program, they are judged with its command line; set for any
+// other, they are unseen.
+var modelledVars = map[string]bool{"GOFLAGS": true}
 
 // quietVars are variables of sensitiveVar's families that change neither which programs run nor what
 // they load: build switches and commit identities set every day. Setting one is still not read-only.

@@ -17,7 +17,7 @@ func (e *exec) unseenIn(n string, s *spec, words []word) {
 	switch n {
 	case "source", ".":
 		if len(words) > 1 {
-			e.runsFile(words[1])
+			e.runsScript(words[1])
 			e.hand(words[2:])
 		}
 		return
@@ -70,8 +70,10 @@ func (e *exec) unseenIn(n string, s *spec, words []word) {
 			e.p.handedWrites = append(e.p.handedWrites, path)
 		}
 	}
-	if s == nil || s.writes == writesNone {
-		// Its reads and writes are not modelled: every path it is given may be read or written.
+	if (s == nil || s.writes == writesNone) && (models[n] == nil || sourceTools[n]) {
+		// Its reads and writes are not modelled: every path it is given may be read or written. A
+		// program with a model has what it does with its words recorded there (model.go); the source
+		// tools still take in what git does not ignore below a directory they are given.
 		e.hand(words[1:])
 		if sourceTools[n] {
 			e.sourceDirs()
@@ -140,30 +142,57 @@ func (e *exec) handedPaths(words []word) []string {
 	return out
 }
 
-// streamPaths are the names of a command's own input and of descriptors: a script read from one of them
-// arrives on a stream.
-func streamPath(p string) bool {
-	return p == "-" || p == "/dev/stdin" || strings.HasPrefix(p, "/dev/fd/") ||
-		strings.HasPrefix(p, "/proc/") && strings.Contains(p, "/fd/")
-}
-
 // runsFile records that the part runs w as code: a program by its path, a script, a sourced file. A
-// script that arrives on a stream or is only known at run time is unseen; a file is checked once the
-// whole command is known (unseen_fresh.go), since the same command may write it.
-func (e *exec) runsFile(w word) {
+// script that arrives on a stream or is only known at run time is unseen; a file on disk is read (its
+// content reaches the interpreter, and errors print it) and checked once the whole command is known
+// (unseen_fresh.go): it must be there before the command runs, and no other part may write it.
+func (e *exec) runsFile(w word) { e.runsCode(w, false) }
+
+// runsScript is runsFile for a file a shell runs: a here-document or here-string fed to it through
+// its standard input is read as bash for deny and ask rules.
+func (e *exec) runsScript(w word) { e.runsCode(w, true) }
+
+func (e *exec) runsCode(w word, shell bool) {
+	sc := e.scope()
 	switch {
 	case w.ProcIn:
 		e.p.unsee(unseenStreamCode, fmt.Sprintf("runs code from the process substitution `%s`", w.Raw))
 	case !w.Static || w.Found:
 		e.p.unsee(unseenProgram, fmt.Sprintf("runs `%s`, only known at run time, as code", w.Value))
-	case streamPath(w.Value):
-		e.p.unsee(unseenStreamCode, fmt.Sprintf("runs code from `%s`, a stream Warden cannot see", w.Value))
-	default:
-		if path := e.c.abs(w.Value, e.scope()); filepath.IsAbs(path) {
-			e.p.runs = append(e.p.runs, path)
-		} else {
-			e.p.unsee(unseenProgram, fmt.Sprintf("runs `%s` in a directory Warden lost track of", w.Value))
+	case w.Glob:
+		// bash expands the pattern when the part runs, after what the same command wrote before it.
+		e.p.runGlobs = append(e.p.runGlobs, e.c.abs(w.Value, sc))
+		names, ok := e.c.expandGlob(w.Value, sc)
+		if !ok {
+			e.p.unsee(unseenProgram, fmt.Sprintf("runs `%s`, a pattern Warden could not expand", w.Value))
+			return
 		}
+		for _, n := range names {
+			e.runsPath(n, shell)
+		}
+	default:
+		e.runsPath(w.Value, shell)
+	}
+}
+
+// runsPath is runsCode for one path as typed.
+func (e *exec) runsPath(v string, shell bool) {
+	sc := e.scope()
+	path := e.c.abs(v, sc)
+	switch {
+	case isStdin(v) || filepath.IsAbs(path) && isStdin(path):
+		why := fmt.Sprintf("runs code from `%s`, its input", v)
+		e.p.unsee(unseenStreamCode, why)
+		if shell && e.stdin != nil && e.stdin.Static {
+			e.untrustedBody(e.stdin.Value, why)
+		}
+	case v == "-" || filepath.IsAbs(path) && e.c.isStream(path):
+		e.p.unsee(unseenStreamCode, fmt.Sprintf("runs code from `%s`, a stream Warden cannot see", v))
+	case !filepath.IsAbs(path):
+		e.p.unsee(unseenProgram, fmt.Sprintf("runs `%s` in a directory Warden lost track of", v))
+	default:
+		e.p.runs = append(e.p.runs, path)
+		e.c.readOne(e.p, v, path, sc, true)
 	}
 }
 
@@ -190,15 +219,15 @@ func (e *exec) globProgram(words []word) {
 // is unseen, since the body runs later, where Warden cannot tell what the shell is.
 func (e *exec) trap(words []word) {
 	args := words[1:]
-	if len(args) > 0 && args[0].Value == "--" {
+	if len(args) > 0 && args[0].Static && args[0].Value == "--" {
 		args = args[1:]
+	} else if len(args) > 0 && args[0].Static && strings.HasPrefix(args[0].Value, "-") && args[0].Value != "-" {
+		// -l and -p list; any other option is refused. After `--` a body may start with a dash.
+		return
 	}
 	if len(args) < 2 || args[0].Static && (args[0].Value == "-" || args[0].Value == "") {
 		// A lone signal or `-` resets; `''` ignores.
 		return
-	}
-	if strings.HasPrefix(args[0].Value, "-") {
-		return // -l, -p list
 	}
 	body := args[0]
 	if !body.Static {

@@ -13,7 +13,8 @@ import (
 
 // gitQuietKeys are `git -c` and `git config` keys that neither run a program nor change where git reads,
 // writes or connects: identities, output, line endings and merge presentation. Any other key may name a
-// program (the survey in commands_git_trust.go), so it is unseen.
+// program (the survey in commands_git_trust.go), so it is unseen. help.autocorrect is not quiet: it runs
+// a mistyped subcommand as the one it resembles (`git psuh` as git push).
 var gitQuietKeys = []string{
 	"user.", "author.", "committer.", "color.", "column.", "advice.", "i18n.", "log.", "status.", "format.pretty",
 	"core.quotepath", "core.abbrev", "core.autocrlf", "core.safecrlf", "core.eol", "core.filemode",
@@ -21,7 +22,7 @@ var gitQuietKeys = []string{
 	"diff.algorithm", "diff.context", "diff.indentheuristic", "diff.colormoved", "grep.linenumber",
 	"grep.patterntype", "blame.date", "blame.coloring", "merge.conflictstyle", "init.defaultbranch",
 	"pull.rebase", "pull.ff", "push.default", "push.autosetupremote", "rebase.autosquash", "rebase.autostash",
-	"commit.verbose", "fetch.prune", "rerere.enabled", "branch.autosetupmerge", "help.autocorrect",
+	"commit.verbose", "fetch.prune", "rerere.enabled", "branch.autosetupmerge",
 }
 
 // gitQuietKey reports whether a key is one of gitQuietKeys; commit.gpgsign is quiet only when off,
@@ -77,6 +78,10 @@ var gitTreeWriters = map[string]bool{
 	"checkout-index": true, "sparse-checkout": true, "submodule": true, "worktree": true, "bisect": true,
 	"filter-branch": true, "clean": true,
 }
+
+// gitPathWriters are the work-tree writers whose models say what they write: some forms write only the
+// paths they are given, or nothing at all.
+var gitPathWriters = map[string]bool{"checkout": true, "switch": true, "restore": true, "reset": true}
 
 // gitHistoryCopiers are subcommands that copy what the repository holds into a file or a stream.
 var gitHistoryCopiers = map[string]bool{
@@ -229,10 +234,9 @@ func (e *exec) gitTreeUnseen(sub string, rest []word) bool {
 	if r, ok := e.c.findRepo(top); ok && r.Top != "" {
 		top = r.Top
 	}
-	// A new branch from where HEAD is (`checkout -b x`) leaves the files as they are.
-	newBranch := (sub == "checkout" || sub == "switch") && hasWord(rest, "-b", "-B", "-c", "-C", "--create", "--force-create") &&
-		len(gitOperands(rest)) <= 1
-	if gitTreeWriters[sub] && !newBranch {
+	// checkout, switch, restore and reset write the work tree only in some forms, which their models
+	// (model_git.go) tell apart with their options resolved.
+	if gitTreeWriters[sub] && !gitPathWriters[sub] {
 		e.p.handedWrites = append(e.p.handedWrites, top)
 	}
 	switch sub {
@@ -292,11 +296,14 @@ func gitOperands(rest []word) []word {
 	return out
 }
 
-// hasWord reports whether one of words is one of names, or starts with one of the long ones and `=`.
+// hasWord reports whether one of words is one of names, or starts with one of the long ones and `=`, or
+// abbreviates a long one, as GNU getopt and git's parse-options accept: seeing an option here only ever
+// makes the answer stricter.
 func hasWord(words []word, names ...string) bool {
 	for _, w := range words {
+		typed, _, _ := strings.Cut(w.Value, "=")
 		for _, n := range names {
-			if w.Value == n || strings.HasPrefix(n, "--") && strings.HasPrefix(w.Value, n+"=") {
+			if w.Value == n || strings.HasPrefix(n, "--") && (typed == n || abbreviates(typed, n)) {
 				return true
 			}
 		}

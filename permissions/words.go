@@ -33,6 +33,9 @@ type word struct {
 	// Subst is the command substitution the word is made of, alone and unquoted (`$(git ls-files)`):
 	// its output, split into fields, becomes the arguments.
 	Subst *syntax.CmdSubst
+	// Syn is the word as parsed, for the shape of what a word only known at run time may become
+	// (loose.go); nil where the word was made up.
+	Syn *syntax.Word
 }
 
 // resolveWord computes the value of w the way bash would, as far as that can be known without running

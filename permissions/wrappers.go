@@ -16,33 +16,37 @@ func init() {
 	wrappers = map[string]wrapper{
 		"env":        peelEnv,
 		"timeout":    peelTimeout,
-		"nice":       peelOpts("n", []string{"adjustment"}, "", nil, false),
-		"ionice":     peelOpts("cnt", []string{"class", "classdata"}, "pPu", []string{"pid", "pgid", "uid"}, false),
-		"nohup":      peelOpts("", nil, "", nil, false),
-		"time":       peelOpts("fo", []string{"format", "output"}, "oa", []string{"output", "append"}, false),
-		"stdbuf":     peelOpts("ioe", []string{"input", "output", "error"}, "", nil, false),
-		"setsid":     peelOpts("", nil, "", nil, false),
-		"builtin":    peelOpts("", nil, "", nil, false),
-		"exec":       peelOpts("a", nil, "c", nil, false),
+		"nice":       peelGram("-n= --adjustment= --help --version", nil, 0, ""),
+		"ionice":     peelGram("-c= --class= -n= --classdata= -t --ignore -p= --pid= -P= --pgid= -u= --uid= -h --help -V --version", nil, 0, "", "-p", "--pid", "-P", "--pgid", "-u", "--uid", "-h", "--help", "-V", "--version"),
+		"nohup":      peelGram("--help --version", nil, 0, ""),
+		"time":       peelGram("-f= --format= -p --portability -o= --output= -a --append -v --verbose -q --quiet -V --version --help", map[string]role{"-o": rWrite, "--output": rWrite}, 0, ""),
+		"stdbuf":     peelGram("-i= --input= -o= --output= -e= --error= --help --version", nil, 0, ""),
+		"setsid":     peelGram("-c --ctty -f --fork -w --wait -h --help -V --version", nil, 0, ""),
+		"builtin":    peelGram("", nil, 0, ""),
+		"exec":       peelGram("-a= -c -l", nil, 0, ""),
 		"command":    peelCommand,
 		"flock":      peelFlock,
 		"watch":      peelWatch,
 		"xargs":      peelXargs,
 		"sudo":       peelSudo,
 		"doas":       peelSudo,
-		"nocache":    peelOpts("", nil, "", nil, false),
-		"chronic":    peelOpts("", nil, "", nil, false),
-		"unbuffer":   peelOpts("", nil, "", nil, false),
-		"caffeinate": peelOpts("t", nil, "", nil, false),
+		"nocache":    peelGram("-n=", nil, 0, ""),
+		"chronic":    peelGram("-e -v", nil, 0, ""),
+		"unbuffer":   peelGram("-p", nil, 0, ""),
+		"caffeinate": peelGram("-d -i -m -s -u -t= -w=", nil, 0, ""),
 		// Programs that run another program but do more than wait for it: the part is never read-only,
 		// but peeling them lets deny rules see the inner command.
-		"strace":       peelOpts("eoOpsSuUPEIXb", nil, "", nil, true),
-		"ltrace":       peelOpts("eoOpsSuUaAnDlxLF", nil, "", nil, true),
-		"valgrind":     peelOpts("", nil, "", nil, true),
-		"taskset":      peelTaskset,
-		"chrt":         peelOpts("", nil, "", nil, true),
-		"prlimit":      peelOpts("p", nil, "", nil, true),
-		"unshare":      peelOpts("S", nil, "", nil, true),
+		"strace":   peelStrace,
+		"ltrace":   peelOpts("eoOpsSuUaAnDlxLF", nil, "", nil, true),
+		"valgrind": peelOpts("", nil, "", nil, true),
+		"taskset":  peelTaskset,
+		"chrt":     peelChrt,
+		"prlimit":  peelOpts("p", nil, "", nil, true),
+		"unshare": peelGram(`-m? --mount? -u? --uts? -i? --ipc? -n? --net? -p? --pid? -U? --user? -C? --cgroup? -T? --time? -f --fork
+			--map-user= --map-group= -r --map-root-user -c --map-current-user --map-auto --map-users= --map-groups=
+			--kill-child? --mount-proc? --propagation= --setgroups= --keep-caps -R= --root= -w= --wd= -S= --setuid= -G=
+			--setgid= --monotonic= --boottime= -h --help -V --version`,
+			map[string]role{"-w": rDir, "--wd": rDir, "-R": rUnseen, "--root": rUnseen}, 0, "runs a program in namespaces of its own"),
 		"firejail":     peelOpts("", nil, "", nil, true),
 		"systemd-run":  peelOpts("pEu", nil, "", nil, true),
 		"torsocks":     peelOpts("", nil, "", nil, true),
@@ -52,7 +56,60 @@ func init() {
 		"busybox": peelOpts("", nil, "", nil, true),
 		"toybox":  peelOpts("", nil, "", nil, true),
 		"script":  peelScript,
+		"npx":     peelNpx,
+		"ld.so":   peelLoader,
 	}
+}
+
+// peelNpx: `npx [options] CMD ARGS` runs the project's node_modules/.bin/CMD, or a package of that name it
+// downloads first, with ARGS: the command is judged as CMD, and rules for CMD alone do not allow it.
+// -c runs a shell command.
+func peelNpx(e *exec, words []word) []word {
+	i := 1
+	for ; i < len(words); i++ {
+		w := words[i]
+		v := w.Value
+		if !w.Static {
+			e.p.notRO("`npx` with an argument only known at run time")
+			return nil
+		}
+		switch {
+		case v == "--":
+			i++
+		case v == "--version" || v == "-v" || v == "--help" || v == "-h":
+			return nil
+		case v == "-y" || v == "--yes" || v == "--no" || v == "--no-install" || v == "-q" || v == "--quiet" ||
+			v == "--ignore-existing" || v == "--prefer-offline" || v == "--prefer-online" || v == "--offline" ||
+			v == "--workspaces" || v == "--include-workspace-root" || strings.HasPrefix(v, "--package=") ||
+			strings.HasPrefix(v, "--registry=") || strings.HasPrefix(v, "--workspace="):
+			continue
+		case v == "-p" || v == "--package" || v == "-w" || v == "--workspace" || v == "--registry":
+			i++
+			continue
+		case v == "-c" || v == "--call" || strings.HasPrefix(v, "--call="):
+			why := "`npx -c` runs a shell command"
+			e.p.notRO(why)
+			e.p.unsee(unseenGivenCommand, why)
+			body, has := strings.CutPrefix(v, "--call=")
+			if !has && i+1 < len(words) && words[i+1].Static {
+				body = words[i+1].Value
+			}
+			if body != "" {
+				e.untrustedBody(body, why)
+			}
+			return nil
+		case strings.HasPrefix(v, "-"):
+			e.p.notRO(fmt.Sprintf("`npx %s` is an option Warden does not know", v))
+			return nil
+		}
+		break
+	}
+	if i >= len(words) {
+		return nil
+	}
+	e.p.effect("`npx` runs a package's program, which it may download first")
+	e.p.actsItself = true
+	return words[i:]
 }
 
 // peelOpts builds a wrapper with GNU-style options: value options take the next word (or the rest of the
@@ -178,9 +235,8 @@ func envAssigns(e *exec, words []word, i int) []word {
 			break
 		}
 		if reason := sensitiveVar(name); reason != "" {
-			e.p.notRO(reason)
 			e.p.actsItself = true
-			e.p.unseeVar(name, reason)
+			e.p.sensitiveAssign(name, reason)
 		}
 		if _, value, _ := strings.Cut(words[i].Value, "="); !words[i].Static || strings.ContainsRune(value, '[') {
 			e.c.taint(fmt.Sprintf("`env` gives `%s` a value only known at run time", name))
@@ -210,30 +266,8 @@ func (e *exec) chdir(dir string) {
 }
 
 // peelTimeout skips timeout's options and its duration.
-func peelTimeout(e *exec, words []word) []word {
-	i := 1
-	for ; i < len(words); i++ {
-		v := words[i].Value
-		if !words[i].Static {
-			e.p.notRO("`timeout` with an argument only known at run time")
-			return nil
-		}
-		switch {
-		case v == "-s" || v == "-k" || v == "--signal" || v == "--kill-after":
-			i++
-			continue
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			continue
-		}
-		break
-	}
-	// words[i] is the duration.
-	i++
-	if i >= len(words) {
-		return nil
-	}
-	return words[i:]
-}
+var peelTimeout = peelGram("--preserve-status --foreground -k= --kill-after= -s= --signal= -v --verbose --help --version",
+	nil, 1, "")
 
 // peelCommand: `command -v x` only looks a name up; `command x` runs x bypassing functions.
 func peelCommand(e *exec, words []word) []word {
@@ -544,46 +578,31 @@ func peelSudo(e *exec, words []word) []word {
 }
 
 // peelTaskset: `taskset MASK cmd` or `taskset -c LIST cmd`; `-p` changes another process.
-func peelTaskset(e *exec, words []word) []word {
-	e.p.notRO("`taskset` changes CPU affinity")
-	e.p.actsItself = true
-	i := 1
-	for ; i < len(words) && strings.HasPrefix(words[i].Value, "-"); i++ {
-		if strings.Contains(words[i].Value, "p") {
-			return nil
-		}
-	}
-	i++ // the mask or CPU list
-	if i >= len(words) {
-		return nil
-	}
-	return words[i:]
-}
+var peelTaskset = peelGram("-a --all-tasks -p --pid -c --cpu-list -h --help -V --version", nil, 1,
+	"changes CPU affinity", "-p", "--pid", "-h", "--help", "-V", "--version")
 
 // peelScript: `script -c CMD [FILE]` runs CMD with the shell and records the session in FILE
 // (typescript by default). It always writes; the command is read for deny and ask rules.
 func peelScript(e *exec, words []word) []word {
 	e.p.notRO("`script` records the session to a file")
 	e.p.actsItself = true
-	for i := 1; i < len(words); i++ {
-		v := words[i].Value
-		var cmd string
-		switch {
-		case v == "-c" || v == "--command":
-			if i+1 < len(words) && words[i+1].Static {
-				cmd = words[i+1].Value
-			}
-		case strings.HasPrefix(v, "--command="):
-			cmd = strings.TrimPrefix(v, "--command=")
-		case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.HasSuffix(v, "c"):
-			if i+1 < len(words) && words[i+1].Static {
-				cmd = words[i+1].Value
-			}
-		}
-		if cmd != "" {
-			e.untrustedBody(cmd, "`script -c` runs its command through the shell")
-			break
+	g := gram(`-a --append -c= --command= -E= --echo= -e --return -f --flush -B= --log-io= -I= --log-in= -O= --log-out=
+		-T= --log-timing= -m= --logging-format= -o= --output-limit= -q --quiet -t? --timing? -V --version -h --help`,
+		map[string]role{"-c": rCommand, "--command": rCommand, "-B": rWrite, "--log-io": rWrite, "-I": rWrite,
+			"--log-in": rWrite, "-O": rWrite, "--log-out": rWrite, "-T": rWrite, "--log-timing": rWrite})
+	a, why := e.parseModel(g, words)
+	if why != "" {
+		e.p.notRO(why)
+		return nil
+	}
+	if !a.has("-c", "--command") {
+		// The shell it starts reads its commands from the input.
+		why := "`script` starts a shell that runs the commands of its input"
+		e.p.unsee(unseenStreamCode, why)
+		if e.stdin != nil && e.stdin.Static {
+			e.untrustedBody(e.stdin.Value, why)
 		}
 	}
+	_ = e.each(rWrite, a.operands, "`script`")
 	return nil
 }

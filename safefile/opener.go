@@ -41,7 +41,9 @@ func (e *Refused) Error() string {
 //   - a file that is, or leads to, a place Secret names (a key, a credential store),
 //   - anything but a regular file (a FIFO is never waited on, a device never read), and files of the
 //     kernel's own file systems (/proc, /sys), which pass for regular files,
-//   - a file larger than MaxSize.
+//   - a file larger than MaxSize,
+//   - when it judges secrets, a file inside the Within directories with another name (a hard link)
+//     that is not beside it (names.go).
 //
 // A file outside every Within directory (the person's own settings and commands under their home) may be
 // a link anywhere but into a secret place: a dotfiles checkout is the person's choice, not a repository's.
@@ -139,6 +141,12 @@ func (o *Opener) open(path string, dir bool) (*os.File, error) {
 	if why := o.unfit(f, dir); why != "" {
 		f.Close()
 		return nil, &Refused{Path: path, Reason: why}
+	}
+	if _, inside := o.rootOf(abs); inside && !dir && o.secret != nil {
+		if why := o.otherNames(f, target); why != "" {
+			f.Close()
+			return nil, &Refused{Path: path, Reason: why}
+		}
 	}
 	return f, nil
 }

@@ -2,9 +2,10 @@
 // chooses what stands at every path Warden reads on its own account (a .git file, a ref, an ignore file,
 // an instruction file), so an open must never wait on a FIFO, never read a device, and never be led
 // somewhere else by a link the repository planted. An Opener (opener.go) is the one way to read such a
-// file: it keeps links inside the workspace, out of secret places and off the kernel's files, and bounds
-// the size; OpenRegular and ReadRegular are the lower step for files whose place is already decided
-// (git's objects and packs, which a repository's own reader opens by the dozen).
+// file: it keeps links inside the workspace, out of secret places and off the kernel's files, refuses a
+// file of the workspace with another name (a hard link) elsewhere (names.go), and bounds the size;
+// OpenRegular and ReadRegular are the lower step for files whose place is already decided (git's objects
+// and packs, which a repository's own reader opens by the dozen).
 //
 // Warden's writes on the person's behalf (saved rules, the .gitignore entry, its records) go through
 // WriteWithin and CreateWithin (write.go), which open every directory from a root without following a

@@ -162,6 +162,55 @@ shot rewind-restore
 keys n
 wait_for "nothing restored"
 
+# Trust: the person approved the workspace's one allow rule; a pull then brought another rule, a server
+# and a hook, and the next start asks about those three alone.
+mkdir -p "$WS/.warden"
+printf '{"permissions": {"allow": ["Bash(go test:*)"]}}\n' >"$WS/.warden/settings.json"
+(cd "$WS" && env XDG_CONFIG_HOME="$TMP/config" XDG_STATE_HOME="$TMP/state" "$TMP/warden" trust --yes >/dev/null)
+cat >"$WS/.warden/settings.json" <<'JSON'
+{"permissions": {"allow": ["Bash(go test:*)", "Bash(curl:*)"]},
+ "hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "./scripts/fmt.sh"}]}]}}
+JSON
+printf '{"mcpServers": {"issues": {"command": "npx", "args": ["-y", "@acme/issues-mcp"], "env": {"TOKEN": "${ISSUES_TOKEN}"}}}}\n' >"$WS/.mcp.json"
+start_warden 100 30
+wait_for "Trust this workspace?" "y approve"
+shot trust
+keys n
+rm -rf "$WS/.warden" "$WS/.mcp.json"
+
+# A picture attached with @: read for the model, sent as an image part, and the model's answer to it.
+start_warden 100 30
+cp "$ROOT/scripts/testdata/shot.png" "$WS/shot.png"
+wait_for "Ask Warden"
+type_prompt "@shot.png why does the sign-in page look broken?"
+wait_for "Attached shot.png for the model to see" "fixed widths"
+wait_idle
+requested '"type":"image_url"'
+shot picture
+
+# Plan mode: the plan the model presents, to approve or send back.
+WARDEN_ARGS="--permission-mode plan" start_warden 100 30
+wait_for "Ask Warden"
+type_prompt "rename the flag"
+wait_for "Plan · the model asks to go ahead" "y approve, ask before edits"
+shot plan
+keys a
+wait_for "Plan answered"
+wait_idle
+
+# Typing while it works: a queued message and a steer wait above the prompt.
+start_warden 100 30
+wait_for "Ask Warden"
+type_prompt "tidy the module"
+wait_for "Tidy the module" "running"
+type_prompt "then say hi"
+keys -l "use printf for the output"
+keys C-s
+wait_for "▸ queued then say hi" "↳ steer  use printf for the output"
+shot queue
+touch "$WS/release"
+wait_for "Hi from the queue."
+
 # An answer in Markdown: headings, emphasis, a link, lists and tasks, a quote, a table and a code block.
 start_warden 100 44
 wait_for "Ask Warden"
@@ -174,4 +223,3 @@ keys C-c
 keys C-c
 wait_exit
 shot scrollback -E 41 # without tmux's note that the pane is dead
-

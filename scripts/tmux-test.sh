@@ -3,8 +3,10 @@
 # would see and what happens on disk: read-only commands run unasked, the modal's y/n/a keys are obeyed,
 # output streams while a command runs, Esc interrupts, a sub-agent's calls show inside its task's panel and
 # its write asks in a modal that names it, Ctrl+T lists the calls, the mouse wheel scrolls, Ctrl+C twice
-# quits and leaves the terminal clean with the conversation in its scrollback, and --continue shows the
-# earlier conversation.
+# quits and leaves the terminal clean with the conversation in its scrollback, --continue shows the earlier
+# conversation, plan mode's plan is approved or sent back, messages typed while the agent works are queued,
+# edited, dropped or steered in, and the prompt's habits (backslash+Enter, paste chips, Ctrl+C on a draft,
+# did-you-mean) and the printed resume hint work.
 source "$(dirname "$0")/lib.sh"
 
 pass() { echo "ok   $*"; }
@@ -273,4 +275,107 @@ grep -q "by hand" "$WS/greet.go" || { echo "FAIL: the edit by hand was overwritt
 pass "/undo restores a request's files and asks apart for one edited by hand"
 keys C-c
 keys C-c
+# Plan mode as a workflow: entered mid-session, the model is told at its next turn; the plan opens to be
+# approved; keeping planning hands the model the reason; approving leaves plan mode.
+start_warden 100 32
+wait_for "Ask Warden"
+keys BTab
+keys BTab
+wait_for "Permission mode: plan"
+type_prompt "rename the flag"
+wait_for "Plan · the model asks to go ahead" "hidden alias" "y approve, ask before edits"
+requested 'Plan mode is on. The user wants to see and approve a plan'
+requested '"name":"exit_plan_mode"'
+keys n
+wait_for "Keep planning: tell the model what to change"
+keys -l "also the README"
+keys Enter
+requested 'said: \"also the README\". Plan mode stays on'
+wait_for "Plan answered: The user did not approve the plan"
+wait_idle
+screen | grep -qF "· plan ·" || { echo "FAIL: keeping planning left plan mode: $(screen)" >&2; exit 1; }
+type_prompt "rename the flag"
+wait_for "Plan · the model asks to go ahead" "a approve, accept edits"
+keys a
+wait_for "Plan answered: The user approved the plan" "· accept-edits ·"
+wait_idle
+pass "plan mode: the model is told; the plan opens; n keeps planning with the reason; a approves into accept-edits"
+
+# Typing while it works: queued messages wait in sight, the newest can be dropped or taken back to edit,
+# and ctrl+s steers: the model reads it with the running call's result, at the tool boundary.
+type_prompt "tidy the module"
+wait_for "Tidy the module" "running"
+type_prompt "then say hi"
+wait_for "▸ queued then say hi" "↑ edit · ctrl+x remove"
+type_prompt "oops, not this"
+wait_for "▸ queued oops, not this"
+keys C-x
+wait_for "Removed: oops, not this"
+keys Up
+wait_for "❯ then say hi"
+screen | grep -qF "▸ queued then say hi" && { echo "FAIL: ↑ left the message in the queue: $(screen)" >&2; exit 1; }
+keys Enter
+wait_for "▸ queued then say hi"
+keys -l "use printf for the output"
+keys C-s
+wait_for "↳ steer  use printf for the output"
+before=$(requests)
+touch "$WS/release"
+wait_for "↳ steer: use printf for the output" "Steered: use printf for the output" "Hi from the queue."
+wait_idle
+python3 - "$TMP/requests.jsonl" "$before" <<'PY' || exit 1
+import json, sys
+reqs = [json.loads(l) for l in open(sys.argv[1])]
+steered = reqs[int(sys.argv[2])]["messages"]
+last, prev = steered[-1], steered[-2]
+if last["role"] != "user" or last["content"] != "use printf for the output" or prev["role"] != "tool" or "tidied" not in prev["content"]:
+    sys.exit("FAIL: the request after the call ended with %r after %r" % (last, prev))
+if any("oops" in str(m.get("content")) for r in reqs for m in r["messages"]):
+    sys.exit("FAIL: a dropped message reached the model")
+PY
+pass "queued messages show, ctrl+x drops and ↑ edits the newest; ctrl+s steers at the tool boundary"
+
+# The prompt's habits: backslash+Enter continues the line, a long paste is a chip sent whole, an unknown
+# /word gets a suggestion, Ctrl+C clears a draft and the second quits; the resume hint then works as
+# printed, without the --base-url the session started with.
+keys -l 'first line\'
+keys Enter
+wait_for "❯ first line"
+keys -l "say hi"
+keys Enter
+requested '"first line\nsay hi"'
+wait_for "Hi from the queue."
+wait_idle
+seq -f "paste line %g" 60 >"$TMP/paste.txt"
+tmux -L "$SOCK" load-buffer "$TMP/paste.txt"
+tmux -L "$SOCK" paste-buffer -p -t warden
+wait_for "❯ [pasted 60 lines]"
+keys -l " then say hi"
+keys Enter
+requested 'paste line 1\npaste line 2\n'
+requested 'paste line 60\n then say hi'
+wait_idle
+pass "backslash+Enter continues the line; a 60-line paste is a chip and reaches the model whole"
+type_prompt "/stauts"
+wait_for "Unknown command /stauts (did you mean /status?)"
+keys C-u
+pass "an unknown /word suggests the command meant"
+keys -l "half a thought"
+keys C-c
+wait_for "Prompt cleared (↑ brings it back); Ctrl+C again quits"
+screen | grep -qF "❯ half a thought" && { echo "FAIL: Ctrl+C left the draft: $(screen)" >&2; exit 1; }
+keys Up
+wait_for "❯ half a thought"
+# What warden prints as it ends, read from the pane's output: a dead pane's screen is not kept.
+tmux -L "$SOCK" pipe-pane -t warden -o "cat >'$TMP/pane2.out'"
+keys C-c
+wait_exit
+[[ "$EXIT" == 0 ]] || { echo "FAIL: the second Ctrl+C did not quit cleanly (exit '$EXIT')" >&2; exit 1; }
+for _ in $(seq 50); do grep -qE "warden --resume [0-9a-f-]+" "$TMP/pane2.out" && break; sleep 0.1; done
+hint=$(grep -oE "warden --resume [0-9a-f-]+" "$TMP/pane2.out" | head -n1 || true)
+[[ -n "$hint" ]] || { echo "FAIL: no resume hint: $(od -c "$TMP/pane2.out" | tail -5)" >&2; exit 1; }
+out=$(cd "$WS" && env -u OPENAI_API_KEY -u OPENAI_BASE_URL XDG_CONFIG_HOME="$TMP/config" XDG_STATE_HOME="$TMP/state" \
+	"$TMP/${hint%% *}" ${hint#warden } -p "say hi" 2>&1) || { echo "FAIL: $hint -p failed: $out" >&2; exit 1; }
+[[ "$out" == "Hi from the queue." ]] || { echo "FAIL: $hint -p answered: $out" >&2; exit 1; }
+pass "Ctrl+C clears a draft (↑ brings it back), the second quits; the printed resume hint reaches the session's server"
 echo "PASS"

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -31,16 +32,18 @@ var startupNames = setOf(".bashrc", ".bash_profile", ".bash_login", ".bash_logou
 var startupDirs = setOf(".bashrc.d", ".zshrc.d", "profile.d", "conf.d", "custom", "environment.d")
 
 // StartupFile reports whether path is a shell start-up file by its name: one of startupNames (also with
-// a .local suffix, as in .zshrc.local), or a file in one of startupDirs. The system's short names
-// (profile, environment) count only under /etc.
+// a .local suffix, as in .zshrc.local), or a file in one of startupDirs, or a copy of one of these
+// (decorations.go). The system's short names (profile, environment) count only under /etc.
 func StartupFile(path string) bool {
 	dir, base := "", path
 	if i := strings.LastIndexByte(path, '/'); i >= 0 {
 		dir, base = path[:i], path[i+1:]
 	}
-	name := strings.TrimSuffix(base, ".local")
-	if startupNames[name] {
-		return name != "profile" && name != "environment" || strings.HasPrefix(dir, "/etc")
+	for _, n := range undecorated(base) {
+		name := strings.TrimSuffix(n, ".local")
+		if startupNames[name] && (name != "profile" && name != "environment" || strings.HasPrefix(dir, "/etc")) {
+			return true
+		}
 	}
 	parent := dir[strings.LastIndexByte(dir, '/')+1:]
 	switch parent {
@@ -53,13 +56,17 @@ func StartupFile(path string) bool {
 }
 
 // ByContent reports whether the file at path is one judged by what it holds (HoldsSecret): a shell
-// start-up file (StartupFile), or yarn's configuration (.yarnrc.yml, .yarnrc), which holds a registry
-// token when someone wrote one in rather than naming a variable.
+// start-up file (StartupFile), or yarn's configuration (.yarnrc.yml, .yarnrc, or a copy of one), which
+// holds a registry token when someone wrote one in rather than naming a variable.
 func ByContent(path string) bool { return StartupFile(path) || yarnConfig(path) }
 
 func yarnConfig(path string) bool {
-	base := path[strings.LastIndexByte(path, '/')+1:]
-	return base == ".yarnrc.yml" || base == ".yarnrc"
+	for _, n := range undecorated(path[strings.LastIndexByte(path, '/')+1:]) {
+		if n == ".yarnrc.yml" || n == ".yarnrc" {
+			return true
+		}
+	}
+	return false
 }
 
 // yarnAuth finds a registry credential written into yarn's configuration: npmAuthToken, npmAuthIdent
@@ -115,6 +122,31 @@ func (j *Judge) HoldsSecret(path string) bool {
 	j.judged.Put(path, judged{id: id, holds: holds})
 	return holds
 }
+
+// Holds is the whole judgement by content: it reports whether the file at path (absolute) holds a
+// credential by what it holds, whatever program it configures. The files ByContent names are judged as
+// HoldsSecret judges them; git's configuration files (GitConfigFile) by gitConfig, which parses them
+// (gitrepo.Reader.FileHoldsCredential: the catalogue knows which entries carry a credential,
+// GitConfigEntry, but git's syntax is read in one place). What Warden reads as its own input or prints
+// from a search must pass it; the read-only jail and the opener of git's own reads must not use it,
+// since git and yarn read their configuration to run. gitConfig must not open files through an Opener
+// that judges secrets with Holds (it would judge itself): gitrepo's default Opener judges none.
+func (j *Judge) Holds(path string, gitConfig func(path string) bool) bool {
+	if !filepath.IsAbs(path) {
+		return false
+	}
+	clean := filepath.Clean(path)
+	switch {
+	case ByContent(clean):
+		return j.HoldsSecret(clean)
+	case GitConfigFile(clean):
+		return gitConfig != nil && gitConfig(clean)
+	}
+	return false
+}
+
+// Holds is Judge.Holds with the Judge the whole process shares.
+func Holds(path string, gitConfig func(path string) bool) bool { return shared.Holds(path, gitConfig) }
 
 // shared backs HoldsSecret, for callers that hold no Judge yet (the permission engine): what it learns,
 // every caller in the process sees. Once none calls HoldsSecret, both go.

@@ -6,12 +6,17 @@
 // reads of the person's files) comes here, so that the catalogue grows in one place.
 //
 // Judgements by name and place (Path, Name, Value, GitConfigEntry, ByContent, GitConfigFile) read
-// nothing. The one judgement by content, HoldsSecret (for shell start-up files and yarn's
-// configuration), reads a bounded prefix of the file through safefile; a Judge, which whoever judges
-// files for a session holds, remembers each answer by the file's identity, so judging the same file
-// again costs a stat. An opener that refuses links into secret places should use Path, not the content
-// checks: git must read a .git/config that carries a credential, and a shell a ~/.bashrc that exports a
-// token.
+// nothing; a copy of a file (an editor's swap or backup file, a .bak) is judged as the file it copies
+// (decorations.go). The judgements by content read a bounded prefix of the file through safefile's
+// OpenRegular, never through an Opener (an Opener judges secrets with them: it would judge itself):
+// HoldsSecret for shell start-up files and yarn's configuration, and Holds, the whole of it, which adds
+// git's configuration files as the caller's git reader parses them. A Judge, which whoever judges files
+// for a session holds, remembers each answer by the file's identity, so judging the same file again
+// costs a stat. Which to use depends on who reads: what Warden reads as its own input (an instruction
+// file, a setting) and what it prints from a search must pass Holds, so that a link or a copy cannot
+// carry a .git/config with a token into a request; the read-only jail and the opener of git's own reads
+// must not refuse a program's configuration by its content, since git must read a .git/config that
+// carries a credential, and a shell a ~/.bashrc that exports a token.
 //
 // What the catalogue does not know it cannot protect: a credential in a file of an ordinary name, under
 // a variable the environment's allow-list passes with an ordinary-looking value, or in a form no

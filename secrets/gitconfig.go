@@ -8,21 +8,23 @@ import (
 // GitConfigFile reports whether path is, by its name and place, one of git's configuration files: a
 // repository's config (in .git, in a bare repository `NAME.git`, under .git/worktrees or .git/modules)
 // and config.worktree, ~/.gitconfig and its usual companions (.gitconfig.local, .gitconfig-work),
-// $XDG_CONFIG_HOME/git/config and /etc/gitconfig. Included files of other names are found by the chain
-// that includes them, not here.
+// $XDG_CONFIG_HOME/git/config and /etc/gitconfig, and a copy of one of them (decorations.go). Included
+// files of other names are found by the chain that includes them, not here.
 func GitConfigFile(path string) bool {
 	dir, base := "", path
 	if i := strings.LastIndexByte(path, '/'); i >= 0 {
 		dir, base = path[:i], path[i+1:]
 	}
-	switch {
-	case base == "config.worktree", strings.HasPrefix(base, ".gitconfig"), path == "/etc/gitconfig":
-		return true
-	case base != "config":
-		return false
-	}
 	parent := dir[strings.LastIndexByte(dir, '/')+1:]
-	return parent == "git" || strings.HasSuffix(parent, ".git") || strings.Contains(dir+"/", "/.git/")
+	for _, n := range undecorated(base) {
+		switch {
+		case n == "config.worktree", strings.HasPrefix(n, ".gitconfig"), dir+"/"+n == "/etc/gitconfig":
+			return true
+		case n == "config" && (parent == "git" || strings.HasSuffix(parent, ".git") || strings.Contains(dir+"/", "/.git/")):
+			return true
+		}
+	}
+	return false
 }
 
 // GitConfigEntry reports whether a git configuration variable carries a credential. key is as git

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -18,11 +19,22 @@ var names = setOf(
 	".sentryclirc", "secrets.yml", "secrets.yaml", "secrets.json", "ngrok.yml",
 	// Package registries' logins: npm's and pip's may carry a token or a URL with a password.
 	".npmrc", ".pypirc", "pip.conf", "pip.ini", ".terraformrc", "terraform.rc",
+	// npm's global and built-in configuration ($PREFIX/etc/npmrc, as nvm's and Volta's node versions
+	// keep it), conda's (.condarc, condarc: channel URLs with a password, and tokens), RubyGems' (a
+	// source URL with a password) and Dart's pub tokens.
+	"npmrc", ".condarc", "condarc", ".gemrc", "gemrc", "pub-tokens.json",
 	// AI assistants: Claude Code's login (.credentials.json) and settings (.claude.json, which held the
 	// API key), Gemini CLI's OAuth tokens, aider's settings (its API keys), Claude Desktop's MCP servers
 	// with their tokens.
 	".credentials.json", ".claude.json", "oauth_creds.json", "mcp-oauth-tokens.json", ".aider.conf.yml",
 	"claude_desktop_config.json",
+	// Applications' local secrets, as their frameworks name them: Streamlit's (.streamlit/secrets.toml),
+	// Cloudflare Workers' (.dev.vars), Terraform's variables (terraform.tfvars, *.auto.tfvars: exts),
+	// Azure Functions' (local.settings.json), Firebase's admin key (serviceAccountKey.json, and
+	// PROJECT-firebase-adminsdk-*.json: secretName), WordPress's database password (wp-config.php),
+	// Ansible's vault passwords, and MySQL's obfuscated login paths (.mylogin.cnf).
+	"secrets.toml", ".dev.vars", "terraform.tfvars.json", "local.settings.json", "serviceAccountKey.json",
+	"wp-config.php", ".vault_pass", ".vault_pass.txt", "vault_pass.txt", ".vault-password", ".mylogin.cnf",
 	// Variables direnv exports, the files a start-up file sources to keep its tokens apart, Terraform's
 	// state (every resource's secrets in clear).
 	".envrc", ".secrets", ".secrets.sh", ".tokens", "terraform.tfstate", "terraform.tfstate.backup",
@@ -34,10 +46,10 @@ var names = setOf(
 	".irb_history", ".pry_history", ".Rhistory", ".scala_history", "repl_history.jl", ".lesshst", ".viminfo",
 )
 
-// exts are extensions of key and certificate stores, encrypted vaults, .env files and Terraform state,
-// and Neovim's shada (its registers and history, vim's .viminfo).
+// exts are extensions of key and certificate stores, encrypted vaults, .env files, Terraform's state and
+// variables, and Neovim's shada (its registers and history, vim's .viminfo).
 var exts = setOf(".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".gpg", ".ppk", ".age", ".env",
-	".tfstate", ".ovpn", ".shada")
+	".tfstate", ".ovpn", ".shada", ".tfvars")
 
 // places are directories whose every file is a credential, and files known by where they are, matched
 // as whole components anywhere in a path (so under any home, and under XDG_CONFIG_HOME as `.config`).
@@ -52,8 +64,9 @@ var places = []string{
 	// cloudflared's tunnel credentials, ngrok, Netlify and the tokens configstore keeps (firebase-tools).
 	".config/gh", ".config/hub", ".config/glab-cli", ".config/tea", ".fly/config.yml", ".wrangler/config",
 	".cloudflared", ".config/ngrok", ".ngrok2", ".config/netlify", ".config/configstore",
-	// sops's age keys (~/.config/sops/age/keys.txt, and macOS's Application Support/sops/age).
-	"sops/age",
+	// sops's age keys (~/.config/sops/age/keys.txt, and macOS's Application Support/sops/age), and
+	// conda's configuration directory beside a .condarc.
+	"sops/age", "condarc.d",
 	// AI assistants' logins: Copilot's editor plugins (hosts.json, apps.json, auth.db) and its CLI, the
 	// Codeium/Windsurf key, Continue's settings, llm's keys, Hugging Face's tokens, Cursor's store.
 	".config/github-copilot", ".copilot/config.json", ".copilot/mcp-oauth-config", ".codeium",
@@ -69,11 +82,12 @@ var places = []string{
 	".mozilla", ".thunderbird", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
 }
 
-// systemFiles and systemDirs are the system's credential stores, and raw disks' and memory's views,
-// which hold every file.
+// systemFiles and systemDirs are the system's credential stores, raw disks' and memory's views, which
+// hold every file, and the kernel keyring's listings (/proc/keys names the keys a process may see, the
+// services and accounts they are for; key-users who holds how many).
 var (
 	systemFiles = setOf("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd", "/dev/mem", "/dev/kmem",
-		"/dev/port", "/proc/kcore")
+		"/dev/port", "/proc/kcore", "/proc/keys", "/proc/key-users")
 	systemDirs = []string{"/run/secrets", "/var/run/secrets", "/etc/ssl/private", "/etc/wireguard",
 		"/etc/NetworkManager/system-connections"}
 )
@@ -94,13 +108,34 @@ var placeIndex = func() map[string][][]string {
 
 // Path reports whether the file or directory at path (absolute, or as typed) is a known credential
 // store by its name and place: keys, .env files, tools' and AI assistants' tokens, histories, the
-// system's password files. It reads nothing. Public keys (.pub) are not secret.
+// system's password files, and an editor's or a person's copy of any of them (decorations.go). It reads
+// nothing. Public keys (.pub) are not secret.
 func Path(path string) bool {
 	if path == "" {
 		return false
 	}
 	clean := filepath.ToSlash(filepath.Clean(path))
-	base := clean[strings.LastIndexByte(clean, '/')+1:]
+	slash := strings.LastIndexByte(clean, '/')
+	dir, base := clean[:slash+1], clean[slash+1:]
+	if strings.HasSuffix(strings.ToLower(base), ".pub") {
+		return false // public keys are meant to be shared, wherever they are kept
+	}
+	for _, name := range undecorated(base) {
+		if secretName(name) || systemFiles[dir+name] || strings.HasPrefix(dir+name, "/etc/ssh/ssh_host_") &&
+			!strings.HasSuffix(name, ".pub") {
+			return true
+		}
+	}
+	for _, d := range systemDirs {
+		if clean == d || strings.HasPrefix(clean, d+"/") {
+			return true
+		}
+	}
+	return inPlace(clean)
+}
+
+// secretName reports whether a file of this name holds credentials wherever it is.
+func secretName(base string) bool {
 	lower := strings.ToLower(base)
 	if strings.HasSuffix(lower, ".pub") {
 		return false // public keys are meant to be shared
@@ -111,19 +146,20 @@ func Path(path string) bool {
 	if strings.HasPrefix(lower, ".env") && !harmlessEnvFiles[lower] && (len(lower) == 4 || lower[4] == '.' || lower[4] == '-' || lower[4] == '_') {
 		return true
 	}
-	if strings.HasPrefix(lower, "id_rsa") || strings.HasPrefix(lower, "id_ed25519") || strings.HasPrefix(lower, "id_ecdsa") ||
-		strings.HasPrefix(lower, "id_dsa") {
-		return true
-	}
-	if systemFiles[clean] || strings.HasPrefix(clean, "/etc/ssh/ssh_host_") {
-		return true
-	}
-	for _, d := range systemDirs {
-		if clean == d || strings.HasPrefix(clean, d+"/") {
+	for _, p := range secretPrefixes {
+		if strings.HasPrefix(lower, p.prefix) && strings.HasSuffix(lower, p.suffix) {
 			return true
 		}
 	}
-	return inPlace(clean)
+	return strings.Contains(lower, "-firebase-adminsdk-") && strings.HasSuffix(lower, ".json")
+}
+
+// secretPrefixes are names known by how they start (and end): keys whatever their suffix, Google's OAuth
+// client secrets as the console names them (client_secret_NNN.apps.googleusercontent.com.json), and
+// Cloudflare's local secrets per environment (.dev.vars.staging).
+var secretPrefixes = []struct{ prefix, suffix string }{
+	{"id_rsa", ""}, {"id_ed25519", ""}, {"id_ecdsa", ""}, {"id_dsa", ""}, {"client_secret", ".json"},
+	{".dev.vars.", ""},
 }
 
 // inPlace reports whether the components of one of places follow each other somewhere in clean.
@@ -164,4 +200,26 @@ func setOf(items ...string) map[string]bool {
 		m[it] = true
 	}
 	return m
+}
+
+// HomeStores returns where, in the home directory home, the catalogue's credential stores are kept: each
+// place (~/.ssh, ~/.config/gh…) and each name a person keeps in the home itself (~/.netrc,
+// ~/.git-credentials…), as absolute paths, whether or not they exist. It reads nothing. Whoever must
+// recognise a credential file of the home under another name (a hard link to ~/.ssh/id_rsa) looks there.
+func HomeStores(home string) []string {
+	if !filepath.IsAbs(home) {
+		return nil
+	}
+	home = filepath.Clean(home)
+	var out []string
+	for _, p := range places {
+		out = append(out, filepath.Join(home, filepath.FromSlash(p)))
+	}
+	for n := range names {
+		if strings.HasPrefix(n, ".") {
+			out = append(out, filepath.Join(home, n))
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -1,6 +1,9 @@
 package secrets
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // urlCredentials finds credentials inside a URL, which a variable such as DATABASE_URL carries under a
 // name that says nothing of it: a password with or without a user (postgres://user:secret@host,
@@ -35,10 +38,38 @@ var secretValues = []*regexp.Regexp{
 	// (NIX_CONFIG="access-tokens = github.com=...").
 	regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{16,}|AccountKey=[A-Za-z0-9+/=]{20,}|SharedAccess(Signature|Key)=|` +
 		`\baccess-tokens\s*=\s*\S`),
+	// Passwords given to programs in options that a variable carries to them: a JVM's system properties
+	// in *_OPTS (-Dhttp.proxyPassword=..., -Djavax.net.ssl.keyStorePassword=...), a long option
+	// (--password=..., --token ...), sshpass's -p in GIT_SSH_COMMAND or RSYNC_RSH, the MySQL clients'
+	// -pPASSWORD, and curl's -u user:password. A value taken from a variable ($PW) is none.
+	regexp.MustCompile(`(?i)-D[A-Za-z0-9_.-]*(password|passwd|pwd|secret|token|apikey|api\.key)[A-Za-z0-9_.-]*=["']?[^\s"'$/~]|` +
+		`(^|\s)--(password|passwd|token|api-?key|client-secret|auth-token|access-token)[= ]["']?[^\s"'$-]|` +
+		`\bsshpass\s+(?-i:(?:-[^p\s]\S*\s+)*-p)\s*["']?[^\s"'$]|` +
+		`\b(mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^;&|]*\s(?-i:-p)["']?[^\s"'$-]|` +
+		`\bcurl\b[^;&|]*\s(-u|--user)[= ]["']?[^\s:"'$]*:[^\s"'$]`),
 }
 
-// Value reports whether s holds a credential by its form: a URL carrying a password or token, a webhook
-// URL, a signed URL, a token of a known form, a private key, an Authorization header's value. It does
+// bareProxyCredentials finds a user and password before a host where no scheme says it is a URL, as
+// proxy variables are often written (HTTPS_PROXY=alice:secret@proxy:3128, CARGO_HTTP_PROXY): user, a
+// colon, a password, an @ and a host name, alone or after a blank, `=` or a quote. mailto:, sip: and
+// the like name an address, not a login.
+var bareProxyCredentials = regexp.MustCompile(`(?:^|[\s="',;(])([A-Za-z0-9._%+~-]+):[^\s/@:"']+@[A-Za-z0-9][A-Za-z0-9.-]*(?::[0-9]+)?(?:[/\s"',;)]|$)`)
+
+// addressSchemes are schemes written without // whose part before @ is an address, not a login.
+var addressSchemes = map[string]bool{"mailto": true, "sip": true, "sips": true, "tel": true, "xmpp": true, "im": true}
+
+func bareCredentials(s string) bool {
+	for _, m := range bareProxyCredentials.FindAllStringSubmatch(s, -1) {
+		if !addressSchemes[strings.ToLower(m[1])] {
+			return true
+		}
+	}
+	return false
+}
+
+// Value reports whether s holds a credential by its form: a URL carrying a password or token (with or
+// without its scheme), a webhook URL, a signed URL, a token of a known form, a private key, an
+// Authorization header's value, a password given to a program as an option. It does
 // not know the API key Warden was given; callers compare that themselves.
 func Value(s string) bool {
 	for _, re := range secretValues {
@@ -46,5 +77,5 @@ func Value(s string) bool {
 			return true
 		}
 	}
-	return false
+	return bareCredentials(s)
 }

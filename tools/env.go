@@ -5,11 +5,12 @@ import (
 	"os"
 	"sync"
 
+	"github.com/warden-cli/warden/cache"
 	"github.com/warden-cli/warden/hostexec"
 )
 
-// Env is the state one session's tools share: the workspace, the current directory that `cd` moves, and
-// where large outputs are kept. It is safe for concurrent use.
+// Env is the state one session's tools share: the workspace, the current directory that `cd` moves,
+// where large outputs are kept, and the settings every tool runs with. It is safe for concurrent use.
 type Env struct {
 	EnvConfig
 
@@ -19,6 +20,10 @@ type Env struct {
 	// so that it never edits a file the model has not seen as it is. It belongs to one conversation: a
 	// sub-agent's reads do not count for its parent, nor the parent's for it.
 	seen map[string][sha256.Size]byte
+	// envs are the environments filtered lately for the programs the tools start (ChildEnv, HelperEnv),
+	// by what they were filtered from: Warden's environment and the settings rarely change within a
+	// session, and filtering costs a tenth of a short command's run. Made on first use.
+	envs *cache.LRU[string, []string]
 }
 
 // EnvConfig is the part of an Env that does not change while tools run. Its fields are promoted, so
@@ -28,7 +33,7 @@ type EnvConfig struct {
 	Workspace string
 	// SessionDir is a directory for this session's files (full outputs of long commands).
 	SessionDir string
-	// Bash holds the bash engine's settings.
+	// Bash holds the settings of the bash engine (package bash).
 	Bash BashSettings
 	// Resolve turns a path the model gave into the absolute path it means, relative paths against cwd.
 	// The file tools resolve every path through it and never on their own, so that a path means what the
@@ -65,29 +70,23 @@ type EnvConfig struct {
 	// start; nil means one built from PATH with Workspace and AdditionalDirs.
 	Programs *hostexec.Finder
 	// SecretWritten is called when a file tool has created a file Secret judges secret, so that the
-	// read-only jail masks it before the next jailed command (wiring sets it to Tasks.SecretsChanged).
+	// read-only jail masks it before the next jailed command (wiring sets it to bash.Tasks.SecretsChanged).
 	SecretWritten func()
+	// Hosts judges a host web_fetch meets, by the rules and the mode alone, never asking: the host of
+	// its URL, to learn whether a rule names it, and the host a redirect leads to. Wiring sets it over
+	// permissions.Engine (Decide and NamesHost); nil allows no other host and names none.
+	Hosts func(host string) HostJudgement
 }
 
-// BashSettings tune the bash engine. Zero values mean the defaults.
-type BashSettings struct {
-	TimeoutMS      int
-	MaxTimeoutMS   int
-	MaxOutputChars int
-	// Env lists variable names to pass to or drop from commands: "NAME" passes a variable the
-	// allow-list leaves out (envfilter.go), "-NAME" drops one it would pass.
-	Env []string
-	// AutoBackgroundAfterMS moves a foreground command to the background after this long; 0 is off.
-	AutoBackgroundAfterMS int
-	// Secrets are values that must never reach a child's environment (the API key), whatever Env says.
-	Secrets []string
-	// Sandbox confines commands (sandbox.go). When it is enabled and cannot be had, commands do not run.
-	Sandbox SandboxConfig
-	// Jail runs the commands of calls marked Jailed (judged read-only, so not asked about) in the
-	// read-only jail (wall.go), when a backend for it works here.
-	Jail bool
-	// Limits are every command's resource limits (limits.go); the zero value means the defaults.
-	Limits Limits
+// HostJudgement is what the rules say of one host web_fetch meets.
+type HostJudgement struct {
+	// Allowed says a rule or the mode allows fetching from the host without asking.
+	Allowed bool
+	// Named says an allow rule names the host exactly: only then may web_fetch reach a loopback,
+	// private or link-local address there.
+	Named bool
+	// Reason is the engine's sentence about it, for the model when the host is not allowed.
+	Reason string
 }
 
 // NewEnv returns an Env rooted at workspace, with the current directory at the workspace.
@@ -102,8 +101,9 @@ func (e *Env) Fork() *Env {
 	return &Env{EnvConfig: e.EnvConfig, cwd: e.Cwd()}
 }
 
-// rememberFile records the content of abs as the model now knows it.
-func (e *Env) rememberFile(abs string, sum [sha256.Size]byte) {
+// RememberFile records the content of abs as the model now knows it (read_file reads it, write_file and
+// edit_file write it).
+func (e *Env) RememberFile(abs string, sum [sha256.Size]byte) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.seen == nil {
@@ -112,16 +112,18 @@ func (e *Env) rememberFile(abs string, sum [sha256.Size]byte) {
 	e.seen[abs] = sum
 }
 
-// programs is the Finder of Warden's own programs.
-func (e *Env) programs() *hostexec.Finder {
+// Finder is the Finder of Warden's own programs: Programs, or one built from PATH with the workspace and
+// the additional directories as the places no program may come from.
+func (e *Env) Finder() *hostexec.Finder {
 	if e.Programs != nil {
 		return e.Programs
 	}
 	return hostexec.NewFinder(os.Getenv("PATH"), append([]string{e.Workspace}, e.AdditionalDirs...))
 }
 
-// recallFile returns the hash of abs as the model last read or wrote it.
-func (e *Env) recallFile(abs string) ([sha256.Size]byte, bool) {
+// RecallFile returns the hash of abs as the model last read or wrote it, which edit_file compares with
+// the file's content before it changes anything.
+func (e *Env) RecallFile(abs string) ([sha256.Size]byte, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	sum, ok := e.seen[abs]

@@ -3,9 +3,10 @@ package tools
 import (
 	"os"
 	"slices"
+	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/warden-cli/warden/cache"
 	"github.com/warden-cli/warden/secrets"
 )
 
@@ -111,7 +112,7 @@ var fixedEnv = []string{
 
 // ChildEnv is the environment of a program Warden starts in dir: the allow-list of Warden's own
 // environment with bash.env's additions, the fixed settings and PWD. Commands, MCP servers and Warden's
-// own helper programs all get theirs here.
+// own helper programs all get theirs here (Env.ChildEnv, with the session's settings, remembers it).
 func ChildEnv(settings BashSettings, dir string) []string {
 	return childEnv(os.Environ(), settings, dir)
 }
@@ -120,7 +121,7 @@ func ChildEnv(settings BashSettings, dir string) []string {
 // permission engine judges a command by the variables it will run with, not by Warden's own.
 func ChildLookup(settings BashSettings) func(name string) (string, bool) {
 	vars := map[string]string{}
-	for _, kv := range filteredEnv(os.Environ(), settings) {
+	for _, kv := range filterEnv(os.Environ(), settings) {
 		k, v, _ := strings.Cut(kv, "=")
 		vars[k] = v
 	}
@@ -130,37 +131,54 @@ func ChildLookup(settings BashSettings) func(name string) (string, bool) {
 	}
 }
 
-// helperEnv is the environment of the programs Warden runs for itself (git behind glob, rg behind grep):
-// the allow-list alone, since they need nothing bash.env adds for commands.
-func helperEnv() []string { return filteredEnv(os.Environ(), BashSettings{}) }
+// ChildEnv is the environment of a command started in dir with e's settings (the package's ChildEnv).
+func (e *Env) ChildEnv(dir string) []string {
+	return withPWD(e.filteredEnv(os.Environ(), e.Bash), dir)
+}
+
+// HelperEnv is the environment of the programs Warden runs for itself (the rg behind grep): the
+// allow-list alone, since they need nothing bash.env adds for commands.
+func (e *Env) HelperEnv() []string { return e.filteredEnv(os.Environ(), BashSettings{}) }
 
 // childEnv is the environment of a command: base filtered (filterEnv), with the fixed settings and PWD.
 func childEnv(base []string, settings BashSettings, cwd string) []string {
-	filtered := filteredEnv(base, settings)
+	return withPWD(filterEnv(base, settings), cwd)
+}
+
+// withPWD is filtered with PWD added. filtered may be shared: it is copied, never appended to.
+func withPWD(filtered []string, cwd string) []string {
 	out := make([]string, len(filtered), len(filtered)+1)
 	copy(out, filtered)
 	return append(out, "PWD="+cwd)
 }
 
-// filteredEnv is childEnv without PWD. The last answer is kept: the environment and the settings rarely
-// change within a session, and filtering costs a tenth of a short command's run. The answer is shared,
-// and clipped so that a caller's append copies it rather than writing into another caller's.
-func filteredEnv(base []string, settings BashSettings) []string {
-	envMemo.Lock()
-	defer envMemo.Unlock()
-	if envMemo.out != nil && slices.Equal(envMemo.base, base) && slices.Equal(envMemo.names, settings.Env) &&
-		slices.Equal(envMemo.secrets, settings.Secrets) {
-		return envMemo.out
+// envsKept bounds the filtered environments an Env remembers: one for commands, one for Warden's own
+// programs, and room for a change of either.
+const envsKept = 4
+
+// filteredEnv is filterEnv(base, settings), remembered by the Env. The answer is shared, and clipped so
+// that a caller's append copies it rather than writing into another caller's.
+func (e *Env) filteredEnv(base []string, settings BashSettings) []string {
+	// Every list and entry is written with its length first, so that no two inputs share a key.
+	var key strings.Builder
+	for _, list := range [][]string{base, settings.Env, settings.Secrets} {
+		key.WriteString(strconv.Itoa(len(list)) + ";")
+		for _, s := range list {
+			key.WriteString(strconv.Itoa(len(s)) + ":" + s)
+		}
+	}
+	e.mu.Lock()
+	if e.envs == nil {
+		e.envs = cache.New[string, []string](envsKept)
+	}
+	envs := e.envs
+	e.mu.Unlock()
+	if out, ok := envs.Get(key.String()); ok {
+		return out
 	}
 	out := slices.Clip(filterEnv(base, settings))
-	envMemo.base, envMemo.out = slices.Clone(base), out
-	envMemo.names, envMemo.secrets = slices.Clone(settings.Env), slices.Clone(settings.Secrets)
+	envs.Put(key.String(), out)
 	return out
-}
-
-var envMemo struct {
-	sync.Mutex
-	base, names, secrets, out []string
 }
 
 // filterEnv keeps a variable of base when bash.env passes it ("NAME"), or when the allow-list names it

@@ -135,9 +135,35 @@ func TestChildLookupAndHelperEnvFollowTheList(t *testing.T) {
 	if v, _ := look("MY_TOOL_TOKEN"); v != "t" {
 		t.Errorf("a variable bash.env passes is not seen: %q", v)
 	}
-	if slices.ContainsFunc(helperEnv(), func(kv string) bool {
+	if slices.ContainsFunc(NewEnv(t.TempDir(), "").HelperEnv(), func(kv string) bool {
 		return strings.HasPrefix(kv, "MY_TOOL_TOKEN=") || strings.HasPrefix(kv, "GIT_DIR=")
 	}) {
 		t.Error("a helper program gets what the list leaves out")
+	}
+}
+
+// An Env remembers the environments it filtered, and what it remembers follows Warden's environment and
+// the settings as they change; the answer it shares has no room to spare, so an append copies it.
+func TestTheRememberedEnvironmentFollowsItsSources(t *testing.T) {
+	t.Setenv("GOFLAGS", "-first")
+	t.Setenv("MY_TOOL_TOKEN", "t")
+	env := NewEnv(t.TempDir(), "")
+	has := func(vars []string, kv string) bool { return slices.Contains(vars, kv) }
+	if got := env.ChildEnv("/w"); !has(got, "GOFLAGS=-first") || !has(got, "PWD=/w") || has(got, "MY_TOOL_TOKEN=t") {
+		t.Fatalf("first environment: %v", got)
+	}
+	t.Setenv("GOFLAGS", "-second")
+	if got := env.ChildEnv("/w"); !has(got, "GOFLAGS=-second") || has(got, "GOFLAGS=-first") {
+		t.Errorf("after GOFLAGS changed the command still gets %v", got)
+	}
+	env.Bash.Env = []string{"MY_TOOL_TOKEN"}
+	if got := env.ChildEnv("/w"); !has(got, "MY_TOOL_TOKEN=t") {
+		t.Errorf("after bash.env named MY_TOOL_TOKEN the command does not get it: %v", got)
+	}
+	if got := env.HelperEnv(); has(got, "MY_TOOL_TOKEN=t") {
+		t.Error("Warden's own programs get what bash.env adds for commands")
+	}
+	if shared := env.HelperEnv(); cap(shared) != len(shared) {
+		t.Error("the remembered environment has room to spare, so one caller's append writes into the next one's")
 	}
 }

@@ -1,12 +1,3 @@
-// Package tools owns what Warden can do on the person's machine: the bash engine (processes, streaming,
-// truncation, background tasks), the file tools, and the JSON schemas the model sees for them. Its
-// subpackages hold what the engine stands on: supervisor (the per-session process that starts every
-// command and stops them all when Warden goes), jail (the read-only jail that commands judged read-only run
-// in) and confine (the seccomp filter and the dropping of capabilities every confinement shares).
-//
-// It must never import ui, agent, config or permissions: the agent decides whether a call may run (using the
-// Access a tool reports) and only then calls Run. Tools know nothing about who approved them, beyond
-// Call.Jailed: that a command runs unasked because it was judged read-only.
 package tools
 
 import (
@@ -48,6 +39,8 @@ const (
 	AccessNone
 	// AccessMCP calls a tool of an MCP server (Access.MCP), which may do anything its server can.
 	AccessMCP
+	// AccessFetch fetches a web page from Access.Host; it changes nothing on the machine.
+	AccessFetch
 )
 
 func (k AccessKind) String() string {
@@ -64,6 +57,8 @@ func (k AccessKind) String() string {
 		return "none"
 	case AccessMCP:
 		return "mcp"
+	case AccessFetch:
+		return "fetch"
 	}
 	return fmt.Sprintf("AccessKind(%d)", int(k))
 }
@@ -87,6 +82,8 @@ type Access struct {
 	Unsandboxed bool
 	// MCP is the server tool an AccessMCP call reaches.
 	MCP *MCPTarget
+	// Host is the host an AccessFetch call connects to first, as its URL names it.
+	Host string
 }
 
 // MCPTarget names the tool of an MCP server a call reaches, with the server's claim about it.
@@ -132,6 +129,8 @@ type Result struct {
 	Lines int64
 	// Display is the text the person sees in the tool panel when it differs from Output (a diff, say).
 	Display string
+	// Images are pictures the model is shown with Output (read_file of an image), in the order given.
+	Images []Image
 }
 
 // Errorf builds an error result for the model.

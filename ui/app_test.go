@@ -19,6 +19,7 @@ import (
 	"github.com/warden-cli/warden/agent/fakeapi"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // appScript is what the fake model does for each prompt: call bash once, then report the result.
@@ -79,7 +80,7 @@ type setup struct {
 	dir   string
 	srv   *fakeapi.Server
 	eng   *permissions.Engine
-	tasks *tools.Tasks
+	tasks *bash.Tasks
 	reg   *tools.Registry
 	env   *tools.Env
 }
@@ -103,9 +104,9 @@ func newSetup(t *testing.T) *setup {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tasks := tools.NewTasks()
+	tasks := bash.NewTasks()
 	t.Cleanup(tasks.KillAll)
-	return &setup{dir: dir, srv: srv, eng: eng, tasks: tasks, reg: tools.NewRegistry(tools.NewBash(tasks)...),
+	return &setup{dir: dir, srv: srv, eng: eng, tasks: tasks, reg: tools.NewRegistry(bash.NewTools(tasks)...),
 		env: tools.NewEnv(dir, t.TempDir())}
 }
 
@@ -519,7 +520,7 @@ func TestAppHugePasteIsSentWhole(t *testing.T) {
 		sb.WriteByte('\n')
 	}
 	a.tm.Send(tea.PasteMsg{Content: sb.String()})
-	a.waitFor("[pasted text #1: 12000 lines]")
+	a.waitFor("[pasted 12000 lines]")
 	a.prompt(" list files")
 	a.waitFor("Finished:")
 	msgs := a.srv.Requests()[0].Messages

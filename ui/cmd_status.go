@@ -46,7 +46,9 @@ func (m *Model) statusText() string {
 		row("Wall", "not reported by this build")
 	}
 	trust := "not trusted"
-	if o.Trusted {
+	if n := m.waitingCount(); n > 0 {
+		trust = fmt.Sprintf("not trusted: %s %s for your approval, /trust", plural(n, "item", "items"), pluralWord(n, "waits", "wait"))
+	} else if m.trusted() {
 		trust = "trusted"
 	}
 	row("Workspace", o.Workspace+" ("+trust+")")

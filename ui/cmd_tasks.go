@@ -5,13 +5,12 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
-// taskManager is a Tasks that lists, shows and stops background tasks (a *tools.Tasks).
+// taskManager is a Tasks that lists, shows and stops background tasks (a *bash.Tasks).
 type taskManager interface {
-	List() []tools.TaskInfo
+	List() []bash.TaskInfo
 	Output(id string) (text, path string, err error)
 	Kill(id string) error
 }

@@ -228,9 +228,12 @@ func (m *Model) runCommand(in slashInput) tea.Cmd {
 	}
 	c, ok := m.commands.lookup(in.name)
 	if !ok {
+		if offer := m.offerTrust(in.name); offer != nil {
+			return offer
+		}
 		guess := ""
-		if near := m.commands.match(in.name); len(near) > 0 {
-			guess = fmt.Sprintf(" (did you mean /%s?)", near[0].Name)
+		if near := m.commands.didYouMean(in.name); near != "" {
+			guess = fmt.Sprintf(" (did you mean /%s?)", near)
 		}
 		return m.setFlash(fmt.Sprintf("Unknown command /%s%s: nothing was sent. /help lists the commands; // sends a message that begins with /", in.name, guess))
 	}

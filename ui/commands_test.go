@@ -83,14 +83,14 @@ func TestSlashOpensAFilteredMenu(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
 	typeText(m, "/")
 	s := plain(m)
-	for _, want := range []string{"/help", "/mode", "/history", "[MODE]", "tab complete"} {
+	for _, want := range []string{"/help", "/compact", "/history", "[focus]", "tab complete"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the menu lacks %q:\n%s", want, s)
 		}
 	}
 	typeText(m, "hi")
 	s = plain(m)
-	if !strings.Contains(s, "/history") || strings.Contains(s, "/mode") {
+	if !strings.Contains(s, "/history") || strings.Contains(s, "/compact") {
 		t.Errorf("the menu did not narrow to /history:\n%s", s)
 	}
 	typeText(m, "zz")

@@ -41,8 +41,8 @@ func questions() []question {
 		}
 	}
 	return []question{
-		{name: "trust", answer: "y", shown: "y trust",
-			open: start(Options{Untrusted: []string{".warden/settings.json: allow Bash(make:*)"}, Trust: func() error { return nil }})},
+		{name: "trust", answer: "y", shown: "y approve",
+			open: start(Options{Trust: newFakeTrust(".warden/settings.json: allow Bash(make:*)")})},
 		{name: "sandbox", answer: "y", shown: "y run unsandboxed",
 			open: start(Options{SandboxProblem: "bubblewrap is not installed", RunUnsandboxed: func() {}})},
 		{name: "restore", answer: "n", shown: "y restore 1 path", open: func(t *testing.T, clock *fixedClock) *Model {
@@ -146,14 +146,16 @@ func TestTheOutsideQuestionWaitsForItsOwnAnswer(t *testing.T) {
 // The trust question keeps asking when the trust cannot be saved, and says why.
 func TestATrustThatCannotBeSavedKeepsTheQuestion(t *testing.T) {
 	clock := &fixedClock{t: time.Date(2026, 11, 21, 14, 30, 0, 0, time.UTC)}
-	m := newModel(Options{Untrusted: []string{"x"}, Trust: func() error { return errTest("the state directory is read-only") }}, clock.now)
+	trust := newFakeTrust("x")
+	trust.err = errTest("the state directory is read-only")
+	m := newModel(Options{Trust: trust}, clock.now)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	clock.t = clock.t.Add(time.Second)
 	press(m, "y")
 	if s := plain(m); len(m.overlays) != 1 || !strings.Contains(s, "Could not save the trust: the state directory is read-only") {
 		t.Errorf("the failed trust:\n%s", s)
 	}
-	if m.opts.Trusted {
+	if m.trusted() {
 		t.Error("the workspace counts as trusted")
 	}
 }

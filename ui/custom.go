@@ -17,11 +17,11 @@ func init() {
 	})
 }
 
-// loadCustomCommands reads the command files in the background: the project's first, if the workspace
-// is trusted, then the person's.
+// loadCustomCommands reads the command files in the background: the project's first, if the person
+// approved them as they are, then the person's.
 func (m *Model) loadCustomCommands() tea.Cmd {
 	var dirs []commands.Dir
-	if m.opts.Trusted {
+	if m.projectCommandsApproved() {
 		dirs = append(dirs, m.opts.ProjectCommandDirs...)
 	}
 	dirs = append(dirs, m.opts.CommandDirs...)
@@ -35,7 +35,7 @@ func (m *Model) loadCustomCommands() tea.Cmd {
 }
 
 // addCustomCommands puts the commands read from files in the menu, each under its source. A warning is
-// said once: the folders are read again when the person trusts the workspace, and what was refused
+// said once: the folders are read again when the person approves the project's, and what was refused
 // then is what was refused before.
 func (m *Model) addCustomCommands(dirs []commands.Dir, cmds []commands.Command, warnings []string) tea.Cmd {
 	for _, w := range warnings {

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/warden-cli/warden/commands"
+	"github.com/warden-cli/warden/config"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -60,7 +61,9 @@ func TestProjectCommandsWaitForTrust(t *testing.T) {
 	project := t.TempDir()
 	os.WriteFile(filepath.Join(project, "deploy.md"), []byte("Deploy to $1.\n"), 0o644)
 	clock := &fixedClock{t: time.Date(2026, 11, 21, 14, 30, 0, 0, time.UTC)}
-	m := newModel(Options{Untrusted: []string{".warden/settings.json: allow Bash(make:*)"}, Trust: func() error { return nil },
+	trust := newFakeTrust(".warden/settings.json: allow Bash(make:*)")
+	trust.items = append(trust.items, config.TrustItem{Key: "commands", Digest: "d", Text: "the project's commands", State: config.TrustNew, Commands: []string{"deploy"}})
+	m := newModel(Options{Trust: trust,
 		ProjectCommandDirs: []commands.Dir{{Path: project, Source: "project"}}}, clock.now)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	apply(m, m.loadCustomCommands())

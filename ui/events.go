@@ -86,6 +86,8 @@ func (m *Model) apply(scope *panel, e agent.Event) {
 		m.conv.version++
 	case agent.FilesChanged:
 		m.filesChanged(scope, e)
+	case agent.SteerDelivered:
+		m.steerDelivered(e)
 	case agent.UsageUpdated:
 		m.usage = e
 	case agent.ContextCompacted:

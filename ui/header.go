@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -41,11 +42,11 @@ func (m *Model) headerText() string {
 	}
 	lines = append(lines, strings.Join(safety, " · "))
 	ws := "workspace " + shortPath(o.Workspace)
-	switch {
-	case o.Trusted:
+	switch n := m.waitingCount(); {
+	case n > 0:
+		ws += fmt.Sprintf(" (not trusted: %s its files loosen %s for your approval, /trust)", plural(n, "item", "items"), pluralWord(n, "waits", "wait"))
+	case m.trusted():
 		ws += " (trusted)"
-	case len(o.Untrusted) > 0:
-		ws += " (not trusted: its project settings that loosen permissions are ignored)"
 	default:
 		ws += " (not trusted)"
 	}

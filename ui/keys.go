@@ -16,6 +16,11 @@ type keyMap struct {
 	// line recall the prompts sent before.
 	Send, Newline, PrevPrompt, NextPrompt, CharLeft, Help key.Binding
 
+	// Typing while the agent works (queue.go): Steer sends the prompt into the turn under way, at its next
+	// tool boundary, instead of queueing it; EditQueued (with the prompt empty) takes the newest waiting
+	// message back into the prompt, RemoveQueued drops it.
+	Steer, EditQueued, RemoveQueued key.Binding
+
 	// Editing the prompt: the prompt editor's own bindings are set from these (newInput), and Redraw.
 	KillToStart, KillToEnd, KillWord, WordLeft, WordRight, Redraw key.Binding
 
@@ -40,6 +45,10 @@ type keyMap struct {
 	// and what /rewind takes back.
 	Yes, No, RewindBoth, RewindFiles, RewindConversation key.Binding
 
+	// The plan the model presents in plan mode (plan.go): approve it into default or accept-edits mode,
+	// or keep planning and tell the model why.
+	PlanApprove, PlanAcceptEdits, PlanKeep key.Binding
+
 	// Reading: the tool history, the pager, /mcp, this help, a long question. Letters are keys here,
 	// not a filter.
 	Filter, Open, Diff, Back, Up, Down key.Binding
@@ -62,6 +71,10 @@ func newKeyMap() keyMap {
 		NextPrompt: b("↓", "line down, or next prompt", "down"),
 		CharLeft:   b("←", "character left", "left"),
 		Help:       b("?", "this help (empty input)", "?"),
+
+		Steer:        b("ctrl+s", "steer: send it now", "ctrl+s"),
+		EditQueued:   b("↑", "edit last queued", "up"),
+		RemoveQueued: b("ctrl+x", "drop last queued", "ctrl+x"),
 
 		KillToStart: b("ctrl+u", "delete to line start", "ctrl+u"),
 		KillToEnd:   b("ctrl+k", "delete to line end", "ctrl+k"),
@@ -105,6 +118,10 @@ func newKeyMap() keyMap {
 		RewindFiles:        b("f", "/rewind: the files", "f"),
 		RewindConversation: b("c", "/rewind: conversation", "c"),
 
+		PlanApprove:     b("y", "plan: approve", "y"),
+		PlanAcceptEdits: b("a", "plan: accept edits", "a"),
+		PlanKeep:        b("n/esc", "plan: keep planning", "n", "esc"),
+
 		Filter: b("/", "filter (pickers: just type)", "/"),
 		Open:   b("enter", "open; choose (pickers)", "enter"),
 		Diff:   b("d", "the call's diff", "d"),
@@ -135,8 +152,10 @@ func (k keyMap) helpGroups() []keyGroup {
 			k.MenuUp, k.MenuDown, k.PickerRemove}},
 		{"Approval modal", []key.Binding{k.Allow, k.AllowSession, k.AllowProject, k.Deny, k.DenyWithReason, k.ModalScroll,
 			k.Confirm, k.Cancel}},
-		{"Questions", []key.Binding{k.Yes, k.No, k.RewindBoth, k.RewindFiles, k.RewindConversation}},
-		{"Editing (across lines)", []key.Binding{k.KillToStart, k.KillToEnd, k.KillWord, k.WordLeft, k.WordRight, k.Redraw}},
+		{"Questions", []key.Binding{k.Yes, k.No, k.RewindBoth, k.RewindFiles, k.RewindConversation,
+			k.PlanApprove, k.PlanAcceptEdits, k.PlanKeep}},
+		{"Editing; while it works", []key.Binding{k.KillToStart, k.KillToEnd, k.KillWord, k.WordLeft, k.WordRight, k.Redraw,
+			k.Steer, k.EditQueued, k.RemoveQueued}},
 		{"Session", []key.Binding{k.Interrupt, k.Background, k.Mode, k.History, k.Expand, k.FocusPrev, k.FocusNext, k.Copy,
 			k.Reasoning, k.ScrollUp, k.ScrollDown, k.Follow, k.Quit}},
 		{"History and output", []key.Binding{k.Filter, k.Open, k.Diff, k.Back, k.Up, k.Down, k.PageUp, k.PageDown,

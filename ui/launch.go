@@ -3,7 +3,8 @@ package ui
 import tea "charm.land/bubbletea/v2"
 
 // What the command line asks of the first screen: the session picker (--resume without an id) and a
-// first prompt (warden "PROMPT"), which waits until the questions asked at start are answered.
+// first prompt (warden "PROMPT"), with what was piped to it, which waits until the questions asked at
+// start are answered.
 
 func init() {
 	registerOnStart(func(m *Model) tea.Cmd {
@@ -31,5 +32,5 @@ func (m *Model) sendPending() tea.Cmd {
 	p := m.pendingPrompt
 	m.pendingPrompt = ""
 	m.remember(p)
-	return m.sendPrompt(p)
+	return m.sendRequest(request{text: p, piped: m.opts.Piped})
 }

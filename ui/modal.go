@@ -238,6 +238,10 @@ func (md *modal) bodyLines(st *styles, req agent.ApprovalRequest, inner int) []s
 		md.body, md.bodyWidth = mcpBodyLines(st, req, inner), inner
 		return md.body
 	}
+	if req.Access.Kind == tools.AccessFetch {
+		md.body, md.bodyWidth = fetchBodyLines(st, req, inner), inner
+		return md.body
+	}
 	var lines []string
 	add := func(s string) { lines = append(lines, strings.Split(wrap(s, inner), "\n")...) }
 	subject := req.Access.Command
@@ -328,7 +332,7 @@ func (md *modal) view(c overlayCtx, width, height int) string {
 		if md.scope == agent.ForProject {
 			where = "for this project (saved to .warden/settings.local.json)"
 		}
-		add("Always allow " + where + " with the rule:")
+		add("Always" + or(thisDomain(req), " allow") + " " + where + " with the rule:")
 		add("  " + st.accent.Render(req.Verdict.SuggestedRule))
 		add(st.keyHint.Render(hint(hintKey(keys.Confirm)+" save and allow", hintKey(keys.Cancel)+" back")))
 	case md.stage == stageReason:
@@ -338,8 +342,8 @@ func (md *modal) view(c overlayCtx, width, height int) string {
 	case c.now.Before(md.armedAt):
 		add(st.dim.Render("keys paused for a moment, so that typing meant for the input cannot answer…"))
 	default:
-		answers := hint(hintKey(keys.Allow)+" allow once", hintKey(keys.AllowSession)+" always (session)",
-			hintKey(keys.AllowProject)+" always (project)", hintKey(keys.Deny)+" deny", hintKey(keys.DenyWithReason)+" deny with reason")
+		answers := hint(hintKey(keys.Allow)+" allow once", hintKey(keys.AllowSession)+" always"+thisDomain(req)+" (session)",
+			hintKey(keys.AllowProject)+" always"+thisDomain(req)+" (project)", hintKey(keys.Deny)+" deny", hintKey(keys.DenyWithReason)+" deny with reason")
 		if req.Verdict.SuggestedRule == "" {
 			answers = hint(hintKey(keys.Allow)+" allow once", hintKey(keys.Deny)+" deny", hintKey(keys.DenyWithReason)+" deny with reason") +
 				fmt.Sprintf("  (%s unavailable: no narrow rule)", hintKeys(keys.AllowSession, keys.AllowProject))

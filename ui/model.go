@@ -23,8 +23,8 @@ const (
 	minWidth      = 60
 	minHeight     = 15
 	maxInputShare = 3 // the input grows to at most a third of the screen
-	// A paste longer than this goes into the prompt as a placeholder (see paste).
-	pasteMaxLines = 100
+	// A paste longer than this goes into the prompt as a chip (see paste).
+	pasteMaxLines = 10
 	pasteMaxBytes = 16 << 10
 )
 
@@ -86,7 +86,11 @@ type Model struct {
 
 	run    *run
 	queued []request
-	usage  agent.UsageUpdated
+	// steers were sent into the turn under way and wait for its next tool boundary (queue.go);
+	// pendingSeq numbers what waits, queued or steering, in the order typed.
+	steers     []steerEntry
+	pendingSeq int
+	usage      agent.UsageUpdated
 	// retry is the notice of a retry in progress, shown in the rule line until the answer streams again.
 	retry string
 	// cutOff is an answer a failed stream left half-written, with the line that says so. It stays on
@@ -95,6 +99,9 @@ type Model struct {
 
 	// sel is text of the conversation being selected with the mouse (mouse.go).
 	sel *selection
+
+	// attn is how to notify the person, and the terminal's focus (notify.go).
+	attn attention
 
 	lastKey    time.Time
 	quitArmed  time.Time
@@ -125,6 +132,7 @@ func newModel(opts Options, now func() time.Time) *Model {
 		isDark: true, noColor: os.Getenv("NO_COLOR") != "",
 		byID: map[string]*panel{}, focus: -1, conv: conversation{top: -1},
 		width: 80, height: 24, commands: newCommandSet(),
+		attn: attention{method: notifyMethod(opts.Notifications, os.Getenv)},
 	}
 	m.st = newStyles(m.isDark)
 	m.input = newInput(m.isDark, m.keys)
@@ -143,9 +151,7 @@ func newModel(opts Options, now func() time.Time) *Model {
 		m.push(&setupOverlay{text: opts.SetupError})
 		return m
 	}
-	if len(opts.Untrusted) > 0 {
-		m.push(m.trustQuestion(opts.Untrusted))
-	}
+	m.askAtStart()
 	if opts.SandboxProblem != "" {
 		m.push(m.sandboxQuestion(opts.SandboxProblem))
 	}
@@ -236,10 +242,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.apply(nil, e)
 		}
 		return m, m.tick()
+	case tea.FocusMsg, tea.BlurMsg:
+		m.attn.heard(msg, m.now())
+		return m, nil
 	case approvalMsg:
-		return m, m.ask(msg)
+		cmd := m.ask(msg)
+		return m, tea.Batch(cmd, m.notifyApproval(msg))
 	case runEndedMsg:
-		return m, m.runEnded(msg.r)
+		notice := m.notifyRunEnd(msg.r)
+		return m, tea.Batch(m.runEnded(msg.r), notice)
 	case tickMsg:
 		m.ticking = false
 		return m, m.tick()
@@ -306,6 +317,9 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return tea.Quit
 		}
 		m.quitArmed = now
+		if cmd, ok := m.clearDraft(); ok {
+			return cmd
+		}
 		m.interrupt()
 		// The hint lasts exactly as long as a second Ctrl+C would quit.
 		hint := "Press " + sentenceKey(m.keys.Quit) + " again to quit"
@@ -333,7 +347,7 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Interrupt):
 		if m.run != nil {
 			flash := "Interrupted"
-			if n := len(m.queued); n > 0 && !m.run.interrupted {
+			if n := m.pendingCount(); n > 0 && !m.run.interrupted {
 				them := "it"
 				if n > 1 {
 					them = "them"
@@ -392,7 +406,16 @@ func (m *Model) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.push(newHelpOverlay(m))
 		return nil
 	case key.Matches(msg, k.Send):
+		if m.continueLine() {
+			return nil
+		}
 		return m.submit()
+	case key.Matches(msg, k.Steer):
+		return m.steer()
+	case key.Matches(msg, k.EditQueued) && m.input.Value() == "" && m.pendingCount() > 0:
+		return m.editPending()
+	case key.Matches(msg, k.RemoveQueued):
+		return m.removePending()
 	case key.Matches(msg, k.PrevPrompt) && m.input.Line() == 0:
 		m.browsePrompts(-1)
 		return nil
@@ -431,6 +454,9 @@ func (m *Model) rearm() tea.Cmd {
 	case *confirm:
 		o.armedAt = now.Add(typeAheadGuard)
 		return o.wake(now)
+	case *planOverlay:
+		o.ask.armedAt = now.Add(typeAheadGuard)
+		return o.ask.wake(now)
 	}
 	return nil
 }
@@ -444,6 +470,8 @@ func (m *Model) interrupt() {
 	m.run.interrupted = true
 	m.run.cancel()
 	m.queued = nil
+	// Steers still waiting go with the queue; they stay in the prompt history, as queued prompts do.
+	m.takeSteers()
 	for _, o := range m.overlays {
 		if md, ok := o.(*modal); ok {
 			m.withdrawAll(md)

@@ -438,22 +438,23 @@ func TestSetupErrorIsTheFirstScreen(t *testing.T) {
 }
 
 func TestTrustPrompt(t *testing.T) {
-	trusted := false
+	trust := newFakeTrust(".warden/settings.json: allow Bash(make:*)")
+	trusted := func() bool { return len(trust.approved) > 0 }
 	clock := &fixedClock{t: time.Date(2026, 11, 21, 14, 30, 0, 0, time.UTC)}
-	m := newModel(Options{Untrusted: []string{".warden/settings.json: allow Bash(make:*)"}, Trust: func() error { trusted = true; return nil }}, clock.now)
+	m := newModel(Options{Trust: trust}, clock.now)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	if s := plain(m); !strings.Contains(s, "Trust this workspace?") || !strings.Contains(s, "Bash(make:*)") {
 		t.Fatalf("trust prompt:\n%s", s)
 	}
 	// A key typed while warden starts is meant for the prompt: it must not trust anything.
 	press(m, "y")
-	if trusted || len(m.overlays) != 1 {
+	if trusted() || len(m.overlays) != 1 {
 		t.Fatalf("a key typed at start-up answered the trust prompt")
 	}
 	clock.t = clock.t.Add(time.Second)
 	press(m, "y")
-	if !trusted || len(m.overlays) != 0 {
-		t.Errorf("y: trusted=%v overlays=%d", trusted, len(m.overlays))
+	if !trusted() || len(m.overlays) != 0 {
+		t.Errorf("y: trusted=%v overlays=%d", trusted(), len(m.overlays))
 	}
 }
 
@@ -643,7 +644,7 @@ func TestHugePasteIsKeptWholeOutsideTheEditor(t *testing.T) {
 	if n := m.input.LineCount(); n > 1 {
 		t.Fatalf("the paste went into the editor: %d lines", n)
 	}
-	if s := plain(m); !strings.Contains(s, "[pasted text #1: 20000 lines]") {
+	if s := plain(m); !strings.Contains(s, "[pasted 20000 lines]") {
 		t.Errorf("the input does not show the paste's placeholder:\n%s", s)
 	}
 	typeText(m, " summarise it")
@@ -660,7 +661,7 @@ func TestHugePasteIsKeptWholeOutsideTheEditor(t *testing.T) {
 	// A short paste with tabs is kept whole too, and says why: it is not long.
 	m.input.Reset()
 	m.Update(tea.PasteMsg{Content: "all:\n\tgo build\n"})
-	if s := plain(m); !strings.Contains(s, "[pasted text #2: 2 lines, tabs kept]") || strings.Contains(s, "Long paste") {
+	if s := plain(m); !strings.Contains(s, "[pasted 2 lines, tabs kept]") || strings.Contains(s, "Long paste") {
 		t.Errorf("a short paste with tabs:\n%s", s)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/warden-cli/warden/checkpoint"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // panelState is where a tool call is in its life.
@@ -63,7 +64,7 @@ type panel struct {
 	// todos is the list a todo_write call sends.
 	todos []tools.TodoItem
 	// bgEnd is how the background task this call started ended, once it has.
-	bgEnd *tools.TaskEnd
+	bgEnd *bash.TaskEnd
 	// changes is what the call changed in the workspace (changes.go).
 	changes []checkpoint.Change
 
@@ -87,6 +88,9 @@ func newPanel(e agent.ToolCallStarted, now time.Time) *panel {
 	if json.Unmarshal(e.Input, &in) == nil {
 		p.desc = in.Description
 		p.prompt, _, _ = strings.Cut(strings.TrimSpace(in.Prompt), "\n")
+	}
+	if e.Access.Kind == tools.AccessFetch {
+		p.prompt = "" // a fetch's panel names its URL, not what the model wants from the page
 	}
 	if e.Name == "task" {
 		p.sub = &subAgent{}
@@ -366,7 +370,7 @@ func liveDuration(now, start time.Time) string {
 }
 
 // endWords says briefly how a background task ended: "exit 0", "SIGTERM".
-func endWords(e *tools.TaskEnd) string {
+func endWords(e *bash.TaskEnd) string {
 	if e.ExitCode != nil {
 		return fmt.Sprintf("exit %d", *e.ExitCode)
 	}

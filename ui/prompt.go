@@ -3,9 +3,12 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/warden-cli/warden/piped"
 )
 
 // What happens to what the person types: long pastes kept aside, slash commands run, prompts sent or
@@ -15,11 +18,15 @@ import (
 // prompt is sent.
 type pasted struct{ label, text string }
 
-// paste puts pasted text into the prompt. The editor rewraps and redraws every line of its text on each
-// key and keeps at most 10,000 lines, so a long paste (a log, a file) is kept here instead and shown in
-// the prompt as a label like "[pasted text #1: 2500 lines]", which is replaced by the whole text when the
-// prompt is sent; the prompt history keeps the label.
+// paste puts pasted text into the prompt. A paste of more than a few lines (a log, a file, a diff) would
+// push what the person types out of sight, and the editor rewraps and redraws every line of its text on
+// each key and keeps at most 10,000 lines: so it is kept here instead and shown in the prompt as a chip
+// like "[pasted 60 lines]", which is replaced by the whole text when the prompt is sent; the prompt
+// history keeps the chip.
 func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
+	if cmd, ok := m.pastePictures(msg.Content); ok {
+		return cmd
+	}
 	text := strings.ReplaceAll(msg.Content, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	lines := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
@@ -28,18 +35,30 @@ func (m *Model) paste(msg tea.PasteMsg) tea.Cmd {
 	if lines <= pasteMaxLines && len(text) <= pasteMaxBytes && !strings.Contains(text, "\t") {
 		return m.updateInput(msg)
 	}
-	long := lines > pasteMaxLines || len(text) > pasteMaxBytes
-	label, flash := plural(lines, "line", "lines"), "Long paste: it is sent whole in place of its label"
-	if !long {
+	label, flash := plural(lines, "line", "lines"), "Long paste: it is sent whole in place of its chip"
+	switch {
+	case len(text) > pasteMaxBytes && lines <= pasteMaxLines:
+		label += fmt.Sprintf(", %d KB", len(text)>>10)
+	case lines <= pasteMaxLines:
 		label += ", tabs kept"
-		flash = "Pasted text with tabs is kept as it is: it is sent whole in place of its label"
+		flash = "Pasted text with tabs is kept as it is: it is sent whole in place of its chip"
 	}
-	p := pasted{label: fmt.Sprintf("[pasted text #%d: %s]", len(m.pastes)+1, label), text: text}
+	p := pasted{label: m.pasteLabel("[pasted " + label), text: text}
 	m.pastes = append(m.pastes, p)
 	m.input.InsertString(p.label)
 	m.inputGen++
 	m.refreshMenu()
 	return m.setFlash(flash)
+}
+
+// pasteLabel closes a chip's label, numbered when an earlier paste of the session has the same one, so
+// that each is replaced by its own text.
+func (m *Model) pasteLabel(open string) string {
+	label := open + "]"
+	for n := 2; slices.ContainsFunc(m.pastes, func(p pasted) bool { return p.label == label }); n++ {
+		label = fmt.Sprintf("%s #%d]", open, n)
+	}
+	return label
 }
 
 // expandPastes replaces the labels of long pastes in a prompt by their text.
@@ -93,9 +112,15 @@ func (m *Model) clearInput() {
 	m.refreshMenu()
 }
 
-// request is a prompt on its way: text is what the model gets and shown what the transcript shows, when
-// they differ (a command's expansion is shown as the command typed).
-type request struct{ text, shown string }
+// request is a prompt on its way: text is what the model gets (long pastes still as their labels until it
+// starts) and shown what the transcript shows, when they differ (a command's expansion is shown as the
+// command typed); piped is the input piped with the first prompt, which follows text in the same message.
+// seq orders it among the messages waiting while the agent works (queue.go).
+type request struct {
+	text, shown string
+	piped       *piped.Input
+	seq         int
+}
 
 // sendPrompt sends text to the model, or queues it behind the request in progress.
 func (m *Model) sendPrompt(text string) tea.Cmd { return m.sendRequest(request{text: text}) }
@@ -106,10 +131,11 @@ func (m *Model) sendRequest(r request) tea.Cmd {
 	if m.agent == nil {
 		return m.setFlash("No model server: see the setup screen")
 	}
-	r.text = m.expandPastes(r.text)
 	if m.run != nil {
+		m.pendingSeq++
+		r.seq = m.pendingSeq
 		m.queued = append(m.queued, r)
-		return m.setFlash("Queued: it is sent when the current request ends")
+		return m.setFlash(fmt.Sprintf("Queued: it is sent when the current request ends (%s sends a message into it instead)", hintKeys(m.keys.Steer)))
 	}
 	return m.start(r)
 }
@@ -117,16 +143,22 @@ func (m *Model) sendRequest(r request) tea.Cmd {
 // start sends a request: a shell command (!cmd) runs in the person's name; anything else goes to the
 // model with the files it mentions (@path) attached.
 func (m *Model) start(r request) tea.Cmd {
+	r.text = m.expandPastes(r.text)
 	shown := r.shown
 	if shown == "" {
 		shown = r.text
 	}
 	m.conv.add(&item{kind: itemUser, text: shown})
+	if !r.piped.Empty() {
+		m.conv.add(&item{kind: itemInfo, text: r.piped.Summary()})
+	}
 	a, prompt := m.agent, r.text
-	if command, ok := shellCommand(prompt); ok && r.shown == "" {
+	if command, ok := shellCommand(prompt); ok && r.shown == "" && r.piped.Empty() {
 		return m.startWork(func(ctx context.Context) { a.Shell(ctx, command) })
 	}
+	// What came on stdin is the person's data, not their words: the files it names are not attached.
 	attach := m.mentions(prompt)
+	prompt = r.piped.Message(prompt)
 	return m.startWork(func(ctx context.Context) { a.RunWith(ctx, prompt, attach) })
 }
 
@@ -159,6 +191,12 @@ func (m *Model) runEnded(r *run) tea.Cmd {
 	m.run = nil
 	m.conv.version++
 	reindex := m.reindexFiles()
+	if r.interrupted {
+		m.takeSteers()
+	} else if s := m.takeSteers(); s != nil {
+		// The turn ended before a tool boundary took them: they go first, as the next request.
+		m.queued = append([]request{*s}, m.queued...)
+	}
 	if len(m.queued) > 0 {
 		next := m.queued[0]
 		m.queued = m.queued[1:]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/piped"
 	"github.com/warden-cli/warden/tools"
 )
 
@@ -106,9 +107,14 @@ func (m *Model) restoreMessage(msg *openai.ChatCompletionMessage) {
 		if notes != "" {
 			m.conv.add(&item{kind: itemInfo, text: "Warden told the model: " + notes})
 		}
+		// What was piped with a prompt is shown as it was when sent: its summary, not its text.
+		prompt, in := piped.Split(prompt)
 		if prompt != "" {
 			m.conv.add(&item{kind: itemUser, text: prompt})
 			m.prompts = append(m.prompts, prompt)
+		}
+		if in != nil {
+			m.conv.add(&item{kind: itemInfo, text: in.Summary()})
 		}
 	case openai.ChatMessageRoleAssistant:
 		if msg.Content != "" || msg.ReasoningContent != "" {

@@ -6,6 +6,8 @@ import (
 	"github.com/warden-cli/warden/agent/fakeapi"
 	"github.com/warden-cli/warden/permissions"
 	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
+	"github.com/warden-cli/warden/tools/files"
 )
 
 // fullSetup is newSetup with every tool a session has (bash, files, todo_write), paths resolved as the
@@ -21,7 +23,7 @@ func fullSetup(t *testing.T, script string) *setup {
 	home := t.TempDir()
 	s.env.Resolve = func(cwd, p string) string { return permissions.ResolvePath(cwd, p, home) }
 	s.env.Secret = func(p string) bool { return permissions.IsSecretPath(p, home) }
-	s.reg = tools.NewRegistry(append(append(tools.NewBash(s.tasks), tools.NewFileTools()...), tools.NewTodo())...)
+	s.reg = tools.NewRegistry(append(append(bash.NewTools(s.tasks), files.NewTools()...), tools.NewTodo())...)
 	return s
 }
 

@@ -218,7 +218,7 @@ func TestSandboxProblemAsksFirst(t *testing.T) {
 	ran := false
 	clock := &fixedClock{t: time.Date(2026, 11, 21, 14, 30, 0, 0, time.UTC)}
 	m := newModel(Options{SandboxProblem: "bubblewrap is not installed and Landlock is not available", RunUnsandboxed: func() { ran = true },
-		Untrusted: []string{".warden/settings.json: allow Bash(make:*)"}}, clock.now)
+		Trust: newFakeTrust(".warden/settings.json: allow Bash(make:*)")}, clock.now)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	if s := plain(m); !strings.Contains(s, "bubblewrap is not installed") || !strings.Contains(s, "y run unsandboxed") {
 		t.Fatalf("the sandbox problem is not the first screen:\n%s", s)

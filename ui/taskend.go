@@ -5,8 +5,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/warden-cli/warden/tools"
+	"github.com/warden-cli/warden/tools/bash"
 )
 
 // A background task never ends unseen: the transcript says how it ended with its last lines, the call
@@ -15,21 +14,21 @@ import (
 // taskEndLines is how many of a finished task's last lines the transcript shows.
 const taskEndLines = 4
 
-// taskEndedMsg reports a background task that ended (tools.Tasks.OnEnd).
-type taskEndedMsg struct{ tools.TaskEnd }
+// taskEndedMsg reports a background task that ended (bash.Tasks.OnEnd).
+type taskEndedMsg struct{ bash.TaskEnd }
 
-// taskWatcher is a Tasks that reports the background tasks that end (a *tools.Tasks).
-type taskWatcher interface{ OnEnd(func(tools.TaskEnd)) }
+// taskWatcher is a Tasks that reports the background tasks that end (a *bash.Tasks).
+type taskWatcher interface{ OnEnd(func(bash.TaskEnd)) }
 
 // watchTasks has the program hear of every background task that ends.
 func (m *Model) watchTasks() {
 	if w, ok := m.opts.Tasks.(taskWatcher); ok {
-		w.OnEnd(func(e tools.TaskEnd) { m.send.Send(taskEndedMsg{e}) })
+		w.OnEnd(func(e bash.TaskEnd) { m.send.Send(taskEndedMsg{e}) })
 	}
 }
 
 // taskEnded applies a taskEndedMsg.
-func (m *Model) taskEnded(e tools.TaskEnd) tea.Cmd {
+func (m *Model) taskEnded(e bash.TaskEnd) tea.Cmd {
 	text := fmt.Sprintf("background task %s %s after %s: $ %s", e.ID, e.How, shortDuration(e.Took), flatten(e.Command))
 	if tail := strings.TrimSpace(e.Tail(taskEndLines)); tail != "" {
 		text += "\n" + tail

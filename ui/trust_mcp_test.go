@@ -12,9 +12,9 @@ import (
 // must not send the person to a restart for them.
 func TestTheTrustNoticeSaysMCPServersStartNow(t *testing.T) {
 	clock := &fixedClock{t: time.Date(2026, 11, 21, 14, 30, 0, 0, time.UTC)}
-	m := newModel(Options{Untrusted: []string{`.mcp.json: MCP server "fs" would run: npx -y fs`}, Trust: func() error { return nil }}, clock.now)
+	m := newModel(Options{Trust: newFakeTrust(`.mcp.json: MCP server "fs" would run: npx -y fs`)}, clock.now)
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 24})
-	if s := plain(m); !strings.Contains(s, "starts no MCP server in it") {
+	if s := plain(m); !strings.Contains(s, "starts no server or hook they name") {
 		t.Errorf("trust prompt:\n%s", s)
 	}
 	clock.t = clock.t.Add(time.Second)

@@ -72,6 +72,7 @@ import (
 	"github.com/warden-cli/warden/agent"
 	"github.com/warden-cli/warden/commands"
 	"github.com/warden-cli/warden/permissions"
+	"github.com/warden-cli/warden/piped"
 	"github.com/warden-cli/warden/safefile"
 )
 
@@ -86,12 +87,11 @@ type Options struct {
 	Model      string
 	Workspace  string
 	Engine     *permissions.Engine
-	// Tasks are the bash engine's background tasks (a *tools.Tasks); nil hides the count.
+	// Tasks are the bash engine's background tasks (a *bash.Tasks); nil hides the count.
 	Tasks Tasks
-	// Untrusted lists project settings that were ignored until the workspace is trusted; when not empty
-	// the TUI asks whether to trust the workspace, and calls Trust if the person agrees.
-	Untrusted []string
-	Trust     func() error
+	// Trust is the workspace's trust (trust.go): what its files loosen and the person's answers. The
+	// items new or changed since the last answer are asked about at start; nil asks nothing.
+	Trust Trust
 	// ContextWindow is the model's window in tokens, for the status line.
 	ContextWindow int
 	// Warnings are shown once at start (project instructions that could not be read, say); a resumed
@@ -115,10 +115,10 @@ type Options struct {
 	Settle func() (wall string, warnings []string)
 	// MCP is the session's MCP servers (cmd_mcp.go); nil when there are none.
 	MCP MCPServers
+	// Hooks is the session's hooks (cmd_hooks.go); nil when none are configured.
+	Hooks HookList
 	// BaseURL is the model server, for the header and /status.
 	BaseURL string
-	// Trusted reports a trusted workspace: its project settings and its .warden/commands apply.
-	Trusted bool
 	// ListModels lists the server's models for the /model picker; nil leaves only /model NAME.
 	ListModels func(ctx context.Context) ([]string, error)
 	// Sessions lists this directory's saved sessions, newest first, for /resume; OpenSession puts another
@@ -128,6 +128,14 @@ type Options struct {
 	OpenSession func(id string, sink agent.Sink, approver agent.Approver) (*Session, error)
 	// Prompt is sent as the first request once the program starts (warden "PROMPT").
 	Prompt string
+	// Notifications is the ui.notifications setting: how the terminal is told, while out of focus, that an
+	// approval waits or a long request ended (notify.go); "" is auto.
+	Notifications string
+	// Notifier hears every such moment whatever the focus (the Notification hook); nil for none.
+	Notifier Notifier
+	// Piped is what came on stdin with Prompt (git diff | warden "review this"), nil for nothing: the
+	// model gets it after the prompt, in the same message, and the transcript shows its summary.
+	Piped *piped.Input
 	// PickSession opens the /resume picker at start (--resume without an id).
 	PickSession bool
 	// Instructions names the project instruction files the model was given (AGENTS.md, CLAUDE.md), for
@@ -138,9 +146,12 @@ type Options struct {
 	SettingsFiles []string
 	RuleOrigin    func(list, rule string) string
 	// CommandDirs are the person's folders of custom commands, ProjectCommandDirs the project's, which
-	// are read only in a trusted workspace (and once the person trusts it), and before the person's: the
+	// are read only once the person approved them as they are (Trust), and before the person's: the
 	// first folder that defines a name wins.
 	CommandDirs, ProjectCommandDirs []commands.Dir
+	// Skills are the session's skills (cmd_skills.go): /skills lists them, /NAME runs one; nil when the
+	// session has none.
+	Skills Skills
 	// Opener reads the command files (package safefile): a folder or file of the workspace that leads out
 	// of it is refused, and shown as a notice once. Nil judges only what a file is, not where it leads.
 	Opener *safefile.Opener

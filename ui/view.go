@@ -18,6 +18,7 @@ func (m *Model) View() tea.View {
 	if !m.opts.MouseOff {
 		v.MouseMode = tea.MouseModeCellMotion
 	}
+	v.ReportFocus = m.attn.reportFocus()
 	if m.tooSmall() {
 		v.SetContent(m.tooSmallView())
 		return v
@@ -34,7 +35,7 @@ func (m *Model) View() tea.View {
 	}
 	inputView := m.inputView()
 	menu := m.menuView(m.width)
-	todo := m.todoView(m.width)
+	todo := append(m.todoView(m.width), m.pendingView(m.width)...)
 	inputH := strings.Count(inputView, "\n") + 1
 	convH := max(m.height-inputH-len(menu)-len(todo)-2, 1)
 	var lines []string
@@ -124,7 +125,7 @@ func (m *Model) inputView() string {
 
 // convHeight is the conversation's share of the screen.
 func (m *Model) convHeight() int {
-	return max(m.height-m.input.Height()-m.menuHeight()-len(m.todoView(m.width))-2, 1)
+	return max(m.height-m.input.Height()-m.menuHeight()-len(m.todoView(m.width))-len(m.pendingView(m.width))-2, 1)
 }
 
 // menuHeight is how many rows the completion menu takes under the prompt.

@@ -18,8 +18,11 @@
 //	// point the client at s.URL(), run it, then:
 //	reqs, err := s.WaitRequests(2, 5*time.Second)
 //
-// Every request is recorded, decoded and raw (Requests, WaitRequests). Responses never outlive the request:
-// every delay and stall ends when the client cancels or the server closes.
+// Every request is recorded, decoded and raw (Requests, WaitRequests), its image parts included
+// (Message.Images, Request.Images; Image.Decode reads a data: URL). RejectImages makes the server answer
+// every request that carries an image with an error, as a server whose model takes no pictures does.
+// Responses never outlive the request: every delay and stall ends when the client cancels or the server
+// closes.
 //
 // # JSON scripts
 //
@@ -29,6 +32,7 @@
 //	  "models":   ["fake-model"],      // ids listed by GET /v1/models (default ["fake-model"])
 //	  "chunk":    4,                   // default runes per delta for every reply (0: whole)
 //	  "delay_ms": 20,                  // default pause between chunks for every reply
+//	  "reject_images": "...",          // answer every request with an image part 400 with this message
 //	  "turns": [ REPLY, ... ],         // answer the first requests, one each, in order
 //	  "rules": [                       // then answer by matching the last user message
 //	    {"match": "list",              // substring, case-insensitive; or ["touch", "create"]; absent: any

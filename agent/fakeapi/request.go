@@ -2,6 +2,7 @@ package fakeapi
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -51,6 +52,8 @@ type Message struct {
 	Reasoning        string          `json:"reasoning,omitempty"`
 	ToolCalls        []MessageCall   `json:"tool_calls,omitempty"`
 	ToolCallID       string          `json:"tool_call_id,omitempty"`
+	// Images are the content's image parts, in order (image.go).
+	Images []Image `json:"-"`
 }
 
 // MessageCall is a tool call inside an assistant message the client sent back.
@@ -95,16 +98,23 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 		return json.Unmarshal(raw, &m.Content)
 	}
 	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		ImageURL *Image `json:"image_url"`
 	}
 	if err := json.Unmarshal(raw, &parts); err != nil {
 		return fmt.Errorf("message content is neither a string nor an array of parts: %w", err)
 	}
 	var b strings.Builder
 	for _, p := range parts {
-		if p.Type == "text" {
+		switch p.Type {
+		case "text":
 			b.WriteString(p.Text)
+		case "image_url":
+			if p.ImageURL == nil {
+				return errors.New(`an "image_url" part without its "image_url" object`)
+			}
+			m.Images = append(m.Images, *p.ImageURL)
 		}
 	}
 	m.Content = b.String()

@@ -22,6 +22,9 @@ type Script struct {
 	Turns []Spec `json:"turns,omitempty"`
 	// Rules answer the requests after the turns.
 	Rules []Rule `json:"rules,omitempty"`
+	// RejectImages, when set, is the message of the 400 every request that carries an image gets
+	// (Server.RejectImages).
+	RejectImages string `json:"reject_images,omitempty"`
 }
 
 // Rule answers the conversations whose last user message contains one of Match (case-insensitive; no Match
@@ -161,6 +164,9 @@ func (sc *Script) Install(s *Server) {
 	}
 	if len(sc.Rules) > 0 {
 		s.Fallback(sc.Respond)
+	}
+	if sc.RejectImages != "" {
+		s.RejectImages(http.StatusBadRequest, sc.RejectImages)
 	}
 }
 

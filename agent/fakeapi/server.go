@@ -24,6 +24,8 @@ type Server struct {
 	reqs     []Request
 	changed  chan struct{} // closed and replaced whenever a request is recorded
 	models   []string
+	// rejectImages answers the requests that carry an image, when set (RejectImages).
+	rejectImages *imageRejection
 }
 
 // New starts a Server on 127.0.0.1 with a random port. It panics if it cannot listen, like httptest.NewServer.
@@ -155,8 +157,8 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	n := len(s.reqs)
 	close(s.changed)
 	s.changed = make(chan struct{})
-	var resp *Response
-	if req.DecodeErr == nil && len(s.queue) > 0 {
+	resp := s.imageRejection(req)
+	if resp == nil && req.DecodeErr == nil && len(s.queue) > 0 {
 		resp = s.queue[0]
 		s.queue = s.queue[1:]
 	}

@@ -13,7 +13,9 @@
 //     read-only tools need (toolchains.go: Go's and cargo's caches, rustup, nvm, pyenv, the directories
 //     of PATH, and others, each with its reason) or that the person's settings add
 //     (sandbox.jail_readable). A home holds keys, notes and other projects under any name, so what is
-//     hidden there does not depend on a scan. Configuration kept in a home is not looked for (Jail.Env).
+//     hidden there does not depend on a scan. Configuration kept in a home is not looked for (Jail.Env);
+//     inside a toolchain's place it is looked for where the toolchain keeps it (Place.Configs: a node
+//     version's npmrc, conda's .condarc), and masked when the catalogue names it.
 //   - What is shown (the workspace, the additional directories, the person's places, and the rest of the
 //     system) is searched for the secrets the engine knows of (keys, credentials, .env files, the paths the
 //     person's Read rules keep from being read unasked, Warden's own state and settings, and every other
@@ -21,7 +23,7 @@
 //     open. Each walk is bounded, and what it did not get to is masked whole: a scan that cannot finish
 //     hides what it did not see. A file with a name no walk found (its other name may be a key of a dark
 //     home) is masked too, but among other people's code, where package managers link their caches'
-//     files.
+//     files; there, only one that is a credential file of a home under another name (keys.go).
 //
 // The jail is built once per session and kept warm, because building one per command (a bubblewrap run)
 // costs about three bare shells: inside it runs a supervisor (tools/supervisor: Warden's own executable,
@@ -30,10 +32,12 @@
 //
 //   - bubblewrap: a mount namespace with / bound read-only, fresh /dev, /proc (in a pid namespace of its
 //     own), /run and a size-bounded tmpfs on /tmp, an empty read-only tmpfs over each dark home with what
-//     is shown of it bound back (and the links on the way made again), the workspace (and bash and
-//     Warden's executable) shown again where /tmp hides them, the masks, a network namespace with only
-//     loopback, no capabilities, and the seccomp filter of tools/confine;
-//   - Landlock with seccomp where bubblewrap is missing (landlock.go): the supervisor confines itself,
+//     is shown of it bound back (and the links on the way made again), the workspace (and bash) shown
+//     again where /tmp hides them, the masks, a network namespace with only loopback, no capabilities,
+//     and the seccomp filter of tools/confine; the supervisor is executed through a descriptor of the
+//     file Warden runs from, never by its path, which a command may have taken over since;
+//   - Landlock with seccomp where bubblewrap is missing (landlock.go): the supervisor, started through
+//     the kernel's link to Warden's running file (and executed afresh through its own), confines itself,
 //     granting reads of everything but the dark homes and the masks, and of what is shown of the homes;
 //     a file of a dark home is refused rather than missing, and / cannot be listed.
 //
@@ -48,9 +52,10 @@
 // What the jail does not do: it does not judge anything (the permission engine does); in what it shows, it
 // cannot mask a secret in a file of an ordinary name, one deeper in other people's code than the walk
 // goes, one written by another program while Warden runs, or one committed to the repository's history,
-// which git must be able to read; it does not search the toolchains' places, which hold downloads and
-// installed programs; a toolchain's configuration in the home (~/.npmrc, ~/.gitconfig) is dark with the
-// rest, so tools in the jail run with their defaults; and what a jailed command prints, the model reads.
+// which git must be able to read; it does not search the toolchains' places whole, which hold downloads
+// and installed programs, only where each keeps its configuration; a toolchain's configuration in the
+// home (~/.npmrc, ~/.gitconfig) is dark with the rest, so tools in the jail run with their defaults; and
+// what a jailed command prints, the model reads.
 //
 // This package imports nothing of Warden's outside tools' own leaf packages (confine, supervisor).
 package jail

@@ -38,7 +38,8 @@ type Config struct {
 	// beyond bwrapMaxMasks are left out.
 	Fallback Backend
 	// Helper is Warden's executable, which serves inside the jail as its supervisor: with Landlock it
-	// confines itself first (HelperMain).
+	// confines itself first (HelperMain). It is opened or started by this name when a jail starts, so
+	// it should be hostexec.SelfPath, the running file itself, never a path a command could write.
 	Helper string
 	// HelperArgs are the arguments that make Helper call HelperMain with what follows them.
 	HelperArgs []string
@@ -53,6 +54,10 @@ type Config struct {
 	// Places in them.
 	Homes  []string
 	Places []Place
+	// Stores are the credential stores of the homes, as the secrets catalogue places them (~/.ssh,
+	// ~/.netrc…): a file in other people's code that is one of their files under another name is masked
+	// (keys.go).
+	Stores []string
 	// Trees are more directories searched as the workspace is (the additional directories); Roots are
 	// where the paths of the person's Read deny and ask rules begin, which Secret covers too.
 	Trees []string
@@ -66,7 +71,13 @@ type Config struct {
 	Parent string
 	// bound, when set, replaces the bound of every walk of the scan, so that tests reach it.
 	bound int
+	// listings are the directories of the toolchains' places the scans read, which a Keeper keeps
+	// between them; nil reads them afresh.
+	listings *listings
 }
+
+// helperFD is the supervisor as bubblewrap executes it: the descriptor (6) of the file Warden runs from.
+const helperFD = "/proc/self/fd/6"
 
 // bwrapMaxMasks bounds the masks a bubblewrap jail is built with: 400 mounts take about half a second.
 const bwrapMaxMasks = 400
@@ -157,9 +168,20 @@ func Start(cfg Config, masks Masks) (*Jail, error) {
 			return fail(err)
 		}
 		defer list.Close()
-		args := append([]string{"--args", "5", "--", cfg.Helper}, cfg.HelperArgs...)
+		// The supervisor is the file Warden runs from, whatever stands at its path now: bubblewrap
+		// executes it through the descriptor it inherits, which names that file even once it was
+		// replaced or removed (a path would be looked up afresh, inside the jail's mount namespace).
+		// O_PATH: executing needs no read permission, only what running it needs.
+		fd, err := unix.Open(cfg.Helper, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			local.Close()
+			return fail(fmt.Errorf("opening Warden's own executable: %w", err))
+		}
+		self := os.NewFile(uintptr(fd), cfg.Helper)
+		defer self.Close()
+		args := append([]string{"--args", "5", "--", helperFD}, cfg.HelperArgs...)
 		cmd = exec.Command(cfg.Bwrap, append(args, "serve")...)
-		cmd.ExtraFiles = []*os.File{remote, prog, list} // 3, 4, 5
+		cmd.ExtraFiles = []*os.File{remote, prog, list, self} // 3, 4, 5, 6
 	case Landlock:
 		j.tmp = filepath.Join(dir, "tmp")
 		if err := os.Mkdir(j.tmp, 0o700); err != nil {
@@ -284,12 +306,23 @@ func bwrapArgs(cfg Config, j *Jail, masks Masks) []string {
 			a = append(a, "--ro-bind", filepath.Join(j.dir, "mask"), f)
 		}
 	}
+	// The kernel keyring's listings: /proc/keys names every key a process may view (what it is for, whose
+	// it is), key-users who holds how many. The seccomp filter refuses the keyring calls; these are files.
+	for _, f := range keyringFiles {
+		if exists(f) {
+			a = append(a, "--ro-bind", filepath.Join(j.dir, "mask"), f)
+		}
+	}
 	for _, h := range dark {
 		a = append(a, "--remount-ro", h)
 	}
 	a = append(a, "--chdir", "/")
 	return a
 }
+
+// keyringFiles are /proc's listings of the kernel keyring, masked under bubblewrap. Landlock cannot hide
+// them: /proc is granted whole, since the processes a command starts get entries of it only later.
+var keyringFiles = []string{"/proc/keys", "/proc/key-users"}
 
 // darkHomeSize bounds the empty file system over a dark home: it holds mount points only, and is
 // read-only once they are made.

@@ -14,7 +14,7 @@ func secretForTest(p string) bool {
 	return strings.HasPrefix(base, ".env") || base == "id_rsa" || strings.Contains(p+"/", "/.ssh/")
 }
 
-func mkfile(t *testing.T, path string) {
+func mkfile(t testing.TB, path string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

@@ -22,10 +22,13 @@ type Keeper struct {
 	want, have uint64
 	busy       bool // a refresh runs
 	closed     bool
+	// told are the incomplete scans already reported (Untold), by what stopped them.
+	told map[string]bool
 }
 
 // NewKeeper returns a keeper that starts nothing until asked.
 func NewKeeper(cfg Config) *Keeper {
+	cfg.listings = &listings{}
 	k := &Keeper{cfg: cfg, all: map[*Jail]bool{}, want: 1}
 	k.cond = sync.NewCond(&k.mu)
 	return k
@@ -69,6 +72,28 @@ func (k *Keeper) Get() (*Jail, error) {
 		}
 		k.cond.Wait()
 	}
+}
+
+// Untold says, once per session for each reason, that the scan behind j could not look at everything, so
+// that the person (and the model) learn why some reads in the jail fail; "" when it could, or this was
+// said already.
+func (k *Keeper) Untold(j *Jail) string {
+	why := j.masks.Incomplete
+	if why == "" {
+		return ""
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.told[why] {
+		return ""
+	}
+	if k.told == nil {
+		k.told = map[string]bool{}
+	}
+	k.told[why] = true
+	return "[Warden's read-only jail could not search everything it shows for secrets (" + why + "): what it did " +
+		"not look at is hidden from read-only commands, which fail there with \"permission denied\"; a command " +
+		"that needs it can run outside the jail with \"dangerously_unsandboxed\": true, which asks the user]"
 }
 
 // Masks are what the current jail hides (empty before one started).

@@ -36,6 +36,9 @@ import (
 // What it cannot do that bubblewrap does: give the jail a /tmp of its own (commands get TMPDIR instead,
 // and /tmp is read-only to them), or hide /run.
 
+// selfExe is the kernel's link to the running file.
+const selfExe = "/proc/self/exe"
+
 // landlockSpec is what the confined supervisor is told to allow, sent as JSON through descriptor 4 (it
 // can be long: one path per entry beside every masked one).
 type landlockSpec struct {
@@ -58,7 +61,7 @@ func landlockSpecFile(cfg Config, j *Jail, masks Masks) (*os.File, error) {
 	for _, p := range append(masks.all(), masks.Dark...) {
 		hidden[p] = true
 	}
-	// What is shown of the dark homes, as cfg.Show names it too (bash, the helper), but not below a mask.
+	// What is shown of the dark homes, as cfg.Show names it too (bash), but not below a mask.
 	roots := []string{"/"}
 	for _, p := range append(slices.Clone(masks.Shown), cfg.Show...) {
 		if p != "" && inAny(masks.Dark, p) && !inAny(masks.all(), p) {
@@ -66,6 +69,9 @@ func landlockSpecFile(cfg Config, j *Jail, masks Masks) (*os.File, error) {
 		}
 	}
 	spec.ReadDirs, spec.ReadFiles, spec.ListDirs = readGrants(roots, hidden)
+	// The confined supervisor executes itself afresh (HelperMain): the rule is made on what the link
+	// leads to in the helper, its own running file, wherever that lies and whatever its path holds now.
+	spec.ReadFiles = append(spec.ReadFiles, selfExe)
 	// Landlock grants the listing of a directory to every directory below it, and a dark home's names are
 	// the person's too: no directory holding one may be listed (so / cannot be, under Landlock).
 	spec.ListDirs = slices.DeleteFunc(spec.ListDirs, func(d string) bool {
@@ -175,10 +181,9 @@ func HelperMain(args []string) int {
 	// only within its domain: a command forked by one thread could not be stopped from another. Executed
 	// afresh, the supervisor has one thread, whose domain all later threads and commands share. The
 	// socket, descriptor 3, was inherited without close-on-exec and stays.
-	self, err := os.Executable()
-	if err == nil {
-		err = syscall.Exec(self, append(os.Args[:len(os.Args)-1:len(os.Args)-1], "serve"), []string{})
-	}
+	// Through the kernel's link to the running file, not its path, which a command may have replaced
+	// since Warden started (the rules grant executing that file, restrict's ReadFiles).
+	err = syscall.Exec(selfExe, append(os.Args[:len(os.Args)-1:len(os.Args)-1], "serve"), []string{})
 	fmt.Fprintln(os.Stderr, "warden jail: starting the confined supervisor:", err)
 	return 2
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -120,8 +121,10 @@ func scan(cfg Config) Masks {
 			trees = append(trees, real)
 		}
 	}
-	// The toolchains' places are not walked, here or inside a walked tree; the person's are.
+	// The toolchains' places are not walked, here or inside a walked tree, but looked into where they
+	// keep their configuration; the person's places are walked.
 	unwalked := map[string]bool{}
+	var configs []string
 	var places []string
 	for _, pl := range cfg.Places {
 		if pl.Scan {
@@ -132,6 +135,9 @@ func scan(cfg Config) Masks {
 		if ok && !slices.ContainsFunc(m.Dark, func(h string) bool { return within(real, h) }) {
 			keep(real, ls)
 			unwalked[real] = true
+			for _, pattern := range pl.Configs {
+				configs = append(configs, filepath.Join(real, pattern))
+			}
 		}
 	}
 	for _, pl := range cfg.Places {
@@ -147,7 +153,6 @@ func scan(cfg Config) Masks {
 	shownList := sortedKeys(shown)
 	files, dirs := map[string]bool{}, map[string]bool{}
 	// Hard links: every name of a secret file reads the same content, and so does a name no walk found.
-	type inode struct{ dev, ino uint64 }
 	type names struct {
 		paths  []string
 		nlink  uint64
@@ -210,6 +215,9 @@ func scan(cfg Config) Masks {
 		}
 	}
 	walked := map[string]bool{}
+	// keys are the inodes of the homes' credential files, gathered when the walk first meets other
+	// people's code.
+	var keys map[inode]string
 	// walk looks at the tree below root, in order, until it has read limit entries; the directories it
 	// did not get to are masked whole.
 	walk := func(root string, limit int) {
@@ -250,15 +258,25 @@ func scan(cfg Config) Masks {
 			if err != nil {
 				continue
 			}
-			entries, _ := f.ReadDir(-1)
+			entries, _ := readDirents(f)
 			n += len(entries)
 			// Package managers link other people's code from their caches (bun, pnpm, uv): a second name
-			// there is theirs.
+			// there is theirs, unless it is one of the homes' credential files (keys.go).
 			rel, _ := filepath.Rel(root, dir)
 			pkg := slices.ContainsFunc(strings.Split(rel, "/"), func(p string) bool { return slices.Contains(shallowDirs, p) })
+			var dev uint64
+			if pkg {
+				if keys == nil {
+					keys = storeInodes(cfg.Stores)
+				}
+				var st unix.Stat_t
+				if unix.Fstat(int(f.Fd()), &st) == nil {
+					dev = uint64(st.Dev)
+				}
+			}
 			var sub []string
 			for _, e := range entries {
-				path := filepath.Join(dir, e.Name())
+				path := filepath.Join(dir, e.name)
 				switch {
 				case secret(path):
 					add(path)
@@ -266,11 +284,15 @@ func scan(cfg Config) Masks {
 					if !skip(path) {
 						sub = append(sub, path)
 					}
-				case e.Type().IsRegular() && !pkg:
+				case e.IsRegular() && pkg:
+					if _, key := keys[inode{dev, e.ino}]; key {
+						files[path] = true
+					}
+				case e.IsRegular():
 					// The link count, from the directory already open: a second name is rare, and a stat
 					// by path costs twice as much.
 					var st unix.Stat_t
-					if unix.Fstatat(int(f.Fd()), e.Name(), &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Nlink > 1 {
+					if unix.Fstatat(int(f.Fd()), e.name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Nlink > 1 {
 						note(path, uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink), false)
 					}
 				}
@@ -303,10 +325,24 @@ func scan(cfg Config) Masks {
 			walk(r, maxRootEntries)
 		}
 	}
-	// A place that is itself secret (a variable naming ~/.ssh, a link there) is masked, walked or not.
+	// A place that is itself secret (a variable naming ~/.ssh, a link there) is masked, walked or not;
+	// in one that is not walked, the configuration files the catalogue names, where the toolchain keeps
+	// them, and whole a directory of more versions than are looked through.
 	for p := range unwalked {
 		if secret(p) {
 			add(p)
+		}
+	}
+	found, tooMany := toolchainConfigs(configs, cfg.listings)
+	for _, p := range found {
+		if secret(p) {
+			add(p)
+		}
+	}
+	for _, d := range tooMany {
+		dirs[d] = true
+		if m.Incomplete == "" {
+			m.Incomplete = d
 		}
 	}
 	for _, p := range systemSecrets() {
@@ -330,6 +366,106 @@ func scan(cfg Config) Masks {
 	}
 	slices.SortFunc(m.Links, func(a, b Link) int { return strings.Compare(a.Path, b.Path) })
 	return m.fewer(maxMasks)
+}
+
+// maxConfigEntries bounds the entries read of one directory a toolchain's configuration pattern has a
+// wildcard for (its node versions, its environments): a directory with more is no one's toolchain, and is
+// hidden whole, as a walk's bound hides what it did not see.
+const maxConfigEntries = 1024
+
+// toolchainConfigs returns the paths that patterns (absolute, with wildcards only in whole components)
+// name, and the directories whose entries were too many to look through, which are to be hidden whole.
+// It reads only the directories a wildcard stands in, each once (ls remembers them between scans), and
+// looks no deeper than a pattern says.
+func toolchainConfigs(patterns []string, ls *listings) (files, tooMany []string) {
+	for _, pat := range patterns {
+		cur := []string{"/"}
+		for _, comp := range strings.Split(strings.TrimPrefix(pat, "/"), "/") {
+			var next []string
+			for _, dir := range cur {
+				if !strings.ContainsAny(comp, "*?[") {
+					next = append(next, filepath.Join(dir, comp))
+					continue
+				}
+				names, ok := ls.read(dir)
+				if !ok {
+					if !slices.Contains(tooMany, dir) {
+						tooMany = append(tooMany, dir)
+					}
+					continue
+				}
+				for _, n := range names {
+					if ok, _ := filepath.Match(comp, n); ok {
+						next = append(next, filepath.Join(dir, n))
+					}
+				}
+			}
+			cur = next
+		}
+		for _, p := range cur {
+			if _, err := os.Lstat(p); err == nil {
+				files = append(files, p)
+			}
+		}
+	}
+	return files, tooMany
+}
+
+// listings remembers the directories toolchainConfigs read, each with its identity (device, inode,
+// modification and change times), so that a rescan, which follows every command outside the jail, reads
+// again only a directory that changed: a stat costs a fraction of a listing. It is safe for concurrent
+// use; a nil *listings remembers nothing.
+type listings struct {
+	mu   sync.Mutex
+	dirs map[string]listing
+}
+
+type listing struct {
+	dev, ino     uint64
+	mtime, ctime int64
+	names        []string
+	tooMany      bool
+}
+
+// maxListings bounds what a listings remembers: the directories of a home's toolchains a pattern has a
+// wildcard for, a few dozen.
+const maxListings = 1024
+
+// read returns the names in dir (none when it cannot be read); ok is false when it holds more than
+// maxConfigEntries.
+func (ls *listings) read(dir string) (names []string, ok bool) {
+	var st unix.Stat_t
+	if unix.Stat(dir, &st) != nil {
+		return nil, true
+	}
+	id := listing{dev: uint64(st.Dev), ino: st.Ino, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}
+	if ls != nil {
+		ls.mu.Lock()
+		got, known := ls.dirs[dir]
+		ls.mu.Unlock()
+		if known && got.dev == id.dev && got.ino == id.ino && got.mtime == id.mtime && got.ctime == id.ctime {
+			return got.names, !got.tooMany
+		}
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, true
+	}
+	names, _ = f.Readdirnames(maxConfigEntries + 1)
+	f.Close()
+	id.names, id.tooMany = names, len(names) > maxConfigEntries
+	if id.tooMany {
+		id.names = nil
+	}
+	if ls != nil {
+		ls.mu.Lock()
+		if ls.dirs == nil || len(ls.dirs) >= maxListings {
+			ls.dirs = map[string]listing{}
+		}
+		ls.dirs[dir] = id
+		ls.mu.Unlock()
+	}
+	return id.names, !id.tooMany
 }
 
 // outermost returns the files and directories that are not below one of dirs, sorted.

@@ -227,7 +227,7 @@ func (r *renderer) inline(parent ast.Node, s style, link string, runs *[]run) {
 		case *ast.String:
 			*runs = append(*runs, run{text: visible(string(n.Value)), style: s, link: link})
 		case *ast.CodeSpan:
-			code := visible(string(n.Text(r.src)))
+			code := visible(codeSpanText(n, r.src))
 			if t.marks {
 				*runs = append(*runs, run{text: "`" + code + "`", style: s, link: link})
 				continue
@@ -312,4 +312,18 @@ func visible(s string) string {
 		sb.WriteRune(r)
 	}
 	return sb.String()
+}
+
+// codeSpanText is a code span's text as written: its children are the segments of the source it spans.
+func codeSpanText(n *ast.CodeSpan, src []byte) string {
+	var b strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(c.Segment.Value(src))
+		case *ast.String:
+			b.Write(c.Value)
+		}
+	}
+	return b.String()
 }
