@@ -20,7 +20,8 @@ import (
 //	WARDEN_BENCH_STATS=FILE       on SIGUSR1, a JSON line {"goroutines", "heap_alloc", "heap_objects", "num_gc",
 //	                              "live_heap"} is appended to FILE; live_heap is what the last collection found
 //	                              alive (runtime/metrics /gc/heap/live:bytes), what the program holds on to
-//	WARDEN_BENCH_CPUPROFILE=FILE  a CPU profile from the start, which appears as FILE (whole) on SIGUSR2
+//	WARDEN_BENCH_CPUPROFILE=FILE  a CPU profile from the start, which appears as FILE (whole) on SIGUSR2,
+//	                              with FILE.allocs, the allocations since the start
 //	WARDEN_BENCH_HEAPPROFILE=FILE a heap profile written to FILE.N with the N-th SIGUSR1 (1, 2…), so that
 //	                              two of them can be compared (go tool pprof -diff_base)
 func init() {
@@ -49,6 +50,12 @@ func init() {
 					prof.Close()
 					os.Rename(prof.Name(), profile)
 					prof = nil
+					// Beside it, the allocations since the start (the heap profile's alloc_space):
+					// what the collector's share of that CPU comes from.
+					if f, err := os.Create(profile + ".allocs"); err == nil {
+						pprof.Lookup("allocs").WriteTo(f, 0)
+						f.Close()
+					}
 				}
 				continue
 			}
