@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Warden's performance figures, each printed with its target. Every figure that depends on the machine is
-# a ratio against a baseline measured in the same run (bare bash, `warden --version`), so the table reads
+# a ratio against a baseline measured in the same run (bare bash, `warden --version`, `warden -p`), so the table reads
 # the same on a fast and a slow machine. The go test benchmarks behind each line live in the package they
 # measure; their raw output is kept in bench/out/ for benchstat:
 #
 #   bench/run.sh            # prints the table (about 20 minutes on 2 cores, ten of them the soak)
 #   benchstat bench/out/old.txt bench/out/latest.txt
+#
+#   bench/run.sh terminal   # only the process-level and terminal figures and the soak (about 15 minutes)
+#   SKIP_SOAK=1 bench/run.sh terminal   # without the soak (bench/soak.sh runs it alone)
 #
 # COUNT sets the iterations of the process-level benchmarks (default 20). The terminal program's figures
 # (streaming, idle, package initialisation, resuming a long session) run the real binary in a
@@ -26,7 +29,10 @@ echo "running benchmarks (raw output in $raw) ..." >&2
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 main=$(bench ./e2e/ 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS|PackageInit|ResumeLongSession' "${count}x")
 term=$(bench ./e2e/ 'StreamingInTerminal' 5x; bench ./e2e/ 'IdleInTerminal' 3x)
-soak=$(go test -run '^$' -bench '^BenchmarkSoak$' -benchtime 1x -timeout 60m -v ./e2e/ | tee bench/out/soak.txt | tee -a "$raw" | grep '^BenchmarkSoak-' || true)
+soak=""
+[ -n "${SKIP_SOAK:-}" ] || soak=$(go test -run '^$' -bench '^BenchmarkSoak$' -benchtime 1x -timeout 60m -v ./e2e/ | tee bench/out/soak.txt | tee -a "$raw" | grep '^BenchmarkSoak-' || true)
+bash="" jail="" search="" perm="" ui="" cp="" cpcall="" mcpreq="" hooks="" pic=""
+if [ "${1:-}" != terminal ]; then
 bash=$(bench ./tools/bash/ 'BashCallOverhead|JailCallOverhead|BashThroughput|SandboxOverhead' "${count}x")
 jail=$(bench ./tools/bash/ 'JailStart' 10x)
 search=$(bench ./tools/files/ 'Search10k' 10x)
@@ -38,6 +44,7 @@ cpcall=$(bench ./agent/ 'CheckpointedCall' "${count}x")
 mcpreq=$(bench ./e2e/ 'MCPFirstRequest' 3x)
 hooks=$(bench ./hooks/ 'PreToolUseHookPerCall' "${count}x")
 pic=$(bench ./tools/images/ 'ScaleA40MegapixelPicture' 3x)
+fi
 
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -69,6 +76,7 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 }
 /^BenchmarkStreamingInTerminal/ {
 	row("streaming 2,000 words/s, real binary in a pty", sprintf("%.1f%% of one core, %.0f frames/s (%.0f words/s)", metric("cpu-%"), metric("frames/s"), metric("words/s")), "<= 10% core", metric("cpu-%") <= 10)
+	row("streaming, against warden -p on the same stream", sprintf("%.2fx (headless: %.1f%% of one core)", metric("ratio"), metric("headless-cpu-%")), "reported", 1)
 }
 /^BenchmarkIdleInTerminal/ {
 	row("idle, real binary in a pty", sprintf("%.2f%% of one core", metric("cpu-%")), "<= 0.5% core", metric("cpu-%") <= 0.5)

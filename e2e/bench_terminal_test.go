@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -277,8 +278,11 @@ func (ps *pacedServer) chat(w http.ResponseWriter, r *http.Request) {
 
 // BenchmarkStreamingInTerminal: the CPU the whole program spends while an answer streams at 2,000 words a
 // second, one word an event, as a share of one core (the median answer's, and the mean), and the frames
-// it writes a second. The server runs in
-// the benchmark's process, so its cost is not counted.
+// it writes a second. The server runs in the benchmark's process, so its cost is not counted. The
+// baseline, measured in the same run after each answer, is the same answer streamed to `warden -p` (the
+// provider, the agent's loop and the session's record, no screen): its CPU less that of a run whose answer
+// is one word, so that the process's start is not counted. ratio is the program's CPU over the
+// baseline's: what drawing the stream costs on top of receiving it, on whatever machine.
 func BenchmarkStreamingInTerminal(b *testing.B) {
 	const rate, words = 2000, 3000
 	server := newPacedServer(rate)
@@ -295,7 +299,7 @@ func BenchmarkStreamingInTerminal(b *testing.B) {
 	bt.waitFor(0, "Ask Warden", 20*time.Second)
 	// The helpers start 300 ms after the first frame; let them settle so that their start is not counted.
 	time.Sleep(time.Second)
-	var cpu, helpers, wall time.Duration
+	var cpu, helpers, wall, headless time.Duration
 	var frames, sent int
 	var shares []float64 // each answer's, for the median
 	for i := 0; b.Loop(); i++ {
@@ -317,6 +321,7 @@ func BenchmarkStreamingInTerminal(b *testing.B) {
 		sent += strings.Count(answer, " ") + 1
 		// The answer ends; the program goes back to waiting before the next one.
 		bt.waitScreen("to interrupt", false, 10*time.Second)
+		headless += headlessCPU(b, server, dir, env, answer) - headlessCPU(b, server, dir, env, "Yes.")
 	}
 	// The median answer's share: on a busy machine one answer that waited on others says little.
 	slices.Sort(shares)
@@ -325,10 +330,28 @@ func BenchmarkStreamingInTerminal(b *testing.B) {
 	b.ReportMetric(float64(frames)/wall.Seconds(), "frames/s")
 	b.ReportMetric(float64(sent)/wall.Seconds(), "words/s")
 	b.ReportMetric(100*helpers.Seconds()/wall.Seconds(), "helpers-cpu-%")
+	b.ReportMetric(100*headless.Seconds()/wall.Seconds(), "headless-cpu-%")
+	b.ReportMetric(cpu.Seconds()/headless.Seconds(), "ratio")
 	if profile != "" {
 		bt.cmd.Process.Signal(syscall.SIGUSR2)
 		waitForFile(b, profile)
 	}
+}
+
+// headlessCPU is the CPU `warden -p` spends on a request whose answer server streams as answer, from its
+// start to its end, its own and its children's.
+func headlessCPU(b *testing.B, server *pacedServer, dir string, env []string, answer string) time.Duration {
+	b.Helper()
+	server.answers <- answer
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "-p", "question", "--base-url", server.URL+"/v1", "--model", "m")
+	cmd.Dir, cmd.Env = dir, env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("warden -p: %v: %.300s", err, out)
+	}
+	ps := cmd.ProcessState
+	return ps.UserTime() + ps.SystemTime()
 }
 
 // statsBinary is Warden built with -tags benchstats (app/benchstats.go), once per run of the tests, beside

@@ -11,10 +11,12 @@ mkdir -p "$OUT"
 command -v rsvg-convert >/dev/null || { echo "rsvg-convert is missing: apt-get install librsvg2-bin" >&2; exit 1; }
 
 # shot NAME [CAPTURE-ARGS...]: capture the pane as it is now (or the part capture-pane's extra arguments
-# name) and render it to screenshots/NAME.png.
+# name) and render it to screenshots/NAME.png. SHOTS="markdown scrollback" writes only those (every scene
+# still runs, since each leads to the next), so that a change regenerates its own pictures alone.
 shot() {
 	local name=$1
 	shift
+	if [[ -n "${SHOTS:-}" && " $SHOTS " != *" $name "* ]]; then return 0; fi
 	tmux -L "$SOCK" capture-pane -p -e -t warden "$@" >"$TMP/$name.ansi"
 	"$TMP/freeze" "$TMP/$name.ansi" --language ansi --font.family "DejaVu Sans Mono" --line-height 1.0 \
 		--window --padding 10,20 --margin 0 --background "#1e1e2e" -o "$OUT/$name.png" >/dev/null
