@@ -24,8 +24,9 @@ type dataLineReader struct {
 	garbage []byte
 }
 
-func newDataLineReader(src io.ReadCloser) *dataLineReader {
-	return &dataLineReader{src: src, br: bufio.NewReaderSize(&pacedReader{src: src, sleep: time.Sleep}, 64<<10)}
+// newDataLineReader reads the stream src; hush, when not nil, quiets its connection while reading pauses.
+func newDataLineReader(src io.ReadCloser, hush func(bool)) *dataLineReader {
+	return &dataLineReader{src: src, br: bufio.NewReaderSize(&pacedReader{src: src, sleep: time.Sleep, hush: hush}, 64<<10)}
 }
 
 func (r *dataLineReader) Read(p []byte) (int, error) {

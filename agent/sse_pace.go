@@ -25,12 +25,21 @@ type pacedReader struct {
 	last     time.Time
 	caughtUp bool
 	sleep    func(time.Duration)
+	// hush, when not nil, keeps the connection from waking the program while reading pauses
+	// (sse_quiet.go).
+	hush func(bool)
 }
 
 func (r *pacedReader) Read(p []byte) (int, error) {
 	if r.caughtUp {
 		if wait := streamReadEvery - time.Since(r.last); wait > 0 {
+			if r.hush != nil {
+				r.hush(true)
+			}
 			r.sleep(wait)
+			if r.hush != nil {
+				r.hush(false)
+			}
 		}
 	}
 	n, err := r.src.Read(p)

@@ -8,7 +8,7 @@
 #   benchstat bench/out/old.txt bench/out/latest.txt
 #
 #   bench/run.sh terminal   # only the process-level and terminal figures and the soak (about 15 minutes)
-#   SKIP_SOAK=1 bench/run.sh terminal   # without the soak (bench/soak.sh runs it alone)
+#   SKIP_SOAK=1 bench/run.sh terminal   # the soak's rows from its last run (bench/soak.sh runs it alone)
 #
 # COUNT sets the iterations of the process-level benchmarks (default 20). The terminal program's figures
 # (streaming, idle, package initialisation, resuming a long session) run the real binary in a
@@ -29,7 +29,8 @@ echo "running benchmarks (raw output in $raw) ..." >&2
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 main=$(bench ./e2e/ 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS|PackageInit|ResumeLongSession' "${count}x")
 term=$(bench ./e2e/ 'StreamingInTerminal' 5x; bench ./e2e/ 'IdleInTerminal' 3x)
-soak=""
+# SKIP_SOAK=1 takes the soak's figures from its last run (bench/soak.sh writes bench/out/soak.txt).
+soak=$(grep -h '^BenchmarkSoak-' bench/out/soak.txt 2>/dev/null || true)
 [ -n "${SKIP_SOAK:-}" ] || soak=$(go test -run '^$' -bench '^BenchmarkSoak$' -benchtime 1x -timeout 60m -v ./e2e/ | tee bench/out/soak.txt | tee -a "$raw" | grep '^BenchmarkSoak-' || true)
 bash="" jail="" search="" perm="" ui="" cp="" cpcall="" mcpreq="" hooks="" pic=""
 if [ "${1:-}" != terminal ]; then
