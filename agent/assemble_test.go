@@ -229,7 +229,7 @@ func TestAssembleGarbageChunk(t *testing.T) {
 func TestDataLineReaderKeepsOnlyData(t *testing.T) {
 	in := ": keep-alive\n\n: keep-alive\nevent: message\ndata: {\"a\":1}\n\nid: 7\nretry: 10\n" +
 		"event: error\ndata: {\"message\":\"boom\"}\n\ndata:{\"b\":2}\ndata: [DONE]"
-	r := newDataLineReader(io.NopCloser(strings.NewReader(in)))
+	r := newDataLineReader(io.NopCloser(strings.NewReader(in)), nil)
 	out, err := io.ReadAll(r)
 	var pe *ProviderError
 	if !errors.As(err, &pe) || !strings.Contains(pe.Message, "boom") {
@@ -240,7 +240,7 @@ func TestDataLineReaderKeepsOnlyData(t *testing.T) {
 	}
 
 	in = ": keep-alive\n\ndata:{\"b\":2}\n\nid: 8\ndata: {\"choices\":[{\"delta\":{\"content\":\"an \\\"error\\\"\"}}]}\ndata: [DONE]"
-	out, err = io.ReadAll(newDataLineReader(io.NopCloser(strings.NewReader(in))))
+	out, err = io.ReadAll(newDataLineReader(io.NopCloser(strings.NewReader(in)), nil))
 	if err != nil {
 		t.Fatal(err)
 	}

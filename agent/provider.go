@@ -34,7 +34,7 @@ func NewProvider(baseURL, apiKey, model string) *Provider {
 	if baseURL != "" {
 		cfg.BaseURL = baseURL
 	}
-	cfg.HTTPClient = &sseDoer{client: &http.Client{}}
+	cfg.HTTPClient = &sseDoer{client: &http.Client{Transport: quietTransport()}}
 	// Comment lines (": keep-alive") are filtered before go-openai sees them, but some servers also send
 	// empty data lines; never give up on a live stream because of them.
 	cfg.EmptyMessagesLimit = 1 << 30
@@ -498,6 +498,11 @@ type responseInfo struct {
 type sseDoer struct{ client *http.Client }
 
 func (d *sseDoer) Do(req *http.Request) (*http.Response, error) {
+	stream := strings.Contains(req.Header.Get("Accept"), "text/event-stream")
+	var hush func(bool)
+	if stream {
+		req = withConnHush(req, &hush)
+	}
 	resp, err := d.client.Do(req)
 	if err != nil {
 		return nil, err
@@ -514,8 +519,8 @@ func (d *sseDoer) Do(req *http.Request) (*http.Response, error) {
 	}
 	// Filter every successful streaming answer, whatever its Content-Type claims: some servers label
 	// their event streams wrongly, and a body that is not a stream at all is reported by the filter.
-	if resp.StatusCode < 300 && strings.Contains(req.Header.Get("Accept"), "text/event-stream") {
-		resp.Body = newDataLineReader(resp.Body)
+	if resp.StatusCode < 300 && stream {
+		resp.Body = newDataLineReader(resp.Body, hush)
 	}
 	return resp, nil
 }

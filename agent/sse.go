@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 )
 
 // dataLineReader passes on only the data lines of a server-sent event stream. go-openai counts every other
@@ -23,8 +24,9 @@ type dataLineReader struct {
 	garbage []byte
 }
 
-func newDataLineReader(src io.ReadCloser) *dataLineReader {
-	return &dataLineReader{src: src, br: bufio.NewReaderSize(src, 64<<10)}
+// newDataLineReader reads the stream src; hush, when not nil, quiets its connection while reading pauses.
+func newDataLineReader(src io.ReadCloser, hush func(bool)) *dataLineReader {
+	return &dataLineReader{src: src, br: bufio.NewReaderSize(&pacedReader{src: src, sleep: time.Sleep, hush: hush}, 64<<10)}
 }
 
 func (r *dataLineReader) Read(p []byte) (int, error) {

@@ -10,6 +10,9 @@
 // finds and names session files), settled, given what the person approves (trust.go), switched for another,
 // closed.
 //
+// benchstats.go is built only with -tags benchstats, for bench/: the soak asks such a binary for its
+// goroutines and heap, and a profile of the real binary shows where a figure's CPU goes.
+//
 // Package main hands Run the command line and the build's version, and nothing imports app. It may import
 // any of Warden's other packages (ui, agent, tools, permissions, config, mcp, hooks, checkpoint and the
 // leaves);

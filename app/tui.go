@@ -31,6 +31,11 @@ func runTUI(version string, c *commonFlags, prompt string, in *piped.Input, stdo
 		return err
 	}
 	opts := ui.Options{Workspace: cfg.Workspace, ContextWindow: cfg.ContextWindow, Prompt: prompt, Piped: in}
+	if cfg.TranscriptOnExit {
+		// Scrolling up after quitting shows the conversation (ui.transcript_on_exit, DESIGN.md §6).
+		opts.Transcript = stdout
+	}
+	opts.MouseOff = !cfg.Mouse
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	err = resolveServer(ctx, cfg)
 	cancel()

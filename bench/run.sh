@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Warden's performance figures, each printed with its target. Every figure that depends on the machine is
-# a ratio against a baseline measured in the same run (bare bash, `warden --version`), so the table reads
+# a ratio against a baseline measured in the same run (bare bash, `warden --version`, `warden -p`), so the table reads
 # the same on a fast and a slow machine. The go test benchmarks behind each line live in the package they
 # measure; their raw output is kept in bench/out/ for benchstat:
 #
-#   bench/run.sh            # prints the table (a few minutes on 2 cores)
+#   bench/run.sh            # prints the table (about 20 minutes on 2 cores, ten of them the soak)
 #   benchstat bench/out/old.txt bench/out/latest.txt
 #
-# COUNT sets the iterations of the process-level benchmarks (default 20).
+#   bench/run.sh terminal   # only the process-level and terminal figures and the soak (about 15 minutes)
+#   SKIP_SOAK=1 bench/run.sh terminal   # the soak's rows from its last run (bench/soak.sh runs it alone)
+#
+# COUNT sets the iterations of the process-level benchmarks (default 20). The terminal program's figures
+# (streaming, idle, package initialisation, resuming a long session) run the real binary in a
+# pseudo-terminal; the soak (bench/soak.sh, SOAK_TURNS turns, 5,000 by default) runs a compressed working
+# day on it. The load average before and after is the last row: every figure is slower on a busy machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count="${COUNT:-20}"
@@ -20,7 +26,14 @@ bench() { # bench PKG PATTERN BENCHTIME
 }
 
 echo "running benchmarks (raw output in $raw) ..." >&2
-main=$(bench ./e2e/ 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS' "${count}x")
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+main=$(bench ./e2e/ 'StartupFirstFrame|Version|HeadlessRoundTrip|PeakRSS|PackageInit|ResumeLongSession' "${count}x")
+term=$(bench ./e2e/ 'StreamingInTerminal' 5x; bench ./e2e/ 'IdleInTerminal' 3x)
+# SKIP_SOAK=1 takes the soak's figures from its last run (bench/soak.sh writes bench/out/soak.txt).
+soak=$(grep -h '^BenchmarkSoak-' bench/out/soak.txt 2>/dev/null || true)
+[ -n "${SKIP_SOAK:-}" ] || soak=$(go test -run '^$' -bench '^BenchmarkSoak$' -benchtime 1x -timeout 60m -v ./e2e/ | tee bench/out/soak.txt | tee -a "$raw" | grep '^BenchmarkSoak-' || true)
+bash="" jail="" search="" perm="" ui="" cp="" cpcall="" mcpreq="" hooks="" pic="" web=""
+if [ "${1:-}" != terminal ]; then
 bash=$(bench ./tools/bash/ 'BashCallOverhead|JailCallOverhead|BashThroughput|SandboxOverhead' "${count}x")
 jail=$(bench ./tools/bash/ 'JailStart' 10x)
 search=$(bench ./tools/files/ 'Search10k' 10x)
@@ -33,8 +46,11 @@ mcpreq=$(bench ./e2e/ 'MCPFirstRequest' 3x)
 hooks=$(bench ./hooks/ 'PreToolUseHookPerCall' "${count}x")
 pic=$(bench ./tools/images/ 'ScaleA40MegapixelPicture' 3x)
 web=$(bench ./tools/web/ 'ReadAPageOfDeeplyNestedArticles' 3x)
+fi
 
-printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' "$main" "$bash" "$jail" "$search" "$perm" "$ui" "$cp" "$cpcall" "$mcpreq" "$hooks" "$pic" "$web" | awk '
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+
+printf '%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\nLOAD %s / %s\n' "$main" "$term" "$soak" "$bash" "$jail" "$search" "$perm" "$ui" "$cp" "$cpcall" "$mcpreq" "$hooks" "$pic" "$web" "$load0" "$load1" | awk '
 function metric(name,   i) { for (i = 1; i <= NF; i++) if ($(i+1) == name) return $i; return "" }
 function nsop(   i) { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op") return $i; return "" }
 function row(what, value, target, ok) { printf "%-44s %-44s %-16s %s\n", what, value, target, ok ? "ok" : "MISSED" }
@@ -53,6 +69,31 @@ BEGIN { printf "%-44s %-44s %-16s %s\n", "figure", "measured", "target", "" }
 }
 /^BenchmarkPeakRSS/ {
 	row("peak RSS, TUI with a 1,000-message session", sprintf("%.1f MB", metric("peak-rss-MB")), "< 100 MB", metric("peak-rss-MB") < 100)
+}
+/^BenchmarkPackageInit/ {
+	row("package initialisation (GODEBUG=inittrace=1)", sprintf("%.1f ms fastest, %.1f ms median (%.0f%% of --version)", metric("fastest-init-ms"), metric("init-ms"), 100 * metric("share-of-version")), "<= 10 ms", metric("fastest-init-ms") <= 10)
+}
+/^BenchmarkResumeLongSession/ {
+	row("first frame, --continue on 5,000 turns", sprintf("%.0f ms (%.1fx a new session)", metric("warden-ms"), metric("ratio")), "< 1 s", metric("warden-ms") < 1000)
+}
+/^BenchmarkStreamingInTerminal/ {
+	row("streaming 2,000 words/s, real binary in a pty", sprintf("%.1f%% of one core, %.0f frames/s (%.0f words/s)", metric("cpu-%"), metric("frames/s"), metric("words/s")), "<= 10% core", metric("cpu-%") <= 10)
+	row("streaming, against warden -p on the same stream", sprintf("%.2fx (headless: %.1f%% of one core)", metric("ratio"), metric("headless-cpu-%")), "reported", 1)
+}
+/^BenchmarkIdleInTerminal/ {
+	row("idle, real binary in a pty", sprintf("%.2f%% of one core", metric("cpu-%")), "<= 0.5% core", metric("cpu-%") <= 0.5)
+}
+/^BenchmarkSoak/ {
+	t = metric("turns")
+	row(sprintf("soak, %d turns: resident memory", t), sprintf("%.1f MB after a fifth, %.1f MB at the end (%.2fx)", metric("rss-early-MB"), metric("rss-last-MB"), metric("rss-last-MB") / metric("rss-early-MB")), "flat, <= 1.25x", metric("rss-last-MB") <= 1.25 * metric("rss-early-MB"))
+	row(sprintf("soak, %d turns: live Go heap", t), sprintf("%.1f MB after a fifth, %.1f MB at the end (%.2fx)", metric("live-early-MB"), metric("live-last-MB"), metric("live-last-MB") / metric("live-early-MB")), "reported", 1)
+	row(sprintf("soak, %d turns: goroutines", t), sprintf("%d after a fifth, %d at the end", metric("goroutines-early"), metric("goroutines-last")), "flat, +5 at most", metric("goroutines-last") <= metric("goroutines-early") + 5)
+	row(sprintf("soak, %d turns: CPU a turn", t), sprintf("%.1f ms in the first fifth, %.1f ms in the last (%.2fx)", metric("cpu-early-ms/turn"), metric("cpu-last-ms/turn"), metric("cpu-last-ms/turn") / metric("cpu-early-ms/turn")), "flat, <= 1.25x", metric("cpu-last-ms/turn") <= 1.25 * metric("cpu-early-ms/turn"))
+	row(sprintf("soak, %d turns: idle stretches", t), sprintf("%.2f%% of one core", metric("idle-cpu-%")), "<= 0.5% core", metric("idle-cpu-%") <= 0.5)
+}
+/^LOAD / {
+	sub(/^LOAD /, "")
+	row("load average (1, 5, 15 min), start / end", $0, "-", 1)
 }
 /^BenchmarkAPreToolUseHookPerCall/ {
 	row("a matched hook, per call", sprintf("%.1f ms (%.2fx the hook run bare)", metric("warden-µs/call")/1000, metric("ratio")), "-", 1)

@@ -96,6 +96,12 @@ type SandboxSettings struct {
 // UISettings is the "ui" object.
 type UISettings struct {
 	Theme *string `json:"theme,omitempty"`
+	// TranscriptOnExit prints the conversation to the terminal's normal screen as the full-screen program
+	// ends, so that scrolling up shows it. On unless set to false.
+	TranscriptOnExit *bool `json:"transcript_on_exit,omitempty"`
+	// Mouse has the full-screen program take the mouse: the wheel scrolls, a drag selects and copies. On
+	// unless set to false, which leaves the mouse to the terminal.
+	Mouse *bool `json:"mouse,omitempty"`
 	// Notifications is how the terminal is told, while out of focus, that an approval waits or a long
 	// request ended: one of NotifyMethods.
 	Notifications *string `json:"notifications,omitempty"`
@@ -137,6 +143,10 @@ type Config struct {
 	SandboxJailReadable []string
 
 	Theme string
+	// TranscriptOnExit is ui.transcript_on_exit (true unless a settings file says false).
+	TranscriptOnExit bool
+	// Mouse is ui.mouse (true unless a settings file says false).
+	Mouse bool
 	// Notifications is ui.notifications, "auto" when no file sets it.
 	Notifications string
 
@@ -257,7 +267,7 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 	}
 
 	o := src.Opener
-	cfg := &Config{Workspace: ws, SandboxJail: true, trust: &trustJudge{all: ov.Trust}, opener: o}
+	cfg := &Config{Workspace: ws, SandboxJail: true, TranscriptOnExit: true, Mouse: true, trust: &trustJudge{all: ov.Trust}, opener: o}
 	if !ov.Trust {
 		answers, err := answersFor(o, getenv, ws)
 		if err != nil {
@@ -451,6 +461,12 @@ func (c *Config) apply(s *Settings) {
 	}
 	c.SandboxJailReadable = append(c.SandboxJailReadable, s.Sandbox.JailReadable...)
 	setStr(&c.Theme, s.UI.Theme)
+	if s.UI.TranscriptOnExit != nil {
+		c.TranscriptOnExit = *s.UI.TranscriptOnExit
+	}
+	if s.UI.Mouse != nil {
+		c.Mouse = *s.UI.Mouse
+	}
 	if s.MCPDeferPercent != nil {
 		c.MCPDeferPercent = s.MCPDeferPercent
 	}

@@ -36,7 +36,7 @@ func TestStrictKeysInEverySettingsFile(t *testing.T) {
 			[]string{"unknown setting \"timeout\" in bash; did you mean `timeout_ms`?"}},
 		{"nothing near lists the keys",
 			"{\"ui\": {\"colours\": \"dark\"}}",
-			[]string{"unknown setting \"colours\" in ui; the keys here are notifications, theme"}},
+			[]string{"unknown setting \"colours\" in ui; the keys here are mouse, notifications, theme, transcript_on_exit"}},
 	}
 	places := map[string]func(f *fixture) string{
 		"user":    func(f *fixture) string { return f.user },
@@ -105,7 +105,7 @@ func TestCorrectSettingsStillLoad(t *testing.T) {
 	f := newFixture(t)
 	f.write(t, f.user, `{"model":"m","permissions":{"mode":"plan","allow":["Bash(ls)"],"deny":["Bash(rm:*)"],"ask":[],"additional_directories":[]},
 "bash":{"timeout_ms":1000,"max_timeout_ms":2000,"max_output_chars":10,"env":[],"auto_background_after_ms":0,"limits":{"memory_mb":1,"processes":2,"cpu_seconds":3,"file_size_mb":4}},
-"sandbox":{"enabled":false,"network":false,"writable":[],"auto_allow":false},"ui":{"theme":"dark","notifications":"bell"},"context_window":1,"max_steps":2,"base_url":"http://x","api_key_env":"K"}`)
+"sandbox":{"enabled":false,"network":false,"writable":[],"auto_allow":false},"ui":{"theme":"dark","transcript_on_exit":true,"mouse":true,"notifications":"bell"},"context_window":1,"max_steps":2,"base_url":"http://x","api_key_env":"K"}`)
 	if _, err := f.load(t, Overrides{}); err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,17 @@ mkdir -p "$OUT"
 (cd "$ROOT/scripts/freeze" && go build -o "$TMP/freeze" github.com/charmbracelet/freeze)
 command -v rsvg-convert >/dev/null || { echo "rsvg-convert is missing: apt-get install librsvg2-bin" >&2; exit 1; }
 
-# shot NAME: capture the pane as it is now and render it to screenshots/NAME.png.
+# shot NAME [CAPTURE-ARGS...]: capture the pane as it is now (or the part capture-pane's extra arguments
+# name) and render it to screenshots/NAME.png. SHOTS="markdown scrollback" writes only those (every scene
+# still runs, since each leads to the next), so that a change regenerates its own pictures alone.
 shot() {
-	tmux -L "$SOCK" capture-pane -p -e -t warden >"$TMP/$1.ansi"
-	"$TMP/freeze" "$TMP/$1.ansi" --language ansi --font.family "DejaVu Sans Mono" --line-height 1.0 \
-		--window --padding 10,20 --margin 0 --background "#1e1e2e" -o "$OUT/$1.png" >/dev/null
-	echo "wrote screenshots/$1.png"
+	local name=$1
+	shift
+	if [[ -n "${SHOTS:-}" && " $SHOTS " != *" $name "* ]]; then return 0; fi
+	tmux -L "$SOCK" capture-pane -p -e -t warden "$@" >"$TMP/$name.ansi"
+	"$TMP/freeze" "$TMP/$name.ansi" --language ansi --font.family "DejaVu Sans Mono" --line-height 1.0 \
+		--window --padding 10,20 --margin 0 --background "#1e1e2e" -o "$OUT/$name.png" >/dev/null
+	echo "wrote screenshots/$name.png"
 }
 
 build
@@ -207,3 +212,16 @@ wait_for "▸ queued then say hi" "↳ steer  use printf for the output"
 shot queue
 touch "$WS/release"
 wait_for "Hi from the queue."
+
+# An answer in Markdown: headings, emphasis, a link, lists and tasks, a quote, a table and a code block.
+start_warden 100 44
+wait_for "Ask Warden"
+type_prompt "show markdown"
+wait_for "That is all."
+wait_idle
+shot markdown
+# After quitting, the conversation is on the terminal's normal screen, where scrolling up shows it.
+keys C-c
+keys C-c
+wait_exit
+shot scrollback -E 41 # without tmux's note that the pane is dead

@@ -2,10 +2,11 @@
 # tmux-test.sh runs the real warden binary against the fake API server in tmux and checks what a person
 # would see and what happens on disk: read-only commands run unasked, the modal's y/n/a keys are obeyed,
 # output streams while a command runs, Esc interrupts, a sub-agent's calls show inside its task's panel and
-# its write asks in a modal that names it, Ctrl+T lists the calls, Ctrl+C twice quits and leaves the
-# terminal clean, --continue shows the earlier conversation, plan mode's plan is approved or sent back,
-# messages typed while the agent works are queued, edited, dropped or steered in, and the prompt's habits
-# (backslash+Enter, paste chips, Ctrl+C on a draft, did-you-mean) and the printed resume hint work.
+# its write asks in a modal that names it, Ctrl+T lists the calls, the mouse wheel scrolls, Ctrl+C twice
+# quits and leaves the terminal clean with the conversation in its scrollback, --continue shows the earlier
+# conversation, plan mode's plan is approved or sent back, messages typed while the agent works are queued,
+# edited, dropped or steered in, and the prompt's habits (backslash+Enter, paste chips, Ctrl+C on a draft,
+# did-you-mean) and the printed resume hint work.
 source "$(dirname "$0")/lib.sh"
 
 pass() { echo "ok   $*"; }
@@ -36,6 +37,17 @@ wait_for "Finished:"
 for _ in $(seq 50); do [[ -e "$WS/x" ]] && break; sleep 0.1; done
 [[ -e "$WS/x" ]] || { echo "FAIL: x missing after y" >&2; exit 1; }
 pass "y allows: x exists"
+
+# The mouse: Warden asks for button events in SGR encoding, and the wheel scrolls the conversation (the
+# wheel is sent as the terminal would send it, an SGR report: button 64 up, 65 down).
+[[ $(tmux -L "$SOCK" display-message -p -t warden '#{mouse_button_flag}#{mouse_sgr_flag}') == 11 ]] ||
+	{ echo "FAIL: mouse reporting is not on: $(tmux -L "$SOCK" display-message -p -t warden '#{mouse_button_flag} #{mouse_sgr_flag}')" >&2; exit 1; }
+for _ in 1 2 3 4 5 6; do keys -l $'\e[<64;20;5M'; done
+wait_for "18 lines below" "❯ list files"
+for _ in 1 2 3 4 5 6; do keys -l $'\e[<65;20;5M'; done
+for _ in $(seq 50); do screen | grep -qF "lines below" || break; sleep 0.1; done
+if screen | grep -qF "lines below"; then echo "FAIL: the wheel did not scroll back down: $(screen)" >&2; exit 1; fi
+pass "the mouse wheel scrolls the conversation up and back"
 
 type_prompt "make z"
 wait_for "Allow bash?" "y allow once"
@@ -108,6 +120,12 @@ wait_exit
 alt=$(tmux -L "$SOCK" display-message -p -t warden '#{alternate_on}')
 [[ "$alt" == 0 ]] || { echo "FAIL: left the alternate screen on" >&2; exit 1; }
 pass "Ctrl+C twice quits with status 0 and leaves the terminal clean"
+# What the terminal keeps: the pane's history, as scrolling up shows it.
+history=$(tmux -L "$SOCK" capture-pane -p -J -S - -t warden)
+for want in "❯ list files" "Nothing else is there." "❯ make x" "denied by user" "The sub-agent found it"; do
+	grep -qF -- "$want" <<<"$history" || { echo "FAIL: after quitting the scrollback lacks \"$want\":" >&2; echo "$history" >&2; exit 1; }
+done
+pass "after quitting, scrolling up in the terminal shows the conversation"
 
 WARDEN_ARGS=--continue start_warden 100 32
 wait_for "resumed session" "The sub-agent found it" "task · Find the entry point" "▸ 5 tool calls"
@@ -202,6 +220,22 @@ pass 'warden "PROMPT" opens with the prompt sent'
 keys C-c
 keys C-c
 wait_exit
+
+# Both turned off: the scrollback stays as it was, and the mouse is left to the terminal.
+printf '{"ui": {"transcript_on_exit": false, "mouse": false}}\n' >"$TMP/config/warden/settings.json"
+WARDEN_ARGS="'list files'" start_warden 100 32
+wait_for "❯ list files" "Nothing else is there."
+[[ $(tmux -L "$SOCK" display-message -p -t warden '#{mouse_button_flag}#{mouse_any_flag}') == 00 ]] ||
+	{ echo "FAIL: ui.mouse false still took the mouse" >&2; exit 1; }
+keys C-c
+keys C-c
+wait_exit
+if tmux -L "$SOCK" capture-pane -p -J -S - -t warden | grep -qF "Nothing else is there."; then
+	echo "FAIL: ui.transcript_on_exit false still printed the conversation" >&2
+	exit 1
+fi
+rm "$TMP/config/warden/settings.json"
+pass "ui.transcript_on_exit and ui.mouse set to false leave the scrollback and the mouse to the terminal"
 
 # Checkpoints: a call's changes in its panel and the history, /undo putting the files back, the person's
 # own edit set apart.

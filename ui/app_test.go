@@ -487,12 +487,21 @@ func TestAppCtrlYCopiesTheFocusedOutput(t *testing.T) {
 	a.waitFor("Finished:", "✓ exit 0")
 	a.key(tea.KeyPressMsg{Code: 'y', Mod: tea.ModCtrl})
 	a.waitFor("Copied the output of bash")
-	a.mu.Lock()
-	raw := a.raw.String()
-	a.mu.Unlock()
-	_, after, ok := strings.Cut(raw, "\x1b]52;c;")
-	if !ok {
-		t.Fatalf("no OSC 52 sequence was written")
+	// The sequence may follow the frame that says so: the frame is drawn as soon as the key is handled.
+	var after string
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		a.mu.Lock()
+		raw := a.raw.String()
+		a.mu.Unlock()
+		var ok bool
+		if _, after, ok = strings.Cut(raw, "\x1b]52;c;"); ok && strings.ContainsAny(after, "\x07\x1b") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no OSC 52 sequence was written")
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	enc, _, _ := strings.Cut(after, "\x07")
 	enc, _, _ = strings.Cut(enc, "\x1b\\")

@@ -8,8 +8,10 @@ import (
 )
 
 // streamThrottle is how often a streaming message is re-rendered as Markdown at most; deltas arriving in
-// between are shown by the next render.
-const streamThrottle = 80 * time.Millisecond
+// between are shown by the next render. It is the clock's step, and a render waits for the clock's next
+// step rather than for as long since the last, so that the text and the spinner change the screen in the
+// same frame: one frame each 100 ms while an answer streams, not one for each.
+const streamThrottle = clockStep
 
 type itemKind int
 
@@ -137,7 +139,7 @@ func (c *conversation) view(rc *renderCtx, width, height int, running bool) []st
 	key := convKey{version: c.version, width: width, height: height, scroll: c.scroll, theme: rc.theme,
 		showReasoning: rc.showReasoning, focused: rc.focused}
 	if running {
-		key.frame = rc.now.UnixMilli() / 100
+		key.frame = rc.now.UnixMilli() / clockStep.Milliseconds()
 	}
 	if key == c.cacheKey && c.cacheLines != nil {
 		return c.cacheLines
@@ -236,7 +238,7 @@ func (c *conversation) itemLines(rc *renderCtx, it *item, width int) []string {
 	if key == it.key && it.lines != nil {
 		return it.lines
 	}
-	if it.streaming && it.lines != nil && key.width == it.key.width && rc.now.Sub(it.renderedAt) < streamThrottle {
+	if it.streaming && it.lines != nil && key.width == it.key.width && rc.now.Truncate(streamThrottle).Equal(it.renderedAt.Truncate(streamThrottle)) {
 		return it.lines
 	}
 	it.lines = c.renderLines(rc, it, width)

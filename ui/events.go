@@ -14,6 +14,9 @@ import (
 // event applies one agent event.
 func (m *Model) event(e agent.Event) tea.Cmd {
 	m.apply(nil, e)
+	if _, ok := e.(agent.TurnDone); ok {
+		m.conv.retire()
+	}
 	return m.tick()
 }
 

@@ -3,49 +3,46 @@ package ui
 import (
 	"strings"
 
-	"charm.land/glamour/v2"
-	glamourstyles "charm.land/glamour/v2/styles"
+	"github.com/warden-cli/warden/ui/mdrender"
 )
 
-// markdown renders assistant messages with Glamour. Building a renderer parses a whole style sheet, so one
-// is kept per (style, width) and rebuilt only when either changes; rendered messages are cached by the
+// markdown renders assistant messages (package mdrender); rendered messages are cached by the
 // conversation, and their blocks by mdBlocks, not here.
 type markdown struct {
-	style string
-	width int
-	tr    *glamour.TermRenderer
-	// renders counts the documents Glamour rendered, for the tests that keep streaming incremental.
+	// renders counts the documents rendered, for the tests that keep streaming incremental.
 	renders int
 }
 
+// markdownStyle names the theme answers are drawn in.
 func markdownStyle(isDark, noColor bool) string {
 	switch {
 	case noColor:
-		return glamourstyles.NoTTYStyle
+		return mdrender.Plain.Name()
 	case isDark:
-		return glamourstyles.DarkStyle
+		return mdrender.Dark.Name()
 	}
-	return glamourstyles.LightStyle
+	return mdrender.Light.Name()
 }
 
-// render returns text as styled lines no wider than width. A renderer failure falls back to the plain
-// text, wrapped: the person must always see what the model said.
-func (md *markdown) render(text, style string, width int) string {
-	// Glamour passes tabs through, in code blocks too; expanded first, they keep their columns.
-	text = expandTabs(text)
-	if md.tr == nil || md.style != style || md.width != width {
-		tr, err := glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(width))
-		if err != nil {
-			return wrap(text, width)
-		}
-		md.tr, md.style, md.width = tr, style, width
+func markdownTheme(style string) *mdrender.Theme {
+	switch style {
+	case mdrender.Plain.Name():
+		return mdrender.Plain
+	case mdrender.Light.Name():
+		return mdrender.Light
 	}
+	return mdrender.Dark
+}
+
+// render returns text as styled lines no wider than width.
+func (md *markdown) render(text, style string, width int) []string {
+	// Tabs keep their columns, in code blocks too, expanded before the width of anything is measured.
 	md.renders++
-	out, err := md.tr.Render(text)
-	if err != nil {
-		return wrap(text, width)
+	lines := mdrender.Render(expandTabs(text), width, markdownTheme(style))
+	if len(lines) == 0 {
+		return []string{""}
 	}
-	return trimBlankLines(out)
+	return lines
 }
 
 // mdBlocks is the render cache of one message, block by block. Rendering a whole message again for every
@@ -75,7 +72,7 @@ func (md *markdown) renderBlocks(cache *mdBlocks, text, style string, width int)
 			out = appendBlock(out, cache.blocks[i].lines)
 			continue
 		}
-		b := mdBlock{src: src, lines: strings.Split(md.render(src, style, width), "\n")}
+		b := mdBlock{src: src, lines: md.render(src, style, width)}
 		cache.blocks = append(cache.blocks[:i], b)
 		out = appendBlock(out, b.lines)
 	}
@@ -86,7 +83,7 @@ func (md *markdown) renderBlocks(cache *mdBlocks, text, style string, width int)
 	return out
 }
 
-// appendBlock adds a block's lines after a blank line, as Glamour separates top-level blocks.
+// appendBlock adds a block's lines after a blank line, as top-level blocks are separated.
 func appendBlock(out, lines []string) []string {
 	if len(lines) == 1 && lines[0] == "" {
 		return out
@@ -179,20 +176,4 @@ func fenceOf(line string) string {
 		return ""
 	}
 	return l[:n]
-}
-
-// trimBlankLines drops the empty lines Glamour puts around a document, and trailing spaces it pads with.
-func trimBlankLines(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	start, end := 0, len(lines)
-	for start < end && strings.TrimSpace(stripANSI(lines[start])) == "" {
-		start++
-	}
-	for end > start && strings.TrimSpace(stripANSI(lines[end-1])) == "" {
-		end--
-	}
-	return strings.Join(lines[start:end], "\n")
 }

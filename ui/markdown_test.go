@@ -52,7 +52,7 @@ func TestMarkdownRenderedByBlocksLooksLikeTheWhole(t *testing.T) {
 	} {
 		for _, style := range []string{markdownStyle(true, false), markdownStyle(false, false), markdownStyle(true, true)} {
 			var cache mdBlocks
-			whole := visibleText(strings.Split(md.render(doc, style, 80), "\n"))
+			whole := visibleText(md.render(doc, style, 80))
 			if got := visibleText(md.renderBlocks(&cache, doc, style, 80)); got != whole {
 				t.Errorf("%s: rendered by blocks:\n%s\n--- whole:\n%s", style, got, whole)
 			}

@@ -97,6 +97,9 @@ type Model struct {
 	// screen until the retry brings new text, which replaces it; if every retry fails, it stays.
 	cutOff []*item
 
+	// sel is text of the conversation being selected with the mouse (mouse.go).
+	sel *selection
+
 	// attn is how to notify the person, and the terminal's focus (notify.go).
 	attn attention
 
@@ -220,7 +223,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setDark(msg.IsDark())
 		return m, nil
 	case tea.KeyPressMsg:
+		m.sel = nil
 		return m, m.key(msg)
+	case tea.MouseMsg:
+		return m, m.mouse(msg)
 	case tea.PasteMsg:
 		if m.tooSmall() {
 			return m, nil // nothing on screen shows where it would go
@@ -231,6 +237,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.paste(msg)
 	case eventMsg:
 		return m, m.event(msg.Event)
+	case eventsMsg:
+		for _, e := range msg {
+			m.apply(nil, e)
+		}
+		return m, m.tick()
 	case tea.FocusMsg, tea.BlurMsg:
 		m.attn.heard(msg, m.now())
 		return m, nil

@@ -161,7 +161,7 @@ func (p *panel) status(rc *renderCtx) string {
 	case stateAsking:
 		return st.warn.Render("? waiting for approval")
 	case stateRunning:
-		return st.accent.Render(spinnerFrame(rc.now)) + st.dim.Render(" running "+shortDuration(rc.now.Sub(p.runStart)))
+		return st.accent.Render(spinnerFrame(rc.now)) + st.dim.Render(" running "+liveDuration(rc.now, p.runStart))
 	case stateDenied:
 		who := p.by
 		if who == "" {
@@ -355,8 +355,18 @@ func shortDuration(d time.Duration) string {
 
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
+// clockStep is how often what moves with the clock (spinners, elapsed times) changes on screen.
+const clockStep = 100 * time.Millisecond
+
 func spinnerFrame(now time.Time) string {
-	return spinnerFrames[(now.UnixMilli()/100)%int64(len(spinnerFrames))]
+	return spinnerFrames[(now.UnixMilli()/clockStep.Milliseconds())%int64(len(spinnerFrames))]
+}
+
+// liveDuration is the time since start as a running clock shows it: both ends on the clockStep grid the
+// spinner turns on, so that the clock and the spinner change the screen together, ten times a second,
+// and not once more every frame in between.
+func liveDuration(now, start time.Time) string {
+	return shortDuration(now.Truncate(clockStep).Sub(start.Truncate(clockStep)))
 }
 
 // endWords says briefly how a background task ended: "exit 0", "SIGTERM".

@@ -68,7 +68,7 @@ func (m *Model) showPlan(q *planReview) tea.Cmd {
 		title: "Plan · the model asks to go ahead",
 		body: func(st *styles, width int) string {
 			if width != renderedWidth {
-				rendered, renderedWidth = md.render(q.req.Plan, style, width), width
+				rendered, renderedWidth = strings.Join(md.render(q.req.Plan, style, width), "\n"), width
 			}
 			return rendered + "\n\n" + st.dim.Render(wrap("Approving ends plan mode: the model carries the plan out, "+
 				"asking before edits (or not, if you accept edits); keeping planning keeps it read-only.", width))

@@ -60,6 +60,7 @@ package ui
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/signal"
 	"sync"
@@ -154,6 +155,12 @@ type Options struct {
 	// Opener reads the command files (package safefile): a folder or file of the workspace that leads out
 	// of it is refused, and shown as a notice once. Nil judges only what a file is, not where it leads.
 	Opener *safefile.Opener
+	// MouseOff leaves the mouse to the terminal (ui.mouse false): no wheel scrolling, no selection by
+	// Warden, and the terminal selects without a modifier.
+	MouseOff bool
+	// Transcript, when set, gets the conversation as drawn once the program has left the alternate
+	// screen (transcript.go): the terminal's standard output, unless ui.transcript_on_exit is false.
+	Transcript io.Writer
 }
 
 // Session is a session OpenSession opened: its agent, built with the UI's sink and approver, its id, and
@@ -198,6 +205,9 @@ func Run(opts Options) error {
 	}()
 
 	_, err := p.Run()
+	if opts.Transcript != nil {
+		m.printTranscript(opts.Transcript, transcriptMaxLines)
+	}
 	m.shutdown(3 * time.Second)
 	return err
 }
@@ -208,9 +218,15 @@ type sender struct {
 	once  sync.Once
 	ready chan struct{}
 	send  func(tea.Msg)
+	// events gathers the agent's streamed pieces between frames (coalesce.go).
+	events *coalescer
 }
 
-func newSender() *sender { return &sender{ready: make(chan struct{})} }
+func newSender() *sender {
+	s := &sender{ready: make(chan struct{})}
+	s.events = &coalescer{send: s.Send, every: coalesceEvery}
+	return s
+}
 
 func (s *sender) set(send func(tea.Msg)) {
 	s.once.Do(func() {
@@ -226,7 +242,7 @@ func (s *sender) Send(msg tea.Msg) {
 }
 
 // event is the agent's Sink.
-func (s *sender) event(e agent.Event) { s.Send(eventMsg{e}) }
+func (s *sender) event(e agent.Event) { s.events.event(e) }
 
 // eventMsg carries an agent event into Update.
 type eventMsg struct{ agent.Event }

@@ -15,6 +15,9 @@ func (m *Model) View() tea.View {
 	var v tea.View
 	v.AltScreen = true
 	v.WindowTitle = "warden"
+	if !m.opts.MouseOff {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.ReportFocus = m.attn.reportFocus()
 	if m.tooSmall() {
 		v.SetContent(m.tooSmallView())
@@ -46,7 +49,7 @@ func (m *Model) View() tea.View {
 		lines = m.conv.view(m.renderCtx(), m.width, convH-len(modalLines), m.busy())
 		lines = append(append([]string(nil), lines...), modalLines...)
 	} else {
-		lines = m.conv.view(m.renderCtx(), m.width, convH, m.busy())
+		lines = m.showSelection(m.conv.view(m.renderCtx(), m.width, convH, m.busy()))
 	}
 	var sb strings.Builder
 	for _, l := range lines {
@@ -159,7 +162,7 @@ func (m *Model) ruleLine() string {
 	case m.run != nil && m.retry != "":
 		left = m.st.warn.Render("⟳ "+m.retry) + m.st.dim.Render(" · "+hintKeys(m.keys.Interrupt)+" to interrupt")
 	case m.run != nil:
-		left = m.st.accent.Render(spinnerFrame(now)) + m.st.dim.Render(" working "+shortDuration(now.Sub(m.run.started))+" · "+hintKeys(m.keys.Interrupt)+" to interrupt")
+		left = m.st.accent.Render(spinnerFrame(now)) + m.st.dim.Render(" working "+liveDuration(now, m.run.started)+" · "+hintKeys(m.keys.Interrupt)+" to interrupt")
 	}
 	if left == "" && len(m.overlays) == 0 && strings.HasPrefix(m.input.Value(), "!") {
 		left = m.st.accent.Render("! shell mode") + m.st.dim.Render(": runs without asking; the model sees its output next turn")
