@@ -195,7 +195,7 @@ func copies(move bool) func(e *shell.Exec, a *modelArgs) string {
 }
 
 // links judges ln: the targets are only named (a later read through the link is a read of where it
-// leads, unseen_fresh.go); the link names are written.
+// leads, the engine's unseen_fresh.go); the link names are written.
 func links(e *shell.Exec, a *modelArgs) string {
 	what := "`ln`"
 	if _, ok := a.value("-t", "--target-directory"); ok || len(a.operands) < 2 {

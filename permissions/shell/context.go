@@ -51,7 +51,7 @@ type Scope struct {
 type FuncDef struct {
 	Dir, After string
 	// Body is the function's body and lv the source it was defined in: a call in another directory runs
-	// it there (functions.go).
+	// it there (the engine's functions.go).
 	Body  *syntax.Stmt
 	Level *Level
 }

@@ -95,8 +95,8 @@ type Part struct {
 	// Loose are the paths the part reads or writes that are only known at run time (loose.go).
 	Loose []LoosePath
 	// Inputs are files the program reads as code by itself when they exist (a Makefile, package.json,
-	// .git/hooks), and runsBelow directories whose files it runs (go test, pytest): what the same
-	// command writes there is code written and run in one call (unseen_fresh.go).
+	// .git/hooks), and RunsBelow directories whose files it runs (go test, pytest): what the same
+	// command writes there is code written and run in one call (the engine's unseen_fresh.go).
 	Inputs, RunsBelow []string
 	// RunGlobs are patterns naming what the part runs, to be matched against what the same command
 	// writes: bash expands them when the part runs, after the writes.

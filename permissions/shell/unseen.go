@@ -1,14 +1,14 @@
 package shell
 
-// A deny rule is a promise in every mode. Deny and ask rules are checked against what Warden reads in
-// the command: the programs it names, the code it hands to a shell, the files it names. What Warden does
-// not model word by word is unseen by default (Part.NotRO marks the part unmodelled; package models); besides,
+// A deny rule is a promise in every mode. Deny and ask rules are checked against what Warden reads in the
+// command: the programs it names, the code it hands to a shell, the files it names. What Warden does not
+// model word by word is unseen by default (Part.NotRO marks the part unmodelled; package models); besides,
 // some of what a command does Warden knows it cannot read: code written and run in the same call, code
-// arriving on a stream, a trap's body, a program reached through a glob or a link made a moment before,
-// git told to run a command. The walker marks each such construct on the part where it arises, with the
-// kind below, and the engine decides in one place (promise.go): while deny or ask rules are in force, a
-// part with a mark, or not modelled, asks, whatever the mode and the allow rules. Without such rules
-// nothing changes.
+// arriving on a stream, a trap's body, a program reached through a glob or a link made a moment before, git
+// told to run a command. The walker marks each such construct on the part where it arises, with the kind
+// below, and the engine decides in one place (package permissions' promise.go): while deny or ask rules are
+// in force, a part with a mark, or not modelled, asks, whatever the mode and the allow rules. Without such
+// rules nothing changes.
 //
 // What the marks do not cover, and the README says: a program runs as itself. Warden does not read what
 // make, npm test or a script already on disk do inside; a deny rule names commands and files, and a
