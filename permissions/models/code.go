@@ -151,7 +151,7 @@ func handedPaths(e *shell.Exec, words []shell.Word) []string {
 // (the engine's unseen_fresh.go): it must be there before the command runs, and no other part may write it.
 func RunsFile(e *shell.Exec, w shell.Word) { runsCode(e, w, false) }
 
-// RunsScript is runsFile for a file a shell runs: a here-document or here-string fed to it through
+// RunsScript is RunsFile for a file a shell runs: a here-document or here-string fed to it through
 // its standard input is read as bash for deny and ask rules.
 func RunsScript(e *shell.Exec, w shell.Word) { runsCode(e, w, true) }
 

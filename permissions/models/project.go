@@ -341,7 +341,7 @@ func packageInputs(e *shell.Exec) {
 	e.P.RunsBelow = append(e.P.RunsBelow, e.Scope().Cwd)
 }
 
-// projectCode records that the part runs code found below dir and in the node_modules of the
+// runsProjectCode records that the part runs code found below dir and in the node_modules of the
 // directories above it, up to the workspace's top.
 func runsProjectCode(e *shell.Exec, dir string) {
 	if !filepath.IsAbs(dir) {

@@ -75,17 +75,17 @@ func (p *Part) Unsee(k UnseenKind, why string) {
 	p.NotRO(why)
 }
 
-// UnseeVar marks the assignment of a variable sensitiveVar named (why is its reason), unless it is one
-// of quietVars.
+// UnseeVar marks the assignment of a variable SensitiveVar named (why is its reason), unless it is one
+// of QuietVars.
 func (p *Part) UnseeVar(name, why string) {
 	if !QuietVars[name] {
 		p.Unsee(UnseenProgramEnv, why)
 	}
 }
 
-// SensitiveAssign records that the part gives a variable sensitiveVar named (why is its reason) to its
-// program: not read-only, and unseen unless it is one of quietVars, or one a program's model reads
-// (modelledVars), which that model must account for (envModel).
+// SensitiveAssign records that the part gives a variable SensitiveVar named (why is its reason) to its
+// program: not read-only, and unseen unless it is one of QuietVars, or one a program's model reads
+// (modelledVars), which that model must account for (EnvModel).
 func (p *Part) SensitiveAssign(name, why string) {
 	p.Effect(why)
 	switch {
@@ -97,12 +97,12 @@ func (p *Part) SensitiveAssign(name, why string) {
 	}
 }
 
-// modelledVars are variables of sensitiveVar's families that a program's model reads as its own
+// modelledVars are variables of SensitiveVar's families that a program's model reads as its own
 // options (GOFLAGS for go): set for that program, they are judged with its command line; set for any
 // other, they are unseen.
 var modelledVars = map[string]bool{"GOFLAGS": true}
 
-// QuietVars are variables of sensitiveVar's families that change neither which programs run nor what
+// QuietVars are variables of SensitiveVar's families that change neither which programs run nor what
 // they load: build switches and commit identities set every day. Setting one is still not read-only.
 var QuietVars = map[string]bool{
 	"CGO_ENABLED": true, "GOOS": true, "GOARCH": true, "GOARM": true, "GOAMD64": true, "GOMAXPROCS": true,
