@@ -336,8 +336,8 @@ func init() {
 	}
 }
 
-// codeRunner marks what an interpreter is given to run: inline code and code on a stream are unseen; a
-// script is recorded for the check that the same command does not write it.
+// runsCodeOf marks what an interpreter is given to run, as its codeRunner says: inline code and code on a
+// stream are unseen; a script is recorded for the check that the same command does not write it.
 func runsCodeOf(e *shell.Exec, n string, r codeRunner, words []shell.Word) {
 	inline := func(opt string) {
 		e.P.Unsee(shell.UnseenInlineCode, fmt.Sprintf("`%s %s` runs code in a language Warden does not read", n, opt))
