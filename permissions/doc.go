@@ -23,9 +23,9 @@
 // directory listings, the other names of files, PATH's directories) is one shell.Memory, bounded, that
 // the engine owns and hands each classification: no two engines share what one learnt.
 //
-// It must never import other Warden packages above the leaves (tools, agent, config, ui): the agent
-// translates tool calls into Requests, and the file tools receive ResolvePath and IsSecretPath by
-// injection.
+// Besides its own sub-packages and the leaves it must never import a Warden package (tools, agent, config,
+// ui): the agent translates tool calls into Requests, and the file tools receive ResolvePath (the
+// vocabulary's, offered here) and IsSecretPath by injection.
 package permissions
 
 // Decisions worth knowing, kept here so they are read before the code is changed:
