@@ -4,8 +4,9 @@
 //
 // It knows nothing of Bubble Tea and must never import ui (nor the application that composes both). The
 // UI and the headless runner are two implementations of the same seams: a Sink for events and an Approver
-// for questions. Below it are the packages it drives: tools, permissions, checkpoint and hooks (the
-// person's hook programs, whose answers it applies), and the leaves safefile and printable.
+// for questions. Below it are the packages it drives: tools (and the bash engine, tools/bash, whose
+// background commands' ends it tells the model of), permissions, checkpoint and hooks (the person's hook
+// programs, whose answers it applies), and the leaves safefile and printable.
 package agent
 
 import (

@@ -161,7 +161,8 @@ var ErrNothingToUndo = errors.New("nothing to undo: no request of this session c
 type UndoPlan struct {
 	Point Point
 	Plan  *checkpoint.Plan
-	// Found is what had changed outside Warden when the plan was made; record it (RecordFound).
+	// Found is what had changed outside Warden when the plan was made; the caller records it in the
+	// session as changed outside (ByOutside).
 	Found []checkpoint.Change
 }
 

@@ -22,9 +22,6 @@ import (
 // Composition: a session built from the settings, its permission engine, bash engine and tasks, file tools,
 // MCP servers and checkpoints, and the agent's options over them.
 
-// newSession builds the session the settings describe, with a new session file or the one --continue or
-// --resume names. The supervisor, the jail, the MCP servers and the first snapshot are not started here:
-// the run that uses the session starts them when it can afford to (settle, Prewarm, Release, Start).
 // newTasks makes a session's bash engine. Warden's own executable serves as its supervisor, which starts
 // every command and stops them all if Warden is killed, and as the read-only jail's; started again by the
 // kernel's link to the running file, so that nothing written at its path since can take its place. It is
@@ -36,6 +33,9 @@ func newTasks() *bash.Tasks {
 	return tasks
 }
 
+// newSession builds the session the settings describe, with a new session file or the one --continue or
+// --resume names. The supervisor, the jail, the MCP servers and the first snapshot are not started here:
+// the run that uses the session starts them when it can afford to (settle, Prewarm, Release, Start).
 func newSession(version string, cfg *config.Config, c *commonFlags, tasks *bash.Tasks) (*session, error) {
 	sandbox := sandboxConfig(cfg)
 	s := &session{cfg: cfg, programs: ownPrograms(cfg), tasks: tasks, helper: tasks.Helper}

@@ -14,6 +14,6 @@
 // its configuration and index between snapshots while their files are unchanged.
 //
 // It imports nothing of Warden's but the leaves gitrepo (the person's index and objects), ignore (the
-// rules a snapshot follows) and safefile, and must not import the packages that use it (agent, tools,
-// the application): the agent wraps calls in its windows.
+// rules a snapshot follows) and safefile, and must not import the packages that use it (agent, ui, the
+// application): the agent wraps calls in its windows.
 package checkpoint

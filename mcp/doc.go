@@ -7,7 +7,9 @@
 // share of the context window, the search tool mcp_search and the tools it loaded.
 //
 // It is built on the official Go SDK (github.com/modelcontextprotocol/go-sdk) and imports only config (for
-// the server entries), tools (for the Tool interface and the shared output handling) and the leaf printable
-// (what a server wrote is escaped by its one table before anyone shows it); agent and ui use it through
-// small interfaces of their own.
+// the server entries), tools (for the Tool interface, the Env and the allow-listed environment a server
+// gets), the bash engine's TextResult (an answer is shortened as a command's output is; the session starts
+// stdio servers through its Tasks, handed in as a function) and the leaf printable (what a server wrote is
+// escaped by its one table before anyone shows it); agent and ui use it through small interfaces of their
+// own.
 package mcp

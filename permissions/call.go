@@ -150,7 +150,7 @@ func (c *classifier) redirects(lv *shell.Level, rs []*syntax.Redirect, sc *shell
 		switch r.Op {
 		case syntax.RdrIn:
 			if !w.Static {
-				// Not read-only, but a path the promise can judge (loose.go).
+				// Not read-only, but a path the promise can judge (shell/loose.go).
 				p.Effect(fmt.Sprintf("reads `%s`, only known at run time", w.Value))
 				e := &shell.Exec{S: &c.State, Sc: sc, P: p}
 				p.Loose = append(p.Loose, e.LoosePath(w, shell.Reading))
@@ -202,7 +202,7 @@ var harmlessSinks = map[string]bool{
 
 func (c *classifier) write(p *shell.Part, w shell.Word, sc *shell.Scope) {
 	if !w.Static {
-		// Not an edit of known files, but a path the promise can judge (loose.go).
+		// Not an edit of known files, but a path the promise can judge (shell/loose.go).
 		p.Effect(fmt.Sprintf("writes to `%s`, only known at run time", w.Value))
 		p.Writes = append(p.Writes, w.Value)
 		p.RedirWrites = append(p.RedirWrites, w.Value)

@@ -73,7 +73,7 @@ func Classify(command string, ctx shell.Context) Classification {
 // only the walker keeps.
 type classifier struct {
 	shell.State
-	// arithRefs are the variables arithmetic reads (see arith.go); State.tainted says why some variable
+	// arithRefs are the variables arithmetic reads (see shell/arith.go); State.Tainted says why some variable
 	// may hold an array subscript.
 	arithRefs []arithUse
 	// fds are the descriptors `exec N>...` opened; execFDs is set while such a redirection is read.

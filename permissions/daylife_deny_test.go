@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// The day again, with the deny rules people write: no push, no reading the .env, no changing CI. Deny
-// rules are a promise in every mode (unseen.go), and keeping it must not cost the day: the read-only
-// commands are decided as without rules, and of the changes an agent makes in yolo mode, or under allow
-// rules for the usual programs, only those whose effect Warden cannot see ask.
+// The day again, with the deny rules people write: no push, no reading the .env, no changing CI. Deny rules
+// are a promise in every mode (promise.go, shell/unseen.go), and keeping it must not cost the day: the
+// read-only commands are decided as without rules, and of the changes an agent makes in yolo mode, or under
+// allow rules for the usual programs, only those whose effect Warden cannot see ask.
 
 var dayDenyRules = []string{"Bash(git push:*)", "Bash(curl:*)", "Read(./.env)", "Edit(./.github/**)"}
 

@@ -61,7 +61,7 @@ func (e *Engine) inside(abs string) bool {
 	return false
 }
 
-// pathRulesFor returns the rules of list that govern requests of kind k: Read rules govern reads; Edit and
+// pathRules returns the rules of list that govern requests of kind k: Read rules govern reads; Edit and
 // Write rules both govern any change to a file.
 func pathRules(list []Rule, k Kind) []Rule {
 	var out []Rule

@@ -23,9 +23,9 @@
 // directory listings, the other names of files, PATH's directories) is one shell.Memory, bounded, that
 // the engine owns and hands each classification: no two engines share what one learnt.
 //
-// It must never import other Warden packages above the leaves (tools, agent, config, ui): the agent
-// translates tool calls into Requests, and the file tools receive ResolvePath and IsSecretPath by
-// injection.
+// Besides its own sub-packages and the leaves it must never import a Warden package (tools, agent, config,
+// ui): the agent translates tool calls into Requests, and the file tools receive ResolvePath (the
+// vocabulary's, offered here) and IsSecretPath by injection.
 package permissions
 
 // Decisions worth knowing, kept here so they are read before the code is changed:
@@ -42,25 +42,25 @@ package permissions
 //   - Brace expansion, loop variables and variables assigned earlier in the same command are not
 //     tracked: words using them are only known at run time and ask unless the program only prints.
 //   - Dangerous commands ask even in yolo and even when an allow rule matches; deny rules still deny.
-//   - A deny or ask rule is a promise in every mode (promise.go decides, in one place). While any is
-//     in force, a part that does more than read is allowed by yolo, an allow rule (a bare `Bash` and a
-//     program's own `Bash(tar:*)` included), accept-edits or the sandbox's auto-allow only when Warden
-//     models it word by word (package models, grammar.go); anything else asks. "Not modelled" is the default, not a list:
-//     Part.NotRO marks a part unmodelled, and only an effect Warden follows in full says otherwise
-//     (Part.Effect: a write of a known file, a cd, a quiet variable such as CGO_ENABLED) or a program's
-//     model accounts for every word of it. A model knows the program's every option in every spelling
-//     it accepts (GNU and git abbreviations resolved against the whole list, so an unknown or ambiguous
-//     one is unseen; git's tables come from git's own lists, gitargs/options.go), gives each value and
-//     operand a role (data, a path read or written, a directory written into, a directory worked in, a
-//     script run, code, a shell command), expands globs, and checks every path against the path rules.
-//     Modelled: the coreutils writers, sed, gofmt, source, git's writing subcommands and grep, make,
-//     npm (installs and scripts), npx, yarn and pnpm (installs and package.json's scripts), node, python
-//     (and -m pytest, pip, venv, unittest, or a module of the project), pip, pytest, go, cargo, ruff,
-//     mypy, prettier, eslint, the plain wrappers (env, nice, timeout, stdbuf, time...), and a program or
-//     script in the workspace on disk before the command runs, whose arguments it may read or write.
-//     The rest (tar, zip, curl, docker, perl, gcc, strace, chrt...) asks whenever a deny or ask rule is in
-//     force: what they do with their words Warden does not follow; so does a program xargs gives more
-//     words at run time. Without such rules nothing changes.
+//   - A deny or ask rule is a promise in every mode (promise.go decides, in one place). While any is in
+//     force, a part that does more than read is allowed by yolo, an allow rule (a bare `Bash` and a program's
+//     own `Bash(tar:*)` included), accept-edits or the sandbox's auto-allow only when Warden models it word
+//     by word (package models, grammar.go); anything else asks. "Not modelled" is the default, not a list:
+//     shell.Part.NotRO marks a part unmodelled, and only an effect Warden follows in full says otherwise
+//     (shell.Part.Effect: a write of a known file, a cd, a quiet variable such as CGO_ENABLED) or a program's
+//     model accounts for every word of it. A model knows the program's every option in every spelling it
+//     accepts (GNU and git abbreviations resolved against the whole list, so an unknown or ambiguous one is
+//     unseen; git's tables come from git's own lists, gitargs/options.go), gives each value and operand a
+//     role (data, a path read or written, a directory written into, a directory worked in, a script run,
+//     code, a shell command), expands globs, and checks every path against the path rules. Modelled: the
+//     coreutils writers, sed, gofmt, source, git's writing subcommands and grep, make, npm (installs and
+//     scripts), npx, yarn and pnpm (installs and package.json's scripts), node, python (and -m pytest, pip,
+//     venv, unittest, or a module of the project), pip, pytest, go, cargo, ruff, mypy, prettier, eslint, the
+//     plain wrappers (env, nice, timeout, stdbuf, time...), and a program or script in the workspace on disk
+//     before the command runs, whose arguments it may read or write. The rest (tar, zip, curl, docker, perl,
+//     gcc, strace, chrt...) asks whenever a deny or ask rule is in force: what they do with their words
+//     Warden does not follow; so does a program xargs gives more words at run time. Without such rules
+//     nothing changes.
 //   - Besides, the walker marks, on the part where it arises, each construct whose effect Warden cannot
 //     see, one named kind per construct (shell.UnseenKind): a program named at run time or by a glob; code
 //     written (or linked) and run in one call; code on a stream (process substitution, pipe, /dev/stdin
@@ -78,7 +78,7 @@ package permissions
 //     and http-push are git push for rules.
 //   - Code on disk before the command runs is the project's own: make with its Makefile, npm test, go
 //     test, pytest, a project binary, a script. What such a program reads as code by itself is an input
-//     of the part (Part.Inputs, Part.RunsBelow), and what the same command writes there is code written
+//     of the part (shell.Part.Inputs, RunsBelow), and what the same command writes there is code written
 //     and run in one call: a Makefile, the makefiles it includes and make's -I directories;
 //     package.json and .npmrc; a module or __pycache__ where python -m runs, python's user site, what a
 //     script finds beside it, node_modules up the tree; the module go test, run and generate build; the
@@ -88,14 +88,14 @@ package permissions
 //     runs. Once a file is sourced, any program run by name in a command that writes files is unseen (an
 //     activate script moves PATH). chmod, touch, mkdir and rm make no code.
 //   - Words only known at run time decide a rule only where a rule could match what they become
-//     (loose.go): a program or subcommand a Bash rule names (for git, only when the subcommand is not
-//     known, or is the rule's), or a path. A path's unknown parts, when each is one safe file name
-//     component (a number such as $$, arithmetic, date with a numeric format, git rev-parse, id -u,
-//     nproc), leave it where its known parts say, and it asks only if a path rule may match there; any
-//     other unknown path asks under any path rule of its kind. A commit message, a printed word or an
-//     option's data value never asks; a word that may turn out to be an option does, unless nothing
-//     before its first expansion is a dash. A double-quoted substitution printing a quoted
-//     here-document with cat (a commit message) is the words of the here-document.
+//     (shell/loose.go, loose_match.go): a program or subcommand a Bash rule names (for git, only when the
+//     subcommand is not known, or is the rule's), or a path. A path's unknown parts, when each is one safe
+//     file name component (a number such as $$, arithmetic, date with a numeric format, git rev-parse, id -u,
+//     nproc), leave it where its known parts say, and it asks only if a path rule may match there; any other
+//     unknown path asks under any path rule of its kind. A commit message, a printed word or an option's data
+//     value never asks; a word that may turn out to be an option does, unless nothing before its first
+//     expansion is a dash. A double-quoted substitution printing a quoted here-document with cat (a commit
+//     message) is the words of the here-document.
 //   - A program whose reads and writes are not modelled may read and write every path it is given
 //     (words, `--opt=value`, `key=value`, `@file`): the question says it is not modelled. cp and mv read
 //     what they copy or move elsewhere. git add, stash -u and the source tools (linters, formatters,
@@ -129,7 +129,7 @@ package permissions
 //     sort, uniq, head and tail. Any other producer of names (ls, git ls-files, a file, stdin) asks for a
 //     program that reads files or has options that read files, since the names may be anything.
 //   - An option whose value is a file the program reads (grep -f, du --files0-from, jq --from-file) is a
-//     read of that file, for secrets and deny rules alike; the spec lists them in fileValues.
+//     read of that file, for secrets and deny rules alike; package programs lists them in fileValues.
 //   - `shopt -s`/`-u` asks: nullglob, nocaseglob, globstar and the rest change what globs expand to.
 //     zsh, ksh and mksh bodies are not read as bash and ask. sh, dash and ash bodies (and watch's and
 //     flock -c's, which sh runs) are judged only when a POSIX parser reads them into the same tree as
@@ -171,18 +171,18 @@ package permissions
 //   - A recursive read that covers a denied path asks with the rule as the reason; only a read that
 //     names the denied path, or starts inside it, denies. A -name filter that matches no denied file
 //     leaves the read allowed.
-//   - A recursive read whose walk passes treewalk.MaxEntries entries asks: a secret past the bound is
-//     not seen. Walks go the way the program walks (package treewalk): grep -r reads every file, its last matching
-//     --include or --exclude deciding; ag is read as reading everything; rg decides as its ignore crate
-//     does (treewalk/rg.go): -g globs first (braces expanded, --iglob folded, the last match winning, a
+//   - A recursive read whose walk passes treewalk.MaxEntries entries asks: a secret past the bound is not
+//     seen. Walks go the way the program walks (package treewalk): grep -r reads every file, its last
+//     matching --include or --exclude deciding; ag is read as reading everything; rg decides as its ignore
+//     crate does (treewalk/rg.go): -g globs first (braces expanded, --iglob folded, the last match winning, a
 //     plain one taking in even hidden and ignored files), then .rgignore, .ignore, .gitignore and
-//     info/exclude up to the nearest .git (a nested repository starts afresh; directories above the
-//     searched one count), then --type, then hidden names. A `!` pattern takes a hidden file in. The
-//     repository's core.ignoreCase and core.excludesFile are git's, not rg's. Patterns rg reads
-//     differently from git (POSIX classes, [^..], braces, backslashes, ** inside a name) never leave
-//     anything out. --type-add makes types unknown. A file a walk leaves out keeps a deny rule naming
-//     it out of the read, unless links are followed. Directory listings are remembered, while the
-//     directory's times and inode stay the same, by the engine's treewalk.Lister, which is bounded.
+//     info/exclude up to the nearest .git (a nested repository starts afresh; directories above the searched
+//     one count), then --type, then hidden names. A `!` pattern takes a hidden file in. The repository's
+//     core.ignoreCase and core.excludesFile are git's, not rg's. Patterns rg reads differently from git
+//     (POSIX classes, [^..], braces, backslashes, ** inside a name) never leave anything out. --type-add
+//     makes types unknown. A file a walk leaves out keeps a deny rule naming it out of the read, unless links
+//     are followed. Directory listings are remembered, while the directory's times and inode stay the same,
+//     by the engine's treewalk.Lister, which is bounded.
 //   - A link is read where it leads (`cat notes.txt` with notes.txt -> ~/.ssh/id_rsa reads the key).
 //     A walk that follows links (grep -R, rg -L) or hands its names to a program that opens them (find
 //     -exec, xargs, a command substitution) follows them: a file they lead to is read, a directory is
@@ -197,9 +197,10 @@ package permissions
 //     empty; a redirection of them is judged as the read it is); other /dev/fd/N and /proc paths stay secret.
 //     A script taken from anything below /dev (but /dev/null) or /proc, however spelled (/dev/./stdin,
 //     //dev/stdin, /dev/pts/../stdin, /proc/self/root/dev/stdin) or reached through a link, is code on a
-//     stream (streams.go). /proc/self/exe run as a program is the shell running the command; rbash is
+//     stream (shell/streams.go). /proc/self/exe run as a program is the shell running the command; rbash is
 //     bash; the dynamic loader (ld.so) is a wrapper.
-//   - A function calls itself only when its body runs its name through the shell: `command f` runs the program.
+//   - A function calls itself only when its body runs its name through the shell: `command f` runs the
+//     program.
 //   - Loops over known values are judged per value within a budget of maxLoopRounds bodies per command;
 //     past it a body is judged once with its variable unknown.
 //   - A program of the read-only table is judged with the files it trusts (package supplied): what it loads
@@ -233,19 +234,18 @@ package permissions
 //     the additional directories and the home directory's secret places (the listing is cached per
 //     directory by its times); a search past shell.MaxLinkSearch entries asks. The file tools' paths are
 //     decided under each such name too (hardlink_paths.go), with the same search.
-//   - What is secret is the catalogue of package secrets (keys, tools' and AI assistants' tokens,
-//     histories, files the environment names such as SOPS_AGE_KEY_FILE) plus Warden's own state and
-//     /proc's views (secrets.go). Some files are secret by what they hold, read once per version: a
-//     shell start-up file with a line that sets a token, yarn's configuration with a token written in,
-//     and one of git's configuration files setting a credential-bearing variable (http.*.extraHeader,
-//     a URL with a password). A login shell (`bash -lc`) reads the start-up files. git config, git var
-//     -l and git remote -v, get-url and show are judged by the variables they print, not the files they
-//     read: `git config user.name` beside an extraHeader runs unasked, `git config -l` asks; so do
-//     `git config --name-only -l` (names hold a credential only as a URL with one) and a --get-regexp
-//     whose pattern matches no variable carrying one. A walk
-//     that takes hidden files in (grep -r, rg --hidden, -uu) reads .git's config, config.worktree and
-//     the submodules' configurations under .git/modules, each judged so. The read-only jail keeps git's and yarn's
-//     configuration readable (IsSecretPath leaves them out): the programs must read it to run.
+//   - What is secret is the catalogue of package secrets (keys, tools' and AI assistants' tokens, histories,
+//     files the environment names such as SOPS_AGE_KEY_FILE) plus Warden's own state and /proc's views
+//     (shell/secrets.go). Some files are secret by what they hold, read once per version: a shell start-up
+//     file with a line that sets a token, yarn's configuration with a token written in, and one of git's
+//     configuration files setting a credential-bearing variable (http.*.extraHeader, a URL with a password).
+//     A login shell (`bash -lc`) reads the start-up files. git config, git var -l and git remote -v, get-url
+//     and show are judged by the variables they print, not the files they read: `git config user.name` beside
+//     an extraHeader runs unasked, `git config -l` asks; so do `git config --name-only -l` (names hold a
+//     credential only as a URL with one) and a --get-regexp whose pattern matches no variable carrying one. A
+//     walk that takes hidden files in (grep -r, rg --hidden, -uu) reads .git's config, config.worktree and
+//     the submodules' configurations under .git/modules, each judged so. The read-only jail keeps git's and
+//     yarn's configuration readable (IsSecretPath leaves them out): the programs must read it to run.
 //   - A command holding a character that shows differently from what bash reads (printable.Hidden: a
 //     control character other than tab and newline, a bidi override, a zero-width or other format
 //     character) asks, and the reason names it by its code point (U+202E, U+200B).
@@ -259,12 +259,13 @@ package permissions
 //   - A here-document bash may end before the parser does asks: inside a substitution, a line that
 //     starts with the delimiter and holds a `)`; in an unquoted body, lines joined by a backslash that
 //     make the delimiter.
-//   - Deny and ask rules match the parsed command as well as its words (rulematch.go): options in any
-//     order and clustering, long forms (and their abbreviations) for their short twins where Warden
-//     knows them, an option's value attached or apart for the programs of the read-only table
-//     (`Bash(head -c:*)` stops `head -c5`, `head --bytes 5`), extra options still matching; git's global options before the subcommand, git-push and /usr/lib/git-core/git-push
-//     as git push; aliases from -c and the repository's configuration expanded. Allow rules still need
-//     the words as written. `~`, `$HOME` and `${HOME}` in a Bash rule are the home directory.
+//   - Deny and ask rules match the parsed command as well as its words (rulematch.go): options in any order
+//     and clustering, long forms (and their abbreviations) for their short twins where Warden knows them, an
+//     option's value attached or apart for the programs of the read-only table (`Bash(head -c:*)` stops `head
+//     -c5`, `head --bytes 5`), extra options still matching; git's global options before the subcommand,
+//     git-push and /usr/lib/git-core/git-push as git push; aliases from -c and the repository's configuration
+//     expanded. Allow rules still need the words as written. `~`, `$HOME` and `${HOME}` in a Bash rule are
+//     the home directory.
 //   - Bodies Warden does not judge are read as bash for deny and ask rules only, their parts never
 //     read-only and unseen (so any deny or ask rule makes them ask): zsh, ksh, mksh and fish -c, script
 //     -c, eval with words known before running, a shell fed by echo or printf through a pipe.

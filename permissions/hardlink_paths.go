@@ -2,7 +2,7 @@ package permissions
 
 // The file tools' paths through hard links. read_file, edit_file and write_file name one path, but a
 // file with other names is read or changed under all of them: hl, a hard link to .env, is .env. A
-// request is therefore decided under each other name too (the search is hardlinks.go's), and the
+// request is therefore decided under each other name too (the search is shell/hardlinks.go's), and the
 // strictest answer stands; the grep tool asks HardLinks about the files it is about to search.
 
 import (

@@ -13,7 +13,7 @@ import (
 	"github.com/warden-cli/warden/permissions/treewalk"
 )
 
-// The one place where the engine keeps the promise of deny and ask rules (unseen.go): while any is in
+// The one place where the engine keeps the promise of deny and ask rules (shell/unseen.go): while any is in
 // force, a command with a part Warden cannot see asks, whatever the mode and the allow rules. A part is
 // unseen when the walker marked it; when it does more than read and Warden's model of it ends somewhere
 // (package models: a program, an option, a place that takes code or a path Warden does not follow); when

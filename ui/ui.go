@@ -1,11 +1,13 @@
 // Package ui is Warden's Bubble Tea program: the conversation, tool panels, the approval modal, the tool
 // history and the status line. It drives an agent running in its own goroutine through tea messages.
 //
-// Nothing imports ui. It imports agent (and through it the types of tools and permissions) but never
-// changes agent state except through the agent's API. Every change to the model happens in Update: the
-// agent's goroutine reaches the program only through its Sink (Program.Send) and the approver's reply
-// channel. What others chose (a command, a file name, a server's words) reaches the screen through the
-// leaf printable's one table of characters that must not be drawn as they are (text.go).
+// Only the application (package app) imports ui. It imports agent, and the packages below it whose values it
+// shows or whose settings it changes (tools and the tool packages, permissions, config, checkpoint, mcp,
+// hooks, commands, skills, fileindex, piped), but never changes agent state except through the agent's API.
+// Every change to the model happens in Update: the agent's goroutine reaches the program only through its
+// Sink (Program.Send) and the approver's reply channel. What others chose (a command, a file name, a server's
+// words) reaches the screen through the leaf printable's one table of characters that must not be drawn as
+// they are (text.go).
 //
 // # Keys
 //

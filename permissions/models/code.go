@@ -12,7 +12,7 @@ import (
 
 // Where a simple command hands Warden something it cannot read: code in another language, code on a
 // stream, a script file, a body kept for later, a change to how bash reads what follows, and paths given
-// to a program whose reads and writes Warden does not model. Each is marked on the part (unseen.go).
+// to a program whose reads and writes Warden does not model. Each is marked on the part (shell/unseen.go).
 
 // UnseenIn marks what the program n, judged against its table entry s (nil when it has none) as doing
 // more than reading, does that Warden cannot see.
@@ -148,10 +148,10 @@ func handedPaths(e *shell.Exec, words []shell.Word) []string {
 // RunsFile records that the part runs w as code: a program by its path, a script, a sourced file. A
 // script that arrives on a stream or is only known at run time is unseen; a file on disk is read (its
 // content reaches the interpreter, and errors print it) and checked once the whole command is known
-// (unseen_fresh.go): it must be there before the command runs, and no other part may write it.
+// (the engine's unseen_fresh.go): it must be there before the command runs, and no other part may write it.
 func RunsFile(e *shell.Exec, w shell.Word) { runsCode(e, w, false) }
 
-// RunsScript is runsFile for a file a shell runs: a here-document or here-string fed to it through
+// RunsScript is RunsFile for a file a shell runs: a here-document or here-string fed to it through
 // its standard input is read as bash for deny and ask rules.
 func RunsScript(e *shell.Exec, w shell.Word) { runsCode(e, w, true) }
 
@@ -336,8 +336,8 @@ func init() {
 	}
 }
 
-// codeRunner marks what an interpreter is given to run: inline code and code on a stream are unseen; a
-// script is recorded for the check that the same command does not write it.
+// runsCodeOf marks what an interpreter is given to run, as its codeRunner says: inline code and code on a
+// stream are unseen; a script is recorded for the check that the same command does not write it.
 func runsCodeOf(e *shell.Exec, n string, r codeRunner, words []shell.Word) {
 	inline := func(opt string) {
 		e.P.Unsee(shell.UnseenInlineCode, fmt.Sprintf("`%s %s` runs code in a language Warden does not read", n, opt))

@@ -54,7 +54,7 @@ func init() {
 			--version`, map[string]role{"-f": rUnseen, "--file": rUnseen}).judging(seds),
 		"gofmt": goGram("-l -w -d -s -e -r= -cpuprofile= -trace= -h -help", map[string]role{"-cpuprofile": rWrite, "-trace": rWrite}).
 			judging(gofmts),
-		// The shell's `source` and `.`: what they run, and what they give the script, unseenIn records.
+		// The shell's `source` and `.`: what they run, and what they give the script, UnseenIn records.
 		"source": {judge: func(*shell.Exec, *modelArgs) string { return "" }, permute: false},
 		".":      {judge: func(*shell.Exec, *modelArgs) string { return "" }, permute: false},
 	} {
@@ -195,7 +195,7 @@ func copies(move bool) func(e *shell.Exec, a *modelArgs) string {
 }
 
 // links judges ln: the targets are only named (a later read through the link is a read of where it
-// leads, unseen_fresh.go); the link names are written.
+// leads, the engine's unseen_fresh.go); the link names are written.
 func links(e *shell.Exec, a *modelArgs) string {
 	what := "`ln`"
 	if _, ok := a.value("-t", "--target-directory"); ok || len(a.operands) < 2 {
@@ -274,7 +274,7 @@ func recursively(skip int) func(e *shell.Exec, a *modelArgs) string {
 }
 
 // seds judges sed: the script is the first operand unless -e gave one; the files are read, and with
-// -i rewritten. What the script does (e, w, r commands) unseenIn judges.
+// -i rewritten. What the script does (e, w, r commands) UnseenIn judges.
 func seds(e *shell.Exec, a *modelArgs) string {
 	ops := a.operands
 	var scripts []string

@@ -14,9 +14,9 @@ import (
 // git's model for the promise: its global options, as git.c reads them (spelled out only), and the
 // subcommands Warden models, with every option their parse-options accept (gitargs.Options), in any
 // unambiguous abbreviation, and what each option's value and each operand is. What git runs from its
-// configuration and hooks is the project's (or the person's) own, unless the same command writes them
-// (unseen_fresh.go); what it is told to run on the command line (--exec, --upload-pack) is read as bash
-// for deny and ask rules, and unseen. A subcommand Warden does not model, an alias, or a mistyped name
+// configuration and hooks is the project's (or the person's) own, unless the same command writes them (the
+// engine's unseen_fresh.go); what it is told to run on the command line (--exec, --upload-pack) is read as
+// bash for deny and ask rules, and unseen. A subcommand Warden does not model, an alias, or a mistyped name
 // that help.autocorrect may run as another, is unseen.
 
 // gitGlobalFlags are git's global options that take no value and change nothing the rules look at.

@@ -9,14 +9,13 @@ import (
 	"github.com/warden-cli/warden/permissions/shell"
 )
 
-// The promise's model of a command line (promise.go). While deny or ask rules are in force, the engine
-// allows a part that does more than read (by yolo, an allow rule, accept-edits or the sandbox) only when
-// Warden models it word by word: the program is one it knows, with every option it accepts in every
-// spelling, each option's value and each operand given a role (data, a path read or written, code...),
-// and every path resolved and checked against the path rules. The walker marks a part unmodelled
-// wherever its model ends (Part.notRO does so by default); a program's model below accounts for every
-// word of the program or says why it cannot, and only then is the program's own "not read-only" taken
-// as modelled.
+// The promise's model of a command line (the engine's promise.go). While deny or ask rules are in force, the
+// engine allows a part that does more than read (by yolo, an allow rule, accept-edits or the sandbox) only
+// when Warden models it word by word: the program is one it knows, with every option it accepts in every
+// spelling, each option's value and each operand given a role (data, a path read or written, code...), and
+// every path resolved and checked against the path rules. The walker marks a part unmodelled wherever its
+// model ends (Part.notRO does so by default); a program's model below accounts for every word of the program
+// or says why it cannot, and only then is the program's own "not read-only" taken as modelled.
 
 // role says what a word given to a program is to it.
 type role uint8
@@ -406,7 +405,7 @@ func takes(e *shell.Exec, r role, w shell.Word, what string) string {
 }
 
 // pathTaken records a path the program reads or writes: a glob is expanded as bash will, a word only
-// known at run time is a loose path (promise.go decides whether a rule could match it).
+// known at run time is a loose path (the engine's promise.go decides whether a rule could match it).
 func pathTaken(e *shell.Exec, w shell.Word, a shell.Access, what string) string {
 	switch {
 	case w.ProcIn:
@@ -436,7 +435,7 @@ func pathTaken(e *shell.Exec, w shell.Word, a shell.Access, what string) string 
 
 // expanded returns the absolute paths a word names: a glob expanded against the file system as bash
 // will, with the pattern itself when nothing matches. A relative path in a directory Warden lost track
-// of stays relative, which promise.go treats as unseen.
+// of stays relative, which the engine's promise.go treats as unseen.
 func expanded(e *shell.Exec, w shell.Word, what string) ([]string, string) {
 	sc := e.Scope()
 	names := []string{w.Value}

@@ -13,14 +13,14 @@ import (
 	"github.com/warden-cli/warden/permissions/shell"
 )
 
-// The models of the programs that run the project's own code: make, npm (and yarn, pnpm, npx), node,
-// python, pip, pytest, go, cargo, and the linters and formatters run through them. Code on disk before
-// the command runs is the project's own: a Makefile, package.json's scripts, a test suite, a build
-// script. What such a program reads as code by itself is recorded (Part.inputs, Part.runsBelow), so that
-// the same command writing it first is code written and run in one call (unseen_fresh.go). What the
-// command line gives it to run (make --eval, a variable of make's, python -c, node --import of a URL,
-// go -toolexec) is unseen. What a package manager downloads and runs for the names the project or the
-// command gives it is the registry's, which no rule names: the README says so.
+// The models of the programs that run the project's own code: make, npm (and yarn, pnpm, npx), node, python,
+// pip, pytest, go, cargo, and the linters and formatters run through them. Code on disk before the command
+// runs is the project's own: a Makefile, package.json's scripts, a test suite, a build script. What such a
+// program reads as code by itself is recorded (Part.Inputs, Part.RunsBelow), so that the same command writing
+// it first is code written and run in one call (the engine's unseen_fresh.go). What the command line gives it
+// to run (make --eval, a variable of make's, python -c, node --import of a URL, go -toolexec) is unseen. What
+// a package manager downloads and runs for the names the project or the command gives it is the registry's,
+// which no rule names: the README says so.
 
 func init() {
 	makeG := gram(`-b -m -B --always-make -C= --directory= -d --debug? -e --environment-overrides -E= --eval= -f= --file=
@@ -341,7 +341,7 @@ func packageInputs(e *shell.Exec) {
 	e.P.RunsBelow = append(e.P.RunsBelow, e.Scope().Cwd)
 }
 
-// projectCode records that the part runs code found below dir and in the node_modules of the
+// runsProjectCode records that the part runs code found below dir and in the node_modules of the
 // directories above it, up to the workspace's top.
 func runsProjectCode(e *shell.Exec, dir string) {
 	if !filepath.IsAbs(dir) {

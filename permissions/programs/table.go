@@ -44,7 +44,7 @@ type Spec struct {
 	rawArgs bool
 	// check does what a table row cannot: it returns why the command is not read-only, or "".
 	check func(e *shell.Exec, a *shell.Args) string
-	// walk records the directories the command reads recursively (see trees.go and package treewalk).
+	// walk records the directories the command reads recursively (see trees in search.go, and package treewalk).
 	walk func(e *shell.Exec, a *shell.Args)
 	// writes: the command writes its operands (or the last one); editOnly says that is its only effect.
 	writes   writeUse

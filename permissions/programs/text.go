@@ -371,7 +371,7 @@ func checkAwk(e *shell.Exec, a *shell.Args) string {
 	return ""
 }
 
-// findActions write files or run programs. -exec and friends are peeled: the inner command is judged.
+// findWriteActions write files or run programs. -exec and friends are peeled: the inner command is judged.
 var findWriteActions = map[string]bool{
 	"-delete": true, "-fprint": true, "-fprint0": true, "-fprintf": true, "-fls": true,
 }

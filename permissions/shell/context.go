@@ -37,7 +37,7 @@ type Context struct {
 type Scope struct {
 	Cwd string
 	// Vars are variables whose value is known for certain where they are used: a loop's variable over
-	// plain words or files (see loopValues).
+	// plain words or files (see the engine's loopValues).
 	Vars map[string]string
 	// Funcs are the functions bash is certain to have defined at this point, with read-only bodies. Calling
 	// one in the directory its body was judged in is as read-only as its body; a function only perhaps
@@ -51,7 +51,7 @@ type Scope struct {
 type FuncDef struct {
 	Dir, After string
 	// Body is the function's body and lv the source it was defined in: a call in another directory runs
-	// it there (functions.go).
+	// it there (the engine's functions.go).
 	Body  *syntax.Stmt
 	Level *Level
 }

@@ -45,7 +45,7 @@ func LinkTarget(path string) (Inode, bool) {
 }
 
 // OtherNames returns, for each of targets, the names found below roots and in home's secret places
-// (the names asked about among them). complete is false when the search stopped at maxLinkSearch
+// (the names asked about among them). complete is false when the search stopped at MaxLinkSearch
 // entries, so that names may be missing.
 func (m *Memory) OtherNames(targets map[Inode]bool, roots []string, home string) (found map[Inode][]string, complete bool) {
 	found = map[Inode][]string{}

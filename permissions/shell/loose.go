@@ -82,7 +82,7 @@ func (e *Exec) LoosePath(w Word, a Access) LoosePath {
 }
 
 // WordShape returns, for a word only known at run time, its template: the text bash surely gives it,
-// with unknownPart for each expansion; and whether every expansion in it is one file name component
+// with UnknownPart for each expansion; and whether every expansion in it is one file name component
 // (componentSafe) with no `..` or wildcard after the first. A known word is its own template. defined
 // are the functions the command defines, which may stand for a command a substitution runs.
 func WordShape(w Word, defined map[string]bool) (string, bool) {

@@ -5,7 +5,7 @@ package shell
 // -P makes `cd link/..` go to the link target's parent, not where Warden follows it.
 const SetLetters = "abeufhmnvxBCETt"
 
-// SetNames are the `set -o` names allowed, the long forms of setLetters and pipefail.
+// SetNames are the `set -o` names allowed, the long forms of SetLetters and pipefail.
 var SetNames = map[string]bool{
 	"allexport": true, "notify": true, "errexit": true, "nounset": true, "noglob": true, "hashall": true,
 	"monitor": true, "noexec": true, "verbose": true, "xtrace": true, "braceexpand": true, "noclobber": true,

@@ -95,8 +95,8 @@ type Part struct {
 	// Loose are the paths the part reads or writes that are only known at run time (loose.go).
 	Loose []LoosePath
 	// Inputs are files the program reads as code by itself when they exist (a Makefile, package.json,
-	// .git/hooks), and runsBelow directories whose files it runs (go test, pytest): what the same
-	// command writes there is code written and run in one call (unseen_fresh.go).
+	// .git/hooks), and RunsBelow directories whose files it runs (go test, pytest): what the same
+	// command writes there is code written and run in one call (the engine's unseen_fresh.go).
 	Inputs, RunsBelow []string
 	// RunGlobs are patterns naming what the part runs, to be matched against what the same command
 	// writes: bash expands them when the part runs, after the writes.
@@ -105,9 +105,10 @@ type Part struct {
 	// options (modelledVars); any left when the part is judged are unseen.
 	EnvModel []string
 	// Runs are the files the part runs as code (a program by its path, a script given to a shell or an
-	// interpreter, a sourced file), for unseen.go's check that the same command does not write them.
+	// interpreter, a sourced file), for the engine's check (unseen_fresh.go) that the same command does not
+	// write them.
 	Runs []string
-	// HandedReads and handedWrites are the paths the part gives a program whose reads and writes Warden
+	// HandedReads and HandedWrites are the paths the part gives a program whose reads and writes Warden
 	// does not model (tar, zip, git add -A, make -C): it may read or write anything there.
 	HandedReads, HandedWrites []string
 	// WritesInto are the directories a modelled program writes files of names Warden does not know into
@@ -127,8 +128,9 @@ type Part struct {
 	// Objects are the repositories whose object store the part reads.
 	Objects []gitrepo.Repo
 	// ReadsInput is set when xargs gives the program file names from its input, which it reads;
-	// inputOpts when those words may be options that read files (du --files0-from). namesKnown is set
-	// when pipedNames found out what the names are; inputDir is where the program resolves them.
+	// InputOpts when those words may be options that read files (du --files0-from). NamesKnown is set
+	// when the engine's pipedNames found out what the names are; InputDir is where the program resolves
+	// them.
 	ReadsInput, InputOpts, NamesKnown bool
 	InputDir                          string
 	// ScriptFromInput is set for a shell that runs the commands its input holds.
@@ -136,10 +138,10 @@ type Part struct {
 	// Called is the name a command was called by when it was judged as the program of that name, not
 	// as a function.
 	Called string
-	// Producers are the programs pipedNames trusted to tell the names: the producer and the stages
+	// Producers are the programs the engine's pipedNames trusted to tell the names: the producer and the stages
 	// between it and xargs.
 	Producers []string
-	// XargsRaw is set when xargs splits its input at NULs or a delimiter (-0, -d), not at blanks; argFile
+	// XargsRaw is set when xargs splits its input at NULs or a delimiter (-0, -d), not at blanks; ArgFile
 	// when it reads them from a file (-a), not from its input.
 	XargsRaw, ArgFile bool
 	// Lists are the files find prints, for a pipeline that feeds them to xargs.

@@ -19,7 +19,7 @@ func (c *State) ReadOne(p *Part, operand, path string, sc *Scope, links bool) {
 	c.ReadJudged(p, operand, path, sc, links, c.Ctx.Memory.IsSecret)
 }
 
-// ReadJudged is readOne judging secrets with secret: a program that prints only some of a file (git
+// ReadJudged is ReadOne judging secrets with secret: a program that prints only some of a file (git
 // config of one name) judges the file by its name and what it prints by itself.
 func (c *State) ReadJudged(p *Part, operand, path string, sc *Scope, links bool, secret func(path, home string) bool) {
 	if !filepath.IsAbs(path) && operand != "-" && operand != "" {

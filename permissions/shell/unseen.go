@@ -1,14 +1,14 @@
 package shell
 
-// A deny rule is a promise in every mode. Deny and ask rules are checked against what Warden reads in
-// the command: the programs it names, the code it hands to a shell, the files it names. What Warden does
-// not model word by word is unseen by default (Part.NotRO marks the part unmodelled; package models); besides,
+// A deny rule is a promise in every mode. Deny and ask rules are checked against what Warden reads in the
+// command: the programs it names, the code it hands to a shell, the files it names. What Warden does not
+// model word by word is unseen by default (Part.NotRO marks the part unmodelled; package models); besides,
 // some of what a command does Warden knows it cannot read: code written and run in the same call, code
-// arriving on a stream, a trap's body, a program reached through a glob or a link made a moment before,
-// git told to run a command. The walker marks each such construct on the part where it arises, with the
-// kind below, and the engine decides in one place (promise.go): while deny or ask rules are in force, a
-// part with a mark, or not modelled, asks, whatever the mode and the allow rules. Without such rules
-// nothing changes.
+// arriving on a stream, a trap's body, a program reached through a glob or a link made a moment before, git
+// told to run a command. The walker marks each such construct on the part where it arises, with the kind
+// below, and the engine decides in one place (package permissions' promise.go): while deny or ask rules are
+// in force, a part with a mark, or not modelled, asks, whatever the mode and the allow rules. Without such
+// rules nothing changes.
 //
 // What the marks do not cover, and the README says: a program runs as itself. Warden does not read what
 // make, npm test or a script already on disk do inside; a deny rule names commands and files, and a
@@ -75,17 +75,17 @@ func (p *Part) Unsee(k UnseenKind, why string) {
 	p.NotRO(why)
 }
 
-// UnseeVar marks the assignment of a variable sensitiveVar named (why is its reason), unless it is one
-// of quietVars.
+// UnseeVar marks the assignment of a variable SensitiveVar named (why is its reason), unless it is one
+// of QuietVars.
 func (p *Part) UnseeVar(name, why string) {
 	if !QuietVars[name] {
 		p.Unsee(UnseenProgramEnv, why)
 	}
 }
 
-// SensitiveAssign records that the part gives a variable sensitiveVar named (why is its reason) to its
-// program: not read-only, and unseen unless it is one of quietVars, or one a program's model reads
-// (modelledVars), which that model must account for (envModel).
+// SensitiveAssign records that the part gives a variable SensitiveVar named (why is its reason) to its
+// program: not read-only, and unseen unless it is one of QuietVars, or one a program's model reads
+// (modelledVars), which that model must account for (EnvModel).
 func (p *Part) SensitiveAssign(name, why string) {
 	p.Effect(why)
 	switch {
@@ -97,12 +97,12 @@ func (p *Part) SensitiveAssign(name, why string) {
 	}
 }
 
-// modelledVars are variables of sensitiveVar's families that a program's model reads as its own
+// modelledVars are variables of SensitiveVar's families that a program's model reads as its own
 // options (GOFLAGS for go): set for that program, they are judged with its command line; set for any
 // other, they are unseen.
 var modelledVars = map[string]bool{"GOFLAGS": true}
 
-// QuietVars are variables of sensitiveVar's families that change neither which programs run nor what
+// QuietVars are variables of SensitiveVar's families that change neither which programs run nor what
 // they load: build switches and commit identities set every day. Setting one is still not read-only.
 var QuietVars = map[string]bool{
 	"CGO_ENABLED": true, "GOOS": true, "GOARCH": true, "GOARM": true, "GOAMD64": true, "GOMAXPROCS": true,

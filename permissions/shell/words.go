@@ -44,8 +44,8 @@ func ResolveWord(w *syntax.Word, home, pwd string) Word {
 	return ResolveWordVars(w, home, pwd, nil)
 }
 
-// ResolveWordVars is resolveWord with variables whose values are known for certain (a loop's variable over
-// literal words, see loopValues).
+// ResolveWordVars is ResolveWord with variables whose values are known for certain (a loop's variable over
+// literal words, see the engine's loopValues).
 func ResolveWordVars(w *syntax.Word, home, pwd string, vars map[string]string) Word {
 	var b strings.Builder
 	out := Word{Static: true}

@@ -134,7 +134,7 @@ func ReadPatterns(path string) []Pattern {
 	return parseRgFile(data)
 }
 
-// rgMatch is the verdict of a list of patterns on a path: 0 none, rgIgnored, rgTaken.
+// The verdicts of a list of patterns on a path: none, ignored (left out), taken (let in).
 const (
 	rgNone = iota
 	rgIgnored

@@ -87,11 +87,11 @@ const (
 	markerRoom = 600
 )
 
-// checkBash validates a call and returns its timeout.
 // maxCommandBytes keeps a command, with the few hundred bytes Warden puts before it, under the 128 KiB the
 // kernel allows one argument of exec (MAX_ARG_STRLEN); past it bash could not even be started.
 const maxCommandBytes = 120 << 10
 
+// checkBash validates a call and returns its timeout.
 func checkBash(env *tools.Env, p *bashParams) (time.Duration, error) {
 	switch {
 	case strings.TrimSpace(p.Command) == "":

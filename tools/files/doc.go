@@ -18,7 +18,8 @@
 //   - grep searches that same list with rg when rg is on PATH and with Go's regexp when not, and formats
 //     both the same way, so the model cannot tell which one ran.
 //
-// It imports the framework (tools), the leaves that read the workspace safely (ignore, gitrepo, safefile,
-// hostexec) and the secrets catalogue, whose judgement by content grep adds to Env.Secret's for what it
-// prints; it must never import bash (the commands' engine), permissions, agent, config or ui.
+// It imports the framework (tools), package images (the pictures read_file returns), the leaves that read the
+// workspace safely (ignore, gitrepo, safefile, hostexec) and the secrets catalogue, whose judgement by
+// content grep adds to Env.Secret's for what it prints; it must never import bash (the commands' engine),
+// permissions, agent, config or ui.
 package files

@@ -121,7 +121,6 @@ func statFile(fp filePath) (os.FileInfo, error) {
 	return fi, nil
 }
 
-// unwrapPathError drops the path from an *fs.PathError, which would otherwise repeat the absolute path.
 // checkApproved refuses a write whose target or change is not the one the call was decided on: between the
 // decision (which may wait minutes for the person) and the run, a symbolic link in the path may have been
 // swapped, or the file changed.
@@ -207,6 +206,7 @@ func writeResolved(abs string, data []byte, perm os.FileMode) error {
 	return unwrapPathError(err)
 }
 
+// unwrapPathError drops the path from an *fs.PathError, which would otherwise repeat the absolute path.
 func unwrapPathError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
