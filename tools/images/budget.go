@@ -27,13 +27,14 @@ func newBudget(size int64) *budget { return &budget{size: size, sem: semaphore.N
 // so that such a picture decodes alone while smaller ones share.
 var decoding = newBudget(maxDecodedBytes + maxDecodedBytes/4 + 2*MaxSide*MaxSide*4)
 
-// decodeCost is what decoding a picture of the header cfg and making it ready takes at its peak: its
-// pixels, the first halving of fit (a quarter of them) and, at the end, the picture as sent and the
-// flattened copy encodeJPEG draws of it.
-func decodeCost(cfg image.Config) int64 {
-	need := int64(cfg.Width) * int64(cfg.Height) * bytesPerPixel(cfg.ColorModel)
+// decodeCost is what decoding the picture data, of the header cfg, and making it ready takes at its peak:
+// what its decoding holds (decodedBytes: its pixels, a progressive JPEG's coefficients), the first halving
+// of fit (a quarter of the pixels) and, at the end, the picture as sent and the flattened copy encodeJPEG
+// draws of it.
+func decodeCost(data []byte, cfg image.Config) int64 {
+	pixels := int64(cfg.Width) * int64(cfg.Height) * bytesPerPixel(cfg.ColorModel)
 	w, h := fitSize(cfg.Width, cfg.Height, MaxSide)
-	return need + need/4 + 2*int64(w)*int64(h)*4
+	return decodedBytes(data, cfg) + pixels/4 + 2*int64(w)*int64(h)*4
 }
 
 // take waits for cost bytes of b (all of it, for a cost past its size); the function it returns gives

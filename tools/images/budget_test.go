@@ -30,7 +30,7 @@ func countDecodes(t *testing.T) (peak func() int64) {
 		if err != nil {
 			return nil, "", err
 		}
-		cost := decodeCost(cfg)
+		cost := decodeCost(data, cfg)
 		n := now.Add(cost)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 		}
@@ -54,7 +54,7 @@ func gifOf(t *testing.T, w, h int) []byte {
 func TestPicturesReadInParallelShareOneBudgetOfMemory(t *testing.T) {
 	data := gifOf(t, 1000, 800)
 	cfg, _, _ := image.DecodeConfig(bytes.NewReader(data))
-	cost := decodeCost(cfg)
+	cost := decodeCost(data, cfg)
 	old := decoding
 	decoding = newBudget(cost + cost/2) // room for one such picture at a time
 	t.Cleanup(func() { decoding = old })
@@ -111,11 +111,11 @@ func TestAPictureWaitingForTheBudgetEndsOnAnInterrupt(t *testing.T) {
 }
 
 func TestTheCostOfAPictureIsWhatItsDecodeTakesAtItsPeak(t *testing.T) {
-	small := decodeCost(image.Config{Width: 800, Height: 600, ColorModel: nil})
+	small := decodeCost(nil, image.Config{Width: 800, Height: 600, ColorModel: nil})
 	if small != 800*600*4+800*600+2*800*600*4 {
 		t.Errorf("800×600: %d", small)
 	}
-	if largest := decodeCost(image.Config{Width: 8000, Height: 8000}); largest != decoding.size {
+	if largest := decodeCost(nil, image.Config{Width: 8000, Height: 8000}); largest != decoding.size {
 		t.Errorf("the largest picture costs %d, the budget is %d", largest, decoding.size)
 	}
 }

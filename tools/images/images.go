@@ -128,7 +128,7 @@ func Prepare(ctx context.Context, r io.Reader, size int64, name string) (Picture
 	if cfg.Width <= 0 || cfg.Height <= 0 {
 		return Picture{}, fmt.Errorf("its header gives it no size (%s)", dims(cfg.Width, cfg.Height))
 	}
-	if need := int64(cfg.Width) * int64(cfg.Height) * bytesPerPixel(cfg.ColorModel); need > maxDecodedBytes {
+	if need := decodedBytes(data, cfg); need > maxDecodedBytes {
 		return Picture{}, fmt.Errorf("it is %s pixels (%.0f megapixels), more than Warden decodes (%s of memory, some %d megapixels); "+
 			"make a smaller copy first (for example: convert %s -resize %dx%d small.png) and read that",
 			dims(cfg.Width, cfg.Height), float64(cfg.Width)*float64(cfg.Height)/1e6, tools.HumanBytes(maxDecodedBytes),
@@ -138,7 +138,7 @@ func Prepare(ctx context.Context, r io.Reader, size int64, name string) (Picture
 		p.MIME, p.Data, p.Width, p.Height = formatMIME[format], data, cfg.Width, cfg.Height
 		return p, nil
 	}
-	release, err := decoding.take(ctx, decodeCost(cfg))
+	release, err := decoding.take(ctx, decodeCost(data, cfg))
 	if err != nil {
 		return Picture{}, err
 	}
