@@ -233,11 +233,15 @@ func (c *Config) hookItem(h Hook, file string) TrustItem {
 	return newItem("hook:"+string(key), string(content), file, text)
 }
 
-// ApprovesServer reports whether the person approved url as the workspace's server (a base_url item of
-// that content, from any of its files) or passed --trust: a resumed session that a project's server
-// served goes back to it only then, as today's settings would.
+// ApprovesServer reports whether url is a server the workspace's settings name now, in an item the person
+// approved (or under --trust): a resumed session that a project's server served goes back to it only then,
+// as today's settings would. An approval the record keeps for a server the files no longer name (changed
+// to {} or to another server) is not enough: it was given for a file that said so.
 func (c *Config) ApprovesServer(url string) bool {
-	return c.trust.state(newItem("base_url", strings.TrimRight(url, "/"), "", "")) == TrustApproved
+	want := newItem("base_url", strings.TrimRight(url, "/"), "", "").Digest
+	return slices.ContainsFunc(c.TrustItems, func(it TrustItem) bool {
+		return it.Key == "base_url" && it.Digest == want && it.State == TrustApproved
+	})
 }
 
 // trustJudge tells each item's state from the person's answers for the workspace.
