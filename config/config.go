@@ -176,6 +176,8 @@ type Config struct {
 	trust *trustJudge
 	// opener reads the files items cover beyond the settings (a hook's script).
 	opener *safefile.Opener
+	// hashed are the files hook items covered at this start, by path: hooks share their folders.
+	hashed map[string]fileHash
 }
 
 // RuleOrigin is the permission rules one settings file contributed.

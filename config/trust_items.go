@@ -217,18 +217,23 @@ func mcpItem(e MCPServerEntry, file string) TrustItem {
 }
 
 // hookItem is the item of a project's hook. Its event, matcher and command are the setting, its timeout
-// and the files of the workspace its command names (a script it runs, a file it reads) are the content:
-// a pull that edits the script an approved hook runs, or raises its timeout, brings another item. The
-// command is shown with the secret values in it masked, as a server's are.
+// and the files of the workspace that decide what the command runs (hook_files.go: the hook folders, the
+// files it names and their folders, a task runner's task file) are the content: a pull that edits a
+// script an approved hook runs or sources, or raises its timeout, brings another item. The command is
+// shown with the secret values in it masked, as a server's are, and with what the item cannot cover.
 func (c *Config) hookItem(h Hook, file string) TrustItem {
 	key, _ := json.Marshal([]string{h.Event, h.Matcher, h.Command})
+	cover := c.hookCover(h.Command)
 	content, _ := json.Marshal(struct {
-		Timeout int        `json:"timeout"`
-		Files   []fileHash `json:"files"`
-	}{h.TimeoutSec, c.namedFiles(h.Command)})
+		Timeout int `json:"timeout"`
+		hookCover
+	}{h.TimeoutSec, cover})
 	text := fmt.Sprintf("hook %s %s runs %s", h.Event, cmpMatcher(h.Matcher), strings.Join(maskWords(strings.Split(h.Command, " ")), " "))
 	if h.TimeoutSec > 0 {
 		text += fmt.Sprintf(" (timeout %d s)", h.TimeoutSec)
+	}
+	if len(cover.Uncovered) > 0 {
+		text += "; approving it does not cover " + strings.Join(maskWords(strings.Split(strings.Join(cover.Uncovered, "; "), " ")), " ")
 	}
 	return newItem("hook:"+string(key), string(content), file, text)
 }
