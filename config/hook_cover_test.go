@@ -48,6 +48,11 @@ func TestAnApprovedHookWaitsAgainWhenTheCodeItsCommandReachesChanges(t *testing.
 		{`npm run -s lint`, "package.json"},
 		{`just lint`, "justfile"},
 		{`echo x | sh .warden/hooks/any.sh`, ".warden/hooks/other.sh"},
+		{`timeout 5 bash -c 'sh bc.sh'`, "bc.sh"},
+		{`env FOO=1 make -s hookfmt`, "Makefile"},
+		{"bash <<'EOF'\nsh bc.sh\nEOF", "bc.sh"},
+		{`cd -P tools && sh ./cd.sh`, "tools/cd.sh"},
+		{`cd "$CLAUDE_PROJECT_DIR/tools"; sh cd.sh`, "tools/cd.sh"},
 	} {
 		f := newFixture(t)
 		for _, file := range []string{".claude/hooks/fmt.sh", ".claude/hooks/lib.sh", "esc.sh", "tools/cd.sh", "tools/lib.sh", "bc.sh", "pwd.sh", "x.sh",

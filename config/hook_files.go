@@ -143,6 +143,7 @@ func (w *coverWalk) stmt(s *syntax.Stmt, dir *string, depth int) {
 	}
 	switch x := s.Cmd.(type) {
 	case *syntax.CallExpr:
+		w.heredocs(s, x, *dir, depth)
 		w.call(x, dir, depth)
 	case *syntax.BinaryCmd:
 		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
@@ -193,6 +194,21 @@ func (w *coverWalk) stmt(s *syntax.Stmt, dir *string, depth int) {
 	}
 }
 
+// heredocs parses the here-documents of s given to a shell (bash <<'EOF' … EOF) as command lines.
+func (w *coverWalk) heredocs(s *syntax.Stmt, x *syntax.CallExpr, dir string, depth int) {
+	shell := slices.ContainsFunc(x.Args, func(a *syntax.Word) bool { return slices.Contains(shells, filepath.Base(a.Lit())) })
+	for _, r := range s.Redirs {
+		if !shell || r.Hdoc == nil || r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc {
+			continue
+		}
+		if lit := r.Hdoc.Lit(); lit != "" || len(r.Hdoc.Parts) == 0 {
+			w.command(lit, dir, depth+1)
+		} else {
+			w.note("a here-document with expansions given to a shell")
+		}
+	}
+}
+
 // call covers what one simple command names: each word, a shell's -c body, a task runner's task file,
 // and a cd's folder for what follows.
 func (w *coverWalk) call(x *syntax.CallExpr, dir *string, depth int) {
@@ -212,30 +228,17 @@ func (w *coverWalk) call(x *syntax.CallExpr, dir *string, depth int) {
 	prog := filepath.Base(args[0])
 	switch {
 	case prog == "cd" || prog == "pushd":
-		switch {
-		case len(args) < 2 || !known[1] || strings.HasPrefix(args[1], "~") || args[1] == "-":
-			*dir = ""
-		case filepath.IsAbs(args[1]):
-			*dir = filepath.Clean(args[1])
-		case *dir != "":
-			*dir = filepath.Join(*dir, args[1])
+		i := 1
+		for i < len(args) && known[i] && strings.HasPrefix(args[i], "-") && args[i] != "-" {
+			i++ // -P, -L, --
 		}
-	case slices.Contains(shells, prog):
-		for i := 1; i < len(args); i++ {
-			a := args[i]
-			if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
-				break
-			}
-			if !strings.HasPrefix(a, "--") && strings.Contains(a, "c") {
-				if i+1 < len(args) {
-					if known[i+1] {
-						w.command(args[i+1], *dir, depth+1)
-					} else {
-						w.note("a %s -c command Warden cannot tell before it runs", prog)
-					}
-				}
-				break
-			}
+		switch {
+		case i >= len(args) || !known[i] || strings.HasPrefix(args[i], "~") || args[i] == "-":
+			*dir = ""
+		case filepath.IsAbs(args[i]):
+			*dir = filepath.Clean(args[i])
+		case *dir != "":
+			*dir = filepath.Join(*dir, args[i])
 		}
 	case prog == "eval":
 		if slices.Contains(known[1:], false) {
@@ -244,8 +247,39 @@ func (w *coverWalk) call(x *syntax.CallExpr, dir *string, depth int) {
 			w.command(strings.Join(args[1:], " "), *dir, depth+1)
 		}
 	}
-	if names, ok := taskFiles[prog]; ok {
-		w.tasks(prog, names, args[1:], *dir)
+	// A shell or a task runner may come after a wrapper (env, timeout, exec, nice, xargs): every word
+	// that names one counts, which at worst covers a file more.
+	for i, a := range args {
+		if !known[i] {
+			continue
+		}
+		base := filepath.Base(a)
+		if slices.Contains(shells, base) {
+			w.shellC(base, args[i+1:], known[i+1:], *dir, depth)
+		}
+		if names, ok := taskFiles[base]; ok {
+			w.tasks(base, names, args[i+1:], *dir)
+		}
+	}
+}
+
+// shellC parses the command line a shell prog is given with -c among args, run in dir.
+func (w *coverWalk) shellC(prog string, args []string, known []bool, dir string, depth int) {
+	for i, a := range args {
+		if !known[i] || !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
+			return
+		}
+		if strings.HasPrefix(a, "--") || !strings.Contains(a, "c") {
+			continue
+		}
+		switch {
+		case i+1 >= len(args):
+		case known[i+1]:
+			w.command(args[i+1], dir, depth+1)
+		default:
+			w.note("a %s -c command Warden cannot tell before it runs", prog)
+		}
+		return
 	}
 }
 
