@@ -494,18 +494,21 @@ func (w *coverWalk) folder(d string) {
 		return
 	}
 	var paths []string
-	tooMany := false
+	tooMany, entries := false, 0
 	_ = filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
+		if err != nil {
 			return nil
+		}
+		// Folders count too, so that a tree of empty folders is no longer a walk.
+		if entries++; entries > 4*maxCoverFolderFiles || len(paths) == maxCoverFolderFiles && !e.IsDir() {
+			tooMany = true
+			return filepath.SkipAll
+		}
+		switch {
 		case e.IsDir() && e.Name() == ".git":
 			return filepath.SkipDir
 		case e.IsDir():
 			return nil
-		case len(paths) == maxCoverFolderFiles:
-			tooMany = true
-			return filepath.SkipAll
 		}
 		paths = append(paths, p)
 		return nil
