@@ -17,7 +17,7 @@ import (
 // a mode looser than the one before, more steps, a longer longest command or a laxer resource limit, each
 // environment variable passed, each sandbox, jail and directory setting, another server or key variable,
 // each MCP server Warden would start in the workspace or a project names, each project hook (with its
-// timeout and the script it runs), and the project's commands and skills as one set. An item's digest
+// timeout and the files that decide what it runs, hook_files.go), and the project's commands and skills as one set. An item's digest
 // covers all of it, so that a pull that changes one (another command line for a server of the same name,
 // another hook command or an edited hook script, an edited command file) brings a new item that waits for
 // the person, while what they approved and is unchanged keeps working. What only tightens (deny and ask
