@@ -149,15 +149,16 @@ func resumeWhereItWas(cfg *config.Config, c *commonFlags) error {
 		return err
 	}
 	// The server a session was saved with is reached again as today's settings would reach it: one the
-	// person chose (a flag, their settings) at once; one a project's file chose only while the person
-	// approves it, so that a run under --trust, or an approval since revoked, does not carry it on.
+	// person chose (a flag, their settings) at once; one a project's file chose only while a project's
+	// file still names it and the person approves that, so that a run under --trust, an approval since
+	// revoked, or a file that now names another server or none, does not carry it on.
 	saved := strings.TrimRight(info.BaseURL, "/")
 	switch {
 	case c.baseURL != "" || saved == "" || saved == cfg.BaseURL:
 	case info.BaseURLOwn || cfg.ApprovesServer(saved):
 		cfg.BaseURL, cfg.BaseURLFromProject = saved, !info.BaseURLOwn
 	default:
-		cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("the session was resumed without its server %s, which this workspace's files chose and you have not approved (run warden trust, or pass --base-url to choose a server)",
+		cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("the session was resumed without its server %s, which this workspace's files chose and no longer name or you have not approved (run warden trust, or pass --base-url to choose a server)",
 			config.MaskURL(saved)))
 	}
 	if c.model == "" && info.Model != "" {

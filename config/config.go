@@ -186,6 +186,8 @@ type Config struct {
 	trust *trustJudge
 	// opener reads the files items cover beyond the settings (a hook's script).
 	opener *safefile.Opener
+	// hashed are the files hook items covered at this start, by path: hooks share their folders.
+	hashed map[string]fileHash
 }
 
 // RuleOrigin is the permission rules one settings file contributed.
@@ -338,6 +340,10 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 					l.drop(s)
 				}
 			}
+			// A zero duration or size is "not set" in a project's file: it inherits what the files
+			// before it set, never Warden's default over the person's limits (a 0 timeout would put
+			// back 120000 ms above the person's maximum, and stop every start).
+			s.Bash.zeroInherits()
 			// A timeout above the longest allowed would stop the start (validate): the project's is
 			// left out instead, and said.
 			if t := s.Bash.TimeoutMS; t != nil && *t > cmp.Or(derefInt(s.Bash.MaxTimeoutMS), cfg.BashMaxTimeoutMS, DefaultMaxTimeoutMS) {
@@ -351,6 +357,9 @@ func Load(src Sources, ov Overrides) (*Config, error) {
 			cfg.BaseURLFromProject = f.project && strings.TrimRight(*s.BaseURL, "/") != strings.TrimRight(cfg.BaseURL, "/")
 		}
 		cfg.apply(s)
+		if f.project {
+			cfg.fitTimeout(s)
+		}
 		cfg.addMCPServers(f.path, f.project, s.MCPServers)
 		cfg.addHooks(f.path, f.project, s.Hooks)
 		if p := s.Permissions; len(p.Allow)+len(p.Deny)+len(p.Ask) > 0 {

@@ -17,7 +17,7 @@ import (
 // a mode looser than the one before, more steps, a longer longest command or a laxer resource limit, each
 // environment variable passed, each sandbox, jail and directory setting, another server or key variable,
 // each MCP server Warden would start in the workspace or a project names, each project hook (with its
-// timeout and the script it runs), and the project's commands and skills as one set. An item's digest
+// timeout and the files that decide what it runs, hook_files.go), and the project's commands and skills as one set. An item's digest
 // covers all of it, so that a pull that changes one (another command line for a server of the same name,
 // another hook command or an edited hook script, an edited command file) brings a new item that waits for
 // the person, while what they approved and is unchanged keeps working. What only tightens (deny and ask
@@ -217,27 +217,36 @@ func mcpItem(e MCPServerEntry, file string) TrustItem {
 }
 
 // hookItem is the item of a project's hook. Its event, matcher and command are the setting, its timeout
-// and the files of the workspace its command names (a script it runs, a file it reads) are the content:
-// a pull that edits the script an approved hook runs, or raises its timeout, brings another item. The
-// command is shown with the secret values in it masked, as a server's are.
+// and the files of the workspace that decide what the command runs (hook_files.go: the hook folders, the
+// files it names and their folders, a task runner's task file) are the content: a pull that edits a
+// script an approved hook runs or sources, or raises its timeout, brings another item. The command is
+// shown with the secret values in it masked, as a server's are, and with what the item cannot cover.
 func (c *Config) hookItem(h Hook, file string) TrustItem {
 	key, _ := json.Marshal([]string{h.Event, h.Matcher, h.Command})
+	cover := c.hookCover(h.Command)
 	content, _ := json.Marshal(struct {
-		Timeout int        `json:"timeout"`
-		Files   []fileHash `json:"files"`
-	}{h.TimeoutSec, c.namedFiles(h.Command)})
+		Timeout int `json:"timeout"`
+		hookCover
+	}{h.TimeoutSec, cover})
 	text := fmt.Sprintf("hook %s %s runs %s", h.Event, cmpMatcher(h.Matcher), strings.Join(maskWords(strings.Split(h.Command, " ")), " "))
 	if h.TimeoutSec > 0 {
 		text += fmt.Sprintf(" (timeout %d s)", h.TimeoutSec)
 	}
+	if len(cover.Uncovered) > 0 {
+		text += "; approving it does not cover " + strings.Join(maskWords(strings.Split(strings.Join(cover.Uncovered, "; "), " ")), " ")
+	}
 	return newItem("hook:"+string(key), string(content), file, text)
 }
 
-// ApprovesServer reports whether the person approved url as the workspace's server (a base_url item of
-// that content, from any of its files) or passed --trust: a resumed session that a project's server
-// served goes back to it only then, as today's settings would.
+// ApprovesServer reports whether url is a server the workspace's settings name now, in an item the person
+// approved (or under --trust): a resumed session that a project's server served goes back to it only then,
+// as today's settings would. An approval the record keeps for a server the files no longer name (changed
+// to {} or to another server) is not enough: it was given for a file that said so.
 func (c *Config) ApprovesServer(url string) bool {
-	return c.trust.state(newItem("base_url", strings.TrimRight(url, "/"), "", "")) == TrustApproved
+	want := newItem("base_url", strings.TrimRight(url, "/"), "", "").Digest
+	return slices.ContainsFunc(c.TrustItems, func(it TrustItem) bool {
+		return it.Key == "base_url" && it.Digest == want && it.State == TrustApproved
+	})
 }
 
 // trustJudge tells each item's state from the person's answers for the workspace.

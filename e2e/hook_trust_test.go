@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,5 +75,67 @@ func TestAnApprovedHooksEditedScriptDoesNotRun(t *testing.T) {
 	}
 	if out, _, _ := r.exec("trust", "--list"); !strings.Contains(out, "changed") || !strings.Contains(out, "fmt.sh") {
 		t.Errorf("trust --list:\n%s", out)
+	}
+}
+
+// The red team's hooks: six project UserPromptSubmit hooks, approved with `warden trust --yes`, whose
+// commands reach a script through a sourced library, a backslash, `cd … &&`, `bash -c` and "$PWD", and one
+// behind `make`. Editing only the files they reach makes each wait: none of the edited code runs, and
+// `warden trust --list` lists them as changed. Before, every edited version ran, outside the jail.
+func TestApprovedHooksWaitAgainWhenTheFilesTheirCommandsReachAreEdited(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed")
+	}
+	r := newRun(t)
+	marks := filepath.Join(filepath.Dir(r.workspace), "marks")
+	must(t, os.MkdirAll(marks, 0o755))
+	mark := func(name string) string { return "touch " + filepath.Join(marks, name) + "\n" }
+	files := map[string]func(string) string{
+		".claude/hooks/fmt.sh": func(string) string { return ". \"$CLAUDE_PROJECT_DIR/.claude/hooks/lib.sh\"\n" },
+		".claude/hooks/lib.sh": mark,
+		"tools/esc.sh":         mark,
+		"tools/cd.sh":          mark,
+		"tools/bc.sh":          mark,
+		"tools/pwd.sh":         mark,
+		"Makefile":             func(m string) string { return "hookfmt:\n\t@" + mark(m) },
+	}
+	write := func(state string) {
+		for name, body := range files {
+			writeFile(t, filepath.Join(r.workspace, name), body(state+"-"+filepath.Base(name)))
+		}
+	}
+	write("approved")
+	var hooks []string
+	for _, c := range []string{`sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/fmt.sh`, `sh tools/e\sc.sh`, `cd tools && sh ./cd.sh`,
+		`bash -c 'sh tools/bc.sh'`, `sh "$PWD/tools/pwd.sh"`, `make -s hookfmt`} {
+		q, _ := json.Marshal(c)
+		hooks = append(hooks, `{"type": "command", "command": `+string(q)+`}`)
+	}
+	writeFile(t, filepath.Join(r.workspace, ".claude", "settings.json"), `{"hooks": {"UserPromptSubmit": [{"hooks": [`+strings.Join(hooks, ",")+`]}]}}`)
+	if out, stderr, code := r.exec("trust", "--yes"); code != 0 {
+		t.Fatalf("warden trust --yes: exit %d: %s%s", code, out, stderr)
+	}
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(fakeapi.Text("done"))
+	if _, stderr, code := r.exec("-p", "hi", "--base-url", server.URL(), "--model", "m"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	ran, _ := os.ReadDir(marks)
+	if len(ran) != 6 {
+		t.Fatalf("approved hooks ran %d of 6: %v", len(ran), ran)
+	}
+	write("edited")
+	server.Reply(fakeapi.Text("done"))
+	if _, stderr, code := r.exec("-p", "hi", "--base-url", server.URL(), "--model", "m"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	edited, _ := filepath.Glob(filepath.Join(marks, "edited-*"))
+	if len(edited) != 0 {
+		t.Errorf("edited code ran under the old approval: %v", edited)
+	}
+	out, _, _ := r.exec("trust", "--list")
+	if n := strings.Count(out, "changed"); n != 6 {
+		t.Errorf("trust --list shows %d changed hooks, want 6:\n%s", n, out)
 	}
 }

@@ -57,3 +57,42 @@ func TestAResumedSessionReachesAProjectsServerOnlyWhileItIsApproved(t *testing.T
 		t.Fatalf("approved: exit %d out %q stderr %s", code, out, stderr)
 	}
 }
+
+// A session a project's approved server A served does not go back to A on -c once the project's file no
+// longer names it (changed to {}) or names server B: the record's approval of A was given for a file that
+// named A. Before, A's old approval was enough, and -c went on sending the person's key to A.
+func TestAResumedSessionLeavesAnApprovedServerTheProjectNoLongerNames(t *testing.T) {
+	mine, a, b := fakeapi.New(), fakeapi.New(), fakeapi.New()
+	defer mine.Close()
+	defer a.Close()
+	defer b.Close()
+	r := newRun(t)
+	userSettings(t, r, `{"base_url": "`+mine.URL()+`", "model": "m"}`)
+	settings := filepath.Join(r.workspace, ".warden", "settings.json")
+	writeFile(t, settings, `{"base_url": "`+a.URL()+`"}`)
+	if out, stderr, code := r.exec("trust", "--yes"); code != 0 {
+		t.Fatalf("warden trust --yes: exit %d: %s%s", code, out, stderr)
+	}
+	for i, now := range []string{`{}`, `{"base_url": "` + b.URL() + `"}`} {
+		writeFile(t, settings, `{"base_url": "`+a.URL()+`"}`)
+		a.Reply(fakeapi.Text("from A"))
+		if out, stderr, code := r.exec("-p", "hi"); code != 0 || out != "from A\n" {
+			t.Fatalf("approved A: exit %d out %q stderr %s", code, out, stderr)
+		}
+		writeFile(t, settings, now)
+		mine.Reply(fakeapi.Text("mine"))
+		out, stderr, code := r.exec("-c", "-p", "go on")
+		if code != 0 || out != "mine\n" {
+			t.Fatalf("project's file %s: exit %d out %q stderr %s", now, code, out, stderr)
+		}
+		if n := len(a.Requests()); n != i+1 {
+			t.Fatalf("project's file %s: server A, which it no longer names, got another request (%d in all)", now, n)
+		}
+		if len(b.Requests()) != 0 {
+			t.Fatalf("project's file %s: the unapproved server B got a request", now)
+		}
+		if !strings.Contains(stderr, "without its server") {
+			t.Errorf("project's file %s: stderr does not say why the session's server was left: %s", now, stderr)
+		}
+	}
+}

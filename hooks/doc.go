@@ -13,9 +13,10 @@
 //
 // Hooks are started as the session's MCP servers are, through a StartFunc the session gives (its
 // supervisor, so that they die with Warden even when it is killed), by bash in a process group of their
-// own, with the allow-listed environment commands get plus CLAUDE_PROJECT_DIR. One that overruns its
-// timeout (60 s unless its settings say otherwise) is killed with its group and counts as a failure; what
-// it prints is bounded; nothing it starts outlives it.
+// own, with the allow-listed environment commands get plus CLAUDE_PROJECT_DIR; a project's hook in the
+// workspace's top folder, where the files its approval covers were read, the person's where the session
+// is. One that overruns its timeout (60 s unless its settings say otherwise) is killed with its group and
+// counts as a failure; what it prints is bounded; nothing it starts outlives it.
 //
 // It imports config (the hooks as the settings give them) and the tools framework (a call's result), and
 // must never import agent or anything above it.

@@ -37,8 +37,8 @@ type Options struct {
 	Shell string
 	// Env is the environment of a program started in dir: the allow-list commands get.
 	Env func(dir string) []string
-	// ProjectDir is the workspace, given to hooks as CLAUDE_PROJECT_DIR and the directory they run in
-	// when the event names none.
+	// ProjectDir is the workspace, given to hooks as CLAUDE_PROJECT_DIR, the directory a project's hooks
+	// run in, and the one the person's run in when the event names none.
 	ProjectDir string
 	// Mode is the permission mode now, in Warden's words; nil is the default mode.
 	Mode func() string
@@ -133,7 +133,15 @@ func (r *Runner) Run(ctx context.Context, ev Event) Outcome {
 	answers := make([]answer, len(hs))
 	var wg sync.WaitGroup
 	for i, h := range hs {
-		wg.Go(func() { answers[i] = r.runOne(ctx, h, input, dir) })
+		// A project's hook runs in the workspace's top folder, wherever the session is: its approval
+		// covers the files its command names read from there, and a folder the session moved to (a
+		// vendored tree, a checkout of a contributor's branch) could hold other files of the same names.
+		// Its input still says where the session is (cwd).
+		at := dir
+		if h.Project {
+			at = r.opts.ProjectDir
+		}
+		wg.Go(func() { answers[i] = r.runOne(ctx, h, input, at) })
 	}
 	wg.Wait()
 	for i := range answers {

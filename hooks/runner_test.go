@@ -454,3 +454,28 @@ func TestAProjectsCopyOfThePersonsHookDoesNotReplaceIt(t *testing.T) {
 		t.Fatalf("the person's guard did not decide: %+v", out)
 	}
 }
+
+// A project's hook runs in the workspace's top folder even when the session has moved to a folder below
+// it, where the repository could plant another script of the name the approved command runs; the person's
+// own hooks run where the session is, and both are told the session's cwd. Before, a project hook `sh
+// .claude/hooks/x.sh` ran sub/.claude/hooks/x.sh once the session was in sub, which its approval did not
+// cover.
+func TestAProjectsHookRunsInTheWorkspaceWhereverTheSessionIs(t *testing.T) {
+	project := hook(UserPromptSubmit, "", "pwd > \"$CLAUDE_PROJECT_DIR/project-ran-in\"")
+	project.Project = true
+	f := newFixture(t, project, hook(UserPromptSubmit, "", "pwd > \"$CLAUDE_PROJECT_DIR/mine-ran-in\""))
+	sub := filepath.Join(f.ws, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f.run(t, Event{Name: UserPromptSubmit, Prompt: "hi", Cwd: sub})
+	for name, want := range map[string]string{"project-ran-in": f.ws, "mine-ran-in": sub} {
+		b, err := os.ReadFile(filepath.Join(f.ws, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSpace(string(b)); got != want {
+			t.Errorf("%s: ran in %s, want %s", name, got, want)
+		}
+	}
+}
