@@ -212,6 +212,14 @@ func bashMatch(rules []Rule, p *shell.Part, allow bool) (Rule, bool) {
 		if !known && !r.any {
 			continue
 		}
+		if p.RunsAs != "" {
+			// A link on PATH to another program: a rule for the name (or a wrapper of it) allows the
+			// program the person knows by that name, not the one that runs.
+			if r.matchArgs(append([]string{p.RunsAs}, p.Args[1:]...)) {
+				return r, true
+			}
+			continue
+		}
 		if !p.ActsItself && r.matchArgs(p.Args) {
 			return r, true
 		}
