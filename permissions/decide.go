@@ -40,14 +40,6 @@ func (e *Engine) decide(s snapshot, req Request) Verdict {
 	return Verdict{Decision: Ask, By: "policy", Reason: fmt.Sprintf("unknown kind of request %d", req.Kind)}
 }
 
-// protected reports whether a write to abs must ask even in accept-edits: the repository's internals and
-// Warden's own settings, which could otherwise grant themselves more.
-func (e *Engine) protected(abs string) bool {
-	s := "/" + filepath.ToSlash(abs) + "/"
-	return strings.Contains(s, "/.git/") || strings.Contains(s, "/.warden/") ||
-		e.home != "" && shell.Within(filepath.Join(e.home, ".config", "warden"), abs)
-}
-
 // inside reports whether abs is in the workspace or an additional directory.
 func (e *Engine) inside(abs string) bool {
 	if shell.Within(e.workspace, abs) {
@@ -114,6 +106,10 @@ func (e *Engine) decideName(s snapshot, k Kind, abs, part, what string, secret b
 	}
 	inside := e.inside(abs)
 	allowRule, allowed := firstPathMatch(pathRules(s.allow, k), abs)
+	guarded := ""
+	if k != Read {
+		guarded = e.guarded(abs)
+	}
 	if k == Read {
 		v.ReadOnly = true
 		switch {
@@ -152,15 +148,15 @@ func (e *Engine) decideName(s snapshot, k Kind, abs, part, what string, secret b
 		v.Decision, v.By = Allow, "mode"
 		v.Reason = fmt.Sprintf("%s %s; yolo mode allows it", verb, what)
 		return v
-	case s.mode == ModeAcceptEdits && inside && !e.protected(abs):
+	case s.mode == ModeAcceptEdits && inside && guarded == "":
 		v.Decision, v.By = Allow, "mode"
 		v.Reason = fmt.Sprintf("%s %s; accept-edits allows edits in the workspace", verb, what)
 		return v
 	}
 	v.Decision, v.By = Ask, "policy"
 	switch {
-	case e.protected(abs):
-		v.Reason = fmt.Sprintf("%s %s, part of the repository's or Warden's own settings", verb, what)
+	case guarded != "":
+		v.Reason = fmt.Sprintf("%s %s: a write to %s", verb, what, guarded)
 	case !inside:
 		v.Reason = fmt.Sprintf("%s %s, outside the workspace", verb, what)
 	default:
@@ -438,7 +434,7 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 			}
 			for _, w := range p.Writes {
 				abs := e.absFor(w)
-				if !e.inside(abs) || e.protected(abs) {
+				if !e.inside(abs) || e.guarded(abs) != "" {
 					ok = false
 				}
 			}
