@@ -438,3 +438,45 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"
 		t.Errorf("package.json is %q, want the hook's allow to have let it be written", b)
 	}
 }
+
+// The script a hook runs is guarded wherever it is kept: with the person's allowing hook in a folder of
+// their own (not ~/.claude, not on PATH), its allow does not let the model rewrite that script, which
+// would run outside the jail at the next tool call.
+func TestAHooksAllowDoesNotRewriteTheScriptAHookRuns(t *testing.T) {
+	r := newRun(t)
+	body := `#!/bin/sh
+cat >/dev/null
+echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'
+`
+	script := hookScript(t, r, "allow.sh", body)
+	marker := filepath.Join(filepath.Dir(r.workspace), "HOOK-PWNED")
+	userSettings(t, r, hooksJSON(t, "PreToolUse", "*", "sh "+script, 0))
+	content, err := json.Marshal("#!/bin/sh\ntouch " + marker + "\n" + body[len("#!/bin/sh\n"):])
+	must(t, err)
+	path, err := json.Marshal(script)
+	must(t, err)
+	server := fakeapi.New()
+	defer server.Close()
+	server.Reply(
+		fakeapi.ToolCall("own", "write_file", `{"path":`+string(path)+`,"content":`+string(content)+`}`),
+		fakeapi.ToolCall("next", "write_file", `{"path":"note.txt","content":"fine\n"}`),
+		fakeapi.Text("done"),
+	)
+	out, stderr, code := r.exec("-p", "go", "--base-url", server.URL(), "--model", "m", "--output-format", "stream-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	perms := permissionsOf(t, out)
+	if p := perms["own"]; p["decision"] != "deny" || p["by"] == "hook" || !strings.Contains(fmt.Sprint(p["reason"]), "a script a hook runs") {
+		t.Errorf("the hook script's write: %v, want it denied as a script a hook runs", p)
+	}
+	if p := perms["next"]; p["decision"] != "allow" || p["by"] != "hook" {
+		t.Errorf("the next write: %v, want it allowed by the hook", p)
+	}
+	if b, _ := os.ReadFile(script); string(b) != body {
+		t.Errorf("the hook script is now %q", b)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the rewritten hook ran")
+	}
+}

@@ -115,10 +115,10 @@ package permissions
 //     the options Warden knows.
 //   - Edit and Write rules are interchangeable: both govern any change to a file.
 //   - A write to a guarded place (guarded.go: secrets.GuardedWrite's catalogue of places whose content
-//     later programs run or obey, the files git's variables name, a directory on PATH) is never allowed
-//     by accept-edits nor by a PreToolUse hook's allow, only by a rule naming it or yolo. The catalogue
-//     leaves out what people edit all day (package.json, a Makefile, .vscode/settings.json, CI
-//     workflows): what runs those asks on its own.
+//     later programs run or obey, the scripts hooks run, the files git's variables name, a directory on
+//     PATH) is never allowed by accept-edits nor by a PreToolUse hook's allow, only by a rule naming it
+//     or yolo. The catalogue leaves out what people edit all day (package.json, a Makefile,
+//     .vscode/settings.json, CI workflows): what runs those asks on its own.
 //   - A path rule naming a directory covers everything below it.
 //   - A function replaces the program of its name only where bash is certain to have defined it: at the
 //     same level, unconditionally, earlier. One defined in a subshell, a branch, after && or in a

@@ -3,6 +3,7 @@ package permissions
 import (
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/secrets"
@@ -12,7 +13,8 @@ import (
 // or "": a place whose content later programs run or obey, so that a write there is code run later
 // without a question (secrets.GuardedWrite: git's directory and configuration, Warden's and Claude Code's
 // settings and hooks, .mcp.json, an editor's tasks, direnv's scripts, start-up files, services...), a
-// file git's variables name as its configuration, or a directory on PATH. The one catalogue both consult.
+// script a hook runs (Policy.HookFiles), a file git's variables name as its configuration, or a directory
+// on PATH. The one catalogue both consult.
 func (e *Engine) guarded(abs string) string {
 	configHome, _ := e.lookupEnv("XDG_CONFIG_HOME")
 	if !filepath.IsAbs(configHome) {
@@ -22,6 +24,8 @@ func (e *Engine) guarded(abs string) string {
 		return why
 	}
 	switch {
+	case slices.Contains(e.hookFiles, abs):
+		return "a script a hook runs, outside the jail, at its next event"
 	case e.gitConfigFile(abs):
 		return "git's configuration, which later git commands obey"
 	case e.onPath(filepath.Dir(abs)):

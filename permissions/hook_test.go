@@ -133,6 +133,7 @@ func TestAHooksAllowCoversNoSecretReadNorAGuardedWrite(t *testing.T) {
 		{"a .pth file in site-packages written", Request{Kind: Write, Path: "~/.local/lib/python3.11/site-packages/x.pth"}},
 		{"a cron table written", Request{Kind: Write, Path: "/etc/cron.d/x"}},
 		{"a spelling in capitals on a case-insensitive disk", Request{Kind: Write, Path: ".VSCode/Tasks.json"}},
+		{"the script a hook of the person's runs, kept elsewhere", Request{Kind: Write, Path: filepath.Join(home, "scripts", "guard.sh")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := func(name string) (string, bool) {
@@ -144,7 +145,7 @@ func TestAHooksAllowCoversNoSecretReadNorAGuardedWrite(t *testing.T) {
 				}
 				return "", false
 			}
-			e, err := NewEngine(Policy{Workspace: ws, Home: home, Env: env})
+			e, err := NewEngine(Policy{Workspace: ws, Home: home, Env: env, HookFiles: []string{filepath.Join(home, "scripts", "guard.sh")}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,15 +168,15 @@ func TestAHooksAllowCoversNoSecretReadNorAGuardedWrite(t *testing.T) {
 
 // The guarded places are a catalogue of what later programs run, not of dot files: the writes a person
 // asks for all day (code, documents, package.json, VS Code's settings, CI workflows, a project's Claude
-// Code commands) pass under a hook's allow and in accept-edits. The guarded ones in the workspace ask in
-// accept-edits, through the file tools and through a command's redirection alike.
+// Code commands) pass under a hook's allow and in accept-edits. The guarded ones in the workspace, and a
+// project script a hook runs, ask in accept-edits, through the file tools and a command's redirection alike.
 func TestOrdinaryWritesPassWhereTheGuardedPlacesAsk(t *testing.T) {
 	ws, home := fixture(t)
 	hook, err := NewEngine(Policy{Workspace: ws, Home: home})
 	if err != nil {
 		t.Fatal(err)
 	}
-	edits, err := NewEngine(Policy{Workspace: ws, Home: home, Mode: ModeAcceptEdits})
+	edits, err := NewEngine(Policy{Workspace: ws, Home: home, Mode: ModeAcceptEdits, HookFiles: []string{filepath.Join(ws, "tools", "lint.sh")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +194,7 @@ func TestOrdinaryWritesPassWhereTheGuardedPlacesAsk(t *testing.T) {
 	}
 	for _, path := range []string{".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/fmt.sh",
 		".mcp.json", ".vscode/tasks.json", ".vscode/launch.json", ".devcontainer/devcontainer.json", ".envrc",
-		".npmrc", ".yarnrc.yml", ".git/config", ".warden/settings.json", "sub/.envrc"} {
+		".npmrc", ".yarnrc.yml", ".git/config", ".warden/settings.json", "sub/.envrc", "tools/lint.sh"} {
 		if v := edits.Decide(Request{Kind: Edit, Path: path, Cwd: ws}); v.Decision != Ask {
 			t.Errorf("%s in accept-edits: %s by %s (%s), want it to ask", path, v.Decision, v.By, v.Reason)
 		}
