@@ -154,13 +154,12 @@ func (e *Engine) decideName(s snapshot, k Kind, abs, part, what string, secret b
 		return v
 	}
 	v.Decision, v.By = Ask, "policy"
-	switch {
-	case guarded != "":
-		v.Reason = fmt.Sprintf("%s %s: a write to %s", verb, what, guarded)
-	case !inside:
-		v.Reason = fmt.Sprintf("%s %s, outside the workspace", verb, what)
-	default:
-		v.Reason = fmt.Sprintf("%s %s", verb, what)
+	v.Reason = fmt.Sprintf("%s %s", verb, what)
+	if !inside {
+		v.Reason += ", outside the workspace"
+	}
+	if guarded != "" {
+		v.Reason += ": a write to " + guarded
 	}
 	v.SuggestedRule = suggestPathRule(k, abs, e.workspace, e.home)
 	return v
