@@ -164,6 +164,8 @@ func newEngine(cfg *config.Config, sandboxed bool) (*permissions.Engine, error) 
 		// Commands are judged with the variables they run with (GIT_DIR, GIT_CONFIG_GLOBAL...), which are
 		// the allow-list's, not all of Warden's.
 		Env: tools.ChildLookup(envSettings(cfg)),
+		// What a hook runs runs outside the jail at its next event: no mode or hook's allow writes it.
+		HookFiles: cfg.HookFiles(home),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("in the permission rules: %w", err)

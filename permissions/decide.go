@@ -40,14 +40,6 @@ func (e *Engine) decide(s snapshot, req Request) Verdict {
 	return Verdict{Decision: Ask, By: "policy", Reason: fmt.Sprintf("unknown kind of request %d", req.Kind)}
 }
 
-// protected reports whether a write to abs must ask even in accept-edits: the repository's internals and
-// Warden's own settings, which could otherwise grant themselves more.
-func (e *Engine) protected(abs string) bool {
-	s := "/" + filepath.ToSlash(abs) + "/"
-	return strings.Contains(s, "/.git/") || strings.Contains(s, "/.warden/") ||
-		e.home != "" && shell.Within(filepath.Join(e.home, ".config", "warden"), abs)
-}
-
 // inside reports whether abs is in the workspace or an additional directory.
 func (e *Engine) inside(abs string) bool {
 	if shell.Within(e.workspace, abs) {
@@ -114,6 +106,10 @@ func (e *Engine) decideName(s snapshot, k Kind, abs, part, what string, secret b
 	}
 	inside := e.inside(abs)
 	allowRule, allowed := firstPathMatch(pathRules(s.allow, k), abs)
+	guarded := ""
+	if k != Read {
+		guarded = e.guarded(abs)
+	}
 	if k == Read {
 		v.ReadOnly = true
 		switch {
@@ -152,19 +148,18 @@ func (e *Engine) decideName(s snapshot, k Kind, abs, part, what string, secret b
 		v.Decision, v.By = Allow, "mode"
 		v.Reason = fmt.Sprintf("%s %s; yolo mode allows it", verb, what)
 		return v
-	case s.mode == ModeAcceptEdits && inside && !e.protected(abs):
+	case s.mode == ModeAcceptEdits && inside && guarded == "":
 		v.Decision, v.By = Allow, "mode"
 		v.Reason = fmt.Sprintf("%s %s; accept-edits allows edits in the workspace", verb, what)
 		return v
 	}
 	v.Decision, v.By = Ask, "policy"
-	switch {
-	case e.protected(abs):
-		v.Reason = fmt.Sprintf("%s %s, part of the repository's or Warden's own settings", verb, what)
-	case !inside:
-		v.Reason = fmt.Sprintf("%s %s, outside the workspace", verb, what)
-	default:
-		v.Reason = fmt.Sprintf("%s %s", verb, what)
+	v.Reason = fmt.Sprintf("%s %s", verb, what)
+	if !inside {
+		v.Reason += ", outside the workspace"
+	}
+	if guarded != "" {
+		v.Reason += ": a write to " + guarded
 	}
 	v.SuggestedRule = suggestPathRule(k, abs, e.workspace, e.home)
 	return v
@@ -210,6 +205,14 @@ func bashMatch(rules []Rule, p *shell.Part, allow bool) (Rule, bool) {
 			known = known && st
 		}
 		if !known && !r.any {
+			continue
+		}
+		if p.RunsAs != "" {
+			// A link on PATH to another program: a rule for the name (or a wrapper of it) allows the
+			// program the person knows by that name, not the one that runs.
+			if r.matchArgs(append([]string{p.RunsAs}, p.Args[1:]...)) {
+				return r, true
+			}
 			continue
 		}
 		if !p.ActsItself && r.matchArgs(p.Args) {
@@ -430,7 +433,7 @@ func (e *Engine) decideExec(s snapshot, req Request) Verdict {
 			}
 			for _, w := range p.Writes {
 				abs := e.absFor(w)
-				if !e.inside(abs) || e.protected(abs) {
+				if !e.inside(abs) || e.guarded(abs) != "" {
 					ok = false
 				}
 			}

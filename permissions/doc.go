@@ -114,6 +114,11 @@ package permissions
 //     2.39: one a later git added is unseen when spelled out, and an abbreviation is resolved against
 //     the options Warden knows.
 //   - Edit and Write rules are interchangeable: both govern any change to a file.
+//   - A write to a guarded place (guarded.go: secrets.GuardedWrite's catalogue of places whose content
+//     later programs run or obey, the scripts hooks run, the files git's variables name, a directory on
+//     PATH) is never allowed by accept-edits nor by a PreToolUse hook's allow, only by a rule naming it
+//     or yolo. The catalogue leaves out what people edit all day (package.json, a Makefile,
+//     .vscode/settings.json, CI workflows): what runs those asks on its own.
 //   - A path rule naming a directory covers everything below it.
 //   - A function replaces the program of its name only where bash is certain to have defined it: at the
 //     same level, unconditionally, earlier. One defined in a subshell, a branch, after && or in a
@@ -214,8 +219,12 @@ package permissions
 //   - A program found on PATH inside the workspace or through a relative PATH entry is not the system
 //     tool of its name (a project venv's bin, node_modules/.bin). Nor is one found outside the system's
 //     program directories as a link to a program of another name (~/.local/bin/ls -> /bin/rm): it asks,
-//     unless the target is the same program under a longer name (python3 -> python3.11) or a multi-call
-//     binary that runs the tool it is called as (busybox, rustup's proxies).
+//     unless the target is the same program: the same name, the name followed by a version only
+//     (python3 -> python3.11, rg -> rg-14.1.0), a name the same program is installed under (awk ->
+//     mawk, fd -> fdfind) or a multi-call binary that runs the tool it is called as (busybox, rustup's
+//     proxies). A name that merely starts the target's is another program (ss -> ssh, tr -> truncate).
+//     Such a link runs its target, so only an allow rule naming the target covers it (Part.RunsAs);
+//     Bash(ls:*) does not, and a deny or ask rule naming the target holds.
 //   - ssh, scp and sftp are never read-only, and git's network subcommands (fetch, pull, push,
 //     ls-remote, remote show) ask, so nothing that reads the person's ~/.ssh/config (whose ProxyCommand,
 //     LocalCommand and Match exec run programs) runs unasked. That file is the person's own, decided as

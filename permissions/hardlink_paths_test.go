@@ -85,7 +85,7 @@ func TestFileToolPathsSeeThroughHardLinks(t *testing.T) {
 		{Edit, "hl", ModeYolo, []string{"deny Edit(./.env)"}, Deny, "denied by `Edit(./.env)`"},
 		{Write, "hl", ModeYolo, []string{"ask Write(./.env)"}, Ask, "`Write(./.env)` asks about"},
 		{Edit, "hl", ModeDefault, []string{"allow Edit(./hl)", "ask Edit(./.env)"}, Ask, "`Edit(./.env)` asks about"},
-		{Edit, "gitcfg", ModeAcceptEdits, nil, Ask, "part of the repository's or Warden's own settings"},
+		{Edit, "gitcfg", ModeAcceptEdits, nil, Ask, "a write to git's directory"},
 		{Edit, "key.txt", ModeAcceptEdits, nil, Ask, "outside the workspace"},
 		{Edit, "b.txt", ModeAcceptEdits, nil, Allow, ""},
 		{Edit, "plain.txt", ModeAcceptEdits, nil, Allow, ""},

@@ -1,13 +1,10 @@
 package permissions
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/warden-cli/warden/permissions/shell"
-	"github.com/warden-cli/warden/secrets"
 )
 
 // A hook's "allow" (a PreToolUse hook of the person's, in Claude Code's protocol) is an allow rule that
@@ -22,10 +19,11 @@ import (
 // "readonly"), while one that only reads is judged so as ever, and jailed.
 //
 // Nor does it cover, for a file tool, what the engine guards for itself (hookUncovered): a file that may
-// hold secrets read, as no Bash rule covers a secret a command reads, or a place whose content later
-// programs obey written (git's directory and configuration, shell start-up files, Warden's settings, a
-// file that may hold secrets such as ~/.ssh/authorized_keys, a directory on PATH). Such a call is decided
-// as if the hook had not answered: a person's rule naming the file, or yolo, still allows it.
+// hold secrets read, as no Bash rule covers a secret a command reads, or written, or a place whose
+// content later programs run or obey written (guarded.go: git's directory and configuration, Warden's and
+// Claude Code's settings and hooks, editors' tasks, direnv's scripts, start-up files, services, a directory
+// on PATH). Such a call is decided as if the hook had not answered: a person's rule naming the file, or
+// yolo, still allows it.
 
 // hookRule is the raw text of the rule a hook's answer stands for; no rule a person writes reads so.
 const hookRule = "(a PreToolUse hook's allow)"
@@ -84,54 +82,11 @@ func (e *Engine) hookUncovered(k Kind, abs, path string) string {
 		}
 		return ""
 	}
-	switch {
-	case secret:
+	if secret {
 		return "a write to a file that may hold secrets"
-	case e.protected(abs):
-		return "a write to the repository's or Warden's own settings"
-	case secrets.StartupFile(abs):
-		return "a write to a file shells run when they start"
-	case e.gitConfigPlace(abs):
-		return "a write to git's configuration, which later git commands obey"
-	case e.onPath(filepath.Dir(abs)):
-		return "a write to a directory where commands find their programs"
+	}
+	if why := e.guarded(abs); why != "" {
+		return "a write to " + why
 	}
 	return ""
-}
-
-// gitConfigPlace reports whether abs is one of the person's git configuration files: ~/.gitconfig,
-// git's directory under ~/.config or $XDG_CONFIG_HOME, or a file GIT_CONFIG_GLOBAL names.
-func (e *Engine) gitConfigPlace(abs string) bool {
-	if e.home != "" && (abs == filepath.Join(e.home, ".gitconfig") || shell.Within(filepath.Join(e.home, ".config", "git"), abs)) {
-		return true
-	}
-	if x, ok := e.lookupEnv("XDG_CONFIG_HOME"); ok && filepath.IsAbs(x) && shell.Within(filepath.Join(x, "git"), abs) {
-		return true
-	}
-	for _, v := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"} {
-		if f, ok := e.lookupEnv(v); ok && f != "" && shell.ResolvePath("/", f, e.home) == abs {
-			return true
-		}
-	}
-	return false
-}
-
-// onPath reports whether dir is one of the directories of the PATH commands inherit, as written or
-// resolved.
-func (e *Engine) onPath(dir string) bool {
-	path, _ := e.lookupEnv("PATH")
-	for _, d := range filepath.SplitList(path) {
-		if filepath.IsAbs(d) && (filepath.Clean(d) == dir || shell.ResolvePath("/", d, "") == dir) {
-			return true
-		}
-	}
-	return false
-}
-
-// lookupEnv looks a variable up in the environment commands inherit (Policy.Env, or Warden's own).
-func (e *Engine) lookupEnv(name string) (string, bool) {
-	if e.policy.Env != nil {
-		return e.policy.Env(name)
-	}
-	return os.LookupEnv(name)
 }

@@ -77,8 +77,10 @@ func TestAHooksAllowIsAnAllowRuleAndNoMore(t *testing.T) {
 }
 
 // A hook's allow is an allow rule naming the call, and a rule naming a file tool's call does not cover
-// what the engine guards for itself: a file that may hold secrets read, or a place later programs obey
-// (git's hooks and configuration, shell start-up files, Warden's settings, a directory on PATH) written.
+// what the engine guards for itself: a file that may hold secrets read, or a place later programs run or
+// obey written (git's hooks and configuration, shell start-up files, Warden's and Claude Code's settings
+// and hooks, .mcp.json, editors' tasks, dev containers, direnv, services and autostart entries, curl's and
+// wget's defaults, package managers' configuration, a directory on PATH).
 // Without the hook each of these asks; with it, each still asks, and says the hook did not cover it.
 func TestAHooksAllowCoversNoSecretReadNorAGuardedWrite(t *testing.T) {
 	ws, home := fixture(t)
@@ -99,15 +101,51 @@ func TestAHooksAllowCoversNoSecretReadNorAGuardedWrite(t *testing.T) {
 		{"an ssh key written", Request{Kind: Write, Path: filepath.Join(home, ".ssh", "authorized_keys")}},
 		{"Warden's settings written", Request{Kind: Write, Path: filepath.Join(home, ".config", "warden", "settings.json")}},
 		{"a program on PATH written", Request{Kind: Write, Path: filepath.Join(bin, "ls")}},
+		// Places whose content later programs run or obey, the red team's and their kin.
+		{"the person's hook script rewritten", Request{Kind: Write, Path: "~/.claude/hooks/allow.sh"}},
+		{"the person's Claude Code settings written", Request{Kind: Write, Path: filepath.Join(home, ".claude", "settings.json")}},
+		{"a Claude Code command of the person's written", Request{Kind: Write, Path: "~/.claude/commands/deploy.md"}},
+		{"the project's Claude Code settings written", Request{Kind: Write, Path: ".claude/settings.json"}},
+		{"the project's local Claude Code settings edited", Request{Kind: Edit, Path: ".claude/settings.local.json"}},
+		{"a project hook script written", Request{Kind: Write, Path: ".claude/hooks/fmt.sh"}},
+		{"the project's MCP servers written", Request{Kind: Write, Path: ".mcp.json"}},
+		{"a systemd user unit written", Request{Kind: Write, Path: "~/.config/systemd/user/x.service"}},
+		{"a systemd user unit in the data home written", Request{Kind: Write, Path: "~/.local/share/systemd/user/x.service"}},
+		{"an autostart entry written", Request{Kind: Write, Path: "~/.config/autostart/x.desktop"}},
+		{"direnv's own script written", Request{Kind: Write, Path: "~/.config/direnv/direnvrc"}},
+		{"direnv's script under XDG_CONFIG_HOME written", Request{Kind: Write, Path: filepath.Join(home, "xdg", "direnv", "direnvrc")}},
+		{"a systemd unit under XDG_CONFIG_HOME written", Request{Kind: Write, Path: filepath.Join(home, "xdg", "systemd", "user", "x.service")}},
+		{"an .envrc written", Request{Kind: Write, Path: ".envrc"}},
+		{"VS Code's tasks written", Request{Kind: Write, Path: ".vscode/tasks.json"}},
+		{"VS Code's launch configurations written", Request{Kind: Write, Path: ".vscode/launch.json"}},
+		{"a dev container written", Request{Kind: Write, Path: ".devcontainer/devcontainer.json"}},
+		{"a root dev container file written", Request{Kind: Write, Path: ".devcontainer.json"}},
+		{"an IntelliJ run configuration written", Request{Kind: Write, Path: ".idea/runConfigurations/Run.xml"}},
+		{"~/.curlrc written", Request{Kind: Write, Path: "~/.curlrc"}},
+		{"~/.wgetrc written", Request{Kind: Write, Path: "~/.wgetrc"}},
+		{"~/.npmrc written", Request{Kind: Write, Path: "~/.npmrc"}},
+		{"the project's .npmrc written", Request{Kind: Write, Path: ".npmrc"}},
+		{"the project's .yarnrc.yml written", Request{Kind: Write, Path: ".yarnrc.yml"}},
+		{"~/.pypirc written", Request{Kind: Write, Path: "~/.pypirc"}},
+		{"git's ignore file under ~/.config written", Request{Kind: Write, Path: "~/.config/git/attributes"}},
+		{"an ssh config written", Request{Kind: Write, Path: "~/.ssh/config"}},
+		{"Python's user site start-up written", Request{Kind: Write, Path: "~/.local/lib/python3.11/site-packages/usercustomize.py"}},
+		{"a .pth file in site-packages written", Request{Kind: Write, Path: "~/.local/lib/python3.11/site-packages/x.pth"}},
+		{"a cron table written", Request{Kind: Write, Path: "/etc/cron.d/x"}},
+		{"a spelling in capitals on a case-insensitive disk", Request{Kind: Write, Path: ".VSCode/Tasks.json"}},
+		{"the script a hook of the person's runs, kept elsewhere", Request{Kind: Write, Path: filepath.Join(home, "scripts", "guard.sh")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := func(name string) (string, bool) {
-				if name == "PATH" {
+				switch name {
+				case "PATH":
 					return bin + ":/usr/bin:/bin", true
+				case "XDG_CONFIG_HOME":
+					return filepath.Join(home, "xdg"), true
 				}
 				return "", false
 			}
-			e, err := NewEngine(Policy{Workspace: ws, Home: home, Env: env})
+			e, err := NewEngine(Policy{Workspace: ws, Home: home, Env: env, HookFiles: []string{filepath.Join(home, "scripts", "guard.sh")}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,5 +163,44 @@ func TestAHooksAllowCoversNoSecretReadNorAGuardedWrite(t *testing.T) {
 				t.Errorf("the reason %q does not say the hook's allow did not cover it", v.Reason)
 			}
 		})
+	}
+}
+
+// The guarded places are a catalogue of what later programs run, not of dot files: the writes a person
+// asks for all day (code, documents, package.json, VS Code's settings, CI workflows, a project's Claude
+// Code commands) pass under a hook's allow and in accept-edits. The guarded ones in the workspace, and a
+// project script a hook runs, ask in accept-edits, through the file tools and a command's redirection alike.
+func TestOrdinaryWritesPassWhereTheGuardedPlacesAsk(t *testing.T) {
+	ws, home := fixture(t)
+	hook, err := NewEngine(Policy{Workspace: ws, Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edits, err := NewEngine(Policy{Workspace: ws, Home: home, Mode: ModeAcceptEdits, HookFiles: []string{filepath.Join(ws, "tools", "lint.sh")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"src/main.go", "README.md", "package.json", ".vscode/settings.json",
+		".vscode/extensions.json", ".github/workflows/ci.yml", "Makefile", ".env.example", ".claude/commands/review.md",
+		"docs/hooks/setup.md", "src/settings.json", "tasks.json", ".gitignore", ".github/CODEOWNERS"} {
+		req := Request{Kind: Write, Path: path, Cwd: ws, HookAllowed: true}
+		if v := hook.Decide(req); v.Decision != Allow || v.By != "hook" {
+			t.Errorf("%s under a hook's allow: %s by %s (%s), want allowed by the hook", path, v.Decision, v.By, v.Reason)
+		}
+		req.HookAllowed = false
+		if v := edits.Decide(req); v.Decision != Allow {
+			t.Errorf("%s in accept-edits: %s by %s (%s), want allowed", path, v.Decision, v.By, v.Reason)
+		}
+	}
+	for _, path := range []string{".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/fmt.sh",
+		".mcp.json", ".vscode/tasks.json", ".vscode/launch.json", ".devcontainer/devcontainer.json", ".envrc",
+		".npmrc", ".yarnrc.yml", ".git/config", ".warden/settings.json", "sub/.envrc", "tools/lint.sh"} {
+		if v := edits.Decide(Request{Kind: Edit, Path: path, Cwd: ws}); v.Decision != Ask {
+			t.Errorf("%s in accept-edits: %s by %s (%s), want it to ask", path, v.Decision, v.By, v.Reason)
+		}
+		cmd := "echo '{}' > " + path
+		if v := edits.Decide(Request{Kind: Exec, Command: cmd, Cwd: ws}); v.Decision != Ask {
+			t.Errorf("%q in accept-edits: %s by %s (%s), want it to ask", cmd, v.Decision, v.By, v.Reason)
+		}
 	}
 }

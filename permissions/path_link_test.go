@@ -73,3 +73,109 @@ func TestAProgramOnPathThatLinksToAnotherProgramAsks(t *testing.T) {
 		}
 	}
 }
+
+// The same program is the same name, that name with a version after it (python3 -> python3.11), a
+// distribution's rename (fd -> fdfind) or a multi-call binary; a name that merely starts the target's is
+// another program: ss -> ssh runs ssh, whose ProxyCommand runs anything, and tr -> truncate empties files.
+func TestAProgramOnPathThatLinksToAProgramWhoseNameItStartsAsks(t *testing.T) {
+	ws, home := fixture(t)
+	bin := filepath.Join(home, ".local", "bin")
+	opt := filepath.Join(filepath.Dir(home), "opt")
+	for _, d := range []string{bin, opt} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, target := range map[string]string{
+		"ss": "ssh", "tr": "truncate", "ps": "psql", "less": "lesskey", "du": "dumpe2fs", "locale": "localedef",
+		"sort": "sort-x", "cut": "cut.sh",
+		"python3": "python3.11", "rg": "rg-14.1.0", "head": "head.9", "fd": "fdfind", "cat": "cat",
+	} {
+		if err := os.WriteFile(filepath.Join(opt, target), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(opt, target), filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := func(name string) (string, bool) {
+		if name == "PATH" {
+			return bin + ":/usr/bin:/bin", true
+		}
+		return "", false
+	}
+	e, err := NewEngine(Policy{Workspace: ws, Home: home, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want Decision
+	}{
+		{"ss -o 'ProxyCommand=touch PWNED' x", Ask},
+		{"tr -s 0 README.md", Ask},
+		{"ps", Ask},
+		{"less README.md", Ask},
+		{"du -sh src", Ask},
+		{"locale", Ask},
+		{"sort README.md", Ask},
+		{"cut -c1 README.md", Ask},
+		{"python3 --version", Allow},
+		{"rg -n main src", Allow},
+		{"head README.md", Allow},
+		{"fd main src", Allow},
+		{"cat README.md", Allow},
+	} {
+		if v := e.Decide(Request{Kind: Exec, Command: tc.cmd, Cwd: ws}); v.Decision != tc.want {
+			t.Errorf("%q: %s by %s (%s), want %s", tc.cmd, v.Decision, v.By, v.Reason, tc.want)
+		}
+	}
+}
+
+// A link on PATH to another program runs that program: an allow rule for the name it is called by
+// (Bash(ls:*)) allows ls, not rm, so it does not cover ~/.local/bin/ls -> rm, and "always allow" offers
+// no rule for the name. A rule naming the program the link runs covers it, and a deny or ask rule naming
+// that program holds.
+func TestAnAllowRuleForTheNameDoesNotCoverALinkToAnotherProgram(t *testing.T) {
+	ws, home := fixture(t)
+	bin := filepath.Join(home, ".local", "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/bin/rm", filepath.Join(bin, "ls")); err != nil {
+		t.Fatal(err)
+	}
+	env := func(name string) (string, bool) {
+		if name == "PATH" {
+			return bin + ":/usr/bin:/bin", true
+		}
+		return "", false
+	}
+	for _, tc := range []struct {
+		allow, deny, ask []string
+		mode             Mode
+		cmd              string
+		want             Decision
+	}{
+		{allow: []string{"Bash(ls:*)"}, cmd: "ls -rf src", want: Ask},
+		{allow: []string{"Bash(ls -rf src)"}, cmd: "ls -rf src", want: Ask},
+		{allow: []string{"Bash(timeout 5 ls:*)"}, cmd: "timeout 5 ls -rf src", want: Ask},
+		{allow: []string{"Bash(rm:*)"}, cmd: "ls -rf src", want: Allow},
+		{allow: []string{"Bash"}, cmd: "ls -rf src", want: Allow},
+		{deny: []string{"Bash(rm:*)"}, mode: ModeYolo, cmd: "ls -rf src", want: Deny},
+		{ask: []string{"Bash(rm:*)"}, allow: []string{"Bash(ls:*)"}, cmd: "ls -rf src", want: Ask},
+		{deny: []string{"Bash(ls:*)"}, cmd: "ls -rf src", want: Deny},
+	} {
+		e, err := NewEngine(Policy{Workspace: ws, Home: home, Env: env, Mode: tc.mode, Allow: tc.allow, Deny: tc.deny, Ask: tc.ask})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := e.Decide(Request{Kind: Exec, Command: tc.cmd, Cwd: ws})
+		if v.Decision != tc.want {
+			t.Errorf("allow %v deny %v ask %v: %q: %s by %s (%s), want %s", tc.allow, tc.deny, tc.ask, tc.cmd, v.Decision, v.By, v.Reason, tc.want)
+		}
+		if v.Decision == Ask && v.SuggestedRule != "" {
+			t.Errorf("%q offers %q, which would name the link, not rm", tc.cmd, v.SuggestedRule)
+		}
+	}
+}

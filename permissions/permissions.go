@@ -2,6 +2,7 @@ package permissions
 
 import (
 	"fmt"
+	"path/filepath"
 	"sync"
 
 	"github.com/warden-cli/warden/permissions/shell"
@@ -136,6 +137,9 @@ type Policy struct {
 	// ReadOnlyJail says that commands judged read-only run inside the read-only jail; see
 	// Context.ReadOnlyJail.
 	ReadOnlyJail bool
+	// HookFiles are the files the person's and the project's hooks run (their scripts), absolute: a
+	// write to one is guarded (guarded.go), since it runs outside the jail at the hook's next event.
+	HookFiles []string
 }
 
 // Engine decides requests under a policy. It is safe for concurrent use; grants and mode changes made while
@@ -146,6 +150,8 @@ type Engine struct {
 	allow, deny, ask []Rule
 	workspace, home  string
 	dirs             []string
+	// hookFiles are Policy.HookFiles, as given and resolved.
+	hookFiles []string
 	// mem is what the engine remembers between decisions: repositories read, files judged by content,
 	// directory listings (shell.Memory).
 	mem *shell.Memory
@@ -165,6 +171,9 @@ func NewEngine(p Policy) (*Engine, error) {
 	}
 	for _, d := range p.AdditionalDirectories {
 		e.dirs = append(e.dirs, shell.ResolvePath(e.workspace, d, p.Home))
+	}
+	for _, f := range p.HookFiles {
+		e.hookFiles = append(e.hookFiles, filepath.Clean(f), shell.ResolvePath("/", f, p.Home))
 	}
 	var err error
 	if e.allow, err = e.compile("allow", p.Allow); err != nil {

@@ -93,8 +93,15 @@ func (c *classifier) run(e *shell.Exec, words []shell.Word) {
 			}
 		}
 		if !strings.ContainsRune(name.Value, '/') && !bashBuiltins[n] {
-			if r := supplied.PathProgram(e, n); r != "" {
+			if r, runs := supplied.PathProgram(e, n); r != "" {
 				e.P.NotRO(r)
+				if runs != "" {
+					// It runs the program the link leads to: a deny or ask rule naming that one holds,
+					// and only an allow rule naming it covers the part.
+					e.P.RunsAs = filepath.Base(runs)
+					e.P.Layers = append(e.P.Layers, append([]string{runs}, shell.Values(words[1:])...))
+					e.P.LayerStatic = append(e.P.LayerStatic, e.P.ArgStatic)
+				}
 				return
 			}
 		}

@@ -88,7 +88,8 @@ func suggestForPart(p *shell.Part, ctx shell.Context) string {
 		// A read-only program writing one file through a redirection: allow that file.
 		return suggestPathRule(Write, p.Writes[0], ctx.Workspace, ctx.Home)
 	}
-	if !p.Static || p.ActsItself || p.FromFind || p.Privileged || p.Secret || len(p.Args) == 0 || len(p.RedirWrites) > 0 {
+	if !p.Static || p.ActsItself || p.FromFind || p.Privileged || p.Secret || len(p.Args) == 0 || len(p.RedirWrites) > 0 ||
+		p.RunsAs != "" {
 		return ""
 	}
 	args := p.Args

@@ -18,6 +18,11 @@
 // must not refuse a program's configuration by its content, since git must read a .git/config that
 // carries a credential, and a shell a ~/.bashrc that exports a token.
 //
+// Beside what holds credentials it keeps the catalogue of guarded places (GuardedWrite, guarded.go):
+// where a write changes what later programs run or whom they trust (git's directory, Warden's and Claude
+// Code's settings and hooks, .mcp.json, editors' tasks, direnv's scripts, start-up files, services), each
+// kind with its reason, which neither accept-edits nor a PreToolUse hook's allow lets a file tool write.
+//
 // What the catalogue does not know it cannot protect: a credential in a file of an ordinary name, under
 // a variable the environment's allow-list passes with an ordinary-looking value, or in a form no
 // pattern here recognises. The lists are of what today's tools write, not a proof.

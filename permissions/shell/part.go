@@ -76,6 +76,9 @@ type Part struct {
 	// git configuration names, a toolchain path in rust-toolchain.toml): a Bash allow rule names the
 	// program as the person knows it, not that, so it does not cover the part.
 	Supplied string
+	// RunsAs is the program a link found on PATH runs under another name (~/.local/bin/ls -> /bin/rm
+	// runs rm): a Bash allow rule covers the part only when it names that program, never the name.
+	RunsAs string
 
 	// RedirWrites are the files written by redirections, which a Bash allow rule for the program does
 	// not cover on its own.

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/warden-cli/warden/permissions/shell"
 	"github.com/warden-cli/warden/safefile"
@@ -284,79 +283,6 @@ func ReadSmall(path string) (string, bool, error) {
 		return "", true, err
 	}
 	return string(b), true, nil
-}
-
-// PathProgram returns why the program name, looked up on PATH, is not the system tool: it is found
-// first in a directory inside the workspace (a project virtualenv's bin, node_modules/.bin) or in a
-// relative PATH entry, or it is a link outside the system's program directories to another program
-// (linkedOnPath). "" when it is none of these.
-func PathProgram(e *shell.Exec, name string) string {
-	for _, pd := range e.S.PathEntries() {
-		dir := pd.Dir
-		if dir == "" {
-			dir = "."
-		}
-		if !filepath.IsAbs(dir) {
-			if e.Scope().Cwd == "" {
-				return fmt.Sprintf("PATH has the relative directory `%s`, so `%s` is only known at run time", dir, name)
-			}
-			dir = filepath.Join(e.Scope().Cwd, dir)
-		}
-		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-			if pd.Risky {
-				return fmt.Sprintf("`%s` on PATH is `%s`, in the workspace, not the system's tool", name, e.S.Shown(p))
-			}
-			return linkedOnPath(e, name, p)
-		}
-	}
-	return ""
-}
-
-// linkedOnPath returns why name, found on PATH at p, runs another program: p lies outside the system's
-// program directories and is a link whose target has another name (~/.local/bin/ls -> /bin/rm, which an
-// earlier command may have made). A target of the same name, of the name with more after it (python3 ->
-// python3.11, bat -> batcat) or a multi-call binary that picks its program by the name it is called as
-// (busybox) is the program name says.
-func linkedOnPath(e *shell.Exec, name, p string) string {
-	dir := filepath.Dir(p)
-	if shell.SystemBinDir(dir) || shell.SystemBinDir(shell.ResolvePath("/", dir, "")) {
-		return ""
-	}
-	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		return ""
-	}
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return fmt.Sprintf("`%s` on PATH is `%s`, a link Warden cannot follow", name, e.S.Shown(p))
-	}
-	target := filepath.Base(real)
-	if strings.HasPrefix(target, name) || multiCall[target] || sameFamily(name, target) {
-		return ""
-	}
-	return fmt.Sprintf("`%s` on PATH is `%s`, a link to `%s`: it runs `%s`", name, e.S.Shown(p), e.S.Shown(real), target)
-}
-
-// multiCall are programs that run the tool of the name they are called as: busybox's and toybox's
-// applets, uutils' coreutils, the toolchain managers' proxies (rustup's cargo and rustc, mise's, volta's
-// and proto's shims) and ccache's masquerade.
-var multiCall = map[string]bool{"busybox": true, "toybox": true, "coreutils": true, "rustup": true, "rustup-init": true,
-	"mise": true, "rtx": true, "volta-shim": true, "proto-shim": true, "ccache": true}
-
-// programFamilies are names one program is installed under, each the same program to Warden's table.
-var programFamilies = [][]string{
-	{"awk", "gawk", "mawk", "nawk", "original-awk"},
-	{"sh", "dash", "bash"},
-	{"vi", "vim", "nvim", "vim.basic", "vim.tiny"},
-}
-
-func sameFamily(a, b string) bool {
-	for _, f := range programFamilies {
-		if slices.Contains(f, a) && slices.Contains(f, b) {
-			return true
-		}
-	}
-	return false
 }
 
 // resolveProgram returns the file PATH finds for name, symlinks followed, or "".
