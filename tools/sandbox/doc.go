@@ -1,12 +1,12 @@
 // Package sandbox is the first wall (DESIGN.md §11), an operating-system boundary under the permission
 // prompt that confines every command when the person turns it on: even a command that was approved too
 // quickly, or classified wrongly, can write only inside the workspace, the temporary directories and the
-// paths the person listed, cannot change .git or .warden, and reaches no network unless allowed. Two
-// backends:
+// paths the person listed, cannot change .git, .warden or the workspace's other files run or obeyed
+// later without asking (protectedNames), and reaches no network unless allowed. Two backends:
 //
 //   - bubblewrap, when `bwrap` is on PATH outside the workspace: a read-only view of the whole file system
-//     with the writable paths bound over it, .git and .warden bound read-only again inside the workspace, a
-//     fresh /tmp, /dev and /proc, a network namespace with only loopback (unless network is allowed), a pid
+//     with the writable paths bound over it, the protected places that exist bound read-only again inside
+//     the workspace, a fresh /tmp, /dev and /proc, a network namespace with only loopback (unless network is allowed), a pid
 //     namespace (so that nothing the command starts outlives it), --die-with-parent, and the seccomp filter
 //     of tools/confine, passed with --seccomp.
 //   - Landlock, otherwise: Warden re-executes itself as a small helper (HelperMain) that restricts

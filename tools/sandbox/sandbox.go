@@ -19,6 +19,7 @@ import (
 
 	"github.com/warden-cli/warden/cache"
 	"github.com/warden-cli/warden/hostexec"
+	"github.com/warden-cli/warden/secrets"
 	"github.com/warden-cli/warden/tools/confine"
 )
 
@@ -266,12 +267,14 @@ type Plan struct {
 	probe    backendProbe
 	network  bool
 	writable []string // existing absolute paths, workspace included
-	readOnly []string // existing protected paths inside writable ones (.git, .warden)
+	readOnly []string // existing protected paths inside writable ones (protectedNames)
 }
 
-// protectedNames are entries of the workspace that stay read-only in the sandbox: git hooks and config,
-// and Warden's own settings, run or are read outside the sandbox later.
-var protectedNames = []string{".git", ".warden"}
+// protectedNames are entries of the workspace that stay read-only in the sandbox: what is run or obeyed
+// outside it later, without asking (git's hooks and configuration, Warden's settings, Claude Code's
+// hooks, .mcp.json, .envrc, an editor's tasks, a package manager's configuration: secrets.ProjectEntries).
+// Those that exist are bound read-only; one a command creates shows among the call's changes.
+var protectedNames = append([]string{".git", ".warden"}, secrets.ProjectEntries()...)
 
 // Plan resolves which paths a command may write, with the backend cfg gets here; bwrap is found with
 // programs.
@@ -311,12 +314,40 @@ func (pr *Prober) Plan(cfg Config, programs *hostexec.Finder, workspace string) 
 	}
 	if ws, err := filepath.EvalSymlinks(workspace); err == nil {
 		for _, n := range protectedNames {
-			if _, err := os.Lstat(filepath.Join(ws, n)); err == nil {
-				p.readOnly = append(p.readOnly, filepath.Join(ws, n))
+			for _, path := range existingFold(ws, n) {
+				if !slices.Contains(p.readOnly, path) {
+					p.readOnly = append(p.readOnly, path)
+				}
 			}
 		}
 	}
 	return p, nil
+}
+
+// existingFold returns the paths below root that rel names when its components are compared without
+// case (.vscode/tasks.json, .idea/runConfigurations), as a case-insensitive file system or an editor
+// would open them. Links are not followed below root: a link is itself what is protected.
+func existingFold(root, rel string) []string {
+	paths := []string{root}
+	for _, comp := range strings.Split(rel, "/") {
+		var next []string
+		for _, dir := range paths {
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				continue
+			}
+			for _, e := range entries {
+				if strings.EqualFold(e.Name(), comp) {
+					next = append(next, filepath.Join(dir, e.Name()))
+				}
+			}
+		}
+		paths = next
+	}
+	if len(paths) == 1 && paths[0] == root {
+		return nil
+	}
+	return paths
 }
 
 // Backend is the backend that confines the command.
