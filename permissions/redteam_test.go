@@ -634,3 +634,23 @@ func TestDenyRulesSeeThroughGitAliases(t *testing.T) {
 		t.Errorf("git status with alias.st defined: %s (%s)", v.Decision, v.Reason)
 	}
 }
+
+// An alias set in a file that may hold secrets, which the repository's configuration includes, is judged
+// as any alias is, but its reason does not quote the value: the person and the model read the reason.
+// Before, `git lg` with `.git/config` including `.env` quoted the line read from `.env`.
+func TestAnAliasFromASecretFileIsJudgedButNotQuoted(t *testing.T) {
+	if _, err := osexec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	l := newTrustLab(t)
+	l.repo("")
+	l.write(filepath.Join(l.ws, ".env"), "[alias]\n\tlg = !echo sk-live-alias-marker\n")
+	l.sh("", "git config include.path ../.env")
+	v := l.engine().Decide(Request{Kind: Exec, Command: "git lg", Cwd: l.ws})
+	if v.Decision == Allow {
+		t.Errorf("git lg ran unasked: %s", v.Reason)
+	}
+	if strings.Contains(v.Reason, "sk-live-alias-marker") || !strings.Contains(v.Reason, "may hold secrets") {
+		t.Errorf("the reason is %q", v.Reason)
+	}
+}

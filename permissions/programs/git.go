@@ -239,10 +239,14 @@ sub:
 	}
 	key := "alias." + strings.ToLower(name)
 	value, ok := settings[key]
+	from := "" // the file that set the alias, when it may hold secrets
 	if !ok {
 		if r, found := e.S.Git().Find(e.Scope().Cwd, e.LookupEnv, nil); found {
 			if en, ok2 := e.S.Git().Load(r, gitrepo.LoadOptions{Env: e.LookupEnv, Home: e.S.Ctx.Home}).Last(key); ok2 {
 				value, ok = en.Value, true
+				if en.File != "" && e.S.IsSecret(en.File) {
+					from = en.File
+				}
 			}
 		}
 	}
@@ -251,6 +255,11 @@ sub:
 	}
 	rest := strings.Join(shell.Values(words[i+1:]), " ")
 	reason := fmt.Sprintf("`git %s` is an alias, which runs `%s`", name, value)
+	if from != "" {
+		// git reads an included file whatever it holds; the reason, which the person and the model read,
+		// must not quote a value out of a file that may hold secrets.
+		reason = fmt.Sprintf("`git %s` is an alias set in `%s`, a file that may hold secrets, so what it runs is not shown", name, from)
+	}
 	if body, viaShell := strings.CutPrefix(value, "!"); viaShell {
 		e.Untrusted(body+" "+rest, reason)
 		return
