@@ -3,6 +3,7 @@ package permissions
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -68,15 +69,33 @@ func TestAProgramOnPathThatLinksToAnotherProgramAsks(t *testing.T) {
 		{"/bin/ls src", Allow},
 		{"tail README.md", Allow},
 	} {
+		// rg-14.1.0 here is a script, not the system's rg: where the system has an rg, the link runs
+		// another program.
+		if strings.HasPrefix(tc.cmd, "rg ") && systemHas("rg") {
+			tc.want = Ask
+		}
 		if v := e.Decide(Request{Kind: Exec, Command: tc.cmd, Cwd: ws}); v.Decision != tc.want {
 			t.Errorf("%q: %s by %s (%s), want %s", tc.cmd, v.Decision, v.By, v.Reason, tc.want)
 		}
 	}
 }
 
-// The same program is the same name, that name with a version after it (python3 -> python3.11), a
-// distribution's rename (fd -> fdfind) or a multi-call binary; a name that merely starts the target's is
-// another program: ss -> ssh runs ssh, whose ProxyCommand runs anything, and tr -> truncate empties files.
+// systemHas reports whether the system's program directories hold a program named name.
+func systemHas(name string) bool {
+	for _, d := range []string{"/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"} {
+		if _, err := os.Stat(filepath.Join(d, name)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// The same program is the same name, that name with a version after it (python3 -> python3.11) where the
+// system's program of the name is that file or there is none, a distribution's rename (fd -> fdfind) or
+// a multi-call binary; a name that merely starts the target's is another program: ss -> ssh runs ssh,
+// whose ProxyCommand runs anything, and tr -> truncate empties files. A versioned name the system's
+// program of the name is not is another program too: diff -> diff3 runs diff3, whose --diff-program
+// runs anything; here python3.11, rg-14.1.0 and head.9 are scripts, not the system's programs.
 func TestAProgramOnPathThatLinksToAProgramWhoseNameItStartsAsks(t *testing.T) {
 	ws, home := fixture(t)
 	bin := filepath.Join(home, ".local", "bin")
@@ -89,7 +108,8 @@ func TestAProgramOnPathThatLinksToAProgramWhoseNameItStartsAsks(t *testing.T) {
 	for name, target := range map[string]string{
 		"ss": "ssh", "tr": "truncate", "ps": "psql", "less": "lesskey", "du": "dumpe2fs", "locale": "localedef",
 		"sort": "sort-x", "cut": "cut.sh",
-		"python3": "python3.11", "rg": "rg-14.1.0", "head": "head.9", "fd": "fdfind", "cat": "cat",
+		"python3": "python3.11", "rg": "rg-14.1.0", "head": "head.9", "fd": "fdfind", "cat": "cat", "diff": "diff3",
+		"tree": "tree-2.1.0",
 	} {
 		if err := os.WriteFile(filepath.Join(opt, target), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
@@ -120,12 +140,21 @@ func TestAProgramOnPathThatLinksToAProgramWhoseNameItStartsAsks(t *testing.T) {
 		{"locale", Ask},
 		{"sort README.md", Ask},
 		{"cut -c1 README.md", Ask},
-		{"python3 --version", Allow},
-		{"rg -n main src", Allow},
-		{"head README.md", Allow},
+		{"python3 --version", Ask},
+		{"rg -n main src", Ask},
+		{"head README.md", Ask},
+		{"diff --diff-program=./dp a b c", Ask},
+		{"tree src", Ask},
 		{"fd main src", Allow},
 		{"cat README.md", Allow},
 	} {
+		switch name, _, _ := strings.Cut(tc.cmd, " "); name {
+		case "python3", "rg", "head", "tree":
+			// With no system program of the name, the versioned one is the program its name says.
+			if !systemHas(name) {
+				tc.want = Allow
+			}
+		}
 		if v := e.Decide(Request{Kind: Exec, Command: tc.cmd, Cwd: ws}); v.Decision != tc.want {
 			t.Errorf("%q: %s by %s (%s), want %s", tc.cmd, v.Decision, v.By, v.Reason, tc.want)
 		}
@@ -177,5 +206,85 @@ func TestAnAllowRuleForTheNameDoesNotCoverALinkToAnotherProgram(t *testing.T) {
 		if v.Decision == Ask && v.SuggestedRule != "" {
 			t.Errorf("%q offers %q, which would name the link, not rm", tc.cmd, v.SuggestedRule)
 		}
+	}
+}
+
+// A file on PATH that stands in front of the system's program of its name without being it (a copy of rm
+// called cat, a script that runs rm, a link to a file called cat that is rm) is of unknown identity: under
+// a deny rule it asks in every mode, since no rule can be checked against what it runs. Without rules it
+// is judged by its name, in the read-only jail. A copy of the system's own cat is cat. Before, each ran
+// unasked in yolo mode beside a deny rule on rm.
+func TestAFileThatShadowsASystemProgramWithoutBeingItAsksUnderDenyRules(t *testing.T) {
+	if !systemHas("cat") || !systemHas("rm") {
+		t.Fatal("the system has no cat or rm")
+	}
+	rm, _ := filepath.EvalSymlinks("/bin/rm")
+	cat, _ := filepath.EvalSymlinks("/bin/cat")
+	copyFile := func(t *testing.T, from, to string) {
+		t.Helper()
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		plant func(t *testing.T, bin, opt string)
+		want  Decision
+	}{
+		{"a copy of rm", func(t *testing.T, bin, _ string) { copyFile(t, rm, filepath.Join(bin, "cat")) }, Ask},
+		{"a script running rm", func(t *testing.T, bin, _ string) {
+			must(t, os.WriteFile(filepath.Join(bin, "cat"), []byte("#!/bin/sh\nexec rm \"$@\"\n"), 0o755))
+		}, Ask},
+		{"a link to a file called cat that is rm", func(t *testing.T, bin, opt string) {
+			copyFile(t, rm, filepath.Join(opt, "cat"))
+			must(t, os.Symlink(filepath.Join(opt, "cat"), filepath.Join(bin, "cat")))
+		}, Ask},
+		{"a copy of the system's cat", func(t *testing.T, bin, _ string) { copyFile(t, cat, filepath.Join(bin, "cat")) }, Allow},
+		{"a version manager's shim", func(t *testing.T, bin, opt string) {
+			must(t, os.MkdirAll(filepath.Join(opt, "shims"), 0o755))
+			must(t, os.WriteFile(filepath.Join(opt, "shims", "cat"), []byte("#!/bin/sh\nexec /bin/cat \"$@\"\n"), 0o755))
+			must(t, os.Symlink(filepath.Join(opt, "shims", "cat"), filepath.Join(bin, "cat")))
+		}, Allow},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ws, home := fixture(t)
+			bin, opt := filepath.Join(home, ".local", "bin"), filepath.Join(filepath.Dir(home), "opt")
+			must(t, os.MkdirAll(bin, 0o755))
+			must(t, os.MkdirAll(opt, 0o755))
+			tc.plant(t, bin, opt)
+			env := func(name string) (string, bool) {
+				if name == "PATH" {
+					return bin + ":/usr/bin:/bin", true
+				}
+				return "", false
+			}
+			for _, mode := range []Mode{ModeDefault, ModeYolo} {
+				e, err := NewEngine(Policy{Mode: mode, Deny: []string{"Bash(rm:*)"}, Workspace: ws, Home: home, Env: env})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v := e.Decide(Request{Kind: Exec, Command: "cat README.md", Cwd: ws}); v.Decision != tc.want {
+					t.Errorf("%s, deny rm: %s by %s (%s), want %s", mode, v.Decision, v.By, v.Reason, tc.want)
+				}
+			}
+			e, err := NewEngine(Policy{Workspace: ws, Home: home, Env: env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v := e.Decide(Request{Kind: Exec, Command: "cat README.md", Cwd: ws}); v.Decision != Allow {
+				t.Errorf("without rules: %s (%s), want it judged as cat, in the jail", v.Decision, v.Reason)
+			}
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

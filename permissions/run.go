@@ -93,8 +93,12 @@ func (c *classifier) run(e *shell.Exec, words []shell.Word) {
 			}
 		}
 		if !strings.ContainsRune(name.Value, '/') && !bashBuiltins[n] {
-			if r, runs := supplied.PathProgram(e, n); r != "" {
+			if r, runs, unknown := supplied.PathProgram(e, n); r != "" {
 				e.P.NotRO(r)
+				if unknown {
+					// What it runs is unknown: under deny or ask rules it asks in every mode.
+					e.P.Unsee(shell.UnseenProgram, r)
+				}
 				if runs != "" {
 					// It runs the program the link leads to: a deny or ask rule naming that one holds,
 					// and only an allow rule naming it covers the part.

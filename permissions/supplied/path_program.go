@@ -1,20 +1,26 @@
 package supplied
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/warden-cli/warden/permissions/shell"
+	"github.com/warden-cli/warden/safefile"
+	"golang.org/x/sys/unix"
 )
 
 // PathProgram returns why the program name, looked up on PATH, is not the system tool: it is found
 // first in a directory inside the workspace (a project virtualenv's bin, node_modules/.bin) or in a
 // relative PATH entry, or it is a link outside the system's program directories to another program
-// (linkedOnPath). "" when it is none of these. runs is, for a link to another program, the file it runs.
-func PathProgram(e *shell.Exec, name string) (why, runs string) {
+// (linkedOnPath). "" when it is none of these. runs is, for a link to another program, the file it runs;
+// unknown says that what it runs cannot be known (a file in the workspace, one that shadows a system
+// program), so that no rule naming the name covers it.
+func PathProgram(e *shell.Exec, name string) (why, runs string, unknown bool) {
 	for _, pd := range e.S.PathEntries() {
 		dir := pd.Dir
 		if dir == "" {
@@ -22,43 +28,144 @@ func PathProgram(e *shell.Exec, name string) (why, runs string) {
 		}
 		if !filepath.IsAbs(dir) {
 			if e.Scope().Cwd == "" {
-				return fmt.Sprintf("PATH has the relative directory `%s`, so `%s` is only known at run time", dir, name), ""
+				return fmt.Sprintf("PATH has the relative directory `%s`, so `%s` is only known at run time", dir, name), "", true
 			}
 			dir = filepath.Join(e.Scope().Cwd, dir)
 		}
 		p := filepath.Join(dir, name)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
 			if pd.Risky {
-				return fmt.Sprintf("`%s` on PATH is `%s`, in the workspace, not the system's tool", name, e.S.Shown(p)), ""
+				return fmt.Sprintf("`%s` on PATH is `%s`, in the workspace, not the system's tool", name, e.S.Shown(p)), "", true
 			}
 			return linkedOnPath(e, name, p)
 		}
 	}
-	return "", ""
+	return "", "", false
 }
 
-// linkedOnPath returns why name, found on PATH at p, runs another program, and the file it runs: p lies
-// outside the system's program directories and is a link to a program of another name
-// (~/.local/bin/ls -> /bin/rm, which an earlier command may have made). A link to the same program
-// (sameProgram) is the program its name says.
-func linkedOnPath(e *shell.Exec, name, p string) (why, runs string) {
+// linkedOnPath returns why name, found on PATH at p, may run another program than the one its name says,
+// the file it runs when that is known to be another program, and whether what it runs is unknown: p
+// lies outside the system's program directories, where an earlier command may have put it
+// (~/.local/bin/cat as a link to /bin/rm, a copy of rm, a hard link to it, a script that runs it).
+//   - A link to a program of another name runs that program (sameProgram says which names are the same
+//     program; a versioned name, diff -> diff3, is the program only when the system's program of the
+//     name is that very file, or the system has none).
+//   - Any other file that stands in front of the system's program of its name without being it
+//     (shadowsSystem) is of unknown identity: it is judged by its name, in the read-only jail, but no
+//     deny or ask rule can be checked against it, so under such rules it asks in every mode.
+func linkedOnPath(e *shell.Exec, name, p string) (why, runs string, unknown bool) {
 	dir := filepath.Dir(p)
 	if shell.SystemBinDir(dir) || shell.SystemBinDir(shell.ResolvePath("/", dir, "")) {
-		return "", ""
-	}
-	if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		return "", ""
+		return "", "", false
 	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		return fmt.Sprintf("`%s` on PATH is `%s`, a link Warden cannot follow", name, e.S.Shown(p)), ""
+		return fmt.Sprintf("`%s` on PATH is `%s`, a link Warden cannot follow", name, e.S.Shown(p)), "", true
 	}
-	target := filepath.Base(real)
-	if sameProgram(name, target) {
-		return "", ""
+	if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		target := filepath.Base(real)
+		if multiCall[target] {
+			return "", "", false
+		}
+		other := !sameProgram(name, target)
+		if !other && target != name && !sameFamily(name, target) {
+			// A versioned name: diff3 is not diff, python3.11 is python3 where /usr/bin/python3 is it.
+			if sys := systemProgram(name); sys != "" && !sameContent(real, sys) {
+				other = true
+			}
+		}
+		if other {
+			return fmt.Sprintf("`%s` on PATH is `%s`, a link to `%s`: it runs `%s`", name, e.S.Shown(p), e.S.Shown(real), target), real, false
+		}
 	}
-	return fmt.Sprintf("`%s` on PATH is `%s`, a link to `%s`: it runs `%s`", name, e.S.Shown(p), e.S.Shown(real), target), real
+	if sys := shadowsSystem(name, real); sys != "" {
+		e.P.UnseenOnly(shell.UnseenProgram, fmt.Sprintf("`%s` on PATH is `%s`, which is not the system's `%s`: what it runs is unknown", name, e.S.Shown(p), sys))
+	}
+	return "", "", false
 }
+
+// systemProgram returns the system's program named name, or "".
+func systemProgram(name string) string {
+	for _, d := range systemOrder {
+		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return filepath.Join(d, name)
+		}
+	}
+	return ""
+}
+
+// systemOrder is where a system program is looked for, in the order a usual PATH has them.
+var systemOrder = []string{"/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"}
+
+// shadowsSystem returns the system program named name that the file real, found first on PATH, stands in
+// front of without being it, or "": real is the same file, or holds the same bytes (a copy), or no
+// system program has that name (a tool installed only there, judged by its name), or real could not have
+// been written by this user (a read-only store such as Nix's, another user's file), or it is a proxy
+// beside its multi-call program (rustup's cargo, a hard link of rustup), or a version manager's shim.
+func shadowsSystem(name, real string) string {
+	sys := systemProgram(name)
+	if sys == "" || filepath.Base(filepath.Dir(real)) == "shims" {
+		// No system program of the name, or a version manager's shim (pyenv, rbenv, asdf, nodenv), which
+		// runs the version of the program the project asks for.
+		return ""
+	}
+	if unix.Access(real, unix.W_OK) != nil && unix.Access(filepath.Dir(real), unix.W_OK) != nil {
+		return ""
+	}
+	if sameContent(real, sys) {
+		return ""
+	}
+	for m := range multiCall {
+		if sameContent(real, filepath.Join(filepath.Dir(real), m)) {
+			return ""
+		}
+	}
+	return sys
+}
+
+// sameContent reports whether the files a and b are one file or hold the same bytes, read at most once
+// each and only when their sizes agree.
+func sameContent(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	if err != nil || !fa.Mode().IsRegular() || !fb.Mode().IsRegular() {
+		return false
+	}
+	if os.SameFile(fa, fb) {
+		return true
+	}
+	if fa.Size() != fb.Size() || fa.Size() > maxCompared {
+		return false
+	}
+	ra, err := safefile.OpenRegular(a, 0)
+	if err != nil {
+		return false
+	}
+	defer ra.Close()
+	rb, err := safefile.OpenRegular(b, 0)
+	if err != nil {
+		return false
+	}
+	defer rb.Close()
+	bufA, bufB := make([]byte, 64<<10), make([]byte, 64<<10)
+	for {
+		na, errA := io.ReadFull(ra, bufA)
+		nb, errB := io.ReadFull(rb, bufB)
+		if na != nb || !bytes.Equal(bufA[:na], bufB[:nb]) {
+			return false
+		}
+		if errA != nil || errB != nil {
+			return errA == errB || errA == io.ErrUnexpectedEOF && errB == io.ErrUnexpectedEOF
+		}
+	}
+}
+
+// maxCompared bounds the programs compared byte for byte; a larger one that shadows a system program is
+// taken as another program.
+const maxCompared = 256 << 20
 
 // sameProgram reports whether a link called name to a file called target runs the program name says:
 // the same name; the name followed by a version and nothing else (python3 -> python3.11, rg ->
