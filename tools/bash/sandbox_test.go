@@ -416,11 +416,31 @@ func TestSandboxKeepsWhatRunsLaterReadOnly(t *testing.T) {
 			}
 			mustFail(t, h.run("echo x > .claude/hooks/new.sh"), "adding a hook script")
 			mustSucceed(t, h.run("echo ok > sub/file"), "writing beside them")
-			// A new file beside a kept one: bubblewrap binds the kept one alone; Landlock grants the folder
-			// entry by entry, as it does the workspace's root.
-			if b == sandbox.Bubblewrap {
-				mustSucceed(t, h.run("echo ok > .vscode/notes.md"), "writing a new file beside tasks.json")
+			// The folder that holds a kept file is kept whole: renamed, another could take its place.
+			mustFail(t, h.run("mv .vscode x && mkdir .vscode && echo pwn > .vscode/tasks.json"), "replacing .vscode")
+			mustFail(t, h.run("mv .idea y"), "renaming .idea")
+			if got, _ := os.ReadFile(filepath.Join(ws, ".vscode/tasks.json")); string(got) != "kept\n" {
+				t.Errorf("tasks.json is now %q", got)
 			}
+		})
+	}
+}
+
+// A repository's link where a kept file would be (dangling, or leading out of the workspace) does not stop
+// the sandbox: a mount cannot be put on a link, so it is left out, and every command still runs.
+func TestSandboxStartsBesideLinksWhereKeptFilesWouldBe(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(string(b), func(t *testing.T) {
+			t.Setenv("TMPDIR", t.TempDir())
+			h := sandboxed(t, b, false)
+			ws := h.env.Workspace
+			if err := os.Symlink("/nonexistent/envrc", filepath.Join(ws, ".envrc")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("/etc/hostname", filepath.Join(ws, ".Mcp.json")); err != nil {
+				t.Fatal(err)
+			}
+			mustSucceed(t, h.run("echo ok > sub/file && cat sub/file"), "a command beside the links")
 		})
 	}
 }

@@ -5,7 +5,7 @@
 // later without asking (protectedNames), and reaches no network unless allowed. Two backends:
 //
 //   - bubblewrap, when `bwrap` is on PATH outside the workspace: a read-only view of the whole file system
-//     with the writable paths bound over it, the protected places that exist bound read-only again inside
+//     with the writable paths bound over it, the protected places that exist (their whole top-level entries, links left out) bound read-only again inside
 //     the workspace, a fresh /tmp, /dev and /proc, a network namespace with only loopback (unless network is allowed), a pid
 //     namespace (so that nothing the command starts outlives it), --die-with-parent, and the seccomp filter
 //     of tools/confine, passed with --seccomp.

@@ -314,7 +314,10 @@ func (pr *Prober) Plan(cfg Config, programs *hostexec.Finder, workspace string) 
 	}
 	if ws, err := filepath.EvalSymlinks(workspace); err == nil {
 		for _, n := range protectedNames {
-			for _, path := range existingFold(ws, n) {
+			// The whole top-level entry is kept: a command allowed to rename .vscode could put another
+			// folder, with another tasks.json, in its place.
+			top, _, _ := strings.Cut(n, "/")
+			for _, path := range existingFold(ws, top) {
 				if !slices.Contains(p.readOnly, path) {
 					p.readOnly = append(p.readOnly, path)
 				}
@@ -326,7 +329,7 @@ func (pr *Prober) Plan(cfg Config, programs *hostexec.Finder, workspace string) 
 
 // existingFold returns the paths below root that rel names when its components are compared without
 // case (.vscode/tasks.json, .idea/runConfigurations), as a case-insensitive file system or an editor
-// would open them. Links are not followed below root: a link is itself what is protected.
+// would open them. Links are left out.
 func existingFold(root, rel string) []string {
 	paths := []string{root}
 	for _, comp := range strings.Split(rel, "/") {
@@ -337,7 +340,9 @@ func existingFold(root, rel string) []string {
 				continue
 			}
 			for _, e := range entries {
-				if strings.EqualFold(e.Name(), comp) {
+				// A link is left out: a mount cannot be put on a link, only on what it leads to, which
+				// may be missing (the sandbox would not start) or outside the workspace.
+				if strings.EqualFold(e.Name(), comp) && e.Type()&os.ModeSymlink == 0 {
 					next = append(next, filepath.Join(dir, e.Name()))
 				}
 			}
@@ -379,7 +384,8 @@ func (p *Plan) Command(bash, script, dir string, fd int, fifo string) (string, [
 			a = append(a, "--bind", w, w)
 		}
 		for _, r := range p.readOnly {
-			a = append(a, "--ro-bind", r, r)
+			// -try: an entry removed since the plan was made is nothing to keep.
+			a = append(a, "--ro-bind-try", r, r)
 		}
 		// A named pipe opens for writing on a read-only mount; under a fresh /tmp it must be shown again.
 		a = append(a, "--ro-bind", filepath.Dir(fifo), filepath.Dir(fifo))
