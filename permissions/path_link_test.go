@@ -288,3 +288,26 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// less reads its lesskey file from $XDG_CONFIG_HOME/lesskey too: one that sets LESSOPEN there makes
+// `less` run a program, and it asks. Before, only ~/.config/lesskey was read, and under another
+// XDG_CONFIG_HOME `less a` ran the preprocessor unasked.
+func TestALesskeyUnderXDGConfigHomeIsRead(t *testing.T) {
+	ws, home := fixture(t)
+	xdg := filepath.Join(filepath.Dir(home), "xdg")
+	must(t, os.MkdirAll(xdg, 0o755))
+	must(t, os.WriteFile(filepath.Join(xdg, "lesskey"), []byte("#env\nLESSOPEN=|./pre %s\n"), 0o644))
+	env := func(name string) (string, bool) {
+		if name == "XDG_CONFIG_HOME" {
+			return xdg, true
+		}
+		return "", false
+	}
+	e, err := NewEngine(Policy{Workspace: ws, Home: home, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := e.Decide(Request{Kind: Exec, Command: "less README.md", Cwd: ws}); v.Decision != Ask || !strings.Contains(v.Reason, "LESSOPEN") {
+		t.Errorf("less with a lesskey under XDG_CONFIG_HOME: %s (%s)", v.Decision, v.Reason)
+	}
+}

@@ -43,12 +43,27 @@ var guards = []struct {
 		reason: "git's configuration, which later git commands obey"},
 	{names: []string{"sitecustomize.py", "usercustomize.py"},
 		reason: "Python's start-up code, which every later python runs"},
+	{names: []string{".p10k.zsh", ".fzf.bash", ".fzf.zsh", "oh-my-zsh.sh", "nvm.sh", "sdkman-init.sh", ".zcompdump"},
+		files: []string{".cargo/env", ".ghcup/env"}, dirs: []string{".oh-my-zsh/custom", ".config/fish"},
+		reason: "a file shells read as they start (sourced by a start-up file, or fish's own)"},
+	{names: []string{".xprofile", ".xsessionrc", ".xinitrc", ".xsession"},
+		reason: "a file the login session runs"},
+	{dirs: []string{".local/share/direnv"},
+		reason: "direnv's record of the .envrc files it may run"},
+	{names: []string{".vimrc", ".exrc", ".tmux.conf", ".screenrc", ".psqlrc", ".gdbinit", ".bunfig.toml", ".lesskey"},
+		files:  []string{".config/go/env", ".config/lesskey"},
+		dirs:   []string{".config/nvim", ".vim/plugin", ".config/tmux", ".ipython/profile_default/startup"},
+		reason: "a program's start-up file, which names programs or code it runs"},
 }
 
-// systemGuards are the system's places of the same kinds, for a Warden run as root: cron's tables and
-// the system's services and autostart entries.
+// systemGuards are the system's places of the same kinds, for a Warden run as root: cron's tables, the
+// system's services and autostart entries, what every program loads (ld.so.preload) or obeys (git's
+// system configuration, the profile), and who may do what (sudoers, PAM, accounts, sshd).
 var systemGuards = []string{"/etc/crontab", "/etc/anacrontab", "/etc/cron.d", "/etc/cron.hourly", "/etc/cron.daily",
-	"/etc/cron.weekly", "/etc/cron.monthly", "/var/spool/cron", "/etc/systemd", "/etc/xdg/autostart"}
+	"/etc/cron.weekly", "/etc/cron.monthly", "/var/spool/cron", "/etc/systemd", "/etc/xdg/autostart",
+	"/etc/ld.so.preload", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/sudoers", "/etc/sudoers.d", "/etc/gitconfig",
+	"/etc/profile", "/etc/profile.d", "/etc/environment", "/etc/security", "/etc/pam.d", "/etc/ssh", "/etc/init.d",
+	"/etc/rc.local", "/etc/udev", "/etc/apt/apt.conf.d", "/etc/passwd", "/etc/shadow", "/etc/group"}
 
 // GuardedWrite returns why a write to path (absolute, cleaned) changes what later programs run or whom
 // they trust, or "": a place of guards; a shell start-up file (StartupFile); in the home directory home,

@@ -280,6 +280,9 @@ func checkLessOpen(e *shell.Exec, a *shell.Args) string {
 			files = append(files, v)
 		}
 	}
+	if x, ok := e.S.LookupEnv("XDG_CONFIG_HOME"); ok && x != "" {
+		files = append(files, filepath.Join(x, "lesskey"))
+	}
 	if h := e.S.Ctx.Home; h != "" {
 		files = append(files, filepath.Join(h, ".config", "lesskey"), filepath.Join(h, ".lesskey"), filepath.Join(h, ".less"))
 	}
