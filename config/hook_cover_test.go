@@ -107,3 +107,33 @@ func TestAHooksItemSaysWhatItsApprovalDoesNotCover(t *testing.T) {
 		t.Errorf("a hook whose script is covered says it is not: %q", waiting)
 	}
 }
+
+// A hook that runs an interpreter, a toolchain, a task runner or a linter runs what it loads from the
+// workspace as well as the files it names (python -m's module, node .'s main, go run's imports, make's
+// includes, a linter's configuration), and a variable such as NODE_OPTIONS names code to load: the item
+// says so, since its approval cannot cover them. Before, such items said nothing, and an edit of the code
+// they load ran under the old approval.
+func TestAHooksItemSaysItDoesNotCoverWhatItsProgramsLoad(t *testing.T) {
+	f := newFixture(t)
+	for command, want := range map[string]string{
+		`python3 -m tools.fmt`:                      "what `python3` loads from the workspace",
+		`python3.12 tools/fmt.py`:                   "what `python3.12` loads from the workspace",
+		`NODE_OPTIONS='--require ./evil.js' node x`: "`NODE_OPTIONS`, which names code",
+		`go run ./cmd/hook`:                         "what `go` loads from the workspace",
+		`node .`:                                    "what `node` loads from the workspace",
+		`make -s lint`:                              "what `make` loads from the workspace",
+		`npx eslint .`:                              "what `npx` loads from the workspace",
+		`timeout 20 pytest -q`:                      "what `pytest` loads from the workspace",
+	} {
+		f.projectHook(t, command)
+		waiting := f.mustLoad(t).Waiting()
+		if len(waiting) != 1 || !strings.Contains(waiting[0].Text, "; approving it does not cover ") || !strings.Contains(waiting[0].Text, want) {
+			t.Errorf("%s: the item does not say %q: %q", command, want, waiting)
+		}
+	}
+	f.put(t, ".claude/hooks/fmt.sh", "echo\n")
+	f.projectHook(t, `sh .claude/hooks/fmt.sh`)
+	if waiting := f.mustLoad(t).Waiting(); len(waiting) != 1 || strings.Contains(waiting[0].Text, "does not cover") {
+		t.Errorf("a hook of a shell script it covers says it does not: %q", waiting)
+	}
+}

@@ -32,7 +32,9 @@ import (
 //   - the task files of the task runners the command calls (make, npm/pnpm/yarn/npx/bun, just, task);
 //   - a name no file stands at counts by its absence, so that a pull that adds the file changes the item.
 //
-// What the item cannot cover is listed in it: a command that does not parse, a name it cannot tell before
+// What the item cannot cover is listed in it: what an interpreter, a toolchain, a task runner or a linter it
+// runs loads from the workspace (codeLoaders), a variable that names code to load (NODE_OPTIONS), a command
+// that does not parse, a name it cannot tell before
 // the command runs ($HOME, $(…), a loop's variable), a path outside the workspace, a file Warden does not
 // read (a link out, a pipe, a file too large: covered by its size and time of change only), a folder too
 // large to hash at every start.
@@ -213,6 +215,9 @@ func (w *coverWalk) heredocs(s *syntax.Stmt, x *syntax.CallExpr, dir string, dep
 // and a cd's folder for what follows.
 func (w *coverWalk) call(x *syntax.CallExpr, dir *string, depth int) {
 	for _, a := range x.Assigns {
+		if a.Name != nil && loaderVars[a.Name.Value] {
+			w.note("`%s`, which names code the programs the command starts load", a.Name.Value)
+		}
 		if a.Value != nil {
 			w.word(a.Value, *dir, depth)
 		}
@@ -260,8 +265,38 @@ func (w *coverWalk) call(x *syntax.CallExpr, dir *string, depth int) {
 		if names, ok := taskFiles[base]; ok {
 			w.tasks(base, names, args[i+1:], *dir)
 		}
+		if loadsCode(base) {
+			w.note("what `%s` loads from the workspace as it runs (its modules, packages, includes and configuration)", base)
+		}
 	}
 }
+
+// codeLoaders are the programs that load code of the workspace besides the files a command names: an
+// interpreter's imports (python -m, node ., a package.json's main), a toolchain's packages (go run, cargo),
+// a task runner's includes, a test runner's or linter's configuration and plugins. A hook that runs one
+// has its item say so: approving the command and the files it names does not cover what they load.
+var codeLoaders = []string{"python", "python3", "pypy", "pypy3", "node", "nodejs", "deno", "bun", "npx", "npm", "pnpm",
+	"yarn", "go", "cargo", "rustc", "make", "gmake", "just", "task", "pytest", "pre-commit", "tox", "nox", "uv", "uvx",
+	"poetry", "pipenv", "ruby", "bundle", "rake", "perl", "php", "java", "mvn", "gradle", "gradlew", "mvnw", "dotnet",
+	"eslint", "prettier", "tsc", "tsx", "ts-node", "jest", "vitest", "mypy", "ruff", "black", "flake8", "pylint",
+	"rubocop", "golangci-lint", "lua", "R", "Rscript", "julia", "swift", "cmake", "ninja", "bazel"}
+
+// loadsCode reports whether prog (a base name) is a codeLoader, a versioned python among them.
+func loadsCode(prog string) bool {
+	if strings.HasPrefix(prog, "python") && versionTail(prog[len("python"):]) {
+		return true
+	}
+	return slices.Contains(codeLoaders, prog)
+}
+
+// versionTail reports whether s is "" or a version such as "3.12".
+func versionTail(s string) bool { return strings.Trim(s, "0123456789.") == "" }
+
+// loaderVars are variables that name code every program started with them loads.
+var loaderVars = map[string]bool{"NODE_OPTIONS": true, "NODE_PATH": true, "PYTHONPATH": true, "PYTHONSTARTUP": true,
+	"PYTHONHOME": true, "RUBYOPT": true, "RUBYLIB": true, "PERL5OPT": true, "PERL5LIB": true, "LD_PRELOAD": true,
+	"LD_LIBRARY_PATH": true, "BASH_ENV": true, "ENV": true, "GOFLAGS": true, "JAVA_TOOL_OPTIONS": true,
+	"_JAVA_OPTIONS": true, "DYLD_INSERT_LIBRARIES": true}
 
 // shellC parses the command line a shell prog is given with -c among args, run in dir.
 func (w *coverWalk) shellC(prog string, args []string, known []bool, dir string, depth int) {
