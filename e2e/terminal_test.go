@@ -23,6 +23,20 @@ func longAnswer(n int) string {
 // history is the pane's whole history, what scrolling up in the terminal shows, lines joined as wrapped.
 func (tr *tmuxRun) history() string { return tr.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "w") }
 
+// historyWith is the pane's history once it shows last: tmux reads what a program wrote after the
+// program has ended, so on a busy machine the last lines may reach the pane after the exit is known.
+func (tr *tmuxRun) historyWith(last string) string {
+	tr.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		h := tr.history()
+		if strings.Contains(h, last) || time.Now().After(deadline) {
+			return h
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // format is a tmux format's value for the pane (its modes: #{mouse_button_flag}, #{alternate_on}).
 func (tr *tmuxRun) format(f string) string {
 	return strings.TrimSpace(tr.tmux("display-message", "-p", "-t", "w", f))
@@ -64,7 +78,7 @@ func TestTheTranscriptIsInTheTerminalsScrollbackAfterExit(t *testing.T) {
 	tr := startTmux(t, r, `"$WARDEN" "tell me at length" --base-url `+server.URL()+` --model m`)
 	tr.waitFor("That is the whole answer.")
 	tr.quit()
-	h := tr.history()
+	h := tr.historyWith("warden --resume")
 	last := -1
 	for _, want := range []string{"❯ tell me at length", "Answer line 1.", "Answer line 30.", "Answer line 60.", "That is the whole answer.", "warden --resume"} {
 		i := strings.Index(h, want)
@@ -86,7 +100,7 @@ func TestTheTranscriptOnExitSettingOffLeavesTheScrollbackAlone(t *testing.T) {
 	tr := startTmux(t, r, `"$WARDEN" "tell me briefly" --base-url `+server.URL()+` --model m`)
 	tr.waitFor("That is the whole answer.")
 	tr.quit()
-	h := tr.history()
+	h := tr.historyWith("warden --resume")
 	if strings.Contains(h, "Answer line 1.") || !strings.Contains(h, "warden --resume") {
 		t.Fatalf("with the transcript off the scrollback should hold the resume line alone:\n%s", h)
 	}

@@ -209,8 +209,11 @@ func TestWallHidesCheckpointsAndRuleCoveredFiles(t *testing.T) {
 		t.Skipf("no directory outside /tmp: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(outside) })
+	// The fake wc stands in a version manager's shims folder: a file that shadows the system's wc
+	// elsewhere asks under the deny rule this test sets (its identity is unknown), and the test is about
+	// what the wall hides from a program judged read-only by its name.
 	home, state, bin, shared := filepath.Join(outside, "home"), filepath.Join(outside, "state"),
-		filepath.Join(outside, "bin"), filepath.Join(outside, "shared")
+		filepath.Join(outside, "shims"), filepath.Join(outside, "shared")
 	for _, f := range []struct{ path, content string }{
 		{filepath.Join(home, ".gem", "credentials"), "---\n:rubygems_api_key: gem-host-secret\n"},
 		{filepath.Join(shared, ".env"), "K=shared-env-secret\n"},
