@@ -28,7 +28,10 @@ func TestWallHoldsAFakeReadOnlyProgram(t *testing.T) {
 		t.Skipf("no directory outside /tmp: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(outside) })
-	home, bin := filepath.Join(outside, "home"), filepath.Join(outside, "bin")
+	// The fake wc stands in a version manager's shims folder, judged by its name with or without the
+	// jail; elsewhere, a file that shadows the system's wc asks when the jail is off (permissions'
+	// TestAFileThatShadowsASystemProgramWithoutBeingItAsksUnderDenyRules).
+	home, bin := filepath.Join(outside, "home"), filepath.Join(outside, "shims")
 	for _, d := range []string{filepath.Join(home, ".ssh"), bin} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -325,7 +328,7 @@ func TestWallHidesStateThroughLinkedXDGDirectories(t *testing.T) {
 		t.Skipf("no directory outside /tmp: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(outside) })
-	bin := filepath.Join(outside, "bin")
+	bin := filepath.Join(outside, "shims") // as in TestWallHoldsAFakeReadOnlyProgram
 	stateReal, configReal := filepath.Join(outside, "x-real"), filepath.Join(outside, "c-real")
 	stateLink, configLink := filepath.Join(outside, "x-link"), filepath.Join(outside, "c-link")
 	marker := filepath.Join(stateReal, "warden", "marker")

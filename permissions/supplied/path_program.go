@@ -51,8 +51,9 @@ func PathProgram(e *shell.Exec, name string) (why, runs string, unknown bool) {
 //     program; a versioned name, diff -> diff3, is the program only when the system's program of the
 //     name is that very file, or the system has none).
 //   - Any other file that stands in front of the system's program of its name without being it
-//     (shadowsSystem) is of unknown identity: it is judged by its name, in the read-only jail, but no
-//     deny or ask rule can be checked against it, so under such rules it asks in every mode.
+//     (shadowsSystem) is of unknown identity: it is judged by its name when it runs in the read-only
+//     jail, and asks without the jail; no deny or ask rule can be checked against it, so under such
+//     rules it asks in every mode.
 func linkedOnPath(e *shell.Exec, name, p string) (why, runs string, unknown bool) {
 	dir := filepath.Dir(p)
 	if shell.SystemBinDir(dir) || shell.SystemBinDir(shell.ResolvePath("/", dir, "")) {
@@ -79,7 +80,13 @@ func linkedOnPath(e *shell.Exec, name, p string) (why, runs string, unknown bool
 		}
 	}
 	if sys := shadowsSystem(name, real); sys != "" {
-		e.P.UnseenOnly(shell.UnseenProgram, fmt.Sprintf("`%s` on PATH is `%s`, which is not the system's `%s`: what it runs is unknown", name, e.S.Shown(p), sys))
+		why := fmt.Sprintf("`%s` on PATH is `%s`, which is not the system's `%s`: what it runs is unknown", name, e.S.Shown(p), sys)
+		if e.S.Ctx.ReadOnlyJail {
+			e.P.UnseenOnly(shell.UnseenProgram, why)
+		} else {
+			// Without the jail nothing would keep it from writing: it is not read-only.
+			e.P.Unsee(shell.UnseenProgram, why)
+		}
 	}
 	return "", "", false
 }
