@@ -25,7 +25,7 @@ func TestTheToolchainsConfigurationIsMaskedInTheJail(t *testing.T) {
 		t.Skipf("no directory outside /tmp: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(outside) })
-	home, bin := filepath.Join(outside, "home"), filepath.Join(outside, "bin")
+	home, bin := filepath.Join(outside, "home"), filepath.Join(outside, "shims") // judged by its name, jail or not (see wall_test.go)
 	ws := filepath.Join(home, "src", "app")
 	planted := []string{"PLANTED-NPMRC-TOKEN-4f1", "PLANTED-CONDA-PW-5a2", "PLANTED-PIP-PW-6b3"}
 	npmrc := filepath.Join(home, ".nvm", "versions", "node", "v20.11.0", "etc", "npmrc")
