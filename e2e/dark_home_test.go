@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/warden-cli/warden/agent/fakeapi"
-	"github.com/warden-cli/warden/tools/bash"
 )
 
 // A home too big to scan: 20,001 entries come before ~/.ssh, more than any scan of the home looked at.
@@ -18,17 +17,8 @@ import (
 // the fake program did run and the workspace is read as ever; with the jail off both reach it, which
 // shows the test would see them.
 func TestTheModelReadsNothingOfAHomeTooBigToScan(t *testing.T) {
-	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
-		t.Skipf("no backend for the read-only jail here: %v", err)
-	}
-	// Outside /tmp, which bubblewrap's jail replaces: a key there would be out of reach for that reason
-	// alone.
-	outside, err := os.MkdirTemp("/var/tmp", "warden-dark-home-")
-	if err != nil {
-		t.Skipf("no directory outside /tmp: %v", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(outside) })
-	home, bin := filepath.Join(outside, "home"), filepath.Join(outside, "shims") // judged by its name, jail or not (see wall_test.go)
+	outside, bin := jailFixture(t, "warden-dark-home-")
+	home := filepath.Join(outside, "home")
 	ws := filepath.Join(home, "src", "app")
 	for _, d := range []string{filepath.Join(home, ".ssh"), filepath.Join(home, "notes"), bin, ws} {
 		if err := os.MkdirAll(d, 0o755); err != nil {

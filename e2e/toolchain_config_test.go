@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/warden-cli/warden/tools/bash"
 )
 
 // The toolchains' places the jail shows hold configuration a person may have written a credential into:
@@ -16,16 +14,8 @@ import (
 // them in the jail, while the programs beside them stay; with the jail off all three reach the model,
 // which shows the test would see them. Naming one asks, which headless refuses.
 func TestTheToolchainsConfigurationIsMaskedInTheJail(t *testing.T) {
-	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
-		t.Skipf("no backend for the read-only jail here: %v", err)
-	}
-	// Outside /tmp, which bubblewrap's jail replaces: a file there would be out of reach for that reason.
-	outside, err := os.MkdirTemp("/var/tmp", "warden-toolchains-")
-	if err != nil {
-		t.Skipf("no directory outside /tmp: %v", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(outside) })
-	home, bin := filepath.Join(outside, "home"), filepath.Join(outside, "shims") // judged by its name, jail or not (see wall_test.go)
+	outside, bin := jailFixture(t, "warden-toolchains-")
+	home := filepath.Join(outside, "home")
 	ws := filepath.Join(home, "src", "app")
 	planted := []string{"PLANTED-NPMRC-TOKEN-4f1", "PLANTED-CONDA-PW-5a2", "PLANTED-PIP-PW-6b3"}
 	npmrc := filepath.Join(home, ".nvm", "versions", "node", "v20.11.0", "etc", "npmrc")

@@ -18,20 +18,8 @@ import (
 // ~/.ssh/id_rsa). It runs unasked, and in the jail all three fail and the model is told why; with the
 // jail turned off, all three succeed, which shows the test would see them.
 func TestWallHoldsAFakeReadOnlyProgram(t *testing.T) {
-	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
-		t.Skipf("no backend for the read-only jail here: %v", err)
-	}
-	// Outside /tmp, which bubblewrap's jail replaces: a key or a program there would be out of reach for
-	// that reason alone.
-	outside, err := os.MkdirTemp("/var/tmp", "warden-wall-")
-	if err != nil {
-		t.Skipf("no directory outside /tmp: %v", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(outside) })
-	// The fake wc stands in a version manager's shims folder, judged by its name with or without the
-	// jail; elsewhere, a file that shadows the system's wc asks when the jail is off (permissions'
-	// TestAFileThatShadowsASystemProgramWithoutBeingItAsksUnderDenyRules).
-	home, bin := filepath.Join(outside, "home"), filepath.Join(outside, "shims")
+	outside, bin := jailFixture(t, "warden-wall-")
+	home := filepath.Join(outside, "home")
 	for _, d := range []string{filepath.Join(home, ".ssh"), bin} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -89,25 +77,7 @@ func TestWallHoldsAFakeReadOnlyProgram(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			server := fakeapi.New()
-			defer server.Close()
-			server.Reply(fakeapi.ToolCall("c1", "bash", `{"command":"wc -l README"}`), fakeapi.Text("counted"))
-			out, stderr, code := r.exec("-p", "count the lines", "--base-url", server.URL(), "--model", "m",
-				"--output-format", "stream-json")
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
-			var result string
-			for _, ev := range events(t, out) {
-				switch ev["type"] {
-				case "permission":
-					if ev["decision"] != "allow" || ev["by"] != "readonly" {
-						t.Errorf("wc was not run unasked as read-only: %v", ev)
-					}
-				case "tool_result":
-					result, _ = ev["output"].(string)
-				}
-			}
+			result := wcReadme(t, r)
 			_, err := os.Stat(marker)
 			wrote, connected, read := err == nil, accepted.Load() > 0, strings.Contains(result, "wall-test-key")
 			if !jail {
@@ -203,20 +173,8 @@ func TestLeavingTheJailAlwaysAsks(t *testing.T) {
 // checkpoint object, a file a Read deny rule names, an additional directory's .env and a gem host's key.
 // In the jail it reads none; with the jail off it reads all, which shows the test would see them.
 func TestWallHidesCheckpointsAndRuleCoveredFiles(t *testing.T) {
-	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
-		t.Skipf("no backend for the read-only jail here: %v", err)
-	}
-	// Outside /tmp, which bubblewrap's jail replaces: what is there would be out of reach for that reason.
-	outside, err := os.MkdirTemp("/var/tmp", "warden-wall-")
-	if err != nil {
-		t.Skipf("no directory outside /tmp: %v", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(outside) })
-	// The fake wc stands in a version manager's shims folder: a file that shadows the system's wc
-	// elsewhere asks under the deny rule this test sets (its identity is unknown), and the test is about
-	// what the wall hides from a program judged read-only by its name.
-	home, state, bin, shared := filepath.Join(outside, "home"), filepath.Join(outside, "state"),
-		filepath.Join(outside, "shims"), filepath.Join(outside, "shared")
+	outside, bin := jailFixture(t, "warden-wall-")
+	home, state, shared := filepath.Join(outside, "home"), filepath.Join(outside, "state"), filepath.Join(outside, "shared")
 	for _, f := range []struct{ path, content string }{
 		{filepath.Join(home, ".gem", "credentials"), "---\n:rubygems_api_key: gem-host-secret\n"},
 		{filepath.Join(shared, ".env"), "K=shared-env-secret\n"},
@@ -282,25 +240,7 @@ func TestWallHidesCheckpointsAndRuleCoveredFiles(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(cfg, "settings.json"), []byte(settings), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			server := fakeapi.New()
-			defer server.Close()
-			server.Reply(fakeapi.ToolCall("c1", "bash", `{"command":"wc -l README"}`), fakeapi.Text("counted"))
-			out, stderr, code := b.exec("-p", "count the lines", "--base-url", server.URL(), "--model", "m",
-				"--output-format", "stream-json")
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
-			var result string
-			for _, ev := range events(t, out) {
-				switch ev["type"] {
-				case "permission":
-					if ev["decision"] != "allow" || ev["by"] != "readonly" {
-						t.Errorf("wc was not run unasked as read-only: %v", ev)
-					}
-				case "tool_result":
-					result, _ = ev["output"].(string)
-				}
-			}
+			result := wcReadme(t, b)
 			if !strings.Contains(result, "fake-wc-ran") {
 				t.Fatalf("the fake wc did not run: %s", result)
 			}
@@ -319,16 +259,7 @@ func TestWallHidesCheckpointsAndRuleCoveredFiles(t *testing.T) {
 // while the custom commands stay readable; with the jail off it reads them all, which shows the test
 // would see them.
 func TestWallHidesStateThroughLinkedXDGDirectories(t *testing.T) {
-	if _, err := bash.ProbeWall(binary, hostPrograms); err != nil {
-		t.Skipf("no backend for the read-only jail here: %v", err)
-	}
-	// Outside /tmp, which bubblewrap's jail replaces: what is there would be out of reach for that reason.
-	outside, err := os.MkdirTemp("/var/tmp", "warden-wall-")
-	if err != nil {
-		t.Skipf("no directory outside /tmp: %v", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(outside) })
-	bin := filepath.Join(outside, "shims") // as in TestWallHoldsAFakeReadOnlyProgram
+	outside, bin := jailFixture(t, "warden-wall-")
 	stateReal, configReal := filepath.Join(outside, "x-real"), filepath.Join(outside, "c-real")
 	stateLink, configLink := filepath.Join(outside, "x-link"), filepath.Join(outside, "c-link")
 	marker := filepath.Join(stateReal, "warden", "marker")
@@ -374,25 +305,7 @@ func TestWallHidesStateThroughLinkedXDGDirectories(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(configReal, "warden", "settings.json"), []byte(settings), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			server := fakeapi.New()
-			defer server.Close()
-			server.Reply(fakeapi.ToolCall("c1", "bash", `{"command":"wc -l README"}`), fakeapi.Text("counted"))
-			out, stderr, code := r.exec("-p", "count the lines", "--base-url", server.URL(), "--model", "m",
-				"--output-format", "stream-json")
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
-			var result string
-			for _, ev := range events(t, out) {
-				switch ev["type"] {
-				case "permission":
-					if ev["decision"] != "allow" || ev["by"] != "readonly" {
-						t.Errorf("wc was not run unasked as read-only: %v", ev)
-					}
-				case "tool_result":
-					result, _ = ev["output"].(string)
-				}
-			}
+			result := wcReadme(t, r)
 			if !strings.Contains(result, "fake-wc-ran") || !strings.Contains(result, "command-visible") {
 				t.Fatalf("the fake wc did not run or could not read the custom command: %s", result)
 			}
