@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warden-cli/warden/permissions/shell"
 )
 
 // A program found on PATH through a link is the program the link leads to: with ~/.local/bin/ls a link
@@ -87,7 +89,7 @@ func TestAProgramOnPathThatLinksToAnotherProgramAsks(t *testing.T) {
 
 // systemHas reports whether the system's program directories hold a program named name.
 func systemHas(name string) bool {
-	for _, d := range []string{"/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"} {
+	for _, d := range shell.SystemBinDirs {
 		if _, err := os.Stat(filepath.Join(d, name)); err == nil {
 			return true
 		}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -60,13 +61,11 @@ func (c *State) PathDirs() map[string]bool {
 	return dirs
 }
 
-// systemBinDirs are the directories whose programs count as the system tool of the same name: on a
-// normal system only root can write them, so /usr/bin/cat is cat.
-var systemBinDirs = map[string]bool{
-	"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true,
-}
+// SystemBinDirs are the directories whose programs count as the system tool of the same name, in the
+// order a usual PATH has them: on a normal system only root can write them, so /usr/bin/cat is cat.
+var SystemBinDirs = []string{"/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"}
 
 // SystemBinDir reports whether dir (clean, absolute) is one of the system's program directories, whose
 // programs are the system tools of their names. Anything else (./cat, bin/cat, /tmp/x/cat) may be any
 // program.
-func SystemBinDir(dir string) bool { return systemBinDirs[dir] }
+func SystemBinDir(dir string) bool { return slices.Contains(SystemBinDirs, dir) }

@@ -93,16 +93,13 @@ func linkedOnPath(e *shell.Exec, name, p string) (why, runs string, unknown bool
 
 // systemProgram returns the system's program named name, or "".
 func systemProgram(name string) string {
-	for _, d := range systemOrder {
+	for _, d := range shell.SystemBinDirs {
 		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
 			return filepath.Join(d, name)
 		}
 	}
 	return ""
 }
-
-// systemOrder is where a system program is looked for, in the order a usual PATH has them.
-var systemOrder = []string{"/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"}
 
 // shadowsSystem returns the system program named name that the file real, found first on PATH, stands in
 // front of without being it, or "": real is the same file, or holds the same bytes (a copy), or no
@@ -119,24 +116,30 @@ func shadowsSystem(name, real string) string {
 	if unix.Access(real, unix.W_OK) != nil && unix.Access(filepath.Dir(real), unix.W_OK) != nil {
 		return ""
 	}
-	if sameContent(real, sys) {
+	fi, err := os.Stat(real)
+	if err != nil {
+		return sys
+	}
+	if sameBytes(fi, real, sys) {
 		return ""
 	}
 	for m := range multiCall {
-		if sameContent(real, filepath.Join(filepath.Dir(real), m)) {
+		if sameBytes(fi, real, filepath.Join(filepath.Dir(real), m)) {
 			return ""
 		}
 	}
 	return sys
 }
 
-// sameContent reports whether the files a and b are one file or hold the same bytes, read at most once
-// each and only when their sizes agree.
+// sameContent reports whether the files a and b are one file or hold the same bytes (sameBytes).
 func sameContent(a, b string) bool {
 	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
+	return err == nil && sameBytes(fa, a, b)
+}
+
+// sameBytes reports whether the file a, of the information fa, and the file b are one file or hold the
+// same bytes, read at most once each and only when their sizes agree.
+func sameBytes(fa os.FileInfo, a, b string) bool {
 	fb, err := os.Stat(b)
 	if err != nil || !fa.Mode().IsRegular() || !fb.Mode().IsRegular() {
 		return false
@@ -165,7 +168,8 @@ func sameContent(a, b string) bool {
 			return false
 		}
 		if errA != nil || errB != nil {
-			return errA == errB || errA == io.ErrUnexpectedEOF && errB == io.ErrUnexpectedEOF
+			// Of equal sizes, both end at once (io.EOF, or io.ErrUnexpectedEOF after a part).
+			return errA == errB
 		}
 	}
 }
