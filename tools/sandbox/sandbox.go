@@ -270,11 +270,22 @@ type Plan struct {
 	readOnly []string // existing protected paths inside writable ones (protectedNames)
 }
 
-// protectedNames are entries of the workspace that stay read-only in the sandbox: what is run or obeyed
-// outside it later, without asking (git's hooks and configuration, Warden's settings, Claude Code's
-// hooks, .mcp.json, .envrc, an editor's tasks, a package manager's configuration: secrets.ProjectEntries).
-// Those that exist are bound read-only; one a command creates shows among the call's changes.
-var protectedNames = append([]string{".git", ".warden"}, secrets.ProjectEntries()...)
+// protectedNames are the entries of the workspace's top folder that stay read-only in the sandbox, by
+// their lower-case names: what is run or obeyed outside it later, without asking (git's hooks and
+// configuration, Warden's settings, Claude Code's hooks, .mcp.json, .envrc, an editor's tasks, a package
+// manager's configuration: secrets.ProjectEntries). A place below the top folder (.vscode/tasks.json)
+// keeps its whole top-level entry: a command allowed to rename .vscode could put another folder, with
+// another tasks.json, in its place. Those that exist are bound read-only, found whatever their case, as a
+// case-insensitive file system or an editor opens them; one a command creates shows among the call's
+// changes.
+var protectedNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range secrets.ProjectEntries() {
+		top, _, _ := strings.Cut(n, "/")
+		m[strings.ToLower(top)] = true
+	}
+	return m
+}()
 
 // Plan resolves which paths a command may write, with the backend cfg gets here; bwrap is found with
 // programs.
@@ -313,46 +324,16 @@ func (pr *Prober) Plan(cfg Config, programs *hostexec.Finder, workspace string) 
 		add(w)
 	}
 	if ws, err := filepath.EvalSymlinks(workspace); err == nil {
-		for _, n := range protectedNames {
-			// The whole top-level entry is kept: a command allowed to rename .vscode could put another
-			// folder, with another tasks.json, in its place.
-			top, _, _ := strings.Cut(n, "/")
-			for _, path := range existingFold(ws, top) {
-				if !slices.Contains(p.readOnly, path) {
-					p.readOnly = append(p.readOnly, path)
-				}
+		entries, _ := os.ReadDir(ws)
+		for _, e := range entries {
+			// A link is left out: a mount cannot be put on a link, only on what it leads to, which may
+			// be missing (the sandbox would not start) or outside the workspace.
+			if protectedNames[strings.ToLower(e.Name())] && e.Type()&os.ModeSymlink == 0 {
+				p.readOnly = append(p.readOnly, filepath.Join(ws, e.Name()))
 			}
 		}
 	}
 	return p, nil
-}
-
-// existingFold returns the paths below root that rel names when its components are compared without
-// case (.vscode/tasks.json, .idea/runConfigurations), as a case-insensitive file system or an editor
-// would open them. Links are left out.
-func existingFold(root, rel string) []string {
-	paths := []string{root}
-	for _, comp := range strings.Split(rel, "/") {
-		var next []string
-		for _, dir := range paths {
-			entries, err := os.ReadDir(dir)
-			if err != nil {
-				continue
-			}
-			for _, e := range entries {
-				// A link is left out: a mount cannot be put on a link, only on what it leads to, which
-				// may be missing (the sandbox would not start) or outside the workspace.
-				if strings.EqualFold(e.Name(), comp) && e.Type()&os.ModeSymlink == 0 {
-					next = append(next, filepath.Join(dir, e.Name()))
-				}
-			}
-		}
-		paths = next
-	}
-	if len(paths) == 1 && paths[0] == root {
-		return nil
-	}
-	return paths
 }
 
 // Backend is the backend that confines the command.
