@@ -39,10 +39,7 @@ func TestGitConfigThatCannotPrintACredentialRunsUnasked(t *testing.T) {
 	header := repo("header", [2]string{"http.https://github.com/.extraheader", "AUTHORIZATION: basic cGxhbnRlZC1leHRyYWhlYWRlcg=="},
 		[2]string{"user.name", "Someone"}, [2]string{"alias.st", "status"})
 	named := repo("named", [2]string{"url.https://user:planted-pw@example.com/.insteadOf", "https://example.com/"})
-	for _, tc := range []struct {
-		ws, cmd string
-		want    Decision
-	}{
+	decideEach(t, home, []inWorkspace{
 		{header, "git config --name-only -l", Allow},
 		{header, "git config --name-only --list --show-origin", Allow},
 		{header, "git config --name-only --get-regexp http", Allow},
@@ -63,7 +60,19 @@ func TestGitConfigThatCannotPrintACredentialRunsUnasked(t *testing.T) {
 		{named, "git config --name-only -l", Ask},
 		{named, "git config --get-regexp '^url\\.'", Ask},
 		{named, "git config --get-regexp '^user\\.'", Allow},
-	} {
+	})
+}
+
+// inWorkspace is a command decided in a workspace of its own, and the decision wanted.
+type inWorkspace struct {
+	ws, cmd string
+	want    Decision
+}
+
+// decideEach decides each case with an engine of its workspace and the home home, a subtest a case.
+func decideEach(t *testing.T, home string, cases []inWorkspace) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(filepath.Base(tc.ws)+": "+tc.cmd, func(t *testing.T) {
 			e, err := NewEngine(Policy{Workspace: tc.ws, Home: home})
 			if err != nil {

@@ -51,10 +51,7 @@ func TestAWalkThatEntersGitJudgesTheConfigurationsThere(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, tc := range []struct {
-		ws, cmd string
-		want    Decision
-	}{
+	decideEach(t, home, []inWorkspace{
 		{header, "rg --hidden -g config -e 'url|extraheader'", Ask},
 		{header, "rg -uu extraheader", Ask},
 		{header, "rg -uuu -l 'url|extraheader'", Ask},
@@ -69,15 +66,5 @@ func TestAWalkThatEntersGitJudgesTheConfigurationsThere(t *testing.T) {
 		{module, "rg --hidden -g '!config' url", Allow},
 		{module, "rg --hidden -g '*.txt' url", Allow},
 		{module, "grep -rn --exclude-dir=.git url .", Allow},
-	} {
-		t.Run(filepath.Base(tc.ws)+": "+tc.cmd, func(t *testing.T) {
-			e, err := NewEngine(Policy{Workspace: tc.ws, Home: home})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if v := e.Decide(Request{Kind: Exec, Command: tc.cmd, Cwd: tc.ws}); v.Decision != tc.want {
-				t.Errorf("%s by %s (%s), want %s", v.Decision, v.By, v.Reason, tc.want)
-			}
-		})
-	}
+	})
 }
