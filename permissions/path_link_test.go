@@ -46,12 +46,7 @@ func TestAProgramOnPathThatLinksToAnotherProgramAsks(t *testing.T) {
 	link(filepath.Join(opt, "cat"), "cat")
 	link(filepath.Join(opt, "rustup"), "cargo")
 	exe(filepath.Join(bin, "tree"))
-	env := func(name string) (string, bool) {
-		if name == "PATH" {
-			return bin + ":/usr/bin:/bin", true
-		}
-		return "", false
-	}
+	env := pathFirst(bin)
 	e, err := NewEngine(Policy{Workspace: ws, Home: home, Env: env})
 	if err != nil {
 		t.Fatal(err)
@@ -125,12 +120,7 @@ func TestAProgramOnPathThatLinksToAProgramWhoseNameItStartsAsks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	env := func(name string) (string, bool) {
-		if name == "PATH" {
-			return bin + ":/usr/bin:/bin", true
-		}
-		return "", false
-	}
+	env := pathFirst(bin)
 	e, err := NewEngine(Policy{Workspace: ws, Home: home, Env: env})
 	if err != nil {
 		t.Fatal(err)
@@ -181,12 +171,7 @@ func TestAnAllowRuleForTheNameDoesNotCoverALinkToAnotherProgram(t *testing.T) {
 	if err := os.Symlink("/bin/rm", filepath.Join(bin, "ls")); err != nil {
 		t.Fatal(err)
 	}
-	env := func(name string) (string, bool) {
-		if name == "PATH" {
-			return bin + ":/usr/bin:/bin", true
-		}
-		return "", false
-	}
+	env := pathFirst(bin)
 	for _, tc := range []struct {
 		allow, deny, ask []string
 		mode             Mode
@@ -263,12 +248,7 @@ func TestAFileThatShadowsASystemProgramWithoutBeingItAsksUnderDenyRules(t *testi
 			must(t, os.MkdirAll(bin, 0o755))
 			must(t, os.MkdirAll(opt, 0o755))
 			tc.plant(t, bin, opt)
-			env := func(name string) (string, bool) {
-				if name == "PATH" {
-					return bin + ":/usr/bin:/bin", true
-				}
-				return "", false
-			}
+			env := pathFirst(bin)
 			for _, mode := range []Mode{ModeDefault, ModeYolo} {
 				e, err := NewEngine(Policy{Mode: mode, Deny: []string{"Bash(rm:*)"}, Workspace: ws, Home: home, Env: env})
 				if err != nil {
@@ -325,5 +305,15 @@ func TestALesskeyUnderXDGConfigHomeIsRead(t *testing.T) {
 	}
 	if v := e.Decide(Request{Kind: Exec, Command: "less README.md", Cwd: ws}); v.Decision != Ask || !strings.Contains(v.Reason, "LESSOPEN") {
 		t.Errorf("less with a lesskey under XDG_CONFIG_HOME: %s (%s)", v.Decision, v.Reason)
+	}
+}
+
+// pathFirst is an environment whose PATH has bin before the system's /usr/bin and /bin, and nothing else.
+func pathFirst(bin string) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		if name == "PATH" {
+			return bin + ":/usr/bin:/bin", true
+		}
+		return "", false
 	}
 }
