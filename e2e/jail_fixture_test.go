@@ -12,7 +12,7 @@ import (
 // jailFixture skips the test when no backend can build the read-only jail here, and returns a new
 // directory outside /tmp, which bubblewrap's jail replaces (what is there would be out of reach for that
 // reason alone), removed when the test ends, and the folder in it the test's fake programs go in: a
-// version manager's shims folder, where a program is judged by its name with the jail or without it.
+// version manager's shims folder (pyenv's), where a program is judged by its name with the jail or without it.
 // Elsewhere, a file that stands in front of the system's program of its name without being it asks when
 // the jail is off or a deny rule is set (permissions' TestAFileThatShadowsASystemProgramWithoutBeingIt…),
 // and these tests are about what the jail keeps from a program judged read-only by its name.
@@ -26,7 +26,7 @@ func jailFixture(t *testing.T, prefix string) (outside, fakes string) {
 		t.Skipf("no directory outside /tmp: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(outside) })
-	return outside, filepath.Join(outside, "shims")
+	return outside, filepath.Join(outside, ".pyenv", "shims")
 }
 
 // wcReadme has the model call `wc -l README` in a headless run of r, checks that it ran unasked as

@@ -47,7 +47,9 @@ func TestAProgramOnPathThatLinksToAnotherProgramAsks(t *testing.T) {
 	link(filepath.Join(opt, "rustup"), "cargo")
 	exe(filepath.Join(bin, "tree"))
 	env := pathFirst(bin)
-	e, err := NewEngine(Policy{Workspace: ws, Home: home, Env: env})
+	// With the read-only jail, as most people run Warden: a program of unknown identity is judged by
+	// its name there (TestAFileThatShadowsASystemProgramWithoutBeingItAsksUnderDenyRules has it without).
+	e, err := NewEngine(Policy{Workspace: ws, Home: home, Env: env, ReadOnlyJail: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +63,7 @@ func TestAProgramOnPathThatLinksToAnotherProgramAsks(t *testing.T) {
 		{"git status && ls", Ask},
 		{"rg -n main src", Allow},
 		{"wc -l README.md", Allow},
-		{"cat README.md", Ask}, // a script called cat, not the system's cat: without the jail, unknown
+		{"cat README.md", Allow},
 		{"tree src", Allow},
 		{"cargo --version", Allow},
 		{"/bin/ls src", Allow},
@@ -70,10 +72,6 @@ func TestAProgramOnPathThatLinksToAnotherProgramAsks(t *testing.T) {
 		// rg-14.1.0 here is a script, not the system's rg: where the system has an rg, the link runs
 		// another program.
 		if strings.HasPrefix(tc.cmd, "rg ") && systemHas("rg") {
-			tc.want = Ask
-		}
-		// tree here is a script of its own: where the system has a tree, it stands in front of it.
-		if strings.HasPrefix(tc.cmd, "tree ") && systemHas("tree") {
 			tc.want = Ask
 		}
 		if v := e.Decide(Request{Kind: Exec, Command: tc.cmd, Cwd: ws}); v.Decision != tc.want {
@@ -237,10 +235,27 @@ func TestAFileThatShadowsASystemProgramWithoutBeingItAsksUnderDenyRules(t *testi
 		}, Ask},
 		{"a copy of the system's cat", func(t *testing.T, bin, _ string) { copyFile(t, cat, filepath.Join(bin, "cat")) }, Allow},
 		{"a version manager's shim", func(t *testing.T, bin, opt string) {
-			must(t, os.MkdirAll(filepath.Join(opt, "shims"), 0o755))
-			must(t, os.WriteFile(filepath.Join(opt, "shims", "cat"), []byte("#!/bin/sh\nexec /bin/cat \"$@\"\n"), 0o755))
-			must(t, os.Symlink(filepath.Join(opt, "shims", "cat"), filepath.Join(bin, "cat")))
+			shims := filepath.Join(opt, ".pyenv", "shims")
+			must(t, os.MkdirAll(shims, 0o755))
+			must(t, os.WriteFile(filepath.Join(shims, "cat"), []byte("#!/bin/sh\nexec /bin/cat \"$@\"\n"), 0o755))
+			must(t, os.Symlink(filepath.Join(shims, "cat"), filepath.Join(bin, "cat")))
 		}, Allow},
+		// Forgeries of what is taken on its name (red-team round 6): a folder merely named shims, a link
+		// to a script called busybox, a copy beside a file of the same bytes called mise.
+		{"a folder merely named shims", func(t *testing.T, bin, opt string) {
+			must(t, os.MkdirAll(filepath.Join(opt, "shims"), 0o755))
+			must(t, os.WriteFile(filepath.Join(opt, "shims", "cat"), []byte("#!/bin/sh\nexec rm \"$@\"\n"), 0o755))
+			must(t, os.Symlink(filepath.Join(opt, "shims", "cat"), filepath.Join(bin, "cat")))
+		}, Ask},
+		{"a link to a script called busybox", func(t *testing.T, bin, opt string) {
+			must(t, os.WriteFile(filepath.Join(opt, "busybox"), []byte("#!/bin/sh\nexec rm \"$@\"\n"), 0o755))
+			must(t, os.Symlink(filepath.Join(opt, "busybox"), filepath.Join(bin, "cat")))
+		}, Ask},
+		{"a copy beside a file of the same bytes called mise", func(t *testing.T, bin, _ string) {
+			script := []byte("#!/bin/sh\nexec rm \"$@\"\n")
+			must(t, os.WriteFile(filepath.Join(bin, "cat"), script, 0o755))
+			must(t, os.WriteFile(filepath.Join(bin, "mise"), script, 0o755))
+		}, Ask},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ws, home := fixture(t)

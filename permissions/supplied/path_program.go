@@ -65,11 +65,8 @@ func linkedOnPath(e *shell.Exec, name, p string) (why, runs string, unknown bool
 	}
 	if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		target := filepath.Base(real)
-		if multiCall[target] {
-			return "", "", false
-		}
 		other := !sameProgram(name, target)
-		if !other && target != name && !sameFamily(name, target) {
+		if !other && !multiCall[target] && target != name && !sameFamily(name, target) {
 			// A versioned name: diff3 is not diff, python3.11 is python3 where /usr/bin/python3 is it.
 			if sys := systemProgram(name); sys != "" && !sameContent(real, sys) {
 				other = true
@@ -104,11 +101,12 @@ func systemProgram(name string) string {
 // shadowsSystem returns the system program named name that the file real, found first on PATH, stands in
 // front of without being it, or "": real is the same file, or holds the same bytes (a copy), or no
 // system program has that name (a tool installed only there, judged by its name), or real could not have
-// been written by this user (a read-only store such as Nix's, another user's file), or it is a proxy
-// beside its multi-call program (rustup's cargo, a hard link of rustup), or a version manager's shim.
+// been written by this user (a read-only store such as Nix's, another user's file), or it is a version
+// manager's shim. A multi-call program (busybox, rustup's proxies) outside the system's folders is not
+// taken on its name: a file called busybox may be anything.
 func shadowsSystem(name, real string) string {
 	sys := systemProgram(name)
-	if sys == "" || filepath.Base(filepath.Dir(real)) == "shims" {
+	if sys == "" || versionManagerShim(real) {
 		// No system program of the name, or a version manager's shim (pyenv, rbenv, asdf, nodenv), which
 		// runs the version of the program the project asks for.
 		return ""
@@ -123,13 +121,20 @@ func shadowsSystem(name, real string) string {
 	if sameBytes(fi, real, sys) {
 		return ""
 	}
-	for m := range multiCall {
-		if sameBytes(fi, real, filepath.Join(filepath.Dir(real), m)) {
-			return ""
-		}
-	}
 	return sys
 }
+
+// versionManagerShim reports whether real is in the shims folder of a version manager (~/.pyenv/shims,
+// ~/.rbenv/shims, ~/.asdf/shims, mise's), which only that manager writes, each shim running the version
+// of its program the project asks for. A folder merely named shims is not one.
+func versionManagerShim(real string) bool {
+	dir := filepath.Dir(real)
+	return filepath.Base(dir) == "shims" && versionManagers[filepath.Base(filepath.Dir(dir))]
+}
+
+// versionManagers are the folders whose shims folder a version manager keeps.
+var versionManagers = map[string]bool{".pyenv": true, ".rbenv": true, ".asdf": true, ".nodenv": true, ".goenv": true,
+	".jenv": true, ".plenv": true, ".phpenv": true, ".luaenv": true, "mise": true, ".volta": true}
 
 // sameContent reports whether the files a and b are one file or hold the same bytes (sameBytes).
 func sameContent(a, b string) bool {
